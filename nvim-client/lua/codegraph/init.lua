@@ -1,0 +1,602 @@
+-- codegraph: a thin Neovim client for the codegraph language server.
+--
+-- Runs on Neovim 0.7 and newer.  Version seams (keep them in this file's helpers):
+--   * vim.lsp.start is 0.8+; 0.7 uses vim.lsp.start_client + vim.lsp.buf_attach_client;
+--   * client:request / client:stop method syntax is 0.11+; older versions use client.request;
+--   * vim.lsp.get_clients is 0.10+; older versions use vim.lsp.get_active_clients.
+local M = {}
+
+local NAME = "codegraph"
+local HAS_011 = vim.fn.has("nvim-0.11") == 1
+
+local defaults = {
+  cmd = { "codegraph-lsp" },
+  filetypes = {
+    "python", "typescript", "typescriptreact", "javascript", "javascriptreact",
+    "java", "kotlin", "go", "rust",
+  },
+  root_markers = {
+    ".git", "pyproject.toml", "setup.py", "setup.cfg", "package.json", "tsconfig.json",
+    "go.mod", "Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle",
+  },
+  -- string or function(bufnr) -> string|nil; overrides root_markers when set.
+  root_dir = nil,
+  init_options = {},
+  cmd_env = nil,
+  on_attach = nil,
+  capabilities = nil,
+  explore = { maxOutputChars = nil, adaptive = nil, includeTests = nil },
+  distill = { budgetBytes = nil },
+  -- "vertical", "horizontal" or "auto" (vertical when the editor is wide enough).
+  split = "auto",
+  -- Buffer-local keys in result buffers: close, and jump to a `path:line` reference.
+  keys = { close = "q", jump = { "gd", "<CR>" } },
+}
+
+M.config = vim.deepcopy(defaults)
+
+-- State: which client serves which root (0.7 has no built-in reuse), which clients have
+-- finished `initialize`, requests waiting for that, and what every result buffer shows.
+local clients_by_root = {}
+local ready = {}
+local pending = {}
+local results = {}   -- result bufnr -> { text, kind, root, client_id, name }
+local buffers_by_name = {}
+local last = nil     -- the most recent result, for :CodegraphCopyPack outside a result buffer
+local last_client_id = nil
+local warned_missing_cmd = false
+
+-- ---------------------------------------------------------------------------------------
+-- Small helpers
+
+local function notify(msg, level)
+  vim.notify("codegraph: " .. msg, level or vim.log.levels.INFO)
+end
+
+local function echo(msg)
+  vim.api.nvim_echo({ { "codegraph: " .. msg } }, false, {})
+end
+
+local function request(client, method, params, handler, bufnr)
+  if HAS_011 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function stop(client)
+  if HAS_011 then client:stop() else client.stop() end
+end
+
+local function all_clients()
+  local list = {}
+  if vim.lsp.get_clients then
+    list = vim.lsp.get_clients({ name = NAME })
+  else
+    for _, c in pairs(vim.lsp.get_active_clients()) do
+      if c.name == NAME then table.insert(list, c) end
+    end
+  end
+  return list
+end
+
+local function client_is_attached(client, bufnr)
+  if client.attached_buffers then return client.attached_buffers[bufnr] == true end
+  return vim.lsp.buf_is_attached(bufnr, client.id)
+end
+
+local function is_dir(path)
+  local stat = vim.loop.fs_stat(path)
+  return stat ~= nil and stat.type == "directory"
+end
+
+local function exists(path)
+  return vim.loop.fs_stat(path) ~= nil
+end
+
+local function dirname(path)
+  return vim.fn.fnamemodify(path, ":h")
+end
+
+local function normalize(path)
+  path = vim.fn.fnamemodify(path, ":p")
+  if #path > 1 then path = path:gsub("/+$", "") end
+  return path
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Roots and clients
+
+local function find_root(bufnr)
+  local cfg = M.config
+  if type(cfg.root_dir) == "function" then
+    local r = cfg.root_dir(bufnr)
+    return r and normalize(r) or nil
+  elseif type(cfg.root_dir) == "string" then
+    return normalize(cfg.root_dir)
+  end
+  local fname = vim.api.nvim_buf_get_name(bufnr)
+  if fname == "" then return nil end
+  fname = normalize(fname)
+  local dir = dirname(fname)
+  while true do
+    for _, marker in ipairs(cfg.root_markers) do
+      if exists(dir .. "/" .. marker) then return dir end
+    end
+    local parent = dirname(dir)
+    if parent == dir then break end
+    dir = parent
+  end
+  -- No marker: the working directory if the file lives under it, else the file's folder.
+  local cwd = normalize(vim.loop.cwd())
+  if fname:sub(1, #cwd + 1) == cwd .. "/" then return cwd end
+  return dirname(fname)
+end
+
+local function flush_pending(client_id, client)
+  local queue = pending[client_id] or {}
+  pending[client_id] = nil
+  for _, fn in ipairs(queue) do fn(client) end
+end
+
+local function make_config(root)
+  local cfg = M.config
+  return {
+    name = NAME,
+    cmd = cfg.cmd,
+    cmd_env = cfg.cmd_env,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = cfg.init_options,
+    capabilities = cfg.capabilities,
+    on_attach = cfg.on_attach,
+    on_init = function(client)
+      ready[client.id] = true
+      flush_pending(client.id, client)
+    end,
+    on_exit = function(code, signal, client_id)
+      ready[client_id] = nil
+      for r, id in pairs(clients_by_root) do
+        if id == client_id then clients_by_root[r] = nil end
+      end
+      local queue = pending[client_id]
+      pending[client_id] = nil
+      vim.schedule(function()
+        if queue and #queue > 0 then
+          notify("server exited before it was ready (code " .. tostring(code) .. ")", vim.log.levels.ERROR)
+        elseif code ~= 0 and signal ~= 15 then
+          notify("server exited with code " .. tostring(code), vim.log.levels.WARN)
+        end
+      end)
+    end,
+  }
+end
+
+local function check_cmd()
+  local exe = M.config.cmd and M.config.cmd[1]
+  if exe and vim.fn.executable(exe) == 1 then return true end
+  if not warned_missing_cmd then
+    warned_missing_cmd = true
+    notify("cannot start the server: `" .. tostring(exe) .. "` is not executable. "
+      .. "Install codegraph (pip install codegraph) or pass setup({ cmd = {...} }).",
+      vim.log.levels.ERROR)
+  end
+  return false
+end
+
+--- Start (or reuse) the server for the buffer's root and attach the buffer.
+--- Returns the client id, or nil.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= "" then return nil end
+  local root = find_root(bufnr)
+  if not root or not is_dir(root) then return nil end
+  if not check_cmd() then return nil end
+
+  local client_id
+  if vim.lsp.start then
+    local ok, id = pcall(vim.lsp.start, make_config(root), { bufnr = bufnr })
+    if not ok then
+      notify("cannot start the server: " .. tostring(id), vim.log.levels.ERROR)
+      return nil
+    end
+    client_id = id
+  else
+    client_id = clients_by_root[root]
+    if client_id and not vim.lsp.get_client_by_id(client_id) then client_id = nil end
+    if not client_id then
+      local ok, id = pcall(vim.lsp.start_client, make_config(root))
+      if not ok or not id then
+        notify("cannot start the server: " .. tostring(id), vim.log.levels.ERROR)
+        return nil
+      end
+      client_id = id
+    end
+    vim.lsp.buf_attach_client(bufnr, client_id)
+  end
+  if client_id then
+    clients_by_root[root] = client_id
+    last_client_id = client_id
+  end
+  return client_id
+end
+
+-- The client a command should talk to: the current buffer's, the one that produced the
+-- current result buffer, else the most recently used one.
+local function current_client()
+  local bufnr = vim.api.nvim_get_current_buf()
+  for _, c in ipairs(all_clients()) do
+    if client_is_attached(c, bufnr) then return c end
+  end
+  local info = results[bufnr]
+  if info and info.client_id then
+    local c = vim.lsp.get_client_by_id(info.client_id)
+    if c then return c end
+  end
+  if vim.bo[bufnr].buftype == "" and vim.tbl_contains(M.config.filetypes, vim.bo[bufnr].filetype) then
+    local id = M.attach(bufnr)
+    if id then return vim.lsp.get_client_by_id(id) end
+  end
+  if last_client_id then
+    local c = vim.lsp.get_client_by_id(last_client_id)
+    if c then return c end
+  end
+  return all_clients()[1]
+end
+
+local function attached_buffer(client)
+  if client.attached_buffers then
+    for b, on in pairs(client.attached_buffers) do
+      if on and vim.api.nvim_buf_is_valid(b) then return b end
+    end
+  end
+  return nil
+end
+
+-- Send `method` once the client has finished `initialize`; `on_result(result, client)`
+-- runs on success, JSON-RPC errors become a notification.
+local function call(method, params, on_result)
+  local client = current_client()
+  if not client then
+    notify("no server running; open a file of a supported language first", vim.log.levels.ERROR)
+    return
+  end
+  last_client_id = client.id
+  local function send(c)
+    local ok = request(c, method, params, function(err, result)
+      if err then
+        local msg = type(err) == "table" and (err.message or vim.inspect(err)) or tostring(err)
+        local code = type(err) == "table" and err.code and (" [" .. tostring(err.code) .. "]") or ""
+        notify(method .. " failed: " .. msg .. code, vim.log.levels.ERROR)
+        return
+      end
+      if result == nil then
+        notify(method .. " returned no result", vim.log.levels.ERROR)
+        return
+      end
+      on_result(result, c)
+    end, attached_buffer(c))
+    if not ok then
+      notify(method .. " could not be sent: the server is not running", vim.log.levels.ERROR)
+    end
+  end
+  if ready[client.id] or client.initialized then
+    send(client)
+  else
+    pending[client.id] = pending[client.id] or {}
+    table.insert(pending[client.id], send)
+  end
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Result buffers
+
+local function split_lines(text)
+  text = text:gsub("\r\n", "\n")
+  if text:sub(-1) == "\n" then text = text:sub(1, -2) end
+  return vim.split(text, "\n", true)
+end
+
+local function result_window()
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if results[vim.api.nvim_win_get_buf(win)] then return win end
+  end
+  return nil
+end
+
+local function open_split()
+  local how = M.config.split
+  if how == "auto" then how = vim.o.columns >= 160 and "vertical" or "horizontal" end
+  vim.cmd(how == "vertical" and "botright vsplit" or "botright split")
+  return vim.api.nvim_get_current_win()
+end
+
+local function show(name, text, info)
+  local buf = buffers_by_name[name]
+  if not (buf and vim.api.nvim_buf_is_valid(buf)) then
+    buf = vim.api.nvim_create_buf(false, true)
+    buffers_by_name[name] = buf
+    vim.bo[buf].buftype = "nofile"
+    vim.bo[buf].bufhidden = "wipe"
+    vim.bo[buf].swapfile = false
+    pcall(vim.api.nvim_buf_set_name, buf, name)
+    local keys = M.config.keys or {}
+    if keys.close then
+      vim.keymap.set("n", keys.close, M.close, { buffer = buf, silent = true, desc = "Close CodeGraph result" })
+    end
+    local jump = type(keys.jump) == "string" and { keys.jump } or (keys.jump or {})
+    for _, lhs in ipairs(jump) do
+      vim.keymap.set("n", lhs, M.jump, { buffer = buf, silent = true, desc = "Open path:line under cursor" })
+    end
+    vim.api.nvim_create_autocmd("BufWipeout", {
+      buffer = buf,
+      callback = function()
+        results[buf] = nil
+        if buffers_by_name[name] == buf then buffers_by_name[name] = nil end
+      end,
+    })
+  end
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, split_lines(text))
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].modified = false
+  if vim.bo[buf].filetype ~= "markdown" then vim.bo[buf].filetype = "markdown" end
+
+  info.text = text
+  info.name = name
+  results[buf] = info
+  last = info
+
+  local win = vim.fn.bufwinid(buf)
+  if win == -1 then
+    win = result_window() or open_split()
+    vim.api.nvim_win_set_buf(win, buf)
+  end
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_win_set_cursor(win, { 1, 0 })
+  return buf
+end
+
+local function root_of(client)
+  return client.config and client.config.root_dir or vim.loop.cwd()
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Public API (the commands are thin wrappers)
+
+--- Explore `query`; `opts` may override maxOutputChars, adaptive, includeTests.
+function M.explore(query, opts)
+  query = vim.trim(query or "")
+  if query == "" then
+    notify("nothing to explore: give a query or put the cursor on a name", vim.log.levels.WARN)
+    return
+  end
+  local params = { query = query }
+  for k, v in pairs(M.config.explore or {}) do params[k] = v end
+  for k, v in pairs(opts or {}) do params[k] = v end
+  echo("exploring " .. query .. " …")
+  call("codegraph/explore", params, function(result, client)
+    if type(result.text) ~= "string" then
+      notify("codegraph/explore returned no text", vim.log.levels.ERROR)
+      return
+    end
+    show("codegraph://explore/" .. query:gsub("%s+", " "):sub(1, 80), result.text,
+      { kind = "explore", root = root_of(client), client_id = client.id, result = result })
+    local s = result.stats or {}
+    echo(string.format("explore: %s chars, %d files%s", tostring(s.chars or #result.text),
+      #(result.files or {}), s.elapsedMs and string.format(", %.0f ms", s.elapsedMs) or ""))
+  end)
+end
+
+--- Distill the architecture (no question) or the part relevant to `question`.
+function M.distill(question, opts)
+  question = vim.trim(question or "")
+  local params = { format = "markdown" }
+  if question == "" then
+    params.scenario = "overview"
+  else
+    params.scenario = "query"
+    params.question = question
+  end
+  for k, v in pairs(M.config.distill or {}) do params[k] = v end
+  for k, v in pairs(opts or {}) do params[k] = v end
+  echo(question == "" and "distilling the architecture …" or ("distilling for: " .. question .. " …"))
+  call("codegraph/distill", params, function(result, client)
+    if type(result.markdown) ~= "string" then
+      notify("codegraph/distill returned no markdown", vim.log.levels.ERROR)
+      return
+    end
+    local name = question == "" and "codegraph://distill/overview"
+      or ("codegraph://distill/" .. question:gsub("%s+", " "):sub(1, 80))
+    show(name, result.markdown,
+      { kind = "distill", root = root_of(client), client_id = client.id, result = result })
+    echo("distill: " .. tostring(result.status or "done") .. ", " .. #result.markdown .. " bytes")
+  end)
+end
+
+--- Copy the current result buffer's text (else the last result) to `+` and `"`.
+function M.copy_pack()
+  local info = results[vim.api.nvim_get_current_buf()] or last
+  if not info then
+    notify("nothing to copy yet: run :CodegraphExplore or :CodegraphDistill first", vim.log.levels.WARN)
+    return
+  end
+  local lines = split_lines(info.text)
+  vim.fn.setreg('"', lines, "l")
+  if vim.fn.has("clipboard") == 1 then
+    pcall(vim.fn.setreg, "+", lines, "l")
+    echo("copied " .. #info.text .. " characters to the clipboard (+) and the unnamed register")
+  else
+    echo("copied " .. #info.text .. " characters to the unnamed register (no clipboard provider)")
+  end
+end
+
+local function format_status(result)
+  local out = { string.format("index version %s, %s", tostring(result.indexVersion),
+    result.ready and "ready" or "indexing") }
+  for _, r in ipairs(result.roots or {}) do
+    local langs = {}
+    for lang, n in pairs(r.languages or {}) do table.insert(langs, lang .. " " .. tostring(n)) end
+    table.sort(langs)
+    table.insert(out, string.format("%s: %s files, %s symbols, %s resolved edges, %s unresolved calls%s%s",
+      vim.uri_to_fname(r.rootUri or "file:///?"), tostring(r.files), tostring(r.symbols),
+      tostring(r.resolvedEdges), tostring(r.unresolvedCalls),
+      #langs > 0 and (" (" .. table.concat(langs, ", ") .. ")") or "",
+      (r.skipped and #r.skipped > 0) and (", " .. #r.skipped .. " skipped") or ""))
+  end
+  return table.concat(out, "\n")
+end
+
+--- Report the index state of the server for the current buffer.
+function M.status()
+  if #all_clients() == 0 and not current_client() then
+    notify("no server running", vim.log.levels.WARN)
+    return
+  end
+  call("codegraph/status", vim.empty_dict(), function(result)
+    notify(format_status(result), vim.log.levels.INFO)
+  end)
+end
+
+--- Close the current result window (or wipe the buffer if it is the last window).
+function M.close()
+  if #vim.api.nvim_tabpage_list_wins(0) > 1 then
+    vim.api.nvim_win_close(0, false)
+  else
+    vim.cmd("bwipeout")
+  end
+end
+
+-- Find a `path:line` reference at the cursor; in a code block, the line number that
+-- starts the line plus the file of the nearest `#### path — …` heading above it.
+local function reference_at_cursor()
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  local line = vim.api.nvim_get_current_line()
+  local best
+  local init = 1
+  while true do
+    local s, e, path, lnum = line:find("([%w%._%-/\\@%+~]+%.[%w]+):(%d+)", init)
+    if not s then break end
+    local ref = { path = path, line = tonumber(lnum) }
+    if not best then best = ref end
+    if col + 1 >= s and col + 1 <= e then best = ref; break end
+    init = e + 1
+  end
+  if best then return best end
+  local lnum = line:match("^%s*(%d+)\t")
+  if lnum then
+    local lines = vim.api.nvim_buf_get_lines(0, 0, row, false)
+    for i = #lines, 1, -1 do
+      local path = lines[i]:match("^####%s+(.-)%s+—") or lines[i]:match("^####%s+(%S+)")
+      if path then return { path = path, line = tonumber(lnum) } end
+    end
+  end
+  local path = line:match("^####%s+(.-)%s+—") or line:match("^####%s+(%S+)")
+  if path then return { path = path, line = 1 } end
+  return nil
+end
+
+--- Open the `path:line` reference under the cursor of a result buffer.
+function M.jump()
+  local info = results[vim.api.nvim_get_current_buf()]
+  local ref = reference_at_cursor()
+  if not ref then
+    notify("no path:line reference under the cursor", vim.log.levels.WARN)
+    return
+  end
+  local path = ref.path
+  if not path:match("^/") and info and info.root then path = info.root .. "/" .. path end
+  if not exists(path) then
+    notify("file not found: " .. path, vim.log.levels.WARN)
+    return
+  end
+  local here = vim.api.nvim_get_current_win()
+  local target
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local b = vim.api.nvim_win_get_buf(win)
+    if win ~= here and not results[b] and vim.bo[b].buftype == "" then target = win; break end
+  end
+  if target then
+    vim.api.nvim_set_current_win(target)
+  else
+    vim.cmd("aboveleft split")
+  end
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  local max = vim.api.nvim_buf_line_count(0)
+  vim.api.nvim_win_set_cursor(0, { math.max(1, math.min(ref.line, max)), 0 })
+  vim.cmd("normal! zz")
+end
+
+--- Stop every codegraph server and re-attach the open buffers.
+function M.restart()
+  for _, c in ipairs(all_clients()) do stop(c) end
+  clients_by_root = {}
+  vim.defer_fn(function()
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M.config.filetypes, vim.bo[b].filetype) then
+        M.attach(b)
+      end
+    end
+  end, 500)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Commands and setup
+
+local function visual_selection(opts)
+  local s, e = vim.fn.getpos("'<"), vim.fn.getpos("'>")
+  if s[2] ~= opts.line1 or e[2] ~= opts.line2 then
+    return table.concat(vim.api.nvim_buf_get_lines(0, opts.line1 - 1, opts.line2, false), "\n")
+  end
+  local lines = vim.api.nvim_buf_get_lines(0, s[2] - 1, e[2], false)
+  if #lines == 0 then return "" end
+  if vim.fn.visualmode() == "v" then
+    local last_line = lines[#lines]
+    local tail = last_line:sub(e[3]):match("^[%z\1-\127\194-\244][\128-\191]*") or ""
+    lines[#lines] = last_line:sub(1, e[3] - 1) .. tail
+    lines[1] = lines[1]:sub(s[3])
+  end
+  return table.concat(lines, "\n")
+end
+
+local function define_commands()
+  local cmd = vim.api.nvim_create_user_command
+  cmd("CodegraphExplore", function(opts)
+    local query = opts.args
+    if query == "" then
+      query = opts.range > 0 and visual_selection(opts) or vim.fn.expand("<cword>")
+    end
+    M.explore(query)
+  end, { nargs = "*", range = true, desc = "CodeGraph: explore a symbol or question" })
+  cmd("CodegraphDistill", function(opts) M.distill(opts.args) end,
+    { nargs = "*", desc = "CodeGraph: distill the architecture, or for a question" })
+  cmd("CodegraphCopyPack", function() M.copy_pack() end,
+    { nargs = 0, desc = "CodeGraph: copy the result to the clipboard" })
+  cmd("CodegraphStatus", function() M.status() end, { nargs = 0, desc = "CodeGraph: index status" })
+  cmd("CodegraphRestart", function() M.restart() end, { nargs = 0, desc = "CodeGraph: restart the server" })
+end
+M._define_commands = define_commands
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
+  -- Lists replace the defaults rather than merging index by index.
+  for _, key in ipairs({ "cmd", "filetypes", "root_markers" }) do
+    if opts and opts[key] then M.config[key] = opts[key] end
+  end
+  warned_missing_cmd = false
+  define_commands()
+  local group = vim.api.nvim_create_augroup("codegraph", { clear = true })
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = M.config.filetypes,
+    callback = function(args) M.attach(args.buf) end,
+  })
+  -- Buffers opened before setup (lazy loading) get attached too.
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M.config.filetypes, vim.bo[b].filetype) then
+      M.attach(b)
+    end
+  end
+end
+
+return M

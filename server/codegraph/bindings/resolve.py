@@ -1,0 +1,447 @@
+"""Conservative binding resolution: provable targets become edges, the rest stays unknown.
+
+Provable here means: a name bound in the enclosing scopes of the same file, an explicit
+import (with aliases) landing on a file in scope, the same package (Go directory, JVM
+package), `self`/`this`/receiver member calls inside a type (walking resolved supertypes),
+and members of a class named explicitly. A unique name elsewhere is never proof.
+
+The resolver keeps indexes that an edit updates in place, and answers which files must be
+re-resolved because they reference a name the edited file defines or defined.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..index.facts import FileFacts, Unit
+
+JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+SELF_WORDS = {"self", "this", "Self"}
+MAX_SUPER_DEPTH = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    src: str  # unit id, or a file path for file-level relations
+    dst: str
+    kind: str  # calls|constructs|imports|extends|implements
+    line: int
+    path: str  # file the relation is written in
+
+
+@dataclass(frozen=True, slots=True)
+class FileBindings:
+    edges: tuple[Edge, ...]
+    unresolved: tuple[int, ...]  # indexes into FileFacts.calls with no provable target
+
+
+def python_module(path: str) -> list[str]:
+    """Dotted module names a Python file can be imported as (src-layout roots included)."""
+    if not path.endswith((".py", ".pyi")):
+        return []
+    parts = path.rsplit(".", 1)[0].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    names = [".".join(parts)] if parts else []
+    for i, part in enumerate(parts[:-1]):
+        if part in ("src", "lib", "server", "python", "source"):
+            names.append(".".join(parts[i + 1 :]))
+    return [n for n in names if n]
+
+
+def rust_module(path: str) -> str:
+    parts = path[:-3].split("/")
+    if "src" in parts:
+        parts = parts[parts.index("src") + 1 :]
+    if parts and parts[-1] in ("mod", "lib", "main"):
+        parts = parts[:-1]
+    return "::".join(["crate", *parts])
+
+
+def scope_key(facts: FileFacts) -> str:
+    """Where members of a type may be defined: its file, its Go package dir, its Rust crate."""
+    if facts.language == "go":
+        return posixpath.dirname(facts.path)
+    if facts.language == "rust":
+        return facts.path.split("/src/")[0] + "/src" if "/src/" in facts.path else ""
+    return facts.path
+
+
+def _package_key(facts: FileFacts) -> tuple[str, str] | None:
+    if facts.language == "go":
+        return ("go", posixpath.dirname(facts.path))
+    if facts.language in ("java", "kotlin") and facts.package:
+        return ("jvm", facts.package)
+    return None
+
+
+class Resolver:
+    """Holds the cross-file indexes; `resolve_file` is a pure read of them."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, FileFacts] = {}
+        self.units: dict[str, Unit] = {}
+        self.top: dict[str, dict[str, list[Unit]]] = {}
+        self.members: dict[tuple[str, str], dict[str, list[Unit]]] = defaultdict(lambda: defaultdict(list))
+        self.packages: dict[tuple[str, str], dict[str, list[Unit]]] = defaultdict(lambda: defaultdict(list))
+        self.py_modules: dict[str, str] = {}
+        self.rust_modules: dict[str, str] = {}
+        self.go_dirs: dict[str, set[str]] = defaultdict(set)
+        self.refs: dict[str, set[str]] = defaultdict(set)  # referenced name → files
+
+    # ---- index maintenance ---------------------------------------------------------
+    def _names_defined(self, facts: FileFacts) -> set[str]:
+        names = {u.name for u in facts.units if u.kind != "statement"}
+        names.update(m.rsplit(".", 1)[-1] for m in python_module(facts.path))
+        names.add(posixpath.basename(facts.path).rsplit(".", 1)[0])
+        names.add(posixpath.basename(posixpath.dirname(facts.path)))
+        return names
+
+    def _names_referenced(self, facts: FileFacts) -> set[str]:
+        names = {c.name for c in facts.calls}
+        names.update(c.receiver.split(".")[0].split("::")[0] for c in facts.calls if c.receiver)
+        for imp in facts.imports:
+            names.update(x for x in (imp.name, imp.alias) if x)
+            names.add(imp.module.replace("::", ".").replace("/", ".").rsplit(".", 1)[-1])
+        names.update(s.name for s in facts.supertypes)
+        return names
+
+    def _remove(self, facts: FileFacts) -> None:
+        for u in facts.units:
+            self.units.pop(u.id, None)
+        self.top.pop(facts.path, None)
+        key = scope_key(facts)
+        for u in facts.units:
+            owner = u.qualname.rsplit(".", 1)[0] if "." in u.qualname else None
+            if owner is not None:
+                bucket = self.members.get((key, owner))
+                if bucket is not None and u.name in bucket:
+                    bucket[u.name] = [x for x in bucket[u.name] if x.id != u.id]
+        pkg = _package_key(facts)
+        if pkg is not None:
+            bucket = self.packages.get(pkg)
+            if bucket is not None:
+                for u in facts.units:
+                    if u.name in bucket:
+                        bucket[u.name] = [x for x in bucket[u.name] if x.id != u.id]
+        for mod in python_module(facts.path):
+            if self.py_modules.get(mod) == facts.path:
+                del self.py_modules[mod]
+        if facts.language == "rust" and self.rust_modules.get(rust_module(facts.path)) == facts.path:
+            del self.rust_modules[rust_module(facts.path)]
+        if facts.language == "go":
+            self.go_dirs[posixpath.dirname(facts.path)].discard(facts.path)
+        for name in self._names_referenced(facts):
+            self.refs[name].discard(facts.path)
+
+    def _add(self, facts: FileFacts) -> None:
+        self.files[facts.path] = facts
+        top: dict[str, list[Unit]] = defaultdict(list)
+        key = scope_key(facts)
+        pkg = _package_key(facts)
+        for u in facts.units:
+            self.units[u.id] = u
+            if u.kind == "statement":
+                continue
+            if u.parent is None and "." not in u.qualname:
+                top[u.name].append(u)
+                if pkg is not None:
+                    self.packages[pkg][u.name].append(u)
+            if "." in u.qualname:
+                self.members[(key, u.qualname.rsplit(".", 1)[0])][u.name].append(u)
+        self.top[facts.path] = top
+        for mod in python_module(facts.path):
+            self.py_modules.setdefault(mod, facts.path)
+        if facts.language == "rust":
+            self.rust_modules.setdefault(rust_module(facts.path), facts.path)
+        if facts.language == "go":
+            self.go_dirs[posixpath.dirname(facts.path)].add(facts.path)
+        for name in self._names_referenced(facts):
+            self.refs[name].add(facts.path)
+
+    def update(self, changed: list[FileFacts], removed: list[str]) -> set[str]:
+        """Applies new facts; returns every file whose bindings may have changed."""
+        touched_names: set[str] = set()
+        dirty: set[str] = set()
+        for path in removed:
+            old = self.files.pop(path, None)
+            if old is not None:
+                touched_names |= self._names_defined(old)
+                self._remove(old)
+        for facts in changed:
+            old = self.files.get(facts.path)
+            if old is not None:
+                touched_names |= self._names_defined(old)
+                self._remove(old)
+            touched_names |= self._names_defined(facts)
+            self._add(facts)
+            dirty.add(facts.path)
+        for name in touched_names:
+            dirty |= self.refs.get(name, set())
+        return {p for p in dirty if p in self.files}
+
+    # ---- lookups ---------------------------------------------------------------------
+    @staticmethod
+    def _unique(found: list[Unit] | None) -> Unit | None:
+        return found[0] if found and len(found) == 1 else None
+
+    def members_of(self, t: Unit) -> dict[str, list[Unit]]:
+        facts = self.files.get(t.path)
+        if facts is None:
+            return {}
+        return self.members.get((scope_key(facts), t.qualname), {})
+
+    def supertypes_of(self, t: Unit) -> list[Unit]:
+        """Resolved direct supertypes of a type unit (Rust: the traits its impls implement)."""
+        facts = self.files.get(t.path)
+        if facts is None:
+            return []
+        out = []
+        for s in facts.supertypes:
+            if s.unit == t.id:
+                target = self._resolve_type_text(facts, s.text)
+                if target is not None and target.id != t.id:
+                    out.append(target)
+        return out
+
+    def find_member(self, t: Unit, name: str) -> Unit | None:
+        seen: set[str] = set()
+        frontier = [t]
+        for _ in range(MAX_SUPER_DEPTH):
+            nxt: list[Unit] = []
+            for cur in frontier:
+                if cur.id in seen:
+                    continue
+                seen.add(cur.id)
+                hit = self._unique(self.members_of(cur).get(name))
+                if hit is not None:
+                    return hit
+                nxt += self.supertypes_of(cur)
+            if not nxt:
+                return None
+            frontier = nxt
+        return None
+
+    def _module_file(self, facts: FileFacts, module: str, level: int) -> str | None:
+        lang = facts.language
+        if lang == "python":
+            if level:
+                base = facts.path.split("/")[:-1]
+                base = base[: len(base) - (level - 1)] if level > 1 else base
+                if level - 1 > len(facts.path.split("/")) - 1:
+                    return None
+                candidates = python_module("/".join(base + ([*module.split(".")] if module else ["__init__"])) + ".py")
+                for cand in candidates:
+                    hit = self.py_modules.get(cand)
+                    if hit:
+                        return hit
+                return None
+            return self.py_modules.get(module)
+        if lang in ("typescript", "tsx", "javascript"):
+            if not module.startswith("."):
+                return None
+            base = posixpath.normpath(posixpath.join(posixpath.dirname(facts.path), module))
+            stem = base.rsplit(".", 1)[0] if base.endswith((".js", ".jsx", ".mjs", ".cjs")) else base
+            for cand in [base] + [stem + e for e in JS_EXTENSIONS] + [f"{base}/index{e}" for e in JS_EXTENSIONS]:
+                if cand in self.files:
+                    return cand
+            return None
+        if lang == "rust":
+            mod = module.replace("self::", rust_module(facts.path) + "::", 1) if module.startswith("self") else module
+            return self.rust_modules.get(mod)
+        return None
+
+    def _go_package_dir(self, import_path: str) -> str | None:
+        parts = import_path.split("/")
+        hits = []
+        for i in range(len(parts)):
+            cand = "/".join(parts[i:])
+            if cand in self.go_dirs and self.go_dirs[cand]:
+                hits.append(cand)
+                break
+        return hits[0] if hits else None
+
+    def _import_binding(self, facts: FileFacts, local: str) -> tuple[str, str | Unit] | None:
+        """What an imported local name denotes: ("module", path) or ("unit", Unit)."""
+        for imp in facts.imports:
+            lang = facts.language
+            if imp.name in ("", "*"):
+                if imp.name == "*":
+                    continue
+                bound = imp.alias or (imp.module.split(".")[0] if lang == "python" else imp.module.rsplit("/", 1)[-1])
+                if bound != local:
+                    continue
+                if lang == "go":
+                    target = self._go_package_dir(imp.module)
+                    return ("package", target) if target else None
+                module = imp.module if (imp.alias or lang != "python") else imp.module.split(".")[0]
+                path = self._module_file(facts, module, imp.level)
+                return ("module", path) if path else None
+            if (imp.alias or imp.name) != local:
+                continue
+            if lang in ("java", "kotlin"):
+                target = self._unique(self.packages.get(("jvm", imp.module), {}).get(imp.name))
+                if target is None:  # nested class import: pkg.Outer.Inner
+                    outer_pkg, _, outer = imp.module.rpartition(".")
+                    holder = self._unique(self.packages.get(("jvm", outer_pkg), {}).get(outer))
+                    target = self._unique(self.members_of(holder).get(imp.name)) if holder else None
+                return ("unit", target) if target else None
+            path = self._module_file(facts, imp.module, imp.level)
+            if path is None:
+                return None
+            if imp.name == "default":
+                continue
+            target = self._unique(self.top.get(path, {}).get(imp.name))
+            if target is not None:
+                return ("unit", target)
+            if lang == "python":  # `from pkg import mod`
+                sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
+                if sub:
+                    return ("module", sub)
+            return None
+        return None
+
+    def _lookup(self, facts: FileFacts, caller: Unit | None, name: str) -> Unit | tuple[str, str] | None:
+        """A bare name seen from inside `caller`: nested scopes, type members (JVM), module, imports, package."""
+        cur = caller
+        key = scope_key(facts)
+        while cur is not None:
+            if cur.kind in ("function", "method", "constructor"):
+                hit = self._unique(self.members.get((key, cur.qualname), {}).get(name))
+                if hit is not None:
+                    return hit
+            if cur.is_type and facts.language in ("java", "kotlin"):
+                hit = self.find_member(cur, name)
+                if hit is not None:
+                    return hit
+            cur = self.units.get(cur.parent) if cur.parent else None
+        local = self.top.get(facts.path, {}).get(name)
+        if local:
+            return self._unique(local)
+        bound = self._import_binding(facts, name)
+        if bound is not None:
+            kind, target = bound
+            return target if kind == "unit" else (kind, target)  # type: ignore[return-value]
+        pkg = _package_key(facts)
+        if pkg is not None:
+            return self._unique(self.packages.get(pkg, {}).get(name))
+        return None
+
+    def _resolve_type_text(self, facts: FileFacts, text: str) -> Unit | None:
+        clean = text
+        for opener in "<[(":
+            cut = clean.find(opener)
+            if cut > 0:
+                clean = clean[:cut]
+        parts = [p for p in clean.replace("::", ".").split(".") if p]
+        if not parts:
+            return None
+        head = self._lookup(facts, None, parts[0])
+        for part in parts[1:]:
+            head = self._member_of(head, part)
+        return head if isinstance(head, Unit) and head.is_type else None
+
+    def _member_of(self, holder: Unit | tuple[str, str] | None, name: str) -> Unit | tuple[str, str] | None:
+        if holder is None:
+            return None
+        if isinstance(holder, Unit):
+            return self.find_member(holder, name) if holder.is_type else None
+        kind, where = holder
+        if kind == "module":
+            hit = self._unique(self.top.get(where, {}).get(name))
+            if hit is not None:
+                return hit
+            facts = self.files.get(where)
+            if facts is not None and facts.language == "python":
+                sub = self.py_modules.get(f"{python_module(where)[0]}.{name}") if python_module(where) else None
+                return ("module", sub) if sub else None
+            return None
+        if kind == "package":
+            found: list[Unit] = []
+            for path in self.go_dirs.get(where, ()):
+                found += self.top.get(path, {}).get(name, [])
+            return self._unique(found)
+        return None
+
+    def _enclosing_type(self, caller: Unit | None) -> tuple[Unit | None, Unit | None]:
+        """(innermost method, its type) for a call site."""
+        cur = caller
+        method = None
+        while cur is not None:
+            if method is None and cur.kind in ("method", "constructor"):
+                method = cur
+            if cur.is_type:
+                return method, cur
+            cur = self.units.get(cur.parent) if cur.parent else None
+        return method, None
+
+    def _receiver_target(self, facts: FileFacts, caller: Unit | None, receiver: str) -> Unit | tuple[str, str] | None:
+        method, owner = self._enclosing_type(caller)
+        if owner is not None and method is not None and receiver in {method.receiver, "this", "Self"} and receiver:
+            return owner
+        if receiver in ("super()", "super") and owner is not None:
+            supers = self.supertypes_of(owner)
+            return ("super", owner.id) if supers else None
+        parts = [p for p in receiver.replace("::", ".").split(".") if p]
+        if not parts or any(not p.isidentifier() for p in parts):
+            return None
+        if parts[0] in SELF_WORDS or (method is not None and parts[0] == method.receiver):
+            return None  # attribute of self (self.x.y()): needs types, left unknown
+        head = self._lookup(facts, caller, parts[0])
+        for part in parts[1:]:
+            head = self._member_of(head, part)
+        return head
+
+    # ---- resolution ------------------------------------------------------------------
+    def resolve_file(self, path: str) -> FileBindings:
+        facts = self.files[path]
+        edges: list[Edge] = []
+        unresolved: list[int] = []
+        for idx, call in enumerate(facts.calls):
+            caller = self.units.get(call.caller) if call.caller else None
+            target: Unit | tuple[str, str] | None
+            if call.receiver:
+                holder = self._receiver_target(facts, caller, call.receiver)
+                if isinstance(holder, tuple) and holder[0] == "super":
+                    owner = self.units.get(holder[1])
+                    target = None
+                    for sup in self.supertypes_of(owner) if owner else []:
+                        target = self.find_member(sup, call.name)
+                        if target is not None:
+                            break
+                else:
+                    target = self._member_of(holder, call.name)
+            else:
+                target = self._lookup(facts, caller, call.name)
+            if isinstance(target, Unit) and target.kind != "statement":
+                kind = "constructs" if target.is_type else "calls"
+                edges.append(Edge(call.caller or path, target.id, kind, call.line, path))
+            else:
+                unresolved.append(idx)
+        for sup in facts.supertypes:
+            owner = self.units.get(sup.unit)
+            target = self._resolve_type_text(facts, sup.text)
+            if owner is not None and target is not None and target.id != owner.id:
+                edges.append(Edge(owner.id, target.id, sup.kind, owner.name_line, path))
+        seen_imports: set[str] = set()
+        for imp in facts.imports:
+            if facts.language == "go":
+                target_dir = self._go_package_dir(imp.module)
+                targets = sorted(self.go_dirs.get(target_dir, ())) if target_dir else []
+            elif facts.language in ("java", "kotlin"):
+                hit = self._unique(self.packages.get(("jvm", imp.module), {}).get(imp.name)) if imp.name not in ("", "*") else None
+                targets = [hit.path] if hit else []
+            else:
+                target_path = self._module_file(facts, imp.module, imp.level)
+                if facts.language == "python" and imp.name not in ("", "*"):
+                    sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
+                    if sub and self._unique(self.top.get(target_path or "", {}).get(imp.name)) is None:
+                        target_path = sub
+                targets = [target_path] if target_path else []
+            for target_path in targets:
+                if target_path != path and target_path not in seen_imports:
+                    seen_imports.add(target_path)
+                    edges.append(Edge(path, target_path, "imports", imp.line, path))
+        return FileBindings(tuple(edges), tuple(unresolved))

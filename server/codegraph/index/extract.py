@@ -1,0 +1,325 @@
+"""Source bytes → syntax tree → FileFacts, for any language spec.
+
+Everything here is iterative and bounded: queries do the tree search in C, and the few
+Python loops run over matched nodes only, so deep nesting cannot hit a recursion limit.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+
+from ..languages import BY_NAME, LanguageSpec
+from ..languages.spec import last_segment, named_children, text
+from .facts import Call, FileFacts, Import, Supertype, Unit
+
+KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor")
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+class SourceError(Exception):
+    """A file that cannot be indexed; the message is the reason users see."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    spec: LanguageSpec
+    language: Language
+    definitions: Query
+    calls: Query
+    imports: Query
+    errors: Query
+
+
+@lru_cache(maxsize=None)
+def compiled(language: str) -> Compiled:
+    """Compiles a spec's queries once per process (raises QueryError on grammar drift)."""
+    from tree_sitter_language_pack import get_language
+
+    spec = BY_NAME[language]
+    lang = get_language(spec.grammar)
+    return Compiled(spec, lang, Query(lang, spec.definitions), Query(lang, spec.calls), Query(lang, spec.imports), Query(lang, "(ERROR) @e (MISSING) @m"))
+
+
+@lru_cache(maxsize=None)
+def _parser(language: str) -> Parser:
+    return Parser(compiled(language).language)
+
+
+def decode_source(raw: bytes, language: str) -> bytes:
+    """Returns UTF-8 bytes (BOM removed); other encodings only when the file declares them."""
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+    if b"\x00" in raw[:8192]:
+        raise SourceError("binary (NUL bytes)")
+    try:
+        raw.decode("utf-8")
+        return raw
+    except UnicodeDecodeError:
+        pass
+    if language == "python":
+        for line in raw.split(b"\n", 2)[:2]:
+            m = _CODING.match(line)
+            if m:
+                try:
+                    return raw.decode(m.group(1).decode("ascii")).encode("utf-8")
+                except (LookupError, UnicodeDecodeError) as exc:
+                    raise SourceError(f"undecodable with declared encoding {m.group(1).decode('ascii', 'replace')}") from exc
+    raise SourceError("not UTF-8 and no encoding declaration")
+
+
+def parse(language: str, source: bytes, old_tree: Tree | None = None) -> Tree:
+    tree = _parser(language).parse(source, old_tree) if old_tree is not None else _parser(language).parse(source)
+    if tree is None:
+        raise SourceError("parser gave up")
+    return tree
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _line(node: Node) -> int:
+    return node.start_point.row + 1
+
+
+def _end_line(node: Node) -> int:
+    # A node ending at column 0 ends on the previous line (its trailing newline).
+    row, col = node.end_point
+    return row if col == 0 and row > node.start_point.row else row + 1
+
+
+def _span_node(spec: LanguageSpec, node: Node) -> Node:
+    """Widens a definition to the wrappers that belong to it (decorators, `export`, `const`)."""
+    cur = node
+    while cur.parent is not None and cur.parent.type in spec.wrapper_types:
+        parent = cur.parent
+        if parent.type in ("lexical_declaration", "variable_declaration", "type_declaration") and len(named_children(parent)) != 1:
+            break
+        cur = parent
+    return cur
+
+
+def _leading(spec: LanguageSpec, node: Node) -> list[Node]:
+    out: list[Node] = []
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type in spec.leading_types:
+        out.append(prev)
+        prev = prev.prev_named_sibling
+    out.reverse()
+    return out
+
+
+def _decorators(spec: LanguageSpec, span: Node, node: Node, leading: list[Node]) -> tuple[str, ...]:
+    found: list[Node] = list(leading)
+    for holder in (span, node):
+        for child in holder.children:
+            if child.type in spec.decorator_types:
+                found.append(child)
+            elif child.type == "modifiers":
+                found += [c for c in child.children if c.type in spec.decorator_types]
+    seen: dict[int, str] = {}
+    for d in found:
+        seen.setdefault(d.start_byte, text(d).splitlines()[0][:120] if text(d) else "")
+    return tuple(seen[k] for k in sorted(seen))
+
+
+def _body(spec: LanguageSpec, node: Node) -> Node | None:
+    body = node.child_by_field_name("body")
+    if body is None:
+        value = node.child_by_field_name("value")
+        if value is not None:
+            body = value.child_by_field_name("body")
+    if body is None:
+        body = next((c for c in node.children if c.type in spec.body_types), None)
+    return body
+
+
+def _doc(spec: LanguageSpec, span: Node, body: Node | None) -> str:
+    if body is not None and body.type == "block":
+        first = body.named_children[0] if body.named_child_count else None
+        if first is not None and first.type == "expression_statement" and first.named_child_count == 1 and first.named_children[0].type == "string":
+            lines = [ln.strip() for ln in text(first).strip("\"'rbuRBU").strip("\"'").splitlines() if ln.strip()]
+            return lines[0][:160] if lines else ""
+    prev = span.prev_named_sibling
+    if prev is not None and prev.type in spec.comment_types and prev.end_point.row >= span.start_point.row - 1:
+        for ln in text(prev).splitlines():
+            cleaned = ln.strip().lstrip("/*#!").strip().rstrip("*/").strip()
+            if cleaned:
+                return cleaned[:160]
+    return ""
+
+
+def _params(node: Node) -> int:
+    params = node.child_by_field_name("parameters")
+    if params is None:
+        params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)
+    return -1 if params is None else params.named_child_count
+
+
+def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, size: int) -> FileFacts:
+    c = compiled(language)
+    spec = c.spec
+    root = tree.root_node
+
+    # 1. definitions, outermost first, with their parents from span containment
+    raw_defs: dict[int, tuple[Node, str, Node]] = {}
+    for _, caps in QueryCursor(c.definitions).matches(root):
+        name_nodes = caps.get("name")
+        kind_key = next((k for k in caps if k != "name"), None)
+        if not name_nodes or kind_key is None:
+            continue
+        node = caps[kind_key][0]
+        raw_defs.setdefault(node.id, (node, kind_key, name_nodes[0]))
+
+    entries = []  # (start, -end, node, kind, name, span_start, span_end, span_node, leading)
+    for node, kind, name_node in raw_defs.values():
+        span = _span_node(spec, node)
+        leading = _leading(spec, span)
+        start = leading[0] if leading else span
+        entries.append((start.start_byte, -span.end_byte, node, spec.refine_kind(node, kind), name_node, span, leading, start))
+    for stmt, stmt_kind, label in spec.module_statements(root):
+        entries.append((stmt.start_byte, -stmt.end_byte, stmt, "statement", None, stmt, [], stmt))
+        raw_defs[stmt.id] = (stmt, stmt_kind, label)  # type: ignore[assignment]
+    entries.sort(key=lambda e: (e[0], e[1]))
+
+    units: list[Unit] = []
+    supertypes: list[Supertype] = []
+    stack: list[Unit] = []
+    used_ids: dict[str, int] = {}
+    type_units: dict[str, str] = {}  # type name → unit id in this file (Go receivers)
+    for start_byte, neg_end, node, kind, name_node, span, leading, start in entries:
+        end_byte = -neg_end
+        while stack and stack[-1].end_byte <= start_byte:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        if kind == "statement":
+            _, stmt_kind, label = raw_defs[node.id]
+            name = label if isinstance(label, str) else ""
+            qualname = f"<{stmt_kind}@{_line(node)}>"
+        else:
+            stmt_kind = ""
+            name = text(name_node)
+            if kind == "impl":
+                name = last_segment(name)
+            qual_parent = parent.qualname if parent is not None and parent.kind != "statement" else ""
+            receiver = spec.receiver_type(node)
+            if receiver:
+                qual_parent = receiver
+            qualname = f"{qual_parent}.{name}" if qual_parent else name
+            if kind == "function" and parent is not None and parent.is_type:
+                kind = "method"
+            if receiver and parent is None:
+                parent_id = type_units.get(receiver)
+                parent = next((u for u in units if u.id == parent_id), None) if parent_id else None
+        uid = f"{path}::{qualname}"
+        n = used_ids.get(uid, 0) + 1
+        used_ids[uid] = n
+        if n > 1:
+            uid = f"{uid}#{n}"
+        body = _body(spec, node) if kind != "statement" else None
+        sig_end = body.start_byte if body is not None and body.start_byte > node.start_byte else node.end_byte
+        if kind in ("class", "struct", "interface", "trait", "enum", "record", "object") and body is not None and body.type not in spec.body_types and body.type != "block":
+            sig_end = node.end_byte
+        sig_text_end = sig_end
+        while sig_text_end > node.start_byte and source[sig_text_end - 1 : sig_text_end] in (b" ", b"\t", b"\n", b"\r"):
+            sig_text_end -= 1
+        sig_end_line = source.count(b"\n", 0, sig_text_end) + 1
+        unit = Unit(
+            id=uid,
+            path=path,
+            name=name,
+            qualname=qualname,
+            kind=kind,
+            start_byte=start.start_byte,
+            end_byte=end_byte,
+            start_line=_line(start),
+            end_line=_end_line(span),
+            name_line=_line(node),
+            sig_end_line=max(sig_end_line, _line(node)),
+            sig_end_byte=sig_text_end,
+            parent=parent.id if parent is not None else None,
+            decorators=_decorators(spec, span, node, leading) if kind != "statement" else (),
+            doc=_doc(spec, span, body) if kind != "statement" else "",
+            stmt_kind=stmt_kind,
+            params=_params(node) if kind in ("function", "method", "constructor") else -1,
+            receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
+        )
+        units.append(unit)
+        stack.append(unit)
+        if unit.is_type:
+            type_units.setdefault(name, uid)
+            for sup_text, sup_kind in spec.supertypes(node):
+                sup_name = last_segment(sup_text)
+                if sup_name:
+                    supertypes.append(Supertype(uid, sup_name, sup_text[:200], sup_kind))
+
+    # 2. calls, each attributed to its innermost enclosing unit (a sweep over sorted spans)
+    call_rows = []
+    for _, caps in QueryCursor(c.calls).matches(root):
+        name_nodes = caps.get("name")
+        node = (caps.get("call") or caps.get("construct") or [None])[0]
+        if not name_nodes or node is None:
+            continue
+        receiver = caps.get("receiver")
+        call_rows.append((node.start_byte, node, name_nodes[0], receiver[0] if receiver else None, "construct" in caps))
+    call_rows.sort(key=lambda r: r[0])
+    calls: list[Call] = []
+    ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
+    open_stack: list[Unit] = []
+    i = 0
+    seen_calls: set[int] = set()
+    for start_byte, node, name_node, receiver_node, construct in call_rows:
+        if node.id in seen_calls:
+            continue
+        seen_calls.add(node.id)
+        while i < len(ordered) and ordered[i].start_byte <= start_byte:
+            while open_stack and open_stack[-1].end_byte <= ordered[i].start_byte:
+                open_stack.pop()
+            open_stack.append(ordered[i])
+            i += 1
+        while open_stack and open_stack[-1].end_byte <= start_byte:
+            open_stack.pop()
+        caller = open_stack[-1].id if open_stack else None
+        name = last_segment(text(name_node)) if construct else text(name_node)
+        calls.append(
+            Call(caller, name, text(receiver_node)[:120], _line(node), node.start_byte, node.end_byte, construct)
+        )
+
+    # 3. imports
+    imports: list[Import] = []
+    for _, caps in QueryCursor(c.imports).matches(root):
+        for node in caps.get("import", []):
+            try:
+                imports.extend(spec.parse_import(node))
+            except (AttributeError, IndexError, ValueError):
+                continue
+
+    errors = len(QueryCursor(c.errors).captures(root).get("e", [])) if root.has_error else 0
+    if root.has_error:
+        errors += len(QueryCursor(c.errors).captures(root).get("m", []))
+    return FileFacts(
+        path=path,
+        language=language,
+        sha256=digest,
+        size=size,
+        lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
+        units=tuple(units),
+        calls=tuple(calls),
+        imports=tuple(imports),
+        supertypes=tuple(supertypes),
+        package=spec.package(root),
+        parse_errors=errors,
+    )
+
+
+def extract_source(path: str, language: str, raw: bytes) -> tuple[FileFacts, bytes, Tree]:
+    """Decodes, parses and extracts one file; raises SourceError with a reason users can read."""
+    source = decode_source(raw, language)
+    tree = parse(language, source)
+    return extract(path, language, source, tree, sha256(raw), len(raw)), source, tree

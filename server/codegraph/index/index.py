@@ -1,0 +1,312 @@
+"""The live index of one workspace root: facts, sources, bindings and the graph, by version.
+
+Writes (a scan, an edit, a file event) go through `RootIndex` methods that replace one file's
+facts atomically and bump `version`; readers see the state between two writes. The LSP layer
+serialises writers against readers, so a request always sees one version.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from tree_sitter import Point, Tree
+
+from ..bindings.resolve import FileBindings, Resolver
+from ..graph.codegraph import CodeGraph
+from ..workspace.scope import Scope, ScopeConfig
+from .extract import SourceError, decode_source, extract, parse, sha256
+from .facts import FileFacts
+from .store import FactStore, decode
+
+log = logging.getLogger(__name__)
+PARALLEL_MIN_FILES = 150  # below this a process pool costs more than it saves
+
+Progress = Callable[[int, int, str], None]  # (done, total, message)
+
+
+@dataclass
+class BuildStats:
+    files: int = 0
+    parsed: int = 0
+    from_cache: int = 0
+    skipped: int = 0
+    elapsed_ms: float = 0.0
+    cache_note: str = ""
+
+
+def _extract_raw(args: tuple[str, str, bytes]) -> tuple[str, FileFacts | None, str]:
+    rel, language, raw = args
+    try:
+        source = decode_source(raw, language)
+        tree = parse(language, source)
+        return rel, extract(rel, language, source, tree, sha256(raw), len(raw)), ""
+    except SourceError as exc:
+        return rel, None, str(exc)
+    except (RecursionError, MemoryError, ValueError) as exc:  # a hostile file never stops the index
+        return rel, None, f"extraction failed ({type(exc).__name__})"
+
+
+def _extract_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple[str, FileFacts | None, str]]:
+    return [_extract_raw(item) for item in batch]
+
+
+@dataclass
+class OpenDocument:
+    source: bytes  # UTF-8 text as the editor has it
+    tree: Tree | None
+    language: str
+
+
+@dataclass
+class RootIndex:
+    root: Path
+    config: ScopeConfig = field(default_factory=ScopeConfig)
+    cache_dir: Path | None = None
+    use_cache: bool = True
+
+    def __post_init__(self) -> None:
+        self.root = Path(self.root).resolve()
+        self.scope = Scope(self.root, self.config)
+        self.files: dict[str, FileFacts] = {}
+        self.sources: dict[str, bytes] = {}
+        self.bindings: dict[str, FileBindings] = {}
+        self.skipped: dict[str, str] = {}
+        self.resolver = Resolver()
+        self.graph = CodeGraph()
+        self.open_docs: dict[str, OpenDocument] = {}
+        self.version = 0
+        self.ready = False
+        self.last_update_ms = 0.0
+        self.store: FactStore | None = None
+        self._store_lock = threading.Lock()
+
+    # ---- full build ------------------------------------------------------------------
+    def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:
+        started = time.perf_counter()
+        stats = BuildStats()
+        scan = self.scope.scan()
+        self.skipped = dict(scan.skipped)
+        cached: dict[str, tuple[str, str]] = {}
+        if self.use_cache:
+            try:
+                self.store = FactStore(self.root, self.cache_dir)
+                cached = self.store.load()
+                stats.cache_note = self.store.rebuilt_reason
+            except OSError as exc:
+                stats.cache_note = f"cache disabled: {exc}"
+                self.store = None
+        total = len(scan.files)
+        todo: list[tuple[str, str, bytes]] = []
+        results: dict[str, FileFacts] = {}
+        sources: dict[str, bytes] = {}
+        for n, (rel, language) in enumerate(sorted(scan.files.items())):
+            raw = self._read(rel)
+            if raw is None:
+                continue
+            reason = self.scope.content_reason(raw)
+            if reason:
+                self.skipped[rel] = reason
+                continue
+            try:
+                sources[rel] = decode_source(raw, language)
+            except SourceError as exc:
+                self.skipped[rel] = str(exc)
+                continue
+            hit = cached.get(rel)
+            digest = sha256(raw)
+            if hit is not None and hit[0] == digest:
+                try:
+                    results[rel] = decode(rel, digest, hit[1])
+                    stats.from_cache += 1
+                    continue
+                except (ValueError, TypeError, KeyError) as exc:
+                    log.warning("cache row for %s unusable (%s): re-parsing", rel, exc)
+            todo.append((rel, language, raw))
+            if progress and n % 200 == 0:
+                progress(n, total, f"reading {n}/{total} files")
+        parsed = self._parse_all(todo, progress, total, workers)
+        for rel, facts, reason in parsed:
+            if facts is None:
+                self.skipped[rel] = reason
+                sources.pop(rel, None)
+            else:
+                results[rel] = facts
+        stats.parsed = sum(1 for _, f, _ in parsed if f is not None)
+        self.files = results
+        self.sources = sources
+        self.resolver = Resolver()
+        self.resolver.update(list(results.values()), [])
+        self.bindings = {p: self.resolver.resolve_file(p) for p in results}
+        self.graph = CodeGraph.build(results, self.bindings)
+        if self.store is not None:
+            fresh = [results[r] for r, f, _ in parsed if f is not None]
+            gone = [p for p in cached if p not in results]
+            if fresh or gone:
+                self.store.put(fresh, gone)
+        stats.files = len(results)
+        stats.skipped = len(self.skipped)
+        self.version += 1
+        self.ready = True
+        stats.elapsed_ms = (time.perf_counter() - started) * 1000
+        self.last_update_ms = stats.elapsed_ms
+        if progress:
+            progress(total, total, f"indexed {len(results)} files")
+        return stats
+
+    def _read(self, rel: str) -> bytes | None:
+        try:
+            with open(self.root / rel, "rb") as fh:
+                raw = fh.read(self.config.max_file_bytes + 1)
+        except OSError as exc:
+            self.skipped[rel] = f"unreadable ({exc.strerror or exc})"
+            return None
+        if len(raw) > self.config.max_file_bytes:
+            self.skipped[rel] = f"larger than maxFileBytes ({self.config.max_file_bytes})"
+            return None
+        return raw
+
+    def _parse_all(self, todo: list[tuple[str, str, bytes]], progress: Progress | None, total: int, workers: int | None):
+        workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+        if len(todo) < PARALLEL_MIN_FILES or workers <= 1:
+            out = []
+            for i, item in enumerate(todo):
+                out.append(_extract_raw(item))
+                if progress and i % 100 == 0:
+                    progress(total - len(todo) + i, total, f"parsing {item[0]}")
+            return out
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
+        # Big files first so the last batch is not one huge file on one core.
+        todo = sorted(todo, key=lambda t: -len(t[2]))
+        batches = [todo[i::workers * 8] for i in range(workers * 8)]
+        out = []
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            for done, batch in enumerate(pool.map(_extract_batch, batches)):
+                out.extend(batch)
+                if progress:
+                    progress(total - len(todo) + len(out), total, f"parsed {len(out)}/{len(todo)} files")
+        return out
+
+    # ---- single-file updates -----------------------------------------------------------
+    def _commit(self, rel: str, facts: FileFacts | None, source: bytes | None, reason: str = "") -> None:
+        """Replaces one file's facts (None = the file left the index) and re-resolves dependents."""
+        started = time.perf_counter()
+        if facts is None:
+            removed = [rel] if rel in self.files else []
+            self.files.pop(rel, None)
+            self.sources.pop(rel, None)
+            self.bindings.pop(rel, None)
+            if reason:
+                self.skipped[rel] = reason
+            dirty = self.resolver.update([], removed)
+            self.graph.remove_file(rel)
+        else:
+            self.files[rel] = facts
+            self.sources[rel] = source or b""
+            self.skipped.pop(rel, None)
+            dirty = self.resolver.update([facts], [])
+        for path in dirty:
+            self.bindings[path] = self.resolver.resolve_file(path)
+            self.graph.replace_file(self.files[path], self.bindings[path])
+        self.version += 1
+        self.last_update_ms = (time.perf_counter() - started) * 1000
+        if self.store is not None:
+            with self._store_lock:
+                self.store.put([facts] if facts is not None else [], [] if facts is not None else [rel])
+
+    def refresh_path(self, rel: str) -> None:
+        """Re-reads a file from disk (watched-file events, saves); open buffers win over disk."""
+        if rel in self.open_docs:
+            return
+        reason = self.scope.file_reason(rel)
+        language = self.scope.language_of(rel)
+        raw = None if reason else self._read_quiet(rel)
+        if reason or raw is None or language is None:
+            self._commit(rel, None, None, reason or ("deleted" if raw is None else "unsupported language"))
+            return
+        reason = self.scope.content_reason(raw)
+        if reason:
+            self._commit(rel, None, None, reason)
+            return
+        rel_, facts, why = _extract_raw((rel, language, raw))
+        self._commit(rel, facts, decode_source(raw, language) if facts else None, why)
+
+    def _read_quiet(self, rel: str) -> bytes | None:
+        try:
+            with open(self.root / rel, "rb") as fh:
+                raw = fh.read(self.config.max_file_bytes + 1)
+        except OSError:
+            return None
+        return raw if len(raw) <= self.config.max_file_bytes else None
+
+    def open_document(self, rel: str, text: str) -> None:
+        language = self.scope.language_of(rel)
+        if language is None or self.scope.file_reason(rel):
+            return
+        source = text.encode("utf-8", "surrogatepass")
+        self.open_docs[rel] = OpenDocument(source, None, language)
+        self.set_document(rel, source, edits=None)
+
+    def close_document(self, rel: str) -> None:
+        if self.open_docs.pop(rel, None) is not None:
+            self.refresh_path(rel)
+
+    def set_document(self, rel: str, source: bytes, edits: list[tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]] | None) -> None:
+        """New text of an open document; `edits` are tree-sitter InputEdits against the old text."""
+        doc = self.open_docs.get(rel)
+        if doc is None:
+            return
+        old_tree = doc.tree
+        if old_tree is not None and edits:
+            for start, old_end, new_end, sp, op, np_ in edits:
+                old_tree.edit(start, old_end, new_end, Point(*sp), Point(*op), Point(*np_))
+        else:
+            old_tree = None
+        if self.scope.content_reason(source):
+            doc.source, doc.tree = source, None
+            self._commit(rel, None, None, self.scope.content_reason(source) or "")
+            return
+        try:
+            tree = parse(doc.language, source, old_tree)
+            facts = extract(rel, doc.language, source, tree, sha256(source), len(source))
+        except (SourceError, RecursionError, ValueError) as exc:
+            doc.source, doc.tree = source, None
+            self._commit(rel, None, None, f"extraction failed ({exc})")
+            return
+        doc.source, doc.tree = source, tree
+        self._commit(rel, facts, source)
+
+    # ---- reading ------------------------------------------------------------------------
+    def unresolved_calls(self) -> int:
+        return sum(len(b.unresolved) for b in self.bindings.values())
+
+    def resolved_edges(self) -> int:
+        return sum(1 for b in self.bindings.values() for e in b.edges if e.kind in ("calls", "constructs", "extends", "implements", "imports"))
+
+    def status(self) -> dict:
+        languages: dict[str, int] = {}
+        for facts in self.files.values():
+            languages[facts.language] = languages.get(facts.language, 0) + 1
+        return {
+            "rootUri": self.root.as_uri(),
+            "files": len(self.files),
+            "symbols": sum(sum(1 for u in f.units if u.kind != "statement") for f in self.files.values()),
+            "resolvedEdges": self.resolved_edges(),
+            "unresolvedCalls": self.unresolved_calls(),
+            "languages": dict(sorted(languages.items())),
+            "skipped": [{"path": p, "reason": r} for p, r in sorted(self.skipped.items())[:50]],
+            "skippedTotal": len(self.skipped),
+            "lastUpdateMs": round(self.last_update_ms, 3),
+        }
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()

@@ -1,0 +1,135 @@
+"""TypeScript, TSX and JavaScript (with JSX): one family of grammars, three specs."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..index.facts import Import
+from .spec import LanguageSpec, ModuleStatement, named_children, text
+
+_COMMON_DEFS = """
+(class_declaration name: (_) @name) @class
+(function_declaration name: (_) @name) @function
+(generator_function_declaration name: (_) @name) @function
+(method_definition name: (_) @name) @method
+(variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @function
+"""
+
+_TS_DEFS = _COMMON_DEFS + """
+(abstract_class_declaration name: (_) @name) @class
+(interface_declaration name: (_) @name) @interface
+(enum_declaration name: (_) @name) @enum
+(public_field_definition name: (_) @name value: [(arrow_function) (function_expression)]) @method
+(abstract_method_signature name: (_) @name) @method
+(method_signature name: (_) @name) @method
+(function_signature name: (_) @name) @function
+"""
+
+_JS_DEFS = _COMMON_DEFS + """
+(field_definition property: (_) @name value: [(arrow_function) (function_expression)]) @method
+"""
+
+CALLS = """
+(call_expression function: (identifier) @name) @call
+(call_expression function: (member_expression object: (_) @receiver property: (_) @name)) @call
+(new_expression constructor: (identifier) @name) @construct
+(new_expression constructor: (member_expression object: (_) @receiver property: (_) @name)) @construct
+"""
+
+IMPORTS = "(import_statement) @import"
+
+
+def _unquote(s: str) -> str:
+    return s.strip().strip("'\"`")
+
+
+def parse_import(node: Node) -> list[Import]:
+    line = node.start_point.row + 1
+    module = _unquote(text(node.child_by_field_name("source")))
+    clause = next((c for c in node.children if c.type == "import_clause"), None)
+    if clause is None:
+        return [Import(module, "", "", line)]
+    out: list[Import] = []
+    for part in named_children(clause):
+        if part.type == "identifier":
+            out.append(Import(module, "default", text(part), line))
+        elif part.type == "namespace_import":
+            ident = next((c for c in part.children if c.type == "identifier"), None)
+            out.append(Import(module, "", text(ident), line))
+        elif part.type == "named_imports":
+            for spec in part.children:
+                if spec.type == "import_specifier":
+                    out.append(Import(module, text(spec.child_by_field_name("name")), text(spec.child_by_field_name("alias")), line))
+    return out
+
+
+def supertypes(node: Node) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for child in node.children:
+        if child.type == "class_heritage":
+            for clause in named_children(child):
+                if clause.type == "extends_clause":
+                    out += [(text(v), "extends") for v in clause.children_by_field_name("value")]
+                elif clause.type == "implements_clause":
+                    out += [(text(t), "implements") for t in named_children(clause)]
+                else:  # JavaScript: `class A extends B` has the expression directly
+                    out.append((text(clause), "extends"))
+        elif child.type == "extends_type_clause":
+            out += [(text(t), "extends") for t in child.children_by_field_name("type")]
+    return out
+
+
+def _statement_call(node: Node) -> tuple[str, str] | None:
+    """(stmt_kind, name) when a top-level statement registers or wires something through a call."""
+    if node.type == "expression_statement":
+        expr = named_children(node)[0] if named_children(node) else None
+        while expr is not None and expr.type == "await_expression":
+            expr = named_children(expr)[0] if named_children(expr) else None
+        if expr is not None and expr.type in ("call_expression", "new_expression"):
+            callee = expr.child_by_field_name("function") or expr.child_by_field_name("constructor")
+            return "registration", text(callee)[:80]
+        if expr is not None and expr.type == "assignment_expression":
+            right = expr.child_by_field_name("right")
+            if right is not None and right.type in ("call_expression", "new_expression"):
+                return "wiring", text(expr.child_by_field_name("left"))[:80]
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        for decl in node.children:
+            if decl.type == "variable_declarator":
+                value = decl.child_by_field_name("value")
+                while value is not None and value.type == "await_expression":
+                    value = named_children(value)[0] if named_children(value) else None
+                if value is not None and value.type in ("call_expression", "new_expression"):
+                    return "wiring", text(decl.child_by_field_name("name"))[:80]
+    return None
+
+
+def module_statements(root: Node) -> list[ModuleStatement]:
+    out: list[ModuleStatement] = []
+    for child in root.children:
+        inner = child
+        if child.type == "export_statement":
+            inner = child.child_by_field_name("declaration") or child
+        found = _statement_call(inner)
+        if found is not None:
+            out.append((child, found[0], found[1]))
+    return out
+
+
+_COMMON = dict(
+    calls=CALLS,
+    imports=IMPORTS,
+    parse_import=parse_import,
+    supertypes=supertypes,
+    module_statements=module_statements,
+    receiver_name=lambda node: "this",
+    wrapper_types=frozenset({"export_statement", "lexical_declaration", "variable_declaration"}),
+    leading_types=frozenset({"decorator"}),
+    decorator_types=frozenset({"decorator"}),
+    body_types=frozenset({"class_body", "statement_block", "interface_body", "enum_body", "object_type"}),
+)
+
+TYPESCRIPT = LanguageSpec(name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, **_COMMON)
+TSX = LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, **_COMMON)
+JAVASCRIPT = LanguageSpec(
+    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, **_COMMON
+)

@@ -1,0 +1,156 @@
+"""Java and Kotlin: classes, interfaces, objects, annotations, packages and imports."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..index.facts import Import
+from .spec import LanguageSpec, ModuleStatement, named_children, text
+
+JAVA_DEFS = """
+(class_declaration name: (identifier) @name) @class
+(interface_declaration name: (identifier) @name) @interface
+(annotation_type_declaration name: (identifier) @name) @interface
+(enum_declaration name: (identifier) @name) @enum
+(record_declaration name: (identifier) @name) @record
+(method_declaration name: (identifier) @name) @method
+(constructor_declaration name: (identifier) @name) @constructor
+"""
+
+JAVA_CALLS = """
+(method_invocation object: (_) @receiver name: (identifier) @name) @call
+(method_invocation !object name: (identifier) @name) @call
+(object_creation_expression type: (type_identifier) @name) @construct
+(object_creation_expression type: (generic_type (type_identifier) @name)) @construct
+(object_creation_expression type: (scoped_type_identifier) @name) @construct
+"""
+
+
+def java_import(node: Node) -> list[Import]:
+    line = node.start_point.row + 1
+    path = text(next((c for c in node.children if c.type in ("scoped_identifier", "identifier")), None))
+    if any(c.type == "asterisk" for c in node.children):
+        return [Import(path, "*", "", line)]
+    module, _, name = path.rpartition(".")
+    return [Import(module, name, "", line)]
+
+
+def java_supertypes(node: Node) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    superclass = node.child_by_field_name("superclass")
+    if superclass is not None:
+        out += [(text(t), "extends") for t in named_children(superclass)]
+    interfaces = node.child_by_field_name("interfaces")
+    for holder in [interfaces] + [c for c in node.children if c.type == "extends_interfaces"]:
+        if holder is None:
+            continue
+        for type_list in named_children(holder):
+            kind = "extends" if holder.type == "extends_interfaces" else "implements"
+            out += [(text(t), kind) for t in named_children(type_list)]
+    return out
+
+
+def java_package(root: Node) -> str:
+    for child in root.children:
+        if child.type == "package_declaration":
+            return text(next((c for c in child.children if c.type in ("scoped_identifier", "identifier")), None))
+    return ""
+
+
+JAVA = LanguageSpec(
+    name="java",
+    grammar="java",
+    extensions=(".java",),
+    definitions=JAVA_DEFS,
+    calls=JAVA_CALLS,
+    imports="(import_declaration) @import",
+    parse_import=java_import,
+    supertypes=java_supertypes,
+    package=java_package,
+    receiver_name=lambda node: "this",
+    decorator_types=frozenset({"annotation", "marker_annotation"}),
+    body_types=frozenset({"class_body", "interface_body", "enum_body", "block", "constructor_body", "annotation_type_body"}),
+)
+
+# tree-sitter-kotlin has almost no field names: patterns anchor on child order instead.
+KOTLIN_DEFS = """
+(class_declaration (type_identifier) @name) @class
+(object_declaration (type_identifier) @name) @object
+(function_declaration (simple_identifier) @name) @function
+"""
+
+KOTLIN_CALLS = """
+(call_expression . (simple_identifier) @name) @call
+(call_expression . (navigation_expression (_) @receiver . (navigation_suffix (simple_identifier) @name))) @call
+"""
+
+
+def kotlin_import(node: Node) -> list[Import]:
+    line = node.start_point.row + 1
+    path = text(next((c for c in node.children if c.type == "identifier"), None))
+    alias_node = next((c for c in node.children if c.type == "import_alias"), None)
+    alias = text(named_children(alias_node)[0]) if alias_node is not None and named_children(alias_node) else ""
+    if any(c.type == "wildcard_import" for c in node.children) or text(node).rstrip().endswith("*"):
+        return [Import(path, "*", "", line)]
+    module, _, name = path.rpartition(".")
+    return [Import(module, name, alias, line)]
+
+
+def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for spec in node.children:
+        if spec.type != "delegation_specifier":
+            continue
+        for part in named_children(spec):
+            if part.type == "constructor_invocation":  # `: Base()` calls a superclass constructor
+                out.append((text(next((c for c in part.children if c.type == "user_type"), part)), "extends"))
+            elif part.type == "explicit_delegation":  # `: Lockable by delegate`
+                out.append((text(next((c for c in part.children if c.type == "user_type"), part)), "implements"))
+            elif part.type == "user_type":
+                out.append((text(part), "implements"))
+    return out
+
+
+def kotlin_kind(node: Node, kind: str) -> str:
+    if node.type != "class_declaration":
+        return kind
+    if any(c.type == "interface" for c in node.children):
+        return "interface"
+    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
+    if modifiers is not None and "enum" in text(modifiers).split():
+        return "enum"
+    return kind
+
+
+def kotlin_package(root: Node) -> str:
+    for child in root.children:
+        if child.type == "package_header":
+            return text(next((c for c in child.children if c.type == "identifier"), None))
+    return ""
+
+
+def kotlin_statements(root: Node) -> list[ModuleStatement]:
+    out: list[ModuleStatement] = []
+    for child in root.children:
+        if child.type == "property_declaration" and any(c.type == "call_expression" for c in child.children):
+            decl = next((c for c in child.children if c.type == "variable_declaration"), None)
+            out.append((child, "wiring", text(decl)[:80]))
+    return out
+
+
+KOTLIN = LanguageSpec(
+    name="kotlin",
+    grammar="kotlin",
+    extensions=(".kt", ".kts"),
+    definitions=KOTLIN_DEFS,
+    calls=KOTLIN_CALLS,
+    imports="(import_header) @import",
+    parse_import=kotlin_import,
+    supertypes=kotlin_supertypes,
+    module_statements=kotlin_statements,
+    package=kotlin_package,
+    refine_kind=kotlin_kind,
+    receiver_name=lambda node: "this",
+    decorator_types=frozenset({"annotation"}),
+    body_types=frozenset({"class_body", "function_body", "enum_class_body"}),
+)

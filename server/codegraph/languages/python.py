@@ -1,0 +1,123 @@
+"""Python: classes, functions, decorators, imports, main guards and module-level wiring."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..index.facts import Import
+from .spec import LanguageSpec, ModuleStatement, named_children, text
+
+DEFINITIONS = """
+(class_definition name: (identifier) @name) @class
+(function_definition name: (identifier) @name) @function
+"""
+
+CALLS = """
+(call function: (identifier) @name) @call
+(call function: (attribute object: (_) @receiver attribute: (identifier) @name)) @call
+"""
+
+IMPORTS = """
+(import_statement) @import
+(import_from_statement) @import
+"""
+
+
+def parse_import(node: Node) -> list[Import]:
+    line = node.start_point.row + 1
+    out: list[Import] = []
+    if node.type == "import_statement":
+        for child in node.children_by_field_name("name"):
+            if child.type == "aliased_import":
+                out.append(Import(text(child.child_by_field_name("name")), "", text(child.child_by_field_name("alias")), line))
+            else:
+                out.append(Import(text(child), "", "", line))
+        return out
+    module_node = node.child_by_field_name("module_name")
+    level = 0
+    module = text(module_node)
+    if module_node is not None and module_node.type == "relative_import":
+        prefix = next((c for c in module_node.children if c.type == "import_prefix"), None)
+        level = len(text(prefix))
+        dotted = next((c for c in module_node.children if c.type == "dotted_name"), None)
+        module = text(dotted)
+    if any(c.type == "wildcard_import" for c in node.children):
+        return [Import(module, "*", "", line, level)]
+    for child in node.children_by_field_name("name"):
+        if child.type == "aliased_import":
+            out.append(Import(module, text(child.child_by_field_name("name")), text(child.child_by_field_name("alias")), line, level))
+        else:
+            out.append(Import(module, text(child), "", line, level))
+    return out
+
+
+def supertypes(node: Node) -> list[tuple[str, str]]:
+    args = node.child_by_field_name("superclasses")
+    if args is None:
+        return []
+    return [(text(a), "extends") for a in named_children(args) if a.type in ("identifier", "attribute", "subscript")]
+
+
+def receiver_name(node: Node) -> str:
+    """`self`/`cls` of a method: its first parameter, unless it is a staticmethod."""
+    parent = node.parent
+    if parent is not None and parent.type == "decorated_definition" and "staticmethod" in text(parent).split("def", 1)[0]:
+        return ""
+    params = node.child_by_field_name("parameters")
+    first = params.named_children[0] if params is not None and params.named_child_count else None
+    if first is None:
+        return ""
+    if first.type == "identifier":
+        return text(first)
+    inner = first.child_by_field_name("name") or (first.named_children[0] if first.named_child_count else None)
+    return text(inner) if inner is not None and inner.type == "identifier" else ""
+
+
+def _first_call(node: Node) -> Node | None:
+    """The call an expression statement is made of (`app.register(x)`, `x = make()`)."""
+    expr = named_children(node)[0] if named_children(node) else None
+    if expr is None:
+        return None
+    if expr.type == "call":
+        return expr
+    if expr.type == "assignment":
+        right = expr.child_by_field_name("right")
+        if right is not None and right.type == "call":
+            return right
+    return None
+
+
+def module_statements(root: Node) -> list[ModuleStatement]:
+    out: list[ModuleStatement] = []
+    for child in root.children:
+        if child.type == "if_statement":
+            cond = text(child.child_by_field_name("condition"))
+            if "__name__" in cond and "__main__" in cond:
+                out.append((child, "main_guard", "__main__"))
+        elif child.type == "expression_statement":
+            call = _first_call(child)
+            if call is None:
+                continue
+            expr = named_children(child)[0]
+            if expr.type == "assignment":
+                out.append((child, "wiring", text(expr.child_by_field_name("left"))[:80]))
+            else:
+                out.append((child, "registration", text(call.child_by_field_name("function"))[:80]))
+    return out
+
+
+SPEC = LanguageSpec(
+    name="python",
+    grammar="python",
+    extensions=(".py", ".pyi"),
+    definitions=DEFINITIONS,
+    calls=CALLS,
+    imports=IMPORTS,
+    parse_import=parse_import,
+    supertypes=supertypes,
+    module_statements=module_statements,
+    receiver_name=receiver_name,
+    wrapper_types=frozenset({"decorated_definition"}),
+    decorator_types=frozenset({"decorator"}),
+    body_types=frozenset({"block"}),
+)

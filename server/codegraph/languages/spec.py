@@ -1,0 +1,69 @@
+"""What a language is to codegraph: a grammar, tree-sitter queries and a few hooks.
+
+Queries find the nodes (they run in C, so a 3,000-line file costs no Python walk);
+hooks turn the few matched nodes into facts where a query cannot say enough.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from tree_sitter import Node
+
+from ..index.facts import Import
+
+# (node, stmt_kind, name) for a module-level statement worth a unit of its own
+ModuleStatement = tuple[Node, str, str]
+
+
+def text(node: Node | None) -> str:
+    if node is None:
+        return ""
+    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+
+
+def last_segment(name: str) -> str:
+    """`okhttp3.Interceptor<T>` → `Interceptor`; `crate::a::B` → `B`."""
+    for opener in "<[(":
+        cut = name.find(opener)
+        if cut > 0:
+            name = name[:cut]
+    name = name.replace("::", ".").strip()
+    return name.rsplit(".", 1)[-1].strip() if name else ""
+
+
+def named_children(node: Node) -> list[Node]:
+    return [c for c in node.children if c.is_named]
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    grammar: str  # tree-sitter-language-pack name
+    extensions: tuple[str, ...]
+    # Captures: the definition node is captured as its kind (@class, @function, …), its name as @name.
+    definitions: str
+    # Captures: @call or @construct on the expression, @name on the callee's last identifier,
+    # optional @receiver on what precedes it.
+    calls: str
+    # Captures @import on import statements; `parse_import` turns each into Import records.
+    imports: str
+    parse_import: Callable[[Node], list[Import]]
+    # (class node) -> [(supertype text, extends|implements)]
+    supertypes: Callable[[Node], list[tuple[str, str]]] = lambda node: []
+    module_statements: Callable[[Node], list[ModuleStatement]] = lambda root: []
+    package: Callable[[Node], str] = lambda root: ""
+    # Adjusts a captured kind (Kotlin `interface` is a class_declaration with a keyword).
+    refine_kind: Callable[[Node, str], str] = lambda node, kind: kind
+    # Node types whose child a definition can be, included in its span (decorators, export).
+    wrapper_types: frozenset[str] = frozenset()
+    # Sibling node types just before a definition that belong to it (Rust attributes, TS decorators).
+    leading_types: frozenset[str] = frozenset()
+    decorator_types: frozenset[str] = frozenset()
+    body_types: frozenset[str] = frozenset()  # the signature ends where one of these begins
+    comment_types: frozenset[str] = frozenset({"comment", "line_comment", "block_comment"})
+    # (callable node) -> qualifying type name for definitions outside their type (Go receivers)
+    receiver_type: Callable[[Node], str] = lambda node: ""
+    # (callable node) -> the name its own object goes by inside it ("self", "this", Go receiver)
+    receiver_name: Callable[[Node], str] = lambda node: ""

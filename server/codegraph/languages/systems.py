@@ -1,0 +1,188 @@
+"""Go and Rust: receivers and impl blocks put methods on types defined elsewhere in the file."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..index.facts import Import
+from .spec import LanguageSpec, ModuleStatement, last_segment, named_children, text
+
+GO_DEFS = """
+(function_declaration name: (identifier) @name) @function
+(method_declaration name: (field_identifier) @name) @method
+(type_spec name: (type_identifier) @name type: (struct_type)) @struct
+(type_spec name: (type_identifier) @name type: (interface_type)) @interface
+"""
+
+GO_CALLS = """
+(call_expression function: (identifier) @name) @call
+(call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @call
+(composite_literal type: (type_identifier) @name) @construct
+(composite_literal type: (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)) @construct
+"""
+
+
+def go_import(node: Node) -> list[Import]:
+    line = node.start_point.row + 1
+    alias = text(node.child_by_field_name("name"))
+    return [Import(text(node.child_by_field_name("path")).strip('"`'), "", alias, line)]
+
+
+def go_supertypes(node: Node) -> list[tuple[str, str]]:
+    """Embedded interfaces and embedded struct fields: the Go spelling of "is a"."""
+    body = node.child_by_field_name("type")
+    out: list[tuple[str, str]] = []
+    if body is None:
+        return out
+    if body.type == "interface_type":
+        for elem in named_children(body):
+            if elem.type in ("type_elem", "constraint_elem") and len(named_children(elem)) == 1:
+                out.append((text(elem), "extends"))
+    elif body.type == "struct_type":
+        for fields in named_children(body):
+            for decl in named_children(fields):
+                if decl.type == "field_declaration" and decl.child_by_field_name("name") is None:
+                    out.append((text(decl.child_by_field_name("type")).lstrip("*"), "extends"))
+    return out
+
+
+def go_package(root: Node) -> str:
+    for child in root.children:
+        if child.type == "package_clause":
+            return text(named_children(child)[0]) if named_children(child) else ""
+    return ""
+
+
+def go_receiver(node: Node) -> str:
+    if node.type != "method_declaration":
+        return ""
+    receiver = node.child_by_field_name("receiver")
+    for param in named_children(receiver) if receiver is not None else []:
+        return last_segment(text(param.child_by_field_name("type")).lstrip("*"))
+    return ""
+
+
+def go_receiver_name(node: Node) -> str:
+    receiver = node.child_by_field_name("receiver") if node.type == "method_declaration" else None
+    for param in named_children(receiver) if receiver is not None else []:
+        return text(param.child_by_field_name("name"))
+    return ""
+
+
+def rust_receiver_name(node: Node) -> str:
+    params = node.child_by_field_name("parameters")
+    return "self" if params is not None and any(c.type == "self_parameter" for c in params.children) else ""
+
+
+def go_statements(root: Node) -> list[ModuleStatement]:
+    out: list[ModuleStatement] = []
+    for child in root.children:
+        if child.type == "var_declaration" and "(" in text(child):
+            spec = next((c for c in child.children if c.type == "var_spec"), None)
+            out.append((child, "wiring", text(spec.child_by_field_name("name") if spec else None)[:80]))
+    return out
+
+
+GO = LanguageSpec(
+    name="go",
+    grammar="go",
+    extensions=(".go",),
+    definitions=GO_DEFS,
+    calls=GO_CALLS,
+    imports="(import_spec) @import",
+    parse_import=go_import,
+    supertypes=go_supertypes,
+    module_statements=go_statements,
+    package=go_package,
+    receiver_type=go_receiver,
+    receiver_name=go_receiver_name,
+    wrapper_types=frozenset({"type_declaration"}),
+    body_types=frozenset({"block", "field_declaration_list", "interface_type"}),
+)
+
+RUST_DEFS = """
+(function_item name: (identifier) @name) @function
+(function_signature_item name: (identifier) @name) @function
+(struct_item name: (type_identifier) @name) @struct
+(enum_item name: (type_identifier) @name) @enum
+(trait_item name: (type_identifier) @name) @trait
+(union_item name: (type_identifier) @name) @struct
+(impl_item type: (_) @name) @impl
+(mod_item name: (identifier) @name body: (declaration_list)) @object
+"""
+
+RUST_CALLS = """
+(call_expression function: (identifier) @name) @call
+(call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @call
+(call_expression function: (scoped_identifier path: (_) @receiver name: (identifier) @name)) @call
+(call_expression function: (generic_function function: (identifier) @name)) @call
+(call_expression function: (generic_function function: (scoped_identifier path: (_) @receiver name: (identifier) @name))) @call
+(call_expression function: (generic_function function: (field_expression value: (_) @receiver field: (field_identifier) @name))) @call
+(struct_expression name: (type_identifier) @name) @construct
+"""
+
+
+def rust_import(node: Node) -> list[Import]:
+    """Flattens `use a::{b, c::d as e, f::*}` into one record per bound name, without recursion."""
+    line = node.start_point.row + 1
+    out: list[Import] = []
+    arg = node.child_by_field_name("argument")
+    stack: list[tuple[str, Node]] = [("", arg)] if arg is not None else []
+    while stack:
+        prefix, cur = stack.pop()
+        join = (lambda p, s: f"{p}::{s}" if p and s else p or s)
+        if cur.type == "scoped_use_list":
+            path = join(prefix, text(cur.child_by_field_name("path")))
+            lst = cur.child_by_field_name("list")
+            stack += [(path, c) for c in named_children(lst)] if lst is not None else []
+        elif cur.type == "use_list":
+            stack += [(prefix, c) for c in named_children(cur)]
+        elif cur.type == "use_as_clause":
+            full = join(prefix, text(cur.child_by_field_name("path")))
+            module, _, name = full.rpartition("::")
+            out.append(Import(module, name, text(cur.child_by_field_name("alias")), line))
+        elif cur.type == "use_wildcard":
+            inner = named_children(cur)
+            out.append(Import(join(prefix, text(inner[0]) if inner else ""), "*", "", line))
+        elif cur.type in ("scoped_identifier", "identifier", "crate", "self", "super"):
+            full = join(prefix, text(cur))
+            module, _, name = full.rpartition("::")
+            out.append(Import(module, name, "", line))
+    return out
+
+
+def rust_supertypes(node: Node) -> list[tuple[str, str]]:
+    if node.type == "impl_item":
+        trait = node.child_by_field_name("trait")
+        return [(text(trait), "implements")] if trait is not None else []
+    if node.type == "trait_item":
+        bounds = node.child_by_field_name("bounds")
+        return [(text(b), "extends") for b in named_children(bounds)] if bounds is not None else []
+    return []
+
+
+def rust_statements(root: Node) -> list[ModuleStatement]:
+    out: list[ModuleStatement] = []
+    for child in root.children:
+        if child.type in ("static_item", "const_item") and "(" in text(child.child_by_field_name("value")):
+            out.append((child, "wiring", text(child.child_by_field_name("name"))[:80]))
+        elif child.type == "macro_invocation":
+            out.append((child, "registration", text(child.child_by_field_name("macro"))[:80]))
+    return out
+
+
+RUST = LanguageSpec(
+    name="rust",
+    grammar="rust",
+    extensions=(".rs",),
+    definitions=RUST_DEFS,
+    calls=RUST_CALLS,
+    imports="(use_declaration) @import",
+    parse_import=rust_import,
+    supertypes=rust_supertypes,
+    module_statements=rust_statements,
+    receiver_name=rust_receiver_name,
+    leading_types=frozenset({"attribute_item"}),
+    decorator_types=frozenset({"attribute_item"}),
+    body_types=frozenset({"block", "field_declaration_list", "declaration_list", "enum_variant_list"}),
+)
