@@ -95,7 +95,7 @@ export async function resolveServerCommand(config: Config): Promise<ServerComman
     };
 }
 
-function findOnPath(exe: string): string | undefined {
+export function findOnPath(exe: string): string | undefined {
     for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
         if (!dir) continue;
         const candidate = path.join(dir, exe);
@@ -104,7 +104,7 @@ function findOnPath(exe: string): string | undefined {
     return undefined;
 }
 
-function isExecutable(file: string): boolean {
+export function isExecutable(file: string): boolean {
     try {
         fs.accessSync(file, fs.constants.X_OK);
         return fs.statSync(file).isFile();
@@ -120,8 +120,11 @@ async function selectedPythonEnvBin(): Promise<string | undefined> {
     try {
         const api = ext.isActive ? ext.exports : await ext.activate();
         const env = await api?.environments?.getActiveEnvironmentPath?.();
-        const python: unknown = env?.path;
-        return typeof python === "string" && python !== "" ? path.dirname(python) : undefined;
+        const envPath: unknown = env?.path;
+        if (typeof envPath !== "string" || envPath === "") return undefined;
+        // The path is the interpreter, or for some environments the environment folder.
+        if (!fs.statSync(envPath).isDirectory()) return path.dirname(envPath);
+        return path.join(envPath, process.platform === "win32" ? "Scripts" : "bin");
     } catch {
         return undefined;
     }

@@ -8,6 +8,7 @@ local M = {}
 
 local NAME = "codegraph"
 local HAS_011 = vim.fn.has("nvim-0.11") == 1
+local uv = vim.uv or vim.loop
 
 local defaults = {
   cmd = { "codegraph-lsp" },
@@ -86,12 +87,12 @@ local function client_is_attached(client, bufnr)
 end
 
 local function is_dir(path)
-  local stat = vim.loop.fs_stat(path)
+  local stat = uv.fs_stat(path)
   return stat ~= nil and stat.type == "directory"
 end
 
 local function exists(path)
-  return vim.loop.fs_stat(path) ~= nil
+  return uv.fs_stat(path) ~= nil
 end
 
 local function dirname(path)
@@ -128,7 +129,7 @@ local function find_root(bufnr)
     dir = parent
   end
   -- No marker: the working directory if the file lives under it, else the file's folder.
-  local cwd = normalize(vim.loop.cwd())
+  local cwd = normalize(uv.cwd())
   if fname:sub(1, #cwd + 1) == cwd .. "/" then return cwd end
   return dirname(fname)
 end
@@ -146,7 +147,7 @@ local function make_config(root)
     cmd = cfg.cmd,
     cmd_env = cfg.cmd_env,
     root_dir = root,
-    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } },
     init_options = cfg.init_options,
     capabilities = cfg.capabilities,
     on_attach = cfg.on_attach,
@@ -294,7 +295,7 @@ end
 local function split_lines(text)
   text = text:gsub("\r\n", "\n")
   if text:sub(-1) == "\n" then text = text:sub(1, -2) end
-  return vim.split(text, "\n", true)
+  return vim.split(text, "\n", { plain = true })
 end
 
 local function result_window()
@@ -358,7 +359,7 @@ local function show(name, text, info)
 end
 
 local function root_of(client)
-  return client.config and client.config.root_dir or vim.loop.cwd()
+  return client.config and client.config.root_dir or uv.cwd()
 end
 
 -- ---------------------------------------------------------------------------------------

@@ -1,0 +1,424 @@
+"""Index benchmark: floor vs cold vs warm vs RSS vs single-file edit latency, per corpus.
+
+    python bench/corpora.py && python bench/bench_index.py            # django + effect4
+    python bench/bench_index.py django effect3 --warm-runs 5 --edits 30
+
+Everything that must not share memory or caches with the others runs in its own child process
+(`python bench_index.py --child KIND ...`, which prints one JSON line): the cold build (so its
+peak RSS is clean), each warm start, the edit-latency run. The floor runs in a child as well, so
+the parent stays small and never imports tree-sitter grammars itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import (  # noqa: E402
+    CORPORA,
+    DEFAULT_CORPORA,
+    PYTHON,
+    Timer,
+    fmt_ms,
+    fmt_s,
+    in_scope_files,
+    machine_note,
+    require_corpus,
+    summarize,
+    table,
+    verdict,
+)
+
+TARGETS = {"cold_over_floor": 1.5, "warm_s": 1.5, "edit_median_ms": 20.0, "rss_mb": 600.0}
+
+# The floor's "one definition+call query": the minimum any code-graph tool must ask a tree for.
+FLOOR_QUERIES = {
+    "python": """
+        (function_definition name: (identifier) @name) @def
+        (class_definition name: (identifier) @name) @def
+        (call function: _ @callee) @call
+    """,
+    "typescript": """
+        (function_declaration name: (identifier) @name) @def
+        (class_declaration name: (type_identifier) @name) @def
+        (method_definition name: _ @name) @def
+        (call_expression function: _ @callee) @call
+        (new_expression constructor: _ @callee) @call
+    """,
+    "javascript": """
+        (function_declaration name: (identifier) @name) @def
+        (class_declaration name: (identifier) @name) @def
+        (method_definition name: _ @name) @def
+        (call_expression function: _ @callee) @call
+        (new_expression constructor: _ @callee) @call
+    """,
+}
+FLOOR_QUERIES["tsx"] = FLOOR_QUERIES["typescript"]
+
+
+def _floor_query_for(language: str) -> str:
+    if language in FLOOR_QUERIES:
+        return FLOOR_QUERIES[language]
+    from codegraph.languages import BY_NAME
+
+    spec = BY_NAME[language]
+    return spec.definitions + "\n" + spec.calls
+
+
+# ---- child processes -------------------------------------------------------------------------
+def child_floor(root: Path) -> dict:
+    """Single core, same grammars (tree_sitter_language_pack.get_parser), same file set."""
+    from tree_sitter import Query, QueryCursor
+    from tree_sitter_language_pack import get_language, get_parser
+
+    from codegraph.index.extract import decode_source
+    from codegraph.languages import BY_NAME
+
+    with Timer() as t_scan:
+        files = in_scope_files(root)
+    sources = []
+    for rel, language, raw in files:
+        try:
+            sources.append((language, decode_source(raw, language)))
+        except Exception:
+            pass
+    grammars = {lang: BY_NAME[lang].grammar for lang in {l for l, _ in sources}}
+    parsers = {lang: get_parser(g) for lang, g in grammars.items()}
+    queries = {lang: Query(get_language(g), _floor_query_for(lang)) for lang, g in grammars.items()}
+    cg_queries = {}
+    for lang, g in grammars.items():
+        spec = BY_NAME[lang]
+        glang = get_language(g)
+        cg_queries[lang] = [Query(glang, q) for q in (spec.definitions, spec.calls, spec.imports)]
+
+    def run(mode: str) -> float:
+        t0 = time.perf_counter()
+        n = 0
+        for language, src in sources:
+            tree = parsers[language].parse(src)
+            if mode == "query":
+                n += len(QueryCursor(queries[language]).matches(tree.root_node))
+            elif mode == "cgquery":
+                for q in cg_queries[language]:
+                    n += len(QueryCursor(q).matches(tree.root_node))
+        return time.perf_counter() - t0
+
+    run("parse")  # warm the page cache / grammar code once, untimed, on a prefix
+    parse_s = min(run("parse") for _ in range(1))
+    query_s = min(run("query") for _ in range(1))
+    cg_s = run("cgquery")
+    by_lang: dict[str, int] = {}
+    for lang, _ in sources:
+        by_lang[lang] = by_lang.get(lang, 0) + 1
+    return {
+        "files": len(sources),
+        "bytes": sum(len(s) for _, s in sources),
+        "lines": sum(s.count(b"\n") for _, s in sources),
+        "languages": by_lang,
+        "scan_s": t_scan.s,
+        "parse_s": parse_s,
+        "parse_query_s": query_s,
+        "parse_cgqueries_s": cg_s,
+    }
+
+
+def child_cold(root: Path, cache: Path, workers: int | None) -> dict:
+    t0 = time.perf_counter()
+    from codegraph.index.index import RootIndex
+
+    t_import = time.perf_counter() - t0
+    idx = RootIndex(root, cache_dir=cache)
+    stats = idx.build(workers=workers)
+    t_total = time.perf_counter() - t0
+    errors: dict[str, list[int]] = {}
+    for f in idx.files.values():
+        e = errors.setdefault(f.language, [0, 0])
+        e[0] += 1
+        e[1] += f.parse_errors > 0
+    status = idx.status()
+    idx.close()
+    return {
+        "import_s": t_import,
+        "build_s": stats.elapsed_ms / 1000,
+        "total_s": t_total,
+        "files": stats.files,
+        "parsed": stats.parsed,
+        "from_cache": stats.from_cache,
+        "skipped": stats.skipped,
+        "units": status["symbols"],
+        "resolved": status["resolvedEdges"],
+        "unresolved": status["unresolvedCalls"],
+        "parse_errors": errors,
+        "self_maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "workers_maxrss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    }
+
+
+def child_edit(root: Path, cache: Path, rel: str, n_edits: int, seed: int) -> dict:
+    """Opens `rel` as a document and applies `n_edits` small typed edits through set_document."""
+    from codegraph.index.extract import extract, parse, sha256
+    from codegraph.index.index import RootIndex
+
+    idx = RootIndex(root, cache_dir=cache)
+    idx.build()
+    text = (root / rel).read_text("utf-8")
+    with Timer() as t_open:
+        idx.open_document(rel, text)
+    source = idx.open_docs[rel].source
+    rng = random.Random(seed)
+    lines = source.split(b"\n")
+    # Candidate places to edit: indented code lines (inside functions/methods).
+    candidates = [i for i, ln in enumerate(lines) if ln.startswith(b"        ") and ln.strip() and not ln.strip().startswith(b"#")]
+    totals, commits = [], []
+    pending_insert: tuple[int, int] | None = None  # (byte offset, length) of the last inserted line
+    for k in range(n_edits):
+        if pending_insert is not None and k % 3 == 2:
+            # delete the line we inserted two edits ago (undo-like edit)
+            start, length = pending_insert
+            old_end, new_end = start + length, start
+            insert = b""
+            pending_insert = None
+        elif k % 3 == 1:
+            # rename-like: append a character to an identifier-ish token on a code line
+            line_no = rng.choice(candidates)
+            line_start = sum(len(l) + 1 for l in source.split(b"\n")[:line_no])
+            line = source.split(b"\n")[line_no]
+            col = len(line) - len(line.lstrip()) + 1
+            start, old_end, new_end = line_start + col, line_start + col, line_start + col + 1
+            insert = b"x"
+        else:
+            # insert a whole new statement line inside a function body
+            line_no = rng.choice(candidates)
+            all_lines = source.split(b"\n")
+            line_start = sum(len(l) + 1 for l in all_lines[:line_no])
+            indent = all_lines[line_no][: len(all_lines[line_no]) - len(all_lines[line_no].lstrip())]
+            insert = indent + b"self._bench_probe_%d(value=%d)\n" % (k, k)
+            start, old_end, new_end = line_start, line_start, line_start + len(insert)
+            pending_insert = (start, len(insert))
+        new_source = source[:start] + insert + source[old_end:]
+
+        def point(buf: bytes, offset: int) -> tuple[int, int]:
+            row = buf.count(b"\n", 0, offset)
+            col = offset - (buf.rfind(b"\n", 0, offset) + 1)
+            return row, col
+
+        edit = (start, old_end, new_end, point(source, start), point(source, old_end), point(new_source, new_end))
+        t0 = time.perf_counter()
+        idx.set_document(rel, new_source, [edit])
+        totals.append((time.perf_counter() - t0) * 1000)
+        commits.append(idx.last_update_ms)
+        source = new_source
+        if pending_insert is not None and k % 3 == 1:  # keep the pending line's span in step
+            p_start, p_len = pending_insert
+            if start <= p_start:
+                pending_insert = (p_start + 1, p_len)
+            elif start < p_start + p_len:
+                pending_insert = (p_start, p_len + 1)
+        candidates = [i for i, ln in enumerate(source.split(b"\n")) if ln.startswith(b"        ") and ln.strip() and not ln.strip().startswith(b"#")]
+    # Correctness check: incremental facts == a fresh parse of the final text.
+    fresh = extract(rel, idx.open_docs[rel].language, source, parse(idx.open_docs[rel].language, source), sha256(source), len(source))
+    same = fresh == idx.files[rel]
+    # Breakdown of one edit without the commit: an incremental re-parse + extract alone.
+    language = idx.open_docs[rel].language
+    t0 = time.perf_counter()
+    tree_full = parse(language, source)
+    t_full_parse = (time.perf_counter() - t0) * 1000
+    t0 = time.perf_counter()
+    extract(rel, language, source, tree_full, sha256(source), len(source))
+    t_extract = (time.perf_counter() - t0) * 1000
+    idx.close()
+    return {
+        "file": rel,
+        "lines": source.count(b"\n"),
+        "open_ms": t_open.ms,
+        "edit_ms": totals,
+        "commit_ms": commits,
+        "full_parse_ms": t_full_parse,
+        "extract_ms": t_extract,
+        "incremental_equals_fresh": same,
+    }
+
+
+# ---- parent side --------------------------------------------------------------------------------
+def run_with_rusage(cmd: list[str], env: dict | None = None) -> tuple[str, float, float]:
+    """Runs cmd; returns (stdout, wall seconds, peak RSS MB of it and its waited-for descendants)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    out_chunks = []
+    # Read everything then reap with wait4 so we get this child's own rusage (not the cumulative
+    # RUSAGE_CHILDREN of every child this benchmark has run so far).
+    out, err = proc.stdout.read(), proc.stderr.read()
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}):\n{err.decode(errors='replace')[-3000:]}")
+    out_chunks.append(out.decode())
+    return "".join(out_chunks), wall, ru.ru_maxrss / 1024
+
+
+def bench_corpus(key: str, args: argparse.Namespace) -> dict:
+    c = CORPORA[key]
+    root = require_corpus(key)
+    print(f"\n== {key}: {c.note}", flush=True)
+    res: dict = {"key": key, "root": str(root)}
+
+    out, wall, _ = run_with_rusage([PYTHON, __file__, "--child", "floor", str(root)])
+    res["floor"] = json.loads(out.strip().splitlines()[-1])
+    f = res["floor"]
+    print(f"   floor: {f['files']} files, {f['lines']:,} lines; parse {fmt_s(f['parse_s'])}, parse+query {fmt_s(f['parse_query_s'])}", flush=True)
+
+    tmp = Path(tempfile.mkdtemp(prefix=f"cgbench-{key}-"))
+    try:
+        cache = tmp / "cache"
+        workers = [] if args.workers is None else ["--workers", str(args.workers)]
+        colds = []
+        for i in range(args.cold_runs):
+            shutil.rmtree(cache, ignore_errors=True)
+            out, wall, rss = run_with_rusage([PYTHON, __file__, "--child", "cold", str(root), str(cache), *workers])
+            d = json.loads(out.strip().splitlines()[-1])
+            d["wall_s"], d["wait4_maxrss_mb"] = wall, rss
+            colds.append(d)
+            print(f"   cold #{i + 1}: build {fmt_s(d['build_s'])} (process {fmt_s(wall)}), peak RSS {rss:.0f} MB", flush=True)
+        res["cold"] = min(colds, key=lambda d: d["build_s"])
+        res["cold_runs"] = [d["build_s"] for d in colds]
+        res["cold_rss_mb"] = max(d["wait4_maxrss_mb"] for d in colds)
+
+        # warm: the cache now holds every file; a new process must come up from it
+        code = (
+            "import sys, time, json; t0 = time.perf_counter()\n"
+            "from pathlib import Path\n"
+            "from codegraph.index.index import RootIndex\n"
+            "t1 = time.perf_counter()\n"
+            "idx = RootIndex(Path(sys.argv[1]), cache_dir=Path(sys.argv[2])); s = idx.build()\n"
+            "print(json.dumps({'import_s': t1 - t0, 'build_s': s.elapsed_ms / 1000, 'parsed': s.parsed, 'from_cache': s.from_cache}))\n"
+        )
+        warms = []
+        for _ in range(args.warm_runs):
+            out, wall, rss = run_with_rusage([PYTHON, "-c", code, str(root), str(cache)])
+            d = json.loads(out.strip().splitlines()[-1])
+            d["wall_s"], d["rss_mb"] = wall, rss
+            warms.append(d)
+        res["warm"] = {
+            "wall_s": statistics.median(d["wall_s"] for d in warms),
+            "build_s": statistics.median(d["build_s"] for d in warms),
+            "import_s": statistics.median(d["import_s"] for d in warms),
+            "parsed": warms[-1]["parsed"],
+            "from_cache": warms[-1]["from_cache"],
+            "rss_mb": max(d["rss_mb"] for d in warms),
+            "runs": [d["wall_s"] for d in warms],
+        }
+        # the same through the CLI a user runs (`codegraph index ROOT --json`)
+        cli = shutil.which("codegraph", path=str(Path(PYTHON).parent)) or "codegraph"
+        cli_walls = []
+        for _ in range(args.warm_runs):
+            _, wall, _ = run_with_rusage([cli, "index", str(root), "--cache-dir", str(cache), "--json"])
+            cli_walls.append(wall)
+        res["warm"]["cli_wall_s"] = statistics.median(cli_walls)
+        w = res["warm"]
+        print(f"   warm: process {fmt_s(w['wall_s'])} (import {fmt_s(w['import_s'])}, build {fmt_s(w['build_s'])}, "
+              f"re-parsed {w['parsed']}), CLI {fmt_s(w['cli_wall_s'])}", flush=True)
+
+        if c.edit_file and args.edits > 0:
+            out, _, _ = run_with_rusage([PYTHON, __file__, "--child", "edit", str(root), str(cache), c.edit_file, str(args.edits)])
+            d = json.loads(out.strip().splitlines()[-1])
+            d["summary"] = summarize(d["edit_ms"])
+            d["commit_summary"] = summarize(d["commit_ms"])
+            res["edit"] = d
+            print(f"   edit: {d['file']} ({d['lines']} lines) median {d['summary']['median']:.1f} ms, p95 {d['summary']['p95']:.1f} ms", flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return res
+
+
+def report(results: list[dict]) -> None:
+    print("\n" + "=" * 100)
+    print(f"codegraph index benchmark — {machine_note()}")
+    print("=" * 100)
+    keys = [r["key"] for r in results]
+    rows = []
+
+    def row(label: str, fn) -> None:
+        vals = []
+        for r in results:
+            try:
+                vals.append(fn(r))
+            except (KeyError, TypeError):
+                vals.append("—")
+        rows.append([label, *vals])
+
+    row("files in scope (floor / index)", lambda r: f"{r['floor']['files']} / {r['cold']['files']}")
+    row("lines", lambda r: f"{r['floor']['lines']:,}")
+    row("(a) floor parse-only, 1 core", lambda r: fmt_s(r["floor"]["parse_s"]))
+    row("(a) floor parse+def/call query, 1 core", lambda r: fmt_s(r["floor"]["parse_query_s"]))
+    row("    parse + codegraph's own queries", lambda r: fmt_s(r["floor"]["parse_cgqueries_s"]))
+    row("(b) cold build (RootIndex.build)", lambda r: fmt_s(r["cold"]["build_s"]))
+    row("    cold process wall (incl. import)", lambda r: fmt_s(r["cold"]["wall_s"]))
+    row("    cold/floor(parse+query)  [≤1.5]", lambda r: f"{r['cold']['build_s'] / r['floor']['parse_query_s']:.2f}x {verdict(r['cold']['build_s'] / r['floor']['parse_query_s'], TARGETS['cold_over_floor'])}")
+    row("    cold/floor(parse-only)", lambda r: f"{r['cold']['build_s'] / r['floor']['parse_s']:.2f}x")
+    row("(c) warm process wall  [≤1.5 s]", lambda r: f"{fmt_s(r['warm']['wall_s'])} {verdict(r['warm']['wall_s'], TARGETS['warm_s'])}")
+    row("    warm: import codegraph.index", lambda r: fmt_s(r["warm"]["import_s"]))
+    row("    warm: in-process build()", lambda r: fmt_s(r["warm"]["build_s"]))
+    row("    warm: files re-parsed", lambda r: f"{r['warm']['parsed']} ({r['warm']['from_cache']} cached)")
+    row("    warm: `codegraph index --json` wall", lambda r: fmt_s(r["warm"]["cli_wall_s"]))
+    row("(d) peak RSS cold (wait4 maxrss) [≤600]", lambda r: f"{r['cold_rss_mb']:.0f} MB {verdict(r['cold_rss_mb'], TARGETS['rss_mb'])}")
+    row("    main process / pool worker", lambda r: f"{r['cold']['self_maxrss_mb']:.0f} / {r['cold']['workers_maxrss_mb']:.0f} MB")
+    row("    warm process peak RSS", lambda r: f"{r['warm']['rss_mb']:.0f} MB")
+    row("(e) edit latency median [≤20 ms]", lambda r: f"{r['edit']['summary']['median']:.1f} ms {verdict(r['edit']['summary']['median'], TARGETS['edit_median_ms'])}")
+    row("    edit latency p95 / max", lambda r: f"{r['edit']['summary']['p95']:.1f} / {r['edit']['summary']['max']:.1f} ms")
+    row("    of which _commit (median)", lambda r: f"{r['edit']['commit_summary']['median']:.1f} ms")
+    row("    full parse / extract of the file", lambda r: f"{r['edit']['full_parse_ms']:.1f} / {r['edit']['extract_ms']:.1f} ms")
+    row("    edit file, edits, incr == fresh", lambda r: f"{r['edit']['file'].rsplit('/', 1)[-1]} {r['edit']['lines']}L x{len(r['edit']['edit_ms'])} {r['edit']['incremental_equals_fresh']}")
+    row("units / resolved edges / unknown calls", lambda r: f"{r['cold']['units']:,} / {r['cold']['resolved']:,} / {r['cold']['unresolved']:,}")
+    print(table(rows, ["", *keys]))
+
+    print("\nFiles with parse errors (FileFacts.parse_errors > 0), per language:")
+    prow = []
+    for r in results:
+        for lang, (n, bad) in sorted(r["cold"]["parse_errors"].items()):
+            prow.append([r["key"], lang, str(n), str(bad), f"{100 * bad / n:.1f}%"])
+    print(table(prow, ["corpus", "language", "files", "with errors", "share"]))
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        kind, rest = sys.argv[2], sys.argv[3:]
+        if kind == "floor":
+            out = child_floor(Path(rest[0]))
+        elif kind == "cold":
+            workers = int(rest[rest.index("--workers") + 1]) if "--workers" in rest else None
+            out = child_cold(Path(rest[0]), Path(rest[1]), workers)
+        elif kind == "edit":
+            out = child_edit(Path(rest[0]), Path(rest[1]), rest[2], int(rest[3]), seed=7)
+        else:
+            raise SystemExit(f"unknown child {kind}")
+        print(json.dumps(out))
+        return
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpora", nargs="*", default=list(DEFAULT_CORPORA), help=f"subset of {list(CORPORA)} (default {list(DEFAULT_CORPORA)})")
+    ap.add_argument("--cold-runs", type=int, default=1, help="cold builds per corpus (the fastest is reported)")
+    ap.add_argument("--warm-runs", type=int, default=3, help="warm process starts per corpus (median reported)")
+    ap.add_argument("--edits", type=int, default=30, help="edits for the latency run (0 = skip)")
+    ap.add_argument("--workers", type=int, default=None, help="RootIndex.build(workers=…) (default: the index's own choice)")
+    ap.add_argument("--json", metavar="FILE", help="also write the raw results as JSON")
+    args = ap.parse_args()
+    results = [bench_corpus(k, args) for k in args.corpora]
+    report(results)
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Pure helpers for keeping the index in step with the editor.
+
+LSP positions count UTF-16 code units; tree-sitter wants UTF-8 byte offsets and (row, byte
+column) points. `apply_changes` replays a didChange's content changes on our own copy of the
+text (pygls has already applied them to its copy) and yields tree-sitter InputEdits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+
+InputEdit = tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One content change: a range (start line/char, end line/char) or None for the full text."""
+
+    text: str
+    range: tuple[int, int, int, int] | None
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+    return starts
+
+
+def _char_offset(text: str, starts: list[int], line: int, utf16_col: int) -> int:
+    """Code-point offset of an LSP position; positions past the end clamp, as LSP says."""
+    if line >= len(starts):
+        return len(text)
+    pos = starts[line]
+    end = starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
+    units = 0
+    while pos < end and units < utf16_col:
+        units += 2 if ord(text[pos]) > 0xFFFF else 1
+        pos += 1
+    return pos
+
+
+def _point(text: str, offset: int) -> tuple[int, int]:
+    row = text.count("\n", 0, offset)
+    line_start = text.rfind("\n", 0, offset) + 1
+    return row, len(text[line_start:offset].encode("utf-8", "surrogatepass"))
+
+
+def apply_changes(text: str, changes: list[Change]) -> tuple[str, list[InputEdit] | None]:
+    """New text and the edits that lead there (None when a full replace makes edits moot)."""
+    edits: list[InputEdit] | None = []
+    for change in changes:
+        if change.range is None:
+            text = change.text
+            edits = None
+            continue
+        starts = _line_starts(text)
+        sl, sc, el, ec = change.range
+        start = _char_offset(text, starts, sl, sc)
+        end = max(start, _char_offset(text, starts, el, ec))
+        new_text = text[:start] + change.text + text[end:]
+        if edits is not None:
+            start_byte = len(text[:start].encode("utf-8", "surrogatepass"))
+            old_end_byte = start_byte + len(text[start:end].encode("utf-8", "surrogatepass"))
+            new_end_byte = start_byte + len(change.text.encode("utf-8", "surrogatepass"))
+            edits.append(
+                (start_byte, old_end_byte, new_end_byte, _point(text, start), _point(text, end), _point(new_text, start + len(change.text)))
+            )
+        text = new_text
+    return text, edits
+
+
+class ReadWriteGate:
+    """Many readers or one writer; a waiting writer holds back new readers (edits never starve)."""
+
+    def __init__(self) -> None:
+        self._cond = asyncio.Condition()
+        self._readers = 0
+        self._writer = False
+        self._waiting_writers = 0
+
+    @contextlib.asynccontextmanager
+    async def read(self):
+        async with self._cond:
+            await self._cond.wait_for(lambda: not self._writer and self._waiting_writers == 0)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            async with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextlib.asynccontextmanager
+    async def write(self):
+        async with self._cond:
+            self._waiting_writers += 1
+            try:
+                await self._cond.wait_for(lambda: not self._writer and self._readers == 0)
+            finally:
+                self._waiting_writers -= 1
+            self._writer = True
+        try:
+            yield
+        finally:
+            async with self._cond:
+                self._writer = False
+                self._cond.notify_all()

