@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from typing import Any, Callable
 
+from .explore.model import ExploreRequest
 from .index.index import RootIndex
 
 Checkpoint = Callable[[], None]  # raises when the request was cancelled
@@ -99,14 +99,6 @@ def get_enum(params: dict, field: str, allowed: tuple[str, ...], default: str) -
 
 
 # ---- explore ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ExploreRequest:
-    query: str
-    max_output_chars: int
-    adaptive: bool
-    include_tests: bool
-
-
 def default_explore_budget(file_count: int) -> int:
     """Agent hosts inline ~25,000 characters; tiers by repository size (explore.md)."""
     if file_count < 150:

@@ -75,7 +75,8 @@ async function showResult(ctx: Ctx, req: ResultRequest): Promise<void> {
     try {
         await ctx.docs.show(req);
     } catch (e) {
-        ctx.showError(`${req.kind} failed: ${e instanceof Error ? e.message : String(e)}`);
+        const what = req.kind === "explore" ? "explore" : "distill";
+        ctx.showError(`${what} failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
         ctx.status.refresh();
     }

@@ -41,7 +41,7 @@ function slug(text: string): string {
 
 /** Error text shown in a document VS Code reopened on its own when its request fails. */
 function failureText(req: ResultRequest, message: string): string {
-    return `# CodeGraph: ${req.kind} failed\n\n${message}\n`;
+    return `# CodeGraph: ${req.kind === "explore" ? "explore" : "distill"} failed\n\n${message}\n`;
 }
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider {

@@ -399,10 +399,15 @@ class Resolver:
         facts = self.files[path]
         edges: list[Edge] = []
         unresolved: list[int] = []
+        # locals initialised by a construction in the same unit: `chain = Chain(); chain.proceed()`
+        local_types: dict[tuple[str | None, str], Unit | None] = {}
         for idx, call in enumerate(facts.calls):
             caller = self.units.get(call.caller) if call.caller else None
             target: Unit | tuple[str, str] | None
-            if call.receiver:
+            typed = local_types.get((call.caller, call.receiver)) if call.receiver else None
+            if typed is not None:
+                target = self.find_member(typed, call.name)
+            elif call.receiver:
                 holder = self._receiver_target(facts, caller, call.receiver)
                 if isinstance(holder, tuple) and holder[0] == "super":
                     owner = self.units.get(holder[1])
@@ -415,6 +420,10 @@ class Resolver:
                     target = self._member_of(holder, call.name)
             else:
                 target = self._lookup(facts, caller, call.name)
+            if call.assigned_to:
+                key = (call.caller, call.assigned_to)
+                # a second assignment to the same name makes its type unprovable
+                local_types[key] = target if key not in local_types and isinstance(target, Unit) and target.is_type else None
             if isinstance(target, Unit) and target.kind != "statement":
                 kind = "constructs" if target.is_type else "calls"
                 edges.append(Edge(call.caller or path, target.id, kind, call.line, path))

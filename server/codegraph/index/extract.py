@@ -162,6 +162,38 @@ def _params(node: Node) -> int:
     return -1 if params is None else params.named_child_count
 
 
+_BINDING_PARENTS = {
+    "assignment": "left",  # Python
+    "variable_declarator": "name",  # TS/JS/Java
+    "short_var_declaration": "left",  # Go
+    "let_declaration": "pattern",  # Rust
+}
+_PASS_THROUGH = {"await_expression", "expression_list", "try_expression", "parenthesized_expression", "non_null_expression"}
+
+
+def _assigned_name(node: Node) -> str:
+    """The plain local a call's value initialises, if any (feeds receiver typing in bindings)."""
+    cur = node.parent
+    for _ in range(3):
+        if cur is None:
+            return ""
+        if cur.type in _PASS_THROUGH:
+            cur = cur.parent
+            continue
+        if cur.type == "property_declaration":  # Kotlin: val x = Foo()
+            decl = next((c for c in cur.children if c.type == "variable_declaration"), None)
+            ident = next((c for c in decl.children if c.type == "simple_identifier"), None) if decl is not None else None
+            return text(ident)
+        field_name = _BINDING_PARENTS.get(cur.type)
+        if field_name is None:
+            return ""
+        target = cur.child_by_field_name(field_name)
+        if target is not None and target.type == "expression_list" and target.named_child_count == 1:
+            target = target.named_children[0]
+        return text(target) if target is not None and target.type == "identifier" else ""
+    return ""
+
+
 def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, size: int) -> FileFacts:
     c = compiled(language)
     spec = c.spec
@@ -288,7 +320,7 @@ def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, si
         caller = open_stack[-1].id if open_stack else None
         name = last_segment(text(name_node)) if construct else text(name_node)
         calls.append(
-            Call(caller, name, text(receiver_node)[:120], _line(node), node.start_byte, node.end_byte, construct)
+            Call(caller, name, text(receiver_node)[:120], _line(node), node.start_byte, node.end_byte, construct, _assigned_name(node))
         )
 
     # 3. imports

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -58,6 +58,7 @@ class Call:
     start_byte: int
     end_byte: int
     construct: bool = False  # syntactically a construction ("new X()", Go composite literal)
+    assigned_to: str = ""  # `x` when the result initialises a plain local (`x = Foo()`, `val x = Foo()`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,183 @@
+"""The CAG layer: shared reference tables and the full-frame gate.
+
+Items are added in delivery priority, each with its reference closure, and kept only if
+the whole response message (measured by the transport's own serializer) still fits.
+Indexes are renumbered over what was delivered, so no reference can dangle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..requests import RequestFailed
+from .facts import FactRow, SourceRow
+from .obligations import ObligationResult
+from .request import LEVELS
+
+Measure = Callable[[dict], int]
+Render = Callable[[dict], dict]  # pack → the result object that is measured and sent
+
+
+@dataclass
+class Parts:
+    head: dict  # identity, versions, scenario, budget: everything except status
+    rows: list[SourceRow]
+    meta: list[dict]  # per row: path, sha256, symbol, kind, lines, bytes, roles, tier, lane
+    bodies: list[str | None]  # None when the source failed its check
+    facts: list[FactRow]
+    obligations: list[ObligationResult]
+    components: list[dict]  # {"id", "name", "uids", "depends_on"}
+    gaps: list[dict]
+
+
+@dataclass
+class Included:
+    src: set[int] = field(default_factory=set)
+    body: set[int] = field(default_factory=set)
+    fact: set[int] = field(default_factory=set)
+    obl: set[int] = field(default_factory=set)
+    gap: set[int] = field(default_factory=set)
+    comp: bool = False
+
+    def copy(self) -> "Included":
+        return Included(set(self.src), set(self.body), set(self.fact), set(self.obl), set(self.gap), self.comp)
+
+
+class Tables:
+    def __init__(self, parts: Parts) -> None:
+        self.p = parts
+        self.row_of = {}
+        for i, r in enumerate(parts.rows):
+            self.row_of.setdefault(r.uid, i)
+
+    def closure(self, uids) -> set[int]:
+        """Rows a reference needs: the row itself and, for an alias, the row it aliases."""
+        out: set[int] = set()
+        for uid in uids:
+            i = self.row_of.get(uid)
+            if i is None:
+                continue
+            out.add(i)
+            if self.p.rows[i].alias_of:
+                out |= self.closure([self.p.rows[i].alias_of])
+        return out
+
+    def assemble(self, inc: Included, status: str) -> dict:
+        p = self.p
+        order = sorted(inc.src)
+        remap = {g: i for i, g in enumerate(order)}
+        files: list[dict] = []
+        file_ix: dict[str, int] = {}
+        sources = []
+        for g in order:
+            m = p.meta[g]
+            if m["path"] not in file_ix:
+                file_ix[m["path"]] = len(files)
+                files.append({"path": m["path"], "sha256": m["sha256"]})
+            s = {k: v for k, v in m.items() if k not in ("path", "sha256")}
+            s["file"] = file_ix[m["path"]]
+            if p.rows[g].alias_of:
+                s["alias_of"] = remap[self.row_of[p.rows[g].alias_of]]
+            if g in inc.body and p.bodies[g] is not None:
+                s["body"] = p.bodies[g]
+            sources.append(s)
+
+        def refs(uids) -> list[int]:
+            return sorted({remap[i] for i in self.closure(uids) if i in remap})
+
+        pack = dict(p.head)
+        pack.update(
+            status=status,
+            levels=list(LEVELS),
+            files=files,
+            sources=sources,
+            facts=[{"kind": f.kind, "text": f.text, "sources": refs(f.sources), "level": f.level}
+                   for i, f in enumerate(p.facts) if i in inc.fact],
+            obligations=[{"id": o.id, "required": o.required, "evidence": o.evidence, "status": o.status,
+                          "reason": o.reason, "sources": refs(o.witness)} for i, o in enumerate(p.obligations) if i in inc.obl],
+            gaps=[{**g, "sources": refs(g.get("uids", ()))} if "uids" in g else {**g, "sources": []}
+                  for i, g in enumerate(p.gaps) if i in inc.gap],
+            components=[],
+        )
+        for g in pack["gaps"]:
+            g.pop("uids", None)
+        if inc.comp:
+            comps = [c for c in p.components if refs(c["uids"])]
+            present = {c["id"] for c in comps}
+            pack["components"] = [{"id": c["id"], "name": c["name"], "sources": refs(c["uids"]),
+                                   "depends_on": [d for d in c["depends_on"] if d in present]} for c in comps]
+        return pack
+
+
+def _items(t: Tables) -> list[tuple[str, int]]:
+    """Delivery priority after the required minimum."""
+    p = t.p
+    items = [("src", i) for i, r in enumerate(p.rows) if not r.alias_of] + [("src", i) for i, r in enumerate(p.rows) if r.alias_of]
+    items += [("fact", i) for i, f in enumerate(p.facts) if f.core]
+    items += [("gap", i) for i in range(len(p.gaps))]
+    items += [("obl", i) for i, o in enumerate(p.obligations) if not o.required]
+    items += [("comp", 0)]
+    items += [("body", i) for i, r in enumerate(p.rows) if not r.alias_of and p.bodies[i] is not None]
+    items += [("fact", i) for i, f in enumerate(p.facts) if not f.core]
+    return items
+
+
+def _with(t: Tables, inc: Included, item: tuple[str, int]) -> Included:
+    kind, i = item
+    new = inc.copy()
+    if kind == "src":
+        new.src |= t.closure([t.p.rows[i].uid])
+    elif kind == "body":
+        new.src |= t.closure([t.p.rows[i].uid])
+        new.body.add(i)
+    elif kind == "fact":
+        new.src |= t.closure(t.p.facts[i].sources)
+        new.fact.add(i)
+    elif kind == "obl":
+        new.src |= t.closure(t.p.obligations[i].witness)
+        new.obl.add(i)
+    elif kind == "gap":
+        new.gap.add(i)
+    else:
+        new.comp = True
+    return new
+
+
+def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None]) -> tuple[dict, Included]:
+    inc = Included()
+    for i, o in enumerate(t.p.obligations):  # every required obligation and its witness sources
+        if o.required:
+            inc = _with(t, inc, ("obl", i))
+    pack = t.assemble(inc, status)
+    size = measure(render(pack))
+    if size > cap:
+        raise RequestFailed(f"knowledge pack not delivered: needs {size} bytes, cap {cap}")
+    for item in _items(t):
+        tick()
+        trial = _with(t, inc, item)
+        trial_pack = t.assemble(trial, status)
+        if measure(render(trial_pack)) <= cap:
+            inc, pack = trial, trial_pack
+    return pack, inc
+
+
+def deliver(parts: Parts, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None]) -> tuple[dict, dict]:
+    """(pack, result) where measure(result) <= cap; a `complete` status is downgraded when
+    a selected source or a core fact did not fit. Raises RequestFailed when even the
+    required minimum does not fit."""
+    t = Tables(parts)
+    needed_src = {i for i, r in enumerate(parts.rows)}
+    needed_facts = {i for i, f in enumerate(parts.facts) if f.core}
+    for _ in range(3):
+        pack, inc = _fill(t, status, cap, render, measure, tick)
+        missing = not needed_src <= inc.src or not needed_facts <= inc.fact
+        if status == "complete" and missing:
+            status = "partial"
+            continue
+        result = render(pack)
+        assert measure(result) <= cap
+        return pack, result
+    result = render(pack)
+    assert measure(result) <= cap
+    return pack, result

@@ -1,0 +1,98 @@
+"""The `codegraph/distill` request: validated, normalized, hashable (protocol.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..requests import HARD_CAP, RELEASE_CAP, InvalidParams, get_enum, get_int, get_str
+
+LEVELS = ("direct_syntax", "resolved_static", "sourced_inference")
+DEFAULT_DEADLINE_MS = 180_000
+MAX_OBLIGATIONS = 64
+MAX_SETS = 16
+MAX_SELECTORS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class ObligationSpec:
+    id: str
+    required: bool
+    evidence: int  # index into LEVELS
+    witness_sets: tuple[tuple[str, ...], ...]  # alternatives, each a set of `path::Qual.name`
+
+
+@dataclass(frozen=True, slots=True)
+class DistillRequest:
+    scenario: str  # overview|query
+    question: str
+    obligations: tuple[ObligationSpec, ...]
+    cap: int  # effective frame cap in bytes
+    format: str  # json|markdown
+    deadline_ms: int
+
+    def normalized(self) -> dict:
+        """The request fields that affect output (the cache key covers exactly these)."""
+        return {
+            "scenario": self.scenario,
+            "question": self.question,
+            "cap": self.cap,
+            "format": self.format,
+            "obligations": [
+                {"id": o.id, "required": o.required, "evidence": o.evidence, "witness_sets": [list(s) for s in o.witness_sets]}
+                for o in self.obligations
+            ],
+        }
+
+
+def _obligation(raw: object, n: int) -> ObligationSpec:
+    field = f"obligations[{n}]"
+    if not isinstance(raw, dict):
+        raise InvalidParams(field, "must be an object")
+    oid = get_str(raw, "id", required=True, max_len=200)
+    required = raw.get("required", True)
+    if not isinstance(required, bool):
+        raise InvalidParams(f"{field}.required", "must be a boolean")
+    evidence = get_enum(raw, "evidence", LEVELS, "direct_syntax")
+    sets = raw.get("witnessSets", raw.get("witness_sets"))
+    if not isinstance(sets, list) or not sets or len(sets) > MAX_SETS:
+        raise InvalidParams(f"{field}.witnessSets", f"must be a list of 1–{MAX_SETS} witness sets")
+    out: list[tuple[str, ...]] = []
+    for i, ws in enumerate(sets):
+        if not isinstance(ws, list) or not ws or len(ws) > MAX_SELECTORS:
+            raise InvalidParams(f"{field}.witnessSets[{i}]", f"must be a list of 1–{MAX_SELECTORS} selectors")
+        for sel in ws:
+            if not isinstance(sel, str) or "::" not in sel or len(sel) > 1000:
+                raise InvalidParams(f"{field}.witnessSets[{i}]", "selectors must be strings `path::Qualified.name` (≤ 1,000 chars)")
+        out.append(tuple(dict.fromkeys(ws)))  # a repeated selector adds nothing
+    return ObligationSpec(oid.strip(), required, LEVELS.index(evidence), tuple(out))  # type: ignore[union-attr]
+
+
+def parse_distill(params: dict) -> DistillRequest:
+    """Validates every field per protocol.md; raises InvalidParams naming the field and rule."""
+    scenario = get_enum(params, "scenario", ("overview", "query"), "overview")
+    question = get_str(params, "question", required=scenario == "query", max_len=4000)
+    if question is not None and scenario != "query":
+        raise InvalidParams("question", "is only allowed with scenario 'query'")
+    raw_obligations = params.get("obligations", [])
+    if raw_obligations is None:
+        raw_obligations = []
+    if not isinstance(raw_obligations, list) or len(raw_obligations) > MAX_OBLIGATIONS:
+        raise InvalidParams("obligations", f"must be a list of at most {MAX_OBLIGATIONS} obligations")
+    obligations = [_obligation(o, n) for n, o in enumerate(raw_obligations)]
+    ids = [o.id for o in obligations]
+    if len(set(ids)) != len(ids):
+        raise InvalidParams("obligations", "ids must be unique")
+    release = RELEASE_CAP[scenario]
+    budget = get_int(params, "budgetBytes", 1, 1_000_000_000, None)
+    cap = min(release, HARD_CAP, budget if budget is not None else release)
+    fmt = get_enum(params, "format", ("json", "markdown"), "json")
+    deadline = get_int(params, "deadlineMs", 1, 3_600_000, DEFAULT_DEADLINE_MS)
+    get_str(params, "rootUri")  # chosen by the transport; validated for type only
+    return DistillRequest(
+        scenario=scenario,
+        question=" ".join((question or "").split()),
+        obligations=tuple(sorted(obligations, key=lambda o: o.id)),  # order never changes output
+        cap=cap,
+        format=fmt,
+        deadline_ms=deadline,  # type: ignore[arg-type]
+    )

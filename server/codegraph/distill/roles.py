@@ -1,0 +1,168 @@
+"""Roles from syntax and resolved bindings, each with a discrete signal tier and a reason.
+
+Multi-label. Never from file names or degree: a unit's roles do not change when more
+callers appear. Language-defined entry conventions (Go `func main` in package main, Rust
+`fn main`, JVM `static main`, Python's `__init__`) are syntax, not name heuristics.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..index.facts import Unit
+from .manifests import DeclaredEntry
+from .signals import (
+    REGISTRATION_CALLS,
+    boundary_marks,
+    io_fields,
+    io_locals,
+    is_async_main,
+    is_registration_decorator,
+    persistence_tier,
+)
+from .topology import Model
+
+ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST, BOUNDARY, AUX = (
+    "TRIGGER_ENTRY", "ASSEMBLY_INIT", "STATE_ORCHESTRATE", "PERSISTENCE_SINK", "BOUNDARY", "AUXILIARY",
+)
+ROLE_ORDER = (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST, BOUNDARY)
+SKELETON_ROLES = (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST)
+FIELD_STORE = re.compile(rb"^\s*(?:self|this)\.\w+\s*(?::[^=\n]*)?=[^=]", re.M)
+PARAM_PROPERTY = re.compile(rb"\b(?:private|public|protected|readonly)\s+\w+\s*[:?]")
+
+Roles = dict[str, dict[str, tuple[int, str]]]  # unit id → role → (tier, reason)
+
+
+def _put(roles: Roles, uid: str, role: str, tier: int, why: str) -> None:
+    cur = roles.setdefault(uid, {}).get(role)
+    if cur is None or tier < cur[0]:
+        roles[uid][role] = (tier, why)
+
+
+def _signature(u: Unit, source: bytes) -> bytes:
+    return source[u.start_byte : max(u.sig_end_byte, u.start_byte)]
+
+
+def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
+    facts = index.files[u.path]
+    resolved = bool(model.out.get(u.id))
+    if u.kind == "statement":
+        if u.stmt_kind == "main_guard":
+            _put(roles, u.id, ENTRY, 1 if resolved else 2, "main guard" + (" calling resolved units" if resolved else ""))
+        elif u.stmt_kind == "registration":
+            last = re.split(r"[.:]", u.name.split("(")[0])[-1] if u.name else ""
+            called = u.name.rsplit(".", 1)[-1] if "." in u.name else ""
+            if last in REGISTRATION_CALLS or called in REGISTRATION_CALLS:
+                _put(roles, u.id, ENTRY, 3, f"registration call `{u.name[:60]}` (a signal, not proof of activation)")
+        return
+    if not u.is_callable:
+        return
+    for deco in u.decorators:
+        if is_async_main(deco):
+            _put(roles, u.id, ENTRY, 1, f"runtime entry attribute `{deco[:60]}`")
+        elif is_registration_decorator(deco):
+            _put(roles, u.id, ENTRY, 2, f"handler registration `{deco[:60]}` (a signal, not proof of activation)")
+    top = u.parent is None or index.resolver.units.get(u.parent, u).kind == "statement"
+    lang = facts.language
+    if u.name == "main":
+        if lang == "go" and top and u.kind == "function" and facts.package == "main":
+            _put(roles, u.id, ENTRY, 1, "`func main` in package main")
+        elif lang == "rust" and top and u.kind == "function":
+            _put(roles, u.id, ENTRY, 1, "`fn main`")
+        elif lang == "kotlin" and top:
+            _put(roles, u.id, ENTRY, 1, "top-level `fun main`")
+        elif lang in ("java", "kotlin") and re.search(rb"\bstatic\b|@JvmStatic", _signature(u, source)):
+            _put(roles, u.id, ENTRY, 1, "static `main` method")
+
+
+def _declared(roles: Roles, model: Model, entries: list[DeclaredEntry]) -> None:
+    for e in entries:
+        where = f"`{e.name}` → `{e.target}` ({e.manifest})"
+        if e.unit and e.unit in model.units:
+            _put(roles, e.unit, ENTRY, 1, f"declared entry {where}")
+        elif e.path:
+            units = [u for u in model.units.values() if u.path == e.path]
+            stmts = [u for u in units if u.kind == "statement"]
+            for u in stmts:
+                _put(roles, u.id, ENTRY, 1, f"statement of declared entry file {where}")
+            if not stmts:
+                for u in units:
+                    if u.is_callable and u.parent is None:
+                        _put(roles, u.id, ENTRY, 2, f"top-level callable of declared entry file {where}")
+
+
+def _assembly(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
+    out = model.out.get(u.id, set())
+    if u.kind == "statement":
+        if u.stmt_kind == "wiring":
+            _put(roles, u.id, ASSEMBLY, 1 if out else 2, "module-level wiring" + (" of resolved components" if out else ""))
+        elif u.stmt_kind == "registration" and out:
+            _put(roles, u.id, ASSEMBLY, 2, "module-level registration of resolved units")
+        return
+    if not u.is_callable:
+        return
+    built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"}
+    producers = {d for d in out if d not in built and any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))}
+    comps = len(built | producers)
+    ctor = u.kind == "constructor" or (u.kind == "method" and u.name in ("__init__", "constructor"))
+    body = source[u.start_byte : u.end_byte]
+    fields = len(FIELD_STORE.findall(body)) + (len(PARAM_PROPERTY.findall(_signature(u, source))) if ctor else 0)
+    if comps >= 2 or (ctor and comps >= 1):
+        _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {comps} resolved components")
+    elif ctor and fields >= 2:
+        _put(roles, u.id, ASSEMBLY, 2, f"constructor storing {fields} fields")
+    elif comps == 1:
+        _put(roles, u.id, ASSEMBLY, 3, "constructs one resolved component (factory candidate)")
+
+
+def _orchestrate(roles: Roles, model: Model, u: Unit) -> None:
+    if not (u.is_callable or u.stmt_kind == "main_guard"):
+        return
+    callees = [d for d in model.out.get(u.id, ()) if model.units[d].is_callable or model.units[d].is_type]
+    owners = {model.units[d].parent or model.units[d].path for d in callees}
+    me = {"self", "this", u.receiver} - {""}
+    held = {c.receiver for c in model.calls.get(u.id, ()) if c.receiver.count(".") == 1 and c.receiver.split(".")[0] in me}
+    n = len(owners) + len(held)
+    if len(owners) >= 2 and n >= 3:
+        _put(roles, u.id, ORCHESTRATE, 1, f"drives {len(callees)} resolved callees in {len(owners)} owners, {len(held)} held components")
+    elif n >= 2 and (owners or len(held) >= 2):
+        _put(roles, u.id, ORCHESTRATE, 2, f"calls {len(owners)} resolved owners and {len(held)} held components")
+
+
+def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
+    """Roles of every in-scope unit except BOUNDARY (that one attaches to the backbone later)."""
+    roles: Roles = {}
+    io_by_path: dict[str, frozenset[str]] = {}
+    fields_by_owner: dict[str, set[str]] = {}
+    for uid, u in model.units.items():  # first pass: fields that hold an I/O resource, per class
+        if u.parent and u.is_callable:
+            io = io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
+            if io:
+                fields_by_owner.setdefault(u.parent, set()).update(io_fields(u, model.calls.get(uid, []), io, index.sources[u.path]))
+    for uid, u in model.units.items():
+        source = index.sources[u.path]
+        _entry(roles, model, index, u, source)
+        _assembly(roles, model, u, source)
+        _orchestrate(roles, model, u)
+        if u.is_callable or u.kind == "statement":
+            io = io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
+            tier = persistence_tier(model.calls.get(uid, []), io, frozenset(fields_by_owner.get(u.parent or "", ())))
+            if tier:
+                _put(roles, uid, PERSIST, tier, "calls a read/write interface" + (" bound by import" if tier == 1 else ""))
+    _declared(roles, model, entries)
+    return roles
+
+
+def boundary_roles(index, model: Model, uids: set[str]) -> dict[str, tuple[int, str, tuple]]:
+    """BOUNDARY for the given units only (parses just their files): uid → (tier, reason, marks)."""
+    out: dict[str, tuple[int, str, tuple]] = {}
+    for path in sorted({model.units[u].path for u in uids}):
+        for m in boundary_marks(index.files[path], index.sources[path]):
+            if m.unit not in uids:
+                continue
+            tier, why, marks = out.get(m.unit, (9, "", ()))
+            out[m.unit] = (min(tier, m.tier), why, marks + (m,))
+    for uid, (tier, _, marks) in list(out.items()):
+        kinds = sorted({m.node_type.replace("_statement", "").replace("_expression", "") for m in marks})
+        out[uid] = (tier, "error/cleanup syntax: " + ", ".join(kinds), marks)
+    return out

@@ -1,0 +1,147 @@
+"""The DAG layer: candidate units, resolved adjacency, components and saturated centrality.
+
+Only resolved (provable) relations enter the adjacency; unresolved call expressions stay
+syntax records. Everything is iterated in sorted order so shuffled dictionaries give the
+same model.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from ..index.facts import Call, Unit
+from ..workspace.scope import is_test_path
+
+SATURATION = 8  # h(d) = d / (d + 8): a fixed, versioned parameter
+CALL_EDGE_KINDS = ("calls", "constructs")
+
+
+def h(d: int) -> float:
+    return d / (d + SATURATION)
+
+
+@dataclass
+class Component:
+    id: int
+    name: str
+    packages: tuple[str, ...]
+    depends_on: tuple[int, ...]
+
+
+@dataclass
+class Model:
+    units: dict[str, Unit]  # every in-scope unit (tests excluded)
+    order: dict[str, int]  # stable rank: path, start byte, qualname
+    out: dict[str, set[str]] = field(default_factory=dict)  # distinct resolved callees
+    inc: dict[str, set[str]] = field(default_factory=dict)  # distinct resolved callers
+    kinds: dict[tuple[str, str], str] = field(default_factory=dict)  # (src, dst) → calls|constructs
+    lines: dict[tuple[str, str], int] = field(default_factory=dict)  # (src, dst) → first line
+    calls: dict[str, list[Call]] = field(default_factory=dict)  # all call records by caller
+    unresolved: dict[str, list[Call]] = field(default_factory=dict)
+    package_of: dict[str, str] = field(default_factory=dict)  # path → package (directory)
+    component_of: dict[str, int] = field(default_factory=dict)  # package → component id
+    components: list[Component] = field(default_factory=list)
+    cycles: list[tuple[str, ...]] = field(default_factory=list)  # call-layer SCCs of size > 1
+    unresolved_total: int = 0
+    _centrality: dict[str, float] = field(default_factory=dict)
+
+    def component(self, uid: str) -> int:
+        return self.component_of[self.package_of[self.units[uid].path]]
+
+    def cost(self, uid: str) -> int:
+        u = self.units[uid]
+        return u.end_byte - u.start_byte
+
+    def centrality(self, uid: str) -> float:
+        """C(v) = (2·h(d_in) + h(d_out) + h(d_cross)) / 4 over distinct neighbours."""
+        hit = self._centrality.get(uid)
+        if hit is not None:
+            return hit
+        ins, outs = self.inc.get(uid, set()), self.out.get(uid, set())
+        mine = self.component(uid)
+        cross = sum(1 for n in ins | outs if self.component(n) != mine)
+        value = self._centrality[uid] = (2 * h(len(ins)) + h(len(outs)) + h(cross)) / 4
+        return value
+
+    def stable(self, uid: str) -> tuple:
+        u = self.units[uid]
+        return (u.path, u.start_byte, u.qualname)
+
+    def neighbours(self, uid: str) -> set[str]:
+        return self.out.get(uid, set()) | self.inc.get(uid, set())
+
+
+def _package(path: str) -> str:
+    return posixpath.dirname(path) or "."
+
+
+def build_model(index, include_tests: bool = False) -> Model:
+    """Reads the index snapshot once; O(V + E)."""
+    units: dict[str, Unit] = {}
+    for path in sorted(index.files):
+        if not include_tests and is_test_path(path):
+            continue
+        for u in index.files[path].units:
+            units[u.id] = u
+    ranked = sorted(units.values(), key=lambda u: (u.path, u.start_byte, u.qualname))
+    model = Model(units={u.id: u for u in ranked}, order={u.id: i for i, u in enumerate(ranked)})
+    pkg_edges: set[tuple[str, str]] = set()
+    for path in sorted(index.files):
+        model.package_of[path] = _package(path)
+    for path in sorted(index.bindings):
+        if path not in index.files or (not include_tests and is_test_path(path)):
+            continue
+        facts, b = index.files[path], index.bindings[path]
+        for call in facts.calls:
+            if call.caller in model.units:
+                model.calls.setdefault(call.caller, []).append(call)
+        for i in b.unresolved:
+            call = facts.calls[i]
+            model.unresolved_total += 1
+            if call.caller in model.units:
+                model.unresolved.setdefault(call.caller, []).append(call)
+        for e in b.edges:
+            if e.kind == "imports":
+                if e.dst in model.package_of and not (not include_tests and is_test_path(e.dst)):
+                    pkg_edges.add((_package(e.src), _package(e.dst)))
+                continue
+            if e.kind not in CALL_EDGE_KINDS or e.src not in model.units or e.dst not in model.units or e.src == e.dst:
+                continue
+            model.out.setdefault(e.src, set()).add(e.dst)
+            model.inc.setdefault(e.dst, set()).add(e.src)
+            model.kinds.setdefault((e.src, e.dst), e.kind)
+            model.lines.setdefault((e.src, e.dst), e.line)
+            a, c = _package(e.src.split("::", 1)[0]), _package(e.dst.split("::", 1)[0])
+            if a != c:
+                pkg_edges.add((a, c))
+    _components(model, pkg_edges)
+    model.cycles = _call_cycles(model)
+    return model
+
+
+def _components(model: Model, pkg_edges: set[tuple[str, str]]) -> None:
+    """Packages condensed by SCC (networkx's SCC is iterative), numbered in stable topological order."""
+    packages = sorted({p for p in model.package_of.values()})
+    g = nx.DiGraph()
+    g.add_nodes_from(packages)
+    g.add_edges_from(sorted((a, b) for a, b in pkg_edges if a != b and a in g and b in g))
+    dag = nx.condensation(g)
+    members = {c: tuple(sorted(dag.nodes[c]["members"])) for c in dag.nodes}
+    order = list(nx.lexicographical_topological_sort(dag, key=lambda c: members[c][0]))
+    renum = {c: i for i, c in enumerate(order)}
+    for c in order:
+        pk = members[c]
+        deps = tuple(sorted(renum[d] for d in dag.successors(c)))
+        model.components.append(Component(renum[c], "+".join(pk), pk, deps))
+        for p in pk:
+            model.component_of[p] = renum[c]
+
+
+def _call_cycles(model: Model) -> list[tuple[str, ...]]:
+    g = nx.DiGraph()
+    g.add_edges_from((s, d) for s in sorted(model.out) for d in sorted(model.out[s]))
+    cycles = [tuple(sorted(c, key=model.order.__getitem__)) for c in nx.strongly_connected_components(g) if len(c) > 1]
+    return sorted(cycles, key=lambda c: model.order[c[0]])

@@ -1,0 +1,379 @@
+"""codegraph/explore: rank, trace the flow, gate each file's mode, render within the budget.
+
+The gate (explore.md): a file becomes a skeleton only when a named flow exists, no symbol of
+the file is on the spine, a class in it extends/implements a supertype with at least
+MIN_SIBLINGS implementers, and it is not spared (a near-unique named callable spares it,
+unless the file itself defines such a supertype: the family file, which is focused).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..index.facts import Unit
+from ..index.index import RootIndex
+from ..render.markdown import ELIDED, numbered, section, split_lines
+from .model import ExploreRequest
+from ..workspace.scope import is_test_path
+from .flow import Flow, find_named_flow_path
+from .relevance import NameTable, WordIndex, parse_query, rank_units
+
+MIN_SIBLINGS = 3
+WHOLE_FILE_LINES = 220
+NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares its file
+MAX_CANDIDATES = 40
+CLUSTER_GAP = 2
+
+
+@dataclass
+class Derived:
+    """Per-version tables explore reads; rebuilt only when the index version changes."""
+
+    version: int
+    names: NameTable
+    words: WordIndex
+    implementers: dict[str, set[str]]  # resolved supertype id → implementer type ids
+    external: dict[str, set[str]]  # supertype name with no definition in scope → implementer ids
+    supers: dict[str, list[tuple[str, str]]]  # type id → [(family key, display name)]
+
+
+_derived: dict[int, Derived] = {}
+
+
+def derived(index: RootIndex) -> Derived:
+    hit = _derived.get(id(index))
+    if hit is not None and hit.version == index.version:
+        return hit
+    names = NameTable(index.files)
+    implementers = index.graph.implementers()
+    external: dict[str, set[str]] = defaultdict(set)
+    supers: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    units = index.resolver.units
+    for dst, srcs in implementers.items():
+        for src in srcs:
+            supers[src].append((dst, units[dst].name if dst in units else dst))
+    for facts in index.files.values():
+        for s in facts.supertypes:
+            if not names.by_name.get(s.name):
+                external[s.name].add(s.unit)
+                supers[s.unit].append(("?" + s.name, s.name))
+    d = Derived(index.version, names, WordIndex(index.files), implementers, external, supers)
+    _derived[id(index)] = d
+    return d
+
+
+def family_size(d: Derived, key: str) -> int:
+    return len(d.external.get(key[1:], ())) if key.startswith("?") else len(d.implementers.get(key, ()))
+
+
+@dataclass
+class FilePlan:
+    path: str
+    score: float
+    units: list[tuple[float, Unit]] = field(default_factory=list)  # relevant units, best first
+    mode: str = "full"
+    reason: str = ""
+    keep: set[str] = field(default_factory=set)  # focused: units whose bodies stay
+
+
+def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
+    started = time.perf_counter()
+    d = derived(index)
+    checkpoint()
+    q = parse_query(req.query, index.files, d.names)
+    excluded = (lambda p: False) if req.include_tests else is_test_path
+
+    # 1. seeds: named symbols dominate, then weak names, then word matches
+    seeds: dict[str, float] = {}
+    for u in q.named_units():
+        if not excluded(u.path):
+            seeds[u.id] = max(seeds.get(u.id, 0.0), 1.0)
+    for units in q.weak.values():
+        for u in units[:25]:
+            if not excluded(u.path):
+                seeds[u.id] = max(seeds.get(u.id, 0.0), 0.5 / max(1, len(units)) ** 0.5)
+    bm25 = d.words.score(q.words)
+    top_words = sorted(((s, uid) for uid, s in bm25.items() if not excluded(d.words.units[uid].path)), reverse=True)[:40]
+    best_word = top_words[0][0] if top_words else 1.0
+    for s, uid in top_words:
+        seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)
+    checkpoint()
+    ranks = rank_units(index.graph.g, seeds)
+    top_rank = max(ranks.values()) if ranks else 1.0
+
+    # 2. flow between the named symbols (or from the best text matches when none is named)
+    endpoints = q.named_units()
+    endpoints += [u for units in q.weak.values() for u in units if q.name_counts.get(u.name, len(units)) <= 3]
+    if not endpoints:
+        endpoints = [d.words.units[uid] for _, uid in top_words[:3] if d.words.units[uid].is_callable]
+    endpoints = [u for u in dict((u.id, u) for u in endpoints).values() if not excluded(u.path)]
+    flow = find_named_flow_path(index, d.names, endpoints, q.name_counts, seeds, checkpoint, frozenset(u.id for u in q.named_units()))
+    checkpoint()
+
+    # 3. unit and file scores
+    units = index.resolver.units
+    score: dict[str, float] = defaultdict(float)
+    for uid, s in seeds.items():
+        score[uid] += 4.0 * s
+    for uid, r in ranks.items():
+        score[uid] += 2.0 * r / top_rank
+    for uid in flow.spine:
+        score[uid] += 5.0
+    for uid, s in _dispatch_targets(index, d, flow).items():
+        score[uid] += s
+    by_file: dict[str, list[tuple[float, Unit]]] = defaultdict(list)
+    for uid, s in score.items():
+        u = units.get(uid)
+        if u is None or u.kind == "statement" or excluded(u.path) or s <= 0:
+            continue
+        by_file[u.path].append((s, u))
+    for path in q.paths:
+        if not excluded(path):
+            by_file.setdefault(path, [])
+    plans: list[FilePlan] = []
+    for path, scored in by_file.items():
+        scored.sort(key=lambda t: (-t[0], t[1].start_line))
+        best = scored[0][0] if scored else 3.0
+        plans.append(FilePlan(path, best + 0.25 * sum(s for s, _ in scored[1:4]), scored))
+    plans.sort(key=lambda p: (-p.score, p.path))
+    if plans:
+        floor = plans[0].score * 0.05
+        plans = [p for p in plans if p.score >= floor or p.path in q.paths][:MAX_CANDIDATES]
+    candidates = len(plans)
+
+    # 4. the gate
+    named_ids = {u.id for u in q.named_units()}
+    named_unique_callables = {u.id for u in q.named_units() if u.is_callable and q.name_counts.get(u.name, 1) <= NEAR_UNIQUE}
+    weak_named_ids = {u.id for units_ in q.weak.values() for u in units_}
+    flow_exists = bool(flow.hops)
+    for plan in plans:
+        facts = index.files[plan.path]
+        types_ = [u for u in facts.units if u.is_type]
+        sibling = [(key, disp) for t in types_ for key, disp in d.supers.get(t.id, []) if family_size(d, key) >= MIN_SIBLINGS]
+        family = [t for t in types_ if len(d.implementers.get(t.id, ())) >= MIN_SIBLINGS]
+        on_spine = any(u.id in flow.spine for u in facts.units)
+        spared = any(u.id in named_unique_callables for u in facts.units)
+        large = facts.lines > WHOLE_FILE_LINES
+        plan.reason = _reason(plan, flow, on_spine, sibling, family, spared, named_ids, d)
+        if not req.adaptive:
+            plan.mode = "clusters" if large else "full"
+            continue
+        if family and sibling and (large or (flow_exists and not on_spine)):
+            plan.mode = "focused"
+            base_ids = {t.id for t in family}
+            plan.keep = {
+                u.id for u in facts.units
+                if u.id in flow.spine or u.id in named_unique_callables
+                or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
+            }
+            if not plan.keep and flow_exists and not on_spine:
+                plan.mode = "skeleton"
+            plan.reason = f"family-file:{family[0].name}({len(d.implementers[family[0].id])})" + (" on-spine" if on_spine else "")
+        elif flow_exists and not on_spine and sibling and not spared:
+            plan.mode = "skeleton"
+        else:
+            plan.mode = "clusters" if large else "full"
+
+    # 5. render within the budget, most relevant first; drop whole sections, never cut mid-line
+    footer_reserve = 400
+    flow_text = _render_flow(flow, index, max(0, req.max_output_chars - footer_reserve))
+    remaining = req.max_output_chars - len(flow_text) - footer_reserve
+    sections: list[str] = []
+    files_out: list[dict] = []
+    dropped: list[str] = []
+    per_file_cap = max(2_000, int(req.max_output_chars * 0.4))
+    for plan in plans:
+        checkpoint()
+        text, symbols = _render_plan(plan, index, flow, named_ids, min(per_file_cap if plan.mode == "clusters" else remaining, remaining))
+        if text is not None and len(text) > remaining and plan.mode == "full" and remaining > 600:
+            plan.mode = "clusters"
+            plan.reason += " (clustered to fit)"
+            text, symbols = _render_plan(plan, index, flow, named_ids, remaining)
+        if text is None or len(text) > remaining:
+            dropped.append(plan.path)
+            continue
+        sections.append(text)
+        remaining -= len(text)
+        files_out.append({"path": plan.path, "mode": plan.mode, "reason": plan.reason, "chars": len(text), "symbols": symbols})
+    footer = ""
+    if dropped:
+        listed = ", ".join(dropped[:8]) + (f" and {len(dropped) - 8} more" if len(dropped) > 8 else "")
+        footer = f"\n_Dropped to stay within {req.max_output_chars:,} characters (least relevant first): {listed}._\n"
+    text = flow_text + "".join(sections) + footer
+    if len(text) > req.max_output_chars:  # the footer reserve makes this unreachable; the cap is a promise
+        text = flow_text + "".join(sections)
+    elapsed = (time.perf_counter() - started) * 1000
+    return {
+        "text": text,
+        "flow": _flow_list(flow),
+        "files": files_out,
+        "stats": {
+            "chars": len(text),
+            "budget": req.max_output_chars,
+            "candidates": candidates,
+            "skeletonized": sum(1 for f in files_out if f["mode"] == "skeleton"),
+            "elapsedMs": round(elapsed, 1),
+            "indexVersion": index.version,
+            "adaptive": req.adaptive,
+        },
+    }
+
+
+def _dispatch_targets(index: RootIndex, d: Derived, flow: Flow) -> dict[str, float]:
+    """Implementations reached by polymorphic dispatch from the spine.
+
+    An unknown call on the spine whose name is a member of a supertype with MIN_SIBLINGS or
+    more implementers (`interceptor.intercept(chain)`) makes every implementation's method
+    relevant: they are the siblings the agent would otherwise open one by one.
+    """
+    units = index.resolver.units
+    out: dict[str, float] = {}
+    families = [units[t] for t, impls in d.implementers.items() if len(impls) >= MIN_SIBLINGS and t in units]
+    if not families or not flow.spine:
+        return out
+    by_member: dict[str, list[Unit]] = defaultdict(list)
+    for fam in families:
+        for name in index.resolver.members_of(fam):
+            by_member[name].append(fam)
+    for uid in sorted(flow.spine):
+        u = units.get(uid)
+        facts = index.files.get(u.path) if u else None
+        if facts is None:
+            continue
+        for idx in index.bindings[u.path].unresolved:
+            call = facts.calls[idx]
+            if call.caller != uid or call.name not in by_member:
+                continue
+            for fam in by_member[call.name]:
+                for impl_id in sorted(d.implementers[fam.id]):
+                    impl = units.get(impl_id)
+                    method = index.resolver.members_of(impl).get(call.name, []) if impl else []
+                    for m in method[:1]:
+                        out[m.id] = max(out.get(m.id, 0.0), 1.5)
+    return out
+
+
+def _reason(plan: FilePlan, flow: Flow, on_spine: bool, sibling, family, spared: bool, named_ids: set[str], d: Derived) -> str:
+    if on_spine:
+        base = "on-spine"
+    elif sibling:
+        key, disp = sibling[0]
+        base = f"sibling:{disp}({family_size(d, key)})"
+    elif any(u.id in named_ids for _, u in plan.units):
+        base = "named:" + next(u.qualname for _, u in plan.units if u.id in named_ids)
+    elif plan.units:
+        base = "related:" + plan.units[0][1].qualname
+    else:
+        base = "named-path"
+    if spared and sibling and not on_spine:
+        base = "spared:named-unique-callable " + base
+    return base
+
+
+def _render_flow(flow: Flow, index: RootIndex, cap: int) -> str:
+    text = _render_flow_full(flow)
+    if len(text) <= cap:
+        return text
+    lines = text.rstrip("\n").split("\n")
+    while lines and len("\n".join(lines)) + 60 > cap:
+        lines.pop()
+    return "\n".join(lines + [f"(flow cut to fit the budget: {len(flow.hops)} hops in all)"]) + "\n\n" if lines else ""
+
+
+def _render_flow_full(flow: Flow) -> str:
+    if not flow.hops:
+        if flow.entry:
+            u = flow.entry[0]
+            return f"## Flow\n\nNo call path was traced between the named symbols; entry: `{u.qualname}` — {u.path}:{u.name_line}\n\n"
+        return "## Flow\n\nNo named symbol matched; files are ranked by relevance to the question.\n\n"
+    lines = ["## Flow", ""]
+    for n, hop in enumerate(flow.hops, 1):
+        mark = "" if hop.how == "resolved" else f" ({hop.how})"
+        lines.append(
+            f"{n}. `{hop.src.qualname}` ({hop.src.path}:{hop.src.name_line}) → `{hop.dst.qualname}` ({hop.dst.path}:{hop.dst.name_line}), called at {hop.src.path}:{hop.line}{mark}"
+        )
+    return "\n".join(lines) + "\n\n"
+
+
+def _flow_list(flow: Flow) -> list[dict]:
+    out: list[dict] = []
+    seen: set[str] = set()
+    for hop in flow.hops:
+        for u in (hop.src, hop.dst):
+            if u.id not in seen:
+                seen.add(u.id)
+                out.append({"symbol": u.qualname, "path": u.path, "line": u.name_line})
+    if not out and flow.entry:
+        u = flow.entry[0]
+        out.append({"symbol": u.qualname, "path": u.path, "line": u.name_line})
+    return out
+
+
+def _signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
+    return [(u.name_line, max(u.name_line, u.sig_end_line)) for u in units if u.kind != "statement"]
+
+
+def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[str], cap: int) -> tuple[str | None, list[str]]:
+    facts = index.files[plan.path]
+    lines = split_lines(index.sources.get(plan.path, b""))
+    defs = [u for u in facts.units if u.kind != "statement"]
+    if plan.mode == "full":
+        symbols = [u.qualname for u in defs if u.parent is None][:12]
+        body, _ = numbered(lines, [(1, len(lines))])
+        return section(plan.path, symbols, "full", body), symbols
+    if plan.mode == "skeleton":
+        symbols = [u.qualname for u in defs if u.parent is None or u.id in named_ids][:12]
+        body, _ = numbered(lines, _signature_ranges(defs))
+        return section(plan.path, symbols, "skeleton", body), symbols
+    if plan.mode == "focused":
+        kept = [u for u in defs if u.id in plan.keep]
+        ranges = _signature_ranges(defs) + [(u.start_line, u.end_line) for u in kept]
+        symbols = [u.qualname for u in kept] + [u.qualname for u in defs if u.is_type and u.parent is None and u.qualname not in {k.qualname for k in kept}]
+        body, _ = numbered(lines, ranges)
+        text = section(plan.path, symbols, "focused", body)
+        if len(text) > cap:  # too big even focused: the kept bodies that fit, best first
+            plan.mode = "clusters"
+            return _render_plan(plan, index, flow, named_ids, cap)
+        return text, symbols
+    # clusters: relevant symbol ranges; named and spine symbols injected and ranked first
+    wanted: dict[str, float] = {u.id: s for s, u in plan.units}
+    for u in defs:
+        if u.id in named_ids or u.id in flow.spine:
+            wanted[u.id] = wanted.get(u.id, 0.0) + 100.0
+    order = sorted((u for u in defs if u.id in wanted), key=lambda u: (-wanted[u.id], u.start_line))
+    units_by_id = {u.id: u for u in defs}
+    chosen: list[tuple[int, int]] = []
+    symbols: list[str] = []
+    best_text: str | None = None
+    for u in order:
+        span = [(u.name_line, u.sig_end_line)] if u.is_type and (u.end_line - u.start_line) > 60 else [(u.start_line, u.end_line)]
+        parent = units_by_id.get(u.parent) if u.parent else None
+        while parent is not None:
+            span.append((parent.name_line, parent.sig_end_line))
+            parent = units_by_id.get(parent.parent) if parent.parent else None
+        trial = chosen + span
+        body, _ = numbered(lines, [(s, e) for s, e in _widen(trial)])
+        text = section(plan.path, symbols + [u.qualname], "clusters", body)
+        if len(text) <= cap:
+            chosen, best_text = trial, text
+            symbols.append(u.qualname)
+    if best_text is None or not symbols:
+        return None, []
+    return best_text, symbols
+
+
+def _widen(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Merges ranges separated by tiny gaps (an elision marker would cost as much as the lines)."""
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(ranges):
+        if out and s <= out[-1][1] + 1 + CLUSTER_GAP:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+__all__ = ["explore", "ELIDED"]

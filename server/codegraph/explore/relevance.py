@@ -1,0 +1,239 @@
+"""Query understanding and relevance: named symbols, BM25 word matches, local graph ranking.
+
+A named symbol (an exact, code-shaped match such as `RealCall.execute` or `_fetch_all`)
+always outranks a word match; a word match never spares a file. Plain-language questions
+still find code: identifiers split into words, light stemming, protocol words map to their
+dunder/constructor forms.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import networkx as nx  # noqa: F401 - the graph type
+
+from ..index.facts import FileFacts, Unit
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|:)[A-Za-z_$][\w$]*)*(?:/\d+)?")
+_QUOTED = re.compile(r"[`'\"]([^`'\"\s]+)[`'\"]")
+_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+STOP = frozenset(
+    "a an the and or of to in on for with by from at as is are was be been it its this that these those how what when where why which who "
+    "does do did doing done can could should would will into through via then than there their them they we you your our my me i "
+    "get gets set use uses used using work works call calls called make makes made code file files function functions method methods "
+    "class classes go goes happen happens happening flow path way find show explain about between each every all any some".split()
+)
+PROTOCOL_WORDS = {
+    "iterate": ["__iter__", "__next__"], "iterating": ["__iter__", "__next__"], "iteration": ["__iter__", "__next__"],
+    "iter": ["__iter__"], "init": ["__init__", "constructor"], "construct": ["__init__", "constructor"],
+    "constructor": ["__init__", "constructor"], "call": ["__call__"], "str": ["__str__"], "repr": ["__repr__"],
+    "len": ["__len__"], "length": ["__len__"], "index": ["__getitem__"], "subscript": ["__getitem__"],
+    "enter": ["__enter__"], "exit": ["__exit__"], "await": ["__await__"], "hash": ["__hash__"], "compare": ["__eq__", "__lt__"],
+}
+
+
+def split_words(identifier: str) -> list[str]:
+    return [w.lower() for w in _SPLIT.findall(identifier)]
+
+
+def stem(word: str) -> str:
+    """Light, consistent stemming: plurals, -ing, -ed, and a final e (iterate/iterating/iterated)."""
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith(("sses", "shes", "ches", "xes")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+def _looks_like_code(token: str) -> bool:
+    return bool(re.search(r"[._:#$]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|^__", token)) or (token[:1].isupper() and len(token) > 1)
+
+
+@dataclass
+class Query:
+    text: str
+    named: dict[str, list[Unit]] = field(default_factory=dict)  # token → units it names exactly
+    weak: dict[str, list[Unit]] = field(default_factory=dict)  # plain words that equal a unit name
+    words: list[str] = field(default_factory=list)  # stemmed content words
+    paths: list[str] = field(default_factory=list)  # files named by path
+    name_counts: dict[str, int] = field(default_factory=dict)  # unit name → number of definitions
+
+    def named_units(self) -> list[Unit]:
+        seen: dict[str, Unit] = {}
+        for units in self.named.values():
+            for u in units:
+                seen.setdefault(u.id, u)
+        return list(seen.values())
+
+
+class NameTable:
+    """name → units and qualified-suffix → units for exact symbol lookup, built once per version."""
+
+    def __init__(self, files: dict[str, FileFacts]) -> None:
+        self.by_name: dict[str, list[Unit]] = defaultdict(list)
+        self.by_qual: dict[str, list[Unit]] = defaultdict(list)
+        for facts in files.values():
+            for u in facts.units:
+                if u.kind == "statement":
+                    continue
+                self.by_name[u.name].append(u)
+                parts = u.qualname.split(".")
+                for i in range(1, len(parts)):
+                    self.by_qual[".".join(parts[i - 1 :])].append(u)
+
+    def lookup(self, token: str, files: dict[str, FileFacts]) -> list[Unit]:
+        token = re.sub(r"/\d+$", "", token).replace("::", ".").replace("#", ".").replace(":", ".")
+        if "." not in token:
+            return list(self.by_name.get(token, ()))
+        hits = list(self.by_qual.get(token, ()))
+        if hits:
+            return hits
+        head, _, name = token.rpartition(".")
+        # `pkg.func` / `module.Class`: the name inside a file whose path mentions the module
+        head_path = head.replace(".", "/")
+        by_path = [u for u in self.by_name.get(name, ()) if head_path in u.path.rsplit(".", 1)[0]]
+        return by_path
+
+
+def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Query:
+    q = Query(text)
+    for quoted in _QUOTED.findall(text):
+        if "/" in quoted or re.search(r"\.\w{1,4}$", quoted):
+            hits = [p for p in files if p == quoted or p.endswith("/" + quoted.lstrip("./"))]
+            q.paths += [h for h in hits if h not in q.paths]
+    seen_words: list[str] = []
+    for token in _IDENT.findall(text):
+        token = token.strip(":.")
+        if not token:
+            continue
+        hits = names.lookup(token, files)
+        if hits and _looks_like_code(token):
+            q.named[token] = hits
+            for part in re.split(r"[.:#]+", token):
+                q.name_counts[part] = len(names.by_name.get(part, ()))
+        elif hits and token.lower() not in STOP and len(token) > 2:
+            q.weak[token] = hits
+            q.name_counts[token] = len(hits)
+        for part in re.split(r"[.:#/]+", token):
+            for w in split_words(part):
+                if w not in STOP and len(w) > 1:
+                    seen_words.append(stem(w))
+                    for dunder in PROTOCOL_WORDS.get(w, ()):
+                        if names.by_name.get(dunder):
+                            q.weak.setdefault(dunder, list(names.by_name[dunder]))
+    q.words = list(dict.fromkeys(seen_words))
+    return q
+
+
+class WordIndex:
+    """BM25 over units: name words count thrice, qualname/doc/path words once."""
+
+    K1, B = 1.2, 0.75
+
+    def __init__(self, files: dict[str, FileFacts]) -> None:
+        self.postings: dict[str, dict[str, int]] = defaultdict(dict)
+        self.lengths: dict[str, int] = {}
+        self.units: dict[str, Unit] = {}
+        for facts in files.values():
+            path_words = [stem(w) for part in facts.path.split("/") for w in split_words(part.rsplit(".", 1)[0])]
+            for u in facts.units:
+                if u.kind == "statement":
+                    continue
+                bag: dict[str, int] = defaultdict(int)
+                for w in split_words(u.name):
+                    bag[stem(w)] += 3
+                for w in split_words(u.qualname.rsplit(".", 1)[0]) if "." in u.qualname else []:
+                    bag[stem(w)] += 1
+                for w in split_words(u.doc):
+                    if w not in STOP:
+                        bag[stem(w)] += 1
+                for w in path_words:
+                    bag[w] += 1
+                self.units[u.id] = u
+                self.lengths[u.id] = sum(bag.values())
+                for w, tf in bag.items():
+                    self.postings[w][u.id] = tf
+        self.avg = (sum(self.lengths.values()) / len(self.lengths)) if self.lengths else 1.0
+
+    def score(self, words: list[str]) -> dict[str, float]:
+        n = max(1, len(self.lengths))
+        out: dict[str, float] = defaultdict(float)
+        for w in words:
+            posting = self.postings.get(w)
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for uid, tf in posting.items():
+                norm = tf + self.K1 * (1 - self.B + self.B * self.lengths[uid] / self.avg)
+                out[uid] += idf * tf * (self.K1 + 1) / norm
+        return out
+
+
+def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 2, limit: int = 400) -> dict[str, float]:
+    """Personalized PageRank on the seeds' local neighbourhood (calls, constructs, types, members)."""
+    if not seeds:
+        return {}
+    frontier = set(s for s in seeds if s in graph)
+    local = set(frontier)
+    for _ in range(hops):
+        nxt: set[str] = set()
+        for node in frontier:
+            for _, dst, k in graph.out_edges(node, keys=True):
+                if k != "imports":
+                    nxt.add(dst)
+            for src, _, k in graph.in_edges(node, keys=True):
+                if k != "imports":
+                    nxt.add(src)
+        nxt -= local
+        if len(local) + len(nxt) > limit:
+            nxt = set(sorted(nxt)[: max(0, limit - len(local))])
+        local |= nxt
+        frontier = nxt
+        if not frontier:
+            break
+    # Power iteration on the small local graph (networkx's pagerank would pull in scipy).
+    out_w: dict[str, dict[str, float]] = defaultdict(dict)
+    for src, dst, k in graph.subgraph(local).edges(keys=True):
+        if k == "imports" or src == dst:
+            continue
+        weight = 1.0 if k in ("calls", "constructs") else 0.5
+        out_w[src][dst] = max(out_w[src].get(dst, 0.0), weight)
+        out_w[dst][src] = max(out_w[dst].get(src, 0.0), weight * 0.5)  # callers matter, less than callees
+    total = sum(seeds.get(n, 0.0) for n in local)
+    if total <= 0:
+        return {}
+    restart = {n: seeds.get(n, 0.0) / total for n in local}
+    alpha = 0.75
+    rank = dict(restart)
+    nodes = sorted(local)
+    seeded = [n for n in nodes if restart[n]]
+    for _ in range(40):
+        nxt = {n: (1 - alpha) * restart[n] for n in nodes}
+        dangling = 0.0
+        for src in nodes:
+            edges = out_w.get(src)
+            r = rank[src]
+            if not edges:
+                dangling += r
+                continue
+            wsum = sum(edges.values())
+            for dst, w in edges.items():
+                nxt[dst] += alpha * r * w / wsum
+        for n in seeded:  # dangling mass returns to the seeds
+            nxt[n] += alpha * dangling * restart[n]
+        delta = sum(abs(nxt[n] - rank[n]) for n in nodes)
+        rank = nxt
+        if delta < 1e-6:
+            break
+    return rank

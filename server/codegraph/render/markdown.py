@@ -1,0 +1,85 @@
+"""Markdown rendering shared by explore and distill: numbered source excerpts.
+
+Every shown source line is `N<TAB>line`; an elided stretch is a single `⋮` line. Credential-
+looking lines never leave the server: they are replaced by a visible redaction marker.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+ELIDED = "⋮"
+FENCE_LANG = {
+    ".py": "python", ".pyi": "python", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".js": "javascript", ".jsx": "jsx", ".mjs": "javascript", ".cjs": "javascript", ".java": "java", ".kt": "kotlin",
+    ".kts": "kotlin", ".go": "go", ".rs": "rust",
+}
+MODE_LABEL = {
+    "full": "full",
+    "focused": "focused (full bodies for the flow and the named methods; signatures for the rest)",
+    "skeleton": "skeleton (signatures only; read the file for a full body)",
+    "clusters": "clusters (the relevant ranges; ⋮ marks elided lines)",
+}
+REDACTED = "[redacted: looks like a credential]"
+_SECRET_LINE = re.compile(
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----|\bAKIA[0-9A-Z]{16}\b|\bASIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bxox[baprs]-[A-Za-z0-9-]{10,}|"
+    r"\bsk-[A-Za-z0-9_-]{20,}|\bAIza[0-9A-Za-z_-]{35}\b|"
+    r"(?i:(?:secret|passw(?:or)?d|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|private[_-]?key|client[_-]?secret|token)\w*[\"']?\s*[:=]\s*[\"'][^\"'\s]{8,}[\"'])"
+)
+
+
+def looks_secret(line: str) -> bool:
+    return bool(_SECRET_LINE.search(line))
+
+
+def redact(line: str) -> str:
+    if not looks_secret(line):
+        return line
+    indent = line[: len(line) - len(line.lstrip())]
+    return f"{indent}{REDACTED}"
+
+
+def split_lines(source: bytes) -> list[str]:
+    return source.decode("utf-8", "replace").splitlines()
+
+
+def merge_ranges(ranges: list[tuple[int, int]], gap: int = 0) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(ranges):
+        if out and start <= out[-1][1] + 1 + gap:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def numbered(lines: list[str], ranges: list[tuple[int, int]]) -> tuple[str, int]:
+    """The excerpt for 1-based inclusive line ranges, and how many lines were redacted."""
+    out: list[str] = []
+    redacted = 0
+    last = 0
+    total = len(lines)
+    for start, end in merge_ranges([(max(1, s), min(total, e)) for s, e in ranges if s <= e]):
+        if start > last + 1:
+            out.append(ELIDED)
+        for n in range(start, end + 1):
+            line = lines[n - 1]
+            safe = redact(line)
+            redacted += safe is not line
+            out.append(f"{n}\t{safe}")
+        last = end
+    if last < total and out:
+        out.append(ELIDED)
+    return "\n".join(out), redacted
+
+
+def fence_lang(path: str) -> str:
+    return FENCE_LANG.get(PurePosixPath(path).suffix.lower(), "")
+
+
+def section(path: str, symbols: list[str], mode: str, body: str, max_symbols: int = 8) -> str:
+    names = ", ".join(symbols[:max_symbols]) + (f", +{len(symbols) - max_symbols} more" if len(symbols) > max_symbols else "")
+    fence = "````" if "```" in body else "```"
+    head = f"#### {path} — {names} · {MODE_LABEL[mode]}" if names else f"#### {path} · {MODE_LABEL[mode]}"
+    return f"{head}\n{fence}{fence_lang(path)}\n{body}\n{fence}\n"

@@ -1,0 +1,150 @@
+"""Explore on the hand-written fixtures: the gate's promises, measured as explore.md says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codegraph.explore.engine import explore
+from codegraph.explore.model import ExploreRequest
+from codegraph.index.index import RootIndex
+from codegraph.requests import InvalidParams, run_explore
+from conftest import FIXTURES
+from explore_metrics import sections, sibling_skeleton_rate, spine_recall
+
+CASES = sorted(p.parent.name for p in (FIXTURES / "explore").glob("*/gold.json"))
+# Known gaps, measured and reported on issue 3 (strict=False so a fix shows up as XPASS):
+KNOWN_GAPS = {
+    ("spine", "family-python"): "Query.get_compiler is reached through an attribute receiver (queryset.query) no resolver proves, and the budget is spent before sql/query.py",
+    ("spine", "pipeline-ts"): "six full step files exceed the 13,000-char tier; the last steps are clustered or dropped instead of all being kept",
+    ("siblings", "family-python"): "the focused compiler.py (8 KB) leaves too little budget for the backend sibling skeletons",
+}
+
+
+def cases(kind: str) -> list:
+    return [
+        pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_GAPS[(kind, name)], strict=False)) if (kind, name) in KNOWN_GAPS else name
+        for name in CASES
+    ]
+
+
+@pytest.fixture(scope="module")
+def indexes():
+    cache: dict[str, RootIndex] = {}
+
+    def get(name: str) -> RootIndex:
+        if name not in cache:
+            cache[name] = RootIndex(FIXTURES / "explore" / name, use_cache=False)
+            cache[name].build(workers=1)
+        return cache[name]
+
+    return get
+
+
+def gold(name: str) -> dict:
+    return json.loads((FIXTURES / "explore" / name / "gold.json").read_text())
+
+
+def run(index: RootIndex, g: dict, adaptive: bool = True, budget: int | None = None) -> dict:
+    return explore(index, ExploreRequest(g["query"], budget or g["maxOutputChars"], adaptive), lambda: None)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_text_never_exceeds_budget(indexes, name):
+    g = gold(name)
+    for budget in (1_000, 3_000, g["maxOutputChars"]):
+        for adaptive in (True, False):
+            result = run(indexes(name), g, adaptive, budget)
+            assert len(result["text"]) <= budget
+            assert result["stats"]["chars"] == len(result["text"])
+
+
+@pytest.mark.parametrize("name", cases("spine"))
+def test_spine_bodies_are_complete(indexes, name):
+    g = gold(name)
+    result = run(indexes(name), g)
+    assert spine_recall(result["text"], indexes(name), g["spine"]) == 1.0, result["files"]
+
+
+@pytest.mark.parametrize("name", cases("siblings"))
+def test_siblings_become_skeletons_and_distinct_steps_do_not(indexes, name):
+    g = gold(name)
+    result = run(indexes(name), g)
+    shown = sections(result["text"])
+    rate = sibling_skeleton_rate(result["text"], g["siblings"])
+    if g["siblings"]:
+        assert rate is not None and rate >= 0.8, result["files"]
+    for path in g["distinct_steps"] + g["spared"]:
+        if path in shown:
+            assert shown[path][0] != "skeleton", path
+    for path in g["focused"]:
+        assert shown.get(path, ("",))[0] == "focused", result["files"]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_every_file_has_a_reason_and_tests_are_excluded(indexes, name):
+    result = run(indexes(name), gold(name))
+    assert result["files"]
+    for f in result["files"]:
+        assert f["reason"]
+        assert "/test" not in f["path"] and not Path(f["path"]).name.startswith("test_")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_adaptive_is_identical_when_no_family_is_touched(indexes, name):
+    g = gold(name)
+    if not g.get("expect_identical_adaptive"):
+        pytest.skip("fixture has sibling families")
+    on, off = run(indexes(name), g, True), run(indexes(name), g, False)
+    assert on["text"] == off["text"]
+    assert on["stats"]["skeletonized"] == 0
+
+
+def test_adaptive_output_is_smaller_on_sibling_heavy_questions(indexes):
+    g = gold("interceptor-kotlin")
+    big = 60_000
+    on, off = run(indexes("interceptor-kotlin"), g, True, big), run(indexes("interceptor-kotlin"), g, False, big)
+    assert len(on["text"]) < len(off["text"])
+    assert on["stats"]["skeletonized"] >= 8
+
+
+def test_flow_section_lists_hops_with_locations(indexes):
+    g = gold("interceptor-kotlin")
+    result = run(indexes("interceptor-kotlin"), g)
+    assert result["text"].startswith("## Flow")
+    symbols = [f["symbol"] for f in result["flow"]]
+    assert "RealCall.getResponseWithInterceptorChain" in symbols and "RealInterceptorChain.proceed" in symbols
+    assert "RealCall.kt:" in result["text"].split("####")[0]
+
+
+def test_escape_hatch_env_turns_adaptive_off(indexes, monkeypatch):
+    monkeypatch.setenv("CODEGRAPH_ADAPTIVE_EXPLORE", "0")
+    g = gold("interceptor-kotlin")
+    result = run_explore(indexes("interceptor-kotlin"), {"query": g["query"], "maxOutputChars": 60_000})
+    assert result["stats"]["adaptive"] is False
+    assert result["stats"]["skeletonized"] == 0
+
+
+@pytest.mark.parametrize("params", [{}, {"query": ""}, {"query": 3}, {"query": "x", "maxOutputChars": 999}, {"query": "x", "includeTests": "no"}])
+def test_bad_params_name_the_field(indexes, params):
+    with pytest.raises(InvalidParams) as info:
+        run_explore(indexes("interceptor-kotlin"), params)
+    assert info.value.field in str(info.value)
+
+
+def test_an_edit_shows_up_in_the_next_explore(tmp_path):
+    import shutil
+
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "explore" / "interceptor-kotlin", root)
+    index = RootIndex(root, use_cache=False)
+    index.build(workers=1)
+    rel = "src/main/kotlin/okhttp/lite/internal/http/RealInterceptorChain.kt"
+    text = (root / rel).read_text()
+    index.open_document(rel, text)
+    marker = "fun traceMarkerForTest(): Int = 42\n"
+    index.set_document(rel, (text + "\n" + marker).encode(), None)
+    result = explore(index, ExploreRequest("RealInterceptorChain.traceMarkerForTest", 13_000), lambda: None)
+    assert "traceMarkerForTest" in result["text"]
