@@ -1,0 +1,55 @@
+"""Scenario B: a directed question seeds the selection with the symbols it names.
+
+Seeds come from exact symbol matches first, then from identifiers in paths and first doc
+lines; a token that matches too many units names nothing in particular and is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .topology import Model
+
+TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+STOP = frozenset("""a an and are as at be by does do for from how in into is it of on or the this that to what when where
+which who why with without does after before between via then there their its code repo repository project""".split())
+MAX_SEEDS = 6
+MAX_MATCHES_PER_TOKEN = 5
+
+
+def tokens(question: str) -> list[str]:
+    out = []
+    for tok in TOKEN.findall(question):
+        if len(tok) >= 3 and tok.lower() not in STOP:
+            out.append(tok)
+    return list(dict.fromkeys(out))
+
+
+def seeds(question: str, model: Model) -> list[str]:
+    by_name: dict[str, list[str]] = {}
+    for uid, u in model.units.items():
+        if u.kind == "statement":
+            continue
+        by_name.setdefault(u.name.lower(), []).append(uid)
+        by_name.setdefault(u.qualname.lower(), []).append(uid)
+    score: dict[str, int] = {}
+    for tok in tokens(question):
+        key = tok.lower()
+        hits = list(dict.fromkeys(by_name.get(key, []) or by_name.get(key.rsplit(".", 1)[-1], [])))
+        weight = 3 if "." in tok or any(c.isupper() for c in tok[1:]) or "_" in tok else 2
+        if not hits:  # text match: paths and first doc lines
+            hits = [uid for uid, u in model.units.items()
+                    if u.kind != "statement" and (key in u.path.lower().replace("-", "_") or key in u.doc.lower().split())]
+            weight = 1
+        if 0 < len(hits) <= MAX_MATCHES_PER_TOKEN:
+            for uid in hits:
+                score[uid] = score.get(uid, 0) + weight
+    ranked = sorted(score, key=lambda u: (-score[u], model.stable(u)))
+    return [u for u in ranked if not model.units[u].is_type][:MAX_SEEDS] or ranked[:MAX_SEEDS]
+
+
+def neighbourhood(model: Model, seed_ids: list[str]) -> set[str]:
+    pool = set(seed_ids)
+    for s in seed_ids:
+        pool |= model.neighbours(s)
+    return pool
