@@ -16,6 +16,7 @@ Environment:
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shlex
@@ -35,8 +36,8 @@ SCRIPT = Path(__file__).resolve().parent / "nvim" / "client_e2e.lua"
 STANDIN = Path(__file__).resolve().parent / "nvim" / "standin_server.py"
 TIMEOUT_S = 240
 
-SYMBOL = "apply_discount"
-SOURCE = "def apply_discount(total: float, percent: float) -> float:"
+# The fixture workspace, copied; if it is missing, the test writes WORKSPACE instead.
+FIXTURE = REPO / "fixtures" / "distill" / "py-service"
 
 WORKSPACE = {
     "pyproject.toml": """\
@@ -134,6 +135,44 @@ def write_workspace(root: Path) -> None:
         path.write_text(textwrap.dedent(text))
 
 
+def pick_target(root: Path) -> tuple[str, str, str] | None:
+    """(symbol, its `def` line, a file to open that names it): the first top-level
+    function, defined once, that another non-test file refers to."""
+    files = sorted(p for p in root.rglob("*.py") if "test" not in p.name)
+    sources = {p: p.read_text() for p in files}
+    defs: dict[str, list[tuple[Path, int]]] = {}
+    for path, text in sources.items():
+        for node in ast.parse(text).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs.setdefault(node.name, []).append((path, node.lineno))
+    for name, places in sorted(defs.items(), key=lambda kv: (str(kv[1][0][0]), kv[1][0][1])):
+        if len(places) != 1 or name.startswith("_") or name == "main":
+            continue
+        path, lineno = places[0]
+        users = [p for p, t in sources.items() if p != path and any(
+            isinstance(n, ast.Name) and n.id == name or isinstance(n, ast.Attribute) and n.attr == name
+            for n in ast.walk(ast.parse(t)))]
+        if users:
+            line = sources[path].splitlines()[lineno - 1].strip()
+            return name, line, users[0].relative_to(root).as_posix()
+    return None
+
+
+def prepare_workspace(root: Path) -> tuple[str, str, str]:
+    if FIXTURE.is_dir():
+        shutil.copytree(FIXTURE, root)
+        target = pick_target(root)
+        if target:
+            return target
+        shutil.rmtree(root)
+    write_workspace(root)
+    return (
+        "apply_discount",
+        "def apply_discount(total: float, percent: float) -> float:",
+        "shop/orders.py",
+    )
+
+
 BINS = nvim_binaries()
 
 
@@ -149,7 +188,7 @@ def test_neovim_client_end_to_end(nvim: str | None, tmp_path: Path) -> None:
         )
 
     ws = tmp_path / "ws"
-    write_workspace(ws)
+    symbol, source, open_file = prepare_workspace(ws)
     out = tmp_path / "result.txt"
     env = dict(os.environ)
     for name in ("CONFIG", "DATA", "CACHE", "STATE", "RUNTIME"):
@@ -162,9 +201,10 @@ def test_neovim_client_end_to_end(nvim: str | None, tmp_path: Path) -> None:
         CODEGRAPH_E2E_PLUGIN=str(PLUGIN),
         CODEGRAPH_E2E_CMD=json.dumps(server_command()),
         CODEGRAPH_E2E_WS=str(ws),
-        CODEGRAPH_E2E_FILE="shop/orders.py",
-        CODEGRAPH_E2E_SYMBOL=SYMBOL,
-        CODEGRAPH_E2E_SOURCE=SOURCE,
+        CODEGRAPH_E2E_FILE=open_file,
+        CODEGRAPH_E2E_SYMBOL=symbol,
+        CODEGRAPH_E2E_SOURCE=source,
+        CODEGRAPH_E2E_QUESTION="how is a new item validated and stored",
         CODEGRAPH_E2E_CACHE=str(tmp_path / "codegraph-cache"),
     )
     env.pop("NVIM", None)
@@ -192,9 +232,13 @@ def test_neovim_client_end_to_end(nvim: str | None, tmp_path: Path) -> None:
 
     report = out.read_text() if out.exists() else "(no report written)"
     detail = (
-        f"{nvim_version(nvim)} ({nvim}), {elapsed:.1f}s, exit {proc.returncode}\n"
+        f"{nvim_version(nvim)} ({nvim}), {elapsed:.1f}s, exit {proc.returncode}, "
+        f"workspace {ws} ({'fixture' if FIXTURE.is_dir() else 'written'}), explore {symbol!r} from {open_file}\n"
         f"--- report\n{report}\n--- stderr (notifications, messages)\n{stderr[-6000:]}"
     )
+    if proc.returncode != 0 or "RESULT PASS" not in report:
+        for log in sorted((tmp_path / "xdg").rglob("lsp.log")):
+            detail += f"\n--- {log.name}\n{log.read_text()[-4000:]}"
     print(detail)
     assert proc.returncode == 0, detail
     assert "RESULT PASS" in report, detail

@@ -9,6 +9,8 @@ import { StatusBar } from "./status";
 
 /** Languages the server indexes; open documents of these are synced (they win over disk). */
 const LANGUAGES = ["python", "javascript", "javascriptreact", "typescript", "typescriptreact", "java", "kotlin", "go", "rust"];
+/** Requests faster than this show no progress notification. */
+const PROGRESS_DELAY_MS = 400;
 const WATCHED = "**/*.{py,pyi,js,jsx,mjs,cjs,ts,tsx,mts,cts,java,kt,kts,go,rs}";
 
 export class Ctx {
@@ -145,8 +147,9 @@ export class Ctx {
     }
 
     /**
-     * Sends a request with a cancellable notification progress; UI cancellation (or `token`)
-     * sends `$/cancelRequest`. Retries once on ContentModified. `undefined` = cancelled.
+     * Sends a request; if it takes longer than a moment, shows a cancellable notification
+     * progress. UI cancellation (or `token`) sends `$/cancelRequest`. Retries once on
+     * ContentModified. `undefined` = cancelled.
      */
     async request<P, R>(
         type: lc.RequestType<P, R, void>,
@@ -157,28 +160,36 @@ export class Ctx {
         await this.start();
         const client = this.running;
         if (!client) throw new Error(`the server is not running: ${this.startFailure ?? "not started"}`);
-        return vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Notification, title: `CodeGraph: ${title}`, cancellable: true },
-            async (_progress, uiToken) => {
-                const source = new vscode.CancellationTokenSource();
-                const links = [uiToken, token].map((t) => t?.onCancellationRequested(() => source.cancel()));
+        const source = new vscode.CancellationTokenSource();
+        const link = token?.onCancellationRequested(() => source.cancel());
+        let done: () => void = () => undefined;
+        const finished = new Promise<void>((resolve) => (done = resolve));
+        const progress = setTimeout(() => {
+            void vscode.window.withProgress(
+                { location: vscode.ProgressLocation.Notification, title: `CodeGraph: ${title}`, cancellable: true },
+                (_progress, uiToken) => {
+                    uiToken.onCancellationRequested(() => source.cancel());
+                    return finished;
+                },
+            );
+        }, PROGRESS_DELAY_MS);
+        try {
+            for (let attempt = 1; ; attempt++) {
                 try {
-                    for (let attempt = 1; ; attempt++) {
-                        try {
-                            return await client.sendRequest(type, params, source.token);
-                        } catch (e) {
-                            if (source.token.isCancellationRequested) return undefined;
-                            if (e instanceof lc.ResponseError && e.code === lsp.ErrorCodes.ContentModified && attempt < 2) continue;
-                            throw new Error(describe(e));
-                        }
-                    }
-                } finally {
-                    links.forEach((l) => l?.dispose());
-                    source.dispose();
-                    this.status.refresh();
+                    return await client.sendRequest(type, params, source.token);
+                } catch (e) {
+                    if (source.token.isCancellationRequested) return undefined;
+                    if (e instanceof lc.ResponseError && e.code === lsp.ErrorCodes.ContentModified && attempt < 2) continue;
+                    throw new Error(describe(e));
                 }
-            },
-        );
+            }
+        } finally {
+            clearTimeout(progress);
+            done();
+            link?.dispose();
+            source.dispose();
+            this.status.refresh();
+        }
     }
 
     /** The text of a result document for `req`. */

@@ -426,9 +426,9 @@ function M.copy_pack()
   vim.fn.setreg('"', lines, "l")
   if vim.fn.has("clipboard") == 1 then
     pcall(vim.fn.setreg, "+", lines, "l")
-    echo("copied " .. #info.text .. " characters to the clipboard (+) and the unnamed register")
+    echo("copied " .. vim.fn.strchars(info.text) .. " characters to the clipboard (+) and the unnamed register")
   else
-    echo("copied " .. #info.text .. " characters to the unnamed register (no clipboard provider)")
+    echo("copied " .. vim.fn.strchars(info.text) .. " characters to the unnamed register (no clipboard provider)")
   end
 end
 

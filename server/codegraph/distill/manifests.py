@@ -67,10 +67,21 @@ def _python_targets(index, manifest: str, data: dict) -> list[DeclaredEntry]:
             if not isinstance(target, str) or ":" not in target:
                 continue
             module, _, attr = target.partition(":")
-            path = index.resolver.py_modules.get(module.strip(), "")
+            path = _python_file(index, posixpath.dirname(manifest), module.strip())
             uid = f"{path}::{attr.strip()}" if path else ""
             out.append(DeclaredEntry(manifest, str(name), target, path, uid if uid in index.resolver.units else ""))
     return out
+
+
+def _python_file(index, base: str, module: str) -> str:
+    """The file a dotted module names, relative to the manifest's directory first (flat or src layout)."""
+    stem = module.replace(".", "/")
+    for root in (base, posixpath.join(base, "src") if base else "src"):
+        for cand in (f"{stem}.py", f"{stem}/__init__.py"):
+            rel = posixpath.join(root, cand) if root else cand
+            if rel in index.files:
+                return rel
+    return index.resolver.py_modules.get(module, "") if not base else ""
 
 
 def _js_file(index, base: str, target: str) -> str:

@@ -29,6 +29,9 @@ ROLE_ORDER = (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST, BOUNDARY)
 SKELETON_ROLES = (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST)
 FIELD_STORE = re.compile(rb"^\s*(?:self|this)\.\w+\s*(?::[^=\n]*)?=[^=]", re.M)
 PARAM_PROPERTY = re.compile(rb"\b(?:private|public|protected|readonly)\s+\w+\s*[:?]")
+# `x = f(...)`, `x, err := f(...)`, `const x = await new F(...)`: a local receiving a call's result
+FLOW = re.compile(rb"^\s*(?:(?:const|let|var|val|auto)\s+)?(\w+)(?:\s*,\s*\w+)*\s*(?::[^=\n]*)?:?=\s*(?:await\s+|new\s+|&)*[\w.]+\s*[({]", re.M)
+RAISES = re.compile(rb"^\s*(raise|throw|panic)\b")
 
 Roles = dict[str, dict[str, tuple[int, str]]]  # unit id → role → (tier, reason)
 
@@ -46,9 +49,11 @@ def _signature(u: Unit, source: bytes) -> bytes:
 def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
     facts = index.files[u.path]
     resolved = bool(model.out.get(u.id))
+    # Tier 1 is kept for entries a manifest declares and the index binds; language-defined
+    # entry syntax (main guard, func main, static main) is an explicit syntax signal.
     if u.kind == "statement":
         if u.stmt_kind == "main_guard":
-            _put(roles, u.id, ENTRY, 1 if resolved else 2, "main guard" + (" calling resolved units" if resolved else ""))
+            _put(roles, u.id, ENTRY, 2, "main guard" + (" calling resolved units" if resolved else ""))
         elif u.stmt_kind == "registration":
             last = re.split(r"[.:]", u.name.split("(")[0])[-1] if u.name else ""
             called = u.name.rsplit(".", 1)[-1] if "." in u.name else ""
@@ -59,20 +64,20 @@ def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
         return
     for deco in u.decorators:
         if is_async_main(deco):
-            _put(roles, u.id, ENTRY, 1, f"runtime entry attribute `{deco[:60]}`")
+            _put(roles, u.id, ENTRY, 2, f"runtime entry attribute `{deco[:60]}`")
         elif is_registration_decorator(deco):
             _put(roles, u.id, ENTRY, 2, f"handler registration `{deco[:60]}` (a signal, not proof of activation)")
     top = u.parent is None or index.resolver.units.get(u.parent, u).kind == "statement"
     lang = facts.language
     if u.name == "main":
         if lang == "go" and top and u.kind == "function" and facts.package == "main":
-            _put(roles, u.id, ENTRY, 1, "`func main` in package main")
+            _put(roles, u.id, ENTRY, 2, "`func main` in package main")
         elif lang == "rust" and top and u.kind == "function":
-            _put(roles, u.id, ENTRY, 1, "`fn main`")
+            _put(roles, u.id, ENTRY, 2, "`fn main`")
         elif lang == "kotlin" and top:
-            _put(roles, u.id, ENTRY, 1, "top-level `fun main`")
+            _put(roles, u.id, ENTRY, 2, "top-level `fun main`")
         elif lang in ("java", "kotlin") and re.search(rb"\bstatic\b|@JvmStatic", _signature(u, source)):
-            _put(roles, u.id, ENTRY, 1, "static `main` method")
+            _put(roles, u.id, ENTRY, 2, "static `main` method")
 
 
 def _declared(roles: Roles, model: Model, entries: list[DeclaredEntry]) -> None:
@@ -101,7 +106,9 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
         return
     if not u.is_callable:
         return
-    built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"}
+    lines = source.split(b"\n") if out else []
+    built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"
+             and not RAISES.match(lines[model.lines[(u.id, d)] - 1] if model.lines[(u.id, d)] <= len(lines) else b"")}
     producers = {d for d in out if d not in built and any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))}
     comps = len(built | producers)
     ctor = u.kind == "constructor" or (u.kind == "method" and u.name in ("__init__", "constructor"))
@@ -111,22 +118,37 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
         _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {comps} resolved components")
     elif ctor and fields >= 2:
         _put(roles, u.id, ASSEMBLY, 2, f"constructor storing {fields} fields")
-    elif comps == 1:
+    elif len(built) == 1 and not producers:
         _put(roles, u.id, ASSEMBLY, 3, "constructs one resolved component (factory candidate)")
 
 
-def _orchestrate(roles: Roles, model: Model, u: Unit) -> None:
+def _flowed(u: Unit, source: bytes) -> set[str]:
+    """Locals that receive a call's result inside the unit (`app = build_app(...)`): values passed between calls."""
+    body = source[u.start_byte : u.end_byte]
+    return {m.decode("utf-8", "replace") for m in FLOW.findall(body)}
+
+
+def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
+    """Several resolved components driven, values passed between calls, held components used.
+
+    Calls to leaf helpers (resolved callees that call nothing resolved) count once at most,
+    so a utility used everywhere never makes its callers look like orchestrators.
+    """
     if not (u.is_callable or u.stmt_kind == "main_guard"):
         return
-    callees = [d for d in model.out.get(u.id, ()) if model.units[d].is_callable or model.units[d].is_type]
-    owners = {model.units[d].parent or model.units[d].path for d in callees}
+    callees = [d for d in model.out.get(u.id, ()) if model.units[d].is_callable]
+    inner = {model.units[d].parent or model.units[d].path for d in callees if model.out.get(d)}
+    leaves = any(not model.out.get(d) for d in callees)
     me = {"self", "this", u.receiver} - {""}
-    held = {c.receiver for c in model.calls.get(u.id, ()) if c.receiver.count(".") == 1 and c.receiver.split(".")[0] in me}
-    n = len(owners) + len(held)
-    if len(owners) >= 2 and n >= 3:
-        _put(roles, u.id, ORCHESTRATE, 1, f"drives {len(callees)} resolved callees in {len(owners)} owners, {len(held)} held components")
-    elif n >= 2 and (owners or len(held) >= 2):
-        _put(roles, u.id, ORCHESTRATE, 2, f"calls {len(owners)} resolved owners and {len(held)} held components")
+    calls = model.calls.get(u.id, ())
+    held = {c.receiver for c in calls if c.receiver.count(".") == 1 and c.receiver.split(".")[0] in me}
+    flowed = _flowed(u, source) & {c.receiver for c in calls if c.receiver and "." not in c.receiver}
+    n = len(inner) + len(held) + len(flowed)
+    if n + int(leaves) >= 3 and len(inner) + len(flowed) >= 1 and n >= 2:
+        _put(roles, u.id, ORCHESTRATE, 1, f"drives {len(inner)} resolved owners, {len(held)} held components, "
+                                          f"passes {len(flowed)} call results on")
+    elif n >= 2:
+        _put(roles, u.id, ORCHESTRATE, 2, f"calls {len(inner)} resolved owners and {len(held)} held components")
 
 
 def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
@@ -143,7 +165,7 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
         source = index.sources[u.path]
         _entry(roles, model, index, u, source)
         _assembly(roles, model, u, source)
-        _orchestrate(roles, model, u)
+        _orchestrate(roles, model, u, source)
         if u.is_callable or u.kind == "statement":
             io = io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
             tier = persistence_tier(model.calls.get(uid, []), io, frozenset(fields_by_owner.get(u.parent or "", ())))

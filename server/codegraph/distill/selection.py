@@ -181,7 +181,7 @@ class Scheduler:
                     return
                 progress = False
                 for role in SKELETON_ROLES:
-                    best = self._best(queues[role], role, 2, new_component)
+                    best = self._best(queues[role], role, 3 if new_component else 2, new_component)
                     if best is not None and self.sel.lane_count("skeleton") < LANE_CAPS["skeleton"]:
                         why = "component" if new_component else "second-round"
                         progress |= self.try_add(best, "skeleton", f"{why}:{role}") or True
@@ -209,7 +209,7 @@ class Scheduler:
             if self.sel.lane_count("boundary") >= LANE_CAPS["boundary"] or self.tick():
                 break
             take(uid, "boundary", "boundary:attached")
-        rest = sorted((u for u in links if not self.sel.has(u)), key=lambda u: (
+        rest = sorted((u for u in links if not self.sel.has(u) and not self.units[u].is_type), key=lambda u: (
             not self.roles.get(u), -links[u], min((t for t, _ in self.roles.get(u, {}).values()), default=9),
             -self.m.centrality(u), self.cost(u), self.m.stable(u)))
         for uid in rest:

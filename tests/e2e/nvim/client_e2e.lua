@@ -273,4 +273,20 @@ step("server-error-notifies", function()
   check(msg:find("maxOutputChars", 1, true), "error does not name the field: " .. msg)
 end)
 
+step("restart", function()
+  vim.api.nvim_set_current_buf(src_buf)
+  local old = codegraph_clients(src_buf)[1]
+  check(old, "no client before restart")
+  vim.cmd("CodegraphRestart")
+  local ok = vim.wait(15000, function()
+    local c = codegraph_clients(src_buf)[1]
+    return c ~= nil and c.id ~= old.id
+  end, 50)
+  check(ok, "no new client attached after :CodegraphRestart")
+  local since = #notes
+  vim.cmd("CodegraphExplore " .. SYMBOL)
+  local buf = wait_for_result("codegraph://explore/" .. SYMBOL, since)
+  check(buf_text(buf):find(SOURCE, 1, true), "explore after restart lacks the source")
+end)
+
 finish()

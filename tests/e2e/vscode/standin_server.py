@@ -82,9 +82,11 @@ def distill(ls: LanguageServer, params):
     if scenario == "query" and not question:
         raise JsonRpcInvalidParams("question: required for scenario 'query'")
     rel = [str(p.relative_to(root())) for p in py_files()]
-    md = f"# Knowledge pack ({scenario})\n\n" + (f"Question: {question}\n\n" if question else "")
-    md += "## Files\n" + "".join(f"- {r}\n" for r in rel) + "\n## Sources\n"
-    md += "".join(f"- {f} — {p.relative_to(root())}:{n.lineno}\n" for f, (p, n) in functions().items())
+    md = f"# Architecture knowledge pack: {root().name}\n\ncodegraph distill · {scenario} · status **complete**\n\n"
+    md += f"Question: {question}\n\n" if question else ""
+    md += "## Components and dependencies\n" + "".join(f"- `{r}`\n" for r in rel)
+    md += "\n## Obligations\n\n## Facts\n\n## Sources\n"
+    md += "".join(f"- {f} `{p.relative_to(root())}:{n.lineno}`\n" for f, (p, n) in functions().items())
     return {"markdown": md, "cacheKey": "standin", "status": "complete"}
 
 

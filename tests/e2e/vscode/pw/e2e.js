@@ -15,6 +15,7 @@ const QUERY = process.env.E2E_QUERY || "handle_request";
 const EXPECT_SOURCE = process.env.E2E_EXPECT_SOURCE || "def handle_request(raw: str) -> str:";
 const EXPECT_FILE = process.env.E2E_EXPECT_FILE || "app/service.py";
 const QUESTION = process.env.E2E_QUESTION || "How is an order stored?";
+const PACK_SECTIONS = (process.env.E2E_PACK_SECTIONS || "Components and dependencies|Obligations|Facts|Sources").split("|");
 const t0 = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
@@ -39,6 +40,8 @@ async function runCommand(page, title) {
   }
   throw new Error(`command not found in the palette: ${title}`);
 }
+
+const escapeRe = (t) => t.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** The rendered (visible) lines of the active editor, in order. */
 async function visibleEditorText(page) {
@@ -83,6 +86,15 @@ async function resultOrNotImplemented(page, tabName, kind) {
   }
   await tab.click();
   return fullEditorText(page);
+}
+
+/** The agent-ready pack (distill.md): a title, a complete status, and its sections. */
+function assertPack(text) {
+  assert.match(text, /^# .*knowledge pack/im, "no pack title");
+  assert.match(text, /status \*\*complete\*\*/, "pack status is not complete");
+  for (const section of PACK_SECTIONS) {
+    assert.match(text, new RegExp(`^## ${escapeRe(section)}$`, "m"), `no "## ${section}" section`);
+  }
 }
 
 async function statusBarText(page) {
@@ -161,7 +173,9 @@ async function main() {
       exploreText = await fullEditorText(page);
       log(`explore document: ${exploreText.length} chars`);
       assert.ok(exploreText.includes("## Flow"), "no ## Flow section");
-      assert.match(exploreText, new RegExp(`^#### ${EXPECT_FILE.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\b`, "m"));
+      // The queried function's file is a section of its own, with a render mode.
+      const header = new RegExp(`^#### ${escapeRe(EXPECT_FILE)} — .*\\b${escapeRe(QUERY)}\\b.* · (full|focused|skeleton|clusters)$`, "m");
+      assert.match(exploreText, header);
       assert.match(exploreText, /^\d+\t/m, "no numbered source lines");
       assert.ok(exploreText.includes(EXPECT_SOURCE), `no "${EXPECT_SOURCE}" in the document`);
     });
@@ -179,6 +193,8 @@ async function main() {
     });
 
     await step("path:line references are links that open the source", async () => {
+      await page.keyboard.press("Escape"); // the "Cannot edit in read-only editor" hover
+      await page.mouse.move(5, 5);
       const links = page.locator(`${EDITOR} .detected-link`);
       await links.first().waitFor({ timeout: 15000 });
       // A wrapped line splits a link into pieces: take one shown whole (`dir/file.ext:line`).
@@ -188,7 +204,12 @@ async function main() {
       const link = links.nth(index);
       const linkText = texts[index].trim();
       log("first link:", JSON.stringify(linkText));
-      await link.click({ modifiers: ["Control"] });
+      // Link decorations re-render under the pointer: click the spot, not the element.
+      const box = await link.boundingBox();
+      assert.ok(box, "link not on screen");
+      await page.keyboard.down("Control");
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.keyboard.up("Control");
       const file = (linkText.match(/([^/\\:]+\.\w+)(?::\d+)?$/) || [])[1];
       assert.ok(file, `link text is no path: ${linkText}`);
       await page.locator(".tabs-container .tab.active", { hasText: file }).waitFor({ timeout: 15000 });
@@ -217,7 +238,7 @@ async function main() {
       const text = await resultOrNotImplemented(page, "architecture.md", "distill");
       if (text === undefined) return;
       log(`distill document: ${text.length} chars; head: ${JSON.stringify(text.slice(0, 300))}`);
-      assert.match(text, /^#+ /m, "no markdown heading in the pack");
+      assertPack(text);
       assert.ok(text.includes(EXPECT_FILE), `pack does not mention ${EXPECT_FILE}`);
       await screenshot("distill");
     }, { independent: true });
@@ -231,7 +252,8 @@ async function main() {
       const text = await resultOrNotImplemented(page, `${QUESTION.replace(/[^\w.-]+/g, "_").replace(/^_+|_+$/g, "")}.md`, "distillQuestion");
       if (text === undefined) return;
       log(`question pack: ${text.length} chars; head: ${JSON.stringify(text.slice(0, 300))}`);
-      assert.match(text, /^#+ /m, "no markdown heading in the pack");
+      assertPack(text);
+      assert.ok(text.includes(QUESTION), "the pack does not state the question");
       await screenshot("distill-question");
     }, { independent: true });
 

@@ -1,0 +1,225 @@
+"""`codegraph/distill`: role-isolated selection → bounded evidence → stable knowledge pack.
+
+snapshot → roles and resolved relations → SCC-condensed components → skeleton scheduling →
+one hop → local source re-check → reference tables → full-frame gate. Deterministic and
+local: same index + same request ⇒ byte-identical pack. Per-run data goes to the log only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from typing import Callable
+
+from ..index.extract import sha256
+from ..requests import RequestFailed, encode_body, frame_bytes_for
+from .facts import SourceRow, build_facts, build_gaps, source_rows
+from .manifests import declared_entries
+from .obligations import evaluate, locate, role_obligations
+from .pack import Parts, deliver
+from .query import neighbourhood, seeds
+from .render_markdown import render_markdown
+from .request import DistillRequest, parse_distill
+from .roles import AUX, ROLE_ORDER, SKELETON_ROLES, boundary_roles, classify
+from .selection import Scheduler, boundary_of
+from .topology import Model, build_model
+
+__all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
+
+log = logging.getLogger(__name__)
+SCHEMA_VERSION = 1
+ALGORITHM_VERSION = "distill-1"
+POLICY_VERSION = "lanes16/12/4;units32;body98304;h8;tiers3;tests-out"
+ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
+REFERENCE_ID = "0" * 40  # packing decisions measure at least this id, so the request id never changes the pack
+
+
+class Deadline:
+    """One absolute deadline taken at entry on a monotonic clock; stages spend what remains."""
+
+    def __init__(self, ms: int, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        start = clock()
+        self.analysis_end = start + ms / 1000 * ANALYSIS_SHARE
+        self.end = start + ms / 1000
+
+    def analysis_over(self) -> bool:
+        return self.clock() >= self.analysis_end
+
+    def over(self) -> bool:
+        return self.clock() >= self.end
+
+
+def _digest(obj: object) -> str:
+    return hashlib.sha256(encode_body(obj)).hexdigest()
+
+
+def identity(index, request: DistillRequest, entries) -> dict:
+    """Project, scope, snapshot and the cache key over everything that affects the output."""
+    project_id = _digest({"root": str(index.root)})[:16]
+    snapshot_id = _digest(sorted((p, f.sha256) for p, f in index.files.items()))[:16]
+    cfg = index.config
+    scope = {"exclude": list(cfg.exclude), "max_file_bytes": cfg.max_file_bytes,
+             "languages": sorted(cfg.languages) if cfg.languages else None}
+    key = _digest({"project": project_id, "scope": scope, "snapshot": snapshot_id, "algorithm": ALGORITHM_VERSION,
+                   "policy": POLICY_VERSION, "request": request.normalized(),
+                   "manifests": [[e.manifest, e.name, e.target, e.path, e.unit] for e in entries]})
+    return {"project_id": project_id, "snapshot_id": snapshot_id, "cache_key": key}
+
+
+def recheck(index, units: dict, uids: list[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Reads each selected unit from the snapshot and checks file identity, range and cost."""
+    bodies: dict[str, str] = {}
+    broken: dict[str, str] = {}
+    verified: dict[str, str] = {}
+    for uid in uids:
+        u = units[uid]
+        facts, src = index.files.get(u.path), index.sources.get(u.path)
+        if facts is None or src is None:
+            broken[uid] = "not-found"
+            continue
+        if u.path not in verified:
+            ok = sha256(src) == facts.sha256
+            if not ok and u.path not in index.open_docs:  # BOM or declared encoding: the digest is of the raw file
+                try:
+                    ok = sha256((index.root / u.path).read_bytes()) == facts.sha256
+                except OSError:
+                    ok = False
+            verified[u.path] = "" if ok else "content-modified"
+        if verified[u.path]:
+            broken[uid] = verified[u.path]
+            continue
+        if not any(x.id == uid and x.start_byte == u.start_byte and x.end_byte == u.end_byte for x in facts.units):
+            broken[uid] = "unit no longer in the snapshot"
+            continue
+        raw = src[u.start_byte : u.end_byte]
+        try:
+            bodies[uid] = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            broken[uid] = "span is not valid UTF-8"
+    return bodies, broken
+
+
+def _meta(index, model: Model, units: dict, roles, row: SourceRow) -> dict:
+    u = units[row.uid]
+    src = index.sources.get(u.path, b"")
+    kind = u.stmt_kind if u.kind == "statement" and u.stmt_kind else u.kind
+    mine = roles.get(row.uid, {})
+    meta = {"path": u.path, "sha256": index.files[u.path].sha256 if u.path in index.files else "", "symbol": u.qualname,
+            "kind": kind, "lines": [u.start_line, u.end_line], "bytes": u.end_byte - u.start_byte,
+            "roles": [r for r in ROLE_ORDER if r in mine] or [AUX], "tier": min((t for t, _ in mine.values()), default=0),
+            "lane": row.lane}
+    col = u.start_byte - (src.rfind(b"\n", 0, u.start_byte) + 1)
+    if col:
+        meta["col"] = col
+    return meta
+
+
+def distill(index, request: DistillRequest, measure: Callable[[dict], int], checkpoint: Callable[[], None] = lambda: None,
+            clock: Callable[[], float] = time.monotonic) -> dict:
+    started = clock()
+    deadline = Deadline(request.deadline_ms, clock)
+
+    def tick() -> bool:
+        checkpoint()
+        return deadline.analysis_over()
+
+    model = build_model(index)
+    tick()
+    entries = declared_entries(index)
+    roles = classify(index, model, entries)
+    units = index.resolver.units
+    tick()
+    sched = Scheduler(model, units, roles, tick)
+    located = {spec.id: locate(spec, units) for spec in request.obligations}
+    for spec in request.obligations:  # required groups first, whole or nothing
+        if spec.required:
+            sched.reserve(spec, located[spec.id])
+    pool, seeds_missing = None, False
+    if request.scenario == "query":
+        seed_ids = seeds(request.question, model)
+        seeds_missing = not seed_ids
+        for uid in seed_ids:
+            sched.try_add(uid, "skeleton", "query:seed")
+        pool = neighbourhood(model, seed_ids) if seed_ids else None
+    if not tick():
+        sched.rotate(pool)
+    for spec in request.obligations:
+        if not spec.required:
+            sched.reserve(spec, located[spec.id])
+    if not tick():
+        backbone = {p for p, pick in sched.sel.picks.items() if pick.lane == "skeleton" and p in model.units}
+        near = backbone | {n for b in backbone for n in model.neighbours(b)}
+        bnd = boundary_roles(index, model, near)
+        boundary_of(roles, bnd)
+        sched.one_hop({u: v for u, v in bnd.items() if u not in backbone})
+    else:
+        sched.sel.timed_out = True
+    sched.check()
+    sel = sched.sel
+    timed_out = sel.timed_out or deadline.analysis_over()
+    sel.timed_out = timed_out
+
+    # ---- local source re-check, obligations, facts ---------------------------------------
+    rows = source_rows(sel)
+    bodies, broken = recheck(index, units, [r.uid for r in rows if not r.alias_of])
+    selected = {r.uid for r in rows if r.uid not in broken and (not r.alias_of or r.alias_of not in broken)}
+    results = [evaluate(spec, located[spec.id], selected, sel.refused, model.out, broken) for spec in request.obligations]
+    results.sort(key=lambda r: (not r.required, r.id))
+    covered = {role: [r.uid for r in rows if role in roles.get(r.uid, {})] for role in SKELETON_ROLES}
+    present: dict[str, int] = {}
+    for r in roles.values():
+        for role in r:
+            present[role] = present.get(role, 0) + 1
+    results += role_obligations(covered, present, SKELETON_ROLES)
+    facts = build_facts(model, units, roles, rows)
+    gaps = build_gaps(index, model, sel, broken, entries, seeds_missing)
+    if timed_out:
+        status = "timeout"
+    elif sel.incomplete or broken or any(r.required and r.status != "satisfied" for r in results):
+        status = "incomplete"
+    else:
+        status = "complete"
+    ident = identity(index, request, entries)
+    head = {"schema_version": SCHEMA_VERSION, "algorithm_version": ALGORITHM_VERSION, "policy_version": POLICY_VERSION,
+            "project": index.root.name, **ident, "scenario": request.scenario, "budget": {"cap": request.cap},
+            "selection": {"units": len(sel.picks), "body_bytes": sel.body_bytes,
+                          "lanes": {lane: sel.lane_count(lane) for lane in ("skeleton", "context", "boundary")}}}
+    if request.scenario == "query":
+        head["question"] = request.question
+    components = []
+    for comp in model.components:
+        uids = [r.uid for r in rows if r.uid in model.units and model.component(r.uid) == comp.id]
+        if uids:
+            components.append({"id": comp.id, "name": comp.name, "uids": uids, "depends_on": list(comp.depends_on)})
+    parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r) for r in rows],
+                  bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
+                  facts=facts, obligations=results, components=components, gaps=gaps)
+
+    # ---- frame gate --------------------------------------------------------------------
+    def render(pack: dict) -> dict:
+        if request.format == "markdown":
+            return {"markdown": render_markdown(pack), "cacheKey": pack["cache_key"], "status": pack["status"]}
+        return {"pack": pack}
+
+    reference = frame_bytes_for(REFERENCE_ID)
+
+    def gate_measure(result: dict) -> int:
+        return max(reference(result), measure(result))
+
+    def pack_tick() -> None:
+        checkpoint()
+        if deadline.over():
+            raise RequestFailed("knowledge pack not delivered: the deadline passed during packing")
+
+    pack, result = deliver(parts, status, request.cap, render, gate_measure, pack_tick)
+    log.info("distill %s: %d units, %d body bytes, frame %d/%d bytes, status %s, %.1f ms", request.scenario,
+             len(sel.picks), sel.body_bytes, measure(result), request.cap, pack["status"], (clock() - started) * 1000)
+    return result
+
+
+def canonical(pack: dict) -> str:
+    """The stable pack as canonical JSON (what a consumer hashes or caches as a prefix)."""
+    return json.dumps(pack, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

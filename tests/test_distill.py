@@ -1,0 +1,308 @@
+"""codegraph/distill: fixture gold, obligations, cache keys, deadline, scenario B, markdown, evidence."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codegraph.distill import engine
+from codegraph.distill.engine import distill, parse_distill
+from codegraph.index.index import RootIndex
+from codegraph.requests import (
+    InvalidParams,
+    RequestFailed,
+    encode_body,
+    encode_frame,
+    frame_bytes_for,
+    run_distill,
+    run_distill_frame,
+    run_evidence,
+)
+from codegraph.workspace.scope import ScopeConfig
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
+NAMES = ("py-service", "go-kv", "ts-todo")
+_CACHE: dict[str, RootIndex] = {}
+
+
+def built(name: str) -> RootIndex:
+    if name not in _CACHE:
+        index = RootIndex(FIXTURES / name, use_cache=False)
+        index.build()
+        _CACHE[name] = index
+    return _CACHE[name]
+
+
+def copy_index(tmp_path: Path, name: str, config: ScopeConfig | None = None) -> RootIndex:
+    dst = tmp_path / name
+    shutil.copytree(FIXTURES / name, dst)
+    index = RootIndex(dst, config or ScopeConfig(), use_cache=False)
+    index.build()
+    return index
+
+
+def pack_of(index: RootIndex, **params) -> dict:
+    return run_distill_frame(index, {"format": "json", **params})["pack"]
+
+
+def by_id(pack: dict) -> dict[str, dict]:
+    return {pack["files"][s["file"]]["path"] + "::" + s["symbol"]: s for s in pack["sources"]}
+
+
+# ---- fixture gold ------------------------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+def test_fixture_gold_roles_and_skeleton(name: str) -> None:
+    gold = json.loads((FIXTURES / name / "gold.json").read_text())
+    pack = pack_of(built(name))
+    assert pack["status"] == "complete"
+    srcs = by_id(pack)
+    for role, want in gold["roles"].items():
+        carrying = {k for k, s in srcs.items() if role in s["roles"]}
+        if "all" in want:
+            assert set(want["all"]) <= carrying, (role, carrying)
+        if "any" in want:
+            assert set(want["any"]) & carrying, (role, carrying)
+    for uid in gold["skeleton"]:
+        assert srcs[uid]["lane"] == "skeleton", uid
+    for uid in gold["never_skeleton"]:
+        assert uid not in srcs or srcs[uid]["lane"] != "skeleton", uid
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fixture_frames_fit_release_cap_in_both_formats(name: str) -> None:
+    for fmt in ("json", "markdown"):
+        result = run_distill_frame(built(name), {"format": fmt})
+        assert frame_bytes_for(1)(result) <= 22_016
+
+
+def test_console_script_is_a_declared_tier_one_entry() -> None:
+    facts = [f["text"] for f in pack_of(built("py-service"))["facts"] if f["kind"] == "entry"]
+    assert any("declared entry `notes` → `notes.cli:main`" in t for t in facts)
+
+
+def test_package_json_dist_main_maps_to_source() -> None:
+    srcs = by_id(pack_of(built("ts-todo")))
+    assert "TRIGGER_ENTRY" in srcs["src/index.ts::defaultApp"]["roles"]
+
+
+def test_unresolved_calls_are_syntax_records_not_edges() -> None:
+    pack = pack_of(built("py-service"))
+    # `self.store.save` is never resolved (no types): no "calls SqliteStore.save" fact may exist
+    assert not any("calls SqliteStore.save" in f["text"] for f in pack["facts"])
+    assert pack["gaps"][0]["kind"] == "unresolved_calls" and pack["gaps"][0]["count"] > 0
+
+
+# ---- determinism and cache keys ------------------------------------------------------------
+def test_same_request_gives_identical_bytes_and_request_id_does_not_matter() -> None:
+    index = built("py-service")
+    a = encode_body(run_distill(index, {}, frame_bytes_for(1))["pack"])
+    b = encode_body(run_distill(index, {}, frame_bytes_for("a-much-longer-request-id-0123456789"))["pack"])
+    assert a == b
+
+
+def test_shuffled_index_order_gives_identical_pack(tmp_path: Path) -> None:
+    index = copy_index(tmp_path, "py-service")
+    before = encode_body(pack_of(index))
+    for attr in ("files", "sources", "bindings"):
+        d = getattr(index, attr)
+        setattr(index, attr, dict(reversed(list(d.items()))))
+    assert encode_body(pack_of(index)) == before
+
+
+def test_source_scope_policy_and_request_changes_change_the_key(tmp_path: Path, monkeypatch) -> None:
+    index = copy_index(tmp_path, "py-service")
+    key = pack_of(index)["cache_key"]
+    assert pack_of(index, budgetBytes=20_000)["cache_key"] != key
+    monkeypatch.setattr(engine, "POLICY_VERSION", "other")
+    assert pack_of(index)["cache_key"] != key
+    monkeypatch.undo()
+    scoped = copy_index(tmp_path / "s", "py-service", ScopeConfig(exclude=("notes/plugins.py",)))
+    assert pack_of(scoped)["cache_key"] != pack_of(copy_index(tmp_path / "t", "py-service"))["cache_key"]
+    path = index.root / "notes" / "util.py"
+    path.write_text(path.read_text() + "\n\ndef extra():\n    return 1\n")
+    index.refresh_path("notes/util.py")
+    assert pack_of(index)["cache_key"] != key
+
+
+# ---- obligations -----------------------------------------------------------------------------
+def _obl(oid: str, sets, required=True, evidence="direct_syntax") -> dict:
+    return {"id": oid, "required": required, "evidence": evidence, "witnessSets": sets}
+
+
+def test_required_obligation_is_reserved_and_satisfied() -> None:
+    pack = pack_of(built("py-service"), obligations=[_obl("util", [["notes/util.py::clean"]])])
+    ob = next(o for o in pack["obligations"] if o["id"] == "util")
+    assert ob["status"] == "satisfied" and pack["status"] == "complete"
+    src = pack["sources"][ob["sources"][0]]
+    assert src["symbol"] == "clean" and src["lane"] == "skeleton"
+
+
+def test_resolved_static_needs_a_connected_witness_set() -> None:
+    pair = [["notes/service.py::NoteService.add", "notes/service.py::validate"]]
+    ok = pack_of(built("py-service"), obligations=[_obl("pair", pair, evidence="resolved_static")])
+    assert next(o for o in ok["obligations"] if o["id"] == "pair")["status"] == "satisfied"
+    loose = [["notes/util.py::log", "notes/util.py::clean"]]
+    bad = pack_of(built("py-service"), obligations=[_obl("loose", loose, evidence="resolved_static")])
+    assert next(o for o in bad["obligations"] if o["id"] == "loose")["status"] == "unknown"
+    assert bad["status"] == "incomplete"
+
+
+def test_sourced_inference_is_never_claimed() -> None:
+    pack = pack_of(built("py-service"), obligations=[_obl("why", [["notes/app.py::build_app"]], evidence="sourced_inference")])
+    assert next(o for o in pack["obligations"] if o["id"] == "why")["status"] == "unknown"
+    assert pack["status"] != "complete"
+
+
+def test_missing_source_is_blocked_not_satisfied() -> None:
+    pack = pack_of(built("py-service"), obligations=[_obl("ghost", [["notes/nope.py::gone"]])])
+    ob = next(o for o in pack["obligations"] if o["id"] == "ghost")
+    assert ob["status"] == "blocked" and pack["status"] == "incomplete"
+
+
+def test_oversized_required_group_is_unread_and_recorded(tmp_path: Path) -> None:
+    dst = tmp_path / "big"
+    (dst / "pkg").mkdir(parents=True)
+    body = "\n".join(f"    x{i} = {i}" for i in range(6_000))
+    (dst / "pkg" / "huge.py").write_text(f"def huge():\n{body}\n    return 0\n\ndef small():\n    return huge()\n")
+    index = RootIndex(dst, use_cache=False)
+    index.build()
+    pack = pack_of(index, obligations=[_obl("huge", [["pkg/huge.py::huge"]])])
+    ob = next(o for o in pack["obligations"] if o["id"] == "huge")
+    assert ob["status"] == "unread" and "required_group_budget" in ob["reason"]
+    assert pack["status"] == "incomplete"
+
+
+def test_minimal_pack_too_large_is_a_measured_refusal() -> None:
+    with pytest.raises(RequestFailed, match=r"knowledge pack not delivered: needs \d+ bytes, cap 600"):
+        run_distill_frame(built("py-service"), {"budgetBytes": 600})
+
+
+def test_parse_failure_is_never_satisfied(tmp_path: Path) -> None:
+    dst = tmp_path / "broken"
+    dst.mkdir()
+    (dst / "bad.py").write_bytes(b"\xff\xfe not utf-8 \x80\n")
+    index = RootIndex(dst, use_cache=False)
+    index.build()
+    pack = pack_of(index, obligations=[_obl("bad", [["bad.py::f"]])])
+    assert next(o for o in pack["obligations"] if o["id"] == "bad")["status"] == "blocked"
+
+
+# ---- deadline and cancellation --------------------------------------------------------------
+class FakeClock:
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_analysis_timeout_is_never_complete() -> None:
+    request = parse_distill({"deadlineMs": 1_000})
+    result = distill(built("py-service"), request, frame_bytes_for(1), clock=FakeClock(0.2))
+    assert result["pack"]["status"] == "timeout"
+
+
+def test_deadline_passing_during_packing_is_a_failure() -> None:
+    request = parse_distill({"deadlineMs": 50})
+    with pytest.raises(RequestFailed, match="deadline"):
+        distill(built("py-service"), request, frame_bytes_for(1), clock=FakeClock(0.01))
+
+
+def test_cancellation_propagates() -> None:
+    class Cancelled(Exception):
+        pass
+
+    def cancel() -> None:
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        run_distill(built("py-service"), {}, frame_bytes_for(1), cancel)
+
+
+# ---- scenario B --------------------------------------------------------------------------------
+def test_query_seeds_named_symbols_under_the_12k_cap() -> None:
+    result = run_distill_frame(built("py-service"), {"scenario": "query", "question": "How does SqliteStore.save persist a note?"})
+    pack = result["pack"]
+    assert pack["scenario"] == "query" and pack["budget"]["cap"] == 12_288
+    assert frame_bytes_for(1)(result) <= 12_288
+    srcs = by_id(pack)
+    assert srcs["notes/store.py::SqliteStore.save"]["lane"] == "skeleton"
+
+
+def test_query_and_overview_keys_differ() -> None:
+    a = pack_of(built("py-service"))
+    b = pack_of(built("py-service"), scenario="query", question="export_json")
+    assert a["cache_key"] != b["cache_key"]
+
+
+# ---- markdown ------------------------------------------------------------------------------------
+def test_markdown_is_the_agent_ready_pack() -> None:
+    result = run_distill_frame(built("py-service"), {"format": "markdown"})
+    assert set(result) == {"markdown", "cacheKey", "status"}
+    md = result["markdown"]
+    for heading in ("# Architecture knowledge pack", "## Lifecycle skeleton by role", "## Facts", "## Gaps", "## Sources"):
+        assert heading in md
+    assert "`notes/cli.py:19-28`" in md and "```python\ndef main(" in md
+    assert result["status"] == "complete"
+
+
+# ---- params ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("params,field", [
+    ({"scenario": "story"}, "scenario"),
+    ({"scenario": "query"}, "question"),
+    ({"question": "x"}, "question"),
+    ({"budgetBytes": "big"}, "budgetBytes"),
+    ({"format": "html"}, "format"),
+    ({"deadlineMs": 0}, "deadlineMs"),
+    ({"obligations": [{"id": "a", "witnessSets": [["no-selector"]]}]}, "obligations[0].witnessSets[0]"),
+    ({"obligations": [{"id": "a", "witnessSets": []}]}, "obligations[0].witnessSets"),
+    ({"obligations": [{"id": "a", "witnessSets": [["a::b"]], "evidence": "vibes"}]}, "evidence"),
+])
+def test_invalid_params_name_the_field(params: dict, field: str) -> None:
+    with pytest.raises(InvalidParams) as err:
+        parse_distill(params)
+    assert err.value.field == field
+
+
+# ---- evidence -----------------------------------------------------------------------------------------
+def test_evidence_rereads_and_checks_identity(tmp_path: Path) -> None:
+    index = copy_index(tmp_path, "py-service")
+    sha = index.files["notes/cli.py"].sha256
+    out = run_evidence(index, {"sources": [
+        {"path": "notes/cli.py", "lines": [31, 32], "sha256": sha},
+        {"path": "../etc/passwd", "lines": [1, 1], "sha256": sha},
+        {"path": "/etc/passwd", "lines": [1, 1], "sha256": sha},
+        {"path": "file:///etc/passwd", "lines": [1, 1], "sha256": sha},
+        {"path": "notes/missing.py", "lines": [1, 1], "sha256": sha},
+        {"path": "notes/cli.py", "lines": [1, 1], "sha256": "0" * 64},
+    ]})["blocks"]
+    assert out[0]["text"] == 'if __name__ == "__main__":\n    sys.exit(main())'
+    assert [b.get("error") for b in out[1:]] == ["outside-scope"] * 3 + ["not-found", "content-modified"]
+    (index.root / "notes" / "cli.py").write_text("changed\n")
+    again = run_evidence(index, {"sources": [{"path": "notes/cli.py", "lines": [1, 1], "sha256": sha}]})["blocks"]
+    assert again[0]["error"] == "content-modified"
+
+
+def test_evidence_prefers_open_buffers(tmp_path: Path) -> None:
+    index = copy_index(tmp_path, "py-service")
+    index.open_document("notes/util.py", "def log(m):\n    pass\n")
+    sha = index.files["notes/util.py"].sha256
+    out = run_evidence(index, {"sources": [{"path": "notes/util.py", "lines": [1, 2], "sha256": sha}]})["blocks"]
+    assert out[0]["text"] == "def log(m):\n    pass"
+
+
+def test_evidence_never_truncates_a_block() -> None:
+    index = built("py-service")
+    sha = index.files["notes/cli.py"].sha256
+    out = run_evidence(index, {"maxBytes": 10, "sources": [{"path": "notes/cli.py", "lines": [1, 5], "sha256": sha}]})
+    assert out["blocks"][0]["error"] == "over-budget"
+
+
+def test_wire_bytes_match_measure() -> None:
+    result = run_distill_frame(built("ts-todo"), {"format": "markdown"})
+    raw = encode_frame(encode_body({"id": 1, "jsonrpc": "2.0", "result": result}))
+    assert len(raw) == frame_bytes_for(1)(result) <= 22_016
