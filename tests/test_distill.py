@@ -201,8 +201,13 @@ class FakeClock:
 
 
 def test_analysis_timeout_is_never_complete() -> None:
+    times = iter([0.0])  # entry; then stuck between 165/180 and the deadline
+
+    def clock() -> float:
+        return next(times, 0.95)
+
     request = parse_distill({"deadlineMs": 1_000})
-    result = distill(built("py-service"), request, frame_bytes_for(1), clock=FakeClock(0.2))
+    result = distill(built("py-service"), request, frame_bytes_for(1), clock=clock)
     assert result["pack"]["status"] == "timeout"
 
 

@@ -39,9 +39,8 @@ REFERENCE_ID = "0" * 40  # packing decisions measure at least this id, so the re
 class Deadline:
     """One absolute deadline taken at entry on a monotonic clock; stages spend what remains."""
 
-    def __init__(self, ms: int, clock: Callable[[], float]) -> None:
+    def __init__(self, start: float, ms: int, clock: Callable[[], float]) -> None:
         self.clock = clock
-        start = clock()
         self.analysis_end = start + ms / 1000 * ANALYSIS_SHARE
         self.end = start + ms / 1000
 
@@ -120,7 +119,7 @@ def _meta(index, model: Model, units: dict, roles, row: SourceRow) -> dict:
 def distill(index, request: DistillRequest, measure: Callable[[dict], int], checkpoint: Callable[[], None] = lambda: None,
             clock: Callable[[], float] = time.monotonic) -> dict:
     started = clock()
-    deadline = Deadline(request.deadline_ms, clock)
+    deadline = Deadline(started, request.deadline_ms, clock)
 
     def tick() -> bool:
         checkpoint()

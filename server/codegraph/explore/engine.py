@@ -187,7 +187,9 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     per_file_cap = max(2_000, int(req.max_output_chars * 0.4))
     for plan in plans:
         checkpoint()
-        text, symbols = _render_plan(plan, index, flow, named_ids, min(per_file_cap if plan.mode == "clusters" else remaining, remaining))
+        holds_named = any(u.id in named_ids or u.id in flow.spine for _, u in plan.units)
+        cap = remaining if plan.mode != "clusters" or holds_named else min(per_file_cap, remaining)
+        text, symbols = _render_plan(plan, index, flow, named_ids, cap)
         if text is not None and len(text) > remaining and plan.mode == "full" and remaining > 600:
             plan.mode = "clusters"
             plan.reason += " (clustered to fit)"

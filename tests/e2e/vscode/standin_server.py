@@ -3,6 +3,7 @@ the shapes of protocol.md from a naive scan of the workspace's Python files. Onl
 developing the VS Code test before the real server exists; run_e2e.sh uses it when
 CODEGRAPH_LSP=standin."""
 import ast
+import asyncio
 import hashlib
 import logging
 import os
@@ -54,9 +55,15 @@ def status(ls: LanguageServer, params):
 
 
 @server.feature("codegraph/explore")
-def explore(ls: LanguageServer, params):
+async def explore(ls: LanguageServer, params):
     query = get(params, "query") or ""
     logging.info("explore %r", query)
+    if query.startswith("slow:"):  # a long request, to cancel from the UI
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            logging.info("explore cancelled %r", query)
+            raise
     if not query.strip():
         raise JsonRpcInvalidParams("query: must not be blank")
     funcs = functions()

@@ -233,6 +233,23 @@ async function main() {
       await screenshot("copied");
     });
 
+    if (process.env.E2E_CANCEL_QUERY) { // needs a server that is slow on this query (the stand-in: "slow:…")
+      await step("cancelling a long request in the UI cancels it in the server", async () => {
+        await runCommand(page, "CodeGraph: Explore…");
+        await page.locator(".quick-input-widget", { hasText: "CodeGraph: Explore" }).waitFor({ state: "visible", timeout: 10000 });
+        await page.locator(".quick-input-widget input").fill(process.env.E2E_CANCEL_QUERY);
+        await page.keyboard.press("Enter");
+        const progress = page.locator(".notifications-toasts .notification-toast", { hasText: "CodeGraph: exploring" }).first();
+        await progress.waitFor({ timeout: 15000 });
+        await screenshot("long-request");
+        await progress.getByRole("button", { name: "Cancel" }).click();
+        for (let i = 0; i < 20 && !fs.readFileSync(process.env.STANDIN_LOG, "utf8").includes("explore cancelled"); i++) {
+          await page.waitForTimeout(250);
+        }
+        assert.ok(fs.readFileSync(process.env.STANDIN_LOG, "utf8").includes("explore cancelled"), "the server saw no cancellation");
+      }, { independent: true });
+    }
+
     await step("Distill Architecture opens the knowledge pack", async () => {
       await runCommand(page, "CodeGraph: Distill Architecture");
       const text = await resultOrNotImplemented(page, "architecture.md", "distill");
