@@ -90,6 +90,10 @@ class Resolver:
         self.rust_modules: dict[str, str] = {}
         self.go_dirs: dict[str, set[str]] = defaultdict(set)
         self.refs: dict[str, set[str]] = defaultdict(set)  # referenced name → files
+        self.imports_by_local: dict[str, dict[str, list]] = {}  # path → local name → imports binding it
+        # Memos of pure lookups over the indexes; every update() clears them.
+        self._memo_supers: dict[str, list[Unit]] = {}
+        self._memo_members: dict[tuple[str, str], Unit | None] = {}
 
     # ---- index maintenance ---------------------------------------------------------
     def _names_defined(self, facts: FileFacts) -> set[str]:
@@ -109,6 +113,7 @@ class Resolver:
         return names
 
     def _remove(self, facts: FileFacts) -> None:
+        self.imports_by_local.pop(facts.path, None)
         for u in facts.units:
             self.units.pop(u.id, None)
         self.top.pop(facts.path, None)
@@ -136,8 +141,25 @@ class Resolver:
         for name in self._names_referenced(facts):
             self.refs[name].discard(facts.path)
 
+    @staticmethod
+    def _bound_name(facts: FileFacts, imp) -> str:
+        """The local name an import binds in its file ("" for star imports)."""
+        if imp.name == "*":
+            return ""
+        if imp.name == "":
+            if imp.alias:
+                return imp.alias
+            return imp.module.split(".")[0] if facts.language == "python" else imp.module.rsplit("/", 1)[-1]
+        return imp.alias or imp.name
+
     def _add(self, facts: FileFacts) -> None:
         self.files[facts.path] = facts
+        by_local: dict[str, list] = defaultdict(list)
+        for imp in facts.imports:
+            bound = self._bound_name(facts, imp)
+            if bound:
+                by_local[bound].append(imp)
+        self.imports_by_local[facts.path] = by_local
         top: dict[str, list[Unit]] = defaultdict(list)
         key = scope_key(facts)
         pkg = _package_key(facts)
@@ -145,7 +167,8 @@ class Resolver:
             self.units[u.id] = u
             if u.kind == "statement":
                 continue
-            if u.parent is None and "." not in u.qualname:
+            # a Rust `impl Square` block is not a second definition of `Square`
+            if u.parent is None and "." not in u.qualname and u.kind != "impl":
                 top[u.name].append(u)
                 if pkg is not None:
                     self.packages[pkg][u.name].append(u)
@@ -163,6 +186,8 @@ class Resolver:
 
     def update(self, changed: list[FileFacts], removed: list[str]) -> set[str]:
         """Applies new facts; returns every file whose bindings may have changed."""
+        self._memo_supers.clear()
+        self._memo_members.clear()
         touched_names: set[str] = set()
         dirty: set[str] = set()
         for path in removed:
@@ -195,18 +220,32 @@ class Resolver:
 
     def supertypes_of(self, t: Unit) -> list[Unit]:
         """Resolved direct supertypes of a type unit (Rust: the traits its impls implement)."""
+        hit = self._memo_supers.get(t.id)
+        if hit is None:
+            hit = self._memo_supers[t.id] = self._supertypes_of(t)
+        return hit
+
+    def _supertypes_of(self, t: Unit) -> list[Unit]:
         facts = self.files.get(t.path)
         if facts is None:
             return []
+        # Rust: `impl Trait for Square` blocks in the type's file carry the struct's traits
+        impls = {u.id for u in facts.units if u.kind == "impl" and u.qualname == t.qualname} if facts.language == "rust" else set()
         out = []
         for s in facts.supertypes:
-            if s.unit == t.id:
+            if s.unit == t.id or s.unit in impls:
                 target = self._resolve_type_text(facts, s.text)
                 if target is not None and target.id != t.id:
                     out.append(target)
         return out
 
     def find_member(self, t: Unit, name: str) -> Unit | None:
+        key = (t.id, name)
+        if key not in self._memo_members:
+            self._memo_members[key] = self._find_member(t, name)
+        return self._memo_members[key]
+
+    def _find_member(self, t: Unit, name: str) -> Unit | None:
         seen: set[str] = set()
         frontier = [t]
         for _ in range(MAX_SUPER_DEPTH):
@@ -265,7 +304,7 @@ class Resolver:
 
     def _import_binding(self, facts: FileFacts, local: str) -> tuple[str, str | Unit] | None:
         """What an imported local name denotes: ("module", path) or ("unit", Unit)."""
-        for imp in facts.imports:
+        for imp in self.imports_by_local.get(facts.path, {}).get(local, ()):
             lang = facts.language
             if imp.name in ("", "*"):
                 if imp.name == "*":
@@ -314,7 +353,8 @@ class Resolver:
                     return hit
             if cur.is_type and facts.language in ("java", "kotlin"):
                 hit = self.find_member(cur, name)
-                if hit is not None:
+                # a constructor is never called by its bare name (`new Square()` names the type)
+                if hit is not None and hit.kind != "constructor":
                     return hit
             cur = self.units.get(cur.parent) if cur.parent else None
         local = self.top.get(facts.path, {}).get(name)

@@ -172,7 +172,8 @@ def distill(index, request: DistillRequest, measure: Callable[[dict], int], chec
     for r in roles.values():
         for role in r:
             present[role] = present.get(role, 0) + 1
-    results += role_obligations(covered, present, SKELETON_ROLES)
+    results += role_obligations(covered, present, SKELETON_ROLES,
+                                "none near the question's symbols" if pool is not None else "none fit the lanes")
     facts = build_facts(model, units, roles, rows)
     gaps = build_gaps(index, model, sel, broken, entries, seeds_missing)
     if timed_out:

@@ -88,7 +88,8 @@ def evaluate(
     return ObligationResult(spec.id, spec.required, spec.evidence, "unread", reason, usable[0].uids)
 
 
-def role_obligations(covered: dict[str, list[str]], roles_present: dict[str, int], skeleton_roles: tuple[str, ...]) -> list[ObligationResult]:
+def role_obligations(covered: dict[str, list[str]], roles_present: dict[str, int], skeleton_roles: tuple[str, ...],
+                     unread_why: str = "none fit the lanes") -> list[ObligationResult]:
     """The local lifecycle-coverage contract: one non-required obligation per skeleton role."""
     out = []
     for role in skeleton_roles:
@@ -97,7 +98,7 @@ def role_obligations(covered: dict[str, list[str]], roles_present: dict[str, int
             out.append(ObligationResult(f"role:{role}", False, 0, "satisfied", f"{len(sel)} selected unit(s) carry this role", tuple(sel)))
         elif roles_present.get(role, 0):
             out.append(ObligationResult(f"role:{role}", False, 0, "unread",
-                                        f"{roles_present[role]} candidate(s) in scope, none fit the lanes", ()))
+                                        f"{roles_present[role]} candidate(s) in scope, {unread_why}", ()))
         else:
             out.append(ObligationResult(f"role:{role}", False, 0, "unknown", "no unit in scope shows this role's signals", ()))
     return out

@@ -49,7 +49,11 @@ def seeds(question: str, model: Model) -> list[str]:
 
 
 def neighbourhood(model: Model, seed_ids: list[str]) -> set[str]:
+    """Where a directed question's skeleton may come from: the seeds, their resolved
+    neighbours, and the units of the seeds' own files (package structure, not guesses)."""
     pool = set(seed_ids)
+    files = {model.units[s].path for s in seed_ids}
     for s in seed_ids:
         pool |= model.neighbours(s)
+    pool |= {uid for uid, u in model.units.items() if u.path in files}
     return pool

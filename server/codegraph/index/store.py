@@ -76,7 +76,7 @@ class FactStore:
     def __init__(self, root: Path, cache_dir: Path | None) -> None:
         self.root = str(root)
         key = hashlib.sha256(self.root.encode("utf-8", "surrogateescape")).hexdigest()[:20]
-        directory = cache_dir or default_cache_dir()
+        directory = Path(cache_dir) if cache_dir else default_cache_dir()
         self.path = directory / f"facts-{key}.sqlite3"
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None

@@ -21,7 +21,8 @@ _TS_DEFS = _COMMON_DEFS + """
 (enum_declaration name: (_) @name) @enum
 (public_field_definition name: (_) @name value: [(arrow_function) (function_expression)]) @method
 (abstract_method_signature name: (_) @name) @method
-(method_signature name: (_) @name) @method
+(interface_body (method_signature name: (_) @name) @method)
+(class_body (method_signature name: (_) @name) @method)
 (function_signature name: (_) @name) @function
 """
 
@@ -34,6 +35,15 @@ CALLS = """
 (call_expression function: (member_expression object: (_) @receiver property: (_) @name)) @call
 (new_expression constructor: (identifier) @name) @construct
 (new_expression constructor: (member_expression object: (_) @receiver property: (_) @name)) @construct
+"""
+
+# JSX: rendering a component is calling it (`<Button />`, `<ui.Card>`); lowercase names
+# are intrinsic elements (`<div>`), not references.
+JSX_CALLS = CALLS + """
+(jsx_self_closing_element name: (identifier) @name (#match? @name "^[A-Z]")) @call
+(jsx_opening_element name: (identifier) @name (#match? @name "^[A-Z]")) @call
+(jsx_self_closing_element name: (member_expression object: (_) @receiver property: (_) @name)) @call
+(jsx_opening_element name: (member_expression object: (_) @receiver property: (_) @name)) @call
 """
 
 IMPORTS = "(import_statement) @import"
@@ -129,7 +139,8 @@ _COMMON = dict(
 )
 
 TYPESCRIPT = LanguageSpec(name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, **_COMMON)
-TSX = LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, **_COMMON)
+_JSX = {**_COMMON, "calls": JSX_CALLS}
+TSX = LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, **_JSX)
 JAVASCRIPT = LanguageSpec(
-    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, **_COMMON
+    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, **_JSX
 )

@@ -117,7 +117,8 @@ def kotlin_kind(node: Node, kind: str) -> str:
     if any(c.type == "interface" for c in node.children):
         return "interface"
     modifiers = next((c for c in node.children if c.type == "modifiers"), None)
-    if modifiers is not None and "enum" in text(modifiers).split():
+    # `enum class` is an anonymous `enum` keyword child in the pinned grammar; older ones put it in modifiers
+    if any(c.type in ("enum", "enum_class_body") for c in node.children) or (modifiers is not None and "enum" in text(modifiers).split()):
         return "enum"
     return kind
 

@@ -73,9 +73,18 @@ def receiver_name(node: Node) -> str:
     return text(inner) if inner is not None and inner.type == "identifier" else ""
 
 
+def _statement_expr(node: Node) -> Node | None:
+    """The expression a top-level statement is made of. Grammars that hide
+    `expression_statement` (tree-sitter-python 0.25 in the pack) put the call or
+    assignment directly under the module."""
+    if node.type == "expression_statement":
+        return named_children(node)[0] if named_children(node) else None
+    return node if node.type in ("call", "assignment") else None
+
+
 def _first_call(node: Node) -> Node | None:
     """The call an expression statement is made of (`app.register(x)`, `x = make()`)."""
-    expr = named_children(node)[0] if named_children(node) else None
+    expr = _statement_expr(node)
     if expr is None:
         return None
     if expr.type == "call":
@@ -94,11 +103,11 @@ def module_statements(root: Node) -> list[ModuleStatement]:
             cond = text(child.child_by_field_name("condition"))
             if "__name__" in cond and "__main__" in cond:
                 out.append((child, "main_guard", "__main__"))
-        elif child.type == "expression_statement":
+        elif child.type in ("expression_statement", "call", "assignment"):
             call = _first_call(child)
             if call is None:
                 continue
-            expr = named_children(child)[0]
+            expr = _statement_expr(child)
             if expr.type == "assignment":
                 out.append((child, "wiring", text(expr.child_by_field_name("left"))[:80]))
             else:

@@ -78,7 +78,8 @@ phase "npm playwright-core"
 # --- 5. build + package + install the extension ---------------------------------------------------------
 (cd "$REPO/vscode-client" \
   && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund >/dev/null; } \
-  && npm run package > "$E/vsce.log" 2>&1 && cp codegraph.vsix "$E/codegraph.vsix") || { tail -30 "$E/vsce.log"; exit 1; }
+  && npm test > "$E/unit.log" 2>&1 && npm run package > "$E/vsce.log" 2>&1 && cp codegraph.vsix "$E/codegraph.vsix") \
+  || { tail -30 "$E/unit.log" "$E/vsce.log" 2>/dev/null; exit 1; }
 export CSD=$E/csdata
 export XDG_CONFIG_HOME=$CSD/xdg-config XDG_DATA_HOME=$CSD/xdg-data XDG_CACHE_HOME=$CSD/xdg-cache
 CS=$E/cs/node_modules/.bin/code-server
@@ -97,7 +98,7 @@ json.dump({
 PY
 "$CS" "${CS_FLAGS[@]}" --install-extension "$E/codegraph.vsix" --force > "$E/install-ext.log" 2>&1 \
   || { cat "$E/install-ext.log"; exit 1; }
-phase "vsix build + install"
+phase "unit tests + vsix build + install"
 
 # --- 6. workspace + code-server (own process group: the cleanup kills ext host and server too) -----
 rm -rf "$E/ws"; cp -r "$WS_SRC" "$E/ws"; export E2E_WS_DIR=$E/ws

@@ -14,6 +14,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
 logging.basicConfig(filename=os.environ.get("STANDIN_LOG", os.devnull), level=logging.INFO)
+logging.getLogger("pygls").setLevel(logging.WARNING)
 server = LanguageServer("codegraph-standin", "0.0.1")
 VERSION = 1
 
