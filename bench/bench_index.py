@@ -29,7 +29,9 @@ from common import (  # noqa: E402
     CORPORA,
     DEFAULT_CORPORA,
     PYTHON,
+    CYCLE_GUARD_ENV,
     Timer,
+    apply_workarounds,
     fmt_ms,
     fmt_s,
     in_scope_files,
@@ -102,7 +104,10 @@ def child_floor(root: Path) -> dict:
         glang = get_language(g)
         cg_queries[lang] = [Query(glang, q) for q in (spec.definitions, spec.calls, spec.imports)]
 
+    cpu: dict[str, float] = {}
+
     def run(mode: str) -> float:
+        c0 = time.process_time()
         t0 = time.perf_counter()
         n = 0
         for language, src in sources:
@@ -112,12 +117,14 @@ def child_floor(root: Path) -> dict:
             elif mode == "cgquery":
                 for q in cg_queries[language]:
                     n += len(QueryCursor(q).matches(tree.root_node))
-        return time.perf_counter() - t0
+        wall = time.perf_counter() - t0
+        cpu[mode] = min(cpu.get(mode, float("inf")), time.process_time() - c0)
+        return wall
 
-    run("parse")  # warm the page cache / grammar code once, untimed, on a prefix
-    parse_s = min(run("parse") for _ in range(1))
-    query_s = min(run("query") for _ in range(1))
-    cg_s = run("cgquery")
+    repeat = int(os.environ.get("CGBENCH_FLOOR_REPEAT", "2"))
+    parse_s = min(run("parse") for _ in range(repeat))  # best of N: the machine may be shared
+    query_s = min(run("query") for _ in range(repeat))
+    cg_s = min(run("cgquery") for _ in range(repeat))
     by_lang: dict[str, int] = {}
     for lang, _ in sources:
         by_lang[lang] = by_lang.get(lang, 0) + 1
@@ -130,6 +137,7 @@ def child_floor(root: Path) -> dict:
         "parse_s": parse_s,
         "parse_query_s": query_s,
         "parse_cgqueries_s": cg_s,
+        "cpu": cpu,
     }
 
 
@@ -251,30 +259,65 @@ def child_edit(root: Path, cache: Path, rel: str, n_edits: int, seed: int) -> di
 
 
 # ---- parent side --------------------------------------------------------------------------------
-def run_with_rusage(cmd: list[str], env: dict | None = None) -> tuple[str, float, float]:
-    """Runs cmd; returns (stdout, wall seconds, peak RSS MB of it and its waited-for descendants)."""
+class ChildFailed(Exception):
+    pass
+
+
+def run_with_rusage(cmd: list[str], guard: bool = False) -> tuple[str, float, float, float]:
+    """Runs cmd; returns (stdout, wall s, peak RSS MB of it and its waited-for descendants, CPU s)."""
+    env = dict(os.environ)
+    if guard:
+        env[CYCLE_GUARD_ENV] = "1"
+    else:
+        env.pop(CYCLE_GUARD_ENV, None)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out_chunks = []
-    # Read everything then reap with wait4 so we get this child's own rusage (not the cumulative
-    # RUSAGE_CHILDREN of every child this benchmark has run so far).
-    out, err = proc.stdout.read(), proc.stderr.read()
-    _, status, ru = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile() as out_f, tempfile.TemporaryFile() as err_f:
+        # Files, not pipes: a child that writes a lot to one stream must never block on it.
+        proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, env=env)
+        # Reap with wait4 so we get this child's own rusage (not the cumulative RUSAGE_CHILDREN
+        # of every child this benchmark has run so far).
+        _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read(), err_f.read()
     if proc.returncode != 0:
-        raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}):\n{err.decode(errors='replace')[-3000:]}")
-    out_chunks.append(out.decode())
-    return "".join(out_chunks), wall, ru.ru_maxrss / 1024
+        lines = err.decode(errors="replace").strip().splitlines()
+        raise ChildFailed(lines[-1] if lines else f"exit code {proc.returncode}")
+    return out.decode(), wall, ru.ru_maxrss / 1024, ru.ru_utime + ru.ru_stime
+
+
+def _child_cmd(kind: str, *args: str) -> list[str]:
+    return [PYTHON, __file__, "--child", kind, *args]
+
+
+WARM_CODE = (
+    "import sys, time, json, os; t0 = time.perf_counter()\n"
+    "from pathlib import Path\n"
+    "if os.environ.get(%r) == '1':\n"
+    "    sys.path.insert(0, %r); import common; common.apply_workarounds()\n"
+    "from codegraph.index.index import RootIndex\n"
+    "t1 = time.perf_counter()\n"
+    "idx = RootIndex(Path(sys.argv[1]), cache_dir=Path(sys.argv[2])); s = idx.build()\n"
+    "print(json.dumps({'import_s': t1 - t0, 'build_s': s.elapsed_ms / 1000, 'parsed': s.parsed, 'from_cache': s.from_cache}))\n"
+) % (CYCLE_GUARD_ENV, str(Path(__file__).resolve().parent))
+
+CLI_CODE = (
+    "import sys, os\n"
+    "if os.environ.get(%r) == '1':\n"
+    "    sys.path.insert(0, %r); import common; common.apply_workarounds()\n"
+    "from codegraph.cli import main; sys.exit(main(sys.argv[1:]))\n"
+) % (CYCLE_GUARD_ENV, str(Path(__file__).resolve().parent))
 
 
 def bench_corpus(key: str, args: argparse.Namespace) -> dict:
     c = CORPORA[key]
     root = require_corpus(key)
     print(f"\n== {key}: {c.note}", flush=True)
-    res: dict = {"key": key, "root": str(root)}
+    res: dict = {"key": key, "root": str(root), "errors": [], "guard": False, "load_before": os.getloadavg()[0]}
 
-    out, wall, _ = run_with_rusage([PYTHON, __file__, "--child", "floor", str(root)])
+    out, wall, _, cpu = run_with_rusage(_child_cmd("floor", str(root)))
     res["floor"] = json.loads(out.strip().splitlines()[-1])
     f = res["floor"]
     print(f"   floor: {f['files']} files, {f['lines']:,} lines; parse {fmt_s(f['parse_s'])}, parse+query {fmt_s(f['parse_query_s'])}", flush=True)
@@ -284,29 +327,34 @@ def bench_corpus(key: str, args: argparse.Namespace) -> dict:
         cache = tmp / "cache"
         workers = [] if args.workers is None else ["--workers", str(args.workers)]
         colds = []
-        for i in range(args.cold_runs):
+        guard = args.cycle_guard == "always"
+        i = 0
+        while i < args.cold_runs:
             shutil.rmtree(cache, ignore_errors=True)
-            out, wall, rss = run_with_rusage([PYTHON, __file__, "--child", "cold", str(root), str(cache), *workers])
+            try:
+                out, wall, rss, cpu = run_with_rusage(_child_cmd("cold", str(root), str(cache), *workers), guard)
+            except ChildFailed as exc:
+                res["errors"].append(f"cold build failed{' (with cycle guard)' if guard else ''}: {exc}")
+                print(f"   cold: FAILED: {exc}", flush=True)
+                if guard or args.cycle_guard == "never":
+                    return res
+                guard = True
+                print("   retrying with the resolver cycle guard (bench/common.py apply_workarounds)", flush=True)
+                continue
             d = json.loads(out.strip().splitlines()[-1])
-            d["wall_s"], d["wait4_maxrss_mb"] = wall, rss
+            d["wall_s"], d["wait4_maxrss_mb"], d["cpu_s"] = wall, rss, cpu
             colds.append(d)
-            print(f"   cold #{i + 1}: build {fmt_s(d['build_s'])} (process {fmt_s(wall)}), peak RSS {rss:.0f} MB", flush=True)
+            print(f"   cold #{i + 1}: build {fmt_s(d['build_s'])} (process {fmt_s(wall)}, CPU {fmt_s(cpu)}), peak RSS {rss:.0f} MB", flush=True)
+            i += 1
+        res["guard"] = guard
         res["cold"] = min(colds, key=lambda d: d["build_s"])
         res["cold_runs"] = [d["build_s"] for d in colds]
         res["cold_rss_mb"] = max(d["wait4_maxrss_mb"] for d in colds)
 
         # warm: the cache now holds every file; a new process must come up from it
-        code = (
-            "import sys, time, json; t0 = time.perf_counter()\n"
-            "from pathlib import Path\n"
-            "from codegraph.index.index import RootIndex\n"
-            "t1 = time.perf_counter()\n"
-            "idx = RootIndex(Path(sys.argv[1]), cache_dir=Path(sys.argv[2])); s = idx.build()\n"
-            "print(json.dumps({'import_s': t1 - t0, 'build_s': s.elapsed_ms / 1000, 'parsed': s.parsed, 'from_cache': s.from_cache}))\n"
-        )
         warms = []
         for _ in range(args.warm_runs):
-            out, wall, rss = run_with_rusage([PYTHON, "-c", code, str(root), str(cache)])
+            out, wall, rss, _ = run_with_rusage([PYTHON, "-c", WARM_CODE, str(root), str(cache)], guard)
             d = json.loads(out.strip().splitlines()[-1])
             d["wall_s"], d["rss_mb"] = wall, rss
             warms.append(d)
@@ -320,10 +368,9 @@ def bench_corpus(key: str, args: argparse.Namespace) -> dict:
             "runs": [d["wall_s"] for d in warms],
         }
         # the same through the CLI a user runs (`codegraph index ROOT --json`)
-        cli = shutil.which("codegraph", path=str(Path(PYTHON).parent)) or "codegraph"
         cli_walls = []
         for _ in range(args.warm_runs):
-            _, wall, _ = run_with_rusage([cli, "index", str(root), "--cache-dir", str(cache), "--json"])
+            _, wall, _, _ = run_with_rusage([PYTHON, "-c", CLI_CODE, "index", str(root), "--cache-dir", str(cache), "--json"], guard)
             cli_walls.append(wall)
         res["warm"]["cli_wall_s"] = statistics.median(cli_walls)
         w = res["warm"]
@@ -331,14 +378,20 @@ def bench_corpus(key: str, args: argparse.Namespace) -> dict:
               f"re-parsed {w['parsed']}), CLI {fmt_s(w['cli_wall_s'])}", flush=True)
 
         if c.edit_file and args.edits > 0:
-            out, _, _ = run_with_rusage([PYTHON, __file__, "--child", "edit", str(root), str(cache), c.edit_file, str(args.edits)])
-            d = json.loads(out.strip().splitlines()[-1])
-            d["summary"] = summarize(d["edit_ms"])
-            d["commit_summary"] = summarize(d["commit_ms"])
-            res["edit"] = d
-            print(f"   edit: {d['file']} ({d['lines']} lines) median {d['summary']['median']:.1f} ms, p95 {d['summary']['p95']:.1f} ms", flush=True)
+            try:
+                out, _, _, _ = run_with_rusage(_child_cmd("edit", str(root), str(cache), c.edit_file, str(args.edits)), guard)
+            except ChildFailed as exc:
+                res["errors"].append(f"edit run failed: {exc}")
+                print(f"   edit: FAILED: {exc}", flush=True)
+            else:
+                d = json.loads(out.strip().splitlines()[-1])
+                d["summary"] = summarize(d["edit_ms"])
+                d["commit_summary"] = summarize(d["commit_ms"])
+                res["edit"] = d
+                print(f"   edit: {d['file']} ({d['lines']} lines) median {d['summary']['median']:.1f} ms, p95 {d['summary']['p95']:.1f} ms", flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    res["load_after"] = os.getloadavg()[0]
     return res
 
 
@@ -346,7 +399,7 @@ def report(results: list[dict]) -> None:
     print("\n" + "=" * 100)
     print(f"codegraph index benchmark — {machine_note()}")
     print("=" * 100)
-    keys = [r["key"] for r in results]
+    keys = [r["key"] + (" *" if r.get("guard") else "") for r in results]
     rows = []
 
     def row(label: str, fn) -> None:
@@ -363,10 +416,13 @@ def report(results: list[dict]) -> None:
     row("(a) floor parse-only, 1 core", lambda r: fmt_s(r["floor"]["parse_s"]))
     row("(a) floor parse+def/call query, 1 core", lambda r: fmt_s(r["floor"]["parse_query_s"]))
     row("    parse + codegraph's own queries", lambda r: fmt_s(r["floor"]["parse_cgqueries_s"]))
+    row("    floor CPU: parse / parse+query", lambda r: f"{fmt_s(r['floor']['cpu']['parse'])} / {fmt_s(r['floor']['cpu']['query'])}")
     row("(b) cold build (RootIndex.build)", lambda r: fmt_s(r["cold"]["build_s"]))
     row("    cold process wall (incl. import)", lambda r: fmt_s(r["cold"]["wall_s"]))
+    row("    cold process CPU (all processes)", lambda r: fmt_s(r["cold"]["cpu_s"]))
     row("    cold/floor(parse+query)  [≤1.5]", lambda r: f"{r['cold']['build_s'] / r['floor']['parse_query_s']:.2f}x {verdict(r['cold']['build_s'] / r['floor']['parse_query_s'], TARGETS['cold_over_floor'])}")
     row("    cold/floor(parse-only)", lambda r: f"{r['cold']['build_s'] / r['floor']['parse_s']:.2f}x")
+    row("    cold CPU / floor CPU(parse+query)", lambda r: f"{r['cold']['cpu_s'] / r['floor']['cpu']['query']:.2f}x")
     row("(c) warm process wall  [≤1.5 s]", lambda r: f"{fmt_s(r['warm']['wall_s'])} {verdict(r['warm']['wall_s'], TARGETS['warm_s'])}")
     row("    warm: import codegraph.index", lambda r: fmt_s(r["warm"]["import_s"]))
     row("    warm: in-process build()", lambda r: fmt_s(r["warm"]["build_s"]))
@@ -381,12 +437,18 @@ def report(results: list[dict]) -> None:
     row("    full parse / extract of the file", lambda r: f"{r['edit']['full_parse_ms']:.1f} / {r['edit']['extract_ms']:.1f} ms")
     row("    edit file, edits, incr == fresh", lambda r: f"{r['edit']['file'].rsplit('/', 1)[-1]} {r['edit']['lines']}L x{len(r['edit']['edit_ms'])} {r['edit']['incremental_equals_fresh']}")
     row("units / resolved edges / unknown calls", lambda r: f"{r['cold']['units']:,} / {r['cold']['resolved']:,} / {r['cold']['unresolved']:,}")
+    row("load average before / after", lambda r: f"{r['load_before']:.1f} / {r['load_after']:.1f}")
     print(table(rows, ["", *keys]))
+    for r in results:
+        for e in r["errors"]:
+            print(f"! {r['key']}: {e}")
+        if r.get("guard"):
+            print(f"* {r['key']}: measured with the resolver cycle guard monkeypatch (see bench/common.py apply_workarounds)")
 
     print("\nFiles with parse errors (FileFacts.parse_errors > 0), per language:")
     prow = []
     for r in results:
-        for lang, (n, bad) in sorted(r["cold"]["parse_errors"].items()):
+        for lang, (n, bad) in sorted(r.get("cold", {}).get("parse_errors", {}).items()):
             prow.append([r["key"], lang, str(n), str(bad), f"{100 * bad / n:.1f}%"])
     print(table(prow, ["corpus", "language", "files", "with errors", "share"]))
 
@@ -394,6 +456,7 @@ def report(results: list[dict]) -> None:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         kind, rest = sys.argv[2], sys.argv[3:]
+        apply_workarounds()
         if kind == "floor":
             out = child_floor(Path(rest[0]))
         elif kind == "cold":
@@ -407,12 +470,16 @@ def main() -> None:
         return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpora", nargs="*", default=list(DEFAULT_CORPORA), help=f"subset of {list(CORPORA)} (default {list(DEFAULT_CORPORA)})")
+    ap.add_argument("--floor-repeat", type=int, default=2, help="floor passes per mode (the fastest is reported)")
     ap.add_argument("--cold-runs", type=int, default=1, help="cold builds per corpus (the fastest is reported)")
     ap.add_argument("--warm-runs", type=int, default=3, help="warm process starts per corpus (median reported)")
     ap.add_argument("--edits", type=int, default=30, help="edits for the latency run (0 = skip)")
     ap.add_argument("--workers", type=int, default=None, help="RootIndex.build(workers=…) (default: the index's own choice)")
+    ap.add_argument("--cycle-guard", choices=("auto", "always", "never"), default="auto",
+                    help="resolver RecursionError workaround: auto = retry with it only if the cold build fails")
     ap.add_argument("--json", metavar="FILE", help="also write the raw results as JSON")
     args = ap.parse_args()
+    os.environ["CGBENCH_FLOOR_REPEAT"] = str(args.floor_repeat)
     results = [bench_corpus(k, args) for k in args.corpora]
     report(results)
     if args.json:

@@ -174,3 +174,31 @@ def machine_note() -> str:
     import platform
 
     return f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}"
+
+
+# ---- workarounds for known codegraph bugs (opt-in, labelled in every report) ------------------
+CYCLE_GUARD_ENV = "CGBENCH_CYCLE_GUARD"
+
+
+def apply_workarounds() -> list[str]:
+    """Applies in-process monkeypatches named in the environment; returns their names.
+
+    CGBENCH_CYCLE_GUARD=1: `Resolver.supertypes_of` recurses without bound when a type's
+    supertype text goes through the type itself (TypeScript `interface Cache extends
+    Cache.Variance<…>` with a same-named namespace) → RecursionError and the whole build fails.
+    The guard seeds the memo with [] before computing, which breaks the cycle.
+    """
+    applied = []
+    if os.environ.get(CYCLE_GUARD_ENV) == "1":
+        from codegraph.bindings.resolve import Resolver
+
+        def supertypes_of(self, t):
+            hit = self._memo_supers.get(t.id)
+            if hit is None:
+                self._memo_supers[t.id] = []  # cycle guard: a re-entrant call sees "no supertypes"
+                hit = self._memo_supers[t.id] = self._supertypes_of(t)
+            return hit
+
+        Resolver.supertypes_of = supertypes_of
+        applied.append("resolver-cycle-guard")
+    return applied

@@ -204,8 +204,10 @@ TOOLS: list[dict[str, Any]] = [
         "title": "Fetch pack evidence",
         "description": (
             "Re-read exact source ranges cited by a knowledge pack (codegraph_distill), checking each file's sha256 "
-            "so you never read code that changed since the pack was made. Pass the pack's source references "
-            "unchanged. Returns JSON {blocks: [{path, lines, text} | {path, lines, error}]} where error is "
+            "so you never read code that changed since the pack was made. In a 'json' pack, each entry of "
+            "pack.sources gives lines; pack.files[source.file] gives path and sha256. (A 'markdown' pack names "
+            "path:lines and symbol only: to see that code, call codegraph_explore naming the symbol.) Returns JSON"
+            " {blocks: [{path, lines, text} | {path, lines, error}]} where error is "
             "'content-modified' (the file changed: distill again), 'not-found' or 'outside-scope'. For free-form "
             "questions use codegraph_explore. Read-only."
         ),
@@ -575,16 +577,32 @@ async def _serve(bridge: Bridge) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+MIN_SDK = (1, 19)  # the first 1.x whose low-level call_tool passes a CallToolResult through unchanged
+
+
+def _sdk_version() -> tuple[int, int] | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        major, minor = version("mcp").split(".")[:2]
+        return int(major), int("".join(ch for ch in minor if ch.isdigit()) or 0)
+    except (PackageNotFoundError, ValueError):
+        return None
+
+
 def main(root: str = ".", *, cache_dir: str | Path | None = None, use_cache: bool = True,
          exclude: tuple[str, ...] = (), max_file_bytes: int | None = None) -> int:
     """`codegraph mcp [ROOT]`: serve MCP over stdio until the client closes stdin."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    try:
-        import anyio
-        import mcp  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("mcp") is None or importlib.util.find_spec("anyio") is None:
         print("codegraph mcp needs the MCP SDK: pip install 'codegraph[mcp]' (or pip install 'mcp>=1.2')", file=sys.stderr)
+        return 2
+    sdk = _sdk_version()
+    if sdk is not None and sdk < MIN_SDK:
+        print(f"codegraph mcp needs mcp >= {'.'.join(map(str, MIN_SDK))} (found {'.'.join(map(str, sdk))}): pip install -U 'mcp>=1.19'", file=sys.stderr)
         return 2
     path = Path(root).expanduser().resolve()
     if not path.is_dir():
@@ -594,7 +612,9 @@ def main(root: str = ".", *, cache_dir: str | Path | None = None, use_cache: boo
     index = RootIndex(path, config, cache_dir=Path(cache_dir) if cache_dir else None, use_cache=use_cache)
     bridge = Bridge(index)
     log.info("codegraph %s MCP server for %s", __version__, path)
-    bridge.start()
+    bridge.start()  # indexing overlaps the SDK import (about a second) and the handshake
+    import anyio
+
     try:
         anyio.run(_serve, bridge)
     except KeyboardInterrupt:

@@ -128,7 +128,7 @@ export class Ctx {
         void vscode.window
             .showErrorMessage(
                 `CodeGraph: cannot start the language server \`${cmd}\` (from ${server.origin}): ${reason}. ` +
-                    'Install codegraph (`pip install codegraph`) or set "codegraph.server.command".',
+                    'Install the codegraph server (it provides `codegraph-lsp`) or set "codegraph.server.command".',
                 "Show output",
                 "Open settings",
             )

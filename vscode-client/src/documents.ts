@@ -77,7 +77,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
         if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) this.changed.fire(uri);
         const doc = await vscode.workspace.openTextDocument(uri);
         await vscode.window.showTextDocument(doc, {
-            viewColumn: vscode.ViewColumn.Beside,
+            viewColumn: resultColumn(key),
             preserveFocus: true,
             preview: false,
         });
@@ -111,6 +111,17 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
             return link;
         });
     }
+}
+
+/**
+ * Where a result goes: the group already showing it, else the group showing another result,
+ * else beside the active editor (so results gather in one group instead of splitting again).
+ */
+function resultColumn(key: string): vscode.ViewColumn {
+    const editors = vscode.window.visibleTextEditors;
+    const same = editors.find((e) => e.document.uri.toString() === key);
+    const other = editors.find((e) => e.document.uri.scheme === SCHEME);
+    return same?.viewColumn ?? other?.viewColumn ?? vscode.ViewColumn.Beside;
 }
 
 /** The root a request ran against: its own, else the first workspace folder. */

@@ -37,10 +37,16 @@ def _column(source: bytes, call: Call) -> tuple[int, int] | None:
     return line, len(source[line_start:offset].decode("utf-8", "replace"))
 
 
+# (root, path, file sha256, call start byte) → target unit id or None; survives requests, so a
+# repeated question costs no jedi time. Bounded: cleared when it grows past _MEMO_MAX.
+_memo: dict[tuple[str, str, str, int], str | None] = {}
+_MEMO_MAX = 20_000
+
+
 class JediResolver:
     """Resolves selected unknown Python calls to units of the index, within a time budget."""
 
-    def __init__(self, root: Path, files: dict[str, FileFacts], sources: dict[str, bytes], budget_s: float = 1.5, max_calls: int = 40) -> None:
+    def __init__(self, root: Path, files: dict[str, FileFacts], sources: dict[str, bytes], budget_s: float = 0.8, max_calls: int = 24) -> None:
         self.root = root
         self.files = files
         self.sources = sources
@@ -57,8 +63,26 @@ class JediResolver:
         return self._scripts[path]
 
     def resolve(self, facts: FileFacts, call: Call) -> Unit | None:
-        if facts.language != "python" or self.left <= 0 or time.monotonic() > self.deadline:
+        if facts.language != "python":
             return None
+        key = (str(self.root), facts.path, facts.sha256, call.start_byte)
+        if key in _memo:
+            hit = _memo[key]
+            return self._unit(hit) if hit else None
+        if self.left <= 0 or time.monotonic() > self.deadline:
+            return None
+        found = self._resolve(facts, call)
+        if len(_memo) > _MEMO_MAX:
+            _memo.clear()
+        _memo[key] = found.id if found else None
+        return found
+
+    def _unit(self, uid: str) -> Unit | None:
+        path = uid.split("::", 1)[0]
+        facts = self.files.get(path)
+        return next((u for u in facts.units if u.id == uid), None) if facts else None
+
+    def _resolve(self, facts: FileFacts, call: Call) -> Unit | None:
         self.left -= 1
         pos = _column(self.sources.get(facts.path, b""), call)
         if pos is None:

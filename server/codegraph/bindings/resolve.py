@@ -359,6 +359,9 @@ class Resolver:
             cur = self.units.get(cur.parent) if cur.parent else None
         local = self.top.get(facts.path, {}).get(name)
         if local:
+            # imported *and* defined here (`try: from fast import f` / `except: def f`): no proof which wins
+            if any((imp.alias or imp.name) == name for imp in facts.imports if imp.name not in ("", "*")):
+                return None
             return self._unique(local)
         bound = self._import_binding(facts, name)
         if bound is not None:

@@ -25,6 +25,7 @@ MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
 NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares its file
 MAX_CANDIDATES = 40
+FOCUSED_SHARE = 0.6  # a focused family file may take at most this share of the budget
 CLUSTER_GAP = 2
 
 
@@ -77,6 +78,7 @@ class FilePlan:
     mode: str = "full"
     reason: str = ""
     keep: set[str] = field(default_factory=set)  # focused: units whose bodies stay
+    must: set[str] = field(default_factory=set)  # spine and near-unique named symbols: kept first, up to the whole budget
 
 
 def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
@@ -101,16 +103,28 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     for s, uid in top_words:
         seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)
     checkpoint()
-    ranks = rank_units(index.graph.g, seeds)
-    top_rank = max(ranks.values()) if ranks else 1.0
 
     # 2. flow between the named symbols (or from the best text matches when none is named)
     endpoints = q.named_units()
     endpoints += [u for units in q.weak.values() for u in units if q.name_counts.get(u.name, len(units)) <= 3]
+    # A named type enters the flow through its members that the question mentions in words
+    # ("iterate over a QuerySet" → QuerySet.__iter__).
+    for t in [u for u in q.named_units() if u.is_type]:
+        for name, members in index.resolver.members_of(t).items():
+            for m in members:
+                if m.is_callable and name in q.weak:
+                    endpoints.append(m)
     if not endpoints:
         endpoints = [d.words.units[uid] for _, uid in top_words[:3] if d.words.units[uid].is_callable]
     endpoints = [u for u in dict((u.id, u) for u in endpoints).values() if not excluded(u.path)]
-    flow = find_named_flow_path(index, d.names, endpoints, q.name_counts, seeds, checkpoint, frozenset(u.id for u in q.named_units()))
+    for u in endpoints:
+        seeds[u.id] = max(seeds.get(u.id, 0.0), 0.8)
+    ranks = rank_units(index.graph.g, seeds)
+    top_rank = max(ranks.values()) if ranks else 1.0
+    relevance = {uid: r / top_rank for uid, r in ranks.items()}
+    for uid, s_ in seeds.items():
+        relevance[uid] = max(relevance.get(uid, 0.0), s_)
+    flow = find_named_flow_path(index, d.names, endpoints, q.name_counts, relevance, checkpoint, frozenset(u.id for u in q.named_units()))
     checkpoint()
 
     # 3. unit and file scores
@@ -151,6 +165,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     flow_exists = bool(flow.hops)
     for plan in plans:
         facts = index.files[plan.path]
+        plan.must = {u.id for u in facts.units if u.id in flow.spine or u.id in named_unique_callables}
         types_ = [u for u in facts.units if u.is_type]
         sibling = [(key, disp) for t in types_ for key, disp in d.supers.get(t.id, []) if family_size(d, key) >= MIN_SIBLINGS]
         family = [t for t in types_ if len(d.implementers.get(t.id, ())) >= MIN_SIBLINGS]
@@ -188,12 +203,12 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     for plan in plans:
         checkpoint()
         holds_named = any(u.id in named_ids or u.id in flow.spine for _, u in plan.units)
-        cap = remaining if plan.mode != "clusters" or holds_named else min(per_file_cap, remaining)
-        text, symbols = _render_plan(plan, index, flow, named_ids, cap)
+        cap = min(remaining, int(FOCUSED_SHARE * req.max_output_chars) if holds_named else per_file_cap) if plan.mode == "clusters" else remaining
+        text, symbols = _render_plan(plan, index, flow, named_ids, cap, req.max_output_chars, remaining)
         if text is not None and len(text) > remaining and plan.mode == "full" and remaining > 600:
             plan.mode = "clusters"
             plan.reason += " (clustered to fit)"
-            text, symbols = _render_plan(plan, index, flow, named_ids, remaining)
+            text, symbols = _render_plan(plan, index, flow, named_ids, remaining, req.max_output_chars)
         if text is None or len(text) > remaining:
             dropped.append(plan.path)
             continue
@@ -318,7 +333,9 @@ def _signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
     return [(u.name_line, max(u.name_line, u.sig_end_line)) for u in units if u.kind != "statement"]
 
 
-def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[str], cap: int) -> tuple[str | None, list[str]]:
+def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[str], cap: int, budget: int, hard: int | None = None) -> tuple[str | None, list[str]]:
+    """One file's section in its mode; clusters grow to `cap`, spine and named-unique symbols to `hard`."""
+    hard = cap if hard is None else max(cap, hard)
     facts = index.files[plan.path]
     lines = split_lines(index.sources.get(plan.path, b""))
     defs = [u for u in facts.units if u.kind != "statement"]
@@ -336,9 +353,9 @@ def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[st
         symbols = [u.qualname for u in kept] + [u.qualname for u in defs if u.is_type and u.parent is None and u.qualname not in {k.qualname for k in kept}]
         body, _ = numbered(lines, ranges)
         text = section(plan.path, symbols, "focused", body)
-        if len(text) > cap:  # too big even focused: the kept bodies that fit, best first
+        if len(text) > min(cap, FOCUSED_SHARE * budget):  # too big even focused: the kept bodies that fit, best first
             plan.mode = "clusters"
-            return _render_plan(plan, index, flow, named_ids, cap)
+            return _render_plan(plan, index, flow, named_ids, min(cap, int(FOCUSED_SHARE * budget)), budget, hard)
         return text, symbols
     # clusters: relevant symbol ranges; named and spine symbols injected and ranked first
     wanted: dict[str, float] = {u.id: s for s, u in plan.units}
@@ -359,7 +376,7 @@ def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[st
         trial = chosen + span
         body, _ = numbered(lines, [(s, e) for s, e in _widen(trial)])
         text = section(plan.path, symbols + [u.qualname], "clusters", body)
-        if len(text) <= cap:
+        if len(text) <= (hard if u.id in plan.must else cap):
             chosen, best_text = trial, text
             symbols.append(u.qualname)
     if best_text is None or not symbols:

@@ -135,22 +135,26 @@ def find_named_flow_path(
                 if (hop.src.id, hop.dst.id) not in seen_hops:
                     seen_hops.add((hop.src.id, hop.dst.id))
                     flow.hops.append(hop)
-    if sources and (len([u for u in sources if u.id in strong]) <= 1 or not flow.hops):
-        # The best entry's relevant callees, breadth first: with one named entry this is the
-        # whole spine; with several it adds the steps the question names only in words.
-        queue = deque([(sources[0], 0)])
-        visited = {sources[0].id}
-        while queue and len(flow.hops) < MAX_TREE_HOPS:
+    # Entries no traced path touches (all of them, when only one symbol is named): their
+    # relevant callees, breadth first, so each named entry brings its own steps.
+    on_paths = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops}
+    for entry in [u for u in sources if u.id not in on_paths and u.is_callable][:4]:
+        queue = deque([(entry, 0)])
+        visited = {entry.id}
+        added = 0
+        while queue and added < MAX_TREE_HOPS // 2 and len(flow.hops) < 3 * MAX_TREE_HOPS:
             cur, depth = queue.popleft()
             if depth >= 2:
                 continue
             for dst, line, how in steps.steps(cur):
-                if dst.id not in visited and relevance.get(dst.id, 0.0) > 0 and len(flow.hops) < MAX_TREE_HOPS:
-                    visited.add(dst.id)
-                    if (cur.id, dst.id) not in seen_hops:
-                        seen_hops.add((cur.id, dst.id))
-                        flow.hops.append(Hop(cur, dst, line, how))
-                    queue.append((dst, depth + 1))
+                if dst.id in visited or relevance.get(dst.id, 0.0) <= 0 and dst.id not in targets:
+                    continue
+                visited.add(dst.id)
+                if (cur.id, dst.id) not in seen_hops:
+                    seen_hops.add((cur.id, dst.id))
+                    flow.hops.append(Hop(cur, dst, line, how))
+                    added += 1
+                queue.append((dst, depth + 1))
     for hop in flow.hops:
         flow.spine.update((hop.src.id, hop.dst.id))
     # Relevant direct callees of the chain are part of the mechanism the agent walks.

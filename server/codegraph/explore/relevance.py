@@ -56,6 +56,11 @@ def stem(word: str) -> str:
     return word
 
 
+def _sentence_start(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip()
+    return not before or before[-1] in ".?!:;\n"
+
+
 def _looks_like_code(token: str) -> bool:
     return bool(re.search(r"[._:#$]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|^__", token)) or (token[:1].isupper() and len(token) > 1)
 
@@ -113,11 +118,14 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
             hits = [p for p in files if p == quoted or p.endswith("/" + quoted.lstrip("./"))]
             q.paths += [h for h in hits if h not in q.paths]
     seen_words: list[str] = []
-    for token in _IDENT.findall(text):
-        token = token.strip(":.")
+    for match in _IDENT.finditer(text):
+        token = match.group(0).strip(":.")
         if not token:
             continue
         hits = names.lookup(token, files)
+        plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
+        if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
+            hits = []  # "When …" opening a sentence is English, not Django's `When`
         if hits and _looks_like_code(token):
             q.named[token] = hits
             for part in re.split(r"[.:#]+", token):

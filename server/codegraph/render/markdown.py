@@ -29,8 +29,13 @@ _SECRET_LINE = re.compile(
 )
 
 
+_TRIGGERS = ("secret", "passw", "key", "token", "akia", "asia", "gh", "xox", "sk-", "aiza", "private")
+
+
 def looks_secret(line: str) -> bool:
-    return bool(_SECRET_LINE.search(line))
+    low = line.lower()
+    # Cheap substring prefilter: the full pattern runs only on lines that could match it.
+    return any(t in low for t in _TRIGGERS) and bool(_SECRET_LINE.search(line))
 
 
 def redact(line: str) -> str:

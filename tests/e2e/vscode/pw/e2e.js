@@ -9,6 +9,11 @@ const E = process.env.E2E_WORK;
 const WS = process.env.E2E_WS_DIR;
 const ART = process.env.E2E_ARTIFACTS || `${E}/artifacts`;
 const SETTINGS = `${E}/csdata/user-data/User/settings.json`;
+/** The CodeGraph output channel's log file (server stderr + the LSP trace). */
+const OUTPUT_LOG = () => {
+  const found = require("child_process").execSync(`find ${E}/csdata/user-data/logs -name '*CodeGraph*.log' | head -1`).toString().trim();
+  return found || "/nonexistent";
+};
 const CS_URL = process.env.CS_URL || `http://127.0.0.1:${process.env.CS_PORT || 8765}/?folder=${WS}`;
 const QUERY = process.env.E2E_QUERY || "handle_request";
 // What the explore answer must show: the queried function's source, in a file section.
@@ -232,6 +237,22 @@ async function main() {
       assert.strictEqual(clip, exploreText);
       await screenshot("copied");
     });
+
+    await step("re-running a query refreshes its tab instead of opening another", async () => {
+      const before = (await fs.promises.readFile(OUTPUT_LOG(), "utf8").catch(() => "")).split("codegraph/explore - (").length;
+      await runCommand(page, "CodeGraph: Explore…");
+      await page.locator(".quick-input-widget", { hasText: "CodeGraph: Explore" }).waitFor({ state: "visible", timeout: 10000 });
+      await page.locator(".quick-input-widget input").fill(QUERY);
+      await page.keyboard.press("Enter");
+      let after = before;
+      for (let i = 0; i < 40 && after <= before; i++) { // the LSP trace shows the request went out again
+        await page.waitForTimeout(250);
+        after = (await fs.promises.readFile(OUTPUT_LOG(), "utf8").catch(() => "")).split("codegraph/explore - (").length;
+      }
+      assert.ok(after > before, "no second codegraph/explore request in the trace");
+      await page.waitForTimeout(500);
+      assert.strictEqual(await page.locator(".tabs-container .tab", { hasText: `${QUERY}.md` }).count(), 1);
+    }, { independent: true });
 
     if (process.env.E2E_CANCEL_QUERY) { // needs a server that is slow on this query (the stand-in: "slow:…")
       await step("cancelling a long request in the UI cancels it in the server", async () => {

@@ -1,0 +1,177 @@
+"""Incremental updates give exactly what a fresh index of the final text gives.
+
+Random sequences of edits (inserts, deletes, replacements of random text, whole new
+methods, non-ASCII and emoji) go through `RootIndex.open_document` + `set_document` with
+tree-sitter InputEdits (the old tree is reused), or through `lsp.sync.apply_changes` with
+LSP UTF-16 ranges. After every sequence the edited file's facts and every file's resolved
+edges must equal those of a `RootIndex` built from scratch over the final texts.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codegraph.index.index import RootIndex
+from codegraph.lsp.sync import Change, apply_changes
+
+LANG_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "lang"
+TARGETS = [("python", "app/models.py"), ("python", "app/main.py"), ("typescript", "src/shapes.ts"), ("go", "shapes/shapes.go")]
+
+SNIPPETS = [
+    "\n    def added(self):\n        return self.area()\n",
+    "\ndef make_square(x):\n    return Square(x)\n",
+    "\nclass Extra(Shape):\n    pass\n",
+    "\n  added(): number { return this.area(); }\n",
+    "\nexport function makeSquare() { return new Square(1); }\n",
+    "\nfunc (c *Circle) Added() float64 { return c.Area() }\n",
+    "(", ")", "{", "}", ":", "\n", "    ", "def ", "class ", "return ", "é", "😀", "名前", "\"", "#", "//",
+]
+TEXT = st.one_of(st.sampled_from(SNIPPETS), st.text(alphabet="abc_ ():\n{}.é😀=", max_size=12))
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+
+
+def _copy(lang: str) -> Path:
+    tmp = Path(tempfile.mkdtemp(prefix="cg-incr-"))
+    shutil.copytree(LANG_FIXTURES / lang, tmp / "root", ignore=shutil.ignore_patterns("expected.json"))
+    return tmp / "root"
+
+
+def _snapshot(index: RootIndex, rel: str):
+    f = index.files.get(rel)
+    facts = None if f is None else (f.units, f.calls, f.imports, f.supertypes, f.package)
+    edges = {p: sorted(b.edges, key=repr) for p, b in index.bindings.items()}
+    unresolved = {p: len(b.unresolved) for p, b in index.bindings.items()}
+    return facts, edges, unresolved
+
+
+def _fresh(root: Path, rel: str, final: str):
+    (root / rel).write_bytes(final.encode("utf-8", "surrogatepass"))
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    return _snapshot(index, rel)
+
+
+def _point(text: str, offset: int) -> tuple[int, int]:
+    row = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    return row, len(text[start:offset].encode("utf-8"))
+
+
+def _input_edit(old: str, start: int, end: int, insert: str):
+    new = old[:start] + insert + old[end:]
+    sb = len(old[:start].encode("utf-8"))
+    edit = (sb, sb + len(old[start:end].encode("utf-8")), sb + len(insert.encode("utf-8")), _point(old, start), _point(old, end), _point(new, start + len(insert)))
+    return new, edit
+
+
+@st.composite
+def edit_script(draw):
+    lang, rel = draw(st.sampled_from(TARGETS))
+    text = (LANG_FIXTURES / lang / rel).read_text("utf-8")
+    steps = []
+    for _ in range(draw(st.integers(1, 6))):
+        start = draw(st.integers(0, len(text)))
+        end = draw(st.integers(start, min(len(text), start + draw(st.sampled_from([0, 0, 1, 5, 40])))))
+        insert = draw(TEXT)
+        steps.append((start, end, insert))
+        text = text[:start] + insert + text[end:]
+    return lang, rel, steps
+
+
+@SETTINGS
+@given(edit_script())
+def test_input_edits_match_a_fresh_index_of_the_final_text(script):
+    lang, rel, steps = script
+    root = _copy(lang)
+    try:
+        index = RootIndex(root, use_cache=False)
+        index.build()
+        text = (root / rel).read_text("utf-8")
+        index.open_document(rel, text)
+        version = index.version
+        for start, end, insert in steps:
+            text, edit = _input_edit(text, start, end, insert)
+            index.set_document(rel, text.encode("utf-8"), [edit])
+        assert index.version == version + len(steps)
+        assert _snapshot(index, rel) == _fresh(root, rel, text)
+    finally:
+        shutil.rmtree(root.parent, ignore_errors=True)
+
+
+def _lsp_position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    return line, len(text[start:offset].encode("utf-16-le")) // 2
+
+
+@SETTINGS
+@given(edit_script(), st.booleans())
+def test_lsp_utf16_changes_match_a_fresh_index_of_the_final_text(script, batched):
+    lang, rel, steps = script
+    root = _copy(lang)
+    try:
+        index = RootIndex(root, use_cache=False)
+        index.build()
+        text = (root / rel).read_text("utf-8")
+        index.open_document(rel, text)
+        changes, expected = [], text
+        for start, end, insert in steps:
+            (sl, sc), (el, ec) = _lsp_position(expected, start), _lsp_position(expected, end)
+            changes.append(Change(insert, (sl, sc, el, ec)))
+            expected = expected[:start] + insert + expected[end:]
+        batches = [changes] if batched else [[c] for c in changes]
+        for batch in batches:
+            text, edits = apply_changes(text, batch)
+            index.set_document(rel, text.encode("utf-8"), edits)
+        assert text == expected
+        assert _snapshot(index, rel) == _fresh(root, rel, text)
+    finally:
+        shutil.rmtree(root.parent, ignore_errors=True)
+
+
+def test_adding_a_method_re_resolves_a_caller_in_another_file(tmp_path):
+    root = tmp_path / "r"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg/__init__.py").write_text("")
+    (root / "pkg/a.py").write_text("class A:\n    pass\n")
+    (root / "pkg/b.py").write_text("from pkg.a import A\n\ndef run():\n    a = A()\n    return a.go()\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    assert index.bindings["pkg/b.py"].unresolved  # a.go() has no target yet
+    old = "class A:\n    pass\n"
+    index.open_document("pkg/a.py", old)
+    new, edit = _input_edit(old, len(old), len(old), "\n    def go(self):\n        return 1\n")
+    index.set_document("pkg/a.py", new.encode(), [edit])
+    assert any(e.dst == "pkg/a.py::A.go" for e in index.bindings["pkg/b.py"].edges)
+
+
+def test_removing_a_definition_drops_edges_into_it(tmp_path):
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "a.py").write_text("def f():\n    return 1\n")
+    (root / "b.py").write_text("from a import f\n\ndef g():\n    return f()\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    assert any(e.dst == "a.py::f" for e in index.bindings["b.py"].edges)
+    index.open_document("a.py", "def f():\n    return 1\n")
+    index.set_document("a.py", b"def h():\n    return 1\n", None)
+    assert not any(e.dst == "a.py::f" for e in index.bindings["b.py"].edges)
+    assert index.graph is not None
+
+
+def test_open_buffer_wins_over_disk_until_closed(tmp_path):
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "a.py").write_text("def on_disk():\n    pass\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    index.open_document("a.py", "def in_buffer():\n    pass\n")
+    index.refresh_path("a.py")  # a watched-file event while the buffer is open
+    assert [u.name for u in index.files["a.py"].units] == ["in_buffer"]
+    index.close_document("a.py")
+    assert [u.name for u in index.files["a.py"].units] == ["on_disk"]
