@@ -1,0 +1,74 @@
+"""Explore on Django 5.2.8: warm latency and output size, adaptive against plain rendering.
+
+    python bench/corpora.py && python bench/bench_explore.py [--cache-dir DIR]
+
+Prints one row per question (cold = first call, which pays jedi's first inferences; warm =
+the same question again), then the median and p95 of the warm latencies and the total size
+of adaptive vs non-adaptive output. Target (issue 3): warm median ≤ 100 ms on Django.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import require_corpus  # noqa: E402
+
+QUESTIONS = [
+    "When I iterate over a QuerySet, how does it become SQL through SQLCompiler.execute_sql and as_sql?",
+    "How does a request pass through the middleware chain in BaseHandler.get_response and _get_response?",
+    "How does Model.save call save_base and _save_table to insert or update a row?",
+    "How does the URL resolver match a path: URLResolver.resolve and URLPattern.resolve?",
+    "How does Form.is_valid run full_clean, _clean_fields and _clean_form?",
+    "How does Template.render reach NodeList.render and Node.render_annotated?",
+    "How does QuerySet.filter build a Q object and reach Query.add_q?",
+    "How are migrations applied by MigrationExecutor.migrate and apply_migration?",
+    "How does WhereNode.as_sql compile lookups with Lookup.as_sql?",
+    "How does authenticate() iterate over backends and call ModelBackend.authenticate?",
+    "How does runserver start: Command.inner_run and get_internal_wsgi_application?",
+    "How does the cache middleware use UpdateCacheMiddleware.process_response and learn_cache_key?",
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cache-dir", default=None)
+    args = parser.parse_args()
+    from codegraph.index.index import RootIndex
+    from codegraph.requests import run_explore
+
+    root = require_corpus("django")
+    cache = args.cache_dir or tempfile.mkdtemp(prefix="cg-bench-explore-")
+    t0 = time.perf_counter()
+    index = RootIndex(root, cache_dir=Path(cache))
+    index.build()
+    print(f"index ready in {time.perf_counter() - t0:.2f} s ({len(index.files)} files)")
+    print(f"{'question':<58} {'cold ms':>8} {'warm ms':>8} {'adaptive':>9} {'plain':>7} {'skel':>5} {'flow':>5}")
+    warm: list[float] = []
+    size_on = size_off = 0
+    for q in QUESTIONS:
+        t = time.perf_counter()
+        run_explore(index, {"query": q})
+        cold = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        on = run_explore(index, {"query": q})
+        w = (time.perf_counter() - t) * 1000
+        off = run_explore(index, {"query": q, "adaptive": False})
+        warm.append(w)
+        size_on += len(on["text"])
+        size_off += len(off["text"])
+        print(f"{q[:58]:<58} {cold:>8.0f} {w:>8.0f} {len(on['text']):>9} {len(off['text']):>7} {on['stats']['skeletonized']:>5} {len(on['flow']):>5}")
+    warm.sort()
+    p95 = warm[min(len(warm) - 1, int(round(0.95 * (len(warm) - 1))))]
+    print(f"\nwarm latency: median {statistics.median(warm):.0f} ms, p95 {p95:.0f} ms (target median ≤ 100 ms)")
+    print(f"output: adaptive {size_on:,} chars vs plain {size_off:,} chars ({size_on / max(1, size_off):.2f}×)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
