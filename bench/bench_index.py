@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -173,6 +174,74 @@ def child_cold(root: Path, cache: Path, workers: int | None) -> dict:
     }
 
 
+def _point(buf: bytes, offset: int) -> tuple[int, int]:
+    """tree-sitter Point (row, byte column) of a byte offset."""
+    row = buf.count(b"\n", 0, offset)
+    return row, offset - (buf.rfind(b"\n", 0, offset) + 1)
+
+
+_BODY_LINE = re.compile(rb"^( {8,})(?!#)\S", re.M)  # a line indented like a function/method body
+
+
+def _code_line_starts(source: bytes) -> list[int]:
+    """Byte offsets of body lines that start a statement (not inside a string or bracket)."""
+    import io
+    import tokenize
+
+    rows = set()
+    try:
+        for tok in tokenize.tokenize(io.BytesIO(source).readline):
+            if tok.type == tokenize.INDENT or (tok.type == tokenize.NAME and tok.line[: tok.start[1]].strip() == ""):
+                rows.add(tok.start[0] - 1)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    starts, offset = [], 0
+    for row, line in enumerate(source.split(b"\n")):
+        if row in rows and _BODY_LINE.match(line):
+            starts.append(offset)
+        offset += len(line) + 1
+    return starts
+
+
+def _plain_string_offsets(source: bytes) -> list[int]:
+    """Byte offsets just inside the opening quote of single-line, non-prefixed string literals."""
+    import io
+    import tokenize
+
+    line_offsets = [0]
+    for line in source.split(b"\n"):
+        line_offsets.append(line_offsets[-1] + len(line) + 1)
+    out = []
+    try:
+        for tok in tokenize.tokenize(io.BytesIO(source).readline):
+            if tok.type == tokenize.STRING and tok.string[:1] in "'\"" and tok.string[:3] not in ('"""', "'''") and tok.start[0] == tok.end[0]:
+                col_bytes = len(tok.line[: tok.start[1]].encode("utf-8"))
+                out.append(line_offsets[tok.start[0] - 1] + col_bytes + 1)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return out
+
+
+def plan_edit(source: bytes, k: int, rng: random.Random, pending: list[tuple[int, int]]) -> tuple[str, int, int, bytes]:
+    """One small, syntax-preserving edit: (kind, start, old_end, inserted bytes).
+
+    Cycles through what typing in a body looks like: add a statement line, type a character
+    into a string literal, delete a line added earlier (undo). Python sources only.
+    """
+    kind = ("insert_line", "type_in_string", "delete_line")[k % 3]
+    if kind == "delete_line" and pending:
+        start, length = pending.pop()
+        return kind, start, start + length, b""
+    if kind == "type_in_string":
+        offsets = _plain_string_offsets(source)
+        if offsets:
+            at = rng.choice(offsets)
+            return kind, at, at, b"x"
+    at = rng.choice(_code_line_starts(source))
+    indent = _BODY_LINE.match(source, at).group(1)
+    return "insert_line", at, at, indent + b"self._bench_probe_%d(value=%d)\n" % (k, k)
+
+
 def child_edit(root: Path, cache: Path, rel: str, n_edits: int, seed: int) -> dict:
     """Opens `rel` as a document and applies `n_edits` small typed edits through set_document."""
     from codegraph.index.extract import extract, parse, sha256
@@ -185,60 +254,29 @@ def child_edit(root: Path, cache: Path, rel: str, n_edits: int, seed: int) -> di
         idx.open_document(rel, text)
     source = idx.open_docs[rel].source
     rng = random.Random(seed)
-    lines = source.split(b"\n")
-    # Candidate places to edit: indented code lines (inside functions/methods).
-    candidates = [i for i, ln in enumerate(lines) if ln.startswith(b"        ") and ln.strip() and not ln.strip().startswith(b"#")]
-    totals, commits = [], []
-    pending_insert: tuple[int, int] | None = None  # (byte offset, length) of the last inserted line
+    pending: list[tuple[int, int]] = []  # (offset, length) of inserted lines not yet deleted
+    totals, commits, kinds = [], [], []
     for k in range(n_edits):
-        if pending_insert is not None and k % 3 == 2:
-            # delete the line we inserted two edits ago (undo-like edit)
-            start, length = pending_insert
-            old_end, new_end = start + length, start
-            insert = b""
-            pending_insert = None
-        elif k % 3 == 1:
-            # rename-like: append a character to an identifier-ish token on a code line
-            line_no = rng.choice(candidates)
-            line_start = sum(len(l) + 1 for l in source.split(b"\n")[:line_no])
-            line = source.split(b"\n")[line_no]
-            col = len(line) - len(line.lstrip()) + 1
-            start, old_end, new_end = line_start + col, line_start + col, line_start + col + 1
-            insert = b"x"
-        else:
-            # insert a whole new statement line inside a function body
-            line_no = rng.choice(candidates)
-            all_lines = source.split(b"\n")
-            line_start = sum(len(l) + 1 for l in all_lines[:line_no])
-            indent = all_lines[line_no][: len(all_lines[line_no]) - len(all_lines[line_no].lstrip())]
-            insert = indent + b"self._bench_probe_%d(value=%d)\n" % (k, k)
-            start, old_end, new_end = line_start, line_start, line_start + len(insert)
-            pending_insert = (start, len(insert))
+        kind, start, old_end, insert = plan_edit(source, k, rng, pending)
+        new_end = start + len(insert)
         new_source = source[:start] + insert + source[old_end:]
-
-        def point(buf: bytes, offset: int) -> tuple[int, int]:
-            row = buf.count(b"\n", 0, offset)
-            col = offset - (buf.rfind(b"\n", 0, offset) + 1)
-            return row, col
-
-        edit = (start, old_end, new_end, point(source, start), point(source, old_end), point(new_source, new_end))
+        delta = len(insert) - (old_end - start)
+        # keep the pending inserted lines' offsets in step with this edit
+        pending[:] = [(o + delta if o >= old_end else o, n + (delta if o < start < o + n else 0)) for o, n in pending]
+        if kind == "insert_line":
+            pending.append((start, len(insert)))
+        edit = (start, old_end, new_end, _point(source, start), _point(source, old_end), _point(new_source, new_end))
         t0 = time.perf_counter()
         idx.set_document(rel, new_source, [edit])
         totals.append((time.perf_counter() - t0) * 1000)
         commits.append(idx.last_update_ms)
+        kinds.append(kind)
         source = new_source
-        if pending_insert is not None and k % 3 == 1:  # keep the pending line's span in step
-            p_start, p_len = pending_insert
-            if start <= p_start:
-                pending_insert = (p_start + 1, p_len)
-            elif start < p_start + p_len:
-                pending_insert = (p_start, p_len + 1)
-        candidates = [i for i, ln in enumerate(source.split(b"\n")) if ln.startswith(b"        ") and ln.strip() and not ln.strip().startswith(b"#")]
-    # Correctness check: incremental facts == a fresh parse of the final text.
-    fresh = extract(rel, idx.open_docs[rel].language, source, parse(idx.open_docs[rel].language, source), sha256(source), len(source))
-    same = fresh == idx.files[rel]
-    # Breakdown of one edit without the commit: an incremental re-parse + extract alone.
     language = idx.open_docs[rel].language
+    # Correctness check: incremental facts == a fresh parse of the final text.
+    fresh = extract(rel, language, source, parse(language, source), sha256(source), len(source))
+    same = fresh == idx.files[rel]
+    # For scale: a full (non-incremental) parse and one extract of the same file.
     t0 = time.perf_counter()
     tree_full = parse(language, source)
     t_full_parse = (time.perf_counter() - t0) * 1000
@@ -246,12 +284,15 @@ def child_edit(root: Path, cache: Path, rel: str, n_edits: int, seed: int) -> di
     extract(rel, language, source, tree_full, sha256(source), len(source))
     t_extract = (time.perf_counter() - t0) * 1000
     idx.close()
+    by_kind = {kd: statistics.median([t for t, kk in zip(totals, kinds) if kk == kd]) for kd in sorted(set(kinds))}
     return {
         "file": rel,
         "lines": source.count(b"\n"),
         "open_ms": t_open.ms,
         "edit_ms": totals,
         "commit_ms": commits,
+        "kinds": kinds,
+        "median_by_kind": by_kind,
         "full_parse_ms": t_full_parse,
         "extract_ms": t_extract,
         "incremental_equals_fresh": same,
@@ -433,6 +474,7 @@ def report(results: list[dict]) -> None:
     row("    warm process peak RSS", lambda r: f"{r['warm']['rss_mb']:.0f} MB")
     row("(e) edit latency median [≤20 ms]", lambda r: f"{r['edit']['summary']['median']:.1f} ms {verdict(r['edit']['summary']['median'], TARGETS['edit_median_ms'])}")
     row("    edit latency p95 / max", lambda r: f"{r['edit']['summary']['p95']:.1f} / {r['edit']['summary']['max']:.1f} ms")
+    row("    median by edit kind", lambda r: ", ".join(f"{k.split('_')[0]} {v:.0f}" for k, v in r["edit"]["median_by_kind"].items()) + " ms")
     row("    of which _commit (median)", lambda r: f"{r['edit']['commit_summary']['median']:.1f} ms")
     row("    full parse / extract of the file", lambda r: f"{r['edit']['full_parse_ms']:.1f} / {r['edit']['extract_ms']:.1f} ms")
     row("    edit file, edits, incr == fresh", lambda r: f"{r['edit']['file'].rsplit('/', 1)[-1]} {r['edit']['lines']}L x{len(r['edit']['edit_ms'])} {r['edit']['incremental_equals_fresh']}")

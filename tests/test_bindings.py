@@ -65,7 +65,6 @@ def test_name_both_imported_and_defined_in_the_file_stays_unknown(tmp_path):
     assert target(index, "b.py", "run") is None
 
 
-@pytest.mark.xfail(strict=True, reason="resolve.py: parameters are not in the facts, so a parameter shadowing an import resolves to the import")
 def test_parameter_shadowing_an_import_stays_unknown(tmp_path):
     index = index_of(tmp_path, {
         "a.py": "def make():\n    return 1\n",
@@ -369,3 +368,11 @@ def test_rust_trait_default_method_resolves_through_impl_trait_for_type(tmp_path
         pub fn run() { let p = P {}; p.hello(); }
     """})
     assert target(index, "src/lib.rs", "hello") == "src/lib.rs::Greet.hello"
+
+
+def test_typescript_parameter_shadowing_a_namespace_import_stays_unknown(tmp_path):
+    index = index_of(tmp_path, {
+        "src/reg.ts": "export function register(n: string): void {}\n",
+        "src/main.ts": "import * as reg from './reg';\nexport function run(reg: any) { reg.register('x'); }\n",
+    })
+    assert target(index, "src/main.ts", "register") is None

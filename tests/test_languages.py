@@ -25,14 +25,7 @@ LANG_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "lang"
 LANGUAGES = [s.name for s in SPECS]
 
 # (language, aspect) -> the bug that makes the code disagree with the gold answer.
-KNOWN_BUGS: dict[tuple[str, str], str] = {
-    ("java", "units"): "extract.py: name_line is the annotation line for annotated Java declarations (annotations sit inside the node)",
-    ("kotlin", "units"): "extract.py: name_line is the annotation line for annotated Kotlin declarations (annotations sit inside the node)",
-    ("python", "edges"): "resolve.py has no parameter names: a parameter shadowing an imported function resolves to the import",
-    ("typescript", "edges"): "resolve.py has no parameter names: a parameter shadowing a namespace import resolves to the import",
-    ("python", "unresolved"): "same parameter-shadowing bug (apply_factory's make_square)",
-    ("typescript", "unresolved"): "same parameter-shadowing bug (shadowed's registry.register)",
-}
+KNOWN_BUGS: dict[tuple[str, str], str] = {}
 
 
 def _params(aspect: str) -> list:

@@ -46,7 +46,7 @@ _MEMO_MAX = 20_000
 class JediResolver:
     """Resolves selected unknown Python calls to units of the index, within a time budget."""
 
-    def __init__(self, root: Path, files: dict[str, FileFacts], sources: dict[str, bytes], budget_s: float = 0.8, max_calls: int = 24) -> None:
+    def __init__(self, root: Path, files: dict[str, FileFacts], sources: dict[str, bytes], budget_s: float = 0.5, max_calls: int = 8) -> None:
         self.root = root
         self.files = files
         self.sources = sources

@@ -103,6 +103,30 @@ class Resolver:
         names.add(posixpath.basename(posixpath.dirname(facts.path)))
         return names
 
+    @staticmethod
+    def _changed_names(old: FileFacts, new: FileFacts) -> set[str]:
+        """Names whose meaning may differ for other files after an edit of one file.
+
+        An edit inside a body leaves every definition where it was: nothing outside the file
+        needs re-resolving. Definitions that appear, vanish or move, and types whose
+        supertypes or package change, are what other files can observe.
+        """
+        def shape(f: FileFacts) -> set[tuple[str, str, int]]:
+            counts: dict[tuple[str, str], int] = defaultdict(int)
+            for u in f.units:
+                if u.kind != "statement":
+                    counts[(u.qualname, u.kind)] += 1  # a second definition makes a name ambiguous
+            return {(q, k, n) for (q, k), n in counts.items()}
+
+        def supers(f: FileFacts) -> set[tuple[str, str, str]]:
+            return {(s.unit, s.text, s.kind) for s in f.supertypes}
+
+        names = {q.rsplit(".", 1)[-1] for q, _, _ in shape(old) ^ shape(new)}
+        names |= {uid.rsplit("::", 1)[-1].rsplit(".", 1)[-1].split("#")[0] for uid, _, _ in supers(old) ^ supers(new)}
+        if old.package != new.package:
+            names |= {u.name for u in old.units} | {u.name for u in new.units}
+        return names
+
     def _names_referenced(self, facts: FileFacts) -> set[str]:
         names = {c.name for c in facts.calls}
         names.update(c.receiver.split(".")[0].split("::")[0] for c in facts.calls if c.receiver)
@@ -198,9 +222,10 @@ class Resolver:
         for facts in changed:
             old = self.files.get(facts.path)
             if old is not None:
-                touched_names |= self._names_defined(old)
+                touched_names |= self._changed_names(old, facts)
                 self._remove(old)
-            touched_names |= self._names_defined(facts)
+            else:
+                touched_names |= self._names_defined(facts)
             self._add(facts)
             dirty.add(facts.path)
         for name in touched_names:
@@ -347,6 +372,8 @@ class Resolver:
         cur = caller
         key = scope_key(facts)
         while cur is not None:
+            if name in cur.param_names:
+                return None  # a parameter shadows every outer binding of the name
             if cur.kind in ("function", "method", "constructor"):
                 hit = self._unique(self.members.get((key, cur.qualname), {}).get(name))
                 if hit is not None:

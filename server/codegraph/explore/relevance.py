@@ -188,7 +188,7 @@ class WordIndex:
         return out
 
 
-def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 2, limit: int = 400) -> dict[str, float]:
+def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 2, limit: int = 300) -> dict[str, float]:
     """Personalized PageRank on the seeds' local neighbourhood (calls, constructs, types, members)."""
     if not seeds:
         return {}
@@ -212,12 +212,13 @@ def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 2, l
             break
     # Power iteration on the small local graph (networkx's pagerank would pull in scipy).
     out_w: dict[str, dict[str, float]] = defaultdict(dict)
-    for src, dst, k in graph.subgraph(local).edges(keys=True):
-        if k == "imports" or src == dst:
-            continue
-        weight = 1.0 if k in ("calls", "constructs") else 0.5
-        out_w[src][dst] = max(out_w[src].get(dst, 0.0), weight)
-        out_w[dst][src] = max(out_w[dst].get(src, 0.0), weight * 0.5)  # callers matter, less than callees
+    for src in local:
+        for _, dst, k in graph.out_edges(src, keys=True):
+            if k == "imports" or dst == src or dst not in local:
+                continue
+            weight = 1.0 if k in ("calls", "constructs") else 0.5
+            out_w[src][dst] = max(out_w[src].get(dst, 0.0), weight)
+            out_w[dst][src] = max(out_w[dst].get(src, 0.0), weight * 0.5)  # callers matter, less than callees
     total = sum(seeds.get(n, 0.0) for n in local)
     if total <= 0:
         return {}
@@ -226,7 +227,7 @@ def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 2, l
     rank = dict(restart)
     nodes = sorted(local)
     seeded = [n for n in nodes if restart[n]]
-    for _ in range(40):
+    for _ in range(30):
         nxt = {n: (1 - alpha) * restart[n] for n in nodes}
         dangling = 0.0
         for src in nodes:
@@ -242,6 +243,6 @@ def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 2, l
             nxt[n] += alpha * dangling * restart[n]
         delta = sum(abs(nxt[n] - rank[n]) for n in nodes)
         rank = nxt
-        if delta < 1e-6:
+        if delta < 1e-4:
             break
     return rank

@@ -155,6 +155,31 @@ def _doc(spec: LanguageSpec, span: Node, body: Node | None) -> str:
     return ""
 
 
+def _param_names(node: Node) -> tuple[str, ...]:
+    """Plain identifiers a callable's parameters bind (patterns and destructuring are skipped)."""
+    params = node.child_by_field_name("parameters")
+    if params is None:
+        value = node.child_by_field_name("value")  # `const f = (a) => …`
+        params = value.child_by_field_name("parameters") if value is not None else None
+    if params is None:
+        params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)
+    names: list[str] = []
+    for p in params.named_children if params is not None else []:
+        if p.type in ("identifier", "simple_identifier"):
+            names.append(text(p))
+            continue
+        for field in ("name", "pattern"):
+            for inner in p.children_by_field_name(field):
+                if inner.type in ("identifier", "simple_identifier"):
+                    names.append(text(inner))
+        if not p.children_by_field_name("name") and not p.children_by_field_name("pattern"):
+            for inner in p.named_children:
+                if inner.type in ("identifier", "simple_identifier"):
+                    names.append(text(inner))
+                    break
+    return tuple(dict.fromkeys(n for n in names if n))
+
+
 def _params(node: Node) -> int:
     params = node.child_by_field_name("parameters")
     if params is None:
@@ -272,7 +297,7 @@ def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, si
             end_byte=end_byte,
             start_line=_line(start),
             end_line=_end_line(span),
-            name_line=_line(node),
+            name_line=_line(name_node) if name_node is not None and kind != "impl" else _line(node),
             sig_end_line=max(sig_end_line, _line(node)),
             sig_end_byte=sig_text_end,
             parent=parent.id if parent is not None else None,
@@ -280,6 +305,7 @@ def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, si
             doc=_doc(spec, span, body) if kind != "statement" else "",
             stmt_kind=stmt_kind,
             params=_params(node) if kind in ("function", "method", "constructor") else -1,
+            param_names=_param_names(node) if kind in ("function", "method", "constructor") else (),
             receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
         )
         units.append(unit)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "3"
+EXTRACTOR_VERSION = "4"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -37,6 +37,7 @@ class Unit:
     stmt_kind: str = ""  # for module statements: main_guard|registration|wiring|...
     params: int = -1  # number of parameters for callables, -1 if unknown
     receiver: str = ""  # the name a method's own object goes by: self, this, Go's `(s *Server)` → s
+    param_names: tuple[str, ...] = ()  # parameters shadow outer names inside a callable
 
     @property
     def is_callable(self) -> bool:

@@ -66,8 +66,9 @@ def decode(path: str, sha: str, blob: str) -> FileFacts:
 
 def _unit(row: list) -> Unit:
     values = dict(zip(_UNIT_FIELDS, row))
-    values["decorators"] = tuple(values["decorators"])
-    return Unit(**values)
+    # JSON gives lists back: every tuple field (decorators, param_names, …) must be a tuple again,
+    # or cached units differ from parsed ones and stop being hashable
+    return Unit(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
 
 class FactStore:

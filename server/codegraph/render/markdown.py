@@ -7,6 +7,7 @@ looking lines never leave the server: they are replaced by a visible redaction m
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 ELIDED = "⋮"
@@ -38,6 +39,7 @@ def looks_secret(line: str) -> bool:
     return any(t in low for t in _TRIGGERS) and bool(_SECRET_LINE.search(line))
 
 
+@lru_cache(maxsize=65_536)
 def redact(line: str) -> str:
     if not looks_secret(line):
         return line
