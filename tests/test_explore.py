@@ -18,8 +18,7 @@ CASES = sorted(p.parent.name for p in (FIXTURES / "explore").glob("*/gold.json")
 # Known gaps, measured and reported on issue 3 (strict=False so a fix shows up as XPASS):
 KNOWN_GAPS = {
     ("spine", "family-python"): "Query.get_compiler is reached through an attribute receiver (queryset.query) no resolver proves, and the budget is spent before sql/query.py",
-    ("spine", "pipeline-ts"): "six full step files exceed the 13,000-char tier; the last steps are clustered or dropped instead of all being kept",
-    ("siblings", "family-python"): "the focused compiler.py (8 KB) leaves too little budget for the backend sibling skeletons",
+    ("siblings", "family-python"): "compiler.py's focused view (8 KB) does not fit at 13,000 chars beside the spine and the reserved sibling skeletons; it falls back to clusters (spine bodies kept, siblings are skeletons)",
 }
 
 

@@ -25,7 +25,8 @@ MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
 NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares its file
 MAX_CANDIDATES = 40
-FOCUSED_SHARE = 0.6  # a focused family file may take at most this share of the budget
+FOCUSED_SHARE = 0.65  # a focused family file may take at most this share of the budget
+SKELETON_SHARE = 0.2  # room kept for sibling skeletons before bodies fill the budget
 CLUSTER_GAP = 2
 
 
@@ -79,6 +80,7 @@ class FilePlan:
     reason: str = ""
     keep: set[str] = field(default_factory=set)  # focused: units whose bodies stay
     must: set[str] = field(default_factory=set)  # spine and near-unique named symbols: kept first, up to the whole budget
+    spine_only: bool = False  # clusters hold the must symbols and nothing else
 
 
 def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
@@ -90,9 +92,11 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
 
     # 1. seeds: named symbols dominate, then weak names, then word matches
     seeds: dict[str, float] = {}
-    for u in q.named_units():
-        if not excluded(u.path):
-            seeds[u.id] = max(seeds.get(u.id, 0.0), 1.0)
+    for token, units_ in q.named.items():
+        weight = 1.0 / max(1, len(units_)) ** 0.5  # `as_sql` with 100 definitions names none of them strongly
+        for u in units_:
+            if not excluded(u.path):
+                seeds[u.id] = max(seeds.get(u.id, 0.0), weight)
     for units in q.weak.values():
         for u in units[:25]:
             if not excluded(u.path):
@@ -192,6 +196,16 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         else:
             plan.mode = "clusters" if large else "full"
 
+    # 4b. when the spine's files cannot all be shown whole, show every spine body instead
+    spine_full = [p for p in plans if p.mode == "full" and p.must]
+    if spine_full:
+        full_size = sum(index.files[p.path].size + 8 * index.files[p.path].lines for p in spine_full)
+        if full_size > 0.85 * req.max_output_chars:
+            for p in spine_full:
+                p.mode = "clusters"
+                p.spine_only = True
+                p.reason += " (clustered: the spine's files exceed the budget whole)"
+
     # 5. render within the budget, most relevant first; drop whole sections, never cut mid-line
     footer_reserve = 400
     flow_text = _render_flow(flow, index, max(0, req.max_output_chars - footer_reserve))
@@ -200,10 +214,28 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     files_out: list[dict] = []
     dropped: list[str] = []
     per_file_cap = max(2_000, int(req.max_output_chars * 0.4))
+    # Sibling skeletons are small and carry the family's shape: reserve room for them first
+    # (up to SKELETON_SHARE of the budget, most relevant first) so big sections cannot starve them.
+    reserved: dict[str, tuple[str, list[str]]] = {}
+    reserve_left = int(SKELETON_SHARE * req.max_output_chars)
+    for plan in plans:
+        if plan.mode == "skeleton":
+            text, symbols = _render_plan(plan, index, flow, named_ids, reserve_left, req.max_output_chars)
+            if text is not None and len(text) <= reserve_left:
+                reserved[plan.path] = (text, symbols)
+                reserve_left -= len(text)
+    remaining -= sum(len(t) for t, _ in reserved.values())
     for plan in plans:
         checkpoint()
+        if plan.path in reserved:
+            text, symbols = reserved[plan.path]
+            sections.append(text)
+            files_out.append({"path": plan.path, "mode": plan.mode, "reason": plan.reason, "chars": len(text), "symbols": symbols})
+            continue
         holds_named = any(u.id in named_ids or u.id in flow.spine for _, u in plan.units)
         cap = min(remaining, int(FOCUSED_SHARE * req.max_output_chars) if holds_named else per_file_cap) if plan.mode == "clusters" else remaining
+        if plan.spine_only:
+            cap = 0
         text, symbols = _render_plan(plan, index, flow, named_ids, cap, req.max_output_chars, remaining)
         if text is not None and len(text) > remaining and plan.mode == "full" and remaining > 600:
             plan.mode = "clusters"
@@ -260,6 +292,13 @@ def _dispatch_targets(index: RootIndex, d: Derived, flow: Flow) -> dict[str, flo
         facts = index.files.get(u.path) if u else None
         if facts is None:
             continue
+        # a spine method of a family base is overridden by its siblings (`self.as_sql()`)
+        owner = units.get(u.parent) if u.parent else None
+        if owner is not None and len(d.implementers.get(owner.id, ())) >= MIN_SIBLINGS:
+            for impl_id in sorted(d.implementers[owner.id]):
+                impl = units.get(impl_id)
+                for m in (index.resolver.members_of(impl).get(u.name, []) if impl else [])[:1]:
+                    out[m.id] = max(out.get(m.id, 0.0), 1.5)
         for idx in index.bindings[u.path].unresolved:
             call = facts.calls[idx]
             if call.caller != uid or call.name not in by_member:

@@ -2,13 +2,19 @@
 
 Everything here is iterative and bounded: queries do the tree search in C, and the few
 Python loops run over matched nodes only, so deep nesting cannot hit a recursion limit.
+Parsing has a deadline (hostile input such as 50,000 unclosed brackets can keep tree-sitter's
+error recovery busy for minutes), and anything unexpected in extraction becomes a SourceError,
+so one file can only ever be skipped, never fail the index.
 """
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import hashlib
 import re
+import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -20,6 +26,9 @@ from .facts import Call, FileFacts, Import, Supertype, Unit
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+PARSE_TIMEOUT_S = 5.0  # a real source file parses in well under a second; past this it is hostile
+_READ_CHUNK = 1 << 20
+_local = threading.local()  # Parser objects are not thread-safe: one per thread and language
 
 
 class SourceError(Exception):
@@ -46,9 +55,14 @@ def compiled(language: str) -> Compiled:
     return Compiled(spec, lang, Query(lang, spec.definitions), Query(lang, spec.calls), Query(lang, spec.imports), Query(lang, "(ERROR) @e (MISSING) @m"))
 
 
-@lru_cache(maxsize=None)
 def _parser(language: str) -> Parser:
-    return Parser(compiled(language).language)
+    parsers = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = Parser(compiled(language).language)
+    return parser
 
 
 def decode_source(raw: bytes, language: str) -> bytes:
@@ -68,15 +82,36 @@ def decode_source(raw: bytes, language: str) -> bytes:
             if m:
                 try:
                     return raw.decode(m.group(1).decode("ascii")).encode("utf-8")
-                except (LookupError, UnicodeDecodeError) as exc:
+                except (LookupError, UnicodeError) as exc:  # UnicodeEncodeError: a codec that yields lone surrogates
                     raise SourceError(f"undecodable with declared encoding {m.group(1).decode('ascii', 'replace')}") from exc
     raise SourceError("not UTF-8 and no encoding declaration")
 
 
-def parse(language: str, source: bytes, old_tree: Tree | None = None) -> Tree:
-    tree = _parser(language).parse(source, old_tree) if old_tree is not None else _parser(language).parse(source)
+def parse(language: str, source: bytes, old_tree: Tree | None = None, timeout_s: float | None = None) -> Tree:
+    """Parses within a deadline; py-tree-sitter honours progress_callback only with a read callback."""
+    limit = PARSE_TIMEOUT_S if timeout_s is None else timeout_s
+    deadline = time.monotonic() + limit
+    parser = _parser(language)
+
+    def read(offset: int, _point: object) -> bytes:
+        return source[offset : offset + _READ_CHUNK]
+
+    def over_time(_offset: int, _has_error: bool) -> bool:
+        return time.monotonic() > deadline
+
+    try:
+        if old_tree is not None:
+            tree = parser.parse(read, old_tree, progress_callback=over_time)
+        else:
+            tree = parser.parse(read, progress_callback=over_time)
+    except ValueError as exc:  # raised when the progress callback aborts
+        tree = None
+        if time.monotonic() <= deadline:
+            parser.reset()
+            raise SourceError(f"parser failed ({exc})") from exc
     if tree is None:
-        raise SourceError("parser gave up")
+        parser.reset()  # an aborted parse would otherwise resume on the next file
+        raise SourceError(f"parse timed out after {limit:g} s")
     return tree
 
 
@@ -220,6 +255,28 @@ def _assigned_name(node: Node) -> str:
 
 
 def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, size: int) -> FileFacts:
+    """FileFacts of one parsed file; any failure on a hostile tree is a SourceError (the file is skipped)."""
+    try:
+        return _extract(path, language, source, tree, digest, size)
+    except SourceError:
+        raise
+    except (RecursionError, MemoryError) as exc:
+        raise SourceError(f"extraction failed ({type(exc).__name__})") from exc
+    except Exception as exc:  # a hook meeting a tree shape it never saw must not stop the index
+        raise SourceError(f"extraction failed ({type(exc).__name__}: {str(exc)[:120]})") from exc
+
+
+def _newline_offsets(source: bytes) -> list[int]:
+    offsets = []
+    find = source.find
+    pos = find(b"\n")
+    while pos != -1:
+        offsets.append(pos)
+        pos = find(b"\n", pos + 1)
+    return offsets
+
+
+def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, size: int) -> FileFacts:
     c = compiled(language)
     spec = c.spec
     root = tree.root_node
@@ -250,6 +307,7 @@ def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, si
     stack: list[Unit] = []
     used_ids: dict[str, int] = {}
     type_units: dict[str, str] = {}  # type name → unit id in this file (Go receivers)
+    newlines = _newline_offsets(source)  # line of a byte by bisection: counting per unit is quadratic
     for start_byte, neg_end, node, kind, name_node, span, leading, start in entries:
         end_byte = -neg_end
         while stack and stack[-1].end_byte <= start_byte:
@@ -286,7 +344,7 @@ def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, si
         sig_text_end = sig_end
         while sig_text_end > node.start_byte and source[sig_text_end - 1 : sig_text_end] in (b" ", b"\t", b"\n", b"\r"):
             sig_text_end -= 1
-        sig_end_line = source.count(b"\n", 0, sig_text_end) + 1
+        sig_end_line = bisect.bisect_left(newlines, sig_text_end) + 1
         unit = Unit(
             id=uid,
             path=path,
