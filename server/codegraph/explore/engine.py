@@ -57,11 +57,12 @@ def derived(index: RootIndex) -> Derived:
     for dst, srcs in implementers.items():
         for src in srcs:
             supers[src].append((dst, units[dst].name if dst in units else dst))
+    # Supertypes outside the workspace (`Exception`, `str`, a framework base) never form a
+    # family: only real edges to definitions in scope do. Kept for reasons, not for the gate.
     for facts in index.files.values():
         for s in facts.supertypes:
             if not names.by_name.get(s.name):
                 external[s.name].add(s.unit)
-                supers[s.unit].append(("?" + s.name, s.name))
     d = Derived(index.version, names, WordIndex(index.files), implementers, external, supers)
     _derived[id(index)] = d
     return d
@@ -164,7 +165,12 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
 
     # 4. the gate
     named_ids = {u.id for u in q.named_units()}
-    named_unique_callables = {u.id for u in q.named_units() if u.is_callable and q.name_counts.get(u.name, 1) <= NEAR_UNIQUE}
+    # A near-unique named callable spares its file; a focused view also keeps the bodies of a
+    # qualified `Class.method` the question writes out (few definitions); `as_sql` ×100 neither.
+    named_unique_callables = {u.id for token, hits in q.named.items() for u in hits if u.is_callable and len(hits) <= NEAR_UNIQUE}
+    named_focus = named_unique_callables | {
+        u.id for token, hits in q.named.items() for u in hits if u.is_callable and "." in token and len(hits) <= 2 * NEAR_UNIQUE
+    }
     weak_named_ids = {u.id for units_ in q.weak.values() for u in units_}
     flow_exists = bool(flow.hops)
     for plan in plans:
@@ -185,7 +191,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
             base_ids = {t.id for t in family}
             plan.keep = {
                 u.id for u in facts.units
-                if u.id in flow.spine or u.id in named_unique_callables
+                if u.id in flow.spine or u.id in named_focus
                 or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
             }
             if not plan.keep and flow_exists and not on_spine:
