@@ -1,6 +1,6 @@
 """jedi as a precise helper for Python call sites the conservative resolver left unknown.
 
-Bounded by call count and wall time; used on small sets (a flow search, a one-hop
+Bounded by a fixed call count (never by wall time, so answers stay deterministic); used on small sets (a flow search, a one-hop
 expansion), never as the bulk resolver: jedi's project-wide search gives up on large trees.
 """
 
@@ -46,11 +46,10 @@ _MEMO_MAX = 20_000
 class JediResolver:
     """Resolves selected unknown Python calls to units of the index, within a time budget."""
 
-    def __init__(self, root: Path, files: dict[str, FileFacts], sources: dict[str, bytes], budget_s: float = 0.5, max_calls: int = 8) -> None:
+    def __init__(self, root: Path, files: dict[str, FileFacts], sources: dict[str, bytes], max_calls: int = 6) -> None:
         self.root = root
         self.files = files
         self.sources = sources
-        self.deadline = time.monotonic() + budget_s
         self.left = max_calls
         self._scripts: dict[str, object] = {}
 
@@ -66,11 +65,14 @@ class JediResolver:
         if facts.language != "python":
             return None
         key = (str(self.root), facts.path, facts.sha256, call.start_byte)
+        # The call budget counts memo hits too, so the answer never depends on what earlier
+        # requests happened to warm: same index + same request ⇒ same links.
+        if self.left <= 0:
+            return None
+        self.left -= 1
         if key in _memo:
             hit = _memo[key]
             return self._unit(hit) if hit else None
-        if self.left <= 0 or time.monotonic() > self.deadline:
-            return None
         found = self._resolve(facts, call)
         if len(_memo) > _MEMO_MAX:
             _memo.clear()
@@ -83,7 +85,6 @@ class JediResolver:
         return next((u for u in facts.units if u.id == uid), None) if facts else None
 
     def _resolve(self, facts: FileFacts, call: Call) -> Unit | None:
-        self.left -= 1
         pos = _column(self.sources.get(facts.path, b""), call)
         if pos is None:
             return None

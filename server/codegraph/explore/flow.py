@@ -19,7 +19,6 @@ from .relevance import NameTable
 MAX_DEPTH = 6
 MAX_SOURCES = 12
 MAX_TREE_HOPS = 12
-LEAF_RELEVANCE = 0.1
 
 
 @dataclass(frozen=True)
@@ -58,23 +57,6 @@ class CallSteps:
                     grouped.setdefault(caller, []).append(idx)
             self._unresolved[path] = grouped
         return self._unresolved[path]
-
-    def jedi_leaves(self, unit: Unit, relevance: dict[str, float]) -> list[tuple[Unit, int]]:
-        """Unknown Python calls of `unit` that jedi resolves to a relevant definition."""
-        facts = self.index.files.get(unit.path)
-        if facts is None or facts.language != "python":
-            return []
-        out: list[tuple[Unit, int]] = []
-        for idx in self._unresolved_by_caller(unit.path).get(unit.id, []):
-            call = facts.calls[idx]
-            defs = self.names.by_name.get(call.name, [])
-            if not defs or len(defs) == 1 or not any(relevance.get(d.id, 0.0) >= LEAF_RELEVANCE for d in defs):
-                continue  # unique names were already linked as candidates
-            self.checkpoint()
-            hit = self.jedi.resolve(facts, call)
-            if hit is not None and hit.id != unit.id and hit.is_callable:
-                out.append((hit, call.line))
-        return out
 
     def steps(self, unit: Unit) -> list[tuple[Unit, int, str]]:
         units = self.index.resolver.units
@@ -171,13 +153,6 @@ def find_named_flow_path(
                     flow.hops.append(Hop(cur, dst, line, how))
                     added += 1
                 queue.append((dst, depth + 1))
-    # Python leaves jedi can prove: an unknown call on the chain whose name has a relevant
-    # definition (`queryset.query.get_compiler()` when the question is about compilers).
-    for unit in [h.src for h in list(flow.hops)] + [h.dst for h in list(flow.hops)]:
-        for dst, line in steps.jedi_leaves(unit, relevance):
-            if (unit.id, dst.id) not in seen_hops:
-                seen_hops.add((unit.id, dst.id))
-                flow.hops.append(Hop(unit, dst, line, "jedi"))
     for hop in flow.hops:
         flow.spine.update((hop.src.id, hop.dst.id))
     flow.entry = sources[:1]
