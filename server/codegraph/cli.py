@@ -127,7 +127,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import main as mcp_main
 
-    return mcp_main(args.root)
+    return mcp_main(
+        args.root,
+        cache_dir=args.cache_dir,
+        use_cache=not args.no_cache,
+        exclude=tuple(args.exclude or ()),
+        max_file_bytes=args.max_file_bytes,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -171,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("mcp", help="run the MCP server over stdio")
     p.add_argument("root", nargs="?", default=".")
+    with_index_options(p)
     p.set_defaults(func=cmd_mcp)
     return parser
 

@@ -44,6 +44,9 @@ class DistillRequest:
         }
 
 
+MIN_BUDGET_BYTES = 512
+
+
 def _obligation(raw: object, n: int) -> ObligationSpec:
     field = f"obligations[{n}]"
     if not isinstance(raw, dict):
@@ -83,7 +86,8 @@ def parse_distill(params: dict) -> DistillRequest:
     if len(set(ids)) != len(ids):
         raise InvalidParams("obligations", "ids must be unique")
     release = RELEASE_CAP[scenario]
-    budget = get_int(params, "budgetBytes", 1, 1_000_000_000, None)
+    # Below 512 B not even the error that says "not delivered" is sure to fit: refuse such caps up front.
+    budget = get_int(params, "budgetBytes", MIN_BUDGET_BYTES, 1_000_000_000, None)
     cap = min(release, HARD_CAP, budget if budget is not None else release)
     fmt = get_enum(params, "format", ("json", "markdown"), "json")
     deadline = get_int(params, "deadlineMs", 1, 3_600_000, DEFAULT_DEADLINE_MS)
