@@ -178,7 +178,9 @@ def _body(spec: LanguageSpec, node: Node) -> Node | None:
 def _doc(spec: LanguageSpec, span: Node, body: Node | None) -> str:
     if body is not None and body.type == "block":
         first = body.named_children[0] if body.named_child_count else None
-        if first is not None and first.type == "expression_statement" and first.named_child_count == 1 and first.named_children[0].type == "string":
+        if first is not None and first.type == "expression_statement" and first.named_child_count == 1:
+            first = first.named_children[0]  # older grammars wrap the docstring; the pinned one does not
+        if first is not None and first.type == "string":
             lines = [ln.strip() for ln in text(first).strip("\"'rbuRBU").strip("\"'").splitlines() if ln.strip()]
             return lines[0][:160] if lines else ""
     prev = span.prev_named_sibling
@@ -217,6 +219,8 @@ def _param_names(node: Node) -> tuple[str, ...]:
 
 def _params(node: Node) -> int:
     params = node.child_by_field_name("parameters")
+    if params is None and node.child_by_field_name("value") is not None:  # `const f = (a) => …`
+        params = node.child_by_field_name("value").child_by_field_name("parameters")
     if params is None:
         params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)
     return -1 if params is None else params.named_child_count
