@@ -52,6 +52,7 @@ def _open_index(args: argparse.Namespace):
 
 def cmd_index(args: argparse.Namespace) -> int:
     index, stats = _open_index(args)
+    index.close()  # the cache is complete before the summary claims it
     status = index.status()
     if args.json:
         print(json.dumps({**status, "parsed": stats.parsed, "fromCache": stats.from_cache, "elapsedMs": round(stats.elapsed_ms, 1)}, indent=2))
@@ -92,6 +93,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
     except InvalidParams as exc:
         print(f"codegraph: {exc}", file=sys.stderr)
         return 2
+    finally:
+        index.close()
     sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n" if args.json else result["text"] + "\n")
     return 0
 
@@ -110,6 +113,8 @@ def cmd_distill(args: argparse.Namespace) -> int:
     except (InvalidParams, RequestFailed) as exc:
         print(f"codegraph: {exc}", file=sys.stderr)
         return 2
+    finally:
+        index.close()
     if args.format == "markdown":
         sys.stdout.write(result["markdown"] + "\n")
     else:

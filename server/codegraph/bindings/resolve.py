@@ -247,6 +247,7 @@ class Resolver:
         """Resolved direct supertypes of a type unit (Rust: the traits its impls implement)."""
         hit = self._memo_supers.get(t.id)
         if hit is None:
+            self._memo_supers[t.id] = []  # a type whose supertype text resolves back to itself must not recurse
             hit = self._memo_supers[t.id] = self._supertypes_of(t)
         return hit
 

@@ -27,6 +27,7 @@ from .store import FactStore, decode
 
 log = logging.getLogger(__name__)
 PARALLEL_MIN_FILES = 150  # below this a process pool costs more than it saves
+FLUSH_DELAY_S = 1.0  # edits within this window share one cache write
 
 Progress = Callable[[int, int, str], None]  # (done, total, message)
 
@@ -86,6 +87,8 @@ class RootIndex:
         self.last_update_ms = 0.0
         self.store: FactStore | None = None
         self._store_lock = threading.Lock()
+        self._pending: dict[str, FileFacts | None] = {}  # cache rows not yet written (None = delete)
+        self._flush_timer: threading.Timer | None = None
 
     # ---- full build ------------------------------------------------------------------
     def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:
@@ -146,10 +149,13 @@ class RootIndex:
         self.bindings = {p: self.resolver.resolve_file(p) for p in results}
         self.graph = CodeGraph.build(results, self.bindings)
         if self.store is not None:
-            fresh = [results[r] for r, f, _ in parsed if f is not None]
-            gone = [p for p in cached if p not in results]
-            if fresh or gone:
-                self.store.put(fresh, gone)
+            for r, f, _ in parsed:
+                if f is not None:
+                    self._pending[r] = results[r]
+            for p in cached:
+                if p not in results:
+                    self._pending[p] = None
+            self._schedule_flush(0.0)  # written behind the first answer, not before it
         stats.files = len(results)
         stats.skipped = len(self.skipped)
         self.version += 1
@@ -220,7 +226,8 @@ class RootIndex:
         self.last_update_ms = (time.perf_counter() - started) * 1000
         if self.store is not None:
             with self._store_lock:
-                self.store.put([facts] if facts is not None else [], [] if facts is not None else [rel])
+                self._pending[rel] = facts
+            self._schedule_flush(FLUSH_DELAY_S)
 
     def refresh_path(self, rel: str) -> None:
         """Re-reads a file from disk (watched-file events, saves); open buffers win over disk."""
@@ -307,6 +314,31 @@ class RootIndex:
             "lastUpdateMs": round(self.last_update_ms, 3),
         }
 
+    # ---- the cache, written behind ------------------------------------------------------
+    def _schedule_flush(self, delay: float) -> None:
+        """Edits are coalesced and written off the edit path; close() writes what is left."""
+        with self._store_lock:
+            if self._flush_timer is not None or not self._pending:
+                return
+            self._flush_timer = threading.Timer(delay, self.flush_cache)
+            self._flush_timer.daemon = True
+            self._flush_timer.start()
+
+    def flush_cache(self) -> None:
+        with self._store_lock:
+            pending, self._pending = self._pending, {}
+            self._flush_timer = None
+            store = self.store
+        if store is not None and pending:
+            store.put([f for f in pending.values() if f is not None], [p for p, f in pending.items() if f is None])
+
     def close(self) -> None:
+        with self._store_lock:
+            timer = self._flush_timer
+        if timer is not None:
+            timer.cancel()
+            if timer.is_alive():
+                timer.join()
+        self.flush_cache()
         if self.store is not None:
             self.store.close()
