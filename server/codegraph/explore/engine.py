@@ -27,6 +27,7 @@ NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares it
 MAX_CANDIDATES = 40
 FOCUSED_SHARE = 0.65  # a focused family file may take at most this share of the budget
 SKELETON_SHARE = 0.2  # room kept for sibling skeletons before bodies fill the budget
+RESERVE_MIN_SCORE = 0.15  # ...for skeletons at least this relevant (relative to the best file)
 CLUSTER_GAP = 2
 
 
@@ -129,7 +130,12 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     relevance = {uid: r / top_rank for uid, r in ranks.items()}
     for uid, s_ in seeds.items():
         relevance[uid] = max(relevance.get(uid, 0.0), s_)
-    flow = find_named_flow_path(index, d.names, endpoints, q.name_counts, relevance, checkpoint, frozenset(u.id for u in q.named_units()))
+    # How many definitions the question's words for each endpoint point at (1 = exactly this one).
+    ambiguity: dict[str, int] = {}
+    for hits in list(q.named.values()) + list(q.weak.values()):
+        for u in hits:
+            ambiguity[u.id] = min(ambiguity.get(u.id, len(hits)), len(hits))
+    flow = find_named_flow_path(index, d.names, endpoints, ambiguity, relevance, checkpoint, frozenset(u.id for u in q.named_units()))
     checkpoint()
 
     # 3. unit and file scores
@@ -224,8 +230,9 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     # (up to SKELETON_SHARE of the budget, most relevant first) so big sections cannot starve them.
     reserved: dict[str, tuple[str, list[str]]] = {}
     reserve_left = int(SKELETON_SHARE * req.max_output_chars)
+    top_score = plans[0].score if plans else 0.0
     for plan in plans:
-        if plan.mode == "skeleton":
+        if plan.mode == "skeleton" and plan.score >= RESERVE_MIN_SCORE * top_score:
             text, symbols = _render_plan(plan, index, flow, named_ids, reserve_left, req.max_output_chars)
             if text is not None and len(text) <= reserve_left:
                 reserved[plan.path] = (text, symbols)
@@ -310,6 +317,13 @@ def _dispatch_targets(index: RootIndex, d: Derived, flow: Flow) -> dict[str, flo
             if call.caller != uid or call.name not in by_member:
                 continue
             for fam in by_member[call.name]:
+                # Only a name specific to the family says the call dispatches into it:
+                # `chain.proceed()` does, `cache.get()` (hundreds of `get`s) does not.
+                family_defs = 1 + sum(
+                    1 for impl_id in d.implementers[fam.id] if units.get(impl_id) and index.resolver.members_of(units[impl_id]).get(call.name)
+                )
+                if len(d.names.by_name.get(call.name, ())) - family_defs > 2:
+                    continue
                 for impl_id in sorted(d.implementers[fam.id]):
                     impl = units.get(impl_id)
                     method = index.resolver.members_of(impl).get(call.name, []) if impl else []

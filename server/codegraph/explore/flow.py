@@ -112,7 +112,7 @@ def find_named_flow_path(
     index: RootIndex,
     names: NameTable,
     endpoints: list[Unit],
-    name_counts: dict[str, int],
+    ambiguity: dict[str, int],
     relevance: dict[str, float],
     checkpoint: Callable[[], None],
     strong: frozenset[str] = frozenset(),
@@ -124,7 +124,8 @@ def find_named_flow_path(
         return flow
     targets = {u.id for u in callables}
     steps = CallSteps(index, names, {u.name for u in callables}, checkpoint)
-    sources = sorted((u for u in callables if name_counts.get(u.name, 1) <= 3), key=lambda u: (-relevance.get(u.id, 0.0), u.id))[:MAX_SOURCES]
+    # Start only from specific endpoints: a name the question gives with few definitions.
+    sources = sorted((u for u in callables if ambiguity.get(u.id, 1) <= 3), key=lambda u: (-relevance.get(u.id, 0.0), u.id))[:MAX_SOURCES]
     seen_hops: set[tuple[str, str]] = set()
     for src in sources:
         checkpoint()

@@ -27,7 +27,7 @@ from .facts import Call, FileFacts, Import, Supertype, Unit
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 PARSE_TIMEOUT_S = 5.0  # a real source file parses in well under a second; past this it is hostile
-_READ_CHUNK = 1 << 20
+_READ_CHUNK = 16384
 _local = threading.local()  # Parser objects are not thread-safe: one per thread and language
 
 
