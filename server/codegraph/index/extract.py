@@ -28,6 +28,7 @@ KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "i
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 PARSE_TIMEOUT_S = 5.0  # a real source file parses in well under a second; past this it is hostile
 _READ_CHUNK = 16384
+DIRECT_PARSE_BYTES = 128 * 1024  # larger inputs parse through the deadline-checked callback
 _local = threading.local()  # Parser objects are not thread-safe: one per thread and language
 
 
@@ -43,6 +44,10 @@ class Compiled:
     calls: Query
     imports: Query
     errors: Query
+    # All three fact queries in one: a single walk of the tree; pattern indexes tell them apart.
+    combined: Query
+    n_definitions: int
+    n_calls: int
 
 
 @lru_cache(maxsize=None)
@@ -52,7 +57,12 @@ def compiled(language: str) -> Compiled:
 
     spec = BY_NAME[language]
     lang = get_language(spec.grammar)
-    return Compiled(spec, lang, Query(lang, spec.definitions), Query(lang, spec.calls), Query(lang, spec.imports), Query(lang, "(ERROR) @e (MISSING) @m"))
+    definitions, calls = Query(lang, spec.definitions), Query(lang, spec.calls)
+    combined = Query(lang, spec.definitions + "\n" + spec.calls + "\n" + spec.imports)
+    return Compiled(
+        spec, lang, definitions, calls, Query(lang, spec.imports), Query(lang, "(ERROR) @e (MISSING) @m"),
+        combined, definitions.pattern_count, calls.pattern_count,
+    )
 
 
 def _parser(language: str) -> Parser:
@@ -99,6 +109,10 @@ def parse(language: str, source: bytes, old_tree: Tree | None = None, timeout_s:
     def over_time(_offset: int, _has_error: bool) -> bool:
         return time.monotonic() > deadline
 
+    if len(source) <= DIRECT_PARSE_BYTES and timeout_s is None:
+        # Ordinary files parse in milliseconds; the callback route (the only one with a deadline)
+        # costs a second parse, so only large inputs take it.
+        return parser.parse(source, old_tree) if old_tree is not None else parser.parse(source)
     try:
         if old_tree is not None:
             tree = parser.parse(read, old_tree, progress_callback=over_time)
@@ -289,7 +303,15 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     # 1. definitions, outermost first, with their parents from span containment
     raw_defs: dict[int, tuple[Node, str, Node]] = {}
-    for _, caps in QueryCursor(c.definitions).matches(root):
+    def_matches, call_matches, import_matches = [], [], []
+    for pattern, caps in QueryCursor(c.combined).matches(root):
+        if pattern < c.n_definitions:
+            def_matches.append(caps)
+        elif pattern < c.n_definitions + c.n_calls:
+            call_matches.append(caps)
+        else:
+            import_matches.append(caps)
+    for caps in def_matches:
         name_nodes = caps.get("name")
         kind_key = next((k for k in caps if k != "name"), None)
         if not name_nodes or kind_key is None:
@@ -383,7 +405,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     # 2. calls, each attributed to its innermost enclosing unit (a sweep over sorted spans)
     call_rows = []
-    for _, caps in QueryCursor(c.calls).matches(root):
+    for caps in call_matches:
         name_nodes = caps.get("name")
         node = (caps.get("call") or caps.get("construct") or [None])[0]
         if not name_nodes or node is None:
@@ -415,7 +437,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     # 3. imports
     imports: list[Import] = []
-    for _, caps in QueryCursor(c.imports).matches(root):
+    for caps in import_matches:
         for node in caps.get("import", []):
             try:
                 imports.extend(spec.parse_import(node))

@@ -321,7 +321,7 @@ class RootIndex:
             if self._flush_timer is not None or not self._pending:
                 return
             self._flush_timer = threading.Timer(delay, self.flush_cache)
-            self._flush_timer.daemon = True
+            self._flush_timer.daemon = False  # the interpreter waits for a pending cache write at exit
             self._flush_timer.start()
 
     def flush_cache(self) -> None:
