@@ -27,7 +27,7 @@ from .facts import Call, FileFacts, Import, Supertype, Unit
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 PARSE_TIMEOUT_S = 5.0  # a real source file parses in well under a second; past this it is hostile
-_READ_CHUNK = 16384
+_READ_CHUNK = 16_384  # node.text re-reads through the callback: small chunks keep that cheap
 DIRECT_PARSE_BYTES = 128 * 1024  # larger inputs parse through the deadline-checked callback
 _local = threading.local()  # Parser objects are not thread-safe: one per thread and language
 
@@ -286,6 +286,20 @@ def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, si
         raise SourceError(f"extraction failed ({type(exc).__name__}: {str(exc)[:120]})") from exc
 
 
+def _count_errors(root: Node) -> int:
+    """ERROR and MISSING nodes, visiting only subtrees that contain one (the error query ignores
+    progress callbacks and takes seconds on a 50,000-deep tree)."""
+    count = 0
+    stack = [(root, False)] if root.has_error else []
+    while stack:
+        node, in_error = stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+        in_error = in_error or node.is_error  # inside an ERROR node, has_error does not mark nested ones
+        stack.extend((child, in_error) for child in node.children if in_error or child.has_error)
+    return count
+
+
 def _newline_offsets(source: bytes) -> list[int]:
     offsets = []
     find = source.find
@@ -304,7 +318,13 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     # 1. definitions, outermost first, with their parents from span containment
     raw_defs: dict[int, tuple[Node, str, Node]] = {}
     def_matches, call_matches, import_matches = [], [], []
-    for pattern, caps in QueryCursor(c.combined).matches(root):
+    deadline = time.monotonic() + PARSE_TIMEOUT_S  # query walks are slow on pathologically deep trees
+    # No progress_callback here: py-tree-sitter 0.26 segfaults with one on ordinary files
+    # (seen on Django 5.2.8); deep trees are bounded before this point (parse deadline, size).
+    matched = QueryCursor(c.combined).matches(root)
+    if time.monotonic() > deadline:
+        raise SourceError(f"extraction timed out after {PARSE_TIMEOUT_S:g} s")
+    for pattern, caps in matched:
         if pattern < c.n_definitions:
             def_matches.append(caps)
         elif pattern < c.n_definitions + c.n_calls:
@@ -444,9 +464,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             except (AttributeError, IndexError, ValueError):
                 continue
 
-    errors = len(QueryCursor(c.errors).captures(root).get("e", [])) if root.has_error else 0
-    if root.has_error:
-        errors += len(QueryCursor(c.errors).captures(root).get("m", []))
+    errors = _count_errors(root)
     return FileFacts(
         path=path,
         language=language,

@@ -12,6 +12,7 @@ import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -129,7 +130,7 @@ class RootIndex:
                     results[rel] = decode(rel, digest, hit[1])
                     stats.from_cache += 1
                     continue
-                except (ValueError, TypeError, KeyError) as exc:
+                except (ValueError, TypeError, KeyError, IndexError) as exc:
                     log.warning("cache row for %s unusable (%s): re-parsing", rel, exc)
             todo.append((rel, language, raw))
             if progress and n % 200 == 0:
@@ -192,13 +193,29 @@ class RootIndex:
         ctx = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
         # Big files first so the last batch is not one huge file on one core.
         todo = sorted(todo, key=lambda t: -len(t[2]))
-        batches = [todo[i::workers * 8] for i in range(workers * 8)]
-        out = []
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            for done, batch in enumerate(pool.map(_extract_batch, batches)):
-                out.extend(batch)
-                if progress:
-                    progress(total - len(todo) + len(out), total, f"parsed {len(out)}/{len(todo)} files")
+        pending = [todo[i::workers * 8] for i in range(workers * 8)]
+        out: list[tuple[str, FileFacts | None, str]] = []
+        # Workers also isolate the index from a grammar that crashes the process: a batch whose
+        # worker died is split and retried in a fresh pool; a single file that kills a worker
+        # again is skipped with a reason.
+        while pending:
+            failed: list[list[tuple[str, str, bytes]]] = []
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+                futures = [(pool.submit(_extract_batch, batch), batch) for batch in pending if batch]
+                for future, batch in futures:
+                    try:
+                        out.extend(future.result())
+                    except BrokenProcessPool:
+                        failed.append(batch)
+                    if progress:
+                        progress(total - len(todo) + len(out), total, f"parsed {len(out)}/{len(todo)} files")
+            pending = []
+            for batch in failed:
+                if len(batch) == 1:
+                    log.warning("%s crashed the parser process; skipped", batch[0][0])
+                    out.append((batch[0][0], None, "parser process crashed on this file"))
+                else:
+                    pending += [batch[: len(batch) // 2], batch[len(batch) // 2 :]]
         return out
 
     # ---- single-file updates -----------------------------------------------------------

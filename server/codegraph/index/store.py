@@ -19,12 +19,16 @@ from pathlib import Path
 from .facts import EXTRACTOR_VERSION, Call, FileFacts, Import, Supertype, Unit
 
 log = logging.getLogger(__name__)
-SCHEMA = "codegraph-facts-1"
+SCHEMA = "codegraph-facts-2"
 
-_UNIT_FIELDS = Unit.__slots__
-_CALL_FIELDS = Call.__slots__
+# Rows are compact: a unit's path is the row's, its id is stored as the part after "path::",
+# and references to units (parents, callers, supertype owners) are indexes into the unit list.
+# That halves the JSON, and JSON decoding is most of a warm start.
+_UNIT_FIELDS = tuple(f for f in Unit.__slots__ if f not in ("id", "path", "parent"))
+_CALL_FIELDS = tuple(f for f in Call.__slots__ if f != "caller")
 _IMPORT_FIELDS = Import.__slots__
-_SUPER_FIELDS = Supertype.__slots__
+_SUPER_FIELDS = tuple(f for f in Supertype.__slots__ if f != "unit")
+_TUPLE_FIELDS = frozenset(f for f in _UNIT_FIELDS if f in ("decorators", "param_names"))
 
 
 def default_cache_dir() -> Path:
@@ -34,13 +38,15 @@ def default_cache_dir() -> Path:
 
 
 def encode(facts: FileFacts) -> str:
+    prefix = len(facts.path) + 2
+    index = {u.id: i for i, u in enumerate(facts.units)}
     return json.dumps(
         [
             facts.language, facts.size, facts.lines, facts.package, facts.parse_errors,
-            [[getattr(u, f) for f in _UNIT_FIELDS] for u in facts.units],
-            [[getattr(c, f) for f in _CALL_FIELDS] for c in facts.calls],
+            [[u.id[prefix:], index.get(u.parent, -1) if u.parent else -1, *[getattr(u, f) for f in _UNIT_FIELDS]] for u in facts.units],
+            [[index.get(c.caller, -1) if c.caller else -1, *[getattr(c, f) for f in _CALL_FIELDS]] for c in facts.calls],
             [[getattr(i, f) for f in _IMPORT_FIELDS] for i in facts.imports],
-            [[getattr(s, f) for f in _SUPER_FIELDS] for s in facts.supertypes],
+            [[index.get(s.unit, -1), *[getattr(s, f) for f in _SUPER_FIELDS]] for s in facts.supertypes],
         ],
         separators=(",", ":"),
         ensure_ascii=False,
@@ -48,27 +54,29 @@ def encode(facts: FileFacts) -> str:
 
 
 def decode(path: str, sha: str, blob: str) -> FileFacts:
-    language, size, lines, package, errors, units, calls, imports, supers = json.loads(blob)
+    language, size, lines, package, errors, unit_rows, call_rows, import_rows, super_rows = json.loads(blob)
+    ids = [f"{path}::{row[0]}" for row in unit_rows]
+    units = tuple(_unit(path, ids, row) for row in unit_rows)
     return FileFacts(
         path=path,
         language=language,
         sha256=sha,
         size=size,
         lines=lines,
-        units=tuple(_unit(row) for row in units),
-        calls=tuple(Call(*row) for row in calls),
-        imports=tuple(Import(*row) for row in imports),
-        supertypes=tuple(Supertype(*row) for row in supers),
+        units=units,
+        calls=tuple(Call(ids[row[0]] if row[0] >= 0 else None, *row[1:]) for row in call_rows),
+        imports=tuple(Import(*row) for row in import_rows),
+        supertypes=tuple(Supertype(ids[row[0]], *row[1:]) for row in super_rows),
         package=package,
         parse_errors=errors,
     )
 
 
-def _unit(row: list) -> Unit:
-    values = dict(zip(_UNIT_FIELDS, row))
-    # JSON gives lists back: every tuple field (decorators, param_names, …) must be a tuple again,
-    # or cached units differ from parsed ones and stop being hashable
-    return Unit(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+def _unit(path: str, ids: list[str], row: list) -> Unit:
+    values = dict(zip(_UNIT_FIELDS, row[2:]))
+    for f in _TUPLE_FIELDS:  # JSON gives lists back; cached units must equal (and hash like) parsed ones
+        values[f] = tuple(values[f])
+    return Unit(id=f"{path}::{row[0]}", path=path, parent=ids[row[1]] if row[1] >= 0 else None, **values)
 
 
 class FactStore:

@@ -22,6 +22,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCRequestMessage
 
 from .. import __version__
 from ..index.index import RootIndex
@@ -57,7 +58,25 @@ class Cancelled(Exception):
 
 
 class CodegraphProtocol(LanguageServerProtocol):
-    """Sends every message with the canonical serializer that distill's frame gate measures."""
+    """Sends every message with the canonical serializer that distill's frame gate measures.
+
+    Our own requests keep their params as plain JSON: pygls would turn them into namedtuples,
+    which renames keys that are not identifiers and drops the whole request (no answer at all)
+    when a key is named `type_name` and its value is not a valid class name.
+    """
+
+    def structure_message(self, data: Any) -> Any:
+        if isinstance(data, dict) and "jsonrpc" in data and "id" in data and isinstance(data.get("method"), str) \
+                and data["method"].startswith("codegraph/"):
+            return JsonRPCRequestMessage(id=data["id"], method=data["method"], jsonrpc=data["jsonrpc"], params=data.get("params"))
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if not isinstance(data, dict) or not any(k in data for k in ("method", "result", "error")):
+                return data  # an object nested in params that merely has a `jsonrpc` key
+            if "id" in data and "method" in data:
+                self._send_response(data["id"], None, exc.to_response_error())  # answer instead of leaving the client waiting
+            raise
 
     def _send_data(self, data: Any) -> None:
         if not data or self.writer is None:

@@ -1,0 +1,4 @@
+class Truncated {
+    void run() {
+        if (x) {
+            call(

@@ -1,0 +1,2 @@
+﻿def with_bom():
+    return 1

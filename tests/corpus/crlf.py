@@ -1,0 +1,6 @@
+def crlf():
+    return 1
+
+class C:
+    def m(self):
+        return crlf()

@@ -1,0 +1,2 @@
+# coding: unicode_escape
+x = "\ud800 ÿ"

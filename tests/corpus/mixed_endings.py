@@ -1,0 +1,4 @@
+def mixed():
+    return 1
+def other():
+    return mixed()

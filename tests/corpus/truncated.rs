@@ -1,0 +1,2 @@
+fn main() {
+    let x = vec![1, 2

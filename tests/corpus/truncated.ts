@@ -1,0 +1,2 @@
+export function f(a: number): number {
+  return a +

@@ -1,0 +1,1 @@
+const App = () => <div><span>{x}</span
