@@ -111,3 +111,25 @@ async def test_malformed_explore_params_get_invalid_params(client: LanguageClien
     assert getattr(info.value, "code", None) == -32602
     assert field in str(info.value)
     assert (await _status(client)).ready  # still serving
+
+
+async def test_explore_through_the_protocol_sees_the_next_edit(client: LanguageClient):
+    await _status(client)
+    result = await client.protocol.send_request_async("codegraph/explore", {"query": "How does run use Store.save?"})
+    assert "def run():" in result.text and result.stats.chars == len(result.text)
+    uri = (client.root / "util.py").as_uri()
+    original = "def helper():\n    return 1\n"
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="python", version=1, text=original)))
+    end = types.Position(line=2, character=0)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(range=types.Range(end, end), text="\n\ndef brand_new_helper_fn():\n    return helper()\n")],
+        )
+    )
+    for _ in range(100):
+        result = await client.protocol.send_request_async("codegraph/explore", {"query": "brand_new_helper_fn"})
+        if "def brand_new_helper_fn" in result.text:
+            break
+        await asyncio.sleep(0.05)
+    assert "def brand_new_helper_fn" in result.text

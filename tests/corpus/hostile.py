@@ -206,3 +206,36 @@ class RawClient:
                 self.proc.wait()
             if self._stderr not in (None, subprocess.DEVNULL):
                 self._stderr.close()
+
+
+def remove_tree(top: Path) -> None:
+    """Iterative rmtree relative to directory fds: shutil.rmtree and os.walk recurse, and a
+    2,000-level tree breaks them (and pytest's own tmp_path cleanup with them), and its full
+    path can exceed PATH_MAX."""
+    import os
+
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    cur = os.open(top, flags)
+    names: list[str] = []
+    while True:
+        sub = None
+        with os.scandir(cur) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    sub = entry.name
+                    break
+                os.unlink(entry.name, dir_fd=cur)
+        if sub is not None:
+            nxt = os.open(sub, flags, dir_fd=cur)
+            os.close(cur)
+            cur = nxt
+            names.append(sub)
+            continue
+        if not names:
+            os.close(cur)
+            os.rmdir(top)
+            return
+        parent = os.open("..", flags, dir_fd=cur)
+        os.close(cur)
+        os.rmdir(names.pop(), dir_fd=parent)
+        cur = parent

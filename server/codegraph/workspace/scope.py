@@ -79,6 +79,7 @@ class Scope:
         self.config = config
         self._configured = pathspec.GitIgnoreSpec.from_lines(config.exclude) if config.exclude else None
         self._ignores: dict[str, pathspec.GitIgnoreSpec] = {}  # dir rel path ("" = root) → its .gitignore
+        self._chains: dict[str, tuple[tuple[str, pathspec.GitIgnoreSpec], ...]] = {}
 
     # ---- single-path decisions -------------------------------------------------
     def relpath(self, abspath: Path | str) -> str | None:
@@ -99,19 +100,31 @@ class Scope:
             lines = []
         self._ignores[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None  # type: ignore[assignment]
 
+    def _chain_of(self, rel_dir: str) -> tuple[tuple[str, pathspec.GitIgnoreSpec], ...]:
+        """The .gitignore specs of rel_dir and its ancestors, root first; memoised per directory so a
+        2,000-level tree costs O(depth) per path, not O(depth²) joins."""
+        missing = []
+        cur = rel_dir
+        while cur not in self._chains:
+            missing.append(cur)
+            if not cur:
+                break
+            cur = cur.rpartition("/")[0]
+        for d in reversed(missing):
+            parent = self._chains.get(d.rpartition("/")[0], ()) if d else ()
+            self._load_ignore(d)
+            spec = self._ignores.get(d)
+            self._chains[d] = parent + ((d, spec),) if spec is not None else parent
+        return self._chains[rel_dir]
+
     def _ignored(self, rel: str, is_dir: bool) -> str | None:
         probe = rel + "/" if is_dir else rel
         if self._configured is not None and self._configured.match_file(probe):
             return "excluded by configuration"
-        parts = rel.split("/")
-        for depth in range(len(parts)):
-            base = "/".join(parts[:depth])
-            self._load_ignore(base)
-            spec = self._ignores.get(base)
-            if spec is not None:
-                sub = "/".join(parts[depth:]) + ("/" if is_dir else "")
-                if spec.match_file(sub):
-                    return ".gitignore"
+        for base, spec in self._chain_of(rel.rpartition("/")[0]):
+            sub = (rel[len(base) + 1 :] if base else rel) + ("/" if is_dir else "")
+            if spec.match_file(sub):
+                return ".gitignore"
         return None
 
     def dir_reason(self, rel: str) -> str | None:
