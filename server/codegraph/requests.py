@@ -158,8 +158,17 @@ def run_distill(index: RootIndex, params: Any, measure: Callable[[dict], int], c
 
 def run_evidence(index: RootIndex, params: Any) -> dict:
     from .distill.evidence import evidence
+    from .render.markdown import redact_lines
 
-    return evidence(index, require_object(params))
+    result = evidence(index, require_object(params))
+    # Credential lines never leave the server, also not as evidence: each is replaced by the
+    # visible marker (key-block lines judged against the whole file, since a block may start earlier).
+    for block in result.get("blocks", []):
+        text = block.get("text")
+        if isinstance(text, str) and text:
+            context = index.sources.get(block["path"], b"").decode("utf-8", "replace").split("\n")  # evidence's numbering
+            block["text"] = "\n".join(redact_lines(text.split("\n"), block["lines"][0], context))
+    return result
 
 
 def run_distill_frame(index: RootIndex, params: Any, checkpoint: Checkpoint = _no_checkpoint) -> dict:

@@ -24,9 +24,10 @@ from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import last_segment, named_children, text
 from .facts import Call, FileFacts, Import, Supertype, Unit
 
-KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor")
+KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 PARSE_TIMEOUT_S = 5.0  # a real source file parses in well under a second; past this it is hostile
+MAX_ERROR_WIDTH = 20_000  # tokens in one ERROR node; past this the query walk is the hostile part
 _READ_CHUNK = 16_384  # node.text re-reads through the callback: small chunks keep that cheap
 DIRECT_PARSE_BYTES = 128 * 1024  # larger inputs parse through the deadline-checked callback
 _local = threading.local()  # Parser objects are not thread-safe: one per thread and language
@@ -99,6 +100,7 @@ def decode_source(raw: bytes, language: str) -> bytes:
 
 def parse(language: str, source: bytes, old_tree: Tree | None = None, timeout_s: float | None = None) -> Tree:
     """Parses within a deadline; py-tree-sitter honours progress_callback only with a read callback."""
+    source = compiled(language).spec.preprocess(source)
     limit = PARSE_TIMEOUT_S if timeout_s is None else timeout_s
     deadline = time.monotonic() + limit
     parser = _parser(language)
@@ -286,18 +288,20 @@ def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, si
         raise SourceError(f"extraction failed ({type(exc).__name__}: {str(exc)[:120]})") from exc
 
 
-def _count_errors(root: Node) -> int:
-    """ERROR and MISSING nodes, visiting only subtrees that contain one (the error query ignores
-    progress callbacks and takes seconds on a 50,000-deep tree)."""
-    count = 0
+def _error_stats(root: Node) -> tuple[int, int]:
+    """(ERROR and MISSING nodes, children of the widest ERROR node), visiting only subtrees that
+    contain an error (the error query takes seconds on hostile trees)."""
+    count = widest = 0
     stack = [(root, False)] if root.has_error else []
     while stack:
         node, in_error = stack.pop()
         if node.is_error or node.is_missing:
             count += 1
+        if node.is_error:
+            widest = max(widest, node.child_count)
         in_error = in_error or node.is_error  # inside an ERROR node, has_error does not mark nested ones
         stack.extend((child, in_error) for child in node.children if in_error or child.has_error)
-    return count
+    return count, widest
 
 
 def _newline_offsets(source: bytes) -> list[int]:
@@ -321,6 +325,9 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     deadline = time.monotonic() + PARSE_TIMEOUT_S  # query walks are slow on pathologically deep trees
     # No progress_callback here: py-tree-sitter 0.26 segfaults with one on ordinary files
     # (seen on Django 5.2.8); deep trees are bounded before this point (parse deadline, size).
+    errors, widest_error = _error_stats(root)
+    if widest_error > MAX_ERROR_WIDTH:  # query time grows with its square: 130,000 unclosed `[` took 12 s
+        raise SourceError(f"syntax error spanning {widest_error:,} tokens (over {MAX_ERROR_WIDTH:,}): too broken to index")
     matched = QueryCursor(c.combined).matches(root)
     if time.monotonic() > deadline:
         raise SourceError(f"extraction timed out after {PARSE_TIMEOUT_S:g} s")
@@ -344,8 +351,15 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         span = _span_node(spec, node)
         leading = _leading(spec, span)
         start = leading[0] if leading else span
-        entries.append((start.start_byte, -span.end_byte, node, spec.refine_kind(node, kind), name_node, span, leading, start))
-    for stmt, stmt_kind, label in spec.module_statements(root):
+        refined = spec.refine_kind(node, kind)
+        if not refined:
+            continue  # the spec declines this capture (e.g. a constant holding a plain literal)
+        entries.append((start.start_byte, -span.end_byte, node, refined, name_node, span, leading, start))
+    statements = spec.module_statements(root)
+    statement_spans = {(stmt.start_byte, stmt.end_byte) for stmt, _, _ in statements}
+    # A module-level statement that is also a constant definition stays one unit: the statement.
+    entries = [e for e in entries if not (e[3] == "variable" and (e[7].start_byte, e[5].end_byte) in statement_spans)]
+    for stmt, stmt_kind, label in statements:
         entries.append((stmt.start_byte, -stmt.end_byte, stmt, "statement", None, stmt, [], stmt))
         raw_defs[stmt.id] = (stmt, stmt_kind, label)  # type: ignore[assignment]
     entries.sort(key=lambda e: (e[0], e[1]))
@@ -464,7 +478,6 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             except (AttributeError, IndexError, ValueError):
                 continue
 
-    errors = _count_errors(root)
     return FileFacts(
         path=path,
         language=language,

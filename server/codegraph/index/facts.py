@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "5"
+EXTRACTOR_VERSION = "7"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -23,7 +23,7 @@ class Unit:
     path: str
     name: str
     qualname: str
-    kind: str  # class|interface|trait|struct|enum|object|record|impl|function|method|constructor|statement
+    kind: str  # class|interface|trait|struct|enum|object|record|impl|function|method|constructor|variable|statement
     start_byte: int  # decorators/annotations included
     end_byte: int
     start_line: int

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from ..index.facts import Import
@@ -13,6 +15,8 @@ _COMMON_DEFS = """
 (generator_function_declaration name: (_) @name) @function
 (method_definition name: (_) @name) @method
 (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @function
+(program (lexical_declaration (variable_declarator name: (identifier) @name value: (_)) @variable))
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: (_)) @variable)))
 """
 
 _TS_DEFS = _COMMON_DEFS + """
@@ -73,6 +77,21 @@ def parse_import(node: Node) -> list[Import]:
     return out
 
 
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+# Module-level constants worth a unit: re-exported API (`export const run: Sig = internal.run`)
+# and values built by a call (`export const layer = Layer.make(...)`); plain literals are not.
+_VARIABLE_VALUES = frozenset({"identifier", "member_expression", "call_expression", "new_expression", "as_expression", "satisfies_expression", "await_expression"})
+
+
+def refine_kind(node: Node, kind: str) -> str:
+    if kind != "variable":
+        return kind
+    value = node.child_by_field_name("value")
+    if value is not None and value.type in _FUNCTION_VALUES:
+        return "function"
+    return "variable" if value is not None and value.type in _VARIABLE_VALUES else ""
+
+
 def supertypes(node: Node) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for child in node.children:
@@ -125,7 +144,26 @@ def module_statements(root: Node) -> list[ModuleStatement]:
     return out
 
 
+# The pinned TypeScript grammar predates variance annotations (`interface Box<out A>`) and
+# const type parameters (`<const T>`), and reads a call signature that starts a line in an
+# overload list (`{ <A>(f: F): G \n <A>(self: S, f: F): G }`) as a comparison. Both make it
+# drop whole files (185 of effect 4.1's 572). We blank the modifiers and turn the indentation
+# space before such a signature into the `;` separator: same length, same lines, same offsets.
+_VARIANCE = re.compile(rb"(?<=[<,])(\s*)((?:in\s+out|out|in|const)\s+)(?=[A-Za-z_$])")
+_LINE_CALL_SIGNATURE = re.compile(rb"(?<=[^\s=(,:|&{;])(?<!=>)(\r?\n)([ \t]+)(?=<(?:[A-Za-z_$][^\n]*>\s*\(|[ \t]*\r?\n))")
+
+
+def _blank_variance(source: bytes) -> bytes:
+    return _VARIANCE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), source)
+
+
+def typescript_preprocess(source: bytes) -> bytes:
+    source = _blank_variance(source)
+    return _LINE_CALL_SIGNATURE.sub(lambda m: m.group(1) + b";" + m.group(2)[1:], source)
+
+
 _COMMON = dict(
+    refine_kind=refine_kind,
     calls=CALLS,
     imports=IMPORTS,
     parse_import=parse_import,
@@ -138,9 +176,12 @@ _COMMON = dict(
     body_types=frozenset({"class_body", "statement_block", "interface_body", "enum_body", "object_type"}),
 )
 
-TYPESCRIPT = LanguageSpec(name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, **_COMMON)
+TYPESCRIPT = LanguageSpec(
+    name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess, **_COMMON
+)
 _JSX = {**_COMMON, "calls": JSX_CALLS}
-TSX = LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, **_JSX)
+# In TSX a line may well start with `<Tag>(`: only the variance rewrite is safe there.
+TSX = LanguageSpec(name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=_blank_variance, **_JSX)
 JAVASCRIPT = LanguageSpec(
     name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, **_JSX
 )

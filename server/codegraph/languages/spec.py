@@ -65,5 +65,8 @@ class LanguageSpec:
     comment_types: frozenset[str] = frozenset({"comment", "line_comment", "block_comment"})
     # (callable node) -> qualifying type name for definitions outside their type (Go receivers)
     receiver_type: Callable[[Node], str] = lambda node: ""
+    # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):
+    # works around constructs the pinned grammar cannot parse (TypeScript variance annotations).
+    preprocess: Callable[[bytes], bytes] = lambda source: source
     # (callable node) -> the name its own object goes by inside it ("self", "this", Go receiver)
     receiver_name: Callable[[Node], str] = lambda node: ""

@@ -60,23 +60,32 @@ class Cancelled(Exception):
 class CodegraphProtocol(LanguageServerProtocol):
     """Sends every message with the canonical serializer that distill's frame gate measures.
 
-    Our own requests keep their params as plain JSON: pygls would turn them into namedtuples,
-    which renames keys that are not identifiers and drops the whole request (no answer at all)
-    when a key is named `type_name` and its value is not a valid class name.
+    Messages are structured once, at the top level (pygls does it in json's object_hook, which also
+    sees every object nested in params). Our own requests keep their params as plain JSON: pygls
+    would turn them into namedtuples, renaming keys that are not identifiers and dropping the whole
+    request, unanswered, when a key is `type_name` with a value that is no class name. A request
+    pygls cannot structure gets an error answer instead of silence.
     """
 
     def structure_message(self, data: Any) -> Any:
-        if isinstance(data, dict) and "jsonrpc" in data and "id" in data and isinstance(data.get("method"), str) \
-                and data["method"].startswith("codegraph/"):
-            return JsonRPCRequestMessage(id=data["id"], method=data["method"], jsonrpc=data["jsonrpc"], params=data.get("params"))
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as exc:
-            if not isinstance(data, dict) or not any(k in data for k in ("method", "result", "error")):
-                return data  # an object nested in params that merely has a `jsonrpc` key
-            if "id" in data and "method" in data:
-                self._send_response(data["id"], None, exc.to_response_error())  # answer instead of leaving the client waiting
-            raise
+        return data  # the object_hook: leave every object as parsed; handle_message structures
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, dict):
+            try:
+                message = self._structure(message)
+            except JsonRpcException as exc:
+                log.error("cannot structure message %.200r: %s", message, exc)
+                if "id" in message and "method" in message:
+                    self._send_response(message["id"], None, exc.to_response_error())
+                return
+        super().handle_message(message)
+
+    def _structure(self, data: dict) -> Any:
+        method = data.get("method")
+        if "jsonrpc" in data and "id" in data and isinstance(method, str) and method.startswith("codegraph/"):
+            return JsonRPCRequestMessage(id=data["id"], method=method, jsonrpc=data["jsonrpc"], params=data.get("params"))
+        return super().structure_message(data)
 
     def _send_data(self, data: Any) -> None:
         if not data or self.writer is None:

@@ -24,7 +24,7 @@ MODE_LABEL = {
 }
 REDACTED = "[redacted: looks like a credential]"
 _SECRET_LINE = re.compile(
-    r"-----BEGIN [A-Z ]*PRIVATE KEY-----|\bAKIA[0-9A-Z]{16}\b|\bASIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bxox[baprs]-[A-Za-z0-9-]{10,}|"
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\bAKIA[0-9A-Z]{16}\b|\bASIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bxox[baprs]-[A-Za-z0-9-]{10,}|"
     r"\bsk-[A-Za-z0-9_-]{20,}|\bAIza[0-9A-Za-z_-]{35}\b|"
     r"(?i:(?:secret|passw(?:or)?d|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|private[_-]?key|client[_-]?secret|token)\w*[\"']?\s*[:=]\s*[\"'][^\"'\s]{8,}[\"'])"
 )
@@ -61,18 +61,56 @@ def merge_ranges(ranges: list[tuple[int, int]], gap: int = 0) -> list[tuple[int,
     return out
 
 
+_KEY_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_key_blocks: dict[int, tuple[list[str], frozenset[int]]] = {}  # id(lines) → (lines, their key-block lines)
+
+
+def key_block_lines(lines: list[str]) -> frozenset[int]:
+    """1-based numbers of every line inside a private key block, BEGIN to END (to the end of the
+    file when unterminated): the base64 body of a key matches no single-line pattern."""
+    hit = _key_blocks.get(id(lines))
+    if hit is not None and hit[0] is lines:
+        return hit[1]
+    inside: set[int] = set()
+    open_at = 0
+    for n, line in enumerate(lines, 1):
+        if "PRIVATE KEY" not in line and not open_at:
+            continue
+        if not open_at and _KEY_BEGIN.search(line):
+            open_at = n
+        if open_at:
+            inside.add(n)
+            if _KEY_END.search(line):
+                open_at = 0
+    result = frozenset(inside)
+    if len(_key_blocks) > 256:
+        _key_blocks.clear()
+    _key_blocks[id(lines)] = (lines, result)
+    return result
+
+
+def redact_lines(lines: list[str], first: int = 1, context: list[str] | None = None) -> list[str]:
+    """`lines` (line `first` onward of the file `context`, or a whole file) with every credential-
+    looking line, and every line of a private key block, replaced by the visible marker."""
+    whole, start = (context, first) if context is not None else (lines, 1)
+    blocks = key_block_lines(whole)
+    return [line[: len(line) - len(line.lstrip())] + REDACTED if n in blocks else redact(line) for n, line in enumerate(lines, start)]
+
+
 def numbered(lines: list[str], ranges: list[tuple[int, int]]) -> tuple[str, int]:
     """The excerpt for 1-based inclusive line ranges, and how many lines were redacted."""
     out: list[str] = []
     redacted = 0
     last = 0
     total = len(lines)
+    blocks = key_block_lines(lines)
     for start, end in merge_ranges([(max(1, s), min(total, e)) for s, e in ranges if s <= e]):
         if start > last + 1:
             out.append(ELIDED)
         for n in range(start, end + 1):
             line = lines[n - 1]
-            safe = redact(line)
+            safe = line[: len(line) - len(line.lstrip())] + REDACTED if n in blocks else redact(line)
             redacted += safe is not line
             out.append(f"{n}\t{safe}")
         last = end

@@ -175,6 +175,8 @@ class Scope:
 
     def check_abs(self, abspath: str) -> tuple[str | None, str | None]:
         """(rel path, reason) for a path named by a client; refuses anything leaving the root."""
+        if "\x00" in str(abspath):  # the OS calls below would raise ValueError, not answer
+            return None, "not a valid path (NUL byte)"
         rel = self.relpath(abspath)
         if rel is None or rel.startswith("..") or rel in ("", "."):
             return None, "outside the workspace"
