@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from ..index.facts import Unit
@@ -238,6 +238,13 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
                 reserved[plan.path] = (text, symbols)
                 reserve_left -= len(text)
     remaining -= sum(len(t) for t, _ in reserved.values())
+    # What each spine file needs to show all its spine bodies (and nothing else).
+    needs: dict[str, int] = {}
+    for plan in plans:
+        if plan.must and plan.path not in reserved:
+            probe = replace(plan, spine_only=True, mode="clusters" if plan.mode == "full" and plan.spine_only else plan.mode)
+            text, _ = _render_plan(probe, index, flow, named_ids, 0 if probe.mode == "clusters" else req.max_output_chars, req.max_output_chars, 10**9)
+            needs[plan.path] = len(text) if text else 0
     for plan in plans:
         checkpoint()
         if plan.path in reserved:
@@ -249,7 +256,20 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         cap = min(remaining, int(FOCUSED_SHARE * req.max_output_chars) if holds_named else per_file_cap) if plan.mode == "clusters" else remaining
         if plan.spine_only:
             cap = 0
-        text, symbols = _render_plan(plan, index, flow, named_ids, cap, req.max_output_chars, remaining)
+        # Spine files share what is left: one long spine body must not crowd out the next hop.
+        # When every spine body fits, each file may take what its bodies need; otherwise an
+        # equal share, and bodies that do not fit show their signature and call sites.
+        later_needs = sum(needs.get(p.path, 0) for p in plans[plans.index(plan) + 1 :])
+        spine_left = sum(1 for p in plans[plans.index(plan):] if p.must and p.path not in reserved)
+        if not plan.must:
+            hard = remaining
+        elif needs.get(plan.path, 0) + later_needs <= remaining:
+            hard = remaining - later_needs
+        else:
+            hard = remaining // max(1, spine_left)
+        if plan.must and plan.mode == "clusters":
+            cap = min(cap, hard)  # its other relevant symbols too stay within the file's share
+        text, symbols = _render_plan(plan, index, flow, named_ids, cap, req.max_output_chars, max(hard, min(cap, remaining)))
         if text is not None and len(text) > remaining and plan.mode == "full" and remaining > 600:
             plan.mode = "clusters"
             plan.reason += " (clustered to fit)"
@@ -432,10 +452,22 @@ def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[st
         while parent is not None:
             span.append((parent.name_line, parent.sig_end_line))
             parent = units_by_id.get(parent.parent) if parent.parent else None
+        limit = hard if u.id in plan.must else cap
         trial = chosen + span
         body, _ = numbered(lines, [(s, e) for s, e in _widen(trial)])
         text = section(plan.path, symbols + [u.qualname], "clusters", body)
-        if len(text) <= (hard if u.id in plan.must else cap):
+        if len(text) > limit and u.id in plan.must:
+            # Too long whole: its signature and the lines where it calls the next hops.
+            sites = sorted({h.line for h in flow.hops if h.src.id == u.id})
+            compact = [(u.start_line, u.sig_end_line)] + [(max(u.start_line, n - 1), min(u.end_line, n + 1)) for n in sites] + span[1:]
+            trial = chosen + compact
+            body, _ = numbered(lines, [(s, e) for s, e in _widen(trial)])
+            text = section(plan.path, symbols + [u.qualname + " (call sites)"], "clusters", body)
+            if len(text) <= limit:
+                chosen, best_text = trial, text
+                symbols.append(u.qualname + " (call sites)")
+            continue
+        if len(text) <= limit:
             chosen, best_text = trial, text
             symbols.append(u.qualname)
     if best_text is None or not symbols:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from dataclasses import dataclass
 
 InputEdit = tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]
@@ -22,11 +23,12 @@ class Change:
     range: tuple[int, int, int, int] | None
 
 
+_EOL = re.compile(r"\r\n|\r|\n")  # LSP line terminators; a lone \r ends a line too (tree-sitter rows do not)
+
+
 def _line_starts(text: str) -> list[int]:
     starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
+    starts.extend(m.end() for m in _EOL.finditer(text))
     return starts
 
 
@@ -35,7 +37,10 @@ def _char_offset(text: str, starts: list[int], line: int, utf16_col: int) -> int
     if line >= len(starts):
         return len(text)
     pos = starts[line]
-    end = starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
+    end = len(text)
+    if line + 1 < len(starts):
+        end = starts[line + 1]
+        end -= 2 if text[end - 2 : end] == "\r\n" and end - 2 >= pos else 1
     units = 0
     while pos < end and units < utf16_col:
         units += 2 if ord(text[pos]) > 0xFFFF else 1

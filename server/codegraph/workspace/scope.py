@@ -44,7 +44,7 @@ SECRET_NAME = re.compile(
 SECRET_DIRS = {".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker"}
 
 TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|testing|spec|specs|e2e)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|"
+    r"(^|/)(tests?|__tests__|testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|"
     r"\.(test|spec)\.[jt]sx?$|(^|/)src/test/|Tests?\.(java|kt)$|(^|/)conftest\.py$"
 )
 
