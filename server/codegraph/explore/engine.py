@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..index.facts import Unit
 from ..index.index import RootIndex
-from ..render.markdown import ELIDED, numbered, section, split_lines
+from ..render.markdown import ELIDED, merge_ranges, numbered, section, split_lines
 from .model import ExploreRequest
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_named_flow_path
@@ -454,14 +454,14 @@ def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[st
             parent = units_by_id.get(parent.parent) if parent.parent else None
         limit = hard if u.id in plan.must else cap
         trial = chosen + span
-        body, _ = numbered(lines, [(s, e) for s, e in _widen(trial)])
+        body, _ = numbered(lines, merge_ranges(trial, CLUSTER_GAP))
         text = section(plan.path, symbols + [u.qualname], "clusters", body)
         if len(text) > limit and u.id in plan.must:
             # Too long whole: its signature and the lines where it calls the next hops.
             sites = sorted({h.line for h in flow.hops if h.src.id == u.id})
             compact = [(u.start_line, u.sig_end_line)] + [(max(u.start_line, n - 1), min(u.end_line, n + 1)) for n in sites] + span[1:]
             trial = chosen + compact
-            body, _ = numbered(lines, [(s, e) for s, e in _widen(trial)])
+            body, _ = numbered(lines, merge_ranges(trial, CLUSTER_GAP))
             text = section(plan.path, symbols + [u.qualname + " (call sites)"], "clusters", body)
             if len(text) <= limit:
                 chosen, best_text = trial, text
@@ -473,17 +473,6 @@ def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[st
     if best_text is None or not symbols:
         return None, []
     return best_text, symbols
-
-
-def _widen(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Merges ranges separated by tiny gaps (an elision marker would cost as much as the lines)."""
-    out: list[tuple[int, int]] = []
-    for s, e in sorted(ranges):
-        if out and s <= out[-1][1] + 1 + CLUSTER_GAP:
-            out[-1] = (out[-1][0], max(out[-1][1], e))
-        else:
-            out.append((s, e))
-    return out
 
 
 __all__ = ["explore", "ELIDED"]
