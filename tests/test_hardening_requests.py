@@ -4,7 +4,6 @@ error naming the field and the rule (-32602) or a well-formed result, and the se
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

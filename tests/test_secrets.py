@@ -7,7 +7,6 @@ import asyncio
 import hashlib
 import json
 import os
-from pathlib import Path
 
 import pytest
 import pytest_lsp

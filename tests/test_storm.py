@@ -6,6 +6,7 @@ index is still being built are not lost."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 
@@ -23,10 +24,18 @@ COUNT_KEYS = ("files", "symbols", "resolvedEdges", "unresolvedCalls", "languages
 TALLY = {"edits": 0, "mismatches": 0, "requests": 0, "failed": 0}
 
 
+_EOL = re.compile(r"\r\n|\r|\n")  # LSP: \r\n, \r and \n all end a line (editors count a lone \r)
+
+
 def _position(text: str, offset: int) -> dict:
-    line = text.count("\n", 0, offset)
-    col_text = text[text.rfind("\n", 0, offset) + 1 : offset]
-    return {"line": line, "character": len(col_text.encode("utf-16-le")) // 2}
+    """The LSP position (UTF-16 columns) of a code-point offset."""
+    ends = [m.end() for m in _EOL.finditer(text, 0, offset)]
+    col_text = text[ends[-1] if ends else 0 : offset]
+    return {"line": len(ends), "character": len(col_text.encode("utf-16-le")) // 2}
+
+
+def _not_inside_crlf(text: str, offset: int) -> int:
+    return offset + 1 if 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n" else offset
 
 
 def _random_edit(rng: random.Random, text: str, k: int) -> tuple[str, dict]:
@@ -34,9 +43,9 @@ def _random_edit(rng: random.Random, text: str, k: int) -> tuple[str, dict]:
     if rng.random() < 0.01:
         new = text + f"\ndef full_{k}():\n    return 1\n"
         return new, {"text": new}
-    start = rng.randint(0, len(text))
+    start = _not_inside_crlf(text, rng.randint(0, len(text)))  # no LSP position can say "between \r and \n"
     if rng.random() < 0.4 and text:
-        end = min(len(text), start + rng.randint(1, 40))
+        end = _not_inside_crlf(text, min(len(text), start + rng.randint(1, 40)))
     else:
         end = start
     insert = rng.choice(SNIPPETS).format(k=k, j=rng.randint(0, 9)) if rng.random() < 0.8 else ""
@@ -120,13 +129,14 @@ def workspace(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return root, texts
 
 
-def test_a_thousand_edits_with_interleaved_requests_leave_an_exact_index(workspace, tmp_path: Path):
+@pytest.mark.parametrize("seed", [6, 11])
+def test_a_thousand_edits_with_interleaved_requests_leave_an_exact_index(workspace, tmp_path: Path, seed: int):
     root, texts = workspace
     client = RawClient(root, {"noCache": True}, stderr_path=tmp_path / "server.log")
     try:
         client.wait_ready()
         _open_all(client, root, texts)
-        pending = _storm(client, root, texts, 1_000, seed=6, interleave=True)
+        pending = _storm(client, root, texts, 1_000, seed=seed, interleave=True)
         for msg_id in pending:
             response = client.wait(msg_id, timeout=120)
             TALLY["requests"] += 1
@@ -155,6 +165,17 @@ def test_edits_sent_during_the_first_index_are_not_lost(tmp_path: Path):
         _compare(client, root, texts, tmp_path)
     finally:
         client.close()
+
+
+def test_a_lone_carriage_return_ends_a_line_as_lsp_says():
+    # before: sync counted only \n, so every edit below a lone \r (old Mac endings, pasted text)
+    # landed on the wrong line and the index silently diverged from the editor
+    from codegraph.lsp.sync import Change, apply_changes
+
+    text = "ab\rcd\r\nef\n"
+    assert apply_changes(text, [Change("X", (1, 1, 1, 1))])[0] == "ab\rcXd\r\nef\n"
+    assert apply_changes(text, [Change("Y", (2, 0, 2, 0))])[0] == "ab\rcd\r\nYef\n"
+    assert apply_changes(text, [Change("Z", (1, 9, 1, 9))])[0] == "ab\rcdZ\r\nef\n"  # past the end clamps before the terminator
 
 
 def teardown_module(module) -> None:

@@ -14,6 +14,7 @@ import time
 from typing import Callable
 
 from ..index.extract import sha256
+from ..render.markdown import redact_lines
 from ..requests import RequestFailed, encode_body, frame_bytes_for
 from .facts import SourceRow, build_facts, build_gaps, source_rows
 from .manifests import declared_entries
@@ -73,6 +74,7 @@ def recheck(index, units: dict, uids: list[str]) -> tuple[dict[str, str], dict[s
     bodies: dict[str, str] = {}
     broken: dict[str, str] = {}
     verified: dict[str, str] = {}
+    contexts: dict[str, list[str]] = {}
     for uid in uids:
         u = units[uid]
         facts, src = index.files.get(u.path), index.sources.get(u.path)
@@ -95,9 +97,13 @@ def recheck(index, units: dict, uids: list[str]) -> tuple[dict[str, str], dict[s
             continue
         raw = src[u.start_byte : u.end_byte]
         try:
-            bodies[uid] = raw.decode("utf-8")
+            body = raw.decode("utf-8")
         except UnicodeDecodeError:
             broken[uid] = "span is not valid UTF-8"
+            continue
+        # Credential lines (and whole private-key blocks, judged on the whole file) never leave.
+        context = contexts.setdefault(u.path, src.decode("utf-8", "replace").split("\n"))
+        bodies[uid] = "\n".join(redact_lines(body.split("\n"), u.start_line, context))
     return bodies, broken
 
 

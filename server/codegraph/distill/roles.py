@@ -96,7 +96,7 @@ def _declared(roles: Roles, model: Model, entries: list[DeclaredEntry]) -> None:
                         _put(roles, u.id, ENTRY, 2, f"top-level callable of declared entry file {where}")
 
 
-def _assembly(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
+def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[bytes]) -> None:
     out = model.out.get(u.id, set())
     if u.kind == "statement":
         if u.stmt_kind == "wiring":
@@ -106,7 +106,6 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
         return
     if not u.is_callable:
         return
-    lines = source.split(b"\n") if out else []
     built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"
              and not RAISES.match(lines[model.lines[(u.id, d)] - 1] if model.lines[(u.id, d)] <= len(lines) else b"")}
     producers = {d for d in out if d not in built and any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))}
@@ -161,10 +160,13 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
             io = io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
             if io:
                 fields_by_owner.setdefault(u.parent, set()).update(io_fields(u, model.calls.get(uid, []), io, index.sources[u.path]))
+    lines_by_path: dict[str, list[bytes]] = {}  # split once per file, not once per unit
     for uid, u in model.units.items():
         source = index.sources[u.path]
         _entry(roles, model, index, u, source)
-        _assembly(roles, model, u, source)
+        if u.path not in lines_by_path:
+            lines_by_path[u.path] = source.split(b"\n")
+        _assembly(roles, model, u, source, lines_by_path[u.path])
         _orchestrate(roles, model, u, source)
         if u.is_callable or u.kind == "statement":
             io = io_by_path.setdefault(u.path, io_locals(index.files[u.path]))

@@ -90,6 +90,7 @@ class RootIndex:
         self._store_lock = threading.Lock()
         self._pending: dict[str, FileFacts | None] = {}  # cache rows not yet written (None = delete)
         self._flush_timer: threading.Timer | None = None
+        self._flush_lock = threading.Lock()
 
     # ---- full build ------------------------------------------------------------------
     def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:
@@ -288,6 +289,10 @@ class RootIndex:
         doc = self.open_docs.get(rel)
         if doc is None:
             return
+        if len(source) > self.config.max_file_bytes:  # the same limit as on disk, for buffers too
+            doc.source, doc.tree = source, None
+            self._commit(rel, None, None, f"larger than maxFileBytes ({len(source)} > {self.config.max_file_bytes})")
+            return
         old_tree = doc.tree
         if old_tree is not None and edits:
             for start, old_end, new_end, sp, op, np_ in edits:
@@ -342,12 +347,13 @@ class RootIndex:
             self._flush_timer.start()
 
     def flush_cache(self) -> None:
-        with self._store_lock:
-            pending, self._pending = self._pending, {}
-            self._flush_timer = None
-            store = self.store
-        if store is not None and pending:
-            store.put([f for f in pending.values() if f is not None], [p for p, f in pending.items() if f is None])
+        with self._flush_lock:  # one writer at a time; close() waits for a write in progress
+            with self._store_lock:
+                pending, self._pending = self._pending, {}
+                self._flush_timer = None
+                store = self.store
+            if store is not None and pending:
+                store.put([f for f in pending.values() if f is not None], [p for p, f in pending.items() if f is None])
 
     def close(self) -> None:
         with self._store_lock:

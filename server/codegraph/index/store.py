@@ -141,17 +141,32 @@ class FactStore:
     def put(self, facts: list[FileFacts], removed: list[str] = ()) -> None:
         rows = [(f.path, f.sha256, EXTRACTOR_VERSION, encode(f)) for f in facts]
         with self._lock:
+            conn, temporary = self._conn, False
+            if conn is None:  # closed while a write-behind flush was on its way: the rows are still right
+                try:
+                    conn, temporary = self._connect(), True
+                except (sqlite3.DatabaseError, ValueError) as exc:
+                    log.warning("cache %s: late write skipped (%s)", self.path, exc)
+                    return
             try:
-                self._conn.execute("BEGIN IMMEDIATE")
-                self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", rows)
-                self._conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in removed])
-                self._conn.execute("COMMIT")
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", rows)
+                conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in removed])
+                conn.execute("COMMIT")
             except sqlite3.DatabaseError as exc:
                 try:
-                    self._conn.execute("ROLLBACK")
+                    conn.execute("ROLLBACK")
                 except sqlite3.DatabaseError:
                     pass
-                self._reset(f"write failed: {exc}")
+                if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
+                    # another process (a CLI run beside the server) holds the write lock: a busy cache
+                    # is not a corrupt one, and deleting it would pull the file from under the other writer
+                    log.warning("cache %s busy; %d rows not written this time", self.path, len(rows))
+                elif not temporary:
+                    self._reset(f"write failed: {exc}")
+            finally:
+                if temporary:
+                    conn.close()
 
     def _reset(self, reason: str) -> None:
         log.warning("cache %s: %s; rebuilding", self.path, reason)

@@ -337,7 +337,9 @@ async def _apply_writes(ls: CodegraphServer) -> None:
         op = await st.writes.get()
         try:
             async with st.gate.write():
-                op()
+                # Off the event loop: a big edit parses for seconds, and meanwhile the server must
+                # still read messages (cancellations, status) — the gate keeps readers out.
+                await asyncio.to_thread(op)
         except Exception:
             log.exception("applying an edit failed; the file keeps its previous facts")
 

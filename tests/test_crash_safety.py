@@ -1,0 +1,131 @@
+"""Crash safety: `codegraph index` is killed with SIGKILL at random moments (mostly while it
+parses or writes the fact cache); every next start is valid — the cache is used where it is
+right, discarded and rebuilt where it is not, and the facts equal a build without any cache."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from codegraph.index.index import RootIndex
+from codegraph.workspace.scope import ScopeConfig
+from corpus.hostile import write_repo
+
+ROUNDS = 20
+TALLY = {"rounds": 0, "corrupt_starts": 0, "killed_mid_run": 0}
+
+
+def _index_cmd(root: Path, cache: Path) -> list[str]:
+    return [sys.executable, "-m", "codegraph.cli", "index", str(root), "--cache-dir", str(cache)]
+
+
+def _facts(root: Path, cache: Path | None) -> tuple[dict, object]:
+    index = RootIndex(root, ScopeConfig(), cache_dir=cache, use_cache=cache is not None)
+    stats = index.build(workers=1)
+    for thread in threading.enumerate():  # the cache is written behind the build: let it land
+        if isinstance(thread, threading.Timer):
+            thread.join()
+    index.close()
+    return index.files, stats
+
+
+def _mutate(root: Path, rng: random.Random, round_no: int) -> None:
+    """Changes half the files (every language), so the next run re-parses and rewrites much of the cache."""
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    for path in rng.sample(files, len(files) // 2):
+        extra = f"\n\ndef round_{round_no}_{rng.randint(0, 999)}():\n    return {round_no}\n" if path.suffix == ".py" else "\n"
+        path.write_text(path.read_text() + extra)
+    if rng.random() < 0.3:
+        rng.choice(files).unlink()
+
+
+def test_kill_9_at_random_moments_never_leaves_a_cache_that_is_trusted_wrongly(tmp_path: Path):
+    root, cache = tmp_path / "repo", tmp_path / "cache"
+    root.mkdir()
+    write_repo(root, 300, seed=5)
+    rng = random.Random(9)
+    subprocess.run(_index_cmd(root, cache), check=True, capture_output=True, timeout=120)
+    _mutate(root, rng, -1)
+    started = time.monotonic()
+    subprocess.run(_index_cmd(root, cache), check=True, capture_output=True, timeout=120)
+    full_run = time.monotonic() - started  # a warm run after a typical change: the window the kills aim at
+    for round_no in range(ROUNDS):
+        _mutate(root, rng, round_no)
+        proc = subprocess.Popen(_index_cmd(root, cache), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        time.sleep(rng.uniform(0.15, full_run * 0.95))  # past interpreter start-up, into parse and write
+        if proc.poll() is None:
+            TALLY["killed_mid_run"] += 1
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the indexer and any parse workers it forked
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        TALLY["rounds"] += 1
+        try:
+            cached, stats = _facts(root, cache)
+            fresh, _ = _facts(root, None)
+            ok = cached == fresh
+        except Exception:  # noqa: BLE001 — any failure to start is a corrupt start
+            ok = False
+        TALLY["corrupt_starts"] += not ok
+        assert ok, f"round {round_no}: the start after a kill -9 disagrees with a no-cache build"
+    assert TALLY["killed_mid_run"] >= ROUNDS // 2, "the kills mostly missed the run: timing assumptions broke"
+    _, stats = _facts(root, cache)
+    assert stats.from_cache == stats.files  # a settled cache is used, not silently rebuilt every time
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "zero", "foreign-root", "hot-journal"])
+def test_a_damaged_cache_file_is_discarded_and_rebuilt(tmp_path: Path, damage: str):
+    root, cache = tmp_path / "repo", tmp_path / "cache"
+    root.mkdir()
+    write_repo(root, 40, seed=3)
+    _facts(root, cache)
+    db = next(cache.glob("*.sqlite3"))
+    if damage == "truncate":
+        with open(db, "r+b") as fh:
+            fh.truncate(db.stat().st_size // 2)
+    elif damage == "garbage":
+        data = bytearray(db.read_bytes())
+        for i in range(100, len(data), 97):
+            data[i] ^= 0x5A
+        db.write_bytes(bytes(data))
+    elif damage == "zero":
+        db.write_bytes(b"")
+    elif damage == "foreign-root":
+        conn = sqlite3.connect(db)
+        conn.execute("UPDATE meta SET value = '/somewhere/else' WHERE key = 'root'")
+        conn.commit()
+        conn.close()
+    else:
+        Path(f"{db}-journal").write_bytes(os.urandom(4096))
+    cached, _ = _facts(root, cache)
+    fresh, _ = _facts(root, None)
+    assert cached == fresh
+
+
+def teardown_module(module) -> None:
+    print(f"\ncrash safety: {TALLY['rounds']} kill -9 rounds ({TALLY['killed_mid_run']} mid-run), {TALLY['corrupt_starts']} corrupt starts")
+
+
+def test_a_write_behind_landing_after_close_is_still_written(tmp_path: Path):
+    # before: index.close() could close the store while the write-behind timer was inside put():
+    # AttributeError in the timer thread, and the cache silently never written
+    from codegraph.index.store import FactStore
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    write_repo(root, 10, seed=1)
+    fresh, _ = _facts(root, None)
+    store = FactStore(root.resolve(), tmp_path / "cache")
+    store.close()
+    store.put(list(fresh.values()))
+    assert set(FactStore(root.resolve(), tmp_path / "cache").load()) == set(fresh)
