@@ -100,12 +100,7 @@ class FactStore:
         except (sqlite3.DatabaseError, ValueError) as exc:
             self.rebuilt_reason = f"discarded unusable cache: {exc}"
             log.warning("cache %s: %s", self.path, self.rebuilt_reason)
-        for suffix in ("", "-journal", "-wal", "-shm"):
-            try:
-                os.unlink(f"{self.path}{suffix}")
-            except FileNotFoundError:
-                pass
-        self._conn = self._connect()
+        self._recreate()
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -175,6 +170,10 @@ class FactStore:
             self._conn.close()
         except sqlite3.Error:
             pass
+        self._recreate()
+
+    def _recreate(self) -> None:
+        """Deletes the cache file (and its journals) and starts an empty one."""
         for suffix in ("", "-journal", "-wal", "-shm"):
             try:
                 os.unlink(f"{self.path}{suffix}")
