@@ -25,6 +25,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCRequestMessage
 
 from .. import __version__
+from ..explore.engine import derived as explore_tables
 from ..index.index import RootIndex
 from ..requests import (
     InvalidParams,
@@ -319,6 +320,8 @@ async def _first_index(ls: CodegraphServer) -> None:
                 try:
                     stats = await asyncio.to_thread(index.build, report)
                     log.info("indexed %s: %d files (%d parsed, %d cached) in %.0f ms", index.root, stats.files, stats.parsed, stats.from_cache, stats.elapsed_ms)
+                    # explore's name and word tables, built now rather than on the first question
+                    await asyncio.to_thread(explore_tables, index)
                 except Exception:
                     log.exception("indexing %s failed; serving an empty index", index.root)
                     index.ready = True
