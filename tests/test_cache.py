@@ -191,3 +191,28 @@ def test_store_round_trip_keeps_every_fact_equal():
             assert (back.units, back.calls, back.imports, back.supertypes, back.package) == (
                 facts.units, facts.calls, facts.imports, facts.supertypes, facts.package), path
             hash(back.units)  # tuples all the way down
+
+
+def _edges(index: RootIndex) -> dict:
+    return {p: (sorted(map(repr, b.edges)), b.unresolved) for p, b in index.bindings.items()}
+
+
+def test_stored_bindings_are_reused_only_for_the_same_snapshot(repo, tmp_path, monkeypatch):
+    from codegraph.bindings.resolve import Resolver
+
+    build(repo, tmp_path / "c")  # cold: resolves and stores the snapshot's bindings
+    calls = []
+    original = Resolver.resolve_file
+    monkeypatch.setattr(Resolver, "resolve_file", lambda self, path: calls.append(path) or original(self, path))
+    warm, _ = build(repo, tmp_path / "c")
+    assert calls == []  # nothing changed: no resolution at all
+    fresh = RootIndex(repo, use_cache=False)
+    fresh.build()
+    assert _edges(warm) == _edges(fresh)
+
+    (repo / "app/registry.py").write_text((repo / "app/registry.py").read_text() + "\n\ndef late():\n    return 1\n")
+    changed, _ = build(repo, tmp_path / "c")
+    assert calls  # another snapshot: resolved again, never the stored bindings
+    fresh = RootIndex(repo, use_cache=False)
+    fresh.build()
+    assert _edges(changed) == _edges(fresh)

@@ -11,9 +11,13 @@ re-resolved because they reference a name the edited file defines or defined.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import posixpath
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from ..index.facts import FileFacts, Unit
 
@@ -35,6 +39,32 @@ class Edge:
 class FileBindings:
     edges: tuple[Edge, ...]
     unresolved: tuple[int, ...]  # indexes into FileFacts.calls with no provable target
+
+
+def encode_bindings(bindings: dict[str, FileBindings]) -> str:
+    return json.dumps(
+        {p: [[[e.src, e.dst, e.kind, e.line] for e in b.edges], list(b.unresolved)] for p, b in bindings.items()},
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+
+
+def decode_bindings(data: str) -> dict[str, FileBindings]:
+    out: dict[str, FileBindings] = {}
+    for path, (edges, unresolved) in json.loads(data).items():
+        out[path] = FileBindings(tuple(Edge(src, dst, kind, line, path) for src, dst, kind, line in edges), tuple(unresolved))
+    return out
+
+
+@lru_cache(maxsize=1)
+def resolver_fingerprint() -> str:
+    """Changes whenever the resolution code or the facts model changes: stored bindings from
+    another version are never reused, even if nobody remembered to bump a version number."""
+    here = Path(__file__).resolve()
+    digest = hashlib.sha256()
+    for source in (here, here.parent.parent / "index" / "facts.py"):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
 
 
 def python_module(path: str) -> list[str]:

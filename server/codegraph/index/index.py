@@ -7,6 +7,7 @@ serialises writers against readers, so a request always sees one version.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
@@ -19,7 +20,7 @@ from typing import Callable
 
 from tree_sitter import Point, Tree
 
-from ..bindings.resolve import FileBindings, Resolver
+from ..bindings.resolve import FileBindings, Resolver, decode_bindings, encode_bindings, resolver_fingerprint
 from ..graph.codegraph import CodeGraph
 from ..workspace.scope import Scope, ScopeConfig
 from .extract import SourceError, decode_source, extract, parse, sha256
@@ -41,6 +42,14 @@ class BuildStats:
     skipped: int = 0
     elapsed_ms: float = 0.0
     cache_note: str = ""
+
+
+def snapshot_fingerprint(files: dict[str, FileFacts]) -> str:
+    """Identity of a whole snapshot for stored bindings: every path and sha, and the resolver's code."""
+    digest = hashlib.sha256(resolver_fingerprint().encode())
+    for path in sorted(files):
+        digest.update(f"{path}\0{files[path].sha256}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
 
 
 def _extract_raw(args: tuple[str, str, bytes]) -> tuple[str, FileFacts | None, str]:
@@ -91,6 +100,7 @@ class RootIndex:
         self._pending: dict[str, FileFacts | None] = {}  # cache rows not yet written (None = delete)
         self._flush_timer: threading.Timer | None = None
         self._flush_lock = threading.Lock()
+        self._pending_bindings: tuple[str, dict[str, FileBindings]] | None = None  # a full build's, to store
 
     # ---- full build ------------------------------------------------------------------
     def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:
@@ -148,7 +158,16 @@ class RootIndex:
         self.sources = sources
         self.resolver = Resolver()
         self.resolver.update(list(results.values()), [])
-        self.bindings = {p: self.resolver.resolve_file(p) for p in results}
+        fingerprint = snapshot_fingerprint(results)
+        stored = self.store.load_bindings(fingerprint) if self.store is not None else None
+        try:
+            self.bindings = decode_bindings(stored) if stored else {}
+        except (ValueError, TypeError, KeyError) as exc:
+            log.warning("stored bindings unusable (%s): resolving", exc)
+            self.bindings = {}
+        if set(self.bindings) != set(results):
+            self.bindings = {p: self.resolver.resolve_file(p) for p in results}
+            self._pending_bindings = (fingerprint, self.bindings)
         self.graph = CodeGraph.build(results, self.bindings)
         if self.store is not None:
             for r, f, _ in parsed:
@@ -340,7 +359,7 @@ class RootIndex:
     def _schedule_flush(self, delay: float) -> None:
         """Edits are coalesced and written off the edit path; close() writes what is left."""
         with self._store_lock:
-            if self._flush_timer is not None or not self._pending:
+            if self._flush_timer is not None or (not self._pending and self._pending_bindings is None):
                 return
             self._flush_timer = threading.Timer(delay, self.flush_cache)
             self._flush_timer.daemon = False  # the interpreter waits for a pending cache write at exit
@@ -350,10 +369,13 @@ class RootIndex:
         with self._flush_lock:  # one writer at a time; close() waits for a write in progress
             with self._store_lock:
                 pending, self._pending = self._pending, {}
+                snapshot, self._pending_bindings = self._pending_bindings, None
                 self._flush_timer = None
                 store = self.store
             if store is not None and pending:
                 store.put([f for f in pending.values() if f is not None], [p for p, f in pending.items() if f is None])
+            if store is not None and snapshot is not None:
+                store.put_bindings(snapshot[0], encode_bindings(snapshot[1]))
 
     def close(self) -> None:
         with self._store_lock:

@@ -108,6 +108,8 @@ class FactStore:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             conn.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, sha TEXT NOT NULL, version TEXT NOT NULL, facts TEXT NOT NULL)")
+            # The whole snapshot's resolved bindings, valid only for the exact fingerprint it names.
+            conn.execute("CREATE TABLE IF NOT EXISTS bindings (fingerprint TEXT PRIMARY KEY, data TEXT NOT NULL)")
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             expected = {"schema": SCHEMA, "root": self.root}
             if not meta:
@@ -132,6 +134,33 @@ class FactStore:
                 self._reset(f"read failed: {exc}")
                 return {}
         return {p: (s, f) for p, s, f in rows}
+
+    def load_bindings(self, fingerprint: str) -> str | None:
+        with self._lock:
+            if self._conn is None:
+                return None
+            try:
+                row = self._conn.execute("SELECT data FROM bindings WHERE fingerprint = ?", (fingerprint,)).fetchone()
+            except sqlite3.DatabaseError as exc:
+                log.warning("cache %s: bindings unreadable (%s)", self.path, exc)
+                return None
+        return row[0] if row else None
+
+    def put_bindings(self, fingerprint: str, data: str) -> None:
+        with self._lock:
+            if self._conn is None:
+                return
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                self._conn.execute("DELETE FROM bindings")
+                self._conn.execute("INSERT INTO bindings VALUES (?, ?)", (fingerprint, data))
+                self._conn.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                try:
+                    self._conn.execute("ROLLBACK")
+                except sqlite3.DatabaseError:
+                    pass
+                log.warning("cache %s: bindings not written (%s)", self.path, exc)
 
     def put(self, facts: list[FileFacts], removed: list[str] = ()) -> None:
         rows = [(f.path, f.sha256, EXTRACTOR_VERSION, encode(f)) for f in facts]
