@@ -18,6 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from ..index.facts import FileFacts, Unit
 
@@ -26,8 +27,7 @@ SELF_WORDS = {"self", "this", "Self"}
 MAX_SUPER_DEPTH = 8
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(NamedTuple):
     src: str  # unit id, or a file path for file-level relations
     dst: str
     kind: str  # calls|constructs|imports|extends|implements

@@ -7,6 +7,7 @@ Records are frozen slotted dataclasses so a snapshot can share them safely.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
 EXTRACTOR_VERSION = "7"
@@ -48,8 +49,7 @@ class Unit:
         return self.kind in CLASS_KINDS
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(NamedTuple):
     """A call or construction expression as written; its target is resolved later."""
 
     caller: str | None  # enclosing unit id (None only when no unit encloses it)
@@ -62,8 +62,7 @@ class Call:
     assigned_to: str = ""  # `x` when the result initialises a plain local (`x = Foo()`, `val x = Foo()`)
 
 
-@dataclass(frozen=True, slots=True)
-class Import:
+class Import(NamedTuple):
     module: str  # as written: "pkg.mod", "./x", "okhttp3", "net/http"
     name: str  # imported name, "" for a whole-module import, "*" for a star import
     alias: str  # local name it binds ("" = the default local name)
@@ -71,8 +70,7 @@ class Import:
     level: int = 0  # Python relative import level
 
 
-@dataclass(frozen=True, slots=True)
-class Supertype:
+class Supertype(NamedTuple):
     unit: str  # id of the class-like unit that declares it
     name: str  # last identifier of the supertype ("Interceptor")
     text: str  # as written ("okhttp3.Interceptor", "Base[T]")
