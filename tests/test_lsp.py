@@ -133,3 +133,17 @@ async def test_explore_through_the_protocol_sees_the_next_edit(client: LanguageC
             break
         await asyncio.sleep(0.05)
     assert "def brand_new_helper_fn" in result.text
+
+
+async def test_explore_text_is_byte_identical_to_the_cli(client: LanguageClient):
+    import subprocess
+    import sys
+
+    await _status(client)
+    query = "How does run construct Store and call Store.save?"
+    result = await client.protocol.send_request_async("codegraph/explore", {"query": query})
+    cli = subprocess.run(
+        [sys.executable, "-m", "codegraph.cli", "explore", str(client.root), query, "--no-cache"],
+        capture_output=True, check=True,
+    )
+    assert cli.stdout.decode("utf-8") == result.text + "\n"
