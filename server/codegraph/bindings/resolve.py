@@ -134,8 +134,8 @@ class Resolver:
         return names
 
     @staticmethod
-    def _changed_names(old: FileFacts, new: FileFacts) -> set[str]:
-        """Names whose meaning may differ for other files after an edit of one file.
+    def _changed_names(old: FileFacts, new: FileFacts) -> tuple[set[str], set[tuple[str, str]]]:
+        """What other files can observe of an edit: (top-level names, (owner, member) pairs).
 
         An edit inside a body leaves every definition where it was: nothing outside the file
         needs re-resolving. Definitions that appear, vanish or move, and types whose
@@ -151,11 +151,18 @@ class Resolver:
         def supers(f: FileFacts) -> set[tuple[str, str, str]]:
             return {(s.unit, s.text, s.kind) for s in f.supertypes}
 
-        names = {q.rsplit(".", 1)[-1] for q, _, _ in shape(old) ^ shape(new)}
+        names: set[str] = set()
+        members: set[tuple[str, str]] = set()
+        for qualname, _, _ in shape(old) ^ shape(new):
+            owner, _, name = qualname.rpartition(".")
+            if owner:
+                members.add((owner.rsplit(".", 1)[-1], name))
+            else:
+                names.add(name)
         names |= {uid.rsplit("::", 1)[-1].rsplit(".", 1)[-1].split("#")[0] for uid, _, _ in supers(old) ^ supers(new)}
         if old.package != new.package:
             names |= {u.name for u in old.units} | {u.name for u in new.units}
-        return names
+        return names, members
 
     def _names_referenced(self, facts: FileFacts) -> set[str]:
         names = {c.name for c in facts.calls}
@@ -249,10 +256,16 @@ class Resolver:
             if old is not None:
                 touched_names |= self._names_defined(old)
                 self._remove(old)
+        touched_members: set[tuple[str, str]] = set()  # (owner type name, member name)
         for facts in changed:
             old = self.files.get(facts.path)
             if old is not None:
-                touched_names |= self._changed_names(old, facts)
+                names, members = self._changed_names(old, facts)
+                touched_names |= names
+                if facts.language in ("go", "rust"):  # methods of a type live in many files of its package
+                    touched_names |= {m for _, m in members}
+                else:
+                    touched_members |= members
                 self._remove(old)
             else:
                 touched_names |= self._names_defined(facts)
@@ -260,7 +273,29 @@ class Resolver:
             dirty.add(facts.path)
         for name in touched_names:
             dirty |= self.refs.get(name, set())
+        if touched_members:
+            # A member is reached through its type: only files that name the type (or a type
+            # that extends it, by name, transitively) and the member can bind to it.
+            owners = self._descendant_names({owner for owner, _ in touched_members})
+            naming_a_type = set().union(*(self.refs.get(t, set()) for t in owners))
+            for _, member in touched_members:
+                dirty |= self.refs.get(member, set()) & naming_a_type
         return {p for p in dirty if p in self.files}
+
+    def _descendant_names(self, roots: set[str]) -> set[str]:
+        """Type names extending any of `roots`, transitively, by name (a safe over-approximation)."""
+        names = set(roots)
+        for _ in range(MAX_SUPER_DEPTH):
+            grown = {
+                self.units[s.unit].name
+                for facts in self.files.values()
+                for s in facts.supertypes
+                if s.name in names and s.unit in self.units
+            }
+            if grown <= names:
+                break
+            names |= grown
+        return names
 
     # ---- lookups ---------------------------------------------------------------------
     @staticmethod

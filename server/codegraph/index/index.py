@@ -101,6 +101,7 @@ class RootIndex:
         self._flush_timer: threading.Timer | None = None
         self._flush_lock = threading.Lock()
         self._pending_bindings: tuple[str, dict[str, FileBindings]] | None = None  # a full build's, to store
+        self._deferred: set[str] = set()  # dependents of mid-typing edits, re-resolved by settle()
 
     # ---- full build ------------------------------------------------------------------
     def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:
@@ -239,8 +240,13 @@ class RootIndex:
         return out
 
     # ---- single-file updates -----------------------------------------------------------
-    def _commit(self, rel: str, facts: FileFacts | None, source: bytes | None, reason: str = "") -> None:
-        """Replaces one file's facts (None = the file left the index) and re-resolves dependents."""
+    def _commit(self, rel: str, facts: FileFacts | None, source: bytes | None, reason: str = "", defer: bool = False) -> None:
+        """Replaces one file's facts (None = the file left the index) and re-resolves dependents.
+
+        With `defer` (editor keystrokes), only the file itself is re-resolved now; its dependents
+        wait for `settle()`, which the LSP runs when the edit queue drains and before any read, so
+        a keystroke that briefly breaks a class never pays for re-resolving a thousand files.
+        """
         started = time.perf_counter()
         if facts is None:
             removed = [rel] if rel in self.files else []
@@ -256,15 +262,40 @@ class RootIndex:
             self.sources[rel] = source or b""
             self.skipped.pop(rel, None)
             dirty = self.resolver.update([facts], [])
-        for path in dirty:
-            self.bindings[path] = self.resolver.resolve_file(path)
-            self.graph.replace_file(self.files[path], self.bindings[path])
+        if defer:
+            self._deferred |= dirty - {rel}
+            dirty = {rel}
+        else:
+            dirty |= self._deferred
+            self._deferred = set()
+        self._resolve(dirty)
         self.version += 1
         self.last_update_ms = (time.perf_counter() - started) * 1000
         if self.store is not None:
             with self._store_lock:
                 self._pending[rel] = facts
             self._schedule_flush(FLUSH_DELAY_S)
+
+    def _resolve(self, paths: set[str]) -> None:
+        for path in sorted(paths):
+            if path in self.files:
+                self.bindings[path] = self.resolver.resolve_file(path)
+                self.graph.replace_file(self.files[path], self.bindings[path])
+
+    @property
+    def unsettled(self) -> bool:
+        return bool(self._deferred)
+
+    def settle(self) -> bool:
+        """Re-resolves dependents that deferred edits left waiting; True if there were any."""
+        if not self._deferred:
+            return False
+        started = time.perf_counter()
+        deferred, self._deferred = self._deferred, set()
+        self._resolve(deferred)
+        self.version += 1
+        self.last_update_ms = (time.perf_counter() - started) * 1000
+        return True
 
     def refresh_path(self, rel: str) -> None:
         """Re-reads a file from disk (watched-file events, saves); open buffers win over disk."""
@@ -303,7 +334,9 @@ class RootIndex:
         if self.open_docs.pop(rel, None) is not None:
             self.refresh_path(rel)
 
-    def set_document(self, rel: str, source: bytes, edits: list[tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]] | None) -> None:
+    def set_document(
+        self, rel: str, source: bytes, edits: list[tuple[int, int, int, tuple[int, int], tuple[int, int], tuple[int, int]]] | None, defer: bool = False
+    ) -> None:
         """New text of an open document; `edits` are tree-sitter InputEdits against the old text."""
         doc = self.open_docs.get(rel)
         if doc is None:
@@ -330,7 +363,7 @@ class RootIndex:
             self._commit(rel, None, None, f"extraction failed ({exc})")
             return
         doc.source, doc.tree = source, tree
-        self._commit(rel, facts, source)
+        self._commit(rel, facts, source, defer=defer)
 
     # ---- reading ------------------------------------------------------------------------
     def unresolved_calls(self) -> int:

@@ -255,7 +255,8 @@ async def _read_request(ls: CodegraphServer, params: Any, work: Callable[[RootIn
     except InvalidParams as exc:
         raise _as_rpc_error(exc) from None
     await st.ready.wait()
-    async with st.gate.read():
+
+    async def answer() -> Any:
         try:
             index = _select_root(ls, data)
             return await _compute(lambda checkpoint: work(index, data, checkpoint))
@@ -263,6 +264,14 @@ async def _read_request(ls: CodegraphServer, params: Any, work: Callable[[RootIn
             raise _as_rpc_error(exc) from None
         except Cancelled:
             raise asyncio.CancelledError() from None
+
+    async with st.gate.read():
+        if not any(index.unsettled for index in st.roots.values()):
+            return await answer()
+    # Edits left dependents to re-resolve: settle them, then answer on that settled version.
+    async with st.gate.write():
+        await asyncio.to_thread(_settle_all, ls)
+        return await answer()
 
 
 # ---- lifecycle --------------------------------------------------------------------------
@@ -343,8 +352,15 @@ async def _apply_writes(ls: CodegraphServer) -> None:
                 # Off the event loop: a big edit parses for seconds, and meanwhile the server must
                 # still read messages (cancellations, status) — the gate keeps readers out.
                 await asyncio.to_thread(op)
+                if st.writes.empty():  # typing paused: finish what mid-typing edits deferred
+                    await asyncio.to_thread(_settle_all, ls)
         except Exception:
             log.exception("applying an edit failed; the file keeps its previous facts")
+
+
+def _settle_all(ls: CodegraphServer) -> None:
+    for index in ls.state.roots.values():
+        index.settle()
 
 
 def _enqueue(ls: CodegraphServer, op: Callable[[], None]) -> None:
@@ -400,7 +416,7 @@ def did_change(ls: CodegraphServer, params: types.DidChangeTextDocumentParams) -
         if rel not in index.open_docs:
             index.open_document(rel, new_text)
         else:
-            index.set_document(rel, new_text.encode("utf-8", "surrogatepass"), edits)
+            index.set_document(rel, new_text.encode("utf-8", "surrogatepass"), edits, defer=True)
 
     _enqueue(ls, op)
 
@@ -450,6 +466,9 @@ async def status(ls: CodegraphServer, params: Any) -> dict:
         raise _as_rpc_error(exc) from None
     ready = st.ready.is_set()
     if ready:
+        if any(index.unsettled for index in st.roots.values()):
+            async with st.gate.write():
+                await asyncio.to_thread(_settle_all, ls)
         async with st.gate.read():
             return {"indexVersion": sum(r.version for r in st.roots.values()), "ready": True, "roots": [r.status() for r in roots]}
     return {"indexVersion": 0, "ready": False, "roots": [{"rootUri": r.root.as_uri(), "files": 0, "symbols": 0, "resolvedEdges": 0, "unresolvedCalls": 0, "languages": {}, "skipped": [], "lastUpdateMs": 0.0} for r in roots]}
