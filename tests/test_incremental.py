@@ -175,3 +175,21 @@ def test_open_buffer_wins_over_disk_until_closed(tmp_path):
     assert [u.name for u in index.files["a.py"].units] == ["in_buffer"]
     index.close_document("a.py")
     assert [u.name for u in index.files["a.py"].units] == ["on_disk"]
+
+
+def test_deferred_keystrokes_settle_to_the_same_bindings(tmp_path):
+    root = tmp_path / "r"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg/__init__.py").write_text("")
+    (root / "pkg/a.py").write_text("class A:\n    pass\n")
+    (root / "pkg/b.py").write_text("from pkg.a import A\n\ndef run():\n    a = A()\n    return a.go()\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    old = "class A:\n    pass\n"
+    index.open_document("pkg/a.py", old)
+    new, edit = _input_edit(old, len(old), len(old), "\n    def go(self):\n        return 1\n")
+    index.set_document("pkg/a.py", new.encode(), [edit], defer=True)
+    assert index.unsettled  # b.py waits: a keystroke re-resolves only the edited file
+    assert not any(e.dst == "pkg/a.py::A.go" for e in index.bindings["pkg/b.py"].edges)
+    assert index.settle() and not index.unsettled
+    assert any(e.dst == "pkg/a.py::A.go" for e in index.bindings["pkg/b.py"].edges)
