@@ -241,7 +241,7 @@ def bench_secrets(tmp: Path) -> None:
         client.close()
     report("planted secrets", f"{len(s)} (key block, AWS key, token, password, GitHub token, .env, id_rsa, .aws/, excluded, outside symlink)")
     report("leaks in explore / evidence", f"{leaks['explore']} / {leaks['evidence']}")
-    report("leaks in distill (known: distill/ bodies unredacted)", leaks["distill"])
+    report("leaks in distill (json and markdown)", leaks["distill"])
 
 
 # ---- 6. resource bounds ----------------------------------------------------------------------------
