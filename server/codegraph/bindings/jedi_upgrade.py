@@ -7,7 +7,6 @@ expansion), never as the bulk resolver: jedi's project-wide search gives up on l
 from __future__ import annotations
 
 import logging
-import time
 from functools import lru_cache
 from pathlib import Path
 

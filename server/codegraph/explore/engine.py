@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..index.facts import Unit
 from ..index.index import RootIndex
-from ..render.markdown import ELIDED, merge_ranges, numbered, section, split_lines
+from ..render.markdown import merge_ranges, numbered, section, split_lines
 from .model import ExploreRequest
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_named_flow_path
@@ -39,8 +39,7 @@ class Derived:
     names: NameTable
     words: WordIndex
     implementers: dict[str, set[str]]  # resolved supertype id → implementer type ids
-    external: dict[str, set[str]]  # supertype name with no definition in scope → implementer ids
-    supers: dict[str, list[tuple[str, str]]]  # type id → [(family key, display name)]
+    supers: dict[str, list[tuple[str, str]]]  # type id → [(supertype id, display name)]
 
 
 _derived: dict[int, Derived] = {}
@@ -52,25 +51,20 @@ def derived(index: RootIndex) -> Derived:
         return hit
     names = NameTable(index.files)
     implementers = index.graph.implementers()
-    external: dict[str, set[str]] = defaultdict(set)
     supers: dict[str, list[tuple[str, str]]] = defaultdict(list)
     units = index.resolver.units
     for dst, srcs in implementers.items():
         for src in srcs:
             supers[src].append((dst, units[dst].name if dst in units else dst))
-    # Supertypes outside the workspace (`Exception`, `str`, a framework base) never form a
-    # family: only real edges to definitions in scope do. Kept for reasons, not for the gate.
-    for facts in index.files.values():
-        for s in facts.supertypes:
-            if not names.by_name.get(s.name):
-                external[s.name].add(s.unit)
-    d = Derived(index.version, names, WordIndex(index.files), implementers, external, supers)
+    # Only resolved edges to definitions in scope form families: `Exception`, `str` or a
+    # framework base outside the workspace never make their subclasses interchangeable siblings.
+    d = Derived(index.version, names, WordIndex(index.files), implementers, supers)
     _derived[id(index)] = d
     return d
 
 
 def family_size(d: Derived, key: str) -> int:
-    return len(d.external.get(key[1:], ())) if key.startswith("?") else len(d.implementers.get(key, ()))
+    return len(d.implementers.get(key, ()))
 
 
 @dataclass
@@ -475,4 +469,4 @@ def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[st
     return best_text, symbols
 
 
-__all__ = ["explore", "ELIDED"]
+__all__ = ["explore"]
