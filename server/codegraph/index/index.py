@@ -25,7 +25,7 @@ from ..graph.codegraph import CodeGraph
 from ..workspace.scope import Scope, ScopeConfig
 from .extract import SourceError, decode_source, extract, parse, sha256
 from .facts import FileFacts
-from .store import FactStore, decode
+from .store import FactStore, decode, encode
 
 log = logging.getLogger(__name__)
 PARALLEL_MIN_FILES = 150  # below this a process pool costs more than it saves
@@ -64,8 +64,13 @@ def _extract_raw(args: tuple[str, str, bytes]) -> tuple[str, FileFacts | None, s
         return rel, None, f"extraction failed ({type(exc).__name__})"
 
 
-def _extract_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple[str, FileFacts | None, str]]:
-    return [_extract_raw(item) for item in batch]
+def _extract_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple[str, tuple[str, str] | None, str]]:
+    """Worker side: facts travel back in the cache's compact JSON (sha, blob), which the main
+    process decodes faster than it unpickles the same objects."""
+    out = []
+    for rel, facts, reason in map(_extract_raw, batch):
+        out.append((rel, (facts.sha256, encode(facts)) if facts is not None else None, reason))
+    return out
 
 
 @dataclass
@@ -225,7 +230,7 @@ class RootIndex:
                 futures = [(pool.submit(_extract_batch, batch), batch) for batch in pending if batch]
                 for future, batch in futures:
                     try:
-                        out.extend(future.result())
+                        out.extend((rel, decode(rel, *blob) if blob else None, reason) for rel, blob, reason in future.result())
                     except BrokenProcessPool:
                         failed.append(batch)
                     if progress:
