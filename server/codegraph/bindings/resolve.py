@@ -245,6 +245,16 @@ class Resolver:
         for name in self._names_referenced(facts):
             self.refs[name].add(facts.path)
 
+    def add_all(self, facts: list[FileFacts]) -> None:
+        """Bulk load for a full build (no dependents to report: everything resolves afterwards)."""
+        self._memo_supers.clear()
+        self._memo_members.clear()
+        for f in facts:
+            old = self.files.get(f.path)
+            if old is not None:
+                self._remove(old)
+            self._add(f)
+
     def update(self, changed: list[FileFacts], removed: list[str]) -> set[str]:
         """Applies new facts; returns every file whose bindings may have changed."""
         self._memo_supers.clear()

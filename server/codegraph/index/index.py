@@ -152,7 +152,10 @@ class RootIndex:
             todo.append((rel, language, raw))
             if progress and n % 200 == 0:
                 progress(n, total, f"reading {n}/{total} files")
-        parsed = self._parse_all(todo, progress, total, workers)
+        # The resolver's indexes fill while the workers parse: cached facts now, parsed ones per batch.
+        resolver = Resolver()
+        resolver.add_all(list(results.values()))
+        parsed = self._parse_all(todo, progress, total, workers, on_batch=resolver.add_all)
         for rel, facts, reason in parsed:
             if facts is None:
                 self.skipped[rel] = reason
@@ -162,8 +165,7 @@ class RootIndex:
         stats.parsed = sum(1 for _, f, _ in parsed if f is not None)
         self.files = results
         self.sources = sources
-        self.resolver = Resolver()
-        self.resolver.update(list(results.values()), [])
+        self.resolver = resolver
         fingerprint = snapshot_fingerprint(results)
         stored = self.store.load_bindings(fingerprint) if self.store is not None else None
         try:
@@ -205,7 +207,14 @@ class RootIndex:
             return None
         return raw
 
-    def _parse_all(self, todo: list[tuple[str, str, bytes]], progress: Progress | None, total: int, workers: int | None):
+    def _parse_all(
+        self,
+        todo: list[tuple[str, str, bytes]],
+        progress: Progress | None,
+        total: int,
+        workers: int | None,
+        on_batch: Callable[[list[FileFacts]], None] = lambda facts: None,
+    ):
         workers = workers if workers is not None else min(2, os.cpu_count() or 1)
         if len(todo) < PARALLEL_MIN_FILES or workers <= 1:
             out = []
@@ -213,6 +222,7 @@ class RootIndex:
                 out.append(_extract_raw(item))
                 if progress and i % 100 == 0:
                     progress(total - len(todo) + i, total, f"parsing {item[0]}")
+            on_batch([f for _, f, _ in out if f is not None])
             return out
         import multiprocessing
 
@@ -230,7 +240,9 @@ class RootIndex:
                 futures = [(pool.submit(_extract_batch, batch), batch) for batch in pending if batch]
                 for future, batch in futures:
                     try:
-                        out.extend((rel, decode(rel, *blob) if blob else None, reason) for rel, blob, reason in future.result())
+                        batch_out = [(rel, decode(rel, *blob) if blob else None, reason) for rel, blob, reason in future.result()]
+                        out.extend(batch_out)
+                        on_batch([f for _, f, _ in batch_out if f is not None])
                     except BrokenProcessPool:
                         failed.append(batch)
                     if progress:
