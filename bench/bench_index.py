@@ -33,7 +33,6 @@ from common import (  # noqa: E402
     CYCLE_GUARD_ENV,
     Timer,
     apply_workarounds,
-    fmt_ms,
     fmt_s,
     in_scope_files,
     machine_note,

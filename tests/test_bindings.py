@@ -9,8 +9,6 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from codegraph.index.index import RootIndex
 
 

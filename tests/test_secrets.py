@@ -153,7 +153,7 @@ async def test_distill_never_contains_secrets(client: LanguageClient, params: di
 
 
 async def test_evidence_refuses_secret_excluded_and_outside_paths(client: LanguageClient):
-    root, outside = client.root, client.outside
+    outside = client.outside
     digest = hashlib.sha256((outside / "leak.py").read_bytes()).hexdigest()
     paths = [".env", "id_rsa", "deploy_key.pem", ".aws/credentials.py", "private/notes.py", "linked_leak.py", "linked_dir/leak.py",
              "../outside/leak.py", str(outside / "leak.py"), (outside / "leak.py").as_uri(), "config.py/../.env", "./.env"]
