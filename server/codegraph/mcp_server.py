@@ -598,11 +598,11 @@ def main(root: str = ".", *, cache_dir: str | Path | None = None, use_cache: boo
     import importlib.util
 
     if importlib.util.find_spec("mcp") is None or importlib.util.find_spec("anyio") is None:
-        print("codegraph mcp needs the MCP SDK: pip install 'codegraph[mcp]' (or pip install 'mcp>=1.19')", file=sys.stderr)
+        sys.stderr.write("codegraph mcp needs the MCP SDK: pip install 'codegraph[mcp]' (or pip install 'mcp>=1.19')\n")
         return 2
     sdk = _sdk_version()
     if sdk is not None and sdk < MIN_SDK:
-        print(f"codegraph mcp needs mcp >= {'.'.join(map(str, MIN_SDK))} (found {'.'.join(map(str, sdk))}): pip install -U 'mcp>=1.19'", file=sys.stderr)
+        sys.stderr.write(f"codegraph mcp needs mcp >= {'.'.join(map(str, MIN_SDK))} (found {'.'.join(map(str, sdk))}): pip install -U 'mcp>=1.19'\n")
         return 2
     path = Path(root).expanduser().resolve()
     if not path.is_dir():
