@@ -606,7 +606,7 @@ def main(root: str = ".", *, cache_dir: str | Path | None = None, use_cache: boo
         return 2
     path = Path(root).expanduser().resolve()
     if not path.is_dir():
-        print(f"codegraph: {root}: not a directory", file=sys.stderr)
+        sys.stderr.write(f"codegraph: {root}: not a directory\n")
         return 2
     config = ScopeConfig(exclude=tuple(exclude), **({"max_file_bytes": max_file_bytes} if max_file_bytes else {}))
     index = RootIndex(path, config, cache_dir=Path(cache_dir) if cache_dir else None, use_cache=use_cache)
