@@ -134,7 +134,8 @@ def test_lsp_utf16_changes_match_a_fresh_index_of_the_final_text(script, batched
         shutil.rmtree(root.parent, ignore_errors=True)
 
 
-def test_adding_a_method_re_resolves_a_caller_in_another_file(tmp_path):
+def _caller_of_a_missing_method(tmp_path: Path) -> RootIndex:
+    """pkg/b.py calls A().go(), which pkg/a.py does not define yet."""
     root = tmp_path / "r"
     (root / "pkg").mkdir(parents=True)
     (root / "pkg/__init__.py").write_text("")
@@ -142,6 +143,11 @@ def test_adding_a_method_re_resolves_a_caller_in_another_file(tmp_path):
     (root / "pkg/b.py").write_text("from pkg.a import A\n\ndef run():\n    a = A()\n    return a.go()\n")
     index = RootIndex(root, use_cache=False)
     index.build()
+    return index
+
+
+def test_adding_a_method_re_resolves_a_caller_in_another_file(tmp_path):
+    index = _caller_of_a_missing_method(tmp_path)
     assert index.bindings["pkg/b.py"].unresolved  # a.go() has no target yet
     old = "class A:\n    pass\n"
     index.open_document("pkg/a.py", old)
@@ -178,13 +184,7 @@ def test_open_buffer_wins_over_disk_until_closed(tmp_path):
 
 
 def test_deferred_keystrokes_settle_to_the_same_bindings(tmp_path):
-    root = tmp_path / "r"
-    (root / "pkg").mkdir(parents=True)
-    (root / "pkg/__init__.py").write_text("")
-    (root / "pkg/a.py").write_text("class A:\n    pass\n")
-    (root / "pkg/b.py").write_text("from pkg.a import A\n\ndef run():\n    a = A()\n    return a.go()\n")
-    index = RootIndex(root, use_cache=False)
-    index.build()
+    index = _caller_of_a_missing_method(tmp_path)
     old = "class A:\n    pass\n"
     index.open_document("pkg/a.py", old)
     new, edit = _input_edit(old, len(old), len(old), "\n    def go(self):\n        return 1\n")

@@ -41,10 +41,8 @@ class SourceError(Exception):
 class Compiled:
     spec: LanguageSpec
     language: Language
-    definitions: Query
+    definitions: Query  # kept separately for the capture-contract tests
     calls: Query
-    imports: Query
-    errors: Query
     # All three fact queries in one: a single walk of the tree; pattern indexes tell them apart.
     combined: Query
     n_definitions: int
@@ -61,7 +59,7 @@ def compiled(language: str) -> Compiled:
     definitions, calls = Query(lang, spec.definitions), Query(lang, spec.calls)
     combined = Query(lang, spec.definitions + "\n" + spec.calls + "\n" + spec.imports)
     return Compiled(
-        spec, lang, definitions, calls, Query(lang, spec.imports), Query(lang, "(ERROR) @e (MISSING) @m"),
+        spec, lang, definitions, calls,
         combined, definitions.pattern_count, calls.pattern_count,
     )
 
