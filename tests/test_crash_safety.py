@@ -119,7 +119,7 @@ def teardown_module(module) -> None:
 def test_a_write_behind_landing_after_close_is_still_written(tmp_path: Path):
     # before: index.close() could close the store while the write-behind timer was inside put():
     # AttributeError in the timer thread, and the cache silently never written
-    from codegraph.index.store import FactStore
+    from codegraph.index.store import FactStore, encode
 
     root = tmp_path / "repo"
     root.mkdir()
@@ -127,5 +127,37 @@ def test_a_write_behind_landing_after_close_is_still_written(tmp_path: Path):
     fresh, _ = _facts(root, None)
     store = FactStore(root.resolve(), tmp_path / "cache")
     store.close()
-    store.put(list(fresh.values()))
+    store.put([(f.path, f.sha256, encode(f)) for f in fresh.values()])
     assert set(FactStore(root.resolve(), tmp_path / "cache").load()) == set(fresh)
+
+
+CRASHING_WORKER = """
+import json, os, sys
+from pathlib import Path
+from codegraph.index import index as index_mod
+real = index_mod._extract_raw
+def crash_on_boom(item):  # stands in for a grammar that takes the whole process down
+    if item[0].endswith("boom.py"):
+        os._exit(70)
+    return real(item)
+index_mod._extract_raw = crash_on_boom  # forked workers inherit the patch
+idx = index_mod.RootIndex(Path(sys.argv[1]), use_cache=False)
+idx.build(workers=2)
+print(json.dumps({"files": sorted(idx.files), "skipped": idx.skipped, "bindings": len(idx.bindings)}))
+"""
+
+
+def test_a_file_that_kills_its_parse_worker_is_skipped_and_every_other_file_indexed(tmp_path: Path):
+    # Enough files for the worker pool; the batch holding boom.py is split and retried until
+    # the one file that kills a worker is isolated. (A subprocess: fork needs a single thread.)
+    root = tmp_path / "repo"
+    root.mkdir()
+    for i in range(200):
+        (root / f"m{i:03}.py").write_text(f"def f{i}():\n    return {i}\n")
+    (root / "boom.py").write_text("def boom():\n    pass\n")
+    out = subprocess.run([sys.executable, "-c", CRASHING_WORKER, str(root)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = __import__("json").loads(out.stdout.strip().splitlines()[-1])
+    assert result["files"] == [f"m{i:03}.py" for i in range(200)]
+    assert result["skipped"] == {"boom.py": "parser process crashed on this file"}
+    assert result["bindings"] == 200

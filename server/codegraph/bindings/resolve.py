@@ -463,7 +463,7 @@ class Resolver:
         local = self.top.get(facts.path, {}).get(name)
         if local:
             # imported *and* defined here (`try: from fast import f` / `except: def f`): no proof which wins
-            if any((imp.alias or imp.name) == name for imp in facts.imports if imp.name not in ("", "*")):
+            if any(imp.name not in ("", "*") for imp in self.imports_by_local.get(facts.path, {}).get(name, ())):
                 return None
             return self._unique(local)
         bound = self._import_binding(facts, name)
@@ -547,25 +547,35 @@ class Resolver:
         unresolved: list[int] = []
         # locals initialised by a construction in the same unit: `chain = Chain(); chain.proceed()`
         local_types: dict[tuple[str | None, str], Unit | None] = {}
+        # Within one file a (caller, receiver, name) triple always binds the same way (unless a
+        # typed local says otherwise): a third of Django's call sites repeat one.
+        memo: dict[tuple[str | None, str, str], Unit | tuple[str, str] | None] = {}
+        holders: dict = {}  # (caller, receiver) → what the receiver denotes
         for idx, call in enumerate(facts.calls):
-            caller = self.units.get(call.caller) if call.caller else None
             target: Unit | tuple[str, str] | None
             typed = local_types.get((call.caller, call.receiver)) if call.receiver else None
             if typed is not None:
                 target = self.find_member(typed, call.name)
-            elif call.receiver:
-                holder = self._receiver_target(facts, caller, call.receiver)
-                if isinstance(holder, tuple) and holder[0] == "super":
-                    owner = self.units.get(holder[1])
-                    target = None
-                    for sup in self.supertypes_of(owner) if owner else []:
-                        target = self.find_member(sup, call.name)
-                        if target is not None:
-                            break
-                else:
-                    target = self._member_of(holder, call.name)
+            elif (call.caller, call.receiver, call.name) in memo:
+                target = memo[(call.caller, call.receiver, call.name)]
             else:
-                target = self._lookup(facts, caller, call.name)
+                caller = self.units.get(call.caller) if call.caller else None
+                if call.receiver:
+                    holder = holders.get((call.caller, call.receiver), holders)
+                    if holder is holders:
+                        holder = holders[(call.caller, call.receiver)] = self._receiver_target(facts, caller, call.receiver)
+                    if isinstance(holder, tuple) and holder[0] == "super":
+                        owner = self.units.get(holder[1])
+                        target = None
+                        for sup in self.supertypes_of(owner) if owner else []:
+                            target = self.find_member(sup, call.name)
+                            if target is not None:
+                                break
+                    else:
+                        target = self._member_of(holder, call.name)
+                else:
+                    target = self._lookup(facts, caller, call.name)
+                memo[(call.caller, call.receiver, call.name)] = target
             if call.assigned_to:
                 key = (call.caller, call.assigned_to)
                 # a second assignment to the same name makes its type unprovable

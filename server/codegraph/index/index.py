@@ -7,20 +7,23 @@ serialises writers against readers, so a request always sees one version.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
+import marshal
 import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from tree_sitter import Point, Tree
 
-from ..bindings.resolve import FileBindings, Resolver, decode_bindings, encode_bindings, resolver_fingerprint
+from ..bindings.resolve import Edge, FileBindings, Resolver, decode_bindings, encode_bindings, resolver_fingerprint
 from ..graph.codegraph import CodeGraph
 from ..workspace.scope import Scope, ScopeConfig
 from .extract import SourceError, decode_source, extract, parse, sha256
@@ -28,6 +31,7 @@ from .facts import FileFacts
 from .store import FactStore, decode, encode
 
 log = logging.getLogger(__name__)
+_new_tuple = tuple.__new__
 PARALLEL_MIN_FILES = 150  # below this a process pool costs more than it saves
 FLUSH_DELAY_S = 1.0  # edits within this window share one cache write
 
@@ -52,6 +56,23 @@ def snapshot_fingerprint(files: dict[str, FileFacts]) -> str:
     return digest.hexdigest()
 
 
+@contextmanager
+def _no_cyclic_gc(freeze: bool = False):
+    """Bulk loads allocate about a million long-lived objects (Django), and CPython's cyclic GC
+    would rescan the growing heap again and again: a third of a warm start, a seventh of a cold
+    one, measured. Facts hold no reference cycles, so collection waits until the load is done;
+    `freeze` then moves the survivors out of every later scan (they are still freed by refcount)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+        if freeze:
+            gc.freeze()
+
+
 def _extract_raw(args: tuple[str, str, bytes]) -> tuple[str, FileFacts | None, str]:
     rel, language, raw = args
     try:
@@ -68,9 +89,163 @@ def _extract_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple[str, tuple
     """Worker side: facts travel back in the cache's compact JSON (sha, blob), which the main
     process decodes faster than it unpickles the same objects."""
     out = []
-    for rel, facts, reason in map(_extract_raw, batch):
-        out.append((rel, (facts.sha256, encode(facts)) if facts is not None else None, reason))
+    with _no_cyclic_gc():
+        for rel, facts, reason in map(_extract_raw, batch):
+            out.append((rel, (facts.sha256, encode(facts)) if facts is not None else None, reason))
     return out
+
+
+_FORKED_RESOLVER: Resolver | None = None  # what a forked resolution worker inherits
+
+
+def _resolve_share(paths: list[str]) -> bytes:
+    """Forked worker side: bindings of `paths` as plain tuples (marshal: fast both ways, and
+    only ever read back by the process that forked this one)."""
+    resolver = _FORKED_RESOLVER
+    with _no_cyclic_gc():
+        out = []
+        for path in paths:
+            b = resolver.resolve_file(path)
+            out.append((path, tuple((e.src, e.dst, e.kind, e.line) for e in b.edges), b.unresolved))
+    return marshal.dumps(out)
+
+
+def _resolve_all(resolver: Resolver, paths: list[str], workers: int) -> dict[str, FileBindings]:
+    """Bindings of every file. Resolution reads indexes that no longer change, so with fork
+    available (no other threads: the CLI, not the LSP server) half the files are resolved by a
+    forked copy of this process while this one does the other half."""
+    global _FORKED_RESOLVER
+    if workers < 2 or len(paths) < PARALLEL_MIN_FILES or threading.active_count() != 1 or not hasattr(os, "fork"):
+        return {p: resolver.resolve_file(p) for p in paths}
+    import multiprocessing
+
+    # Alternate by size so both halves carry about the same number of call sites.
+    by_size = sorted(paths, key=lambda p: -len(resolver.files[p].calls))
+    theirs, mine = by_size[0::2], by_size[1::2]
+    _FORKED_RESOLVER = resolver
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+            future = pool.submit(_resolve_share, theirs)
+            out = {p: resolver.resolve_file(p) for p in mine}
+            try:
+                shared = marshal.loads(future.result())
+            except BrokenProcessPool:  # never expected (no grammar runs here); resolve them here instead
+                shared = [(p, None, None) for p in theirs]
+    finally:
+        _FORKED_RESOLVER = None
+    for path, edges, unresolved in shared:
+        if edges is None:
+            out[path] = resolver.resolve_file(path)
+        else:
+            out[path] = FileBindings(tuple(_new_tuple(Edge, (*e, path)) for e in edges), unresolved)
+    return {p: out[p] for p in paths}
+
+
+ParseResult = tuple[str, "FileFacts | None", str]  # (path, facts or None, why it was skipped)
+
+
+class _Parsing:
+    """Parses the files of a full build: in the calling process when there are few, else in
+    worker processes, which also isolate the index from a grammar that crashes (see finish()).
+    Workers send facts back as cache rows (`encoded`), which the main process decodes faster
+    than it unpickles the objects, and later writes to the cache as they are."""
+
+    BATCH = 48  # files per task: small enough that the last task does not leave a core idle for long
+
+    def __init__(self, workers: int | None, progress: Progress | None, total: int) -> None:
+        self.workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+        self.progress = progress
+        self.total = total
+        self.waiting: list[tuple[str, str, bytes]] = []  # read, not yet submitted
+        self.submitted: list[tuple[object, list[tuple[str, str, bytes]]]] = []
+        self.pool: ProcessPoolExecutor | None = None
+        self.encoded: dict[str, tuple[str, str]] = {}  # path → (sha, cache row) from the workers
+        self.count = 0
+
+    def add(self, item: tuple[str, str, bytes]) -> None:
+        self.waiting.append(item)
+        self.count += 1
+        if self.workers > 1 and (self.pool is not None or len(self.waiting) >= PARALLEL_MIN_FILES):
+            if self.pool is None:
+                self.pool = self._new_pool()
+            while len(self.waiting) >= self.BATCH:
+                batch, self.waiting = self.waiting[: self.BATCH], self.waiting[self.BATCH :]
+                self._submit(self.pool, batch)
+
+    def _submit(self, pool: ProcessPoolExecutor, batch: list[tuple[str, str, bytes]]) -> None:
+        self.submitted.append((self._submit_to(pool, batch), batch))
+
+    @staticmethod
+    def _submit_to(pool: ProcessPoolExecutor, batch: list[tuple[str, str, bytes]]):
+        try:
+            return pool.submit(_extract_batch, batch)
+        except BrokenProcessPool:  # a worker already died: the batch goes to the retry rounds
+            return None
+
+    @staticmethod
+    def _result(future) -> list | None:
+        try:
+            return future.result() if future is not None else None
+        except BrokenProcessPool:
+            return None
+
+    def _take(self, rows: list, out: list[ParseResult], on_batch: Callable[[list[FileFacts]], None]) -> None:
+        done = []
+        for rel, row, reason in rows:
+            facts = decode(rel, *row) if row else None
+            if row:
+                self.encoded[rel] = row
+            done.append((rel, facts, reason))
+        out.extend(done)
+        on_batch([f for _, f, _ in done if f is not None])
+        if self.progress:
+            self.progress(self.total - self.count + len(out), self.total, f"parsed {len(out)}/{self.count} files")
+
+    def _new_pool(self, workers: int | None = None) -> ProcessPoolExecutor:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
+        return ProcessPoolExecutor(max_workers=workers or self.workers, mp_context=ctx)
+
+    def finish(self, on_batch: Callable[[list[FileFacts]], None]) -> list[ParseResult]:
+        if self.pool is None:  # too few files for processes to pay off
+            out = []
+            for i, item in enumerate(self.waiting):
+                out.append(_extract_raw(item))
+                if self.progress and i % 100 == 0:
+                    self.progress(self.total - len(self.waiting) + i, self.total, f"parsing {item[0]}")
+            on_batch([f for _, f, _ in out if f is not None])
+            return out
+        if self.waiting:
+            self._submit(self.pool, self.waiting)
+            self.waiting = []
+        out: list[ParseResult] = []
+        suspects: list[list[tuple[str, str, bytes]]] = []
+        with self.pool:
+            for future, batch in self.submitted:
+                rows = self._result(future)
+                if rows is None:
+                    suspects.append(batch)
+                else:
+                    self._take(rows, out, on_batch)
+        # A dead worker fails every batch in flight, not only its own. Each suspect batch is
+        # retried alone in a one-worker pool (`workers` of them at a time) and halved when it
+        # fails again, until the file that kills a worker is alone and skipped.
+        while suspects:
+            round_, suspects = suspects[: self.workers], suspects[self.workers :]
+            pools = [self._new_pool(1) for _ in round_]
+            futures = [self._submit_to(pool, batch) for pool, batch in zip(pools, round_)]
+            for pool, future, batch in zip(pools, futures, round_):
+                rows = self._result(future)
+                pool.shutdown(wait=True)
+                if rows is not None:
+                    self._take(rows, out, on_batch)
+                elif len(batch) == 1:
+                    log.warning("%s crashed the parser process; skipped", batch[0][0])
+                    out.append((batch[0][0], None, "parser process crashed on this file"))
+                else:
+                    suspects += [batch[: len(batch) // 2], batch[len(batch) // 2 :]]
+        return out
 
 
 @dataclass
@@ -102,7 +277,8 @@ class RootIndex:
         self.last_update_ms = 0.0
         self.store: FactStore | None = None
         self._store_lock = threading.Lock()
-        self._pending: dict[str, FileFacts | None] = {}  # cache rows not yet written (None = delete)
+        # cache rows not yet written: facts, (sha, row) already encoded by a worker, None = delete
+        self._pending: dict[str, FileFacts | tuple[str, str] | None] = {}
         self._flush_timer: threading.Timer | None = None
         self._flush_lock = threading.Lock()
         self._pending_bindings: tuple[str, dict[str, FileBindings]] | None = None  # a full build's, to store
@@ -110,6 +286,10 @@ class RootIndex:
 
     # ---- full build ------------------------------------------------------------------
     def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:
+        with _no_cyclic_gc(freeze=True):
+            return self._build(progress, workers)
+
+    def _build(self, progress: Progress | None, workers: int | None) -> BuildStats:
         started = time.perf_counter()
         stats = BuildStats()
         scan = self.scope.scan()
@@ -124,9 +304,11 @@ class RootIndex:
                 stats.cache_note = f"cache disabled: {exc}"
                 self.store = None
         total = len(scan.files)
-        todo: list[tuple[str, str, bytes]] = []
         results: dict[str, FileFacts] = {}
         sources: dict[str, bytes] = {}
+        # Files that need parsing go to the worker pool as they are read, so the workers start
+        # parsing while the rest of the tree is still being read and matched against the cache.
+        parser = _Parsing(workers, progress, total)
         for n, (rel, language) in enumerate(sorted(scan.files.items())):
             raw = self._read(rel)
             if raw is None:
@@ -149,13 +331,13 @@ class RootIndex:
                     continue
                 except (ValueError, TypeError, KeyError, IndexError) as exc:
                     log.warning("cache row for %s unusable (%s): re-parsing", rel, exc)
-            todo.append((rel, language, raw))
+            parser.add((rel, language, raw))
             if progress and n % 200 == 0:
                 progress(n, total, f"reading {n}/{total} files")
         # The resolver's indexes fill while the workers parse: cached facts now, parsed ones per batch.
         resolver = Resolver()
         resolver.add_all(list(results.values()))
-        parsed = self._parse_all(todo, progress, total, workers, on_batch=resolver.add_all)
+        parsed = parser.finish(on_batch=resolver.add_all)
         for rel, facts, reason in parsed:
             if facts is None:
                 self.skipped[rel] = reason
@@ -174,13 +356,13 @@ class RootIndex:
             log.warning("stored bindings unusable (%s): resolving", exc)
             self.bindings = {}
         if set(self.bindings) != set(results):
-            self.bindings = {p: self.resolver.resolve_file(p) for p in results}
+            self.bindings = _resolve_all(self.resolver, list(results), parser.workers)
             self._pending_bindings = (fingerprint, self.bindings)
         self.graph = CodeGraph.build(results, self.bindings)
         if self.store is not None:
             for r, f, _ in parsed:
                 if f is not None:
-                    self._pending[r] = results[r]
+                    self._pending[r] = parser.encoded.get(r, f)  # the workers' cache rows, reused
             for p in cached:
                 if p not in results:
                     self._pending[p] = None
@@ -206,55 +388,6 @@ class RootIndex:
             self.skipped[rel] = f"larger than maxFileBytes ({self.config.max_file_bytes})"
             return None
         return raw
-
-    def _parse_all(
-        self,
-        todo: list[tuple[str, str, bytes]],
-        progress: Progress | None,
-        total: int,
-        workers: int | None,
-        on_batch: Callable[[list[FileFacts]], None] = lambda facts: None,
-    ):
-        workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-        if len(todo) < PARALLEL_MIN_FILES or workers <= 1:
-            out = []
-            for i, item in enumerate(todo):
-                out.append(_extract_raw(item))
-                if progress and i % 100 == 0:
-                    progress(total - len(todo) + i, total, f"parsing {item[0]}")
-            on_batch([f for _, f, _ in out if f is not None])
-            return out
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
-        # Big files first so the last batch is not one huge file on one core.
-        todo = sorted(todo, key=lambda t: -len(t[2]))
-        pending = [todo[i::workers * 8] for i in range(workers * 8)]
-        out: list[tuple[str, FileFacts | None, str]] = []
-        # Workers also isolate the index from a grammar that crashes the process: a batch whose
-        # worker died is split and retried in a fresh pool; a single file that kills a worker
-        # again is skipped with a reason.
-        while pending:
-            failed: list[list[tuple[str, str, bytes]]] = []
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                futures = [(pool.submit(_extract_batch, batch), batch) for batch in pending if batch]
-                for future, batch in futures:
-                    try:
-                        batch_out = [(rel, decode(rel, *blob) if blob else None, reason) for rel, blob, reason in future.result()]
-                        out.extend(batch_out)
-                        on_batch([f for _, f, _ in batch_out if f is not None])
-                    except BrokenProcessPool:
-                        failed.append(batch)
-                    if progress:
-                        progress(total - len(todo) + len(out), total, f"parsed {len(out)}/{len(todo)} files")
-            pending = []
-            for batch in failed:
-                if len(batch) == 1:
-                    log.warning("%s crashed the parser process; skipped", batch[0][0])
-                    out.append((batch[0][0], None, "parser process crashed on this file"))
-                else:
-                    pending += [batch[: len(batch) // 2], batch[len(batch) // 2 :]]
-        return out
 
     # ---- single-file updates -----------------------------------------------------------
     def _commit(self, rel: str, facts: FileFacts | None, source: bytes | None, reason: str = "", defer: bool = False) -> None:
@@ -423,7 +556,8 @@ class RootIndex:
                 self._flush_timer = None
                 store = self.store
             if store is not None and pending:
-                store.put([f for f in pending.values() if f is not None], [p for p, f in pending.items() if f is None])
+                rows = [(p, *f) if isinstance(f, tuple) else (p, f.sha256, encode(f)) for p, f in pending.items() if f is not None]
+                store.put(rows, [p for p, f in pending.items() if f is None])
             if store is not None and snapshot is not None:
                 store.put_bindings(snapshot[0], encode_bindings(snapshot[1]))
 

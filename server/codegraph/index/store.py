@@ -14,6 +14,7 @@ import logging
 import os
 import sqlite3
 import threading
+from itertools import repeat
 from pathlib import Path
 
 from .facts import EXTRACTOR_VERSION, Call, FileFacts, Import, Supertype, Unit
@@ -24,11 +25,16 @@ SCHEMA = "codegraph-facts-2"
 # Rows are compact: a unit's path is the row's, its id is stored as the part after "path::",
 # and references to units (parents, callers, supertype owners) are indexes into the unit list.
 # That halves the JSON, and JSON decoding is most of a warm start.
-_UNIT_FIELDS = tuple(f for f in Unit.__slots__ if f not in ("id", "path", "parent"))
+_UNIT_FIELDS = tuple(f for f in Unit._fields if f not in ("id", "path", "parent"))
 _CALL_FIELDS = tuple(f for f in Call._fields if f != "caller")
 _IMPORT_FIELDS = Import._fields
 _SUPER_FIELDS = tuple(f for f in Supertype._fields if f != "unit")
-_TUPLE_FIELDS = frozenset(f for f in _UNIT_FIELDS if f in ("decorators", "param_names"))
+# Row layout of a unit: [id after "path::", parent index, *_UNIT_FIELDS]; Unit._fields starts with
+# id, path, then _UNIT_FIELDS up to parent, which the decoder rebuilds in that order.
+_PARENT_AT = Unit._fields.index("parent")
+_DECORATORS_AT = Unit._fields.index("decorators")
+_PARAM_NAMES_AT = Unit._fields.index("param_names")
+assert Unit._fields[:2] == ("id", "path") and _UNIT_FIELDS == Unit._fields[2:_PARENT_AT] + Unit._fields[_PARENT_AT + 1 :]
 
 
 def default_cache_dir() -> Path:
@@ -59,7 +65,7 @@ _new = tuple.__new__
 def decode(path: str, sha: str, blob: str) -> FileFacts:
     language, size, lines, package, errors, unit_rows, call_rows, import_rows, super_rows = json.loads(blob)
     ids = [f"{path}::{row[0]}" for row in unit_rows]
-    units = tuple(_unit(path, ids, row) for row in unit_rows)
+    units = tuple(map(_unit, repeat(path), ids, repeat(ids), unit_rows))
     return FileFacts(
         path=path,
         language=language,
@@ -76,11 +82,12 @@ def decode(path: str, sha: str, blob: str) -> FileFacts:
     )
 
 
-def _unit(path: str, ids: list[str], row: list) -> Unit:
-    values = dict(zip(_UNIT_FIELDS, row[2:]))
-    for f in _TUPLE_FIELDS:  # JSON gives lists back; cached units must equal (and hash like) parsed ones
-        values[f] = tuple(values[f])
-    return Unit(id=f"{path}::{row[0]}", path=path, parent=ids[row[1]] if row[1] >= 0 else None, **values)
+def _unit(path: str, uid: str, ids: list[str], row: list) -> Unit:
+    values = [uid, path, *row[2:_PARENT_AT], ids[row[1]] if row[1] >= 0 else None, *row[_PARENT_AT:]]
+    # JSON gives lists back; cached units must equal (and hash like) parsed ones
+    values[_DECORATORS_AT] = tuple(values[_DECORATORS_AT])
+    values[_PARAM_NAMES_AT] = tuple(values[_PARAM_NAMES_AT])
+    return _new(Unit, values)
 
 
 class FactStore:
@@ -166,8 +173,9 @@ class FactStore:
                     pass
                 log.warning("cache %s: bindings not written (%s)", self.path, exc)
 
-    def put(self, facts: list[FileFacts], removed: list[str] = ()) -> None:
-        rows = [(f.path, f.sha256, EXTRACTOR_VERSION, encode(f)) for f in facts]
+    def put(self, rows: list[tuple[str, str, str]], removed: list[str] = ()) -> None:
+        """Writes (path, sha, encoded facts) rows and deletes `removed` paths, in one transaction."""
+        rows = [(path, sha, EXTRACTOR_VERSION, blob) for path, sha, blob in rows]
         with self._lock:
             conn, temporary = self._conn, False
             if conn is None:  # closed while a write-behind flush was on its way: the rows are still right
