@@ -228,17 +228,17 @@ def test_files_vanishing_or_changing_between_scan_and_read(tmp_path: Path, monke
     for name in ("gone.py", "changed.py", "now_binary.py", "grew.py", "stays.py"):
         (tmp_path / name).write_text("def original():\n    return 1\n")
     index = RootIndex(tmp_path, ScopeConfig(max_file_bytes=2_000), use_cache=False)
-    real_scan = index.scope.scan
+    real_walk = index.scope.walk
 
-    def scan_then_race():
-        result = real_scan()
+    def walk_then_race(result):
+        found = list(real_walk(result))  # the walk has seen every file; now they change under it
         (tmp_path / "gone.py").unlink()
         (tmp_path / "changed.py").write_text("def replaced():\n    return 2\n")
         (tmp_path / "now_binary.py").write_bytes(b"\x00\x01\x02" * 100)
         (tmp_path / "grew.py").write_text("x = 1\n" * 1_000)
-        return result
+        yield from found
 
-    monkeypatch.setattr(index.scope, "scan", scan_then_race)
+    monkeypatch.setattr(index.scope, "walk", walk_then_race)
     index.build(workers=1)
     _accounted(index, ["gone.py", "changed.py", "now_binary.py", "grew.py", "stays.py"])
     assert "unreadable" in index.skipped["gone.py"]

@@ -24,9 +24,13 @@ def _progress_printer(enabled: bool):
 
     def show(done: int, total: int, message: str) -> None:
         now = time.monotonic()
-        if not enabled or (now - last[0] < 0.1 and done < total):
+        if not enabled or (now - last[0] < 0.1 and (done < total or not total)):
             return
         last[0] = now
+        if not total:  # still walking the tree: the number of files is not known yet
+            sys.stderr.write(f"\r{message} ")
+            sys.stderr.flush()
+            return
         width = 30
         filled = int(width * done / total) if total else width
         sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files ")

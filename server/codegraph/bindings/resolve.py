@@ -236,10 +236,15 @@ class Resolver:
             if "." in u.qualname:
                 self.members[(key, u.qualname.rsplit(".", 1)[0])][u.name].append(u)
         self.top[facts.path] = top
+        # Two files that claim one module name: the first path in order wins, whatever order
+        # the files arrived in (cache hits and parse workers interleave).
         for mod in python_module(facts.path):
-            self.py_modules.setdefault(mod, facts.path)
+            if self.py_modules.get(mod, facts.path) >= facts.path:
+                self.py_modules[mod] = facts.path
         if facts.language == "rust":
-            self.rust_modules.setdefault(rust_module(facts.path), facts.path)
+            mod = rust_module(facts.path)
+            if self.rust_modules.get(mod, facts.path) >= facts.path:
+                self.rust_modules[mod] = facts.path
         if facts.language == "go":
             self.go_dirs[posixpath.dirname(facts.path)].add(facts.path)
         for name in self._names_referenced(facts):

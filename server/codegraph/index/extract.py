@@ -17,6 +17,7 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
@@ -129,6 +130,9 @@ def parse(language: str, source: bytes, old_tree: Tree | None = None, timeout_s:
     # A callback-parsed tree has no source of its own: every node.text would call `read` and
     # copy a chunk. Re-parsing the bytes with it as the old tree reuses every node (~1 ms).
     return parser.parse(source, tree)
+
+
+_new_tuple = tuple.__new__
 
 
 def sha256(data: bytes) -> str:
@@ -444,7 +448,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             continue
         receiver = caps.get("receiver")
         call_rows.append((node.start_byte, node, name_nodes[0], receiver[0] if receiver else None, "construct" in caps))
-    call_rows.sort(key=lambda r: r[0])
+    call_rows.sort(key=itemgetter(0))
     calls: list[Call] = []
     ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
     open_stack: list[Unit] = []
@@ -462,9 +466,13 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         while open_stack and open_stack[-1].end_byte <= start_byte:
             open_stack.pop()
         caller = open_stack[-1].id if open_stack else None
-        name = last_segment(text(name_node)) if construct else text(name_node)
+        name = name_node.text.decode("utf-8", "replace")
+        if construct:
+            name = last_segment(name)
+        receiver = receiver_node.text.decode("utf-8", "replace")[:120] if receiver_node is not None else ""
+        # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
-            Call(caller, name, text(receiver_node)[:120], _line(node), node.start_byte, node.end_byte, construct, _assigned_name(node))
+            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, _assigned_name(node)))
         )
 
     # 3. imports

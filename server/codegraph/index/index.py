@@ -25,7 +25,7 @@ from tree_sitter import Point, Tree
 
 from ..bindings.resolve import Edge, FileBindings, Resolver, decode_bindings, encode_bindings, resolver_fingerprint
 from ..graph.codegraph import CodeGraph
-from ..workspace.scope import Scope, ScopeConfig
+from ..workspace.scope import ScanResult, Scope, ScopeConfig
 from .extract import SourceError, decode_source, extract, parse, sha256
 from .facts import FileFacts
 from .store import FactStore, decode, encode
@@ -152,10 +152,10 @@ class _Parsing:
 
     BATCH = 48  # files per task: small enough that the last task does not leave a core idle for long
 
-    def __init__(self, workers: int | None, progress: Progress | None, total: int) -> None:
+    def __init__(self, workers: int | None, progress: Progress | None) -> None:
         self.workers = workers if workers is not None else min(2, os.cpu_count() or 1)
         self.progress = progress
-        self.total = total
+        self.total = 0  # files walked; known once the walk is done
         self.waiting: list[tuple[str, str, bytes]] = []  # read, not yet submitted
         self.submitted: list[tuple[object, list[tuple[str, str, bytes]]]] = []
         self.pool: ProcessPoolExecutor | None = None
@@ -292,8 +292,7 @@ class RootIndex:
     def _build(self, progress: Progress | None, workers: int | None) -> BuildStats:
         started = time.perf_counter()
         stats = BuildStats()
-        scan = self.scope.scan()
-        self.skipped = dict(scan.skipped)
+        scan = ScanResult()
         cached: dict[str, tuple[str, str]] = {}
         if self.use_cache:
             try:
@@ -303,13 +302,17 @@ class RootIndex:
             except OSError as exc:
                 stats.cache_note = f"cache disabled: {exc}"
                 self.store = None
-        total = len(scan.files)
         results: dict[str, FileFacts] = {}
         sources: dict[str, bytes] = {}
-        # Files that need parsing go to the worker pool as they are read, so the workers start
-        # parsing while the rest of the tree is still being read and matched against the cache.
-        parser = _Parsing(workers, progress, total)
-        for n, (rel, language) in enumerate(sorted(scan.files.items())):
+        self.skipped = {}
+        # Files are read as the walk finds them, and those that need parsing go to the worker
+        # pool at once: the workers parse while the rest of the tree is walked and read.
+        parser = _Parsing(workers, progress)
+        total = 0
+        for rel, language in self.scope.walk(scan):
+            total += 1
+            if progress and total % 200 == 0:
+                progress(total, 0, f"reading {total} files")
             raw = self._read(rel)
             if raw is None:
                 continue
@@ -332,8 +335,8 @@ class RootIndex:
                 except (ValueError, TypeError, KeyError, IndexError) as exc:
                     log.warning("cache row for %s unusable (%s): re-parsing", rel, exc)
             parser.add((rel, language, raw))
-            if progress and n % 200 == 0:
-                progress(n, total, f"reading {n}/{total} files")
+        self.skipped.update(scan.skipped)
+        parser.total = total
         # The resolver's indexes fill while the workers parse: cached facts now, parsed ones per batch.
         resolver = Resolver()
         resolver.add_all(list(results.values()))
@@ -345,8 +348,9 @@ class RootIndex:
             else:
                 results[rel] = facts
         stats.parsed = sum(1 for _, f, _ in parsed if f is not None)
+        results = dict(sorted(results.items()))  # the walk's and the workers' order is not the answer's
         self.files = results
-        self.sources = sources
+        self.sources = dict(sorted(sources.items()))
         self.resolver = resolver
         fingerprint = snapshot_fingerprint(results)
         stored = self.store.load_bindings(fingerprint) if self.store is not None else None

@@ -26,9 +26,7 @@ SCHEMA = "codegraph-facts-2"
 # and references to units (parents, callers, supertype owners) are indexes into the unit list.
 # That halves the JSON, and JSON decoding is most of a warm start.
 _UNIT_FIELDS = tuple(f for f in Unit._fields if f not in ("id", "path", "parent"))
-_CALL_FIELDS = tuple(f for f in Call._fields if f != "caller")
-_IMPORT_FIELDS = Import._fields
-_SUPER_FIELDS = tuple(f for f in Supertype._fields if f != "unit")
+assert Call._fields[0] == "caller" and Supertype._fields[0] == "unit"  # the fields rows replace by an index
 # Row layout of a unit: [id after "path::", parent index, *_UNIT_FIELDS]; Unit._fields starts with
 # id, path, then _UNIT_FIELDS up to parent, which the decoder rebuilds in that order.
 _PARENT_AT = Unit._fields.index("parent")
@@ -49,10 +47,11 @@ def encode(facts: FileFacts) -> str:
     return json.dumps(
         [
             facts.language, facts.size, facts.lines, facts.package, facts.parse_errors,
-            [[u.id[prefix:], index.get(u.parent, -1) if u.parent else -1, *[getattr(u, f) for f in _UNIT_FIELDS]] for u in facts.units],
-            [[index.get(c.caller, -1) if c.caller else -1, *[getattr(c, f) for f in _CALL_FIELDS]] for c in facts.calls],
-            [[getattr(i, f) for f in _IMPORT_FIELDS] for i in facts.imports],
-            [[index.get(s.unit, -1), *[getattr(s, f) for f in _SUPER_FIELDS]] for s in facts.supertypes],
+            # the records are tuples in field order: slices, not a getattr per field
+            [[u[0][prefix:], index.get(u.parent, -1) if u.parent else -1, *u[2:_PARENT_AT], *u[_PARENT_AT + 1 :]] for u in facts.units],
+            [[index.get(c[0], -1) if c[0] else -1, *c[1:]] for c in facts.calls],
+            facts.imports,
+            [[index.get(s[0], -1), *s[1:]] for s in facts.supertypes],
         ],
         separators=(",", ":"),
         ensure_ascii=False,

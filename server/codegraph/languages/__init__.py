@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-
 from .javascript import JAVASCRIPT, TSX, TYPESCRIPT
 from .jvm import JAVA, KOTLIN
 from .python import SPEC as PYTHON
@@ -16,7 +14,9 @@ _BY_EXTENSION = {ext: s for s in SPECS for ext in s.extensions}
 
 
 def spec_for_path(path: str, enabled: frozenset[str] | None = None) -> LanguageSpec | None:
-    spec = _BY_EXTENSION.get(PurePosixPath(path).suffix.lower())
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    spec = _BY_EXTENSION.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None  # PurePosixPath.suffix
     if spec is None or (enabled is not None and spec.name not in enabled):
         return None
     return spec

@@ -61,8 +61,9 @@ def supertypes(node: Node) -> list[tuple[str, str]]:
 def receiver_name(node: Node) -> str:
     """`self`/`cls` of a method: its first parameter, unless it is a staticmethod."""
     parent = node.parent
-    if parent is not None and parent.type == "decorated_definition" and "staticmethod" in text(parent).split("def", 1)[0]:
-        return ""
+    if parent is not None and parent.type == "decorated_definition":
+        if any(c.type == "decorator" and b"staticmethod" in c.text for c in parent.children):
+            return ""
     params = node.child_by_field_name("parameters")
     first = params.named_children[0] if params is not None and params.named_child_count else None
     if first is None:

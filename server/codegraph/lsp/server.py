@@ -317,10 +317,10 @@ async def _first_index(ls: CodegraphServer) -> None:
 
     def report(done: int, total: int, message: str) -> None:
         now = time.monotonic()
-        if not progress_ok or (now - last[0] < 0.2 and done < total):
+        if not progress_ok or (now - last[0] < 0.2 and (done < total or not total)):
             return
         last[0] = now
-        pct = int(100 * done / total) if total else 100
+        pct = int(100 * done / total) if total else None  # total 0: still walking, size unknown
         loop.call_soon_threadsafe(ls.work_done_progress.report, token, types.WorkDoneProgressReport(message=message, percentage=pct))
 
     try:

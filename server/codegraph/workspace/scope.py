@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import pathspec
 
@@ -54,7 +55,7 @@ def is_test_path(path: str) -> bool:
 
 
 def is_secret_path(path: str) -> bool:
-    parts = PurePosixPath(path).parts
+    parts = [p for p in path.split("/") if p and p != "."]
     return bool(parts) and (SECRET_NAME.match(parts[-1]) is not None or any(p in SECRET_DIRS for p in parts[:-1]))
 
 
@@ -193,6 +194,13 @@ class Scope:
     # ---- the walk -----------------------------------------------------------------
     def scan(self) -> ScanResult:
         result = ScanResult()
+        for rel, language in self.walk(result):
+            result.files[rel] = language
+        return result
+
+    def walk(self, result: ScanResult) -> Iterator[tuple[str, str]]:
+        """(path, language) of each file in scope as the walk meets it; what it skips, and why,
+        goes to `result.skipped`. A full build reads (and parses) files while the walk goes on."""
         stack = [""]
         seen = 0
         while stack:
@@ -234,7 +242,6 @@ class Scope:
                         result.skipped[rel] = f"file limit reached ({MAX_FILES} files)"
                         continue
                     spec = spec_for_path(rel, self.config.languages)
-                    result.files[rel] = spec.name if spec else ""
+                    yield rel, spec.name if spec else ""
                 elif reason != "unsupported language":
                     result.skipped[rel] = reason
-        return result
