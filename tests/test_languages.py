@@ -61,7 +61,7 @@ def test_every_language_has_a_fixture_with_gold_answers():
 def test_spec_queries_compile_against_the_pinned_grammar(lang):
     spec = next(s for s in SPECS if s.name == lang)
     language = get_language(spec.grammar)
-    for source in (spec.definitions, spec.calls, spec.imports):
+    for source in (spec.definitions, spec.calls, spec.assignments, spec.imports):
         query = Query(language, source)  # raises QueryError on a node type or field the grammar lacks
         assert query.pattern_count > 0
     assert compiled(lang).spec is spec
@@ -79,6 +79,39 @@ def test_call_captures_follow_the_contract(lang):
     query = compiled(lang).calls
     names = {query.capture_name(i) for i in range(query.capture_count)}
     assert "name" in names and names <= {"name", "call", "construct", "receiver"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_assignment_captures_follow_the_contract(lang):
+    spec = next(s for s in SPECS if s.name == lang)
+    query = Query(get_language(spec.grammar), spec.assignments)
+    assert {query.capture_name(i) for i in range(query.capture_count)} == {"target", "value"}
+
+
+# A local initialised by a call or construction (directly or through await/`?`/parentheses)
+# records the local's name on the call; tuples, destructuring and fields do not.
+ASSIGNED = {
+    "python": ("p.py", "async def f():\n    x = Foo()\n    y = await g()\n    a, b = h()\n    self.z = k()\n    t = m(), n()\n"),
+    "typescript": ("p.ts", "async function f() { const x = new Foo(); const y = await g(); const { a } = h(); this.z = k(); }"),
+    "tsx": ("p.tsx", "async function f() { const x = new Foo(); const y = await g(); const { a } = h(); this.z = k(); }"),
+    "javascript": ("p.js", "async function f() { const x = new Foo(); let y = await (g()); const [a] = h(); this.z = k(); }"),
+    "java": ("P.java", "class P { void f() { Foo x = new Foo(); var y = g(); this.z = k(); } }"),
+    "kotlin": ("p.kt", "fun f() { val x = Foo(); var y = (g()); z = k() }"),
+    "go": ("p.go", "package p\nfunc f() { x := NewFoo(); y := g(); a, b := h(); z = k() }\n"),
+    "rust": ("p.rs", "fn f() { let x = Foo::new(); let y = g()?; let (a, b) = h(); z = k(); }\n"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_calls_that_initialise_a_plain_local_record_its_name(lang):
+    from codegraph.index.extract import extract_source
+
+    path, source = ASSIGNED[lang]
+    facts, _, _ = extract_source(path, lang, source.encode())
+    got = {c.name: c.assigned_to for c in facts.calls}
+    first = {"python": "Foo", "go": "NewFoo", "rust": "new"}.get(lang, "Foo")
+    assert got[first] == "x" and got["g"] == "y", got
+    assert all(got.get(n, "") == "" for n in ("h", "k", "m", "n")), got
 
 
 # ---- fixtures ---------------------------------------------------------------------------

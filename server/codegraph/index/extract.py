@@ -44,10 +44,12 @@ class Compiled:
     language: Language
     definitions: Query  # kept separately for the capture-contract tests
     calls: Query
-    # All three fact queries in one: a single walk of the tree; pattern indexes tell them apart.
+    # All fact queries in one (definitions, calls, assignments, imports): a single walk of the
+    # tree; pattern indexes tell them apart.
     combined: Query
     n_definitions: int
     n_calls: int
+    n_assignments: int
 
 
 @lru_cache(maxsize=None)
@@ -58,10 +60,11 @@ def compiled(language: str) -> Compiled:
     spec = BY_NAME[language]
     lang = get_language(spec.grammar)
     definitions, calls = Query(lang, spec.definitions), Query(lang, spec.calls)
-    combined = Query(lang, spec.definitions + "\n" + spec.calls + "\n" + spec.imports)
+    assignments = Query(lang, spec.assignments).pattern_count if spec.assignments else 0
+    combined = Query(lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.imports)))
     return Compiled(
         spec, lang, definitions, calls,
-        combined, definitions.pattern_count, calls.pattern_count,
+        combined, definitions.pattern_count, calls.pattern_count, assignments,
     )
 
 
@@ -246,36 +249,31 @@ def _params(node: Node) -> int:
     return -1 if params is None else params.named_child_count
 
 
-_BINDING_PARENTS = {
-    "assignment": "left",  # Python
-    "variable_declarator": "name",  # TS/JS/Java
-    "short_var_declaration": "left",  # Go
-    "let_declaration": "pattern",  # Rust
-}
-_PASS_THROUGH = {"await_expression", "expression_list", "try_expression", "parenthesized_expression", "non_null_expression"}
+# Wrappers between a local's initialiser and the call that makes its value (`await f()`, `f()?`).
+_PASS_THROUGH = {"await_expression", "await", "expression_list", "try_expression", "parenthesized_expression", "non_null_expression"}
+_PLAIN_NAMES = ("identifier", "simple_identifier")
 
 
-def _assigned_name(node: Node) -> str:
-    """The plain local a call's value initialises, if any (feeds receiver typing in bindings)."""
-    cur = node.parent
-    for _ in range(3):
-        if cur is None:
-            return ""
-        if cur.type in _PASS_THROUGH:
-            cur = cur.parent
+def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, str]:
+    """Node id of a call that initialises a plain local → the local's name (feeds receiver
+    typing in bindings: `x = Foo(); x.m()`). From the assignment query's captures: walking up
+    from every call instead costs a parent lookup per call, a tenth of extraction."""
+    out: dict[int, str] = {}
+    for caps in matches:
+        targets, values = caps.get("target"), caps.get("value")
+        if not targets or not values:
             continue
-        if cur.type == "property_declaration":  # Kotlin: val x = Foo()
-            decl = next((c for c in cur.children if c.type == "variable_declaration"), None)
-            ident = next((c for c in decl.children if c.type == "simple_identifier"), None) if decl is not None else None
-            return text(ident)
-        field_name = _BINDING_PARENTS.get(cur.type)
-        if field_name is None:
-            return ""
-        target = cur.child_by_field_name(field_name)
-        if target is not None and target.type == "expression_list" and target.named_child_count == 1:
+        target, value = targets[0], values[0]
+        if target.type == "expression_list" and target.named_child_count == 1:  # Go: `x := …`
             target = target.named_children[0]
-        return text(target) if target is not None and target.type == "identifier" else ""
-    return ""
+        if target.type not in _PLAIN_NAMES:
+            continue
+        for _ in range(2):
+            if value.type not in _PASS_THROUGH or value.named_child_count != 1:
+                break
+            value = value.named_children[0]
+        out.setdefault(value.id, text(target))
+    return out
 
 
 def extract(path: str, language: str, source: bytes, tree: Tree, digest: str, size: int) -> FileFacts:
@@ -323,7 +321,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     # 1. definitions, outermost first, with their parents from span containment
     raw_defs: dict[int, tuple[Node, str, Node]] = {}
-    def_matches, call_matches, import_matches = [], [], []
+    def_matches, call_matches, assign_matches, import_matches = [], [], [], []
     deadline = time.monotonic() + PARSE_TIMEOUT_S  # query walks are slow on pathologically deep trees
     # No progress_callback here: py-tree-sitter 0.26 segfaults with one on ordinary files
     # (seen on Django 5.2.8); deep trees are bounded before this point (parse deadline, size).
@@ -333,11 +331,14 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     matched = QueryCursor(c.combined).matches(root)
     if time.monotonic() > deadline:
         raise SourceError(f"extraction timed out after {PARSE_TIMEOUT_S:g} s")
+    calls_end = c.n_definitions + c.n_calls
     for pattern, caps in matched:
         if pattern < c.n_definitions:
             def_matches.append(caps)
-        elif pattern < c.n_definitions + c.n_calls:
+        elif pattern < calls_end:
             call_matches.append(caps)
+        elif pattern < calls_end + c.n_assignments:
+            assign_matches.append(caps)
         else:
             import_matches.append(caps)
     for caps in def_matches:
@@ -450,6 +451,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         call_rows.append((node.start_byte, node, name_nodes[0], receiver[0] if receiver else None, "construct" in caps))
     call_rows.sort(key=itemgetter(0))
     calls: list[Call] = []
+    assigned = _assigned_calls(assign_matches)
     ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
     open_stack: list[Unit] = []
     i = 0
@@ -472,7 +474,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         receiver = receiver_node.text.decode("utf-8", "replace")[:120] if receiver_node is not None else ""
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
-            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, _assigned_name(node)))
+            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, assigned.get(node.id, "")))
         )
 
     # 3. imports

@@ -163,6 +163,7 @@ def typescript_preprocess(source: bytes) -> bytes:
 
 
 _COMMON = dict(
+    assignments="(variable_declarator name: (_) @target value: (_) @value)",
     refine_kind=refine_kind,
     calls=CALLS,
     imports=IMPORTS,

@@ -117,6 +117,7 @@ def module_statements(root: Node) -> list[ModuleStatement]:
 
 
 SPEC = LanguageSpec(
+    assignments="(assignment left: (_) @target right: (_) @value)",
     name="python",
     grammar="python",
     extensions=(".py", ".pyi"),

@@ -70,3 +70,6 @@ class LanguageSpec:
     preprocess: Callable[[bytes], bytes] = lambda source: source
     # (callable node) -> the name its own object goes by inside it ("self", "this", Go receiver)
     receiver_name: Callable[[Node], str] = lambda node: ""
+    # Captures @target (the bound name) and @value on statements that initialise a plain local
+    # (`x = Foo()`, `val x = Foo()`): calls found under @value type the local for bindings.
+    assignments: str = ""
