@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from ..index.facts import FileFacts, Unit
+from ..index.facts import CLASS_KINDS, FileFacts, Unit
 
 JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 SELF_WORDS = {"self", "this", "Self"}
@@ -120,10 +120,17 @@ class Resolver:
         self.rust_modules: dict[str, str] = {}
         self.go_dirs: dict[str, set[str]] = defaultdict(set)
         self.refs: dict[str, set[str]] = defaultdict(set)  # referenced name → files
+        self.defined: dict[str, int] = defaultdict(int)  # name → how many definitions carry it
         self.imports_by_local: dict[str, dict[str, list]] = {}  # path → local name → imports binding it
         # Memos of pure lookups over the indexes; every update() clears them.
         self._memo_supers: dict[str, list[Unit]] = {}
         self._memo_members: dict[tuple[str, str], Unit | None] = {}
+        self._memo_imports: dict[tuple[str, str], tuple[str, str | Unit] | None] = {}
+
+    def _clear_memos(self) -> None:
+        self._memo_supers.clear()
+        self._memo_members.clear()
+        self._memo_imports.clear()
 
     # ---- index maintenance ---------------------------------------------------------
     def _names_defined(self, facts: FileFacts) -> set[str]:
@@ -177,6 +184,12 @@ class Resolver:
         self.imports_by_local.pop(facts.path, None)
         for u in facts.units:
             self.units.pop(u.id, None)
+            if u.kind != "statement":
+                left = self.defined[u.name] - 1
+                if left > 0:
+                    self.defined[u.name] = left
+                else:
+                    del self.defined[u.name]
         self.top.pop(facts.path, None)
         key = scope_key(facts)
         for u in facts.units:
@@ -224,10 +237,12 @@ class Resolver:
         top: dict[str, list[Unit]] = defaultdict(list)
         key = scope_key(facts)
         pkg = _package_key(facts)
+        defined = self.defined
         for u in facts.units:
             self.units[u.id] = u
             if u.kind == "statement":
                 continue
+            defined[u.name] += 1
             # a Rust `impl Square` block is not a second definition of `Square`
             if u.parent is None and "." not in u.qualname and u.kind != "impl":
                 top[u.name].append(u)
@@ -252,8 +267,7 @@ class Resolver:
 
     def add_all(self, facts: list[FileFacts]) -> None:
         """Bulk load for a full build (no dependents to report: everything resolves afterwards)."""
-        self._memo_supers.clear()
-        self._memo_members.clear()
+        self._clear_memos()
         for f in facts:
             old = self.files.get(f.path)
             if old is not None:
@@ -262,8 +276,7 @@ class Resolver:
 
     def update(self, changed: list[FileFacts], removed: list[str]) -> set[str]:
         """Applies new facts; returns every file whose bindings may have changed."""
-        self._memo_supers.clear()
-        self._memo_members.clear()
+        self._clear_memos()
         touched_names: set[str] = set()
         dirty: set[str] = set()
         for path in removed:
@@ -410,6 +423,13 @@ class Resolver:
 
     def _import_binding(self, facts: FileFacts, local: str) -> tuple[str, str | Unit] | None:
         """What an imported local name denotes: ("module", path) or ("unit", Unit)."""
+        key = (facts.path, local)
+        hit = self._memo_imports.get(key, key)
+        if hit is key:
+            hit = self._memo_imports[key] = self._find_import_binding(facts, local)
+        return hit
+
+    def _find_import_binding(self, facts: FileFacts, local: str) -> tuple[str, str | Unit] | None:
         for imp in self.imports_by_local.get(facts.path, {}).get(local, ()):
             lang = facts.language
             if imp.name in ("", "*"):
@@ -450,6 +470,8 @@ class Resolver:
 
     def _lookup(self, facts: FileFacts, caller: Unit | None, name: str) -> Unit | tuple[str, str] | None:
         """A bare name seen from inside `caller`: nested scopes, type members (JVM), module, imports, package."""
+        if name not in self.defined and name not in self.imports_by_local.get(facts.path, ()):
+            return None  # no definition anywhere and no import here: a builtin, a local, a global from outside
         cur = caller
         key = scope_key(facts)
         while cur is not None:
@@ -556,38 +578,41 @@ class Resolver:
         # typed local says otherwise): a third of Django's call sites repeat one.
         memo: dict[tuple[str | None, str, str], Unit | tuple[str, str] | None] = {}
         holders: dict = {}  # (caller, receiver) → what the receiver denotes
-        for idx, call in enumerate(facts.calls):
+        new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
+        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
-            typed = local_types.get((call.caller, call.receiver)) if call.receiver else None
+            typed = local_types.get((caller_id, receiver)) if receiver and local_types else None
             if typed is not None:
-                target = self.find_member(typed, call.name)
-            elif (call.caller, call.receiver, call.name) in memo:
-                target = memo[(call.caller, call.receiver, call.name)]
+                target = self.find_member(typed, name)
             else:
-                caller = self.units.get(call.caller) if call.caller else None
-                if call.receiver:
-                    holder = holders.get((call.caller, call.receiver), holders)
-                    if holder is holders:
-                        holder = holders[(call.caller, call.receiver)] = self._receiver_target(facts, caller, call.receiver)
-                    if isinstance(holder, tuple) and holder[0] == "super":
-                        owner = self.units.get(holder[1])
-                        target = None
-                        for sup in self.supertypes_of(owner) if owner else []:
-                            target = self.find_member(sup, call.name)
-                            if target is not None:
-                                break
+                key = (caller_id, receiver, name)
+                target = memo.get(key, memo)
+                if target is memo:
+                    caller = self.units.get(caller_id) if caller_id else None
+                    if receiver:
+                        holder = holders.get((caller_id, receiver), holders)
+                        if holder is holders:
+                            holder = holders[(caller_id, receiver)] = self._receiver_target(facts, caller, receiver)
+                        if holder.__class__ is tuple and holder[0] == "super":
+                            owner = self.units.get(holder[1])
+                            target = None
+                            for sup in self.supertypes_of(owner) if owner else []:
+                                target = self.find_member(sup, name)
+                                if target is not None:
+                                    break
+                        else:
+                            target = self._member_of(holder, name)
                     else:
-                        target = self._member_of(holder, call.name)
-                else:
-                    target = self._lookup(facts, caller, call.name)
-                memo[(call.caller, call.receiver, call.name)] = target
-            if call.assigned_to:
-                key = (call.caller, call.assigned_to)
+                        target = self._lookup(facts, caller, name)
+                    memo[key] = target
+            is_unit = target.__class__ is Unit
+            if assigned_to:
+                key = (caller_id, assigned_to)
                 # a second assignment to the same name makes its type unprovable
-                local_types[key] = target if key not in local_types and isinstance(target, Unit) and target.is_type else None
-            if isinstance(target, Unit) and target.kind != "statement":
-                kind = "constructs" if target.is_type else "calls"
-                edges.append(Edge(call.caller or path, target.id, kind, call.line, path))
+                local_types[key] = target if key not in local_types and is_unit and target.kind in CLASS_KINDS else None
+            if is_unit and target.kind != "statement":
+                kind = "constructs" if target.kind in CLASS_KINDS else "calls"
+                edges.append(new_edge(Edge, (caller_id or path, target.id, kind, line, path)))
             else:
                 unresolved.append(idx)
         for sup in facts.supertypes:

@@ -9,7 +9,6 @@ so one file can only ever be skipped, never fail the index.
 
 from __future__ import annotations
 
-import bisect
 import codecs
 import hashlib
 import re
@@ -155,8 +154,7 @@ def _end_line(node: Node) -> int:
 def _span_node(spec: LanguageSpec, node: Node) -> Node:
     """Widens a definition to the wrappers that belong to it (decorators, `export`, `const`)."""
     cur = node
-    while cur.parent is not None and cur.parent.type in spec.wrapper_types:
-        parent = cur.parent
+    while (parent := cur.parent) is not None and parent.type in spec.wrapper_types:  # .parent walks from the root
         if parent.type in ("lexical_declaration", "variable_declaration", "type_declaration") and len(named_children(parent)) != 1:
             break
         cur = parent
@@ -175,8 +173,8 @@ def _leading(spec: LanguageSpec, node: Node) -> list[Node]:
 
 def _decorators(spec: LanguageSpec, span: Node, node: Node, leading: list[Node]) -> tuple[str, ...]:
     found: list[Node] = list(leading)
-    for holder in (span, node):
-        for child in holder.children:
+    for holder in (span, node) if span is not node else (node,):
+        for child in holder.named_children:
             if child.type in spec.decorator_types:
                 found.append(child)
             elif child.type == "modifiers":
@@ -200,9 +198,10 @@ def _body(spec: LanguageSpec, node: Node) -> Node | None:
 
 def _doc(spec: LanguageSpec, span: Node, body: Node | None) -> str:
     if body is not None and body.type == "block":
-        first = body.named_children[0] if body.named_child_count else None
+        # not named_children[0]: that wraps every statement of the body
+        first = body.named_child(0) if body.named_child_count else None
         if first is not None and first.type == "expression_statement" and first.named_child_count == 1:
-            first = first.named_children[0]  # older grammars wrap the docstring; the pinned one does not
+            first = first.named_child(0)  # older grammars wrap the docstring; the pinned one does not
         if first is not None and first.type == "string":
             lines = [ln.strip() for ln in text(first).strip("\"'rbuRBU").strip("\"'").splitlines() if ln.strip()]
             return lines[0][:160] if lines else ""
@@ -254,25 +253,25 @@ _PASS_THROUGH = {"await_expression", "await", "expression_list", "try_expression
 _PLAIN_NAMES = ("identifier", "simple_identifier")
 
 
-def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, str]:
-    """Node id of a call that initialises a plain local → the local's name (feeds receiver
+def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, Node]:
+    """Node id of a call that initialises a plain local → the local's name node (feeds receiver
     typing in bindings: `x = Foo(); x.m()`). From the assignment query's captures: walking up
     from every call instead costs a parent lookup per call, a tenth of extraction."""
-    out: dict[int, str] = {}
+    out: dict[int, Node] = {}
     for caps in matches:
         targets, values = caps.get("target"), caps.get("value")
         if not targets or not values:
             continue
         target, value = targets[0], values[0]
         if target.type == "expression_list" and target.named_child_count == 1:  # Go: `x := …`
-            target = target.named_children[0]
+            target = target.named_child(0)
         if target.type not in _PLAIN_NAMES:
             continue
         for _ in range(2):
             if value.type not in _PASS_THROUGH or value.named_child_count != 1:
                 break
-            value = value.named_children[0]
-        out.setdefault(value.id, text(target))
+            value = value.named_child(0)
+        out.setdefault(value.id, target)
     return out
 
 
@@ -302,16 +301,6 @@ def _error_stats(root: Node) -> tuple[int, int]:
         in_error = in_error or node.is_error  # inside an ERROR node, has_error does not mark nested ones
         stack.extend((child, in_error) for child in node.children if in_error or child.has_error)
     return count, widest
-
-
-def _newline_offsets(source: bytes) -> list[int]:
-    offsets = []
-    find = source.find
-    pos = find(b"\n")
-    while pos != -1:
-        offsets.append(pos)
-        pos = find(b"\n", pos + 1)
-    return offsets
 
 
 def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, size: int) -> FileFacts:
@@ -372,7 +361,6 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     stack: list[Unit] = []
     used_ids: dict[str, int] = {}
     type_units: dict[str, str] = {}  # type name → unit id in this file (Go receivers)
-    newlines = _newline_offsets(source)  # line of a byte by bisection: counting per unit is quadratic
     for start_byte, neg_end, node, kind, name_node, span, leading, start in entries:
         end_byte = -neg_end
         while stack and stack[-1].end_byte <= start_byte:
@@ -409,7 +397,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         sig_text_end = sig_end
         while sig_text_end > node.start_byte and source[sig_text_end - 1 : sig_text_end] in (b" ", b"\t", b"\n", b"\r"):
             sig_text_end -= 1
-        sig_end_line = bisect.bisect_left(newlines, sig_text_end) + 1
+        # newlines from the node's own first line: only the signature is scanned
+        sig_end_line = node.start_point.row + 1 + source.count(b"\n", node.start_byte, sig_text_end)
         unit = Unit(
             id=uid,
             path=path,
@@ -472,9 +461,10 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         if construct:
             name = last_segment(name)
         receiver = receiver_node.text.decode("utf-8", "replace")[:120] if receiver_node is not None else ""
+        local = assigned.get(node.id)
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
-            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, assigned.get(node.id, "")))
+            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else ""))
         )
 
     # 3. imports

@@ -65,12 +65,12 @@ def receiver_name(node: Node) -> str:
         if any(c.type == "decorator" and b"staticmethod" in c.text for c in parent.children):
             return ""
     params = node.child_by_field_name("parameters")
-    first = params.named_children[0] if params is not None and params.named_child_count else None
+    first = params.named_child(0) if params is not None and params.named_child_count else None
     if first is None:
         return ""
     if first.type == "identifier":
         return text(first)
-    inner = first.child_by_field_name("name") or (first.named_children[0] if first.named_child_count else None)
+    inner = first.child_by_field_name("name") or (first.named_child(0) if first.named_child_count else None)
     return text(inner) if inner is not None and inner.type == "identifier" else ""
 
 
