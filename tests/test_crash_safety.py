@@ -134,13 +134,13 @@ def test_a_write_behind_landing_after_close_is_still_written(tmp_path: Path):
 CRASHING_WORKER = """
 import json, os, sys
 from pathlib import Path
-from codegraph.index import index as index_mod
-real = index_mod._extract_raw
+from codegraph.index import index as index_mod, worker
+real = worker.extract_raw
 def crash_on_boom(item):  # stands in for a grammar that takes the whole process down
     if item[0].endswith("boom.py"):
         os._exit(70)
     return real(item)
-index_mod._extract_raw = crash_on_boom  # forked workers inherit the patch
+worker.extract_raw = crash_on_boom  # forked workers inherit the patch
 idx = index_mod.RootIndex(Path(sys.argv[1]), use_cache=False)
 idx.build(workers=2)
 print(json.dumps({"files": sorted(idx.files), "skipped": idx.skipped, "bindings": len(idx.bindings)}))

@@ -7,7 +7,6 @@ serialises writers against readers, so a request always sees one version.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import logging
 import marshal
@@ -16,7 +15,6 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -29,6 +27,7 @@ from ..workspace.scope import ScanResult, Scope, ScopeConfig
 from .extract import SourceError, decode_source, extract, parse, sha256
 from .facts import FileFacts
 from .store import FactStore, decode, encode
+from .worker import extract_batch, extract_raw, no_cyclic_gc
 
 log = logging.getLogger(__name__)
 _new_tuple = tuple.__new__
@@ -56,45 +55,6 @@ def snapshot_fingerprint(files: dict[str, FileFacts]) -> str:
     return digest.hexdigest()
 
 
-@contextmanager
-def _no_cyclic_gc(freeze: bool = False):
-    """Bulk loads allocate about a million long-lived objects (Django), and CPython's cyclic GC
-    would rescan the growing heap again and again: a third of a warm start, a seventh of a cold
-    one, measured. Facts hold no reference cycles, so collection waits until the load is done;
-    `freeze` then moves the survivors out of every later scan (they are still freed by refcount)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-        if freeze:
-            gc.freeze()
-
-
-def _extract_raw(args: tuple[str, str, bytes]) -> tuple[str, FileFacts | None, str]:
-    rel, language, raw = args
-    try:
-        source = decode_source(raw, language)
-        tree = parse(language, source)
-        return rel, extract(rel, language, source, tree, sha256(raw), len(raw)), ""
-    except SourceError as exc:
-        return rel, None, str(exc)
-    except (RecursionError, MemoryError, ValueError) as exc:  # a hostile file never stops the index
-        return rel, None, f"extraction failed ({type(exc).__name__})"
-
-
-def _extract_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple[str, tuple[str, str] | None, str]]:
-    """Worker side: facts travel back in the cache's compact JSON (sha, blob), which the main
-    process decodes faster than it unpickles the same objects."""
-    out = []
-    with _no_cyclic_gc():
-        for rel, facts, reason in map(_extract_raw, batch):
-            out.append((rel, (facts.sha256, encode(facts)) if facts is not None else None, reason))
-    return out
-
-
 _FORKED_RESOLVER: Resolver | None = None  # what a forked resolution worker inherits
 
 
@@ -102,7 +62,7 @@ def _resolve_share(paths: list[str]) -> bytes:
     """Forked worker side: bindings of `paths` as plain tuples (marshal: fast both ways, and
     only ever read back by the process that forked this one)."""
     resolver = _FORKED_RESOLVER
-    with _no_cyclic_gc():
+    with no_cyclic_gc():
         out = []
         for path in paths:
             b = resolver.resolve_file(path)
@@ -178,7 +138,7 @@ class _Parsing:
     @staticmethod
     def _submit_to(pool: ProcessPoolExecutor, batch: list[tuple[str, str, bytes]]):
         try:
-            return pool.submit(_extract_batch, batch)
+            return pool.submit(extract_batch, batch)
         except BrokenProcessPool:  # a worker already died: the batch goes to the retry rounds
             return None
 
@@ -211,7 +171,7 @@ class _Parsing:
         if self.pool is None:  # too few files for processes to pay off
             out = []
             for i, item in enumerate(self.waiting):
-                out.append(_extract_raw(item))
+                out.append(extract_raw(item))
                 if self.progress and i % 100 == 0:
                     self.progress(self.total - len(self.waiting) + i, self.total, f"parsing {item[0]}")
             on_batch([f for _, f, _ in out if f is not None])
@@ -286,7 +246,7 @@ class RootIndex:
 
     # ---- full build ------------------------------------------------------------------
     def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:
-        with _no_cyclic_gc(freeze=True):
+        with no_cyclic_gc(freeze=True):
             return self._build(progress, workers)
 
     def _build(self, progress: Progress | None, workers: int | None) -> BuildStats:
@@ -465,7 +425,7 @@ class RootIndex:
         if reason:
             self._commit(rel, None, None, reason)
             return
-        rel_, facts, why = _extract_raw((rel, language, raw))
+        rel_, facts, why = extract_raw((rel, language, raw))
         self._commit(rel, facts, decode_source(raw, language) if facts else None, why)
 
     def _read_quiet(self, rel: str) -> bytes | None:
