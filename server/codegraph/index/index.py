@@ -208,6 +208,17 @@ class _Parsing:
         return out
 
 
+def _read_file(path: str, limit: int) -> bytes:
+    """The file's bytes, or `limit + 1` of them when it is larger. `read(limit + 1)` alone would
+    allocate a limit-sized buffer for every file."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        raw = fh.read(min(size, limit) + 1)
+        if size < len(raw) <= limit:  # it grew since fstat
+            raw += fh.read(limit + 1 - len(raw))
+    return raw
+
+
 @dataclass
 class OpenDocument:
     source: bytes  # UTF-8 text as the editor has it
@@ -224,6 +235,7 @@ class RootIndex:
 
     def __post_init__(self) -> None:
         self.root = Path(self.root).resolve()
+        self._root_str = str(self.root)  # joined as strings: a Path per file is measurable on a full build
         self.scope = Scope(self.root, self.config)
         self.files: dict[str, FileFacts] = {}
         self.sources: dict[str, bytes] = {}
@@ -343,8 +355,7 @@ class RootIndex:
 
     def _read(self, rel: str) -> bytes | None:
         try:
-            with open(self.root / rel, "rb") as fh:
-                raw = fh.read(self.config.max_file_bytes + 1)
+            raw = _read_file(os.path.join(self._root_str, rel), self.config.max_file_bytes)
         except OSError as exc:
             self.skipped[rel] = f"unreadable ({exc.strerror or exc})"
             return None
@@ -430,8 +441,7 @@ class RootIndex:
 
     def _read_quiet(self, rel: str) -> bytes | None:
         try:
-            with open(self.root / rel, "rb") as fh:
-                raw = fh.read(self.config.max_file_bytes + 1)
+            raw = _read_file(os.path.join(self._root_str, rel), self.config.max_file_bytes)
         except OSError:
             return None
         return raw if len(raw) <= self.config.max_file_bytes else None
