@@ -42,11 +42,10 @@ class Derived:
     supers: dict[str, list[tuple[str, str]]]  # type id → [(supertype id, display name)]
 
 
-_derived: dict[int, Derived] = {}
-
-
 def derived(index: RootIndex) -> Derived:
-    hit = _derived.get(id(index))
+    # Kept on the index itself: keyed by id(index) in a module dict it outlived the index and
+    # could answer for a new index that got the same id at the same version number.
+    hit = index.memo.get("explore")
     if hit is not None and hit.version == index.version:
         return hit
     names = NameTable(index.files)
@@ -59,7 +58,7 @@ def derived(index: RootIndex) -> Derived:
     # Only resolved edges to definitions in scope form families: `Exception`, `str` or a
     # framework base outside the workspace never make their subclasses interchangeable siblings.
     d = Derived(index.version, names, WordIndex(index.files), implementers, supers)
-    _derived[id(index)] = d
+    index.memo["explore"] = d
     return d
 
 

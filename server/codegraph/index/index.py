@@ -255,6 +255,9 @@ class RootIndex:
         self._flush_lock = threading.Lock()
         self._pending_bindings: tuple[str, dict[str, FileBindings]] | None = None  # a full build's, to store
         self._deferred: set[str] = set()  # dependents of mid-typing edits, re-resolved by settle()
+        # Tables readers derive from one version (explore's); they carry the version they were
+        # built from and go away with the index.
+        self.memo: dict[str, object] = {}
 
     # ---- full build ------------------------------------------------------------------
     def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:

@@ -19,6 +19,8 @@ def no_cyclic_gc(freeze: bool = False):
     one, measured. Facts hold no reference cycles, so collection waits until the load is done;
     `freeze` then moves the survivors out of every later scan (they are still freed by refcount)."""
     enabled = gc.isenabled()
+    if freeze:
+        gc.collect()  # garbage that exists now must not be frozen with the index (cheap: frozen objects are not scanned)
     gc.disable()
     try:
         yield
