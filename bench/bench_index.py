@@ -308,6 +308,51 @@ def child_edit(root: Path, cache: Path, rel: str, n_edits: int, seed: int) -> di
     }
 
 
+def lsp_ready_s(root: Path, cache: Path) -> float:
+    """Seconds from starting the LSP server process to the first `codegraph/status` answer that
+    says `ready` (status is polled every 10 ms after `initialized`; it never waits for the index)."""
+    def frame(obj: dict) -> bytes:
+        body = json.dumps(obj).encode()
+        return f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+
+    def read_until(stream, want_id: int) -> dict:
+        while True:
+            header = b""
+            while not header.endswith(b"\r\n\r\n"):
+                chunk = stream.read(1)
+                if not chunk:
+                    raise ChildFailed("LSP server closed stdout")
+                header += chunk
+            length = int(next(h for h in header.split(b"\r\n") if h.lower().startswith(b"content-length")).split(b":")[1])
+            message = json.loads(stream.read(length))
+            if message.get("id") == want_id and "method" not in message:
+                return message
+
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([PYTHON, "-m", "codegraph.lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        proc.stdin.write(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "capabilities": {}, "rootUri": root.as_uri(), "initializationOptions": {"cacheDir": str(cache)}}}))
+        proc.stdin.flush()
+        read_until(proc.stdout, 1)
+        proc.stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        for request_id in range(2, 100_000):
+            proc.stdin.write(frame({"jsonrpc": "2.0", "id": request_id, "method": "codegraph/status", "params": {}}))
+            proc.stdin.flush()
+            status = read_until(proc.stdout, request_id)
+            if "error" in status:
+                raise ChildFailed(f"status failed: {status}")
+            if status["result"]["ready"]:
+                if not status["result"]["roots"][0]["files"]:
+                    raise ChildFailed("ready with no files")
+                return time.perf_counter() - t0
+            time.sleep(0.01)
+        raise ChildFailed("never ready")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 # ---- parent side --------------------------------------------------------------------------------
 class ChildFailed(Exception):
     pass
@@ -427,6 +472,7 @@ def bench_corpus(key: str, args: argparse.Namespace) -> dict:
             _, wall, _, _ = run_with_rusage([PYTHON, "-c", CLI_CODE, "index", str(root), "--cache-dir", str(cache), "--json"], guard)
             cli_walls.append(wall)
         res["warm"]["cli_wall_s"] = statistics.median(cli_walls)
+        res["warm"]["lsp_ready_s"] = statistics.median(lsp_ready_s(root, cache) for _ in range(args.warm_runs))
         w = res["warm"]
         print(f"   warm: process {fmt_s(w['wall_s'])} (import {fmt_s(w['import_s'])}, build {fmt_s(w['build_s'])}, "
               f"re-parsed {w['parsed']}), CLI {fmt_s(w['cli_wall_s'])}", flush=True)
@@ -483,6 +529,7 @@ def report(results: list[dict]) -> None:
     row("    warm: in-process build()", lambda r: fmt_s(r["warm"]["build_s"]))
     row("    warm: files re-parsed", lambda r: f"{r['warm']['parsed']} ({r['warm']['from_cache']} cached)")
     row("    warm: `codegraph index --json` wall", lambda r: fmt_s(r["warm"]["cli_wall_s"]))
+    row("    warm: LSP server start → index ready", lambda r: fmt_s(r["warm"]["lsp_ready_s"]))
     row("(d) peak RSS cold (wait4 maxrss) [≤600]", lambda r: f"{r['cold_rss_mb']:.0f} MB {verdict(r['cold_rss_mb'], TARGETS['rss_mb'])}")
     row("    main process / pool worker", lambda r: f"{r['cold']['self_maxrss_mb']:.0f} / {r['cold']['workers_maxrss_mb']:.0f} MB")
     row("    warm process peak RSS", lambda r: f"{r['warm']['rss_mb']:.0f} MB")

@@ -102,6 +102,37 @@ def test_cache_with_garbage_facts_rows_is_not_trusted(repo, tmp_path):
     assert facts_of(index) == facts_of(reference)
 
 
+def test_damaged_calls_are_caught_at_load_not_when_first_read(repo, tmp_path):
+    # Calls are decoded lazily; a row whose calls text was damaged (still valid SQLite, even
+    # valid JSON) must be re-parsed at load instead of failing in some later request.
+    reference, _ = build(repo, tmp_path / "c")
+    conn = sqlite3.connect(cache_file(tmp_path / "c"))
+    conn.execute("UPDATE files SET calls = '[]' WHERE calls != '[]'")
+    damaged = conn.total_changes
+    conn.commit()
+    conn.close()
+    assert damaged > 0
+    index, stats = build(repo, tmp_path / "c")
+    assert stats.parsed == damaged
+    assert facts_of(index) == facts_of(reference)
+    assert edges_of(index) == edges_of(reference)
+
+
+def test_cached_calls_decode_on_first_read_and_equal_parsed_ones(repo, tmp_path):
+    from codegraph.index.facts import DeferredCalls
+
+    reference, _ = build(repo, tmp_path / "c")
+    index, stats = build(repo, tmp_path / "c")
+    assert stats.from_cache == len(index.files)
+    deferred = [f.calls for f in index.files.values()]
+    assert all(isinstance(c, DeferredCalls) for c in deferred)
+    assert all("pending" in repr(c) for c in deferred)  # nothing read them on the way to ready
+    for path, facts in index.files.items():
+        assert facts == reference.files[path] and hash(facts) == hash(reference.files[path])
+        assert list(facts.calls) == list(reference.files[path].calls) and len(facts.calls) == len(reference.files[path].calls)
+        assert facts.names_referenced() == reference.files[path].names_referenced()
+
+
 def _set_meta(cache: Path, key: str, value: str) -> None:
     conn = sqlite3.connect(cache_file(cache))
     conn.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))

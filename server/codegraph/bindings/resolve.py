@@ -171,15 +171,6 @@ class Resolver:
             names |= {u.name for u in old.units} | {u.name for u in new.units}
         return names, members
 
-    def _names_referenced(self, facts: FileFacts) -> set[str]:
-        names = {c.name for c in facts.calls}
-        names.update(c.receiver.split(".")[0].split("::")[0] for c in facts.calls if c.receiver)
-        for imp in facts.imports:
-            names.update(x for x in (imp.name, imp.alias) if x)
-            names.add(imp.module.replace("::", ".").replace("/", ".").rsplit(".", 1)[-1])
-        names.update(s.name for s in facts.supertypes)
-        return names
-
     def _remove(self, facts: FileFacts) -> None:
         self.imports_by_local.pop(facts.path, None)
         for u in facts.units:
@@ -212,7 +203,7 @@ class Resolver:
             del self.rust_modules[rust_module(facts.path)]
         if facts.language == "go":
             self.go_dirs[posixpath.dirname(facts.path)].discard(facts.path)
-        for name in self._names_referenced(facts):
+        for name in facts.names_referenced():
             self.refs[name].discard(facts.path)
 
     @staticmethod
@@ -262,7 +253,7 @@ class Resolver:
                 self.rust_modules[mod] = facts.path
         if facts.language == "go":
             self.go_dirs[posixpath.dirname(facts.path)].add(facts.path)
-        for name in self._names_referenced(facts):
+        for name in facts.names_referenced():
             self.refs[name].add(facts.path)
 
     def add_all(self, facts: list[FileFacts]) -> None:

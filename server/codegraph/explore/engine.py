@@ -8,6 +8,7 @@ unless the file itself defines such a supertype: the family file, which is focus
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
@@ -42,12 +43,23 @@ class Derived:
     supers: dict[str, list[tuple[str, str]]]  # type id → [(supertype id, display name)]
 
 
+_tables_lock = threading.Lock()  # one builder at a time: the LSP prebuilds while a question may arrive
+
+
 def derived(index: RootIndex) -> Derived:
     # Kept on the index itself: keyed by id(index) in a module dict it outlived the index and
     # could answer for a new index that got the same id at the same version number.
     hit = index.memo.get("explore")
     if hit is not None and hit.version == index.version:
         return hit
+    with _tables_lock:
+        hit = index.memo.get("explore")
+        if hit is not None and hit.version == index.version:
+            return hit
+        return _build_derived(index)
+
+
+def _build_derived(index: RootIndex) -> Derived:
     names = NameTable(index.files)
     implementers = index.graph.implementers()
     supers: dict[str, list[tuple[str, str]]] = defaultdict(list)

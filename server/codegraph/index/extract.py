@@ -22,7 +22,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import last_segment, named_children, text
-from .facts import Call, FileFacts, Import, Supertype, Unit
+from .facts import Call, FileFacts, Import, Supertype, Unit, referenced_names
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -488,6 +488,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         supertypes=tuple(supertypes),
         package=spec.package(root),
         parse_errors=errors,
+        referenced=referenced_names(calls, imports, supertypes),
     )
 
 

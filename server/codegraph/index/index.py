@@ -26,7 +26,7 @@ from ..graph.codegraph import CodeGraph
 from ..workspace.scope import ScanResult, Scope, ScopeConfig
 from .extract import SourceError, decode_source, extract, parse, sha256
 from .facts import FileFacts
-from .store import FactStore, decode, encode
+from .store import Blob, FactStore, decode, encode
 from .worker import extract_batch, extract_raw, no_cyclic_gc
 
 log = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ class _Parsing:
         self.waiting: list[tuple[str, str, bytes]] = []  # read, not yet submitted
         self.submitted: list[tuple[object, list[tuple[str, str, bytes]]]] = []
         self.pool: ProcessPoolExecutor | None = None
-        self.encoded: dict[str, tuple[str, str]] = {}  # path → (sha, cache row) from the workers
+        self.encoded: dict[str, tuple[str, Blob]] = {}  # path → (sha, cache row) from the workers
         self.count = 0
 
     def add(self, item: tuple[str, str, bytes]) -> None:
@@ -250,7 +250,7 @@ class RootIndex:
         self.store: FactStore | None = None
         self._store_lock = threading.Lock()
         # cache rows not yet written: facts, (sha, row) already encoded by a worker, None = delete
-        self._pending: dict[str, FileFacts | tuple[str, str] | None] = {}
+        self._pending: dict[str, FileFacts | tuple[str, Blob] | None] = {}
         self._flush_timer: threading.Timer | None = None
         self._flush_lock = threading.Lock()
         self._pending_bindings: tuple[str, dict[str, FileBindings]] | None = None  # a full build's, to store
@@ -268,7 +268,7 @@ class RootIndex:
         started = time.perf_counter()
         stats = BuildStats()
         scan = ScanResult()
-        cached: dict[str, tuple[str, str]] = {}
+        cached: dict[str, tuple[str, Blob]] = {}
         if self.use_cache:
             try:
                 self.store = FactStore(self.root, self.cache_dir)

@@ -14,13 +14,14 @@ import logging
 import os
 import sqlite3
 import threading
+import zlib
 from itertools import repeat
 from pathlib import Path
 
-from .facts import EXTRACTOR_VERSION, Call, FileFacts, Import, Supertype, Unit
+from .facts import EXTRACTOR_VERSION, Call, DeferredCalls, FileFacts, Import, Supertype, Unit
 
 log = logging.getLogger(__name__)
-SCHEMA = "codegraph-facts-2"
+SCHEMA = "codegraph-facts-3"
 
 # Rows are compact: a unit's path is the row's, its id is stored as the part after "path::",
 # and references to units (parents, callers, supertype owners) are indexes into the unit list.
@@ -41,28 +42,38 @@ def default_cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("codegraph", appauthor=False))
 
 
-def encode(facts: FileFacts) -> str:
+# (facts without calls, calls): JSON each. Calls are decoded when first read, so the head carries
+# the CRC-32 of the calls text: a damaged row is caught when it is loaded, not in a later request.
+Blob = tuple[str, str]
+
+
+def encode(facts: FileFacts) -> Blob:
     prefix = len(facts.path) + 2
     index = {u.id: i for i, u in enumerate(facts.units)}
-    return json.dumps(
-        [
+    dump = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    calls = dump([[index.get(c[0], -1) if c[0] else -1, *c[1:]] for c in facts.calls])
+    return (
+        dump([
             facts.language, facts.size, facts.lines, facts.package, facts.parse_errors,
             # the records are tuples in field order: slices, not a getattr per field
             [[u[0][prefix:], index.get(u.parent, -1) if u.parent else -1, *u[2:_PARENT_AT], *u[_PARENT_AT + 1 :]] for u in facts.units],
-            [[index.get(c[0], -1) if c[0] else -1, *c[1:]] for c in facts.calls],
             facts.imports,
             [[index.get(s[0], -1), *s[1:]] for s in facts.supertypes],
-        ],
-        separators=(",", ":"),
-        ensure_ascii=False,
+            facts.names_referenced(),
+            zlib.crc32(calls.encode("utf-8", "surrogatepass")),
+        ]),
+        calls,
     )
 
 
 _new = tuple.__new__
 
 
-def decode(path: str, sha: str, blob: str) -> FileFacts:
-    language, size, lines, package, errors, unit_rows, call_rows, import_rows, super_rows = json.loads(blob)
+def decode(path: str, sha: str, blob: Blob) -> FileFacts:
+    head, calls = blob
+    language, size, lines, package, errors, unit_rows, import_rows, super_rows, referenced, crc = json.loads(head)
+    if not isinstance(calls, str) or zlib.crc32(calls.encode("utf-8", "surrogatepass")) != crc:
+        raise ValueError("calls do not match their checksum")
     ids = [f"{path}::{row[0]}" for row in unit_rows]
     units = tuple(map(_unit, repeat(path), ids, repeat(ids), unit_rows))
     return FileFacts(
@@ -72,12 +83,12 @@ def decode(path: str, sha: str, blob: str) -> FileFacts:
         size=size,
         lines=lines,
         units=units,
-        # tuple.__new__ skips the generated NamedTuple __new__: most of a warm start is these calls
-        calls=tuple(_new(Call, (ids[row[0]] if row[0] >= 0 else None, *row[1:])) for row in call_rows),
+        calls=DeferredCalls(calls, ids),
         imports=tuple(Import(*row) for row in import_rows),
         supertypes=tuple(Supertype(ids[row[0]], *row[1:]) for row in super_rows),
         package=package,
         parse_errors=errors,
+        referenced=tuple(referenced),
     )
 
 
@@ -117,7 +128,9 @@ class FactStore:
         try:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            conn.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, sha TEXT NOT NULL, version TEXT NOT NULL, facts TEXT NOT NULL)")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, sha TEXT NOT NULL, version TEXT NOT NULL, facts TEXT NOT NULL, calls TEXT NOT NULL)"
+            )
             # The whole snapshot's resolved bindings, valid only for the exact fingerprint it names.
             conn.execute("CREATE TABLE IF NOT EXISTS bindings (fingerprint TEXT PRIMARY KEY, data TEXT NOT NULL)")
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
@@ -135,15 +148,15 @@ class FactStore:
             raise
         return conn
 
-    def load(self) -> dict[str, tuple[str, str]]:
+    def load(self) -> dict[str, tuple[str, Blob]]:
         """path → (sha, encoded facts) for rows of the current extractor version."""
         with self._lock:
             try:
-                rows = self._conn.execute("SELECT path, sha, facts FROM files WHERE version = ?", (EXTRACTOR_VERSION,)).fetchall()
+                rows = self._conn.execute("SELECT path, sha, facts, calls FROM files WHERE version = ?", (EXTRACTOR_VERSION,)).fetchall()
             except sqlite3.DatabaseError as exc:
                 self._reset(f"read failed: {exc}")
                 return {}
-        return {p: (s, f) for p, s, f in rows}
+        return {p: (s, (f, c)) for p, s, f, c in rows}
 
     def load_bindings(self, fingerprint: str) -> str | None:
         with self._lock:
@@ -172,9 +185,9 @@ class FactStore:
                     pass
                 log.warning("cache %s: bindings not written (%s)", self.path, exc)
 
-    def put(self, rows: list[tuple[str, str, str]], removed: list[str] = ()) -> None:
+    def put(self, rows: list[tuple[str, str, Blob]], removed: list[str] = ()) -> None:
         """Writes (path, sha, encoded facts) rows and deletes `removed` paths, in one transaction."""
-        rows = [(path, sha, EXTRACTOR_VERSION, blob) for path, sha, blob in rows]
+        rows = [(path, sha, EXTRACTOR_VERSION, head, calls) for path, sha, (head, calls) in rows]
         with self._lock:
             conn, temporary = self._conn, False
             if conn is None:  # closed while a write-behind flush was on its way: the rows are still right
@@ -185,7 +198,7 @@ class FactStore:
                     return
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", rows)
+                conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)", rows)
                 conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in removed])
                 conn.execute("COMMIT")
             except sqlite3.DatabaseError as exc:

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 from .extract import SourceError, decode_source, extract, parse, sha256
 from .facts import FileFacts
-from .store import encode
+from .store import Blob, encode
 
 
 @contextmanager
@@ -43,7 +43,7 @@ def extract_raw(args: tuple[str, str, bytes]) -> tuple[str, FileFacts | None, st
         return rel, None, f"extraction failed ({type(exc).__name__})"
 
 
-def extract_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple[str, tuple[str, str] | None, str]]:
+def extract_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple[str, tuple[str, Blob] | None, str]]:
     """Worker side: facts travel back in the cache's compact JSON (sha, blob), which the main
     process decodes faster than it unpickles the same objects."""
     out = []

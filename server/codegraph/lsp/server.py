@@ -329,8 +329,6 @@ async def _first_index(ls: CodegraphServer) -> None:
                 try:
                     stats = await asyncio.to_thread(index.build, report)
                     log.info("indexed %s: %d files (%d parsed, %d cached) in %.0f ms", index.root, stats.files, stats.parsed, stats.from_cache, stats.elapsed_ms)
-                    # explore's name and word tables, built now rather than on the first question
-                    await asyncio.to_thread(explore_tables, index)
                 except Exception:
                     log.exception("indexing %s failed; serving an empty index", index.root)
                     index.ready = True
@@ -339,6 +337,15 @@ async def _first_index(ls: CodegraphServer) -> None:
         if progress_ok:
             files = sum(len(i.files) for i in st.roots.values())
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=f"{files} files indexed"))
+    # Explore's name and word tables, built now rather than on the first question. As a reader:
+    # status and the other requests are answered meanwhile; an explore that arrives now waits
+    # for these tables instead of building its own copy.
+    async with st.gate.read():
+        for index in list(st.roots.values()):
+            try:
+                await asyncio.to_thread(explore_tables, index)
+            except Exception:
+                log.exception("explore tables for %s failed; built on the first question instead", index.root)
 
 
 async def _apply_writes(ls: CodegraphServer) -> None:
