@@ -21,10 +21,11 @@ from . import __version__
 
 def _progress_printer(enabled: bool):
     last = [0.0]
+    finished = [False]
 
     def show(done: int, total: int, message: str) -> None:
         now = time.monotonic()
-        if not enabled or (now - last[0] < 0.1 and (done < total or not total)):
+        if not enabled or finished[0] or (now - last[0] < 0.1 and (done < total or not total)):
             return
         last[0] = now
         if not total:  # still walking the tree: the number of files is not known yet
@@ -35,6 +36,7 @@ def _progress_printer(enabled: bool):
         filled = int(width * done / total) if total else width
         sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} files ")
         if done >= total:
+            finished[0] = True  # the full bar once, however many stages report it
             sys.stderr.write("\n")
         sys.stderr.flush()
 
