@@ -103,6 +103,30 @@ def test_input_edits_match_a_fresh_index_of_the_final_text(script):
         shutil.rmtree(root.parent, ignore_errors=True)
 
 
+@SETTINGS
+@given(edit_script(), st.lists(st.booleans(), min_size=6, max_size=6))
+def test_deferred_edits_settle_to_a_fresh_index_of_the_final_text(script, settle_after):
+    # Keystrokes defer their dependents; settle() (sometimes between keystrokes, always at the
+    # end) must leave every file's bindings as a fresh index of the final text has them.
+    lang, rel, steps = script
+    root = _copy(lang)
+    try:
+        index = RootIndex(root, use_cache=False)
+        index.build()
+        text = (root / rel).read_text("utf-8")
+        index.open_document(rel, text)
+        for (start, end, insert), settle in zip(steps, settle_after):
+            text, edit = _input_edit(text, start, end, insert)
+            index.set_document(rel, text.encode("utf-8"), [edit], defer=True)
+            if settle:
+                index.settle()
+        index.settle()
+        assert not index.unsettled
+        assert _snapshot(index, rel) == _fresh(root, rel, text)
+    finally:
+        shutil.rmtree(root.parent, ignore_errors=True)
+
+
 def _lsp_position(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset)
     start = text.rfind("\n", 0, offset) + 1
@@ -192,4 +216,24 @@ def test_deferred_keystrokes_settle_to_the_same_bindings(tmp_path):
     assert index.unsettled  # b.py waits: a keystroke re-resolves only the edited file
     assert not any(e.dst == "pkg/a.py::A.go" for e in index.bindings["pkg/b.py"].edges)
     assert index.settle() and not index.unsettled
+    assert any(e.dst == "pkg/a.py::A.go" for e in index.bindings["pkg/b.py"].edges)
+
+
+def test_typing_that_breaks_and_mends_a_definition_leaves_nothing_to_settle(tmp_path, monkeypatch):
+    index = _caller_of_a_missing_method(tmp_path)
+    old = "class A:\n    def go(self):\n        return 1\n"
+    index.open_document("pkg/a.py", old)
+    index.settle()
+    assert any(e.dst == "pkg/a.py::A.go" for e in index.bindings["pkg/b.py"].edges)
+    # `def go` → `de go` (go vanishes: b.py would lose its target) → `def go` again
+    broken, edit = _input_edit(old, old.index("def") + 2, old.index("def") + 3, "")
+    index.set_document("pkg/a.py", broken.encode(), [edit], defer=True)
+    mended, edit = _input_edit(broken, broken.index("de go") + 2, broken.index("de go") + 2, "f")
+    index.set_document("pkg/a.py", mended.encode(), [edit], defer=True)
+    assert mended == old and index.unsettled
+    resolved: list[str] = []
+    real = index._resolve
+    monkeypatch.setattr(index, "_resolve", lambda paths: (resolved.extend(paths), real(paths)))
+    assert index.settle() and not index.unsettled
+    assert resolved == []  # the definitions b.py binds to are where they were
     assert any(e.dst == "pkg/a.py::A.go" for e in index.bindings["pkg/b.py"].edges)

@@ -269,37 +269,56 @@ class Resolver:
         """Applies new facts; returns every file whose bindings may have changed."""
         self._clear_memos()
         touched_names: set[str] = set()
+        touched_members: set[tuple[str, str]] = set()  # (owner type name, member name)
         dirty: set[str] = set()
         for path in removed:
             old = self.files.pop(path, None)
             if old is not None:
                 touched_names |= self._names_defined(old)
                 self._remove(old)
-        touched_members: set[tuple[str, str]] = set()  # (owner type name, member name)
         for facts in changed:
             old = self.files.get(facts.path)
+            names, members = self._touched(old, facts)
+            touched_names |= names
+            touched_members |= members
             if old is not None:
-                names, members = self._changed_names(old, facts)
-                touched_names |= names
-                if facts.language in ("go", "rust"):  # methods of a type live in many files of its package
-                    touched_names |= {m for _, m in members}
-                else:
-                    touched_members |= members
                 self._remove(old)
-            else:
-                touched_names |= self._names_defined(facts)
             self._add(facts)
             dirty.add(facts.path)
-        for name in touched_names:
+        return (dirty | self._referencing(touched_names, touched_members)) & self.files.keys()
+
+    def dependents(self, before: FileFacts | None, after: FileFacts | None) -> set[str]:
+        """Files whose bindings may differ between two states of one file (None = absent), as
+        the indexes stand now: what edits deferred while typing leave to re-resolve."""
+        if before is None and after is None:
+            return set()
+        if after is None:
+            names, members = self._names_defined(before), set()
+        else:
+            names, members = self._touched(before, after)
+        return self._referencing(names, members) & self.files.keys()
+
+    def _touched(self, old: FileFacts | None, new: FileFacts) -> tuple[set[str], set[tuple[str, str]]]:
+        """(names, (owner, member) pairs) other files can observe changing from old to new."""
+        if old is None:
+            return self._names_defined(new), set()
+        names, members = self._changed_names(old, new)
+        if new.language in ("go", "rust"):  # methods of a type live in many files of its package
+            return names | {m for _, m in members}, set()
+        return names, members
+
+    def _referencing(self, names: set[str], members: set[tuple[str, str]]) -> set[str]:
+        dirty: set[str] = set()
+        for name in names:
             dirty |= self.refs.get(name, set())
-        if touched_members:
+        if members:
             # A member is reached through its type: only files that name the type (or a type
             # that extends it, by name, transitively) and the member can bind to it.
-            owners = self._descendant_names({owner for owner, _ in touched_members})
+            owners = self._descendant_names({owner for owner, _ in members})
             naming_a_type = set().union(*(self.refs.get(t, set()) for t in owners))
-            for _, member in touched_members:
+            for _, member in members:
                 dirty |= self.refs.get(member, set()) & naming_a_type
-        return {p for p in dirty if p in self.files}
+        return dirty
 
     def _descendant_names(self, roots: set[str]) -> set[str]:
         """Type names extending any of `roots`, transitively, by name (a safe over-approximation)."""

@@ -254,7 +254,9 @@ class RootIndex:
         self._flush_timer: threading.Timer | None = None
         self._flush_lock = threading.Lock()
         self._pending_bindings: tuple[str, dict[str, FileBindings]] | None = None  # a full build's, to store
-        self._deferred: set[str] = set()  # dependents of mid-typing edits, re-resolved by settle()
+        # Files edited with `defer` since the last settle → their facts when their dependents were
+        # last resolved (None: absent then). settle() re-resolves what differs between that and now.
+        self._baseline: dict[str, FileFacts | None] = {}
         # Tables readers derive from one version (explore's); they carry the version they were
         # built from and go away with the index.
         self.memo: dict[str, object] = {}
@@ -373,9 +375,12 @@ class RootIndex:
 
         With `defer` (editor keystrokes), only the file itself is re-resolved now; its dependents
         wait for `settle()`, which the LSP runs when the edit queue drains and before any read, so
-        a keystroke that briefly breaks a class never pays for re-resolving a thousand files.
+        a keystroke that briefly breaks a class never pays for re-resolving a thousand files. And
+        settle() compares with the facts dependents last saw: typing that breaks a definition and
+        mends it again leaves nothing to re-resolve.
         """
         started = time.perf_counter()
+        before = self.files.get(rel)
         if facts is None:
             removed = [rel] if rel in self.files else []
             self.files.pop(rel, None)
@@ -391,11 +396,10 @@ class RootIndex:
             self.skipped.pop(rel, None)
             dirty = self.resolver.update([facts], [])
         if defer:
-            self._deferred |= dirty - {rel}
+            self._baseline.setdefault(rel, before)
             dirty = {rel}
         else:
-            dirty |= self._deferred
-            self._deferred = set()
+            dirty |= self._deferred_dependents()
         self._resolve(dirty)
         self.version += 1
         self.last_update_ms = (time.perf_counter() - started) * 1000
@@ -412,15 +416,21 @@ class RootIndex:
 
     @property
     def unsettled(self) -> bool:
-        return bool(self._deferred)
+        return bool(self._baseline)
+
+    def _deferred_dependents(self) -> set[str]:
+        baseline, self._baseline = self._baseline, {}
+        dirty: set[str] = set()
+        for rel, before in baseline.items():
+            dirty |= self.resolver.dependents(before, self.files.get(rel))
+        return dirty
 
     def settle(self) -> bool:
         """Re-resolves dependents that deferred edits left waiting; True if there were any."""
-        if not self._deferred:
+        if not self._baseline:
             return False
         started = time.perf_counter()
-        deferred, self._deferred = self._deferred, set()
-        self._resolve(deferred)
+        self._resolve(self._deferred_dependents())
         self.version += 1
         self.last_update_ms = (time.perf_counter() - started) * 1000
         return True
