@@ -197,3 +197,11 @@ def test_every_call_is_either_resolved_or_unknown(lang):
         b = index.bindings[path]
         call_edges = [e for e in b.edges if e.kind in ("calls", "constructs")]
         assert len(call_edges) + len(b.unresolved) == len(facts.calls), path
+
+
+def test_java_static_methods_have_no_receiver():
+    from codegraph.index.extract import extract_source
+
+    source = b"class A { static void s() {} void i() {} A() {} }"
+    facts, _, _ = extract_source("A.java", "java", source)
+    assert {u.name: u.receiver for u in facts.units if u.kind in ("method", "constructor")} == {"s": "", "i": "this", "A": "this"}

@@ -57,6 +57,14 @@ def java_package(root: Node) -> str:
     return ""
 
 
+def java_receiver(node: Node) -> str:
+    """`this` in instance methods and constructors; a static method has no object of its own."""
+    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
+    if modifiers is not None and any(c.type == "static" for c in modifiers.children):
+        return ""
+    return "this"
+
+
 JAVA = LanguageSpec(
     name="java",
     grammar="java",
@@ -68,7 +76,7 @@ JAVA = LanguageSpec(
     parse_import=java_import,
     supertypes=java_supertypes,
     package=java_package,
-    receiver_name=lambda node: "this",
+    receiver_name=java_receiver,
     decorator_types=frozenset({"annotation", "marker_annotation"}),
     body_types=frozenset({"class_body", "interface_body", "enum_body", "block", "constructor_body", "annotation_type_body"}),
 )
