@@ -3,7 +3,6 @@ of the indexer; parsing and extraction have deadlines; walks are iterative; reso
 
 from __future__ import annotations
 
-import builtins
 import os
 import resource
 import shutil
@@ -248,13 +247,34 @@ def test_files_vanishing_or_changing_between_scan_and_read(tmp_path: Path, monke
     assert "stays.py" in index.files
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_file_replaced_by_a_fifo_after_the_walk_does_not_hang_the_index(tmp_path: Path, monkeypatch):
+    (tmp_path / "a.py").write_text("def kept():\n    pass\n")
+    (tmp_path / "b.py").write_text("def replaced():\n    pass\n")
+    index = RootIndex(tmp_path, ScopeConfig(), use_cache=False)
+    real_walk = index.scope.walk
+
+    def walk_then_swap(result):
+        found = list(real_walk(result))
+        (tmp_path / "b.py").unlink()
+        os.mkfifo(tmp_path / "b.py")  # opening it for reading would block until a writer comes
+        yield from found
+
+    monkeypatch.setattr(index.scope, "walk", walk_then_swap)
+    index.build(workers=1)
+    assert sorted(index.files) == ["a.py"]
+    assert "not a regular file" in index.skipped["b.py"]
+    index.refresh_path("b.py")  # a watched-file event for it later: still no hang, still out
+    assert "b.py" not in index.files
+
+
 def test_permission_denied_files_and_directories_are_skipped_with_a_reason(tmp_path: Path, monkeypatch):
     # tests run as root, where chmod 000 denies nothing: simulate the OS refusing instead
     (tmp_path / "secretive.py").write_text("def hidden():\n    pass\n")
     (tmp_path / "locked").mkdir()
     (tmp_path / "locked" / "inner.py").write_text("def inner():\n    pass\n")
     (tmp_path / "open.py").write_text("def visible():\n    pass\n")
-    real_open, real_scandir = builtins.open, os.scandir
+    real_open, real_scandir = os.open, os.scandir
 
     def guarded_open(path, *args, **kwargs):
         if str(path).endswith("secretive.py"):
@@ -266,7 +286,7 @@ def test_permission_denied_files_and_directories_are_skipped_with_a_reason(tmp_p
             raise PermissionError(13, "Permission denied", str(path))
         return real_scandir(path)
 
-    monkeypatch.setattr(index_mod, "open", guarded_open, raising=False)
+    monkeypatch.setattr(os, "open", guarded_open)
     monkeypatch.setattr(os, "scandir", guarded_scandir)
     index = _build(tmp_path)
     assert index.skipped["secretive.py"] == "unreadable (Permission denied)"

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import errno
 import marshal
 import os
+import stat
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -210,9 +212,14 @@ class _Parsing:
 
 def _read_file(path: str, limit: int) -> bytes:
     """The file's bytes, or `limit + 1` of them when it is larger. `read(limit + 1)` alone would
-    allocate a limit-sized buffer for every file."""
-    with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
+    allocate a limit-sized buffer for every file. Non-blocking open: a path that became a FIFO
+    since the walk must not hang the index."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        size = st.st_size
         raw = fh.read(min(size, limit) + 1)
         if size < len(raw) <= limit:  # it grew since fstat
             raw += fh.read(limit + 1 - len(raw))
