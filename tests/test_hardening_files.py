@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codegraph.index import extract as extract_mod
-from codegraph.index import index as index_mod
 from codegraph.index.extract import SourceError, extract_source, parse
 from codegraph.index.index import RootIndex
 from codegraph.workspace.scope import ScopeConfig
