@@ -237,3 +237,26 @@ def test_typing_that_breaks_and_mends_a_definition_leaves_nothing_to_settle(tmp_
     assert index.settle() and not index.unsettled
     assert resolved == []  # the definitions b.py binds to are where they were
     assert any(e.dst == "pkg/a.py::A.go" for e in index.bindings["pkg/b.py"].edges)
+
+
+def test_a_changed_gitignore_moves_files_out_of_and_back_into_the_index(tmp_path):
+    root = tmp_path / "r"
+    (root / "gen").mkdir(parents=True)
+    (root / "app.py").write_text("from gen.models import Model\n\ndef run():\n    return Model()\n")
+    (root / "gen/__init__.py").write_text("")
+    (root / "gen/models.py").write_text("class Model:\n    pass\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    assert any(e.dst == "gen/models.py::Model" for e in index.bindings["app.py"].edges)
+
+    (root / ".gitignore").write_text("gen/\n")
+    index.refresh_path(".gitignore")  # what a watched-file event for it does
+    assert sorted(index.files) == ["app.py"]
+    assert index.skipped["gen/"] == ".gitignore" and not index.unsettled
+    assert not any(e.dst.startswith("gen/") for e in index.bindings["app.py"].edges)  # dependents settled
+
+    (root / ".gitignore").unlink()
+    index.refresh_path(".gitignore")
+    assert sorted(index.files) == ["app.py", "gen/__init__.py", "gen/models.py"]
+    assert "gen/" not in index.skipped
+    assert any(e.dst == "gen/models.py::Model" for e in index.bindings["app.py"].edges)

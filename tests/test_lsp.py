@@ -91,6 +91,21 @@ async def test_did_change_adding_a_method_shows_in_status(client: LanguageClient
     assert after == before + 1
 
 
+async def test_a_gitignore_change_reported_by_the_watcher_takes_files_out(client: LanguageClient):
+    assert (await _status(client)).roots[0].files == 2
+    gitignore = client.root / ".gitignore"
+    gitignore.write_text("util.py\n")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=gitignore.as_uri(), type=types.FileChangeType.Created)]))
+    for _ in range(100):
+        root = (await _status(client)).roots[0]
+        if root.files == 1:
+            break
+        await asyncio.sleep(0.05)
+    assert root.files == 1 and root.symbols == 3
+    assert {"path": "util.py", "reason": ".gitignore"} in [{"path": s.path, "reason": s.reason} for s in root.skipped]
+
+
 @pytest.mark.parametrize(
     "params, field",
     [

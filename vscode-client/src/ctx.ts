@@ -71,6 +71,8 @@ export class Ctx {
         if (missing) return this.failedToStart(server, missing);
 
         const watcher = vscode.workspace.createFileSystemWatcher(WATCHED);
+        // a changed .gitignore moves files into or out of the index (the server walks again)
+        const ignoreWatcher = vscode.workspace.createFileSystemWatcher("**/.gitignore");
         const client = new lc.LanguageClient(
             "codegraph", // also the prefix of the `codegraph.trace.server` setting
             "CodeGraph",
@@ -78,14 +80,14 @@ export class Ctx {
             { command: server.command, args: server.args, options: { env: process.env } },
             {
                 documentSelector: LANGUAGES.map((language) => ({ scheme: "file", language })),
-                synchronize: { fileEvents: watcher },
+                synchronize: { fileEvents: [watcher, ignoreWatcher] },
                 initializationOptions: this.config.initializationOptions,
                 outputChannel: this.output,
                 revealOutputChannelOn: lc.RevealOutputChannelOn.Never,
             },
         );
         this.client = client;
-        this.clientDisposables = [watcher, client.onDidChangeState(() => this.status.refresh())];
+        this.clientDisposables = [watcher, ignoreWatcher, client.onDidChangeState(() => this.status.refresh())];
         this.status.refresh();
         try {
             await client.start();

@@ -443,21 +443,43 @@ class RootIndex:
         return True
 
     def refresh_path(self, rel: str) -> None:
-        """Re-reads a file from disk (watched-file events, saves); open buffers win over disk."""
+        """Re-reads a file from disk (watched-file events, saves); open buffers win over disk.
+        A `.gitignore` that changed re-applies the ignore rules to the whole root."""
+        if rel == ".gitignore" or rel.endswith("/.gitignore"):
+            self.rescope()
+            return
+        self._refresh(rel)
+
+    def rescope(self) -> None:
+        """Walks the root again with fresh ignore rules: files that left the scope leave the index
+        (with the reason), files that entered it are read and indexed; dependents settle once."""
+        self.scope.forget_ignore_rules()
+        scan = ScanResult()
+        now = dict(self.scope.walk(scan))
+        for rel in sorted(set(self.files) - set(now)):
+            self.open_docs.pop(rel, None)  # an open buffer of an ignored file is no longer followed
+            self._commit(rel, None, None, self.scope.file_reason(rel) or "no longer in scope", defer=True)
+        for rel in sorted(set(now) - set(self.files)):
+            self._refresh(rel, defer=True)
+        # reasons of the walk, and of files in scope that reading or parsing refused
+        self.skipped = {**scan.skipped, **{r: why for r, why in self.skipped.items() if r in now and r not in self.files}}
+        self.settle()
+
+    def _refresh(self, rel: str, defer: bool = False) -> None:
         if rel in self.open_docs:
             return
         reason = self.scope.file_reason(rel)
         language = self.scope.language_of(rel)
         raw = None if reason else self._read_quiet(rel)
         if reason or raw is None or language is None:
-            self._commit(rel, None, None, reason or ("deleted" if raw is None else "unsupported language"))
+            self._commit(rel, None, None, reason or ("deleted" if raw is None else "unsupported language"), defer=defer)
             return
         reason = self.scope.content_reason(raw)
         if reason:
-            self._commit(rel, None, None, reason)
+            self._commit(rel, None, None, reason, defer=defer)
             return
         rel_, facts, why = extract_raw((rel, language, raw))
-        self._commit(rel, facts, decode_source(raw, language) if facts else None, why)
+        self._commit(rel, facts, decode_source(raw, language) if facts else None, why, defer=defer)
 
     def _read_quiet(self, rel: str) -> bytes | None:
         try:

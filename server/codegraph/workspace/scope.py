@@ -91,6 +91,11 @@ class Scope:
             return None
         return rel.as_posix()
 
+    def forget_ignore_rules(self) -> None:
+        """Drops the memoised .gitignore rules (one changed): the next decisions read them again."""
+        self._ignores.clear()
+        self._chains.clear()
+
     def _load_ignore(self, rel_dir: str) -> None:
         if rel_dir in self._ignores:
             return
