@@ -161,3 +161,28 @@ async def test_explore_text_is_byte_identical_to_the_cli(client: LanguageClient)
         capture_output=True, check=True,
     )
     assert cli.stdout.decode("utf-8") == result.text + "\n"
+
+
+async def test_workspace_folders_added_and_removed_are_indexed_and_dropped(client: LanguageClient, tmp_path):
+    await _status(client)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "lib.py").write_text("def one():\n    return 1\n\n\ndef two():\n    return one()\n")
+    first = types.WorkspaceFolder(uri=client.root.as_uri(), name="ws")
+    added = types.WorkspaceFolder(uri=other.as_uri(), name="other")
+    client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(added=[added], removed=[])))
+    for _ in range(100):
+        roots = (await _status(client)).roots
+        if len(roots) == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert {(r.rootUri, r.files, r.symbols) for r in roots} >= {(other.as_uri(), 1, 2)}
+    client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(added=[], removed=[first])))
+    for _ in range(100):
+        roots = (await _status(client)).roots
+        if len(roots) == 1:
+            break
+        await asyncio.sleep(0.05)
+    assert [r.rootUri for r in roots] == [other.as_uri()]

@@ -289,14 +289,49 @@ async def on_initialized(ls: CodegraphServer, params: types.InitializedParams) -
     folders = [f.uri for f in ls.workspace.folders.values()] if ls.workspace.folders else []
     if not folders and ls.workspace.root_uri:
         folders = [ls.workspace.root_uri]
-    opts = st.options
-    config = ScopeConfig(exclude=opts.exclude, max_file_bytes=opts.max_file_bytes, languages=opts.languages)
     for uri in folders:
-        path = uri_to_path(uri)
-        if path is not None and path.is_dir():
-            st.roots[uri] = RootIndex(path, config, cache_dir=opts.cache_dir, use_cache=opts.use_cache)
+        index = _new_root(ls, uri)
+        if index is not None:
+            st.roots[uri] = index
     asyncio.get_running_loop().create_task(_first_index(ls))
     asyncio.get_running_loop().create_task(_apply_writes(ls))
+
+
+def _new_root(ls: CodegraphServer, uri: str) -> RootIndex | None:
+    opts = ls.state.options
+    path = uri_to_path(uri)
+    if path is None or not path.is_dir():
+        log.warning("workspace folder %s is not a local directory; not indexed", uri)
+        return None
+    config = ScopeConfig(exclude=opts.exclude, max_file_bytes=opts.max_file_bytes, languages=opts.languages)
+    return RootIndex(path, config, cache_dir=opts.cache_dir, use_cache=opts.use_cache)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+async def did_change_folders(ls: CodegraphServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    """Folders added to the workspace are indexed (off the gate: requests on the other roots go
+    on meanwhile) and join under the write gate; removed ones leave it, their cache written."""
+    st = _loop_objects(ls)
+    await st.ready.wait()
+    for folder in params.event.removed:
+        async with st.gate.write():
+            index = st.roots.pop(folder.uri, None)
+        if index is not None:
+            await asyncio.to_thread(index.close)
+    for folder in params.event.added:
+        if folder.uri in st.roots:
+            continue
+        index = _new_root(ls, folder.uri)
+        if index is None:
+            continue
+        try:
+            stats = await asyncio.to_thread(index.build)
+            log.info("indexed added folder %s: %d files in %.0f ms", index.root, stats.files, stats.elapsed_ms)
+        except Exception:
+            log.exception("indexing the added folder %s failed", index.root)
+            continue
+        async with st.gate.write():
+            st.roots[folder.uri] = index
 
 
 async def _first_index(ls: CodegraphServer) -> None:
