@@ -81,8 +81,9 @@ def _resolve_all(resolver: Resolver, paths: list[str], workers: int) -> dict[str
         return {p: resolver.resolve_file(p) for p in paths}
     import multiprocessing
 
-    # Alternate by size so both halves carry about the same number of call sites.
-    by_size = sorted(paths, key=lambda p: -len(resolver.files[p].calls))
+    # Alternate by file size so both halves carry about the same work (not by the number of
+    # calls: that would decode every file's deferred calls here, before the fork).
+    by_size = sorted(paths, key=lambda p: -resolver.files[p].size)
     theirs, mine = by_size[0::2], by_size[1::2]
     _FORKED_RESOLVER = resolver
     try:
