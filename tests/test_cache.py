@@ -154,6 +154,13 @@ def test_cache_of_an_old_schema_is_discarded(repo, tmp_path):
     _assert_rebuilt(repo, tmp_path / "c", reference)
 
 
+def test_cache_written_by_another_interpreter_is_discarded(repo, tmp_path):
+    # rows are marshal bytes, whose format belongs to the Python that wrote them
+    reference, _ = build(repo, tmp_path / "c")
+    _set_meta(tmp_path / "c", "codec", "marshal 3, Python 3.4")
+    _assert_rebuilt(repo, tmp_path / "c", reference)
+
+
 def test_rows_of_another_extractor_version_are_reparsed(repo, tmp_path):
     reference, _ = build(repo, tmp_path / "c")
     conn = sqlite3.connect(cache_file(tmp_path / "c"))

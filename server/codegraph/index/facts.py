@@ -9,7 +9,7 @@ a frozen dataclass's `__init__`.
 
 from __future__ import annotations
 
-import json
+import marshal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -100,8 +100,8 @@ class DeferredCalls(Sequence):
 
     __slots__ = ("_rows", "_ids", "_calls")
 
-    def __init__(self, rows: str, ids: list[str]) -> None:
-        self._rows: str | None = rows  # JSON: [[caller unit index or -1, *Call fields after caller], ...]
+    def __init__(self, rows: bytes, ids: list[str]) -> None:
+        self._rows: bytes | None = rows  # marshal: [(caller unit index or -1, *Call fields after caller), ...]
         self._ids: list[str] | None = ids
         self._calls: tuple[Call, ...] | None = None
 
@@ -109,7 +109,7 @@ class DeferredCalls(Sequence):
         calls = self._calls
         if calls is None:  # two threads may both decode: the results are equal, either one is kept
             ids, new = self._ids, tuple.__new__
-            calls = tuple(new(Call, (ids[row[0]] if row[0] >= 0 else None, *row[1:])) for row in json.loads(self._rows))
+            calls = tuple(new(Call, (ids[row[0]] if row[0] >= 0 else None, *row[1:])) for row in marshal.loads(self._rows))
             self._calls, self._rows, self._ids = calls, None, None
         return calls
 

@@ -317,7 +317,7 @@ class RootIndex:
                     results[rel] = decode(rel, digest, hit[1])
                     stats.from_cache += 1
                     continue
-                except (ValueError, TypeError, KeyError, IndexError) as exc:
+                except (ValueError, TypeError, KeyError, IndexError, EOFError) as exc:
                     log.warning("cache row for %s unusable (%s): re-parsing", rel, exc)
             parser.add((rel, language, raw))
         self.skipped.update(scan.skipped)

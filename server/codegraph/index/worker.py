@@ -44,7 +44,7 @@ def extract_raw(args: tuple[str, str, bytes]) -> tuple[str, FileFacts | None, st
 
 
 def extract_batch(batch: list[tuple[str, str, bytes]]) -> list[tuple[str, tuple[str, Blob] | None, str]]:
-    """Worker side: facts travel back in the cache's compact JSON (sha, blob), which the main
+    """Worker side: facts travel back as cache rows (sha, blob), which the main
     process decodes faster than it unpickles the same objects."""
     out = []
     with no_cyclic_gc():
