@@ -121,7 +121,8 @@ class FactStore:
             return
         except (sqlite3.DatabaseError, ValueError) as exc:
             self.rebuilt_reason = f"discarded unusable cache: {exc}"
-            log.warning("cache %s: %s", self.path, self.rebuilt_reason)
+            # another version's cache is expected after an upgrade; a damaged one is not
+            (log.info if isinstance(exc, ValueError) else log.warning)("cache %s: %s", self.path, self.rebuilt_reason)
         self._recreate()
 
     def _connect(self) -> sqlite3.Connection:
