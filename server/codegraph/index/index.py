@@ -7,9 +7,9 @@ serialises writers against readers, so a request always sees one version.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
-import errno
 import marshal
 import os
 import stat
