@@ -186,3 +186,45 @@ async def test_workspace_folders_added_and_removed_are_indexed_and_dropped(clien
             break
         await asyncio.sleep(0.05)
     assert [r.rootUri for r in roots] == [other.as_uri()]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_CMD))
+async def watching_client(lsp_client: LanguageClient, tmp_path_factory):
+    """A client that lets servers register file watchers (VS Code, Neovim 0.10+ when enabled)."""
+    root = tmp_path_factory.mktemp("ws")
+    (root / "app.py").write_text(SAMPLE)
+    lsp_client.root = root
+    lsp_client.registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams):
+        lsp_client.registrations.extend(params.registrations)
+
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+                did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True))),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="ws")],
+            initialization_options={"noCache": True},
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_the_server_asks_a_capable_client_to_watch_sources_and_gitignore(watching_client: LanguageClient):
+    await _status(watching_client)
+    for _ in range(100):
+        if watching_client.registrations:
+            break
+        await asyncio.sleep(0.05)
+    (registration,) = watching_client.registrations
+    assert registration.method == "workspace/didChangeWatchedFiles"
+    globs = [w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in _watchers(registration.register_options)]
+    assert "**/.gitignore" in globs
+    assert any(g.startswith("**/*.{") and "py" in g[5:-1].split(",") and "rs" in g[5:-1].split(",") for g in globs)
+
+
+def _watchers(options) -> list:
+    return options["watchers"] if isinstance(options, dict) else options.watchers
+

@@ -11,7 +11,6 @@ import { StatusBar } from "./status";
 const LANGUAGES = ["python", "javascript", "javascriptreact", "typescript", "typescriptreact", "java", "kotlin", "go", "rust"];
 /** Requests faster than this show no progress notification. */
 const PROGRESS_DELAY_MS = 400;
-const WATCHED = "**/*.{py,pyi,js,jsx,mjs,cjs,ts,tsx,mts,cts,java,kt,kts,go,rs}";
 
 export class Ctx {
     readonly config = new Config();
@@ -70,9 +69,6 @@ export class Ctx {
         const missing = missingExecutable(server);
         if (missing) return this.failedToStart(server, missing);
 
-        const watcher = vscode.workspace.createFileSystemWatcher(WATCHED);
-        // a changed .gitignore moves files into or out of the index (the server walks again)
-        const ignoreWatcher = vscode.workspace.createFileSystemWatcher("**/.gitignore");
         const client = new lc.LanguageClient(
             "codegraph", // also the prefix of the `codegraph.trace.server` setting
             "CodeGraph",
@@ -80,14 +76,15 @@ export class Ctx {
             { command: server.command, args: server.args, options: { env: process.env } },
             {
                 documentSelector: LANGUAGES.map((language) => ({ scheme: "file", language })),
-                synchronize: { fileEvents: [watcher, ignoreWatcher] },
+                // No `synchronize.fileEvents`: the server registers its file watchers (sources and
+                // .gitignore) itself, the same way for every client that allows it.
                 initializationOptions: this.config.initializationOptions,
                 outputChannel: this.output,
                 revealOutputChannelOn: lc.RevealOutputChannelOn.Never,
             },
         );
         this.client = client;
-        this.clientDisposables = [watcher, ignoreWatcher, client.onDidChangeState(() => this.status.refresh())];
+        this.clientDisposables = [client.onDidChangeState(() => this.status.refresh())];
         this.status.refresh();
         try {
             await client.start();

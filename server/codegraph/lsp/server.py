@@ -27,6 +27,7 @@ from pygls.protocol.json_rpc import JsonRPCRequestMessage
 from .. import __version__
 from ..explore.engine import derived as explore_tables
 from ..index.index import RootIndex
+from ..languages import SPECS
 from ..requests import (
     InvalidParams,
     RequestFailed,
@@ -295,6 +296,26 @@ async def on_initialized(ls: CodegraphServer, params: types.InitializedParams) -
             st.roots[uri] = index
     asyncio.get_running_loop().create_task(_first_index(ls))
     asyncio.get_running_loop().create_task(_apply_writes(ls))
+    asyncio.get_running_loop().create_task(_watch_files(ls))
+
+
+# What the index follows on disk: every indexed language's files, and .gitignore (scope changes).
+WATCHED_GLOBS = ("**/*.{" + ",".join(sorted({e.lstrip(".") for s in SPECS for e in s.extensions})) + "}", "**/.gitignore")
+
+
+async def _watch_files(ls: CodegraphServer) -> None:
+    """Asks the client to watch the workspace for us (a branch switch, a generator, a `git pull`
+    change files no editor has open) where it can register watchers on a server's behalf."""
+    caps = ls.client_capabilities
+    watched = caps.workspace.did_change_watched_files if caps and caps.workspace else None
+    if not (watched and watched.dynamic_registration):
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCHED_GLOBS])
+    registration = types.Registration(id="codegraph-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)
+    try:
+        await asyncio.wait_for(ls.client_register_capability_async(types.RegistrationParams(registrations=[registration])), timeout=10)
+    except Exception as exc:  # the client keeps working without: open buffers are still followed
+        log.info("file watchers not registered: %s", exc)
 
 
 def _new_root(ls: CodegraphServer, uri: str) -> RootIndex | None:

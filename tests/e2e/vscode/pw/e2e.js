@@ -295,6 +295,26 @@ async function main() {
       await screenshot("distill-question");
     }, { independent: true });
 
+    await step("a file written outside the editor is indexed (the watcher the server registered)", async () => {
+      const name = "written_outside_the_editor";
+      fs.writeFileSync(`${WS}/app/${name}.py`, `def ${name}():\n    return "seen by the watcher"\n`);
+      let seen = false;
+      for (let i = 0; i < 60 && !seen; i++) { // VS Code's own watcher reports it; the trace shows it
+        await page.waitForTimeout(500);
+        seen = (await fs.promises.readFile(OUTPUT_LOG(), "utf8").catch(() => "")).includes("workspace/didChangeWatchedFiles");
+      }
+      assert.ok(seen, "no workspace/didChangeWatchedFiles notification in the LSP trace");
+      await runCommand(page, "CodeGraph: Explore…");
+      await page.locator(".quick-input-widget", { hasText: "CodeGraph: Explore" }).waitFor({ state: "visible", timeout: 10000 });
+      await page.locator(".quick-input-widget input").fill(name);
+      await page.keyboard.press("Enter");
+      const tab = page.locator(".tabs-container .tab", { hasText: `${name}.md` }).first();
+      await tab.waitFor({ timeout: 60000 });
+      await tab.click();
+      const text = await fullEditorText(page);
+      assert.ok(text.includes(`def ${name}():`), `the new file's function is not in the answer:\n${text.slice(0, 600)}`);
+    }, { independent: true });
+
     await step("Restart Server restarts the server", async () => {
       await runCommand(page, "Notifications: Clear All Notifications");
       await runCommand(page, "CodeGraph: Restart Server");
