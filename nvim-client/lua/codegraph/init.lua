@@ -26,6 +26,10 @@ local defaults = {
   cmd_env = nil,
   on_attach = nil,
   capabilities = nil,
+  -- Let the server register file watchers, so files changed on disk (a branch switch, a
+  -- generator) reach the index. nil = when Neovim can watch (0.10+) and, on Linux, has the
+  -- efficient inotifywait backend; true/false to decide yourself.
+  watch_files = nil,
   explore = { maxOutputChars = nil, adaptive = nil, includeTests = nil },
   distill = { budgetBytes = nil },
   -- "vertical", "horizontal" or "auto" (vertical when the editor is wide enough).
@@ -140,6 +144,18 @@ local function flush_pending(client_id, client)
   for _, fn in ipairs(queue) do fn(client) end
 end
 
+local function watches_files(cfg)
+  if vim.fn.has("nvim-0.10") == 0 then return false end -- no client-side watcher before 0.10
+  if cfg.watch_files ~= nil then return cfg.watch_files end
+  return vim.fn.has("linux") == 0 or vim.fn.executable("inotifywait") == 1
+end
+
+local function client_capabilities(cfg)
+  if not watches_files(cfg) then return cfg.capabilities end
+  return vim.tbl_deep_extend("force", vim.lsp.protocol.make_client_capabilities(), cfg.capabilities or {},
+    { workspace = { didChangeWatchedFiles = { dynamicRegistration = true } } })
+end
+
 local function make_config(root)
   local cfg = M.config
   return {
@@ -149,7 +165,7 @@ local function make_config(root)
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } },
     init_options = cfg.init_options,
-    capabilities = cfg.capabilities,
+    capabilities = client_capabilities(cfg),
     on_attach = cfg.on_attach,
     on_init = function(client)
       ready[client.id] = true

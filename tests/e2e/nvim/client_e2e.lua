@@ -114,7 +114,8 @@ local attached = step("attach", function()
   check(vim.fn.exists(":CodegraphExplore") == 2, "plugin/codegraph.lua did not define :CodegraphExplore")
   local init_options = {}
   if CACHE ~= "" then init_options.cacheDir = CACHE end
-  require("codegraph").setup({ cmd = CMD, init_options = init_options })
+  -- watch_files forced on: the machine may lack inotifywait (then Neovim polls directories)
+  require("codegraph").setup({ cmd = CMD, init_options = init_options, watch_files = true })
   vim.cmd("edit " .. vim.fn.fnameescape(WS .. "/" .. FILE))
   src_buf = vim.api.nvim_get_current_buf()
   check(vim.bo.filetype == "python", "filetype is " .. vim.bo.filetype)
@@ -260,6 +261,29 @@ step("status", function()
   check(#notes_since(since, vim.log.levels.ERROR) == 0, "status failed: " .. msg)
   check(msg:find("files", 1, true), "status lacks a file count: " .. msg)
 end)
+
+if vim.fn.has("nvim-0.10") == 1 then
+  step("file-written-outside-is-indexed", function()
+    -- the server registered watchers; Neovim reports the new file, the next answer has it
+    local name = "written_outside_the_editor"
+    local f = assert(io.open(WS .. "/" .. name .. ".py", "w"))
+    f:write("def " .. name .. "():\n    return 'seen by the watcher'\n")
+    f:close()
+    vim.api.nvim_set_current_buf(src_buf)
+    local found = vim.wait(WAIT_MS, function()
+      local since = #notes
+      vim.cmd("CodegraphExplore " .. name)
+      local buf = wait_for_result("codegraph://explore/" .. name, since)
+      local hit = buf_text(buf):find("def " .. name .. "():", 1, true) ~= nil
+      vim.cmd("bwipeout " .. buf)
+      vim.api.nvim_set_current_buf(src_buf)
+      return hit
+    end, 1000)
+    check(found, "the file written on disk never reached the index")
+  end)
+else
+  record("SKIP file-written-outside-is-indexed: Neovim " .. tostring(vim.version().minor) .. " has no file watcher")
+end
 
 step("server-error-notifies", function()
   vim.api.nvim_set_current_buf(src_buf)
