@@ -443,13 +443,14 @@ class RootIndex:
         self.last_update_ms = (time.perf_counter() - started) * 1000
         return True
 
-    def refresh_path(self, rel: str) -> None:
+    def refresh_path(self, rel: str, defer: bool = False) -> None:
         """Re-reads a file from disk (watched-file events, saves); open buffers win over disk.
-        A `.gitignore` that changed re-applies the ignore rules to the whole root."""
+        A `.gitignore` that changed re-applies the ignore rules to the whole root. With `defer`
+        (a batch of file events: a branch switch) dependents wait for `settle()`, once."""
         if rel == ".gitignore" or rel.endswith("/.gitignore"):
             self.rescope()
             return
-        self._refresh(rel)
+        self._refresh(rel, defer)
 
     def rescope(self) -> None:
         """Walks the root again with fresh ignore rules: files that left the scope leave the index

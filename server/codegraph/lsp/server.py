@@ -512,7 +512,8 @@ def did_change_watched(ls: CodegraphServer, params: types.DidChangeWatchedFilesP
             path = uri_to_path(uri)
             hit = _root_for_path(ls, path) if path else None
             if hit and not hit[1].startswith(".."):
-                hit[0].refresh_path(hit[1])
+                # deferred: a branch switch's hundreds of files settle their dependents once
+                hit[0].refresh_path(hit[1], defer=True)
 
     _enqueue(ls, op)
 
