@@ -56,8 +56,9 @@ class CodeGraph:
         for node in old - new_ids:
             if node in self.g:
                 self.g.remove_node(node)
-        for node in old & new_ids:
-            self.g.remove_edges_from(list(self.g.out_edges(node, keys=True)))
+        kept = [n for n in old & new_ids if n in self.g]
+        if kept:  # one edge view over all of them: a view per node cost more than the edit's parse
+            self.g.remove_edges_from(list(self.g.out_edges(kept, keys=True)))
         self._add_nodes(facts)
         # edges into this file's nodes from other files are re-added by their own re-resolution
         self._add_edges(bindings.edges)
