@@ -260,3 +260,23 @@ def test_a_changed_gitignore_moves_files_out_of_and_back_into_the_index(tmp_path
     assert sorted(index.files) == ["app.py", "gen/__init__.py", "gen/models.py"]
     assert "gen/" not in index.skipped
     assert any(e.dst == "gen/models.py::Model" for e in index.bindings["app.py"].edges)
+
+
+def test_removing_one_of_two_files_that_claim_a_module_hands_the_name_to_the_other(tmp_path):
+    # `src/pkg/mod.py` and `pkg/mod.py` both import as `pkg.mod`; the first path in order owns the
+    # name, and when it goes the other takes over, as a fresh index would have it.
+    root = tmp_path / "r"
+    for d in ("pkg", "src/pkg"):
+        (root / d).mkdir(parents=True)
+        (root / d / "__init__.py").write_text("")
+        (root / d / "mod.py").write_text(f"def f():\n    return '{d}'\n")
+    (root / "app.py").write_text("from pkg.mod import f\n\ndef run():\n    return f()\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    assert any(e.dst == "pkg/mod.py::f" for e in index.bindings["app.py"].edges)
+    (root / "pkg/mod.py").unlink()
+    index.refresh_path("pkg/mod.py")
+    assert any(e.dst == "src/pkg/mod.py::f" for e in index.bindings["app.py"].edges)
+    fresh = RootIndex(root, use_cache=False)
+    fresh.build()
+    assert {p: sorted(b.edges) for p, b in index.bindings.items()} == {p: sorted(b.edges) for p, b in fresh.bindings.items()}

@@ -116,8 +116,11 @@ class Resolver:
         self.top: dict[str, dict[str, list[Unit]]] = {}
         self.members: dict[tuple[str, str], dict[str, list[Unit]]] = defaultdict(lambda: defaultdict(list))
         self.packages: dict[tuple[str, str], dict[str, list[Unit]]] = defaultdict(lambda: defaultdict(list))
+        # dotted module name → the file it names. Two files can claim one name (`src/pkg/x.py` and
+        # `pkg/x.py`): the first path in order owns it, and the next one takes over when it goes.
         self.py_modules: dict[str, str] = {}
         self.rust_modules: dict[str, str] = {}
+        self._claims: dict[tuple[str, str], set[str]] = defaultdict(set)  # (language, module) → claiming files
         self.go_dirs: dict[str, set[str]] = defaultdict(set)
         self.refs: dict[str, set[str]] = defaultdict(set)  # referenced name → files
         self.defined: dict[str, int] = defaultdict(int)  # name → how many definitions carry it
@@ -197,14 +200,29 @@ class Resolver:
                     if u.name in bucket:
                         bucket[u.name] = [x for x in bucket[u.name] if x.id != u.id]
         for mod in python_module(facts.path):
-            if self.py_modules.get(mod) == facts.path:
-                del self.py_modules[mod]
-        if facts.language == "rust" and self.rust_modules.get(rust_module(facts.path)) == facts.path:
-            del self.rust_modules[rust_module(facts.path)]
+            self._unclaim(self.py_modules, "python", mod, facts.path)
+        if facts.language == "rust":
+            self._unclaim(self.rust_modules, "rust", rust_module(facts.path), facts.path)
         if facts.language == "go":
             self.go_dirs[posixpath.dirname(facts.path)].discard(facts.path)
         for name in facts.names_referenced():
             self.refs[name].discard(facts.path)
+
+    def _claim(self, owners: dict[str, str], language: str, module: str, path: str) -> None:
+        self._claims[(language, module)].add(path)
+        if owners.get(module, path) >= path:  # the first path in order, whatever order files arrive in
+            owners[module] = path
+
+    def _unclaim(self, owners: dict[str, str], language: str, module: str, path: str) -> None:
+        claims = self._claims.get((language, module))
+        if claims is None:
+            return
+        claims.discard(path)
+        if not claims:
+            del self._claims[(language, module)]
+            owners.pop(module, None)
+        elif owners.get(module) == path:
+            owners[module] = min(claims)
 
     @staticmethod
     def _bound_name(facts: FileFacts, imp) -> str:
@@ -242,15 +260,10 @@ class Resolver:
             if "." in u.qualname:
                 self.members[(key, u.qualname.rsplit(".", 1)[0])][u.name].append(u)
         self.top[facts.path] = top
-        # Two files that claim one module name: the first path in order wins, whatever order
-        # the files arrived in (cache hits and parse workers interleave).
         for mod in python_module(facts.path):
-            if self.py_modules.get(mod, facts.path) >= facts.path:
-                self.py_modules[mod] = facts.path
+            self._claim(self.py_modules, "python", mod, facts.path)
         if facts.language == "rust":
-            mod = rust_module(facts.path)
-            if self.rust_modules.get(mod, facts.path) >= facts.path:
-                self.rust_modules[mod] = facts.path
+            self._claim(self.rust_modules, "rust", rust_module(facts.path), facts.path)
         if facts.language == "go":
             self.go_dirs[posixpath.dirname(facts.path)].add(facts.path)
         for name in facts.names_referenced():
