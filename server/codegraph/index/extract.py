@@ -43,12 +43,13 @@ class Compiled:
     language: Language
     definitions: Query  # kept separately for the capture-contract tests
     calls: Query
-    # All fact queries in one (definitions, calls, assignments, imports): a single walk of the
-    # tree; pattern indexes tell them apart.
+    # All fact queries in one (definitions, calls, assignments, macros, imports): a single walk
+    # of the tree; pattern indexes tell them apart.
     combined: Query
     n_definitions: int
     n_calls: int
     n_assignments: int
+    n_macros: int
 
 
 @lru_cache(maxsize=None)
@@ -60,10 +61,11 @@ def compiled(language: str) -> Compiled:
     lang = get_language(spec.grammar)
     definitions, calls = Query(lang, spec.definitions), Query(lang, spec.calls)
     assignments = Query(lang, spec.assignments).pattern_count if spec.assignments else 0
-    combined = Query(lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.imports)))
+    macros = Query(lang, spec.macros).pattern_count if spec.macros else 0
+    combined = Query(lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.macros, spec.imports)))
     return Compiled(
         spec, lang, definitions, calls,
-        combined, definitions.pattern_count, calls.pattern_count, assignments,
+        combined, definitions.pattern_count, calls.pattern_count, assignments, macros,
     )
 
 
@@ -310,7 +312,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     # 1. definitions, outermost first, with their parents from span containment
     raw_defs: dict[int, tuple[Node, str, Node]] = {}
-    def_matches, call_matches, assign_matches, import_matches = [], [], [], []
+    def_matches, call_matches, assign_matches, macro_matches, import_matches = [], [], [], [], []
     deadline = time.monotonic() + PARSE_TIMEOUT_S  # query walks are slow on pathologically deep trees
     # No progress_callback here: py-tree-sitter 0.26 segfaults with one on ordinary files
     # (seen on Django 5.2.8); deep trees are bounded before this point (parse deadline, size).
@@ -321,13 +323,16 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     if time.monotonic() > deadline:
         raise SourceError(f"extraction timed out after {PARSE_TIMEOUT_S:g} s")
     calls_end = c.n_definitions + c.n_calls
+    assignments_end = calls_end + c.n_assignments
     for pattern, caps in matched:
         if pattern < c.n_definitions:
             def_matches.append(caps)
         elif pattern < calls_end:
             call_matches.append(caps)
-        elif pattern < calls_end + c.n_assignments:
+        elif pattern < assignments_end:
             assign_matches.append(caps)
+        elif pattern < assignments_end + c.n_macros:
+            macro_matches.append(caps)
         else:
             import_matches.append(caps)
     for caps in def_matches:
@@ -438,6 +443,10 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             continue
         receiver = caps.get("receiver")
         call_rows.append((node.start_byte, node, name_nodes[0], receiver[0] if receiver else None, "construct" in caps))
+    # calls among macro tokens come as finished rows: (start, None, MacroCall, None, False)
+    for caps in macro_matches:
+        for node in caps.get("macro", []):
+            call_rows.extend((row[0], None, row, None, False) for row in spec.macro_calls(node))
     call_rows.sort(key=itemgetter(0))
     calls: list[Call] = []
     assigned = _assigned_calls(assign_matches)
@@ -446,9 +455,10 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     i = 0
     seen_calls: set[int] = set()
     for start_byte, node, name_node, receiver_node, construct in call_rows:
-        if node.id in seen_calls:
-            continue
-        seen_calls.add(node.id)
+        if node is not None:
+            if node.id in seen_calls:
+                continue
+            seen_calls.add(node.id)
         while i < len(ordered) and ordered[i].start_byte <= start_byte:
             while open_stack and open_stack[-1].end_byte <= ordered[i].start_byte:
                 open_stack.pop()
@@ -457,6 +467,10 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         while open_stack and open_stack[-1].end_byte <= start_byte:
             open_stack.pop()
         caller = open_stack[-1].id if open_stack else None
+        if node is None:  # a call among a macro's tokens
+            _, end_byte, line, name, receiver = name_node
+            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "")))
+            continue
         name = name_node.text.decode("utf-8", "replace")
         if construct:
             name = last_segment(name)

@@ -15,6 +15,8 @@ from ..index.facts import Import
 
 # (node, stmt_kind, name) for a module-level statement worth a unit of its own
 ModuleStatement = tuple[Node, str, str]
+# A call found among a macro's tokens: (start byte, end byte, line, callee name, receiver text)
+MacroCall = tuple[int, int, int, str, str]
 
 
 def text(node: Node | None) -> str:
@@ -73,3 +75,8 @@ class LanguageSpec:
     # Captures @target (the bound name) and @value on statements that initialise a plain local
     # (`x = Foo()`, `val x = Foo()`): calls found under @value type the local for bindings.
     assignments: str = ""
+    # Captures @macro on macro invocations whose arguments the grammar leaves as unparsed tokens
+    # (Rust token trees); `macro_calls` finds the calls among them.
+    macros: str = ""
+    # (macro node) -> [MacroCall] for the calls written inside a macro's arguments
+    macro_calls: Callable[[Node], list["MacroCall"]] = lambda node: []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..index.facts import Import
-from .spec import LanguageSpec, ModuleStatement, last_segment, named_children, text
+from .spec import LanguageSpec, MacroCall, ModuleStatement, last_segment, named_children, text
 
 GO_DEFS = """
 (function_declaration name: (identifier) @name) @function
@@ -123,6 +123,47 @@ RUST_CALLS = """
 """
 
 
+# Macros whose arguments are patterns, not expressions: `Foo(x)` there matches a value, it calls nothing.
+_PATTERN_MACROS = frozenset({"matches", "assert_matches", "debug_assert_matches"})
+_PATH_SEGMENTS = frozenset({"identifier", "self", "super", "crate"})
+_DECLARES = frozenset({"fn", "struct", "enum", "union", "trait", "mod", "type", "!"})  # `fn f(..)`, `m!(..)`
+
+
+def rust_macro_calls(macro: Node) -> list[MacroCall]:
+    """Calls written among a macro's argument tokens (`assert_eq!(a.len(), compute(x))`): a name
+    right before a parenthesised token tree, receiver = the `.`/`::` chain of plain names before
+    it. A chain that starts after something else (`f().g()`, `x[0].g()`) keeps a receiver that
+    binds nothing. Token trees nest; the walk is iterative and linear in the tokens."""
+    name = macro.child_by_field_name("macro")
+    if name is None or last_segment(text(name)) in _PATTERN_MACROS:
+        return []
+    out: list[MacroCall] = []
+    stack = [c for c in macro.children if c.type == "token_tree"]
+    while stack:
+        tokens = stack.pop().children
+        for i, tok in enumerate(tokens):
+            if tok.type != "token_tree":
+                continue
+            stack.append(tok)
+            callee = tokens[i - 1] if i > 0 else None
+            if callee is None or callee.type != "identifier" or tok.child_count == 0 or tok.child(0).type != "(":
+                continue
+            if i > 1 and tokens[i - 2].type in _DECLARES:
+                continue
+            chain: list[str] = []
+            j = i - 2
+            while j >= 1 and tokens[j].type in (".", "::") and tokens[j - 1].type in _PATH_SEGMENTS:
+                chain.append(text(tokens[j - 1]) + tokens[j].type)
+                j -= 2
+            if j >= 1 and tokens[j].type in (".", "::"):  # the chain starts after a call, an index, …
+                chain.append(text(tokens[j - 1]) + tokens[j].type)
+                j -= 2
+            receiver = "".join(reversed(chain))[:-2 if chain and chain[0].endswith("::") else -1] if chain else ""
+            start = tokens[j + 1] if chain else callee
+            out.append((start.start_byte, tok.end_byte, callee.start_point.row + 1, text(callee), receiver[:120]))
+    return out
+
+
 def rust_import(node: Node) -> list[Import]:
     """Flattens `use a::{b, c::d as e, f::*}` into one record per bound name, without recursion."""
     line = node.start_point.row + 1
@@ -178,6 +219,8 @@ RUST = LanguageSpec(
     extensions=(".rs",),
     definitions=RUST_DEFS,
     calls=RUST_CALLS,
+    macros="(macro_invocation (token_tree)) @macro",
+    macro_calls=rust_macro_calls,
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
     imports="(use_declaration) @import",
     parse_import=rust_import,
