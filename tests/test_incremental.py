@@ -280,3 +280,22 @@ def test_removing_one_of_two_files_that_claim_a_module_hands_the_name_to_the_oth
     fresh = RootIndex(root, use_cache=False)
     fresh.build()
     assert {p: sorted(b.edges) for p, b in index.bindings.items()} == {p: sorted(b.edges) for p, b in fresh.bindings.items()}
+
+
+def test_events_for_files_out_of_scope_change_nothing_and_deleted_files_leave_no_trace(tmp_path):
+    root = tmp_path / "r"
+    (root / "node_modules" / "dep").mkdir(parents=True)
+    (root / "node_modules" / "dep" / "index.js").write_text("function dep() {}\n")
+    (root / "app.py").write_text("def run():\n    return 1\n")
+    (root / "gone.py").write_text("def gone():\n    return 1\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    version, skipped = index.version, dict(index.skipped)
+    for i in range(50):  # an `npm install` under an excluded directory
+        index.refresh_path(f"node_modules/dep/file{i}.js", defer=True)
+    index.refresh_path("node_modules/dep/index.js")
+    assert index.version == version and index.skipped == skipped and not index.unsettled
+
+    (root / "gone.py").unlink()
+    index.refresh_path("gone.py")
+    assert "gone.py" not in index.files and "gone.py" not in index.skipped

@@ -289,9 +289,7 @@ class Freshness:
 
     def catch_up(self, index: RootIndex) -> list[str]:
         started = time.perf_counter()
-        ignores = getattr(index.scope, "_ignores", None)
-        if isinstance(ignores, dict):
-            ignores.clear()  # pick up .gitignore edits too
+        index.scope.forget_ignore_rules()  # pick up .gitignore edits too
         previous_racy = self.racy
         scan = index.scope.scan()
         current = self._stat_all(index, scan.files)
@@ -300,13 +298,15 @@ class Freshness:
             if self.stats.get(rel) == current[rel] and self._content_changed(index, rel):
                 changed.append(rel)
         gone = [rel for rel in (set(index.files) | set(self.stats)) if rel not in current]
+        # deferred: many changed files (a branch switch) settle their dependents once, below
         for rel in sorted(set(changed)):
-            index.refresh_path(rel)
+            index.refresh_path(rel, defer=True)
         for rel in sorted(gone):
             if rel in index.files:
-                index.refresh_path(rel)
-            if index.skipped.get(rel) == "deleted" or (rel not in scan.skipped and not (index.root / rel).exists()):
+                index.refresh_path(rel, defer=True)
+            if rel not in scan.skipped and not (index.root / rel).exists():
                 index.skipped.pop(rel, None)
+        index.settle()
         self.stats = current
         touched = sorted(set(changed) | set(gone))
         if touched:

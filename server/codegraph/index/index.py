@@ -472,13 +472,24 @@ class RootIndex:
             return
         reason = self.scope.file_reason(rel)
         language = self.scope.language_of(rel)
-        raw = None if reason else self._read_quiet(rel)
-        if reason or raw is None or language is None:
-            self._commit(rel, None, None, reason or ("deleted" if raw is None else "unsupported language"), defer=defer)
+        if reason or language is None:
+            # Out of scope by its name. Events for such files come by the thousand (an `npm
+            # install` under node_modules): only a file the index holds has anything to change.
+            if rel in self.files:
+                self._commit(rel, None, None, reason or "unsupported language", defer=defer)
+            return
+        raw = self._read_quiet(rel)
+        if raw is None:  # deleted (or unreadable now): it leaves, and is no skipped file either
+            if rel in self.files:
+                self._commit(rel, None, None, "", defer=defer)
+            self.skipped.pop(rel, None)
             return
         reason = self.scope.content_reason(raw)
         if reason:
-            self._commit(rel, None, None, reason, defer=defer)
+            if rel in self.files:
+                self._commit(rel, None, None, reason, defer=defer)
+            else:
+                self.skipped[rel] = reason
             return
         rel_, facts, why = extract_raw((rel, language, raw))
         self._commit(rel, facts, decode_source(raw, language) if facts else None, why, defer=defer)
