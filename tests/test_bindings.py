@@ -374,3 +374,44 @@ def test_typescript_parameter_shadowing_a_namespace_import_stays_unknown(tmp_pat
         "src/main.ts": "import * as reg from './reg';\nexport function run(reg: any) { reg.register('x'); }\n",
     })
     assert target(index, "src/main.ts", "register") is None
+
+
+# ---- declared parameter types ---------------------------------------------------------------
+
+
+def test_a_parameter_with_a_declared_type_binds_its_member_calls(tmp_path):
+    index = index_of(tmp_path, {
+        "store.py": "class Store:\n    def save(self, item):\n        return item\n",
+        "app.py": """
+            from store import Store
+
+            def keep(store: Store, other: "Store", maybe: Optional[Store], either: Store | None, plain):
+                store.save(1)
+                other.save(2)
+                maybe.save(3)
+                either.save(4)
+                plain.save(5)
+
+            def shadowed(store: Store):
+                def inner(store):
+                    return store.save(6)
+                return inner
+        """,
+    })
+    assert [target(index, "app.py", "save", i) for i in range(6)] == [
+        "store.py::Store.save", "store.py::Store.save", "store.py::Store.save",
+        None,  # a union is no single type
+        None,  # no declared type
+        None,  # the inner parameter (untyped) shadows the outer one
+    ]
+
+
+def test_typed_parameters_bind_in_go_and_typescript(tmp_path):
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\n",
+        "srv/server.go": "package srv\n\ntype Server struct{}\n\nfunc (s *Server) Serve() {}\n\nfunc Run(s *Server, n int) { s.Serve() }\n",
+        "web/handler.ts": "export class Handler { handle(): void {} }\n",
+        "web/app.ts": "import { Handler } from './handler'\n\nexport function run(h: Handler, x: unknown) { h.handle() }\n",
+    })
+    assert target(index, "srv/server.go", "Serve") == "srv/server.go::Server.Serve"
+    assert target(index, "web/app.ts", "handle") == "web/handler.ts::Handler.handle"

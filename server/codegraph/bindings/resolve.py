@@ -3,7 +3,9 @@
 Provable here means: a name bound in the enclosing scopes of the same file, an explicit
 import (with aliases) landing on a file in scope, the same package (Go directory, JVM
 package), `self`/`this`/receiver member calls inside a type (walking resolved supertypes),
-and members of a class named explicitly. A unique name elsewhere is never proof.
+members of a class named explicitly, and member calls on a parameter whose declared type is
+one named type (`def f(s: Store)`, `func f(s *Store)`, `f(s: Store)`: the declared target;
+overrides are explore's dispatch question). A unique name elsewhere is never proof.
 
 The resolver keeps indexes that an edit updates in place, and answers which files must be
 re-resolved because they reference a name the edited file defines or defined.
@@ -561,6 +563,17 @@ class Resolver:
             return self._unique(found)
         return None
 
+    def _declared_type(self, caller: Unit | None, name: str) -> str:
+        """The declared type name of the parameter `name` is, seen from `caller` ("" when it is
+        no parameter or has no type): the innermost callable that binds the name decides."""
+        cur = caller
+        while cur is not None:
+            if name in cur.param_names:
+                i = cur.param_names.index(name)
+                return cur.param_types[i] if i < len(cur.param_types) else ""
+            cur = self.units.get(cur.parent) if cur.parent else None
+        return ""
+
     def _enclosing_type(self, caller: Unit | None) -> tuple[Unit | None, Unit | None]:
         """(innermost method, its type) for a call site."""
         cur = caller
@@ -585,7 +598,11 @@ class Resolver:
             return None
         if parts[0] in SELF_WORDS or (method is not None and parts[0] == method.receiver):
             return None  # attribute of self (self.x.y()): needs types, left unknown
-        head = self._lookup(facts, caller, parts[0])
+        declared = self._declared_type(caller, parts[0])
+        if declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
+            head = self._resolve_type_text(facts, declared)
+        else:
+            head = self._lookup(facts, caller, parts[0])
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head

@@ -216,19 +216,49 @@ def _doc(spec: LanguageSpec, span: Node, body: Node | None) -> str:
     return ""
 
 
-def _param_names(node: Node) -> tuple[str, ...]:
-    """Plain identifiers a callable's parameters bind (patterns and destructuring are skipped)."""
+_TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ")
+
+
+def _type_name(node: Node | None) -> str:
+    """A parameter's declared type as a name codegraph can look up (`*Server` → `Server`,
+    `Optional["Foo"]` → `Foo`, `Foo?` → `Foo`); "" when it is no single named type (unions,
+    tuples, functions)."""
+    if node is None:
+        return ""
+    if node.type in ("type", "type_annotation"):
+        node = node.named_child(0) if node.named_child_count else None
+        if node is None:
+            return ""
+    t = text(node).strip()
+    changed = True
+    while changed:
+        changed = False
+        for prefix in _TYPE_WRAPPERS:
+            if t.startswith(prefix):
+                t, changed = t[len(prefix) :].lstrip(), True
+    if t.startswith("Optional[") and t.endswith("]"):
+        t = t[9:-1].strip()
+    t = t.strip("\"'").rstrip("?")
+    if not t or any(c in t for c in "|&,() \t\n") or t[0] in "[{":
+        return ""
+    return t[:120]
+
+
+def _param_names(node: Node) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Plain identifiers a callable's parameters bind (patterns and destructuring are skipped),
+    and each one's declared type name ("" when none)."""
     params = node.child_by_field_name("parameters")
     if params is None:
         value = node.child_by_field_name("value")  # `const f = (a) => …`
         params = value.child_by_field_name("parameters") if value is not None else None
     if params is None:
         params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)
-    names: list[str] = []
+    found: dict[str, str] = {}
     for p in params.named_children if params is not None else []:
         if p.type in ("identifier", "simple_identifier"):
-            names.append(text(p))
+            found.setdefault(text(p), "")
             continue
+        names: list[str] = []
         for field in ("name", "pattern"):
             for inner in p.children_by_field_name(field):
                 if inner.type in ("identifier", "simple_identifier"):
@@ -238,7 +268,14 @@ def _param_names(node: Node) -> tuple[str, ...]:
                 if inner.type in ("identifier", "simple_identifier"):
                     names.append(text(inner))
                     break
-    return tuple(dict.fromkeys(n for n in names if n))
+        declared = p.child_by_field_name("type")
+        if declared is None and p.type == "parameter":  # Kotlin: `a: Foo` carries no field names
+            declared = next((c for c in p.named_children if c.type in ("user_type", "nullable_type")), None)
+        kind = _type_name(declared) if p.type not in ("list_splat_pattern", "dictionary_splat_pattern", "spread_parameter") else ""
+        for name in names:
+            if name:
+                found.setdefault(name, kind)
+    return tuple(found), tuple(found.values())
 
 
 def _params(node: Node) -> int:
@@ -404,6 +441,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             sig_text_end -= 1
         # newlines from the node's own first line: only the signature is scanned
         sig_end_line = node.start_point.row + 1 + source.count(b"\n", node.start_byte, sig_text_end)
+        param_names, param_types = _param_names(node) if kind in ("function", "method", "constructor") else ((), ())
         unit = Unit(
             id=uid,
             path=path,
@@ -422,7 +460,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             doc=_doc(spec, span, body) if kind != "statement" else "",
             stmt_kind=stmt_kind,
             params=_params(node) if kind in ("function", "method", "constructor") else -1,
-            param_names=_param_names(node) if kind in ("function", "method", "constructor") else (),
+            param_names=param_names,
+            param_types=param_types,
             receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
         )
         units.append(unit)
