@@ -385,7 +385,7 @@ def test_a_parameter_with_a_declared_type_binds_its_member_calls(tmp_path):
         "app.py": """
             from store import Store
 
-            def keep(store: Store, other: "Store", maybe: Optional[Store], either: Store | None, plain):
+            def keep(store: Store, other: "Store", maybe: Optional[Store], either: Store | int, plain):
                 store.save(1)
                 other.save(2)
                 maybe.save(3)
@@ -400,7 +400,7 @@ def test_a_parameter_with_a_declared_type_binds_its_member_calls(tmp_path):
     })
     assert [target(index, "app.py", "save", i) for i in range(6)] == [
         "store.py::Store.save", "store.py::Store.save", "store.py::Store.save",
-        None,  # a union is no single type
+        None,  # a union is no single type (`Store | None` is)
         None,  # no declared type
         None,  # the inner parameter (untyped) shadows the outer one
     ]
@@ -415,3 +415,34 @@ def test_typed_parameters_bind_in_go_and_typescript(tmp_path):
     })
     assert target(index, "srv/server.go", "Serve") == "srv/server.go::Server.Serve"
     assert target(index, "web/app.ts", "handle") == "web/handler.ts::Handler.handle"
+
+
+def test_locals_declared_with_a_type_bind_their_member_calls(tmp_path):
+    index = index_of(tmp_path, {
+        "src/main/java/p/Store.java": "package p;\n\npublic class Store { public void save() {} }\n",
+        "src/main/java/p/App.java": """
+            package p;
+
+            public class App {
+                void run() {
+                    Store s = Factory.make();
+                    s.save();
+                    var v = Factory.make();
+                    v.save();
+                }
+
+                void twice(boolean c) {
+                    if (c) { Store s = null; s.save(); } else { Other s = null; s.save(); }
+                }
+            }
+        """,
+        "web/store.ts": "export class Store { save(): void {} }\n",
+        "web/app.ts": "import { Store } from './store'\n\nexport function run() {\n  const s: Store | undefined = make()\n  s.save()\n}\n",
+        "app.py": "from store import Store\n\ndef run():\n    s: Store = make()\n    s.save()\n",
+        "store.py": "class Store:\n    def save(self):\n        return 1\n",
+    })
+    assert target(index, "src/main/java/p/App.java", "save", 0) == "src/main/java/p/Store.java::Store.save"
+    assert target(index, "src/main/java/p/App.java", "save", 1) is None  # `var`: no declared type
+    assert target(index, "src/main/java/p/App.java", "save", 2) is None  # two declarations disagree
+    assert target(index, "web/app.ts", "save") == "web/store.ts::Store.save"
+    assert target(index, "app.py", "save") == "store.py::Store.save"

@@ -61,7 +61,8 @@ def test_every_language_has_a_fixture_with_gold_answers():
 def test_spec_queries_compile_against_the_pinned_grammar(lang):
     spec = next(s for s in SPECS if s.name == lang)
     language = get_language(spec.grammar)
-    for source in (spec.definitions, spec.calls, spec.assignments, spec.imports) + ((spec.macros,) if spec.macros else ()):
+    optional = tuple(q for q in (spec.macros, spec.declarations) if q)  # languages without them leave them empty
+    for source in (spec.definitions, spec.calls, spec.assignments, spec.imports) + optional:
         query = Query(language, source)  # raises QueryError on a node type or field the grammar lacks
         assert query.pattern_count > 0
     assert compiled(lang).spec is spec
@@ -79,6 +80,13 @@ def test_call_captures_follow_the_contract(lang):
     query = compiled(lang).calls
     names = {query.capture_name(i) for i in range(query.capture_count)}
     assert "name" in names and names <= {"name", "call", "construct", "receiver"}
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if next(s for s in SPECS if s.name == lang).declarations])
+def test_declaration_captures_follow_the_contract(lang):
+    spec = next(s for s in SPECS if s.name == lang)
+    query = Query(get_language(spec.grammar), spec.declarations)
+    assert {query.capture_name(i) for i in range(query.capture_count)} == {"name", "type"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

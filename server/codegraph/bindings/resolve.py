@@ -564,13 +564,16 @@ class Resolver:
         return None
 
     def _declared_type(self, caller: Unit | None, name: str) -> str:
-        """The declared type name of the parameter `name` is, seen from `caller` ("" when it is
-        no parameter or has no type): the innermost callable that binds the name decides."""
+        """The declared type name of the parameter or typed local `name`, seen from `caller` (""
+        when it is neither or has no type): the innermost callable that binds the name decides."""
         cur = caller
         while cur is not None:
             if name in cur.param_names:
                 i = cur.param_names.index(name)
                 return cur.param_types[i] if i < len(cur.param_types) else ""
+            for local, declared in cur.local_types:  # `Foo x = …`, `let x: Foo`, `x: Foo = …`
+                if local == name:
+                    return declared
             cur = self.units.get(cur.parent) if cur.parent else None
         return ""
 

@@ -9,6 +9,7 @@ so one file can only ever be skipped, never fail the index.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import hashlib
 import re
@@ -43,13 +44,14 @@ class Compiled:
     language: Language
     definitions: Query  # kept separately for the capture-contract tests
     calls: Query
-    # All fact queries in one (definitions, calls, assignments, macros, imports): a single walk
-    # of the tree; pattern indexes tell them apart.
+    # All fact queries in one (definitions, calls, assignments, macros, declarations, imports):
+    # a single walk of the tree; pattern indexes tell them apart.
     combined: Query
     n_definitions: int
     n_calls: int
     n_assignments: int
     n_macros: int
+    n_declarations: int
 
 
 @lru_cache(maxsize=None)
@@ -62,10 +64,11 @@ def compiled(language: str) -> Compiled:
     definitions, calls = Query(lang, spec.definitions), Query(lang, spec.calls)
     assignments = Query(lang, spec.assignments).pattern_count if spec.assignments else 0
     macros = Query(lang, spec.macros).pattern_count if spec.macros else 0
-    combined = Query(lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.macros, spec.imports)))
+    declarations = Query(lang, spec.declarations).pattern_count if spec.declarations else 0
+    combined = Query(lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.macros, spec.declarations, spec.imports)))
     return Compiled(
         spec, lang, definitions, calls,
-        combined, definitions.pattern_count, calls.pattern_count, assignments, macros,
+        combined, definitions.pattern_count, calls.pattern_count, assignments, macros, declarations,
     )
 
 
@@ -220,9 +223,9 @@ _TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ")
 
 
 def _type_name(node: Node | None) -> str:
-    """A parameter's declared type as a name codegraph can look up (`*Server` → `Server`,
-    `Optional["Foo"]` → `Foo`, `Foo?` → `Foo`); "" when it is no single named type (unions,
-    tuples, functions)."""
+    """A declared type as a name codegraph can look up (`*Server` → `Server`, `Optional["Foo"]`,
+    `Foo | None` and `Foo?` → `Foo`); "" when it is no single named type (unions, tuples,
+    functions)."""
     if node is None:
         return ""
     if node.type in ("type", "type_annotation"):
@@ -238,10 +241,44 @@ def _type_name(node: Node | None) -> str:
                 t, changed = t[len(prefix) :].lstrip(), True
     if t.startswith("Optional[") and t.endswith("]"):
         t = t[9:-1].strip()
+    if "|" in t:  # `Foo | None`, `Foo | undefined`: still one named type
+        named = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
+        t = named[0] if len(named) == 1 else ""
     t = t.strip("\"'").rstrip("?")
     if not t or any(c in t for c in "|&,() \t\n") or t[0] in "[{":
         return ""
     return t[:120]
+
+
+def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Unit]:
+    """Units whose callables get the (name, type) of the locals they declare with a type; a name
+    declared twice with different types in one callable gets "" (which one a call sees is a
+    question of blocks, left unknown)."""
+    callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
+    starts = [u.start_byte for u in callables]
+    found: dict[str, dict[str, str]] = {}
+    for caps in matches:
+        names, types = caps.get("name"), caps.get("type")
+        if not names or not types:
+            continue
+        at = names[0].start_byte
+        # the innermost callable holding it: walking back from the last one starting before it,
+        # the first that has not ended yet
+        i = bisect.bisect_right(starts, at) - 1
+        while i >= 0 and callables[i].end_byte <= at:
+            i -= 1
+        if i < 0:
+            continue
+        owner = callables[i]
+        declared = _type_name(types[0])
+        if declared in ("var", "let", "auto"):  # Java `var x = …` declares no type
+            continue
+        seen = found.setdefault(owner.id, {})
+        name = text(names[0])
+        seen[name] = declared if seen.get(name, declared) == declared else ""
+    if not found:
+        return units
+    return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]
 
 
 def _param_names(node: Node) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -349,7 +386,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     # 1. definitions, outermost first, with their parents from span containment
     raw_defs: dict[int, tuple[Node, str, Node]] = {}
-    def_matches, call_matches, assign_matches, macro_matches, import_matches = [], [], [], [], []
+    def_matches, call_matches, assign_matches, macro_matches, decl_matches, import_matches = [], [], [], [], [], []
     deadline = time.monotonic() + PARSE_TIMEOUT_S  # query walks are slow on pathologically deep trees
     # No progress_callback here: py-tree-sitter 0.26 segfaults with one on ordinary files
     # (seen on Django 5.2.8); deep trees are bounded before this point (parse deadline, size).
@@ -370,6 +407,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             assign_matches.append(caps)
         elif pattern < assignments_end + c.n_macros:
             macro_matches.append(caps)
+        elif pattern < assignments_end + c.n_macros + c.n_declarations:
+            decl_matches.append(caps)
         else:
             import_matches.append(caps)
     for caps in def_matches:
@@ -472,6 +511,9 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
                 sup_name = last_segment(sup_text)
                 if sup_name:
                     supertypes.append(Supertype(uid, sup_name, sup_text[:200], sup_kind))
+
+    if decl_matches:
+        units = _with_local_types(units, decl_matches)
 
     # 2. calls, each attributed to its innermost enclosing unit (a sweep over sorted spans)
     call_rows = []

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "11"
+EXTRACTOR_VERSION = "12"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -44,6 +44,8 @@ class Unit(NamedTuple):
     receiver: str = ""  # the name a method's own object goes by: self, this, Go's `(s *Server)` → s
     param_names: tuple[str, ...] = ()  # parameters shadow outer names inside a callable
     param_types: tuple[str, ...] = ()  # each parameter's declared type name, "" when none (aligned with param_names)
+    # (name, type name) of locals a callable declares with a type; "" when two declarations disagree
+    local_types: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_callable(self) -> bool:

@@ -118,6 +118,7 @@ def module_statements(root: Node) -> list[ModuleStatement]:
 
 SPEC = LanguageSpec(
     assignments="(assignment left: (_) @target right: (_) @value)",
+    declarations="(assignment left: (identifier) @name type: (type) @type)",
     name="python",
     grammar="python",
     extensions=(".py", ".pyi"),

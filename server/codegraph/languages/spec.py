@@ -75,6 +75,9 @@ class LanguageSpec:
     # Captures @target (the bound name) and @value on statements that initialise a plain local
     # (`x = Foo()`, `val x = Foo()`): calls found under @value type the local for bindings.
     assignments: str = ""
+    # Captures @name and @type on local variables declared with a type (`Foo x = …`, `let x: Foo`,
+    # `val x: Foo`, `var x Foo`, `x: Foo = …`): member calls on them bind to that type.
+    declarations: str = ""
     # Captures @macro on macro invocations whose arguments the grammar leaves as unparsed tokens
     # (Rust token trees); `macro_calls` finds the calls among them.
     macros: str = ""
