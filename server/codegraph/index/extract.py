@@ -88,6 +88,8 @@ def decode_source(raw: bytes, language: str) -> bytes:
         raw = raw[len(codecs.BOM_UTF8) :]
     if b"\x00" in raw[:8192]:
         raise SourceError("binary (NUL bytes)")
+    if raw.isascii():  # most source files: valid UTF-8 without building a str of the whole file
+        return raw
     try:
         raw.decode("utf-8")
         return raw

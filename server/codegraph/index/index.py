@@ -311,7 +311,8 @@ class RootIndex:
                 self.skipped[rel] = str(exc)
                 continue
             hit = cached.get(rel)
-            digest = sha256(raw)
+            # hashed only against a cache row: a file that goes to a worker is hashed there
+            digest = sha256(raw) if hit is not None else ""
             if hit is not None and hit[0] == digest:
                 try:
                     results[rel] = decode(rel, digest, hit[1])
