@@ -283,15 +283,20 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]
 
 
-def _param_names(node: Node) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Plain identifiers a callable's parameters bind (patterns and destructuring are skipped),
-    and each one's declared type name ("" when none)."""
+def _parameters(node: Node) -> Node | None:
+    """A callable's parameter list node."""
     params = node.child_by_field_name("parameters")
     if params is None:
         value = node.child_by_field_name("value")  # `const f = (a) => …`
         params = value.child_by_field_name("parameters") if value is not None else None
     if params is None:
         params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)
+    return params
+
+
+def _param_names(params: Node | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Plain identifiers a callable's parameters bind (patterns and destructuring are skipped),
+    and each one's declared type name ("" when none)."""
     found: dict[str, str] = {}
     for p in params.named_children if params is not None else []:
         if p.type in ("identifier", "simple_identifier"):
@@ -315,15 +320,6 @@ def _param_names(node: Node) -> tuple[tuple[str, ...], tuple[str, ...]]:
             if name:
                 found.setdefault(name, kind)
     return tuple(found), tuple(found.values())
-
-
-def _params(node: Node) -> int:
-    params = node.child_by_field_name("parameters")
-    if params is None and node.child_by_field_name("value") is not None:  # `const f = (a) => …`
-        params = node.child_by_field_name("value").child_by_field_name("parameters")
-    if params is None:
-        params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)
-    return -1 if params is None else params.named_child_count
 
 
 # Wrappers between a local's initialiser and the call that makes its value (`await f()`, `f()?`).
@@ -482,7 +478,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             sig_text_end -= 1
         # newlines from the node's own first line: only the signature is scanned
         sig_end_line = node.start_point.row + 1 + source.count(b"\n", node.start_byte, sig_text_end)
-        param_names, param_types = _param_names(node) if kind in ("function", "method", "constructor") else ((), ())
+        params = _parameters(node) if kind in ("function", "method", "constructor") else None
+        param_names, param_types = _param_names(params) if params is not None else ((), ())
         unit = Unit(
             id=uid,
             path=path,
@@ -500,7 +497,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             decorators=_decorators(spec, span, node, leading) if kind != "statement" else (),
             doc=_doc(spec, span, body) if kind != "statement" else "",
             stmt_kind=stmt_kind,
-            params=_params(node) if kind in ("function", "method", "constructor") else -1,
+            params=params.named_child_count if params is not None else -1,
             param_names=param_names,
             param_types=param_types,
             receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",

@@ -155,10 +155,9 @@ class _Parsing:
     def _take(self, rows: list, out: list[ParseResult], on_batch: Callable[[list[FileFacts]], None]) -> None:
         done = []
         for rel, row, reason in rows:
-            facts = decode(rel, *row) if row else None
             if row:
                 self.encoded[rel] = row
-            done.append((rel, facts, reason))
+            done.append((rel, decode(rel, *row) if row else None, reason))
         out.extend(done)
         on_batch([f for _, f, _ in done if f is not None])
         if self.progress:
