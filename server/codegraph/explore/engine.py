@@ -16,7 +16,7 @@ from typing import Callable
 
 from ..index.facts import Unit
 from ..index.index import RootIndex
-from ..render.markdown import merge_ranges, numbered, section, split_lines
+from .pack import FileView, Piece, file_view, pack
 from .model import ExploreRequest
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_named_flow_path
@@ -26,10 +26,6 @@ MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
 NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares its file
 MAX_CANDIDATES = 40
-FOCUSED_SHARE = 0.65  # a focused family file may take at most this share of the budget
-SKELETON_SHARE = 0.2  # room kept for sibling skeletons before bodies fill the budget
-RESERVE_MIN_SCORE = 0.15  # ...for skeletons at least this relevant (relative to the best file)
-CLUSTER_GAP = 2
 
 
 @dataclass
@@ -213,82 +209,40 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         else:
             plan.mode = "clusters" if large else "full"
 
-    # 4b. when the spine's files cannot all be shown whole, show every spine body instead
-    spine_full = [p for p in plans if p.mode == "full" and p.must]
-    if spine_full:
-        full_size = sum(index.files[p.path].size + 8 * index.files[p.path].lines for p in spine_full)
-        if full_size > 0.85 * req.max_output_chars:
-            for p in spine_full:
-                p.mode = "clusters"
-                p.spine_only = True
-                p.reason += " (clustered: the spine's files exceed the budget whole)"
-
-    # 5. render within the budget, most relevant first; drop whole sections, never cut mid-line
+    # 5. pack within the budget: spine bodies first, then by relevance (pack.py)
     footer_reserve = 400
     flow_text = _render_flow(flow, index, max(0, req.max_output_chars - footer_reserve))
-    remaining = req.max_output_chars - len(flow_text) - footer_reserve
-    sections: list[str] = []
-    files_out: list[dict] = []
-    dropped: list[str] = []
-    per_file_cap = max(2_000, int(req.max_output_chars * 0.4))
-    # Sibling skeletons are small and carry the family's shape: reserve room for them first
-    # (up to SKELETON_SHARE of the budget, most relevant first) so big sections cannot starve them.
-    reserved: dict[str, tuple[str, list[str]]] = {}
-    reserve_left = int(SKELETON_SHARE * req.max_output_chars)
-    top_score = plans[0].score if plans else 0.0
+    views: dict[str, FileView] = {}
+    pieces: list[Piece] = []
+    spine_pos = _spine_positions(flow)
     for plan in plans:
-        if plan.mode == "skeleton" and plan.score >= RESERVE_MIN_SCORE * top_score:
-            text, symbols = _render_plan(plan, index, flow, named_ids, reserve_left, req.max_output_chars)
-            if text is not None and len(text) <= reserve_left:
-                reserved[plan.path] = (text, symbols)
-                reserve_left -= len(text)
-    remaining -= sum(len(t) for t, _ in reserved.values())
-    # What each spine file needs to show all its spine bodies (and nothing else).
-    needs: dict[str, int] = {}
-    for plan in plans:
-        if plan.must and plan.path not in reserved:
-            probe = replace(plan, spine_only=True, mode="clusters" if plan.mode == "full" and plan.spine_only else plan.mode)
-            text, _ = _render_plan(probe, index, flow, named_ids, 0 if probe.mode == "clusters" else req.max_output_chars, req.max_output_chars, 10**9)
-            needs[plan.path] = len(text) if text else 0
-    for plan in plans:
-        checkpoint()
-        if plan.path in reserved:
-            text, symbols = reserved[plan.path]
-            sections.append(text)
-            files_out.append({"path": plan.path, "mode": plan.mode, "reason": plan.reason, "chars": len(text), "symbols": symbols})
+        mode = plan.mode if plan.mode in ("skeleton", "focused") else "bodies"
+        facts = index.files[plan.path]
+        views[plan.path] = file_view(plan.path, mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units), plan.keep)
+        if mode == "skeleton":
             continue
-        holds_named = any(u.id in named_ids or u.id in flow.spine for _, u in plan.units)
-        cap = min(remaining, int(FOCUSED_SHARE * req.max_output_chars) if holds_named else per_file_cap) if plan.mode == "clusters" else remaining
-        if plan.spine_only:
-            cap = 0
-        # Spine files share what is left: one long spine body must not crowd out the next hop.
-        # When every spine body fits, each file may take what its bodies need; otherwise an
-        # equal share, and bodies that do not fit show their signature and call sites.
-        later_needs = sum(needs.get(p.path, 0) for p in plans[plans.index(plan) + 1 :])
-        spine_left = sum(1 for p in plans[plans.index(plan):] if p.must and p.path not in reserved)
-        if not plan.must:
-            hard = remaining
-        elif needs.get(plan.path, 0) + later_needs <= remaining:
-            hard = remaining - later_needs
-        else:
-            hard = remaining // max(1, spine_left)
-        if plan.must and plan.mode == "clusters":
-            cap = min(cap, hard)  # its other relevant symbols too stay within the file's share
-        text, symbols = _render_plan(plan, index, flow, named_ids, cap, req.max_output_chars, max(hard, min(cap, remaining)))
-        if text is not None and len(text) > remaining and plan.mode == "full" and remaining > 600:
-            plan.mode = "clusters"
-            plan.reason += " (clustered to fit)"
-            text, symbols = _render_plan(plan, index, flow, named_ids, remaining, req.max_output_chars)
-        if text is None or len(text) > remaining:
-            dropped.append(plan.path)
-            continue
-        sections.append(text)
-        remaining -= len(text)
-        files_out.append({"path": plan.path, "mode": plan.mode, "reason": plan.reason, "chars": len(text), "symbols": symbols})
+        scored = {u.id: (s, u) for s, u in plan.units}
+        for u in facts.units:
+            if u.id in plan.must and u.id not in scored:
+                scored[u.id] = (score.get(u.id, 0.0), u)
+        for uid, (s, u) in scored.items():
+            if u.kind == "statement" or (mode == "focused" and uid not in plan.keep):
+                continue
+            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep))
+    call_sites: dict[str, list[int]] = defaultdict(list)
+    for hop in flow.hops:
+        call_sites[hop.src.id].append(hop.line)
+    shown, left_out = pack(views, pieces, call_sites, req.max_output_chars - len(flow_text) - footer_reserve, checkpoint)
+    sections = [v.text for v in shown]
+    files_out = [
+        {"path": v.path, "mode": _shown_mode(v), "reason": v.reason, "chars": len(v.text), "symbols": v.symbols}
+        for v in shown
+    ]
+    dropped = [p.path for p in plans if p.path not in {v.path for v in shown}]
     footer = ""
-    if dropped:
-        listed = ", ".join(dropped[:8]) + (f" and {len(dropped) - 8} more" if len(dropped) > 8 else "")
-        footer = f"\n_Dropped to stay within {req.max_output_chars:,} characters (least relevant first): {listed}._\n"
+    if left_out:
+        listed = ", ".join(f"`{n}`" for n in left_out[:8]) + (f" and {len(left_out) - 8} more" if len(left_out) > 8 else "")
+        footer = f"\n_Left out to stay within {req.max_output_chars:,} characters: {listed}._\n"
     text = flow_text + "".join(sections) + footer
     if len(text) > req.max_output_chars:  # the footer reserve makes this unreachable; the cap is a promise
         text = flow_text + "".join(sections)
@@ -302,11 +256,26 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
             "budget": req.max_output_chars,
             "candidates": candidates,
             "skeletonized": sum(1 for f in files_out if f["mode"] == "skeleton"),
+            "dropped": len(dropped),
             "elapsedMs": round(elapsed, 1),
             "indexVersion": index.version,
             "adaptive": req.adaptive,
         },
     }
+
+
+def _spine_positions(flow: Flow) -> dict[str, int]:
+    pos: dict[str, int] = {}
+    for hop in flow.hops:
+        for u in (hop.src, hop.dst):
+            pos.setdefault(u.id, len(pos))
+    for uid in sorted(flow.spine):
+        pos.setdefault(uid, len(pos))
+    return pos
+
+
+def _shown_mode(v: FileView) -> str:
+    return v.mode if v.mode in ("full", "skeleton") else v.label()
 
 
 def _dispatch_targets(index: RootIndex, d: Derived, flow: Flow) -> dict[str, float]:
@@ -411,73 +380,6 @@ def _flow_list(flow: Flow) -> list[dict]:
         u = flow.entry[0]
         out.append({"symbol": u.qualname, "path": u.path, "line": u.name_line})
     return out
-
-
-def _signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
-    return [(u.name_line, max(u.name_line, u.sig_end_line)) for u in units if u.kind != "statement"]
-
-
-def _render_plan(plan: FilePlan, index: RootIndex, flow: Flow, named_ids: set[str], cap: int, budget: int, hard: int | None = None) -> tuple[str | None, list[str]]:
-    """One file's section in its mode; clusters grow to `cap`, spine and named-unique symbols to `hard`."""
-    hard = cap if hard is None else max(cap, hard)
-    facts = index.files[plan.path]
-    lines = split_lines(index.sources.get(plan.path, b""))
-    defs = [u for u in facts.units if u.kind != "statement"]
-    if plan.mode == "full":
-        symbols = [u.qualname for u in defs if u.parent is None][:12]
-        body, _ = numbered(lines, [(1, len(lines))])
-        return section(plan.path, symbols, "full", body), symbols
-    if plan.mode == "skeleton":
-        symbols = [u.qualname for u in defs if u.parent is None or u.id in named_ids][:12]
-        body, _ = numbered(lines, _signature_ranges(defs))
-        return section(plan.path, symbols, "skeleton", body), symbols
-    if plan.mode == "focused":
-        kept = [u for u in defs if u.id in plan.keep]
-        ranges = _signature_ranges(defs) + [(u.start_line, u.end_line) for u in kept]
-        symbols = [u.qualname for u in kept] + [u.qualname for u in defs if u.is_type and u.parent is None and u.qualname not in {k.qualname for k in kept}]
-        body, _ = numbered(lines, ranges)
-        text = section(plan.path, symbols, "focused", body)
-        if len(text) > min(cap, FOCUSED_SHARE * budget):  # too big even focused: the kept bodies that fit, best first
-            plan.mode = "clusters"
-            return _render_plan(plan, index, flow, named_ids, min(cap, int(FOCUSED_SHARE * budget)), budget, hard)
-        return text, symbols
-    # clusters: relevant symbol ranges; named and spine symbols injected and ranked first
-    wanted: dict[str, float] = {u.id: s for s, u in plan.units}
-    for u in defs:
-        if u.id in named_ids or u.id in flow.spine:
-            wanted[u.id] = wanted.get(u.id, 0.0) + 100.0
-    order = sorted((u for u in defs if u.id in wanted), key=lambda u: (-wanted[u.id], u.start_line))
-    units_by_id = {u.id: u for u in defs}
-    chosen: list[tuple[int, int]] = []
-    symbols: list[str] = []
-    best_text: str | None = None
-    for u in order:
-        span = [(u.name_line, u.sig_end_line)] if u.is_type and (u.end_line - u.start_line) > 60 else [(u.start_line, u.end_line)]
-        parent = units_by_id.get(u.parent) if u.parent else None
-        while parent is not None:
-            span.append((parent.name_line, parent.sig_end_line))
-            parent = units_by_id.get(parent.parent) if parent.parent else None
-        limit = hard if u.id in plan.must else cap
-        trial = chosen + span
-        body, _ = numbered(lines, merge_ranges(trial, CLUSTER_GAP))
-        text = section(plan.path, symbols + [u.qualname], "clusters", body)
-        if len(text) > limit and u.id in plan.must:
-            # Too long whole: its signature and the lines where it calls the next hops.
-            sites = sorted({h.line for h in flow.hops if h.src.id == u.id})
-            compact = [(u.start_line, u.sig_end_line)] + [(max(u.start_line, n - 1), min(u.end_line, n + 1)) for n in sites] + span[1:]
-            trial = chosen + compact
-            body, _ = numbered(lines, merge_ranges(trial, CLUSTER_GAP))
-            text = section(plan.path, symbols + [u.qualname + " (call sites)"], "clusters", body)
-            if len(text) <= limit:
-                chosen, best_text = trial, text
-                symbols.append(u.qualname + " (call sites)")
-            continue
-        if len(text) <= limit:
-            chosen, best_text = trial, text
-            symbols.append(u.qualname)
-    if best_text is None or not symbols:
-        return None, []
-    return best_text, symbols
 
 
 __all__ = ["explore"]

@@ -144,8 +144,32 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
     return q
 
 
+# Path segments of code that is not the project's main path: examples, docs, benchmarks,
+# build scripts and type-declaration copies. They stay findable, at a discount, so a question
+# about the library meets the library first.
+_SECONDARY_DIR = re.compile(r"(^|/)(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|bench|perf|scripts?|tools|contrib|playground)/", re.I)
+_SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
+
+
+def path_prior(path: str) -> float:
+    """1.0 for the project's main code, less for examples, docs, benchmarks and declaration copies."""
+    if _SECONDARY_FILE.search(path):
+        return 0.3
+    if _SECONDARY_DIR.search(path):
+        return 0.35
+    return 1.0
+
+
+def prefer_main(units: list[Unit]) -> list[Unit]:
+    """Among same-named definitions, those on the main path when any is (a `.d.ts` or an
+    example's copy of a name never competes with the implementation)."""
+    best = max((path_prior(u.path) for u in units), default=1.0)
+    return [u for u in units if path_prior(u.path) >= best]
+
+
 class WordIndex:
-    """BM25 over units: name words count thrice, qualname/doc/path words once."""
+    """BM25 over units: what a unit is called (name words thrice, qualname/doc/path once) and
+    what it does (the names it calls, once each), so plain words find the code doing the thing."""
 
     K1, B = 1.2, 0.75
 
@@ -155,6 +179,12 @@ class WordIndex:
         self.units: dict[str, Unit] = {}
         for facts in files.values():
             path_words = [stem(w) for part in facts.path.split("/") for w in split_words(part.rsplit(".", 1)[0])]
+            called: dict[str, set[str]] = defaultdict(set)
+            for c in facts.calls:
+                if c.caller:
+                    called[c.caller].add(c.name)
+                    if c.receiver:
+                        called[c.caller].add(re.split(r"[.:]+", c.receiver)[-1])
             for u in facts.units:
                 if u.kind == "statement":
                     continue
@@ -168,6 +198,10 @@ class WordIndex:
                         bag[stem(w)] += 1
                 for w in path_words:
                     bag[w] += 1
+                for name in called.get(u.id, ()):
+                    for w in split_words(name):
+                        if w not in STOP and len(w) > 1:
+                            bag[stem(w)] = bag.get(stem(w), 0) + 1
                 self.units[u.id] = u
                 self.lengths[u.id] = sum(bag.values())
                 for w, tf in bag.items():
@@ -175,40 +209,53 @@ class WordIndex:
         self.avg = (sum(self.lengths.values()) / len(self.lengths)) if self.lengths else 1.0
 
     def score(self, words: list[str]) -> dict[str, float]:
-        n = max(1, len(self.lengths))
         out: dict[str, float] = defaultdict(float)
+        for per_word in self.score_by_word(words).values():
+            for uid, s in per_word.items():
+                out[uid] += s
+        return out
+
+    def score_by_word(self, words: list[str]) -> dict[str, dict[str, float]]:
+        """word → {unit id: that word's BM25 contribution}."""
+        n = max(1, len(self.lengths))
+        out: dict[str, dict[str, float]] = {}
         for w in words:
             posting = self.postings.get(w)
             if not posting:
                 continue
             idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
-            for uid, tf in posting.items():
-                norm = tf + self.K1 * (1 - self.B + self.B * self.lengths[uid] / self.avg)
-                out[uid] += idf * tf * (self.K1 + 1) / norm
+            out[w] = {
+                uid: idf * tf * (self.K1 + 1) / (tf + self.K1 * (1 - self.B + self.B * self.lengths[uid] / self.avg))
+                for uid, tf in posting.items()
+            }
         return out
 
 
-def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 2, limit: int = 300) -> dict[str, float]:
-    """Personalized PageRank on the seeds' local neighbourhood (calls, constructs, types, members)."""
+def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 3, limit: int = 2500) -> dict[str, float]:
+    """Personalized PageRank on the seeds' local neighbourhood (calls, constructs, types, members).
+
+    The neighbourhood grows from the strongest seeds first, so when it reaches `limit` it is the
+    weak seeds' far neighbours that are left out, never the next hop of a named symbol."""
     if not seeds:
         return {}
-    frontier = set(s for s in seeds if s in graph)
+    weight = {s: w for s, w in seeds.items() if s in graph}
+    frontier = sorted(weight, key=lambda s: (-weight[s], s))
     local = set(frontier)
     for _ in range(hops):
-        nxt: set[str] = set()
+        nxt: list[str] = []
         for node in frontier:
             for _, dst, k in graph.out_edges(node, keys=True):
-                if k != "imports":
-                    nxt.add(dst)
+                if k != "imports" and dst not in local:
+                    local.add(dst)
+                    nxt.append(dst)
             for src, _, k in graph.in_edges(node, keys=True):
-                if k != "imports":
-                    nxt.add(src)
-        nxt -= local
-        if len(local) + len(nxt) > limit:
-            nxt = set(sorted(nxt)[: max(0, limit - len(local))])
-        local |= nxt
+                if k != "imports" and src not in local:
+                    local.add(src)
+                    nxt.append(src)
+            if len(local) >= limit:
+                break
         frontier = nxt
-        if not frontier:
+        if not frontier or len(local) >= limit:
             break
     # Power iteration on the small local graph (networkx's pagerank would pull in scipy).
     out_w: dict[str, dict[str, float]] = defaultdict(dict)

@@ -1,0 +1,225 @@
+"""Packing: which lines of which files fill the character budget.
+
+Bodies are the currency, not files. Every file contributes pieces — a unit's body (with the
+signatures of its enclosing types for context) — and one greedy pass takes them in a single
+global order: the spine's bodies in flow order first, then everything else by relevance. A
+skeleton file contributes its signatures only; a focused (family) file pays for its
+signatures once, with the first of its bodies. A file whose chosen pieces already cover most
+of it is shown whole. So a long helper file can never crowd out the next hop of the flow,
+and no small file is shown whole only because it is small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..index.facts import Unit
+from ..render.markdown import merge_ranges, numbered, section, split_lines
+
+CLUSTER_GAP = 2  # elided stretches this short are shown instead of a `⋮`
+BIG_TYPE_LINES = 60  # a type longer than this shows its header; its members come as their own pieces
+SPINE_PIECE_SHARE = 0.3  # when the spine does not fit, a spine body may still take this share before it shows signature + call sites
+OTHER_PIECE_SHARE = 0.2  # ...any other body larger than this share is left out
+WHOLE_FILE_SLACK = 0.25  # show a file whole when that costs at most this much more than its pieces
+SKELETON_SHARE = 0.2  # room for sibling skeletons, taken before bodies
+FOCUSED_BASE_SHARE = 0.3  # a family file's signatures may take at most this share, else it shows bodies only
+WHOLE_SPINE_FILE_LINES = 220  # a spine file up to this long is shown whole when the budget allows
+SPINE_FILE_RESERVE = 0.25  # ...while this share of the budget stays for other relevant bodies
+MIN_SCORE_SHARE = 0.04  # bodies scoring below this share of the best are not worth the reader's time
+
+
+@dataclass
+class FileView:
+    """A file's plan as the packer sees it."""
+
+    path: str
+    mode: str  # bodies|skeleton|focused
+    reason: str
+    score: float
+    lines: list[str]
+    defs: list[Unit]
+    base: list[tuple[int, int]] = field(default_factory=list)  # signature ranges a skeleton/focused view always shows
+    ranges: list[tuple[int, int]] = field(default_factory=list)
+    symbols: list[str] = field(default_factory=list)
+    included: bool = False
+    text: str = ""
+    order: float = float("inf")  # where the section goes: spine files in flow order, then by relevance
+    spine: bool = False  # holds a spine (or named) body
+
+    def render(self, ranges: list[tuple[int, int]], symbols: list[str], label: str) -> str:
+        body, _ = numbered(self.lines, merge_ranges(ranges, CLUSTER_GAP))
+        return section(self.path, symbols, label, body)
+
+    def label(self) -> str:
+        if self.mode == "skeleton":
+            return "skeleton"
+        if self.mode == "focused" and self.base:
+            return "focused"
+        return "clusters"
+
+
+@dataclass(frozen=True)
+class Piece:
+    unit: Unit
+    path: str
+    score: float
+    spine_pos: int  # position on the flow, -1 when not on it
+    must: bool  # spine or named-unique: kept first, compacted rather than dropped
+
+
+def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
+    return [(u.name_line, max(u.name_line, u.sig_end_line)) for u in units if u.kind != "statement"]
+
+
+def piece_ranges(u: Unit, by_id: dict[str, Unit]) -> list[tuple[int, int]]:
+    """A unit's body, or a big type's header, plus the signatures of the types around it."""
+    big_type = u.is_type and (u.end_line - u.start_line) > BIG_TYPE_LINES
+    span = [(u.start_line, u.sig_end_line)] if big_type else [(u.start_line, u.end_line)]
+    parent = by_id.get(u.parent) if u.parent else None
+    while parent is not None:
+        span.append((parent.name_line, parent.sig_end_line))
+        parent = by_id.get(parent.parent) if parent.parent else None
+    return span
+
+
+def compact_ranges(u: Unit, call_lines: list[int], by_id: dict[str, Unit]) -> list[tuple[int, int]]:
+    """A too-long spine body: its signature and the lines where it calls the next hops."""
+    sites = [(max(u.start_line, n - 1), min(u.end_line, n + 1)) for n in sorted(set(call_lines))]
+    return [(u.start_line, u.sig_end_line)] + sites + piece_ranges(u, by_id)[1:]
+
+
+def pack(
+    views: dict[str, FileView],
+    pieces: list[Piece],
+    call_sites: dict[str, list[int]],
+    budget: int,
+    checkpoint: Callable[[], None],
+) -> tuple[list[FileView], list[str]]:
+    """Fill `budget` characters; returns the shown files in reading order and the left-out bodies."""
+    remaining = budget
+    # 1. sibling skeletons first, most relevant first, within their share: they are small and
+    # carry the family's shape, and big bodies must not starve them
+    reserve = int(SKELETON_SHARE * budget)
+    for view in sorted((v for v in views.values() if v.mode == "skeleton"), key=lambda v: (-v.score, v.path)):
+        text = view.render(view.base, _top_symbols(view), "skeleton")
+        if len(text) <= min(reserve, remaining):
+            view.included, view.text, view.symbols = True, text, _top_symbols(view)
+            reserve -= len(text)
+            remaining -= len(text)
+    # A family file whose signatures alone are too big shows bodies only.
+    for view in views.values():
+        if view.mode == "focused" and view.base:
+            if len(view.render(view.base, [], "focused")) > FOCUSED_BASE_SHARE * budget:
+                view.base = []
+    # 2. bodies in one global order: the spine in flow order, then by relevance
+    top = max((p.score for p in pieces), default=0.0)
+    order = sorted(pieces, key=lambda p: (p.spine_pos < 0, p.spine_pos if p.spine_pos >= 0 else 0, not p.must, -p.score, p.unit.id))
+    left_out: list[str] = []
+    # What each spine body needs on its own: a long one may not crowd out the next hops. When
+    # every spine body fits, each takes what it needs; otherwise an equal share of what is left,
+    # and a body over its share shows its signature and call sites.
+    spine_need = {p.unit.id: _alone(views, p) for p in order if p.must}
+    musts_left = len(spine_need)
+    for piece in order:
+        if not piece.must:
+            continue
+        checkpoint()
+        view = views.get(piece.path)
+        if view is None or view.mode == "skeleton":
+            continue
+        by_id = {u.id: u for u in view.defs}
+        span = piece_ranges(piece.unit, by_id)
+        if all(any(a <= s and e <= b for a, b in view.ranges) for s, e in span):
+            continue  # already shown inside another piece
+        base = view.base if not view.included else []
+        name = piece.unit.qualname
+        trial_ranges = view.ranges + base + span
+        text = view.render(trial_ranges, view.symbols + [name], view.label())
+        cost = len(text) - len(view.text)
+        musts_left -= 1
+        later = sum(spine_need.get(p.unit.id, 0) for p in order[order.index(piece) + 1 :] if p.must)
+        limit = remaining - later if cost + later <= remaining else max(remaining // (musts_left + 1), SPINE_PIECE_SHARE * budget)
+        if cost > remaining or cost > limit:
+            trial_ranges = view.ranges + base + compact_ranges(piece.unit, call_sites.get(piece.unit.id, []), by_id)
+            name += " (call sites)"
+            text = view.render(trial_ranges, view.symbols + [name], view.label())
+            cost = len(text) - len(view.text)
+        if cost > remaining:
+            left_out.append(piece.unit.qualname)
+            continue
+        view.ranges, view.text, view.included, view.spine = trial_ranges, text, True, True
+        view.symbols = view.symbols + [name]
+        remaining -= cost
+        view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 999.0)
+    # 3. a small file the flow passes through is shown whole: its other bodies are the
+    # context of the spine's (the class's other members, the helpers beside it)
+    for view in sorted((v for v in views.values() if v.included and v.mode == "bodies" and v.spine), key=lambda v: (v.order, v.path)):
+        if len(view.lines) > WHOLE_SPINE_FILE_LINES:
+            continue
+        whole = view.render([(1, len(view.lines))], _top_symbols(view), "full")
+        extra = len(whole) - len(view.text)
+        if extra <= remaining - int(SPINE_FILE_RESERVE * budget):
+            view.text, view.ranges, view.symbols, view.mode = whole, [(1, len(view.lines))], _top_symbols(view), "full"
+            remaining -= extra
+    # 4. then the other relevant bodies
+    for piece in order:
+        if piece.must:
+            continue
+        checkpoint()
+        view = views.get(piece.path)
+        if view is None or view.mode in ("skeleton", "full"):
+            continue
+        if piece.score < MIN_SCORE_SHARE * top:
+            continue
+        by_id = {u.id: u for u in view.defs}
+        span = piece_ranges(piece.unit, by_id)
+        if all(any(a <= s and e <= b for a, b in view.ranges) for s, e in span):
+            continue
+        base = view.base if not view.included else []
+        trial_ranges = view.ranges + base + span
+        text = view.render(trial_ranges, view.symbols + [piece.unit.qualname], view.label())
+        cost = len(text) - len(view.text)
+        if cost > OTHER_PIECE_SHARE * budget or cost > remaining:
+            left_out.append(piece.unit.qualname)
+            continue
+        view.ranges, view.text, view.included = trial_ranges, text, True
+        view.symbols = view.symbols + [piece.unit.qualname]
+        remaining -= cost
+        view.order = min(view.order, 1_000 - min(999.0, piece.score))
+    # 5. a file mostly shown already is shown whole
+    for view in views.values():
+        if not view.included or view.mode == "skeleton" or view.label() == "focused":
+            continue
+        whole = view.render([(1, len(view.lines))], _top_symbols(view), "full")
+        extra = len(whole) - len(view.text)
+        if extra <= remaining and extra <= WHOLE_FILE_SLACK * len(view.text):
+            view.text, view.ranges, view.symbols, view.mode = whole, [(1, len(view.lines))], _top_symbols(view), "full"
+            remaining -= extra
+    shown = [v for v in views.values() if v.included]
+    for v in shown:
+        if v.mode == "skeleton":
+            v.order = 2_000 - min(999.0, v.score)
+    shown.sort(key=lambda v: (v.order, v.path))
+    return shown, left_out
+
+
+def _alone(views: dict[str, FileView], piece: Piece) -> int:
+    view = views.get(piece.path)
+    if view is None or view.mode == "skeleton":
+        return 0
+    by_id = {u.id: u for u in view.defs}
+    return len(view.render(piece_ranges(piece.unit, by_id), [piece.unit.qualname], "clusters"))
+
+
+def _top_symbols(view: FileView) -> list[str]:
+    return [u.qualname for u in view.defs if u.parent is None][:12]
+
+
+def file_view(path: str, mode: str, reason: str, score: float, source: bytes, units: list[Unit], keep: set[str]) -> FileView:
+    defs = [u for u in units if u.kind != "statement"]
+    base = signature_ranges(defs) if mode in ("skeleton", "focused") else []
+    return FileView(path, mode, reason, score, split_lines(source), defs, base)
+
+
+__all__ = ["FileView", "Piece", "file_view", "pack"]
