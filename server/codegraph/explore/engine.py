@@ -19,8 +19,9 @@ from ..index.index import RootIndex
 from .pack import FileView, Piece, file_view, pack
 from .model import ExploreRequest
 from ..workspace.scope import is_test_path
-from .flow import Flow, find_named_flow_path
-from .relevance import NameTable, WordIndex, parse_query, rank_units
+from .flow import Flow, find_flow
+from ..graph.likely import likely_graph
+from .relevance import NameTable, WordIndex, parse_query, rank_on_ranked_graph
 
 MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
@@ -65,7 +66,7 @@ def _build_derived(index: RootIndex) -> Derived:
             supers[src].append((dst, units[dst].name if dst in units else dst))
     # Only resolved edges to definitions in scope form families: `Exception`, `str` or a
     # framework base outside the workspace never make their subclasses interchangeable siblings.
-    d = Derived(index.version, names, WordIndex(index.files), implementers, supers)
+    d = Derived(index.version, names, WordIndex(index.files, index.sources), implementers, supers)
     index.memo["explore"] = d
     return d
 
@@ -126,7 +127,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     endpoints = [u for u in dict((u.id, u) for u in endpoints).values() if not excluded(u.path)]
     for u in endpoints:
         seeds[u.id] = max(seeds.get(u.id, 0.0), 0.8)
-    ranks = rank_units(index.graph.g, seeds)
+    ranks = rank_on_ranked_graph(index.graph.g, likely_graph(index), seeds)
     top_rank = max(ranks.values()) if ranks else 1.0
     relevance = {uid: r / top_rank for uid, r in ranks.items()}
     for uid, s_ in seeds.items():
@@ -136,7 +137,10 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     for hits in list(q.named.values()) + list(q.weak.values()):
         for u in hits:
             ambiguity[u.id] = min(ambiguity.get(u.id, len(hits)), len(hits))
-    flow = find_named_flow_path(index, d.names, endpoints, ambiguity, relevance, checkpoint, frozenset(u.id for u in q.named_units()))
+    strong, weak = _anchors(endpoints, ambiguity, top_words, d, excluded)
+    strong_ids = {u.id for u in strong}
+    relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
+    flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint)
     checkpoint()
 
     # 3. unit and file scores
@@ -148,6 +152,8 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         score[uid] += 2.0 * r / top_rank
     for uid in flow.spine:
         score[uid] += 5.0
+    for uid, value in flow.periphery.items():
+        score[uid] += 4.0 * value
     for uid, s in _dispatch_targets(index, d, flow).items():
         score[uid] += s
     by_file: dict[str, list[tuple[float, Unit]]] = defaultdict(list)
@@ -211,7 +217,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
 
     # 5. pack within the budget: spine bodies first, then by relevance (pack.py)
     footer_reserve = 400
-    flow_text = _render_flow(flow, index, max(0, req.max_output_chars - footer_reserve))
+    flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)))
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
@@ -228,7 +234,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         for uid, (s, u) in scored.items():
             if u.kind == "statement" or (mode == "focused" and uid not in plan.keep):
                 continue
-            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep))
+            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)
@@ -262,6 +268,20 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
             "adaptive": req.adaptive,
         },
     }
+
+
+MAX_ANCHORS = 6
+RELEVANT_TARGETS = 25  # the best text matches a connecting path may join to the flow
+WORD_ANCHORS = 2  # the best text matches join the named symbols as anchors
+
+
+def _anchors(endpoints: list[Unit], ambiguity: dict[str, int], top_words, d: Derived, excluded) -> tuple[list[Unit], list[Unit]]:
+    """What the question means, in the order it says it: specific named symbols (a name with
+    at most three definitions), and the callables that best match its words."""
+    strong = [u for u in endpoints if ambiguity.get(u.id, 1) <= 3 and (u.is_callable or u.is_type)]
+    words = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable and not excluded(d.words.units[uid].path)]
+    strong = list(dict((u.id, u) for u in strong).values())[:MAX_ANCHORS]
+    return strong, words[: WORD_ANCHORS + (0 if strong else 2)]
 
 
 def _spine_positions(flow: Flow) -> dict[str, int]:
@@ -343,28 +363,38 @@ def _reason(plan: FilePlan, flow: Flow, on_spine: bool, sibling, family, spared:
     return base
 
 
+FLOW_SHARE = 0.12  # the flow listing may take this share of the budget (at least FLOW_MIN chars)
+FLOW_MIN = 600
+
+
 def _render_flow(flow: Flow, index: RootIndex, cap: int) -> str:
-    text = _render_flow_full(flow)
-    if len(text) <= cap:
-        return text
-    lines = text.rstrip("\n").split("\n")
-    while lines and len("\n".join(lines)) + 60 > cap:
-        lines.pop()
-    return "\n".join(lines + [f"(flow cut to fit the budget: {len(flow.hops)} hops in all)"]) + "\n\n" if lines else ""
+    """The hops in flow order, each with its call site and, when not proven, the rule that
+    proposed it. Past the cap, the least likely periphery hops go first."""
+    hops = list(flow.hops)
+    text = _render_flow_hops(flow, hops)
+    while len(text) > cap and hops:
+        periphery = [h for h in hops if h.dst.id not in flow.spine or h.src.id not in flow.spine]
+        victim = min(periphery, key=lambda h: flow.periphery.get(h.dst.id, flow.periphery.get(h.src.id, 0.0))) if periphery else hops[-1]
+        hops.remove(victim)
+        text = _render_flow_hops(flow, hops, len(flow.hops) - len(hops))
+    return text if len(text) <= cap else ""
 
 
-def _render_flow_full(flow: Flow) -> str:
-    if not flow.hops:
+HOW = {"resolved": "", "nested": " (defined inside it)", "jedi": " (jedi)", "candidate": " (likely: unique name)"}
+
+
+def _render_flow_hops(flow: Flow, hops: list, left_out: int = 0) -> str:
+    if not hops:
         if flow.entry:
             u = flow.entry[0]
             return f"## Flow\n\nNo call path was traced between the named symbols; entry: `{u.qualname}` — {u.path}:{u.name_line}\n\n"
         return "## Flow\n\nNo named symbol matched; files are ranked by relevance to the question.\n\n"
     lines = ["## Flow", ""]
-    for n, hop in enumerate(flow.hops, 1):
-        mark = "" if hop.how == "resolved" else f" ({hop.how})"
-        lines.append(
-            f"{n}. `{hop.src.qualname}` ({hop.src.path}:{hop.src.name_line}) → `{hop.dst.qualname}` ({hop.dst.path}:{hop.dst.name_line}), called at {hop.src.path}:{hop.line}{mark}"
-        )
+    for n, hop in enumerate(hops, 1):
+        how = HOW.get(hop.how, f" (likely: {hop.how})")
+        lines.append(f"{n}. `{hop.src.qualname}` → `{hop.dst.qualname}` — called at {hop.src.path}:{hop.line}{how}")
+    if left_out:
+        lines.append(f"(and {left_out} less likely hops)")
     return "\n".join(lines) + "\n\n"
 
 

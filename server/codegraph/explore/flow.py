@@ -7,14 +7,14 @@ the index (never reported as a resolved fact: the hop says `candidate`).
 
 from __future__ import annotations
 
-from collections import deque
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Callable
 
 from ..bindings.jedi_upgrade import JediResolver
 from ..index.facts import Unit
 from ..index.index import RootIndex
-from .relevance import NameTable
+from .relevance import NameTable, path_prior
 
 MAX_DEPTH = 6
 MAX_SOURCES = 12
@@ -32,8 +32,9 @@ class Hop:
 @dataclass
 class Flow:
     hops: list[Hop] = field(default_factory=list)
-    spine: set[str] = field(default_factory=set)  # unit ids on the traced chain(s)
+    spine: set[str] = field(default_factory=set)  # unit ids on the traced chain(s): shown first, in full
     entry: list[Unit] = field(default_factory=list)
+    periphery: dict[str, float] = field(default_factory=dict)  # callers above and callees below: unit id → how likely it matters
 
 
 class CallSteps:
@@ -159,4 +160,233 @@ def find_named_flow_path(
     flow.entry = sources[:1]
     if not flow.hops and sources:
         flow.spine.add(sources[0].id)
+    return flow
+
+
+# ---- the flow search over the ranked graph ----------------------------------------------
+
+ENTRY_DEPTH = 4  # levels of callers walked up from each of the question's units
+ENTRY_FANIN = 3  # likeliest callers followed per unit and level
+ENTRY_MIN_CONF = 0.5
+ENTRY_FADE = 0.85  # a vote fades by this much (times the edge's confidence) per level
+MAX_ENTRIES = 2
+DOWN_DEPTH = 3  # callees followed below each core unit
+HOP_COST = 0.05  # every hop down costs this much at least...
+MAX_DOWN_COST = 0.6  # ...and a callee costlier than this in all is not on the flow
+UP_DEPTH = 3  # callers followed above the entry anchor, to where the work enters
+MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first while the budget lasts
+MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
+CONNECT_DEPTH = 4  # hops of a connecting path
+MAX_POPS = 1500  # units expanded per connecting search
+MAX_CONNECT_COST = 2.5  # a connecting path costlier than this (−log confidence + per hop) is no path
+
+
+class RankedSteps:
+    """Outgoing and incoming steps of a unit on the ranked graph: resolved and likely edges
+    (with their rule), plus a callable's nested callables (a closure or an anonymous class's
+    method runs as part of its body)."""
+
+    def __init__(self, index: RootIndex, likely, excluded: Callable[[str], bool]) -> None:
+        self.index = index
+        self.likely = likely
+        self.excluded = excluded
+        self._children: dict[str, list[Unit]] | None = None
+
+    def children(self, unit: Unit) -> list[Unit]:
+        if self._children is None:
+            self._children = {}
+        hit = self._children.get(unit.id)
+        if hit is None:
+            facts = self.index.files.get(unit.path)
+            hit = [u for u in (facts.units if facts else ()) if u.parent == unit.id and u.is_callable] if unit.is_callable else []
+            self._children[unit.id] = hit
+        return hit
+
+    def out(self, unit: Unit) -> list[tuple[Unit, int, str, float]]:
+        units = self.index.resolver.units
+        out: list[tuple[Unit, int, str, float]] = []
+        for e in self.likely.out(unit.id):
+            dst = units.get(e.dst)
+            if dst is not None and not self.excluded(dst.path):
+                out.append((dst, e.line, e.rule, e.confidence))
+        for child in self.children(unit):
+            out.append((child, child.name_line, "nested", 0.9))
+        return out
+
+    def into(self, unit: Unit) -> list[tuple[Unit, int, str, float]]:
+        units = self.index.resolver.units
+        out: list[tuple[Unit, int, str, float]] = []
+        for e in self.likely.into(unit.id):
+            src = units.get(e.src)
+            if src is not None and not self.excluded(src.path):
+                out.append((src, e.line, e.rule, e.confidence))
+        parent = units.get(unit.parent) if unit.parent else None
+        if parent is not None and parent.is_callable and unit.is_callable:
+            out.append((parent, unit.name_line, "nested", 0.9))
+        return out
+
+
+def _connect(src: Unit, targets: set[str], steps: RankedSteps, checkpoint: Callable[[], None]) -> dict[str, list[Hop]]:
+    """Cheapest hop lists from src to each reachable target (cost: −log confidence + 0.25 a hop)."""
+    import heapq
+    import math
+
+    best: dict[str, float] = {src.id: 0.0}
+    parents: dict[str, Hop | None] = {src.id: None}
+    heap: list[tuple[float, int, str, Unit]] = [(0.0, 0, src.id, src)]
+    found: dict[str, list[Hop]] = {}
+    pops = 0
+    while heap and pops < MAX_POPS:
+        cost, depth, uid, unit = heapq.heappop(heap)
+        pops += 1
+        if cost > best.get(uid, math.inf):
+            continue
+        if uid in targets and uid != src.id and uid not in found:
+            chain: list[Hop] = []
+            cur = parents[uid]
+            while cur is not None:
+                chain.append(cur)
+                cur = parents[cur.src.id]
+            found[uid] = list(reversed(chain))
+        if depth >= CONNECT_DEPTH:
+            continue
+        if pops % 200 == 0:
+            checkpoint()
+        for dst, line, how, conf in steps.out(unit):
+            c = cost + 0.25 - math.log(max(conf, 1e-3))
+            if c <= MAX_CONNECT_COST and c < best.get(dst.id, math.inf):
+                best[dst.id] = c
+                parents[dst.id] = Hop(unit, dst, line, how)
+                heapq.heappush(heap, (c, depth + 1, dst.id, dst))
+    return found
+
+
+def _entries(targets: dict[str, float], units: dict[str, Unit], steps: RankedSteps, rel: Callable[[Unit], float], checkpoint: Callable[[], None]) -> list[tuple[float, Unit]]:
+    """Where the work enters: the callers above the question's units that reach the most of
+    them, closest first. Each target walks up its likeliest callers; an ancestor collects a
+    vote from every target below it (weighted, fading with the distance)."""
+    votes: dict[str, float] = defaultdict(float)
+    reach: dict[str, set[str]] = defaultdict(set)
+    for tid, weight in targets.items():
+        checkpoint()
+        start = units.get(tid)
+        if start is None:
+            continue
+        frontier = [(start, 1.0)]
+        seen = {tid}
+        for _ in range(ENTRY_DEPTH):
+            nxt = []
+            for unit, fade in frontier:
+                callers = sorted(
+                    ((conf * path_prior(src.path), src) for src, _, _, conf in steps.into(unit) if src.id not in seen and conf >= ENTRY_MIN_CONF),
+                    key=lambda c: (-c[0], c[1].id),
+                )[:ENTRY_FANIN]
+                for conf, src in callers:
+                    seen.add(src.id)
+                    votes[src.id] += weight * fade * conf * ENTRY_FADE
+                    reach[src.id].add(tid)
+                    nxt.append((src, fade * conf * ENTRY_FADE))
+            frontier = nxt
+    # the unit itself counts as reached when it is a target
+    ranked = sorted(
+        ((v + targets.get(uid, 0.0), units[uid]) for uid, v in votes.items() if len(reach[uid] | ({uid} & targets.keys())) >= 2 and uid in units),
+        key=lambda t: (-t[0], t[1].id),
+    )
+    return ranked[:MAX_ENTRIES]
+
+
+def find_flow(
+    index: RootIndex,
+    likely,
+    strong: list[Unit],
+    weak: list[Unit],
+    relevant: list[Unit],
+    relevance: dict[str, float],
+    excluded: Callable[[str], bool],
+    checkpoint: Callable[[], None],
+) -> Flow:
+    """One connected spine for the question.
+
+    1. What the question means: the symbols it names (`strong`), then its best text matches.
+    2. Up: the callers above them that reach the most of them are where the work enters.
+    3. The core: the cheapest ranked-graph paths from the entries and the named symbols down
+       to the question's units, every unit on them included.
+    4. Around it, the periphery: callees below the core, cheapest first (proven, relevant,
+       not a helper called from everywhere, on the main path)."""
+    import heapq
+    import math
+
+    flow = Flow()
+    strong = [u for u in strong if u.is_callable or u.is_type]
+    strong_ids = {u.id for u in strong}
+    weak = [u for u in weak if (u.is_callable or u.is_type) and u.id not in strong_ids]
+    relevant = [u for u in relevant if u.is_callable and not excluded(u.path)]
+    if not strong and not weak and not relevant:
+        return flow
+    units = index.resolver.units
+    steps = RankedSteps(index, likely, excluded)
+    seen: set[tuple[str, str]] = set()
+    core: set[str] = set(strong_ids)
+
+    def add(hop: Hop) -> bool:
+        if (hop.src.id, hop.dst.id) in seen or hop.src.id == hop.dst.id:
+            return False
+        seen.add((hop.src.id, hop.dst.id))
+        flow.hops.append(hop)
+        return True
+
+    def rel(u: Unit) -> float:
+        return relevance.get(u.id, 0.0)
+
+    targets: dict[str, float] = {}
+    for u in strong:
+        targets[u.id] = 1.0
+    for u in weak:
+        targets.setdefault(u.id, 0.6)
+    for k, u in enumerate(relevant):
+        targets.setdefault(u.id, 0.5 * path_prior(u.path) / (1 + 0.1 * k))
+    # 2. entries
+    # (when the question names two or more symbols, the flow runs between them)
+    entries = [u for _, u in _entries(targets, units, steps, rel, checkpoint)] if len(strong) < 2 else []
+    # 3. core: paths from the entries and the named symbols to the question's units
+    sources = list(dict((u.id, u) for u in entries + strong + weak).values())
+    if not sources:
+        sources = relevant[:1]
+    for src in sources[:MAX_SOURCES]:
+        checkpoint()
+        for dst_id, chain in sorted(_connect(src, set(targets), steps, checkpoint).items(), key=lambda kv: (len(kv[1]), kv[0])):
+            for hop in chain:
+                add(hop)
+                core.update((hop.src.id, hop.dst.id))
+    if not core and sources:
+        core.add(sources[0].id)
+    # flow order: from the entries down
+    flow.hops.sort(key=lambda h: (h.src.id not in {e.id for e in entries}, 0))
+    # 4. periphery: callees below the core
+    graph = index.graph.g
+    for anchor in [units[uid] for uid in sorted(core) if uid in units and units[uid].is_callable]:
+        heap = [(0.0, 0, anchor.id, anchor)]
+        kept = 0
+        reached = {anchor.id}
+        while heap and kept < MAX_DOWN:
+            cost, depth, _, unit = heapq.heappop(heap)
+            if depth >= DOWN_DEPTH:
+                continue
+            for dst, line, how, conf in steps.out(unit):
+                if dst.id in reached or dst.id in core:
+                    continue
+                fan_in = graph.in_degree(dst.id) if dst.id in graph else 0
+                step = HOP_COST + (1 - conf) * 0.6 + (1 - min(1.0, 2 * rel(dst))) * 0.08 + 0.03 * math.log2(1 + max(0, fan_in - 2)) + (1 - path_prior(dst.path)) * 0.5
+                c = cost + step
+                if c > MAX_DOWN_COST:
+                    continue
+                reached.add(dst.id)
+                value = 1.0 - c / (2 * MAX_DOWN_COST)
+                if value > flow.periphery.get(dst.id, 0.0):
+                    flow.periphery[dst.id] = value
+                if add(Hop(unit, dst, line, how)):
+                    kept += 1
+                heapq.heappush(heap, (c, depth + 1, dst.id, dst))
+    flow.spine = core
+    flow.entry = entries[:1] or strong[:1] or relevant[:1]
     return flow

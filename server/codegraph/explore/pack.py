@@ -66,6 +66,7 @@ class Piece:
     score: float
     spine_pos: int  # position on the flow, -1 when not on it
     must: bool  # spine or named-unique: kept first, compacted rather than dropped
+    named: bool = False  # a symbol the question names: shown in full whenever it fits at all
 
 
 def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
@@ -116,14 +117,14 @@ def pack(
     top = max((p.score for p in pieces), default=0.0)
     order = sorted(pieces, key=lambda p: (p.spine_pos < 0, p.spine_pos if p.spine_pos >= 0 else 0, not p.must, -p.score, p.unit.id))
     left_out: list[str] = []
-    # What each spine body needs on its own: a long one may not crowd out the next hops. When
-    # every spine body fits, each takes what it needs; otherwise an equal share of what is left,
-    # and a body over its share shows its signature and call sites.
-    spine_need = {p.unit.id: _alone(views, p) for p in order if p.must}
-    musts_left = len(spine_need)
-    for piece in order:
-        if not piece.must:
-            continue
+    # The spine's bodies: all of them in full when they fit. Otherwise the most relevant go
+    # first, each in full unless it alone would take more than SPINE_PIECE_SHARE of the budget
+    # (then its signature and call sites), and the last ones get what is left.
+    musts = [p for p in order if p.must]
+    need = sum(_alone(views, p) for p in musts)
+    if need > remaining:
+        musts.sort(key=lambda p: (not p.named, -p.score, p.spine_pos, p.unit.id))
+    for piece in musts:
         checkpoint()
         view = views.get(piece.path)
         if view is None or view.mode == "skeleton":
@@ -137,10 +138,7 @@ def pack(
         trial_ranges = view.ranges + base + span
         text = view.render(trial_ranges, view.symbols + [name], view.label())
         cost = len(text) - len(view.text)
-        musts_left -= 1
-        later = sum(spine_need.get(p.unit.id, 0) for p in order[order.index(piece) + 1 :] if p.must)
-        limit = remaining - later if cost + later <= remaining else max(remaining // (musts_left + 1), SPINE_PIECE_SHARE * budget)
-        if cost > remaining or cost > limit:
+        if cost > remaining or cost > SPINE_PIECE_SHARE * budget and need > remaining and not piece.named:
             trial_ranges = view.ranges + base + compact_ranges(piece.unit, call_sites.get(piece.unit.id, []), by_id)
             name += " (call sites)"
             text = view.render(trial_ranges, view.symbols + [name], view.label())

@@ -167,17 +167,35 @@ def prefer_main(units: list[Unit]) -> list[Unit]:
     return [u for u in units if path_prior(u.path) >= best]
 
 
+_BODY_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
+
+
 class WordIndex:
     """BM25 over units: what a unit is called (name words thrice, qualname/doc/path once) and
-    what it does (the names it calls, once each), so plain words find the code doing the thing."""
+    what it does (the names it calls, and every identifier, comment and string word of its
+    body, once each), so plain words find the code doing the thing."""
 
     K1, B = 1.2, 0.75
 
-    def __init__(self, files: dict[str, FileFacts]) -> None:
+    def __init__(self, files: dict[str, FileFacts], sources: dict[str, bytes] | None = None) -> None:
         self.postings: dict[str, dict[str, int]] = defaultdict(dict)
         self.lengths: dict[str, int] = {}
         self.units: dict[str, Unit] = {}
+        words_of: dict[bytes, list[str]] = {}  # identifier → its stemmed words (identifiers repeat a lot)
+
+        def body_words(source: bytes, u: Unit) -> set[str]:
+            # a type's body is its members, which are units of their own: only its header counts
+            end = u.sig_end_byte if u.is_type else u.end_byte
+            out: set[str] = set()
+            for ident in set(_BODY_IDENT.findall(source, u.start_byte, end)):
+                ws = words_of.get(ident)
+                if ws is None:
+                    ws = words_of[ident] = [stem(w) for w in split_words(ident.decode("ascii")) if w not in STOP and len(w) > 1]
+                out.update(ws)
+            return out
+
         for facts in files.values():
+            source = sources.get(facts.path) if sources is not None else None
             path_words = [stem(w) for part in facts.path.split("/") for w in split_words(part.rsplit(".", 1)[0])]
             called: dict[str, set[str]] = defaultdict(set)
             for c in facts.calls:
@@ -202,6 +220,9 @@ class WordIndex:
                     for w in split_words(name):
                         if w not in STOP and len(w) > 1:
                             bag[stem(w)] = bag.get(stem(w), 0) + 1
+                if source is not None:
+                    for w in body_words(source, u):
+                        bag[w] = bag.get(w, 0) + 1
                 self.units[u.id] = u
                 self.lengths[u.id] = sum(bag.values())
                 for w, tf in bag.items():
@@ -290,6 +311,86 @@ def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 3, l
             nxt[n] += alpha * dangling * restart[n]
         delta = sum(abs(nxt[n] - rank[n]) for n in nodes)
         rank = nxt
+        if delta < 1e-4:
+            break
+    return rank
+
+
+def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float], hops: int = 3, limit: int = 2500, into_limit: int = 60) -> dict[str, float]:
+    """Personalized PageRank over the ranked graph: resolved and likely call/reference edges
+    weighted by their confidence, plus the proven type relations (extends, implements).
+
+    Callers (`into`) are asked only of the strongest nodes: that lookup reads other files."""
+    if not seeds:
+        return {}
+    weight = {s: w for s, w in seeds.items() if s in graph}
+    frontier = sorted(weight, key=lambda s: (-weight[s], s))
+    local = set(frontier)
+    edges: dict[str, dict[str, float]] = defaultdict(dict)
+    asked_into = 0
+
+    def link(a: str, b: str, w: float) -> None:
+        if a != b:
+            edges[a][b] = max(edges[a].get(b, 0.0), w)
+            edges[b][a] = max(edges[b].get(a, 0.0), w * 0.5)  # callers matter, less than callees
+
+    for depth in range(hops):
+        nxt: list[str] = []
+        for node in frontier:
+            for e in likely.out(node):
+                link(node, e.dst, e.confidence)
+                if e.dst not in local:
+                    local.add(e.dst)
+                    nxt.append(e.dst)
+            for _, dst, k in graph.out_edges(node, keys=True):
+                if k in ("extends", "implements"):
+                    link(node, dst, 0.5)
+                    if dst not in local:
+                        local.add(dst)
+                        nxt.append(dst)
+            for src, _, k in graph.in_edges(node, keys=True):
+                if k in ("extends", "implements"):
+                    link(node, src, 0.3)
+                    if src not in local:
+                        local.add(src)
+                        nxt.append(src)
+            if depth == 0 and asked_into < into_limit:
+                asked_into += 1
+                for e in likely.into(node):
+                    link(e.src, node, e.confidence)
+                    if e.src not in local:
+                        local.add(e.src)
+                        nxt.append(e.src)
+            if len(local) >= limit:
+                break
+        frontier = nxt
+        if not frontier or len(local) >= limit:
+            break
+    total = sum(seeds.get(n, 0.0) for n in local)
+    if total <= 0:
+        return {}
+    restart = {n: seeds.get(n, 0.0) / total for n in local}
+    alpha = 0.75
+    rank = dict(restart)
+    nodes = sorted(local)
+    seeded = [n for n in nodes if restart[n]]
+    for _ in range(30):
+        nxt_rank = {n: (1 - alpha) * restart[n] for n in nodes}
+        dangling = 0.0
+        for src in nodes:
+            out = edges.get(src)
+            r = rank[src]
+            if not out:
+                dangling += r
+                continue
+            wsum = sum(out.values())
+            for dst, w in out.items():
+                if dst in nxt_rank:
+                    nxt_rank[dst] += alpha * r * w / wsum
+        for n in seeded:
+            nxt_rank[n] += alpha * dangling * restart[n]
+        delta = sum(abs(nxt_rank[n] - rank[n]) for n in nodes)
+        rank = nxt_rank
         if delta < 1e-4:
             break
     return rank
