@@ -137,7 +137,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     for hits in list(q.named.values()) + list(q.weak.values()):
         for u in hits:
             ambiguity[u.id] = min(ambiguity.get(u.id, len(hits)), len(hits))
-    strong, weak = _anchors(endpoints, ambiguity, top_words, d, excluded)
+    strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, ambiguity, top_words, d, excluded)
     strong_ids = {u.id for u in strong}
     relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
     flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint)
@@ -275,13 +275,15 @@ RELEVANT_TARGETS = 25  # the best text matches a connecting path may join to the
 WORD_ANCHORS = 2  # the best text matches join the named symbols as anchors
 
 
-def _anchors(endpoints: list[Unit], ambiguity: dict[str, int], top_words, d: Derived, excluded) -> tuple[list[Unit], list[Unit]]:
-    """What the question means, in the order it says it: specific named symbols (a name with
-    at most three definitions), and the callables that best match its words."""
-    strong = [u for u in endpoints if ambiguity.get(u.id, 1) <= 3 and (u.is_callable or u.is_type)]
+def _anchors(endpoints: list[Unit], named: set[str], ambiguity: dict[str, int], top_words, d: Derived, excluded) -> tuple[list[Unit], list[Unit]]:
+    """What the question means, in the order it says it: the specific symbols it names in
+    code form (at most three definitions), then plain words that equal a name and the
+    callables that best match its words."""
+    specific = [u for u in endpoints if ambiguity.get(u.id, 1) <= 3 and (u.is_callable or u.is_type)]
+    strong = [u for u in specific if u.id in named][:MAX_ANCHORS]
     words = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable and not excluded(d.words.units[uid].path)]
-    strong = list(dict((u.id, u) for u in strong).values())[:MAX_ANCHORS]
-    return strong, words[: WORD_ANCHORS + (0 if strong else 2)]
+    weak = [u for u in specific if u.id not in named] + words[: WORD_ANCHORS + (0 if strong else 2)]
+    return strong, list(dict((u.id, u) for u in weak).values())
 
 
 def _spine_positions(flow: Flow) -> dict[str, int]:

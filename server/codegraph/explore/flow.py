@@ -226,8 +226,10 @@ class RankedSteps:
         return out
 
 
-def _connect(src: Unit, targets: set[str], steps: RankedSteps, checkpoint: Callable[[], None]) -> dict[str, list[Hop]]:
-    """Cheapest hop lists from src to each reachable target (cost: −log confidence + 0.25 a hop)."""
+def _connect(src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoint: Callable[[], None]) -> dict[str, list[Hop]]:
+    """Cheapest hop lists from src to each reachable target (cost: −log confidence + 0.25 a
+    hop). A target's weight scales how far it may be: a named symbol is worth a long path, a
+    unit that only matches words a short, proven one."""
     import heapq
     import math
 
@@ -241,7 +243,7 @@ def _connect(src: Unit, targets: set[str], steps: RankedSteps, checkpoint: Calla
         pops += 1
         if cost > best.get(uid, math.inf):
             continue
-        if uid in targets and uid != src.id and uid not in found:
+        if uid in targets and uid != src.id and uid not in found and cost <= MAX_CONNECT_COST * targets[uid]:
             chain: list[Hop] = []
             cur = parents[uid]
             while cur is not None:
@@ -347,14 +349,14 @@ def find_flow(
         targets.setdefault(u.id, 0.5 * path_prior(u.path) / (1 + 0.1 * k))
     # 2. entries
     # (when the question names two or more symbols, the flow runs between them)
-    entries = [u for _, u in _entries(targets, units, steps, rel, checkpoint)] if len(strong) < 2 else []
+    entries = [u for _, u in _entries(targets, units, steps, rel, checkpoint)] if sum(u.is_callable for u in strong) < 2 else []
     # 3. core: paths from the entries and the named symbols to the question's units
     sources = list(dict((u.id, u) for u in entries + strong + weak).values())
     if not sources:
         sources = relevant[:1]
     for src in sources[:MAX_SOURCES]:
         checkpoint()
-        for dst_id, chain in sorted(_connect(src, set(targets), steps, checkpoint).items(), key=lambda kv: (len(kv[1]), kv[0])):
+        for dst_id, chain in sorted(_connect(src, targets, steps, checkpoint).items(), key=lambda kv: (len(kv[1]), kv[0])):
             for hop in chain:
                 add(hop)
                 core.update((hop.src.id, hop.dst.id))
