@@ -17,9 +17,12 @@ from __future__ import annotations
 import posixpath
 import threading
 from collections import defaultdict
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
+from ..languages import BY_NAME
+from ..languages.spec import LanguageSpec, last_segment
 from ..workspace.scope import is_test_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,6 +51,7 @@ RULE_CONFIDENCE: dict[str, float] = {
     "field-type": 0.85,
     "return-type": 0.85,
     "local-type": 0.85,
+    "declared-type": 0.85,
     "family-dispatch": 0.5,
     "subtype-method": 0.5,
     "base-method": 0.7,
@@ -69,6 +73,12 @@ def _norm(name: str) -> str:
     return name.replace("_", "").lower()
 
 
+@lru_cache(maxsize=65536)
+def _is_test(path: str) -> bool:
+    return is_test_path(path)
+
+
+@lru_cache(maxsize=65536)
 def _secondary(path: str) -> int:
     """0 main source, 1 examples/docs/benchmarks, 2 compiled copies and declarations."""
     base = posixpath.basename(path)
@@ -89,6 +99,26 @@ class _FileState:
         self.out: dict[str, list[Likely]] = defaultdict(list)
 
 
+class _FileCtx:
+    """What the rules read of one file beyond its facts: which call each resolved edge came
+    from, and which calls initialise which locals."""
+
+    __slots__ = ("call_dst", "assigned")
+
+    def __init__(self, facts: FileFacts, bindings) -> None:
+        self.call_dst: dict[int, str] = {}
+        self.assigned: dict[tuple[str, str], list[int]] = defaultdict(list)
+        unresolved = set(bindings.unresolved) if bindings is not None else set()
+        edges = [e for e in bindings.edges if e.kind in ("calls", "constructs")] if bindings is not None else []
+        calls = facts.calls
+        resolved = [i for i in range(len(calls)) if i not in unresolved]
+        if len(resolved) == len(edges):  # the resolver emits one edge per resolved call, in order
+            self.call_dst = {i: e.dst for i, e in zip(resolved, edges)}
+        for i, c in enumerate(calls):
+            if c.assigned_to and c.caller:
+                self.assigned[(c.caller, c.assigned_to)].append(i)
+
+
 class LikelyGraph:
     def __init__(self, index: "RootIndex") -> None:
         self.index = index
@@ -102,6 +132,9 @@ class LikelyGraph:
         self._ctor: dict[str, Unit | None] = {}
         self._overrides: dict[tuple[str, str], list[Unit]] = {}
         self._type_norm: dict[str, list[Unit]] | None = None
+        self._ctxs: dict[str, _FileCtx] = {}
+        self._memo_rn: dict[tuple[str, str, str], list[tuple[Unit, float, str]]] = {}
+        self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str) -> list[Likely]:
@@ -200,6 +233,12 @@ class LikelyGraph:
                 self._files[path] = state
         return state
 
+    def _ctx(self, path: str) -> _FileCtx:
+        ctx = self._ctxs.get(path)
+        if ctx is None:
+            ctx = self._ctxs[path] = _FileCtx(self.index.files[path], self.index.bindings.get(path))
+        return ctx
+
     def _compute_file(self, path: str) -> _FileState:
         state = _FileState()
         facts = self.index.files.get(path)
@@ -233,6 +272,10 @@ class LikelyGraph:
                 continue
             for dst, conf, rule in self.targets(facts, call):
                 add(call.caller, dst, call.line, conf, rule)
+        for ref in facts.refs:
+            if ref.caller and ref.caller in units:
+                for dst, conf, rule in self.ref_targets(facts, ref):
+                    add(ref.caller, dst, ref.line, conf, rule)
         for edges in state.out.values():
             edges.sort(key=lambda e: (e.confidence < 1.0, e.line, -e.confidence))
         return state
@@ -242,65 +285,290 @@ class LikelyGraph:
         owner = self.index.resolver.units.get(method.parent) if method.parent else None
         if owner is None or owner.kind not in CLASS_KINDS:
             return
-        found = [m for m in self.overrides(owner, method.name) if not is_test_path(m.path) or is_test_path(src)]
-        if not found or len(found) > MAX_DISPATCH:
-            return
-        conf = RULE_CONFIDENCE["family-dispatch"] / max(1, len(found)) ** 0.5
-        for m in found:
+        for m, conf in self._family(owner, method.name, self.index.resolver.units[src].path if src in self.index.resolver.units else ""):
             add(src, m, line, conf, "family-dispatch")
+
+    def _family(self, owner: Unit, name: str, caller_path: str) -> list[tuple[Unit, float]]:
+        found = [m for m in self.overrides(owner, name) if not _is_test(m.path) or _is_test(caller_path)]
+        if not found or len(found) > MAX_DISPATCH:
+            return []
+        conf = RULE_CONFIDENCE["family-dispatch"] / len(found) ** 0.5
+        return [(m, conf) for m in found]
+
+    # ---- types of what a receiver holds ----------------------------------------------------
+    def _enclosing(self, caller: Unit | None) -> tuple[Unit | None, Unit | None]:
+        """(innermost method, the type it belongs to): Go methods and Rust impl blocks name
+        their type by qualname, wherever in the package it is declared."""
+        resolver = self.index.resolver
+        method, owner = resolver._enclosing_type(caller)
+        if method is None:
+            cur = caller
+            while cur is not None and cur.kind not in ("method", "constructor"):
+                cur = resolver.units.get(cur.parent) if cur.parent else None
+            method = cur
+        if owner is not None and owner.kind == "impl":
+            owner = self._type_named(owner.path, owner.name) or owner
+        if owner is None and method is not None and "." in method.qualname:
+            owner = self._type_named(method.path, method.qualname.rsplit(".", 1)[0].rsplit(".", 1)[-1])
+        return method, owner
+
+    def _type_named(self, path: str, name: str) -> Unit | None:
+        """A type called `name` near `path`: in the file, else the one in the nearest tier."""
+        facts = self.index.files.get(path)
+        if facts is None:
+            return None
+        local = [u for u in self.index.resolver.top.get(path, {}).get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
+        if len(local) == 1:
+            return local[0]
+        hits = self._best_tier(path, [u for u in self.by_name().get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"])
+        return hits[0] if len(hits) == 1 and self._tier(path, hits[0]) <= 2 else None
+
+    def _type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
+        t = self.index.resolver._resolve_type_text(facts, text)
+        if t is not None:
+            return t
+        name = last_segment(text)
+        return self._type_named(facts.path, name) if name and name[:1].isupper() else None
+
+    def _held_type(self, facts: FileFacts, held: str) -> tuple[Unit | None, bool]:
+        """The type a member or local holds: (type, made by a call)."""
+        if not held.endswith("()"):
+            return self._type_from_text(facts, held), False
+        callee = held[:-2]
+        resolver = self.index.resolver
+        parts = [p for p in callee.replace("::", ".").split(".") if p]
+        if not parts:
+            return None, True
+        head = resolver._lookup(facts, None, parts[0])
+        for part in parts[1:]:
+            head = resolver._member_of(head, part)
+        if isinstance(head, Unit):
+            if head.kind in CLASS_KINDS:
+                return head, True
+            if head.is_callable and head.returns:
+                other = self.index.files.get(head.path)
+                return (self._type_from_text(other, head.returns) if other is not None else None), True
+            return None, True
+        return self._type_named(facts.path, parts[-1]) if parts[-1][:1].isupper() else None, True
+
+    def _member_type(self, t: Unit, name: str) -> tuple[Unit | None, str]:
+        """What member `name` of type `t` (or of its supertypes) holds: (type, rule)."""
+        resolver = self.index.resolver
+        frontier, seen = [t], set()
+        for _ in range(5):
+            nxt = []
+            for cur in frontier:
+                if cur.id in seen:
+                    continue
+                seen.add(cur.id)
+                held = next((h for n, h in cur.attrs if n == name), None)
+                if held:
+                    facts = self.index.files.get(cur.path)
+                    if facts is None:
+                        return None, ""
+                    found, made = self._held_type(facts, held)
+                    return found, ("attr-type" if made else "field-type")
+                nxt += resolver.supertypes_of(cur)
+            frontier = nxt
+            if not frontier:
+                break
+        return None, ""
+
+    def _local_type(self, facts: FileFacts, caller: Unit | None, local: str) -> tuple[Unit | None, str]:
+        """`x = Foo()` / `x = f()` (f declared `-> Ctx`) in the same callable: x's type."""
+        if caller is None:
+            return None, ""
+        ctx = self._ctx(facts.path)
+        idxs = ctx.assigned.get((caller.id, local))
+        if not idxs:
+            return None, ""
+        dsts = {ctx.call_dst.get(i) for i in idxs}
+        if len(dsts) != 1 or None in dsts:
+            return None, ""
+        target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
+        if target is None:
+            return None, ""
+        if target.kind in CLASS_KINDS:
+            return target, "local-type"
+        if target.kind == "constructor" and target.parent:
+            return self.index.resolver.units.get(target.parent), "local-type"
+        if target.is_callable and target.returns:
+            other = self.index.files.get(target.path)
+            return (self._type_from_text(other, target.returns) if other is not None else None), "return-type"
+        return None, ""
+
+    def _receiver_type(self, facts: FileFacts, caller: Unit | None, parts: list[str]) -> tuple[Unit | None, str]:
+        """The type a dotted receiver holds, and the rule that typed its last step."""
+        resolver = self.index.resolver
+        method, owner = self._enclosing(caller)
+        self_words = {"self", "this", "Self"} | ({method.receiver} if method is not None and method.receiver else set())
+        if parts[0] in self_words:
+            t, rule = owner, "self"
+        else:
+            declared = resolver._declared_type(caller, parts[0])
+            if declared:
+                t, rule = self._type_from_text(facts, declared), "declared-type"
+            else:
+                t, rule = self._local_type(facts, caller, parts[0])
+        for part in parts[1:]:
+            if t is None:
+                return None, ""
+            t, rule = self._member_type(t, part)
+        return (t, rule) if t is not None else (None, "")
 
     # ---- the rules for one unknown call site ------------------------------------------------
     def targets(self, facts: FileFacts, call: Call) -> list[tuple[Unit, float, str]]:
         """Likely targets of one call site as if it were unknown, best first."""
         resolver = self.index.resolver
         caller = resolver.units.get(call.caller) if call.caller else None
-        receiver = call.receiver
-        if receiver:
-            typed = self._receiver_rules(facts, caller, call)
+        spec = BY_NAME.get(facts.language)
+        if call.receiver:
+            if spec is not None and call.name in spec.value_calls:  # `dispatch.bind(this)`: a reference
+                receiver, _, name = call.receiver.rpartition(".")
+                if name.isidentifier():
+                    return self.ref_targets(facts, call._replace(name=name, receiver=receiver))
+            typed = self._receiver_rules(facts, caller, call, spec)
             if typed:
                 return typed
+        elif spec is not None and spec.call_protocol:
+            proto = self._protocol(facts, caller, call, spec)
+            if proto:
+                return proto
         return self._name_rules(facts, caller, call)
 
-    def _receiver_rules(self, facts: FileFacts, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:
+    def _protocol(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
+        """`handler(x)` where `handler` holds an object: the object's call protocol method."""
+        t, _ = self._receiver_type(facts, caller, [call.name]) if call.name not in ("self", "this") else (None, "")
+        return self._protocol_of(t, spec)
+
+    def _protocol_of(self, t: Unit | None, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
+        if t is None or t.kind not in CLASS_KINDS:
+            return []
         resolver = self.index.resolver
-        receiver = call.receiver
-        parts = [p for p in receiver.replace("::", ".").replace("?.", ".").split(".") if p]
-        if not parts:
-            return []
-        # self/this inside a type where the member is not found: a template method implemented below
-        _, owner = resolver._enclosing_type(caller)
-        own = caller.receiver if caller is not None else ""
-        method = caller
-        while method is not None and method.kind not in ("method", "constructor"):
-            method = resolver.units.get(method.parent) if method.parent else None
-        self_words = {"self", "this", "Self", method.receiver if method is not None else own} - {""}
-        if owner is not None and len(parts) == 1 and parts[0] in self_words:
-            found = [m for m in self.overrides(owner, call.name) if not is_test_path(m.path) or is_test_path(facts.path)]
-            if 0 < len(found) <= MAX_DISPATCH:
-                conf = RULE_CONFIDENCE["subtype-method"] / len(found) ** 0.5
-                return [(m, conf, "subtype-method") for m in found]
-            return []
-        # receiver-name ↔ type-name: `session_interface.save_session` → `SecureCookieSessionInterface.save_session`
-        last = parts[-1].strip("_")
+        for pname in spec.call_protocol:
+            m = resolver.find_member(t, pname)
+            found = ([m] if m is not None else []) + [x for x in self.overrides(t, pname) if x is not m]
+            if found and len(found) <= MAX_DISPATCH:
+                conf = RULE_CONFIDENCE["protocol-call"] / len(found) ** 0.5
+                return [(x, conf, "protocol-call") for x in found]
+        return []
+
+    def _receiver_rules(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec | None) -> list[tuple[Unit, float, str]]:
+        resolver = self.index.resolver
+        parts = [p for p in call.receiver.replace("::", ".").replace("?.", ".").replace("!!", "").split(".") if p]
+        if not parts or any(not p.isidentifier() for p in parts):
+            return self._receiver_name(facts, call, parts[-1] if parts else "")
+        t, rule = self._receiver_type(facts, caller, parts)
+        if t is not None:
+            if rule == "self":  # self.m() the resolver could not bind: a template method implemented below
+                out = [(m, conf, "subtype-method") for m, conf in self._family(t, call.name, facts.path)]
+                if out:
+                    return out
+                # `self.handler(…)` where handler is a member holding an object
+                held, _ = self._member_type(t, call.name)
+                if held is not None and spec is not None:
+                    return self._protocol_of(held, spec)
+                return []
+            m = resolver.find_member(t, call.name)
+            out: list[tuple[Unit, float, str]] = []
+            if m is not None and m.is_callable:
+                out.append((m, RULE_CONFIDENCE[rule], rule))
+                owner = resolver.units.get(m.parent) if m.parent else None
+                if owner is not None:
+                    out += [(x, c, "family-dispatch") for x, c in self._family(owner, call.name, facts.path) if x.id != m.id]
+            else:
+                out += [(x, c * RULE_CONFIDENCE[rule], "family-dispatch") for x, c in self._family(t, call.name, facts.path)]
+                if not out:
+                    held, _ = self._member_type(t, call.name)
+                    if held is not None and spec is not None:
+                        out = self._protocol_of(held, spec)
+            if out:
+                return out
+        return self._receiver_name(facts, call, parts[-1])
+
+    def _receiver_name(self, facts: FileFacts, call: Call, last: str) -> list[tuple[Unit, float, str]]:
+        """Receiver-name ↔ type-name: `session_interface.save_session` → `…SessionInterface.save_session`."""
+        last = last.strip("_")
         if len(last) < 4 or not last.replace("_", "").isalnum():
             return []
-        key = _norm(last)
+        key = (facts.path, _norm(last), call.name)
+        hit = self._memo_rn.get(key)
+        if hit is None:
+            hit = self._memo_rn[key] = self._find_receiver_name(facts.path, key[1], call.name)
+        return hit
+
+    def _find_receiver_name(self, path: str, key: str, name: str) -> list[tuple[Unit, float, str]]:
+        units, sub = self.index.resolver.units, self.subtypes()
         hits: list[Unit] = []
-        for norm, types in self._types_by_norm().items():
-            if norm.endswith(key) or (len(norm) >= 5 and key.endswith(norm)):
-                for t in types:
-                    m = resolver.find_member(t, call.name)
-                    if m is not None and m.is_callable and m not in hits:
-                        hits.append(m)
+        for m in self.by_name().get(name, ()):
+            if not m.is_callable or not m.parent:
+                continue
+            owner = units.get(m.parent)
+            if owner is None or owner.kind not in CLASS_KINDS:
+                continue
+            # the type itself or a type below it that inherits the method is named like the receiver
+            names = [owner.name] + [units[s].name for s in sub.get(owner.id, ()) if s in units]
+            for n in names:
+                norm = _norm(n)
+                if norm.endswith(key) or (len(norm) >= 5 and key.endswith(norm)):
+                    hits.append(m)
+                    break
         if not hits:
             return []
-        hits = self._best_tier(facts.path, hits)
+        hits = self._best_tier(path, hits)
         if not hits or len(hits) > MAX_NAME_CANDIDATES:
             return []
         conf = RULE_CONFIDENCE["receiver-name"] * _K_FACTOR[len(hits)]
         return [(m, conf, "receiver-name") for m in hits]
 
+    # ---- references: functions handed over as values -----------------------------------------
+    def ref_targets(self, facts: FileFacts, ref: Call) -> list[tuple[Unit, float, str]]:
+        resolver = self.index.resolver
+        caller = resolver.units.get(ref.caller) if ref.caller else None
+        if not ref.receiver:
+            cur = caller
+            while cur is not None:  # a parameter or a local of that name is a value, not the function
+                if ref.name in cur.param_names or (cur.id, ref.name) in self._ctx(facts.path).assigned:
+                    return []
+                cur = resolver.units.get(cur.parent) if cur.parent else None
+            hit = resolver._lookup(facts, caller, ref.name)
+            if isinstance(hit, Unit) and hit.is_callable:
+                return [(hit, RULE_CONFIDENCE["callback-ref"], "callback-ref")]
+            return []
+        parts = [p for p in ref.receiver.replace("::", ".").replace("?.", ".").split(".") if p]
+        if not parts or any(not p.isidentifier() for p in parts):
+            return []
+        t, rule = self._receiver_type(facts, caller, parts)
+        if t is None:  # a module, package or type named explicitly (`mod.handler`, `Foo::bar`)
+            head = resolver._lookup(facts, caller, parts[0])
+            for part in parts[1:]:
+                head = resolver._member_of(head, part)
+            if isinstance(head, Unit) and head.kind in CLASS_KINDS:
+                t = head
+            elif isinstance(head, tuple):
+                m = resolver._member_of(head, ref.name)
+                if isinstance(m, Unit) and m.is_callable:
+                    return [(m, RULE_CONFIDENCE["callback-ref"], "callback-ref")]
+                return []
+        if t is None:
+            return []
+        m = resolver.find_member(t, ref.name)
+        if m is None or not m.is_callable:
+            return []
+        out = [(m, RULE_CONFIDENCE["method-value"], "method-value")]
+        owner = resolver.units.get(m.parent) if m.parent else None
+        if owner is not None:
+            out += [(x, c, "family-dispatch") for x, c in self._family(owner, ref.name, facts.path) if x.id != m.id]
+        return out
+
     def _name_rules(self, facts: FileFacts, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:
+        key = (facts.path, call.name, call.construct, bool(call.receiver))
+        hit = self._memo_names.get(key)
+        if hit is None:
+            hit = self._memo_names[key] = self._find_by_name(facts, call)
+        return [h for h in hit if caller is None or h[0].id != caller.id]
+
+    def _find_by_name(self, facts: FileFacts, call: Call) -> list[tuple[Unit, float, str]]:
         defs = self.by_name().get(call.name)
         if not defs:
             return []
@@ -310,8 +578,6 @@ class LikelyGraph:
             cands = [u for u in defs if u.is_callable or u.kind in CLASS_KINDS]
             if call.receiver:  # a member call: methods (or functions of a module object)
                 cands = [u for u in cands if u.kind != "constructor"]
-        if caller is not None:
-            cands = [u for u in cands if u.id != caller.id]
         if not cands:
             return []
         total = len(cands)
@@ -340,41 +606,37 @@ class LikelyGraph:
         return out
 
     def _best_tier(self, path: str, cands: list[Unit], with_tier: bool = False):
-        """The candidates in the best locality tier: same file (0), a file this one imports (1),
-        same directory or package (2), same top-level tree (3), anywhere (4). Test files never
-        serve a non-test caller; main source beats examples/docs and compiled copies."""
-        caller_test = is_test_path(path)
-        cands = [u for u in cands if caller_test or not is_test_path(u.path)]
+        """The candidates in the best locality tier (`_tier`). Test files never serve a non-test
+        caller; main source beats examples/docs/benchmarks and compiled copies."""
+        caller_test = _is_test(path)
+        cands = [u for u in cands if caller_test or not _is_test(u.path)]
         if not cands:
             return None if with_tier else []
         least = min(_secondary(u.path) for u in cands)
         cands = [u for u in cands if _secondary(u.path) == least]
-        imported = self.imported_files(path)
-        here = posixpath.dirname(path)
-        top = path.split("/", 1)[0]
-        facts = self.index.files.get(path)
-        pkg = facts.package if facts is not None else ""
-
-        def tier(u: Unit) -> int:
-            if u.path == path:
-                return 0
-            if u.path in imported:
-                return 1
-            d = posixpath.dirname(u.path)
-            if d == here:
-                return 2
-            if pkg:
-                other = self.index.files.get(u.path)
-                if other is not None and other.package == pkg:
-                    return 2
-            if u.path.split("/", 1)[0] == top:
-                return 3
-            return 4
-
-        tiers = [(tier(u), u) for u in cands]
+        tiers = [(self._tier(path, u), u) for u in cands]
         best = min(t for t, _ in tiers)
         hits = [u for t, u in tiers if t == best]
         return (best, hits) if with_tier else hits
+
+    def _tier(self, path: str, u: Unit) -> int:
+        """Locality of a definition seen from `path`: same file (0), a file `path` imports (1),
+        same directory or package (2), same top-level tree (3), anywhere (4)."""
+        if u.path == path:
+            return 0
+        if u.path in self.imported_files(path):
+            return 1
+        if posixpath.dirname(u.path) == posixpath.dirname(path):
+            return 2
+        files = self.index.files
+        facts = files.get(path)
+        if facts is not None and facts.package:
+            other = files.get(u.path)
+            if other is not None and other.package == facts.package and other.language == facts.language:
+                return 2
+        if u.path.split("/", 1)[0] == path.split("/", 1)[0]:
+            return 3
+        return 4
 
     # ---- incoming --------------------------------------------------------------------------
     def _compute_into(self, unit_id: str) -> list[Likely]:
@@ -397,7 +659,7 @@ class LikelyGraph:
         files.add(unit.path)
         if len(files) > MAX_INTO_FILES:
             here = posixpath.dirname(unit.path)
-            files = set(sorted(files, key=lambda p: (is_test_path(p), posixpath.dirname(p) != here, _secondary(p), p))[:MAX_INTO_FILES])
+            files = set(sorted(files, key=lambda p: (_is_test(p), posixpath.dirname(p) != here, _secondary(p), p))[:MAX_INTO_FILES])
         out: list[Likely] = []
         for path in sorted(files):
             for edges in self._file(path).out.values():
