@@ -15,6 +15,7 @@ computes those. Nothing decodes every file's calls up front.
 from __future__ import annotations
 
 import posixpath
+import re
 import threading
 from collections import defaultdict
 from functools import lru_cache
@@ -67,6 +68,44 @@ CTOR_NAMES = ("__init__", "constructor")
 _SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "samples", "sample", "demo", "demos", "scripts"})
 _COMPILED_DIRS = frozenset({"dist", "build", "lib", "out", "es", "esm", "cjs", "umd", "bundles"})
 _SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts")
+
+
+def _type_args(text: str) -> list[str]:
+    """Top-level type arguments: `Map<K, List<V>>` → [`K`, `List<V>`]."""
+    for opener, closer in ("<>", "[]"):
+        start = text.find(opener)
+        if start > 0 and text.rstrip().endswith(closer):
+            inner, depth, cur, out = text[start + 1 : text.rstrip().rfind(closer)], 0, "", []
+            for ch in inner:
+                if ch in "<[(":
+                    depth += 1
+                elif ch in ">])":
+                    depth -= 1
+                if ch == "," and depth == 0:
+                    out.append(cur.strip())
+                    cur = ""
+                else:
+                    cur += ch
+            out.append(cur.strip())
+            return [a.lstrip("?").replace("out ", "").replace("in ", "").replace("extends ", "").strip() for a in out if a.strip() not in ("", "?", "*")]
+    return []
+
+
+_SEGMENT = re.compile(r"^([A-Za-z_$][\w$]*)((?:\([^()]*\)|\[[^\[\]]*\])*)$")
+
+
+def _segments(receiver: str) -> list[tuple[str, bool]] | None:
+    """A receiver as (name, called) steps: `a.b` → [(a, F), (b, F)]; `handlers[p]` → [(handlers,
+    F)] (an element keeps the declared element type); `factories.get(i)` → [(factories, F),
+    (get, T)]; None when a step is no plain name with calls/indexes after it."""
+    parts = [p for p in receiver.replace("::", ".").replace("?.", ".").replace("!!", "").replace("?", "").split(".") if p]
+    out: list[tuple[str, bool]] = []
+    for part in parts:
+        m = _SEGMENT.match(part.strip())
+        if m is None:
+            return None
+        out.append((m.group(1), m.group(2).startswith("(")))
+    return out or None
 
 
 def _norm(name: str) -> str:
@@ -133,6 +172,8 @@ class LikelyGraph:
         self._overrides: dict[tuple[str, str], list[Unit]] = {}
         self._type_norm: dict[str, list[Unit]] | None = None
         self._ctxs: dict[str, _FileCtx] = {}
+        self._memo_types: dict[tuple[str, str], Unit | None] = {}
+        self._memo_tier: dict[tuple[str, str], int] = {}
         self._memo_rn: dict[tuple[str, str, str], list[tuple[Unit, float, str]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
 
@@ -276,9 +317,28 @@ class LikelyGraph:
             if ref.caller and ref.caller in units:
                 for dst, conf, rule in self.ref_targets(facts, ref):
                     add(ref.caller, dst, ref.line, conf, rule)
+        self._lift_closures(state, units)
         for edges in state.out.values():
             edges.sort(key=lambda e: (e.confidence < 1.0, e.line, -e.confidence))
         return state
+
+    @staticmethod
+    def _lift_closures(state: _FileState, units: dict[str, Unit]) -> None:
+        """A function nested in a callable (a closure, an arrow function, a local handler) runs
+        as part of it: its edges are also the enclosing callables' (same line, same rule)."""
+        lifted: dict[str, list[Likely]] = defaultdict(list)
+        for src, edges in state.out.items():
+            cur = units.get(src)
+            parent = units.get(cur.parent) if cur is not None and cur.parent else None
+            while cur is not None and cur.is_callable and parent is not None and parent.is_callable:
+                lifted[parent.id] += [e._replace(src=parent.id) for e in edges if e.dst != parent.id]
+                cur, parent = parent, units.get(parent.parent) if parent.parent else None
+        for src, edges in lifted.items():
+            have = {(e.dst, e.line) for e in state.out.get(src, ())}
+            for e in edges:
+                if (e.dst, e.line) not in have:
+                    have.add((e.dst, e.line))
+                    state.out[src].append(e)
 
     def _dispatch(self, add, src: str, method: Unit, line: int) -> None:
         """A resolved call on a base/interface method may run any override below it."""
@@ -314,6 +374,12 @@ class LikelyGraph:
 
     def _type_named(self, path: str, name: str) -> Unit | None:
         """A type called `name` near `path`: in the file, else the one in the nearest tier."""
+        key = (path, name)
+        if key not in self._memo_types:
+            self._memo_types[key] = self._find_type_named(path, name)
+        return self._memo_types[key]
+
+    def _find_type_named(self, path: str, name: str) -> Unit | None:
         facts = self.index.files.get(path)
         if facts is None:
             return None
@@ -324,11 +390,29 @@ class LikelyGraph:
         return hits[0] if len(hits) == 1 and self._tier(path, hits[0]) <= 2 else None
 
     def _type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
+        """A declared type as a type unit; an array or a container/wrapper from outside the
+        index (`List<Factory>`, `Lazy<Cache>`, `Foo[]`) stands for its element type."""
+        key = (facts.path, text)
+        if key not in self._memo_types:
+            self._memo_types[key] = self._find_type_from_text(facts, text)
+        return self._memo_types[key]
+
+    def _find_type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
+        text = text.strip()
+        while text.endswith("[]"):
+            text = text[:-2].strip()
         t = self.index.resolver._resolve_type_text(facts, text)
         if t is not None:
             return t
         name = last_segment(text)
-        return self._type_named(facts.path, name) if name and name[:1].isupper() else None
+        t = self._type_named(facts.path, name) if name and name[:1].isupper() else None
+        if t is not None:
+            return t
+        for args in _type_args(text)[::-1]:
+            t = self._type_from_text(facts, args)
+            if t is not None:
+                return t
+        return None
 
     def _held_type(self, facts: FileFacts, held: str) -> tuple[Unit | None, bool]:
         """The type a member or local holds: (type, made by a call)."""
@@ -388,33 +472,65 @@ class LikelyGraph:
         target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
         if target is None:
             return None, ""
-        if target.kind in CLASS_KINDS:
-            return target, "local-type"
         if target.kind == "constructor" and target.parent:
             return self.index.resolver.units.get(target.parent), "local-type"
-        if target.is_callable and target.returns:
-            other = self.index.files.get(target.path)
-            return (self._type_from_text(other, target.returns) if other is not None else None), "return-type"
-        return None, ""
+        return self._made_by(target)
 
-    def _receiver_type(self, facts: FileFacts, caller: Unit | None, parts: list[str]) -> tuple[Unit | None, str]:
-        """The type a dotted receiver holds, and the rule that typed its last step."""
+    def _receiver_type(self, facts: FileFacts, caller: Unit | None, steps: list[tuple[str, bool]]) -> tuple[Unit | None, str]:
+        """The type a receiver holds (`self.session_interface`, `ctx`, `factories.get(i)`), and
+        the rule that typed its last step."""
         resolver = self.index.resolver
         method, owner = self._enclosing(caller)
         self_words = {"self", "this", "Self"} | ({method.receiver} if method is not None and method.receiver else set())
-        if parts[0] in self_words:
+        head, called = steps[0]
+        t: Unit | None
+        if called:
+            hit = resolver._lookup(facts, caller, head)
+            t, rule = self._made_by(hit)
+        elif head in self_words:
             t, rule = owner, "self"
         else:
-            declared = resolver._declared_type(caller, parts[0])
+            declared = resolver._declared_type(caller, head)
             if declared:
                 t, rule = self._type_from_text(facts, declared), "declared-type"
             else:
-                t, rule = self._local_type(facts, caller, parts[0])
-        for part in parts[1:]:
+                t, rule = self._local_type(facts, caller, head)
+                if t is None and owner is not None:
+                    spec = BY_NAME.get(facts.language)
+                    if spec is not None and spec.implicit_this and not self._is_local(facts, caller, head):
+                        t, rule = self._member_type(owner, head)
+        for name, called in steps[1:]:
             if t is None:
                 return None, ""
-            t, rule = self._member_type(t, part)
+            if called:  # `x.make()`: what make returns; `list.get(i)` on a container: its element
+                m = resolver.find_member(t, name)
+                if m is None and rule != "self":
+                    continue
+                t, rule = self._made_by(m)
+            else:
+                t, rule = self._member_type(t, name)
         return (t, rule) if t is not None else (None, "")
+
+    def _made_by(self, hit) -> tuple[Unit | None, str]:
+        """The type a call of `hit` makes: a type's instance, a callable's declared return type."""
+        if not isinstance(hit, Unit):
+            return None, ""
+        if hit.kind in CLASS_KINDS:
+            return hit, "local-type"
+        if hit.is_callable and hit.returns:
+            other = self.index.files.get(hit.path)
+            return (self._type_from_text(other, hit.returns) if other is not None else None), "return-type"
+        return None, ""
+
+    def _is_local(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
+        resolver = self.index.resolver
+        assigned = self._ctx(facts.path).assigned
+        cur = caller
+        while cur is not None:
+            if name in cur.param_names or (cur.id, name) in assigned or any(n == name for n, _ in cur.local_types):
+                return True
+            cur = resolver.units.get(cur.parent) if cur.parent else None
+        return False
 
     # ---- the rules for one unknown call site ------------------------------------------------
     def targets(self, facts: FileFacts, call: Call) -> list[tuple[Unit, float, str]]:
@@ -438,7 +554,7 @@ class LikelyGraph:
 
     def _protocol(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
         """`handler(x)` where `handler` holds an object: the object's call protocol method."""
-        t, _ = self._receiver_type(facts, caller, [call.name]) if call.name not in ("self", "this") else (None, "")
+        t, _ = self._receiver_type(facts, caller, [(call.name, False)]) if call.name not in ("self", "this") else (None, "")
         return self._protocol_of(t, spec)
 
     def _protocol_of(self, t: Unit | None, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
@@ -455,12 +571,19 @@ class LikelyGraph:
 
     def _receiver_rules(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec | None) -> list[tuple[Unit, float, str]]:
         resolver = self.index.resolver
-        parts = [p for p in call.receiver.replace("::", ".").replace("?.", ".").replace("!!", "").split(".") if p]
-        if not parts or any(not p.isidentifier() for p in parts):
-            return self._receiver_name(facts, call, parts[-1] if parts else "")
-        t, rule = self._receiver_type(facts, caller, parts)
+        steps = _segments(call.receiver)
+        if steps is None:
+            return []
+        t, rule = self._receiver_type(facts, caller, steps)
         if t is not None:
-            if rule == "self":  # self.m() the resolver could not bind: a template method implemented below
+            if rule == "self":  # self.m() the resolver could not bind
+                # defined more than once in the type or its bases (a getter and a setter, a
+                # conditional definition): each of them
+                base = self._members_named(t, call.name)
+                if base and len(base) <= MAX_NAME_CANDIDATES:
+                    conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
+                    return [(m, conf, "base-method") for m in base]
+                # not defined in the type: a template method implemented below
                 out = [(m, conf, "subtype-method") for m, conf in self._family(t, call.name, facts.path)]
                 if out:
                     return out
@@ -468,7 +591,7 @@ class LikelyGraph:
                 held, _ = self._member_type(t, call.name)
                 if held is not None and spec is not None:
                     return self._protocol_of(held, spec)
-                return []
+                return self._name_rules(facts, caller, call)  # a member set from outside: by name
             m = resolver.find_member(t, call.name)
             out: list[tuple[Unit, float, str]] = []
             if m is not None and m.is_callable:
@@ -484,7 +607,27 @@ class LikelyGraph:
                         out = self._protocol_of(held, spec)
             if out:
                 return out
-        return self._receiver_name(facts, call, parts[-1])
+        return self._receiver_name(facts, call, steps[-1][0])
+
+    def _members_named(self, t: Unit, name: str) -> list[Unit]:
+        """Callables named `name` in `t` or, when it has none, in its nearest supertypes."""
+        resolver = self.index.resolver
+        frontier, seen = [t], set()
+        for _ in range(6):
+            found: list[Unit] = []
+            nxt: list[Unit] = []
+            for cur in frontier:
+                if cur.id in seen:
+                    continue
+                seen.add(cur.id)
+                found += [m for m in resolver.members_of(cur).get(name, []) if m.is_callable]
+                nxt += resolver.supertypes_of(cur)
+            if found:
+                return found
+            frontier = nxt
+            if not frontier:
+                break
+        return []
 
     def _receiver_name(self, facts: FileFacts, call: Call, last: str) -> list[tuple[Unit, float, str]]:
         """Receiver-name ↔ type-name: `session_interface.save_session` → `…SessionInterface.save_session`."""
@@ -535,10 +678,11 @@ class LikelyGraph:
             if isinstance(hit, Unit) and hit.is_callable:
                 return [(hit, RULE_CONFIDENCE["callback-ref"], "callback-ref")]
             return []
-        parts = [p for p in ref.receiver.replace("::", ".").replace("?.", ".").split(".") if p]
-        if not parts or any(not p.isidentifier() for p in parts):
+        steps = _segments(ref.receiver)
+        if steps is None:
             return []
-        t, rule = self._receiver_type(facts, caller, parts)
+        parts = [name for name, _ in steps]
+        t, rule = self._receiver_type(facts, caller, steps) if not any(called for _, called in steps) else (None, "")
         if t is None:  # a module, package or type named explicitly (`mod.handler`, `Foo::bar`)
             head = resolver._lookup(facts, caller, parts[0])
             for part in parts[1:]:
@@ -551,6 +695,10 @@ class LikelyGraph:
                     return [(m, RULE_CONFIDENCE["callback-ref"], "callback-ref")]
                 return []
         if t is None:
+            if len(parts) == 1 and parts[0] in ("this", "self"):  # `this` of an object or class the index has no unit for
+                local = [u for u in self.by_name().get(ref.name, ()) if u.path == facts.path and u.is_callable]
+                if len(local) == 1:
+                    return [(local[0], RULE_CONFIDENCE["method-value"] * 0.9, "method-value")]
             return []
         m = resolver.find_member(t, ref.name)
         if m is None or not m.is_callable:
@@ -612,8 +760,12 @@ class LikelyGraph:
         cands = [u for u in cands if caller_test or not _is_test(u.path)]
         if not cands:
             return None if with_tier else []
-        least = min(_secondary(u.path) for u in cands)
-        cands = [u for u in cands if _secondary(u.path) == least]
+        # a caller in examples/ or a compiled copy may use its own kind of file: only a kind
+        # below the caller's own ranks lower
+        own = _secondary(path)
+        ranks = [max(0, _secondary(u.path) - own) for u in cands]
+        least = min(ranks)
+        cands = [u for u, r in zip(cands, ranks) if r == least]
         tiers = [(self._tier(path, u), u) for u in cands]
         best = min(t for t, _ in tiers)
         hits = [u for t, u in tiers if t == best]
@@ -622,19 +774,26 @@ class LikelyGraph:
     def _tier(self, path: str, u: Unit) -> int:
         """Locality of a definition seen from `path`: same file (0), a file `path` imports (1),
         same directory or package (2), same top-level tree (3), anywhere (4)."""
-        if u.path == path:
+        key = (path, u.path)
+        hit = self._memo_tier.get(key)
+        if hit is None:
+            hit = self._memo_tier[key] = self._find_tier(path, u.path)
+        return hit
+
+    def _find_tier(self, path: str, other_path: str) -> int:
+        if other_path == path:
             return 0
-        if u.path in self.imported_files(path):
+        if other_path in self.imported_files(path):
             return 1
-        if posixpath.dirname(u.path) == posixpath.dirname(path):
+        if posixpath.dirname(other_path) == posixpath.dirname(path):
             return 2
         files = self.index.files
         facts = files.get(path)
         if facts is not None and facts.package:
-            other = files.get(u.path)
+            other = files.get(other_path)
             if other is not None and other.package == facts.package and other.language == facts.language:
                 return 2
-        if u.path.split("/", 1)[0] == path.split("/", 1)[0]:
+        if other_path.split("/", 1)[0] == path.split("/", 1)[0]:
             return 3
         return 4
 

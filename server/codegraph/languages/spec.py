@@ -92,6 +92,8 @@ class LanguageSpec:
     # element of an array or table, the right side of an assignment, `this::m`), with @name
     # and optional @receiver; without @name the text splits at its last `::`.
     refs: str = ""
+    # A bare name inside a type's method can denote one of its fields (Java, Kotlin: no `this.`)
+    implicit_this: bool = False
     # Methods an object runs when it is called like a function (`obj(…)` → `__call__`, `invoke`)
     call_protocol: tuple[str, ...] = ()
     # Member calls that hand the receiver function over rather than name a method of it
