@@ -47,6 +47,10 @@ RULE_CONFIDENCE: dict[str, float] = {
     "import-reach": 0.9,
     "same-package": 0.8,
     "unique-name": 0.7,
+    "member-same-file": 0.3,
+    "member-import-reach": 0.3,
+    "member-same-package": 0.2,
+    "member-unique-name": 0.1,
     "receiver-name": 0.8,
     "attr-type": 0.85,
     "field-type": 0.85,
@@ -287,6 +291,7 @@ class LikelyGraph:
         if facts is None or bindings is None:
             return state
         units = self.index.resolver.units
+        spec = BY_NAME.get(facts.language)
         seen: set[tuple[str, str, int]] = set()
 
         def add(src: str, dst: Unit, line: int, conf: float, rule: str) -> None:
@@ -306,6 +311,10 @@ class LikelyGraph:
             add(e.src, dst, e.line, 1.0, "resolved")
             if dst.kind == "method":
                 self._dispatch(add, e.src, dst, e.line)
+            if e.kind == "constructs" and spec is not None and spec.construct_protocol:
+                t = units.get(e.dst)
+                for m in self._constructed_protocol(t, spec) if t is not None else ():
+                    add(e.src, m, e.line, RULE_CONFIDENCE["protocol-call"], "protocol-call")
         calls = facts.calls
         for idx in bindings.unresolved:
             call = calls[idx]
@@ -339,6 +348,24 @@ class LikelyGraph:
                 if (e.dst, e.line) not in have:
                     have.add((e.dst, e.line))
                     state.out[src].append(e)
+
+    def _constructed_protocol(self, t: Unit, spec: LanguageSpec) -> list[Unit]:
+        """Methods a runtime calls on a value of type `t` once it is built (`impl Future for T`
+        → `T::poll`): the type implements the named trait in one of its impl blocks."""
+        if t.kind not in CLASS_KINDS:
+            return []
+        facts = self.index.files.get(t.path)
+        if facts is None:
+            return []
+        impls = {u.id for u in facts.units if u.kind == "impl" and u.name == t.name}
+        traits = {s.name for s in facts.supertypes if s.unit in impls or s.unit == t.id}
+        out = []
+        for trait, method in spec.construct_protocol:
+            if trait in traits:
+                m = self.index.resolver.find_member(t, method)
+                if m is not None and m.is_callable:
+                    out.append(m)
+        return out
 
     def _dispatch(self, add, src: str, method: Unit, line: int) -> None:
         """A resolved call on a base/interface method may run any override below it."""
@@ -723,9 +750,10 @@ class LikelyGraph:
         if call.construct:
             cands = [u for u in defs if u.kind in CLASS_KINDS]
         else:
-            cands = [u for u in defs if u.is_callable or u.kind in CLASS_KINDS]
-            if call.receiver:  # a member call: methods (or functions of a module object)
-                cands = [u for u in cands if u.kind != "constructor"]
+            if call.receiver:  # a member call on something untyped: methods (a module's functions are resolved)
+                cands = [u for u in defs if u.kind == "method"]
+            else:  # a bare name: functions and types (a method named bare is resolved inside its type)
+                cands = [u for u in defs if u.kind == "function" or u.kind in CLASS_KINDS]
         if not cands:
             return []
         total = len(cands)
@@ -745,6 +773,8 @@ class LikelyGraph:
             rule = "same-package" if tier == 2 else "unique-name"
         if tier >= 3 and total > MAX_NAME_CANDIDATES:
             return []
+        if call.receiver:  # a member call on something untyped: often a library's or a builtin's method
+            rule = "member-" + rule
         conf = RULE_CONFIDENCE[rule] * _K_FACTOR[len(hits)]
         out = []
         for u in hits:
@@ -804,9 +834,12 @@ class LikelyGraph:
         if unit is None:
             return []
         names = {unit.name}
-        if unit.kind == "constructor" and unit.parent:
-            parent = resolver.units.get(unit.parent)
-            if parent is not None:
+        parent = resolver.units.get(unit.parent) if unit.parent else None
+        if parent is not None:
+            spec = BY_NAME.get(self.index.files[unit.path].language) if unit.path in self.index.files else None
+            protocol = set(spec.call_protocol) | {m for _, m in spec.construct_protocol} if spec is not None else set()
+            # a constructor is reached by naming its type; a protocol method by holding or building one
+            if unit.kind == "constructor" or unit.name in protocol:
                 names.add(parent.name)
         files: set[str] = set()
         for name in names:

@@ -96,6 +96,9 @@ class LanguageSpec:
     implicit_this: bool = False
     # Methods an object runs when it is called like a function (`obj(…)` → `__call__`, `invoke`)
     call_protocol: tuple[str, ...] = ()
+    # (trait/interface name, method): constructing a type that implements it hands the method to
+    # a runtime that calls it later (Rust: a `Future` built here is `poll`ed by the executor)
+    construct_protocol: tuple[tuple[str, str], ...] = ()
     # Member calls that hand the receiver function over rather than name a method of it
     # (`dispatch.bind(this)`, `fn.call(ctx)`): the ranked graph records a reference to it.
     value_calls: frozenset[str] = frozenset()

@@ -229,6 +229,7 @@ RUST = LanguageSpec(
     macro_calls=rust_macro_calls,
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
     declarations="(let_declaration pattern: (identifier) @name type: (_) @type)",
+    construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""
 (arguments (identifier) @name @ref)
