@@ -87,6 +87,68 @@ def hidden(index: RootIndex, lg: LikelyGraph, sample: int, rng: random.Random, s
             stats[key]["found"] += hit
 
 
+def jedi_oracle(index: RootIndex, lg: LikelyGraph, sample: int, rng: random.Random, jstats) -> None:
+    """Python only: unknown call sites with likely targets, checked against jedi's goto (an
+    independent oracle for sites the resolver cannot prove). jedi's answer is a unit of the
+    repository (the proposal is right or wrong), a definition outside it (a builtin or a library:
+    every proposal is wrong), or nothing (not counted)."""
+    from codegraph.bindings.jedi_upgrade import JediResolver, _column
+
+    sites = []
+    for path, facts in sorted(index.files.items()):
+        if facts.language != "python":
+            continue
+        b = index.bindings[path]
+        for idx in b.unresolved:
+            call = facts.calls[idx]
+            if call.caller:
+                sites.append((path, call))
+    rng.shuffle(sites)
+    jedi = JediResolver(index.root, index.files, index.sources)
+    done = 0
+    for path, call in sites:
+        if done >= sample:
+            break
+        facts = index.files[path]
+        props = lg.targets(facts, call)
+        if not props:
+            continue
+        pos = _column(index.sources.get(path, b""), call)
+        if pos is None:
+            continue
+        try:
+            names = jedi._script(path).goto(pos[0], pos[1], follow_imports=True)
+        except Exception:
+            continue
+        answer = None  # unit id, "outside", or None
+        for n in names:
+            mp = getattr(n, "module_path", None)
+            try:
+                rel = Path(mp).resolve().relative_to(index.root).as_posix() if mp is not None else None
+            except ValueError:
+                rel = None
+            if rel is None or rel not in index.files:
+                answer = answer or "outside"
+                continue
+            unit = next((u for u in index.files[rel].units if u.name == n.name and u.name_line == n.line and u.kind != "statement"), None)
+            if unit is not None:
+                answer = unit.id
+                break
+        if answer is None:
+            continue
+        done += 1
+        by_rule = defaultdict(list)
+        for u, _, rule in props:
+            by_rule[rule].append(u.id == answer)
+        for rule, oks in by_rule.items():
+            for key in (rule, "(all rules)"):
+                jstats[key][1] += len(oks)
+                jstats[key][2] += sum(oks)
+                jstats[key][3] += 1
+                jstats[key][4] += any(oks)
+                jstats[key][0] += answer == "outside"
+
+
 def unknown_coverage(index: RootIndex, lg: LikelyGraph, cover):
     for path, facts in index.files.items():
         b = index.bindings.get(path)
@@ -142,25 +204,28 @@ def gold_hops(index: RootIndex, lg: LikelyGraph, case: dict, acc):
         pat = re.compile(r"\b" + re.escape(name) + r"\b")
         return any(pat.search(body_text(index, a)) for a in a_ids)
 
-    pairs = set()
+    pairs: dict[tuple, bool] = {}  # (caller ids, callee ids) → the caller names the callee in its body
     for (ea, a), (eb, b) in zip(spine, spine[1:]):
         if a[0] == b[0]:
             continue
-        if names_in(a, b) or not names_in(b, a):
-            pairs.add((tuple(a), tuple(b)))
+        if names_in(a, b):
+            pairs[(tuple(a), tuple(b))] = True
+        elif names_in(b, a):
+            pairs[(tuple(b), tuple(a))] = True
         else:
-            pairs.add((tuple(b), tuple(a)))
+            pairs.setdefault((tuple(a), tuple(b)), False)
     for _, a in spine:
         for _, b in spine:
             if a[0] != b[0] and names_in(a, b):
-                pairs.add((tuple(a), tuple(b)))
-    for a, b in pairs:
+                pairs[(tuple(a), tuple(b))] = True
+    for (a, b), textual in pairs.items():
         bs = set(b)
         edges = [e for x in a for e in lg.out(x) if e.dst in bs]
-        acc["hops"] += 1
-        acc["resolved"] += any(e.rule == "resolved" for e in edges)
-        acc["likely"] += bool(edges)
-        acc["likely_strong"] += any(e.confidence >= 0.3 for e in edges)
+        for pre in ("", "t_") if textual else ("",):
+            acc[pre + "hops"] += 1
+            acc[pre + "resolved"] += any(e.rule == "resolved" for e in edges)
+            acc[pre + "likely"] += bool(edges)
+            acc[pre + "likely_strong"] += any(e.confidence >= 0.3 for e in edges)
 
 
 def timing(index: RootIndex, n: int = 300) -> tuple[float, float]:
@@ -186,6 +251,7 @@ def main() -> int:
     ap.add_argument("--cases", default=str(DEFAULT_CASES))
     ap.add_argument("--sample", type=int, default=600, help="hidden resolved edges per corpus")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--jedi-sample", type=int, default=150, help="Python unknown sites checked against jedi per corpus (0: skip)")
     ap.add_argument("--cache-dir", default=None)
     args = ap.parse_args()
     devset = Path(args.devset)
@@ -195,6 +261,7 @@ def main() -> int:
     stats = defaultdict(lambda: defaultdict(int))
     kstats = defaultdict(lambda: [0, 0])
     cover = defaultdict(lambda: [0, 0])
+    jstats = defaultdict(lambda: [0, 0, 0, 0, 0])
     hop_rows = []
     time_rows = []
     for name in names:
@@ -208,6 +275,8 @@ def main() -> int:
                 gold_hops(index, lg, case, acc)
         hop_rows.append((name, acc))
         unknown_coverage(index, lg, cover)
+        if args.jedi_sample:
+            jedi_oracle(index, lg, args.jedi_sample, random.Random(f"{args.seed}:jedi:{name}"), jstats)
         time_rows.append((name, len(index.files), *timing(index)))
         index.close()
 
@@ -230,22 +299,36 @@ def main() -> int:
         n1, ok1 = kstats.get((rule, 1), (0, 0))
         print(f"{rule:<16} {cells[0]:>12} {cells[1]:>12} {cells[2]:>12}   {'yes' if n1 and ok1 / n1 >= 0.9 else 'no'}")
 
+    if jstats:
+        print("\n(a2) Python unknown call sites with likely targets, checked against jedi goto (independent oracle)")
+        print(f"{'rule':<16} {'sites':>6} {'outside':>8} {'proposed':>9} {'precision':>9} {'site hit':>9}")
+        for rule in sorted(jstats):
+            outside, n, ok, sites, found = jstats[rule]
+            print(f"{rule:<16} {sites:>6} {outside:>8} {n:>9} {ok / max(1, n):>9.2f} {found / max(1, sites):>9.2f}")
+
     print("\n(b) unknown call sites with at least one likely target")
     print(f"{'language':<12} {'unknown':>8} {'gain':>8} {'share':>6}")
     for lang in sorted(cover):
         n, g = cover[lang]
         print(f"{lang:<12} {n:>8} {g:>8} {g / max(1, n):>6.2f}")
 
-    print("\n(c) gold caller→callee hops that are edges of out()")
-    print(f"{'corpus':<12} {'hops':>5} {'resolved':>9} {'+likely':>8} {'+likely≥0.3':>12}")
+    print("\n(c) gold caller→callee hops that are edges of out(): all pairs (consecutive spine pairs +")
+    print("    pairs where one names the other) | textual pairs only (the caller's body names the callee)")
+    print(f"{'corpus':<12} {'hops':>5} {'resolved':>9} {'+likely':>8} {'+lk≥0.3':>8} | {'hops':>5} {'resolved':>9} {'+likely':>8} {'+lk≥0.3':>8}")
     tot = defaultdict(int)
+
+    def row(name, acc):
+        h, t = max(1, acc["hops"]), max(1, acc["t_hops"])
+        print(
+            f"{name:<12} {acc['hops']:>5} {acc['resolved'] / h:>9.2f} {acc['likely'] / h:>8.2f} {acc['likely_strong'] / h:>8.2f} | "
+            f"{acc['t_hops']:>5} {acc['t_resolved'] / t:>9.2f} {acc['t_likely'] / t:>8.2f} {acc['t_likely_strong'] / t:>8.2f}"
+        )
+
     for name, acc in hop_rows:
         for k, v in acc.items():
             tot[k] += v
-        h = max(1, acc["hops"])
-        print(f"{name:<12} {acc['hops']:>5} {acc['resolved'] / h:>9.2f} {acc['likely'] / h:>8.2f} {acc['likely_strong'] / h:>12.2f}")
-    h = max(1, tot["hops"])
-    print(f"{'all':<12} {tot['hops']:>5} {tot['resolved'] / h:>9.2f} {tot['likely'] / h:>8.2f} {tot['likely_strong'] / h:>12.2f}")
+        row(name, acc)
+    row("all", tot)
 
     print("\n(d) timing: likely_graph + out() of 300 callables, then into() of 100")
     print(f"{'corpus':<12} {'files':>6} {'out ms':>8} {'into ms':>8}")

@@ -15,11 +15,15 @@ computes those. Nothing decodes every file's calls up front.
 from __future__ import annotations
 
 import posixpath
+import re
 import threading
 from collections import defaultdict
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
+from ..languages import BY_NAME
+from ..languages.spec import LanguageSpec, last_segment
 from ..workspace.scope import is_test_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,11 +47,16 @@ RULE_CONFIDENCE: dict[str, float] = {
     "import-reach": 0.9,
     "same-package": 0.8,
     "unique-name": 0.7,
+    "member-same-file": 0.3,
+    "member-import-reach": 0.3,
+    "member-same-package": 0.2,
+    "member-unique-name": 0.1,
     "receiver-name": 0.8,
     "attr-type": 0.85,
     "field-type": 0.85,
     "return-type": 0.85,
     "local-type": 0.85,
+    "declared-type": 0.85,
     "family-dispatch": 0.5,
     "subtype-method": 0.5,
     "base-method": 0.7,
@@ -65,10 +74,54 @@ _COMPILED_DIRS = frozenset({"dist", "build", "lib", "out", "es", "esm", "cjs", "
 _SOURCE_EXTS = (".ts", ".tsx", ".mts", ".cts")
 
 
+def _type_args(text: str) -> list[str]:
+    """Top-level type arguments: `Map<K, List<V>>` → [`K`, `List<V>`]."""
+    for opener, closer in ("<>", "[]"):
+        start = text.find(opener)
+        if start > 0 and text.rstrip().endswith(closer):
+            inner, depth, cur, out = text[start + 1 : text.rstrip().rfind(closer)], 0, "", []
+            for ch in inner:
+                if ch in "<[(":
+                    depth += 1
+                elif ch in ">])":
+                    depth -= 1
+                if ch == "," and depth == 0:
+                    out.append(cur.strip())
+                    cur = ""
+                else:
+                    cur += ch
+            out.append(cur.strip())
+            return [a.lstrip("?").replace("out ", "").replace("in ", "").replace("extends ", "").strip() for a in out if a.strip() not in ("", "?", "*")]
+    return []
+
+
+_SEGMENT = re.compile(r"^([A-Za-z_$][\w$]*)((?:\([^()]*\)|\[[^\[\]]*\])*)$")
+
+
+def _segments(receiver: str) -> list[tuple[str, bool]] | None:
+    """A receiver as (name, called) steps: `a.b` → [(a, F), (b, F)]; `handlers[p]` → [(handlers,
+    F)] (an element keeps the declared element type); `factories.get(i)` → [(factories, F),
+    (get, T)]; None when a step is no plain name with calls/indexes after it."""
+    parts = [p for p in receiver.replace("::", ".").replace("?.", ".").replace("!!", "").replace("?", "").split(".") if p]
+    out: list[tuple[str, bool]] = []
+    for part in parts:
+        m = _SEGMENT.match(part.strip())
+        if m is None:
+            return None
+        out.append((m.group(1), m.group(2).startswith("(")))
+    return out or None
+
+
 def _norm(name: str) -> str:
     return name.replace("_", "").lower()
 
 
+@lru_cache(maxsize=65536)
+def _is_test(path: str) -> bool:
+    return is_test_path(path)
+
+
+@lru_cache(maxsize=65536)
 def _secondary(path: str) -> int:
     """0 main source, 1 examples/docs/benchmarks, 2 compiled copies and declarations."""
     base = posixpath.basename(path)
@@ -89,6 +142,26 @@ class _FileState:
         self.out: dict[str, list[Likely]] = defaultdict(list)
 
 
+class _FileCtx:
+    """What the rules read of one file beyond its facts: which call each resolved edge came
+    from, and which calls initialise which locals."""
+
+    __slots__ = ("call_dst", "assigned")
+
+    def __init__(self, facts: FileFacts, bindings) -> None:
+        self.call_dst: dict[int, str] = {}
+        self.assigned: dict[tuple[str, str], list[int]] = defaultdict(list)
+        unresolved = set(bindings.unresolved) if bindings is not None else set()
+        edges = [e for e in bindings.edges if e.kind in ("calls", "constructs")] if bindings is not None else []
+        calls = facts.calls
+        resolved = [i for i in range(len(calls)) if i not in unresolved]
+        if len(resolved) == len(edges):  # the resolver emits one edge per resolved call, in order
+            self.call_dst = {i: e.dst for i, e in zip(resolved, edges)}
+        for i, c in enumerate(calls):
+            if c.assigned_to and c.caller:
+                self.assigned[(c.caller, c.assigned_to)].append(i)
+
+
 class LikelyGraph:
     def __init__(self, index: "RootIndex") -> None:
         self.index = index
@@ -102,6 +175,11 @@ class LikelyGraph:
         self._ctor: dict[str, Unit | None] = {}
         self._overrides: dict[tuple[str, str], list[Unit]] = {}
         self._type_norm: dict[str, list[Unit]] | None = None
+        self._ctxs: dict[str, _FileCtx] = {}
+        self._memo_types: dict[tuple[str, str], Unit | None] = {}
+        self._memo_tier: dict[tuple[str, str], int] = {}
+        self._memo_rn: dict[tuple[str, str, str], list[tuple[Unit, float, str]]] = {}
+        self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str) -> list[Likely]:
@@ -200,6 +278,12 @@ class LikelyGraph:
                 self._files[path] = state
         return state
 
+    def _ctx(self, path: str) -> _FileCtx:
+        ctx = self._ctxs.get(path)
+        if ctx is None:
+            ctx = self._ctxs[path] = _FileCtx(self.index.files[path], self.index.bindings.get(path))
+        return ctx
+
     def _compute_file(self, path: str) -> _FileState:
         state = _FileState()
         facts = self.index.files.get(path)
@@ -207,6 +291,7 @@ class LikelyGraph:
         if facts is None or bindings is None:
             return state
         units = self.index.resolver.units
+        spec = BY_NAME.get(facts.language)
         seen: set[tuple[str, str, int]] = set()
 
         def add(src: str, dst: Unit, line: int, conf: float, rule: str) -> None:
@@ -226,6 +311,10 @@ class LikelyGraph:
             add(e.src, dst, e.line, 1.0, "resolved")
             if dst.kind == "method":
                 self._dispatch(add, e.src, dst, e.line)
+            if e.kind == "constructs" and spec is not None and spec.construct_protocol:
+                t = units.get(e.dst)
+                for m in self._constructed_protocol(t, spec) if t is not None else ():
+                    add(e.src, m, e.line, RULE_CONFIDENCE["protocol-call"], "protocol-call")
         calls = facts.calls
         for idx in bindings.unresolved:
             call = calls[idx]
@@ -233,85 +322,438 @@ class LikelyGraph:
                 continue
             for dst, conf, rule in self.targets(facts, call):
                 add(call.caller, dst, call.line, conf, rule)
+        for ref in facts.refs:
+            if ref.caller and ref.caller in units:
+                for dst, conf, rule in self.ref_targets(facts, ref):
+                    add(ref.caller, dst, ref.line, conf, rule)
+        self._lift_closures(state, units)
         for edges in state.out.values():
             edges.sort(key=lambda e: (e.confidence < 1.0, e.line, -e.confidence))
         return state
+
+    @staticmethod
+    def _lift_closures(state: _FileState, units: dict[str, Unit]) -> None:
+        """A function nested in a callable (a closure, an arrow function, a local handler) runs
+        as part of it: its edges are also the enclosing callables' (same line, same rule)."""
+        lifted: dict[str, list[Likely]] = defaultdict(list)
+        for src, edges in state.out.items():
+            cur = units.get(src)
+            parent = units.get(cur.parent) if cur is not None and cur.parent else None
+            while cur is not None and cur.is_callable and parent is not None and parent.is_callable:
+                lifted[parent.id] += [e._replace(src=parent.id) for e in edges if e.dst != parent.id]
+                cur, parent = parent, units.get(parent.parent) if parent.parent else None
+        for src, edges in lifted.items():
+            have = {(e.dst, e.line) for e in state.out.get(src, ())}
+            for e in edges:
+                if (e.dst, e.line) not in have:
+                    have.add((e.dst, e.line))
+                    state.out[src].append(e)
+
+    def _constructed_protocol(self, t: Unit, spec: LanguageSpec) -> list[Unit]:
+        """Methods a runtime calls on a value of type `t` once it is built (`impl Future for T`
+        → `T::poll`): the type implements the named trait in one of its impl blocks."""
+        if t.kind not in CLASS_KINDS:
+            return []
+        facts = self.index.files.get(t.path)
+        if facts is None:
+            return []
+        impls = {u.id for u in facts.units if u.kind == "impl" and u.name == t.name}
+        traits = {s.name for s in facts.supertypes if s.unit in impls or s.unit == t.id}
+        out = []
+        for trait, method in spec.construct_protocol:
+            if trait in traits:
+                m = self.index.resolver.find_member(t, method)
+                if m is not None and m.is_callable:
+                    out.append(m)
+        return out
 
     def _dispatch(self, add, src: str, method: Unit, line: int) -> None:
         """A resolved call on a base/interface method may run any override below it."""
         owner = self.index.resolver.units.get(method.parent) if method.parent else None
         if owner is None or owner.kind not in CLASS_KINDS:
             return
-        found = [m for m in self.overrides(owner, method.name) if not is_test_path(m.path) or is_test_path(src)]
-        if not found or len(found) > MAX_DISPATCH:
-            return
-        conf = RULE_CONFIDENCE["family-dispatch"] / max(1, len(found)) ** 0.5
-        for m in found:
+        for m, conf in self._family(owner, method.name, self.index.resolver.units[src].path if src in self.index.resolver.units else ""):
             add(src, m, line, conf, "family-dispatch")
+
+    def _family(self, owner: Unit, name: str, caller_path: str) -> list[tuple[Unit, float]]:
+        found = [m for m in self.overrides(owner, name) if not _is_test(m.path) or _is_test(caller_path)]
+        if not found or len(found) > MAX_DISPATCH:
+            return []
+        conf = RULE_CONFIDENCE["family-dispatch"] / len(found) ** 0.5
+        return [(m, conf) for m in found]
+
+    # ---- types of what a receiver holds ----------------------------------------------------
+    def _enclosing(self, caller: Unit | None) -> tuple[Unit | None, Unit | None]:
+        """(innermost method, the type it belongs to): Go methods and Rust impl blocks name
+        their type by qualname, wherever in the package it is declared."""
+        resolver = self.index.resolver
+        method, owner = resolver._enclosing_type(caller)
+        if method is None:
+            cur = caller
+            while cur is not None and cur.kind not in ("method", "constructor"):
+                cur = resolver.units.get(cur.parent) if cur.parent else None
+            method = cur
+        if owner is not None and owner.kind == "impl":
+            owner = self._type_named(owner.path, owner.name) or owner
+        if owner is None and method is not None and "." in method.qualname:
+            owner = self._type_named(method.path, method.qualname.rsplit(".", 1)[0].rsplit(".", 1)[-1])
+        return method, owner
+
+    def _type_named(self, path: str, name: str) -> Unit | None:
+        """A type called `name` near `path`: in the file, else the one in the nearest tier."""
+        key = (path, name)
+        if key not in self._memo_types:
+            self._memo_types[key] = self._find_type_named(path, name)
+        return self._memo_types[key]
+
+    def _find_type_named(self, path: str, name: str) -> Unit | None:
+        facts = self.index.files.get(path)
+        if facts is None:
+            return None
+        local = [u for u in self.index.resolver.top.get(path, {}).get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
+        if len(local) == 1:
+            return local[0]
+        hits = self._best_tier(path, [u for u in self.by_name().get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"])
+        return hits[0] if len(hits) == 1 and self._tier(path, hits[0]) <= 2 else None
+
+    def _type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
+        """A declared type as a type unit; an array or a container/wrapper from outside the
+        index (`List<Factory>`, `Lazy<Cache>`, `Foo[]`) stands for its element type."""
+        key = (facts.path, text)
+        if key not in self._memo_types:
+            self._memo_types[key] = self._find_type_from_text(facts, text)
+        return self._memo_types[key]
+
+    def _find_type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
+        text = text.strip()
+        while text.endswith("[]"):
+            text = text[:-2].strip()
+        t = self.index.resolver._resolve_type_text(facts, text)
+        if t is not None:
+            return t
+        name = last_segment(text)
+        t = self._type_named(facts.path, name) if name and name[:1].isupper() else None
+        if t is not None:
+            return t
+        for args in _type_args(text)[::-1]:
+            t = self._type_from_text(facts, args)
+            if t is not None:
+                return t
+        return None
+
+    def _held_type(self, facts: FileFacts, held: str) -> tuple[Unit | None, bool]:
+        """The type a member or local holds: (type, made by a call)."""
+        if not held.endswith("()"):
+            return self._type_from_text(facts, held), False
+        callee = held[:-2]
+        resolver = self.index.resolver
+        parts = [p for p in callee.replace("::", ".").split(".") if p]
+        if not parts:
+            return None, True
+        head = resolver._lookup(facts, None, parts[0])
+        for part in parts[1:]:
+            head = resolver._member_of(head, part)
+        if isinstance(head, Unit):
+            if head.kind in CLASS_KINDS:
+                return head, True
+            if head.is_callable and head.returns:
+                other = self.index.files.get(head.path)
+                return (self._type_from_text(other, head.returns) if other is not None else None), True
+            return None, True
+        return self._type_named(facts.path, parts[-1]) if parts[-1][:1].isupper() else None, True
+
+    def _member_type(self, t: Unit, name: str) -> tuple[Unit | None, str]:
+        """What member `name` of type `t` (or of its supertypes) holds: (type, rule)."""
+        resolver = self.index.resolver
+        frontier, seen = [t], set()
+        for _ in range(5):
+            nxt = []
+            for cur in frontier:
+                if cur.id in seen:
+                    continue
+                seen.add(cur.id)
+                held = next((h for n, h in cur.attrs if n == name), None)
+                if held:
+                    facts = self.index.files.get(cur.path)
+                    if facts is None:
+                        return None, ""
+                    found, made = self._held_type(facts, held)
+                    return found, ("attr-type" if made else "field-type")
+                nxt += resolver.supertypes_of(cur)
+            frontier = nxt
+            if not frontier:
+                break
+        return None, ""
+
+    def _local_type(self, facts: FileFacts, caller: Unit | None, local: str) -> tuple[Unit | None, str]:
+        """`x = Foo()` / `x = f()` (f declared `-> Ctx`) in the same callable: x's type."""
+        if caller is None:
+            return None, ""
+        ctx = self._ctx(facts.path)
+        idxs = ctx.assigned.get((caller.id, local))
+        if not idxs:
+            return None, ""
+        dsts = {ctx.call_dst.get(i) for i in idxs}
+        if len(dsts) != 1 or None in dsts:
+            return None, ""
+        target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
+        if target is None:
+            return None, ""
+        if target.kind == "constructor" and target.parent:
+            return self.index.resolver.units.get(target.parent), "local-type"
+        return self._made_by(target)
+
+    def _receiver_type(self, facts: FileFacts, caller: Unit | None, steps: list[tuple[str, bool]]) -> tuple[Unit | None, str]:
+        """The type a receiver holds (`self.session_interface`, `ctx`, `factories.get(i)`), and
+        the rule that typed its last step."""
+        resolver = self.index.resolver
+        method, owner = self._enclosing(caller)
+        self_words = {"self", "this", "Self"} | ({method.receiver} if method is not None and method.receiver else set())
+        head, called = steps[0]
+        t: Unit | None
+        if called:
+            hit = resolver._lookup(facts, caller, head)
+            t, rule = self._made_by(hit)
+        elif head in self_words:
+            t, rule = owner, "self"
+        else:
+            declared = resolver._declared_type(caller, head)
+            if declared:
+                t, rule = self._type_from_text(facts, declared), "declared-type"
+            else:
+                t, rule = self._local_type(facts, caller, head)
+                if t is None and owner is not None:
+                    spec = BY_NAME.get(facts.language)
+                    if spec is not None and spec.implicit_this and not self._is_local(facts, caller, head):
+                        t, rule = self._member_type(owner, head)
+        for name, called in steps[1:]:
+            if t is None:
+                return None, ""
+            if called:  # `x.make()`: what make returns; `list.get(i)` on a container: its element
+                m = resolver.find_member(t, name)
+                if m is None and rule != "self":
+                    continue
+                t, rule = self._made_by(m)
+            else:
+                t, rule = self._member_type(t, name)
+        return (t, rule) if t is not None else (None, "")
+
+    def _made_by(self, hit) -> tuple[Unit | None, str]:
+        """The type a call of `hit` makes: a type's instance, a callable's declared return type."""
+        if not isinstance(hit, Unit):
+            return None, ""
+        if hit.kind in CLASS_KINDS:
+            return hit, "local-type"
+        if hit.is_callable and hit.returns:
+            other = self.index.files.get(hit.path)
+            return (self._type_from_text(other, hit.returns) if other is not None else None), "return-type"
+        return None, ""
+
+    def _is_local(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
+        resolver = self.index.resolver
+        assigned = self._ctx(facts.path).assigned
+        cur = caller
+        while cur is not None:
+            if name in cur.param_names or (cur.id, name) in assigned or any(n == name for n, _ in cur.local_types):
+                return True
+            cur = resolver.units.get(cur.parent) if cur.parent else None
+        return False
 
     # ---- the rules for one unknown call site ------------------------------------------------
     def targets(self, facts: FileFacts, call: Call) -> list[tuple[Unit, float, str]]:
         """Likely targets of one call site as if it were unknown, best first."""
         resolver = self.index.resolver
         caller = resolver.units.get(call.caller) if call.caller else None
-        receiver = call.receiver
-        if receiver:
-            typed = self._receiver_rules(facts, caller, call)
+        spec = BY_NAME.get(facts.language)
+        if call.receiver:
+            if spec is not None and call.name in spec.value_calls:  # `dispatch.bind(this)`: a reference
+                receiver, _, name = call.receiver.rpartition(".")
+                if name.isidentifier():
+                    return self.ref_targets(facts, call._replace(name=name, receiver=receiver))
+            typed = self._receiver_rules(facts, caller, call, spec)
             if typed:
                 return typed
+        elif spec is not None and spec.call_protocol:
+            proto = self._protocol(facts, caller, call, spec)
+            if proto:
+                return proto
         return self._name_rules(facts, caller, call)
 
-    def _receiver_rules(self, facts: FileFacts, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:
+    def _protocol(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
+        """`handler(x)` where `handler` holds an object: the object's call protocol method."""
+        t, _ = self._receiver_type(facts, caller, [(call.name, False)]) if call.name not in ("self", "this") else (None, "")
+        return self._protocol_of(t, spec)
+
+    def _protocol_of(self, t: Unit | None, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
+        if t is None or t.kind not in CLASS_KINDS:
+            return []
         resolver = self.index.resolver
-        receiver = call.receiver
-        parts = [p for p in receiver.replace("::", ".").replace("?.", ".").split(".") if p]
-        if not parts:
+        for pname in spec.call_protocol:
+            m = resolver.find_member(t, pname)
+            found = ([m] if m is not None else []) + [x for x in self.overrides(t, pname) if x is not m]
+            if found and len(found) <= MAX_DISPATCH:
+                conf = RULE_CONFIDENCE["protocol-call"] / len(found) ** 0.5
+                return [(x, conf, "protocol-call") for x in found]
+        return []
+
+    def _receiver_rules(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec | None) -> list[tuple[Unit, float, str]]:
+        resolver = self.index.resolver
+        steps = _segments(call.receiver)
+        if steps is None:
             return []
-        # self/this inside a type where the member is not found: a template method implemented below
-        _, owner = resolver._enclosing_type(caller)
-        own = caller.receiver if caller is not None else ""
-        method = caller
-        while method is not None and method.kind not in ("method", "constructor"):
-            method = resolver.units.get(method.parent) if method.parent else None
-        self_words = {"self", "this", "Self", method.receiver if method is not None else own} - {""}
-        if owner is not None and len(parts) == 1 and parts[0] in self_words:
-            found = [m for m in self.overrides(owner, call.name) if not is_test_path(m.path) or is_test_path(facts.path)]
-            if 0 < len(found) <= MAX_DISPATCH:
-                conf = RULE_CONFIDENCE["subtype-method"] / len(found) ** 0.5
-                return [(m, conf, "subtype-method") for m in found]
-            return []
-        # receiver-name ↔ type-name: `session_interface.save_session` → `SecureCookieSessionInterface.save_session`
-        last = parts[-1].strip("_")
+        t, rule = self._receiver_type(facts, caller, steps)
+        if t is not None:
+            if rule == "self":  # self.m() the resolver could not bind
+                # defined more than once in the type or its bases (a getter and a setter, a
+                # conditional definition): each of them
+                base = self._members_named(t, call.name)
+                if base and len(base) <= MAX_NAME_CANDIDATES:
+                    conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
+                    return [(m, conf, "base-method") for m in base]
+                # not defined in the type: a template method implemented below
+                out = [(m, conf, "subtype-method") for m, conf in self._family(t, call.name, facts.path)]
+                if out:
+                    return out
+                # `self.handler(…)` where handler is a member holding an object
+                held, _ = self._member_type(t, call.name)
+                if held is not None and spec is not None:
+                    return self._protocol_of(held, spec)
+                return self._name_rules(facts, caller, call)  # a member set from outside: by name
+            m = resolver.find_member(t, call.name)
+            out: list[tuple[Unit, float, str]] = []
+            if m is not None and m.is_callable:
+                out.append((m, RULE_CONFIDENCE[rule], rule))
+                owner = resolver.units.get(m.parent) if m.parent else None
+                if owner is not None:
+                    out += [(x, c, "family-dispatch") for x, c in self._family(owner, call.name, facts.path) if x.id != m.id]
+            else:
+                out += [(x, c * RULE_CONFIDENCE[rule], "family-dispatch") for x, c in self._family(t, call.name, facts.path)]
+                if not out:
+                    held, _ = self._member_type(t, call.name)
+                    if held is not None and spec is not None:
+                        out = self._protocol_of(held, spec)
+            if out:
+                return out
+        return self._receiver_name(facts, call, steps[-1][0])
+
+    def _members_named(self, t: Unit, name: str) -> list[Unit]:
+        """Callables named `name` in `t` or, when it has none, in its nearest supertypes."""
+        resolver = self.index.resolver
+        frontier, seen = [t], set()
+        for _ in range(6):
+            found: list[Unit] = []
+            nxt: list[Unit] = []
+            for cur in frontier:
+                if cur.id in seen:
+                    continue
+                seen.add(cur.id)
+                found += [m for m in resolver.members_of(cur).get(name, []) if m.is_callable]
+                nxt += resolver.supertypes_of(cur)
+            if found:
+                return found
+            frontier = nxt
+            if not frontier:
+                break
+        return []
+
+    def _receiver_name(self, facts: FileFacts, call: Call, last: str) -> list[tuple[Unit, float, str]]:
+        """Receiver-name ↔ type-name: `session_interface.save_session` → `…SessionInterface.save_session`."""
+        last = last.strip("_")
         if len(last) < 4 or not last.replace("_", "").isalnum():
             return []
-        key = _norm(last)
+        key = (facts.path, _norm(last), call.name)
+        hit = self._memo_rn.get(key)
+        if hit is None:
+            hit = self._memo_rn[key] = self._find_receiver_name(facts.path, key[1], call.name)
+        return hit
+
+    def _find_receiver_name(self, path: str, key: str, name: str) -> list[tuple[Unit, float, str]]:
+        units, sub = self.index.resolver.units, self.subtypes()
         hits: list[Unit] = []
-        for norm, types in self._types_by_norm().items():
-            if norm.endswith(key) or (len(norm) >= 5 and key.endswith(norm)):
-                for t in types:
-                    m = resolver.find_member(t, call.name)
-                    if m is not None and m.is_callable and m not in hits:
-                        hits.append(m)
+        for m in self.by_name().get(name, ()):
+            if not m.is_callable or not m.parent:
+                continue
+            owner = units.get(m.parent)
+            if owner is None or owner.kind not in CLASS_KINDS:
+                continue
+            # the type itself or a type below it that inherits the method is named like the receiver
+            names = [owner.name] + [units[s].name for s in sub.get(owner.id, ()) if s in units]
+            for n in names:
+                norm = _norm(n)
+                if norm.endswith(key) or (len(norm) >= 5 and key.endswith(norm)):
+                    hits.append(m)
+                    break
         if not hits:
             return []
-        hits = self._best_tier(facts.path, hits)
+        hits = self._best_tier(path, hits)
         if not hits or len(hits) > MAX_NAME_CANDIDATES:
             return []
         conf = RULE_CONFIDENCE["receiver-name"] * _K_FACTOR[len(hits)]
         return [(m, conf, "receiver-name") for m in hits]
 
+    # ---- references: functions handed over as values -----------------------------------------
+    def ref_targets(self, facts: FileFacts, ref: Call) -> list[tuple[Unit, float, str]]:
+        resolver = self.index.resolver
+        caller = resolver.units.get(ref.caller) if ref.caller else None
+        if not ref.receiver:
+            cur = caller
+            while cur is not None:  # a parameter or a local of that name is a value, not the function
+                if ref.name in cur.param_names or (cur.id, ref.name) in self._ctx(facts.path).assigned:
+                    return []
+                cur = resolver.units.get(cur.parent) if cur.parent else None
+            hit = resolver._lookup(facts, caller, ref.name)
+            if isinstance(hit, Unit) and hit.is_callable:
+                return [(hit, RULE_CONFIDENCE["callback-ref"], "callback-ref")]
+            return []
+        steps = _segments(ref.receiver)
+        if steps is None:
+            return []
+        parts = [name for name, _ in steps]
+        t, rule = self._receiver_type(facts, caller, steps) if not any(called for _, called in steps) else (None, "")
+        if t is None:  # a module, package or type named explicitly (`mod.handler`, `Foo::bar`)
+            head = resolver._lookup(facts, caller, parts[0])
+            for part in parts[1:]:
+                head = resolver._member_of(head, part)
+            if isinstance(head, Unit) and head.kind in CLASS_KINDS:
+                t = head
+            elif isinstance(head, tuple):
+                m = resolver._member_of(head, ref.name)
+                if isinstance(m, Unit) and m.is_callable:
+                    return [(m, RULE_CONFIDENCE["callback-ref"], "callback-ref")]
+                return []
+        if t is None:
+            if len(parts) == 1 and parts[0] in ("this", "self"):  # `this` of an object or class the index has no unit for
+                local = [u for u in self.by_name().get(ref.name, ()) if u.path == facts.path and u.is_callable]
+                if len(local) == 1:
+                    return [(local[0], RULE_CONFIDENCE["method-value"] * 0.9, "method-value")]
+            return []
+        m = resolver.find_member(t, ref.name)
+        if m is None or not m.is_callable:
+            return []
+        out = [(m, RULE_CONFIDENCE["method-value"], "method-value")]
+        owner = resolver.units.get(m.parent) if m.parent else None
+        if owner is not None:
+            out += [(x, c, "family-dispatch") for x, c in self._family(owner, ref.name, facts.path) if x.id != m.id]
+        return out
+
     def _name_rules(self, facts: FileFacts, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:
+        key = (facts.path, call.name, call.construct, bool(call.receiver))
+        hit = self._memo_names.get(key)
+        if hit is None:
+            hit = self._memo_names[key] = self._find_by_name(facts, call)
+        return [h for h in hit if caller is None or h[0].id != caller.id]
+
+    def _find_by_name(self, facts: FileFacts, call: Call) -> list[tuple[Unit, float, str]]:
         defs = self.by_name().get(call.name)
         if not defs:
             return []
         if call.construct:
             cands = [u for u in defs if u.kind in CLASS_KINDS]
         else:
-            cands = [u for u in defs if u.is_callable or u.kind in CLASS_KINDS]
-            if call.receiver:  # a member call: methods (or functions of a module object)
-                cands = [u for u in cands if u.kind != "constructor"]
-        if caller is not None:
-            cands = [u for u in cands if u.id != caller.id]
+            if call.receiver:  # a member call on something untyped: methods (a module's functions are resolved)
+                cands = [u for u in defs if u.kind == "method"]
+            else:  # a bare name: functions and types (a method named bare is resolved inside its type)
+                cands = [u for u in defs if u.kind == "function" or u.kind in CLASS_KINDS]
         if not cands:
             return []
         total = len(cands)
@@ -331,6 +773,8 @@ class LikelyGraph:
             rule = "same-package" if tier == 2 else "unique-name"
         if tier >= 3 and total > MAX_NAME_CANDIDATES:
             return []
+        if call.receiver:  # a member call on something untyped: often a library's or a builtin's method
+            rule = "member-" + rule
         conf = RULE_CONFIDENCE[rule] * _K_FACTOR[len(hits)]
         out = []
         for u in hits:
@@ -340,41 +784,48 @@ class LikelyGraph:
         return out
 
     def _best_tier(self, path: str, cands: list[Unit], with_tier: bool = False):
-        """The candidates in the best locality tier: same file (0), a file this one imports (1),
-        same directory or package (2), same top-level tree (3), anywhere (4). Test files never
-        serve a non-test caller; main source beats examples/docs and compiled copies."""
-        caller_test = is_test_path(path)
-        cands = [u for u in cands if caller_test or not is_test_path(u.path)]
+        """The candidates in the best locality tier (`_tier`). Test files never serve a non-test
+        caller; main source beats examples/docs/benchmarks and compiled copies."""
+        caller_test = _is_test(path)
+        cands = [u for u in cands if caller_test or not _is_test(u.path)]
         if not cands:
             return None if with_tier else []
-        least = min(_secondary(u.path) for u in cands)
-        cands = [u for u in cands if _secondary(u.path) == least]
-        imported = self.imported_files(path)
-        here = posixpath.dirname(path)
-        top = path.split("/", 1)[0]
-        facts = self.index.files.get(path)
-        pkg = facts.package if facts is not None else ""
-
-        def tier(u: Unit) -> int:
-            if u.path == path:
-                return 0
-            if u.path in imported:
-                return 1
-            d = posixpath.dirname(u.path)
-            if d == here:
-                return 2
-            if pkg:
-                other = self.index.files.get(u.path)
-                if other is not None and other.package == pkg:
-                    return 2
-            if u.path.split("/", 1)[0] == top:
-                return 3
-            return 4
-
-        tiers = [(tier(u), u) for u in cands]
+        # a caller in examples/ or a compiled copy may use its own kind of file: only a kind
+        # below the caller's own ranks lower
+        own = _secondary(path)
+        ranks = [max(0, _secondary(u.path) - own) for u in cands]
+        least = min(ranks)
+        cands = [u for u, r in zip(cands, ranks) if r == least]
+        tiers = [(self._tier(path, u), u) for u in cands]
         best = min(t for t, _ in tiers)
         hits = [u for t, u in tiers if t == best]
         return (best, hits) if with_tier else hits
+
+    def _tier(self, path: str, u: Unit) -> int:
+        """Locality of a definition seen from `path`: same file (0), a file `path` imports (1),
+        same directory or package (2), same top-level tree (3), anywhere (4)."""
+        key = (path, u.path)
+        hit = self._memo_tier.get(key)
+        if hit is None:
+            hit = self._memo_tier[key] = self._find_tier(path, u.path)
+        return hit
+
+    def _find_tier(self, path: str, other_path: str) -> int:
+        if other_path == path:
+            return 0
+        if other_path in self.imported_files(path):
+            return 1
+        if posixpath.dirname(other_path) == posixpath.dirname(path):
+            return 2
+        files = self.index.files
+        facts = files.get(path)
+        if facts is not None and facts.package:
+            other = files.get(other_path)
+            if other is not None and other.package == facts.package and other.language == facts.language:
+                return 2
+        if other_path.split("/", 1)[0] == path.split("/", 1)[0]:
+            return 3
+        return 4
 
     # ---- incoming --------------------------------------------------------------------------
     def _compute_into(self, unit_id: str) -> list[Likely]:
@@ -383,9 +834,12 @@ class LikelyGraph:
         if unit is None:
             return []
         names = {unit.name}
-        if unit.kind == "constructor" and unit.parent:
-            parent = resolver.units.get(unit.parent)
-            if parent is not None:
+        parent = resolver.units.get(unit.parent) if unit.parent else None
+        if parent is not None:
+            spec = BY_NAME.get(self.index.files[unit.path].language) if unit.path in self.index.files else None
+            protocol = set(spec.call_protocol) | {m for _, m in spec.construct_protocol} if spec is not None else set()
+            # a constructor is reached by naming its type; a protocol method by holding or building one
+            if unit.kind == "constructor" or unit.name in protocol:
                 names.add(parent.name)
         files: set[str] = set()
         for name in names:
@@ -397,7 +851,7 @@ class LikelyGraph:
         files.add(unit.path)
         if len(files) > MAX_INTO_FILES:
             here = posixpath.dirname(unit.path)
-            files = set(sorted(files, key=lambda p: (is_test_path(p), posixpath.dirname(p) != here, _secondary(p), p))[:MAX_INTO_FILES])
+            files = set(sorted(files, key=lambda p: (_is_test(p), posixpath.dirname(p) != here, _secondary(p), p))[:MAX_INTO_FILES])
         out: list[Likely] = []
         for path in sorted(files):
             for edges in self._file(path).out.values():

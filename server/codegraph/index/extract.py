@@ -23,7 +23,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import last_segment, named_children, text
-from .facts import Call, FileFacts, Import, Supertype, Unit, referenced_names
+from .facts import CLASS_KINDS, Call, FileFacts, Import, Supertype, Unit, referenced_names
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -44,14 +44,16 @@ class Compiled:
     language: Language
     definitions: Query  # kept separately for the capture-contract tests
     calls: Query
-    # All fact queries in one (definitions, calls, assignments, macros, declarations, imports):
-    # a single walk of the tree; pattern indexes tell them apart.
+    # All fact queries in one (definitions, calls, assignments, macros, declarations, members,
+    # refs, imports): a single walk of the tree; pattern indexes tell them apart.
     combined: Query
     n_definitions: int
     n_calls: int
     n_assignments: int
     n_macros: int
     n_declarations: int
+    n_members: int = 0
+    n_refs: int = 0
 
 
 @lru_cache(maxsize=None)
@@ -65,10 +67,14 @@ def compiled(language: str) -> Compiled:
     assignments = Query(lang, spec.assignments).pattern_count if spec.assignments else 0
     macros = Query(lang, spec.macros).pattern_count if spec.macros else 0
     declarations = Query(lang, spec.declarations).pattern_count if spec.declarations else 0
-    combined = Query(lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.macros, spec.declarations, spec.imports)))
+    members = Query(lang, spec.members).pattern_count if spec.members else 0
+    refs = Query(lang, spec.refs).pattern_count if spec.refs else 0
+    combined = Query(
+        lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.macros, spec.declarations, spec.members, spec.refs, spec.imports))
+    )
     return Compiled(
         spec, lang, definitions, calls,
-        combined, definitions.pattern_count, calls.pattern_count, assignments, macros, declarations,
+        combined, definitions.pattern_count, calls.pattern_count, assignments, macros, declarations, members, refs,
     )
 
 
@@ -142,6 +148,7 @@ def parse(language: str, source: bytes, old_tree: Tree | None = None, timeout_s:
 
 
 _new_tuple = tuple.__new__
+CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
 
 
 def sha256(data: bytes) -> str:
@@ -283,6 +290,114 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]
 
 
+def _innermost(units: list[Unit], starts: list[int], kinds, at: int) -> Unit | None:
+    """The innermost unit of one of `kinds` whose span holds byte `at` (units sorted by start,
+    outermost first; `starts` their start bytes): walking back from the last one starting
+    before it, the first that holds it."""
+    i = bisect.bisect_right(starts, at) - 1
+    while i >= 0:
+        u = units[i]
+        if u.end_byte > at and u.kind in kinds:
+            return u
+        i -= 1
+    return None
+
+
+_CALL_VALUES = frozenset({"call", "call_expression", "new_expression", "object_creation_expression", "composite_literal"})
+
+
+def _callee_text(value: Node) -> str:
+    """`Foo(1)` → `Foo()`, `new mod.X<T>()` → `mod.X()`: what a value was made by."""
+    head = value.child_by_field_name("function") or value.child_by_field_name("constructor") or value.child_by_field_name("type")
+    if head is None and value.named_child_count:
+        head = value.named_child(0)
+    t = text(head).strip()
+    for opener in "<([":
+        cut = t.find(opener)
+        if cut > 0:
+            t = t[:cut]
+    t = t.replace("?.", ".").strip()
+    if not t or any(ch in t for ch in " \t\n{}"):
+        return ""
+    return t[:120] + "()"
+
+
+def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Unit]:
+    """Type units with the members they hold: declared field types, and `self.x = Foo()` /
+    `this.x = new X()` / `self.x = param` (the parameter's declared type). A declared type wins
+    over assignments; the first assignment wins over later ones."""
+    ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
+    starts = [u.start_byte for u in ordered]
+    found: dict[str, dict[str, tuple[int, str]]] = {}  # type id → member → (0 declared | 1 assigned, type)
+    for caps in matches:
+        names = caps.get("name")
+        if not names:
+            continue
+        at = names[0].start_byte
+        owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, at)
+        if owner is None:
+            continue
+        types, values, objs = caps.get("type"), caps.get("value"), caps.get("obj")
+        if types:
+            held, rank = _type_name(types[0]), 0
+        elif values:
+            callable_ = _innermost(ordered, starts, ("function", "method", "constructor"), at)
+            if objs and text(objs[0]) not in ("self", "this") and (callable_ is None or text(objs[0]) != callable_.receiver):
+                continue
+            value = values[0]
+            for _ in range(2):
+                if value.type not in _PASS_THROUGH or value.named_child_count != 1:
+                    break
+                value = value.named_child(0)
+            rank = 1
+            if value.type in _CALL_VALUES:
+                held = _callee_text(value)
+            elif value.type in _PLAIN_NAMES and callable_ is not None and text(value) in callable_.param_names:
+                held = callable_.param_types[callable_.param_names.index(text(value))]
+            else:
+                continue
+        else:
+            continue
+        if not held:
+            continue
+        seen = found.setdefault(owner.id, {})
+        name = text(names[0])
+        if name not in seen or seen[name][0] > rank:
+            seen[name] = (rank, held)
+    if not found:
+        return units
+    return [u._replace(attrs=tuple((k, v) for k, (_, v) in found[u.id].items())) if u.id in found else u for u in units]
+
+
+def _refs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Call]:
+    """Functions and methods handed over as values, as Call records of their enclosing unit."""
+    ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
+    starts = [u.start_byte for u in ordered]
+    out: dict[int, Call] = {}
+    for caps in matches:
+        nodes = caps.get("ref")
+        if not nodes:
+            continue
+        node = nodes[0]
+        if node.start_byte in out:
+            continue
+        names, receivers = caps.get("name"), caps.get("receiver")
+        if names:
+            name, receiver = text(names[0]), text(receivers[0]) if receivers else ""
+        else:  # `this::handle`, `Foo::bar`, `::top`
+            receiver, _, name = text(node).rpartition("::")
+        name, receiver = name.strip(), receiver.strip()[:120]
+        if not name.isidentifier():
+            continue
+        # the innermost unit holding it: walking back from the last one starting before it
+        i = bisect.bisect_right(starts, node.start_byte) - 1
+        while i >= 0 and ordered[i].end_byte <= node.start_byte:
+            i -= 1
+        caller = ordered[i].id if i >= 0 else None
+        out[node.start_byte] = _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, node.start_byte, node.end_byte, False, ""))
+    return [out[k] for k in sorted(out)]
+
+
 def _parameters(node: Node) -> Node | None:
     """A callable's parameter list node."""
     params = node.child_by_field_name("parameters")
@@ -385,6 +500,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     # 1. definitions, outermost first, with their parents from span containment
     raw_defs: dict[int, tuple[Node, str, Node]] = {}
     def_matches, call_matches, assign_matches, macro_matches, decl_matches, import_matches = [], [], [], [], [], []
+    member_matches, ref_matches = [], []
     deadline = time.monotonic() + PARSE_TIMEOUT_S  # query walks are slow on pathologically deep trees
     # No progress_callback here: py-tree-sitter 0.26 segfaults with one on ordinary files
     # (seen on Django 5.2.8); deep trees are bounded before this point (parse deadline, size).
@@ -396,6 +512,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         raise SourceError(f"extraction timed out after {PARSE_TIMEOUT_S:g} s")
     calls_end = c.n_definitions + c.n_calls
     assignments_end = calls_end + c.n_assignments
+    declarations_end = assignments_end + c.n_macros + c.n_declarations
     for pattern, caps in matched:
         if pattern < c.n_definitions:
             def_matches.append(caps)
@@ -405,8 +522,12 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             assign_matches.append(caps)
         elif pattern < assignments_end + c.n_macros:
             macro_matches.append(caps)
-        elif pattern < assignments_end + c.n_macros + c.n_declarations:
+        elif pattern < declarations_end:
             decl_matches.append(caps)
+        elif pattern < declarations_end + c.n_members:
+            member_matches.append(caps)
+        elif pattern < declarations_end + c.n_members + c.n_refs:
+            ref_matches.append(caps)
         else:
             import_matches.append(caps)
     for caps in def_matches:
@@ -501,6 +622,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             param_names=param_names,
             param_types=param_types,
             receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
+            returns=_type_name(spec.return_type(node)) if kind in ("function", "method") else "",
         )
         units.append(unit)
         stack.append(unit)
@@ -513,6 +635,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     if decl_matches:
         units = _with_local_types(units, decl_matches)
+    if member_matches:
+        units = _with_attrs(units, member_matches)
 
     # 2. calls, each attributed to its innermost enclosing unit (a sweep over sorted spans)
     call_rows = []
@@ -561,6 +685,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else ""))
         )
 
+    refs = _refs(units, ref_matches) if ref_matches else []
+
     # 3. imports
     imports: list[Import] = []
     for caps in import_matches:
@@ -582,7 +708,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         supertypes=tuple(supertypes),
         package=spec.package(root),
         parse_errors=errors,
-        referenced=referenced_names(calls, imports, supertypes),
+        referenced=referenced_names(calls, imports, supertypes, refs),
+        refs=tuple(refs),
     )
 
 

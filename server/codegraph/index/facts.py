@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "12"
+EXTRACTOR_VERSION = "13"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -46,6 +46,10 @@ class Unit(NamedTuple):
     param_types: tuple[str, ...] = ()  # each parameter's declared type name, "" when none (aligned with param_names)
     # (name, type name) of locals a callable declares with a type; "" when two declarations disagree
     local_types: tuple[tuple[str, str], ...] = ()
+    returns: str = ""  # a callable's declared return type name, "" when none or not one named type
+    # (member name, what it holds) of a type: a declared type name, or "Callee()" when assigned
+    # the result of a call/construction (`self.x = Foo()`); for the ranked graph, never proof
+    attrs: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_callable(self) -> bool:
@@ -84,11 +88,15 @@ class Supertype(NamedTuple):
     kind: str  # extends|implements
 
 
-def referenced_names(calls: Sequence[Call], imports: Sequence[Import], supertypes: Sequence[Supertype]) -> tuple[str, ...]:
+def referenced_names(
+    calls: Sequence[Call], imports: Sequence[Import], supertypes: Sequence[Supertype], refs: Sequence[Call] = ()
+) -> tuple[str, ...]:
     """Every name a file's references can bind through (the resolver's reverse index: which
-    files must be re-resolved when a name's definitions change)."""
+    files must be re-resolved when a name's definitions change; the ranked graph's candidate
+    callers). Functions handed over as values (`refs`) count too."""
     names = {c.name for c in calls}
     names.update(c.receiver.split(".")[0].split("::")[0] for c in calls if c.receiver)
+    names.update(r.name for r in refs)
     for imp in imports:
         names.update(x for x in (imp.name, imp.alias) if x)
         names.add(imp.module.replace("::", ".").replace("/", ".").rsplit(".", 1)[-1])
@@ -154,11 +162,14 @@ class FileFacts:
     # referenced_names() of the calls, imports and supertypes, computed once (stored in the cache
     # so the resolver's index needs no decoded calls); None = compute on demand
     referenced: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    # functions and methods handed over as values (callback arguments, table entries, `this::m`):
+    # Call records (construct False) for the ranked graph only; the resolver never binds them
+    refs: tuple[Call, ...] | DeferredCalls = ()
 
     def names_referenced(self) -> tuple[str, ...]:
         if self.referenced is not None:
             return self.referenced
-        return referenced_names(self.calls, self.imports, self.supertypes)
+        return referenced_names(self.calls, self.imports, self.supertypes, self.refs)
 
     def defined_names(self) -> frozenset[str]:
         return frozenset(u.name for u in self.units if u.kind != "statement")

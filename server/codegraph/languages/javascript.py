@@ -162,7 +162,23 @@ def typescript_preprocess(source: bytes) -> bytes:
     return _LINE_CALL_SIGNATURE.sub(lambda m: m.group(1) + b";" + m.group(2)[1:], source)
 
 
+_MEMBER_REF = "(member_expression object: (_) @receiver property: (property_identifier) @name) @ref"
+REFS = "\n".join(
+    f"({holder} {ref})"
+    for holder in ("arguments", "array", "pair value:", "assignment_expression right:")
+    for ref in (_MEMBER_REF, "(identifier) @name @ref")
+)
+_THIS_MEMBERS = "(assignment_expression left: (member_expression object: (this) @obj property: (property_identifier) @name) right: (_) @value)\n"
+TS_MEMBERS = _THIS_MEMBERS + """
+(public_field_definition name: (_) @name type: (type_annotation) @type)
+(public_field_definition name: (_) @name value: (new_expression) @value)
+(required_parameter (accessibility_modifier) pattern: (identifier) @name type: (type_annotation) @type)
+"""
+JS_MEMBERS = _THIS_MEMBERS + "(field_definition property: (_) @name value: (new_expression) @value)\n"
+
 _COMMON = dict(
+    refs=REFS,
+    value_calls=frozenset({"bind", "call", "apply"}),
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
     refine_kind=refine_kind,
     calls=CALLS,
@@ -180,13 +196,13 @@ _COMMON = dict(
 _TS_DECLARATIONS = "(variable_declarator name: (identifier) @name type: (type_annotation) @type)"
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
-    declarations=_TS_DECLARATIONS, **_COMMON
+    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
 # In TSX a line may well start with `<Tag>(`: only the variance rewrite is safe there.
 TSX = LanguageSpec(
-    name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=_blank_variance, declarations=_TS_DECLARATIONS, **_JSX
+    name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=_blank_variance, declarations=_TS_DECLARATIONS, members=TS_MEMBERS, **_JSX
 )
 JAVASCRIPT = LanguageSpec(
-    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, **_JSX
+    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, **_JSX
 )

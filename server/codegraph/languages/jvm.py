@@ -73,6 +73,13 @@ JAVA = LanguageSpec(
     calls=JAVA_CALLS,
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
     declarations="(local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name))",
+    members="""
+(field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name))
+(assignment_expression left: (field_access object: (this) @obj field: (identifier) @name) right: (_) @value)
+""",
+    refs="(method_reference) @ref",
+    return_type=lambda node: node.child_by_field_name("type") if node.type == "method_declaration" else None,
+    implicit_this=True,
     imports="(import_declaration) @import",
     parse_import=java_import,
     supertypes=java_supertypes,
@@ -149,6 +156,19 @@ def kotlin_statements(root: Node) -> list[ModuleStatement]:
     return out
 
 
+def kotlin_return_type(node: Node) -> Node | None:
+    """`fun f(…): Foo` — the type after the parameter list (a receiver type comes before the name)."""
+    seen_params = False
+    for child in node.children:
+        if child.type == "function_value_parameters":
+            seen_params = True
+        elif seen_params and child.type in ("user_type", "nullable_type"):
+            return child
+        elif child.type == "function_body":
+            break
+    return None
+
+
 KOTLIN = LanguageSpec(
     name="kotlin",
     grammar="kotlin",
@@ -157,6 +177,18 @@ KOTLIN = LanguageSpec(
     calls=KOTLIN_CALLS,
     assignments="(property_declaration (variable_declaration (simple_identifier) @target) (_) @value)",
     declarations="(property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type))",
+    members="""
+(class_body (property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type)))
+(class_parameter (simple_identifier) @name [(user_type) (nullable_type)] @type)
+(class_body (property_declaration (variable_declaration (simple_identifier) @name) (call_expression) @value))
+""",
+    refs="""
+(callable_reference) @ref
+(value_argument (navigation_expression (_) @receiver (navigation_suffix "::" (simple_identifier) @name)) @ref)
+""",
+    return_type=kotlin_return_type,
+    call_protocol=("invoke",),
+    implicit_this=True,
     imports="(import_header) @import",
     parse_import=kotlin_import,
     supertypes=kotlin_supertypes,

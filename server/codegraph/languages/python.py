@@ -116,7 +116,24 @@ def module_statements(root: Node) -> list[ModuleStatement]:
     return out
 
 
+MEMBERS = """
+(class_definition body: (block (expression_statement (assignment left: (identifier) @name type: (type) @type))))
+(class_definition body: (block (assignment left: (identifier) @name type: (type) @type)))
+(assignment left: (attribute object: (identifier) @obj attribute: (identifier) @name) right: (_) @value)
+"""
+
+_ATTR_REF = "(attribute object: (_) @receiver attribute: (identifier) @name) @ref"
+REFS = "\n".join(
+    f"({holder} {ref})"
+    for holder in ("argument_list", "keyword_argument value:", "assignment right:", "pair value:", "list", "tuple")
+    for ref in (_ATTR_REF, "(identifier) @name @ref")
+)
+
+
 SPEC = LanguageSpec(
+    members=MEMBERS,
+    call_protocol=("__call__",),
+    refs=REFS,
     assignments="(assignment left: (_) @target right: (_) @value)",
     declarations="(assignment left: (identifier) @name type: (type) @type)",
     name="python",

@@ -83,3 +83,24 @@ class LanguageSpec:
     macros: str = ""
     # (macro node) -> [MacroCall] for the calls written inside a macro's arguments
     macro_calls: Callable[[Node], list["MacroCall"]] = lambda node: []
+    # Members of a type with what they hold (the ranked graph types `self.x.m()` with them):
+    # @name + @type on declared fields (`x: Foo`, `private final Foo x`, Go/Rust struct fields,
+    # constructor properties), or @obj + @name + @value on assignments to an attribute of the
+    # object itself (`self.x = Foo()`, `this.x = new X()`); @obj must be self/this/the receiver.
+    members: str = ""
+    # Captures @ref on a function or method handed over as a value (a callback argument, an
+    # element of an array or table, the right side of an assignment, `this::m`), with @name
+    # and optional @receiver; without @name the text splits at its last `::`.
+    refs: str = ""
+    # A bare name inside a type's method can denote one of its fields (Java, Kotlin: no `this.`)
+    implicit_this: bool = False
+    # Methods an object runs when it is called like a function (`obj(…)` → `__call__`, `invoke`)
+    call_protocol: tuple[str, ...] = ()
+    # (trait/interface name, method): constructing a type that implements it hands the method to
+    # a runtime that calls it later (Rust: a `Future` built here is `poll`ed by the executor)
+    construct_protocol: tuple[tuple[str, str], ...] = ()
+    # Member calls that hand the receiver function over rather than name a method of it
+    # (`dispatch.bind(this)`, `fn.call(ctx)`): the ranked graph records a reference to it.
+    value_calls: frozenset[str] = frozenset()
+    # (callable node) -> the node of its declared return type, None when it declares none
+    return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")

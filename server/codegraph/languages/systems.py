@@ -91,6 +91,11 @@ GO = LanguageSpec(
     calls=GO_CALLS,
     assignments="(short_var_declaration left: (_) @target right: (_) @value)",
     declarations="(var_spec name: (identifier) @name type: (_) @type)",
+    members="(field_declaration name: (field_identifier) @name type: (_) @type)",
+    refs="""
+(argument_list (selector_expression operand: (_) @receiver field: (field_identifier) @name) @ref)
+(argument_list (identifier) @name @ref)
+""",
     imports="(import_spec) @import",
     parse_import=go_import,
     supertypes=go_supertypes,
@@ -224,6 +229,12 @@ RUST = LanguageSpec(
     macro_calls=rust_macro_calls,
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
     declarations="(let_declaration pattern: (identifier) @name type: (_) @type)",
+    construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
+    members="(field_declaration name: (field_identifier) @name type: (_) @type)",
+    refs="""
+(arguments (identifier) @name @ref)
+(arguments (scoped_identifier path: (_) @receiver name: (identifier) @name) @ref)
+""",
     imports="(use_declaration) @import",
     parse_import=rust_import,
     supertypes=rust_supertypes,

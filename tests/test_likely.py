@@ -1,0 +1,113 @@
+"""The ranked graph of likely edges (codegraph.graph.likely) on a small hand-written repository:
+every expected edge with its rule, resolved edges first at confidence 1.0, incoming edges, and
+the proven graph untouched (no likely edge is ever a resolved fact)."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from codegraph.graph.likely import Likely, LikelyGraph, likely_graph
+from codegraph.index.extract import extract_source
+from codegraph.index.index import RootIndex
+from codegraph.index.store import decode, encode
+
+from conftest import FIXTURES
+
+EXPECTED = json.loads((FIXTURES / "likely" / "expected.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def index():
+    idx = RootIndex(FIXTURES / "likely", use_cache=False)
+    idx.build()
+    return idx
+
+
+def _edge(graph: LikelyGraph, src: str, dst: str) -> Likely | None:
+    return next((e for e in graph.out(src) if e.dst == dst), None)
+
+
+@pytest.mark.parametrize("want", EXPECTED["edges"], ids=lambda w: f"{w['rule']}:{w['dst'].split('::')[1]}")
+def test_expected_likely_edges(index, want):
+    graph = likely_graph(index)
+    edge = _edge(graph, want["src"], want["dst"])
+    assert edge is not None, f"missing {want['src']} -> {want['dst']} ({want['why']})"
+    assert edge.rule == want["rule"]
+    assert 0.0 < edge.confidence < 1.0
+    assert edge.src == want["src"] and edge.line > 0
+    # the same edge seen from the callee's side
+    assert any(e.src == want["src"] and e.rule == want["rule"] for e in graph.into(want["dst"]))
+
+
+@pytest.mark.parametrize("want", EXPECTED["resolved"], ids=lambda w: w["dst"].split("::")[1])
+def test_resolved_edges_lead_at_full_confidence(index, want):
+    graph = likely_graph(index)
+    edge = _edge(graph, want["src"], want["dst"])
+    assert edge is not None and edge.rule == "resolved" and edge.confidence == 1.0
+    out = graph.out(want["src"])
+    assert [e.confidence for e in out if e.rule == "resolved"] == [1.0] * sum(e.rule == "resolved" for e in out)
+    assert out.index(edge) < min((i for i, e in enumerate(out) if e.rule != "resolved"), default=len(out))
+
+
+def test_likely_edges_are_never_resolved_facts(index):
+    graph = likely_graph(index)
+    resolved = {(e.src, e.dst) for b in index.bindings.values() for e in b.edges}
+    units = index.resolver.units
+    for uid in units:
+        for e in graph.out(uid):
+            if e.rule != "resolved":
+                assert (e.src, e.dst) not in resolved or any(x.rule == "resolved" and x.dst == e.dst for x in graph.out(uid))
+    # every expected likely edge's site stays unknown in the proven graph
+    for want in EXPECTED["edges"]:
+        assert (want["src"], want["dst"]) not in resolved
+        assert all(dst != want["dst"] for dst, _, _ in index.graph.out(want["src"]))
+
+
+def test_memoized_per_version_and_thread_safe(index):
+    first = likely_graph(index)
+    assert likely_graph(index) is first
+    results: list[list[Likely]] = []
+    fresh = LikelyGraph(index)
+    uid = EXPECTED["edges"][0]["src"]
+    threads = [threading.Thread(target=lambda: results.append(fresh.out(uid))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r == results[0] for r in results) and results[0]
+    index.version += 1
+    try:
+        assert likely_graph(index) is not first
+    finally:
+        index.version -= 1
+        index.memo["likely"] = first
+
+
+def test_unknown_unit_has_no_edges(index):
+    graph = likely_graph(index)
+    assert graph.out("nope.py::missing") == [] and graph.into("nope.py::missing") == []
+
+
+def test_test_files_never_serve_non_test_callers(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pkg" / "main.py").write_text("def run():\n    helper_only_in_tests()\n")
+    (tmp_path / "tests" / "test_x.py").write_text("def helper_only_in_tests():\n    pass\n")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    assert likely_graph(idx).out("pkg/main.py::run") == []
+
+
+def test_extracted_facts_round_trip_through_the_cache():
+    src = b"class A:\n    x: Store\n    def __init__(self):\n        self.q = Queue()\n    def f(self) -> Ctx:\n        g(self.h)\n"
+    facts, _, _ = extract_source("a.py", "python", src)
+    a = next(u for u in facts.units if u.name == "A")
+    assert dict(a.attrs) == {"x": "Store", "q": "Queue()"}
+    assert next(u for u in facts.units if u.name == "f").returns == "Ctx"
+    assert [(r.receiver, r.name) for r in facts.refs] == [("self", "h")]
+    back = decode("a.py", facts.sha256, encode(facts))
+    assert back == facts
+    assert tuple(back.refs) == tuple(facts.refs)
