@@ -263,7 +263,7 @@ def _connect(src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoin
     return found
 
 
-def _entries(targets: dict[str, float], units: dict[str, Unit], steps: RankedSteps, rel: Callable[[Unit], float], checkpoint: Callable[[], None]) -> list[tuple[float, Unit]]:
+def _entries(targets: dict[str, float], units: dict[str, Unit], steps: RankedSteps, rel: Callable[[Unit], float], checkpoint: Callable[[], None]) -> list[tuple[float, Unit, set[str]]]:
     """Where the work enters: the callers above the question's units that reach the most of
     them, closest first. Each target walks up its likeliest callers; an ancestor collects a
     vote from every target below it (weighted, fading with the distance)."""
@@ -291,10 +291,10 @@ def _entries(targets: dict[str, float], units: dict[str, Unit], steps: RankedSte
             frontier = nxt
     # the unit itself counts as reached when it is a target
     ranked = sorted(
-        ((v + targets.get(uid, 0.0), units[uid]) for uid, v in votes.items() if len(reach[uid] | ({uid} & targets.keys())) >= 2 and uid in units),
+        ((v + targets.get(uid, 0.0), units[uid], reach[uid]) for uid, v in votes.items() if len(reach[uid] | ({uid} & targets.keys())) >= 2 and uid in units),
         key=lambda t: (-t[0], t[1].id),
     )
-    return ranked[:MAX_ENTRIES]
+    return ranked
 
 
 def find_flow(
@@ -348,18 +348,34 @@ def find_flow(
     for k, u in enumerate(relevant):
         targets.setdefault(u.id, 0.5 * path_prior(u.path) / (1 + 0.1 * k))
     # 2. entries
-    # (when the question names two or more symbols, the flow runs between them)
-    entries = [u for _, u in _entries(targets, units, steps, rel, checkpoint)] if sum(u.is_callable for u in strong) < 2 else []
-    # 3. core: paths from the entries and the named symbols to the question's units
-    sources = list(dict((u.id, u) for u in entries + strong + weak).values())
-    if not sources:
-        sources = relevant[:1]
-    for src in sources[:MAX_SOURCES]:
-        checkpoint()
+    # 3. core: paths from the named symbols to the question's units, then from the entries;
+    # an entry above a named symbol, or that reaches fewer than two of the question's units
+    # the named symbols do not, is context (it leads into the named flow), not core
+    covered: set[str] = set(strong_ids)
+
+    def connect_from(src: Unit) -> None:
         for dst_id, chain in sorted(_connect(src, targets, steps, checkpoint).items(), key=lambda kv: (len(kv[1]), kv[0])):
+            covered.add(dst_id)
             for hop in chain:
                 add(hop)
                 core.update((hop.src.id, hop.dst.id))
+
+    for src in list(dict((u.id, u) for u in strong + weak).values())[:MAX_SOURCES]:
+        checkpoint()
+        connect_from(src)
+    entries: list[Unit] = []
+    for _, entry, reach in _entries(targets, units, steps, rel, checkpoint):
+        if len(entries) >= MAX_ENTRIES:
+            break
+        if strong and (len(reach - covered) < 2 or reach & strong_ids):
+            flow.periphery[entry.id] = max(flow.periphery.get(entry.id, 0.0), 0.5)
+            continue
+        entries.append(entry)
+        connect_from(entry)
+    sources = entries + strong + weak
+    if not sources and relevant:
+        sources = relevant[:1]
+        connect_from(relevant[0])
     if not core and sources:
         core.add(sources[0].id)
     # flow order: from the entries down

@@ -105,10 +105,22 @@ class NameTable:
         if hits:
             return hits
         head, _, name = token.rpartition(".")
-        # `pkg.func` / `module.Class`: the name inside a file whose path mentions the module
+        defs = self.by_name.get(name, ())
+        # `pkg.func` / `module.Class`: the name inside a module or package called that
         head_path = head.replace(".", "/")
-        by_path = [u for u in self.by_name.get(name, ()) if head_path in u.path.rsplit(".", 1)[0]]
-        return by_path
+
+        def in_module(u: Unit) -> bool:
+            stem_ = "/" + u.path.rsplit(".", 1)[0]
+            facts = files.get(u.path)
+            return stem_.endswith("/" + head_path) or ("/" + head_path + "/") in stem_ or (facts is not None and facts.package == head)
+
+        by_module = [u for u in defs if in_module(u)]
+        if by_module:
+            return by_module
+        # `r.Route(...)`, `ctx.push()`: a method called on a variable; the methods of that name
+        if head[:1].islower() and "." not in head:
+            return [u for u in defs if u.parent is not None and u.is_callable]
+        return []
 
 
 def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Query:
@@ -147,7 +159,7 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
 # Path segments of code that is not the project's main path: examples, docs, benchmarks,
 # build scripts and type-declaration copies. They stay findable, at a discount, so a question
 # about the library meets the library first.
-_SECONDARY_DIR = re.compile(r"(^|/)(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|bench|perf|scripts?|tools|contrib|playground)/", re.I)
+_SECONDARY_DIR = re.compile(r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|bench|perf|scripts?|tools|contrib|playground)/", re.I)
 _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
 
