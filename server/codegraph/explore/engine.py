@@ -21,7 +21,7 @@ from .model import ExploreRequest
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_flow
 from ..graph.likely import likely_graph
-from .relevance import NameTable, WordIndex, parse_query, rank_on_ranked_graph
+from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, rank_on_ranked_graph
 
 MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
@@ -106,7 +106,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
             if not excluded(u.path):
                 seeds[u.id] = max(seeds.get(u.id, 0.0), 0.5 / max(1, len(units)) ** 0.5)
     bm25 = d.words.score(q.words)
-    top_words = sorted(((s, uid) for uid, s in bm25.items() if not excluded(d.words.units[uid].path)), reverse=True)[:40]
+    top_words = sorted(((s, uid) for uid, s in bm25.items() if not excluded(d.words.units[uid].path) and (req.include_tests or not in_test_module(d.words.units[uid]))), reverse=True)[:40]
     best_word = top_words[0][0] if top_words else 1.0
     for s, uid in top_words:
         seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)
@@ -159,7 +159,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     by_file: dict[str, list[tuple[float, Unit]]] = defaultdict(list)
     for uid, s in score.items():
         u = units.get(uid)
-        if u is None or u.kind == "statement" or excluded(u.path) or s <= 0:
+        if u is None or u.kind == "statement" or excluded(u.path) or s <= 0 or (not req.include_tests and in_test_module(u)):
             continue
         by_file[u.path].append((s, u))
     for path in q.paths:
@@ -279,7 +279,8 @@ def _anchors(endpoints: list[Unit], named: set[str], ambiguity: dict[str, int], 
     """What the question means, in the order it says it: the specific symbols it names in
     code form (at most three definitions), then plain words that equal a name and the
     callables that best match its words."""
-    specific = [u for u in endpoints if ambiguity.get(u.id, 1) <= 3 and (u.is_callable or u.is_type)]
+    # a plain English word that happens to name a unit ("end", "run") is no anchor
+    specific = [u for u in endpoints if ambiguity.get(u.id, 1) <= 3 and (u.is_callable or u.is_type) and (u.id in named or looks_like_code(u.name))]
     strong = [u for u in specific if u.id in named][:MAX_ANCHORS]
     words = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable and not excluded(d.words.units[uid].path)]
     weak = [u for u in specific if u.id not in named] + words[: WORD_ANCHORS + (0 if strong else 2)]

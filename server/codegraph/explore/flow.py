@@ -14,7 +14,7 @@ from typing import Callable
 from ..bindings.jedi_upgrade import JediResolver
 from ..index.facts import Unit
 from ..index.index import RootIndex
-from .relevance import NameTable, path_prior
+from .relevance import NameTable, in_test_module, path_prior
 
 MAX_DEPTH = 6
 MAX_SOURCES = 12
@@ -207,7 +207,7 @@ class RankedSteps:
         out: list[tuple[Unit, int, str, float]] = []
         for e in self.likely.out(unit.id):
             dst = units.get(e.dst)
-            if dst is not None and not self.excluded(dst.path):
+            if dst is not None and not self.excluded(dst.path) and not in_test_module(dst):
                 out.append((dst, e.line, e.rule, e.confidence))
         for child in self.children(unit):
             out.append((child, child.name_line, "nested", 0.9))
@@ -218,7 +218,7 @@ class RankedSteps:
         out: list[tuple[Unit, int, str, float]] = []
         for e in self.likely.into(unit.id):
             src = units.get(e.src)
-            if src is not None and not self.excluded(src.path):
+            if src is not None and not self.excluded(src.path) and not in_test_module(src):
                 out.append((src, e.line, e.rule, e.confidence))
         parent = units.get(unit.parent) if unit.parent else None
         if parent is not None and parent.is_callable and unit.is_callable:

@@ -61,7 +61,7 @@ def _sentence_start(text: str, pos: int) -> bool:
     return not before or before[-1] in ".?!:;\n"
 
 
-def _looks_like_code(token: str) -> bool:
+def looks_like_code(token: str) -> bool:
     return bool(re.search(r"[._:#$]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|^__", token)) or (token[:1].isupper() and len(token) > 1)
 
 
@@ -138,7 +138,7 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
         if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
-        if hits and _looks_like_code(token):
+        if hits and looks_like_code(token):
             q.named[token] = hits
             for part in re.split(r"[.:#]+", token):
                 q.name_counts[part] = len(names.by_name.get(part, ()))
@@ -170,6 +170,12 @@ def path_prior(path: str) -> float:
     if _SECONDARY_DIR.search(path):
         return 0.35
     return 1.0
+
+
+def in_test_module(u: Unit) -> bool:
+    """A unit inside an inline test module (Rust's `#[cfg(test)] mod tests`): test code in a
+    source file."""
+    return any(seg in ("tests", "test") for seg in u.qualname.split(".")[:-1])
 
 
 def prefer_main(units: list[Unit]) -> list[Unit]:
