@@ -67,7 +67,7 @@ RULE_CONFIDENCE: dict[str, float] = {
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.34}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess
 MAX_DISPATCH = 8  # overriding implementations listed for one call on a base/interface method
-MAX_INTO_FILES = 400  # candidate caller files computed for one into()
+MAX_INTO_FILES = 48  # files that only share a common name, computed for one into()
 CTOR_NAMES = ("__init__", "constructor")
 _SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "samples", "sample", "demo", "demos", "scripts"})
 _COMPILED_DIRS = frozenset({"dist", "build", "lib", "out", "es", "esm", "cjs", "umd", "bundles"})
@@ -178,7 +178,8 @@ class LikelyGraph:
         self._ctxs: dict[str, _FileCtx] = {}
         self._memo_types: dict[tuple[str, str], Unit | None] = {}
         self._memo_tier: dict[tuple[str, str], int] = {}
-        self._memo_rn: dict[tuple[str, str, str], list[tuple[Unit, float, str]]] = {}
+        self._memo_rn: dict[tuple[str, str], list[Unit]] = {}
+        self._method_owner_names: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
 
     # ---- public ------------------------------------------------------------------------
@@ -316,11 +317,16 @@ class LikelyGraph:
                 for m in self._constructed_protocol(t, spec) if t is not None else ():
                     add(e.src, m, e.line, RULE_CONFIDENCE["protocol-call"], "protocol-call")
         calls = facts.calls
+        memo: dict[tuple, list[tuple[Unit, float, str]]] = {}  # a (caller, receiver, name) triple repeats often
         for idx in bindings.unresolved:
             call = calls[idx]
             if not call.caller or call.caller not in units:
                 continue
-            for dst, conf, rule in self.targets(facts, call):
+            key = (call.caller, call.receiver, call.name, call.construct)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self.targets(facts, call)
+            for dst, conf, rule in found:
                 add(call.caller, dst, call.line, conf, rule)
         for ref in facts.refs:
             if ref.caller and ref.caller in units:
@@ -565,6 +571,15 @@ class LikelyGraph:
         resolver = self.index.resolver
         caller = resolver.units.get(call.caller) if call.caller else None
         spec = BY_NAME.get(facts.language)
+        if call.name not in self.by_name():  # defined nowhere: only a reference or a call protocol can lead anywhere
+            if spec is None:
+                return []
+            if call.receiver and call.name in spec.value_calls:
+                pass
+            elif spec.call_protocol and (not call.receiver or call.receiver in ("self", "this")):
+                pass
+            else:
+                return []
         if call.receiver:
             if spec is not None and call.name in spec.value_calls:  # `dispatch.bind(this)`: a reference
                 receiver, _, name = call.receiver.rpartition(".")
@@ -661,38 +676,38 @@ class LikelyGraph:
         last = last.strip("_")
         if len(last) < 4 or not last.replace("_", "").isalnum():
             return []
-        key = (facts.path, _norm(last), call.name)
-        hit = self._memo_rn.get(key)
-        if hit is None:
-            hit = self._memo_rn[key] = self._find_receiver_name(facts.path, key[1], call.name)
-        return hit
-
-    def _find_receiver_name(self, path: str, key: str, name: str) -> list[tuple[Unit, float, str]]:
-        units, sub = self.index.resolver.units, self.subtypes()
-        hits: list[Unit] = []
-        for m in self.by_name().get(name, ()):
-            if not m.is_callable or not m.parent:
-                continue
-            owner = units.get(m.parent)
-            if owner is None or owner.kind not in CLASS_KINDS:
-                continue
-            # the type itself or a type below it that inherits the method is named like the receiver
-            names = [owner.name] + [units[s].name for s in sub.get(owner.id, ()) if s in units]
-            for n in names:
-                norm = _norm(n)
-                if norm.endswith(key) or (len(norm) >= 5 and key.endswith(norm)):
-                    hits.append(m)
-                    break
+        key = (_norm(last), call.name)
+        hits = self._memo_rn.get(key)
+        if hits is None:
+            hits = self._memo_rn[key] = self._find_receiver_name(*key)
         if not hits:
             return []
-        hits = self._best_tier(path, hits)
+        hits = self._best_tier(facts.path, hits)
         if not hits or len(hits) > MAX_NAME_CANDIDATES:
             return []
         conf = RULE_CONFIDENCE["receiver-name"] * _K_FACTOR[len(hits)]
         return [(m, conf, "receiver-name") for m in hits]
 
+    def _find_receiver_name(self, key: str, name: str) -> list[Unit]:
+        """Methods named `name` whose type (or a type below it that inherits them) is named like
+        the receiver (normalized: `session_interface` ~ `SecureCookieSessionInterface`)."""
+        table = self._method_owner_names.get(name)
+        if table is None:
+            units, sub = self.index.resolver.units, self.subtypes()
+            table = []
+            for m in self.by_name().get(name, ()):
+                owner = units.get(m.parent) if m.is_callable and m.parent else None
+                if owner is None or owner.kind not in CLASS_KINDS:
+                    continue
+                names = {_norm(owner.name)} | {_norm(units[x].name) for x in sub.get(owner.id, ()) if x in units}
+                table.append((m, tuple(names)))
+            self._method_owner_names[name] = table
+        return [m for m, norms in table if any(n.endswith(key) or (len(n) >= 5 and key.endswith(n)) for n in norms)]
+
     # ---- references: functions handed over as values -----------------------------------------
     def ref_targets(self, facts: FileFacts, ref: Call) -> list[tuple[Unit, float, str]]:
+        if ref.name not in self.by_name():
+            return []
         resolver = self.index.resolver
         caller = resolver.units.get(ref.caller) if ref.caller else None
         if not ref.receiver:
@@ -835,25 +850,45 @@ class LikelyGraph:
             return []
         names = {unit.name}
         parent = resolver.units.get(unit.parent) if unit.parent else None
+        anchors: set[str] = set()  # names a likely caller's file tends to mention: the unit's type and its family
         if parent is not None:
             spec = BY_NAME.get(self.index.files[unit.path].language) if unit.path in self.index.files else None
             protocol = set(spec.call_protocol) | {m for _, m in spec.construct_protocol} if spec is not None else set()
             # a constructor is reached by naming its type; a protocol method by holding or building one
             if unit.kind == "constructor" or unit.name in protocol:
                 names.add(parent.name)
-        files: set[str] = set()
-        for name in names:
-            files |= resolver.refs.get(name, set())
+            if parent.kind in CLASS_KINDS:
+                anchors.add(parent.name)
+                anchors.update(t.name for t in resolver.supertypes_of(parent))
+                anchors.update(resolver.units[x].name for x in self.subtypes().get(parent.id, ()) if x in resolver.units)
+        files: set[str] = {unit.path}
         for src, _, _ in self.index.graph.inc(unit_id):
             su = resolver.units.get(src)
             if su is not None:
                 files.add(su.path)
-        files.add(unit.path)
-        if len(files) > MAX_INTO_FILES:
+        candidates: set[str] = set()
+        for name in names:
+            candidates |= resolver.refs.get(name, set())
+        candidates -= files
+        if len(candidates) > MAX_INTO_FILES:
+            # a common name (`get`, `run`): keep the files that also name the unit's type or family,
+            # import its file or sit beside it
+            near: set[str] = set()
+            for a in anchors:
+                near |= resolver.refs.get(a, set())
             here = posixpath.dirname(unit.path)
-            files = set(sorted(files, key=lambda p: (_is_test(p), posixpath.dirname(p) != here, _secondary(p), p))[:MAX_INTO_FILES])
+
+            def rank(p: str) -> tuple:
+                return (
+                    p not in near and unit.path not in self.imported_files(p) and posixpath.dirname(p) != here,
+                    _is_test(p) and not _is_test(unit.path),
+                    _secondary(p),
+                    p,
+                )
+
+            candidates = set(sorted(candidates, key=rank)[:MAX_INTO_FILES])
         out: list[Likely] = []
-        for path in sorted(files):
+        for path in sorted(files | candidates):
             for edges in self._file(path).out.values():
                 out += [e for e in edges if e.dst == unit_id]
         out.sort(key=lambda e: (-e.confidence, e.src, e.line))
