@@ -275,9 +275,9 @@ def main() -> int:
                 gold_hops(index, lg, case, acc)
         hop_rows.append((name, acc))
         unknown_coverage(index, lg, cover)
+        time_rows.append((name, len(index.files), *timing(index)))  # before jedi: its objects slow every later collection
         if args.jedi_sample:
             jedi_oracle(index, lg, args.jedi_sample, random.Random(f"{args.seed}:jedi:{name}"), jstats)
-        time_rows.append((name, len(index.files), *timing(index)))
         index.close()
 
     print("\n(a) hidden resolved edges recovered by the likely rules (per language, then per rule)")

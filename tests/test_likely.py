@@ -111,3 +111,12 @@ def test_extracted_facts_round_trip_through_the_cache():
     back = decode("a.py", facts.sha256, encode(facts))
     assert back == facts
     assert tuple(back.refs) == tuple(facts.refs)
+
+
+def test_into_agrees_with_out(index):
+    graph = LikelyGraph(index)
+    for uid in sorted(index.resolver.units):
+        for e in graph.into(uid):
+            assert e in graph.out(e.src), e
+        for e in graph.out(uid):
+            assert e.src == uid

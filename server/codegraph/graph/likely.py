@@ -21,7 +21,7 @@ from collections import defaultdict
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
+from ..index.facts import CLASS_KINDS, Call, DeferredCalls, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
 from ..workspace.scope import is_test_path
@@ -67,7 +67,7 @@ RULE_CONFIDENCE: dict[str, float] = {
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.34}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess
 MAX_DISPATCH = 8  # overriding implementations listed for one call on a base/interface method
-MAX_INTO_FILES = 400  # candidate caller files computed for one into()
+MAX_INTO_FILES = 48  # files that only share a common name, computed for one into()
 CTOR_NAMES = ("__init__", "constructor")
 _SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "samples", "sample", "demo", "demos", "scripts"})
 _COMPILED_DIRS = frozenset({"dist", "build", "lib", "out", "es", "esm", "cjs", "umd", "bundles"})
@@ -146,20 +146,39 @@ class _FileCtx:
     """What the rules read of one file beyond its facts: which call each resolved edge came
     from, and which calls initialise which locals."""
 
-    __slots__ = ("call_dst", "assigned")
+    __slots__ = ("call_dst", "assigned", "unresolved_by_caller", "refs_by_caller", "resolved_by_src", "children", "memo")
 
     def __init__(self, facts: FileFacts, bindings) -> None:
         self.call_dst: dict[int, str] = {}
         self.assigned: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.unresolved_by_caller: dict[str, list[int]] = defaultdict(list)
+        self.refs_by_caller: dict[str, list[Call]] = defaultdict(list)
+        self.resolved_by_src: dict[str, list] = defaultdict(list)
+        self.children: dict[str, list[str]] = defaultdict(list)  # callable → callables nested directly in it
+        self.memo: dict[tuple, list[tuple[Unit, float, str]]] = {}  # a (caller, receiver, name) site repeats often
         unresolved = set(bindings.unresolved) if bindings is not None else set()
         edges = [e for e in bindings.edges if e.kind in ("calls", "constructs")] if bindings is not None else []
-        calls = facts.calls
+        calls = facts.calls.materialize() if isinstance(facts.calls, DeferredCalls) else facts.calls
         resolved = [i for i in range(len(calls)) if i not in unresolved]
         if len(resolved) == len(edges):  # the resolver emits one edge per resolved call, in order
             self.call_dst = {i: e.dst for i, e in zip(resolved, edges)}
+        for e in edges:
+            self.resolved_by_src[e.src].append(e)
         for i, c in enumerate(calls):
             if c.assigned_to and c.caller:
                 self.assigned[(c.caller, c.assigned_to)].append(i)
+        for i in sorted(unresolved):
+            caller = calls[i].caller
+            if caller:
+                self.unresolved_by_caller[caller].append(i)
+        for r in facts.refs:
+            if r.caller:
+                self.refs_by_caller[r.caller].append(r)
+        by_id = {u.id: u for u in facts.units}
+        for u in facts.units:
+            parent = by_id.get(u.parent) if u.parent else None
+            if parent is not None and u.is_callable and parent.is_callable:
+                self.children[parent.id].append(u.id)
 
 
 class LikelyGraph:
@@ -176,17 +195,20 @@ class LikelyGraph:
         self._overrides: dict[tuple[str, str], list[Unit]] = {}
         self._type_norm: dict[str, list[Unit]] | None = None
         self._ctxs: dict[str, _FileCtx] = {}
+        self._outs: dict[str, list[Likely]] = {}
         self._memo_types: dict[tuple[str, str], Unit | None] = {}
         self._memo_tier: dict[tuple[str, str], int] = {}
-        self._memo_rn: dict[tuple[str, str, str], list[tuple[Unit, float, str]]] = {}
+        self._memo_rn: dict[tuple[str, str], list[Unit]] = {}
+        self._method_owner_names: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str) -> list[Likely]:
-        unit = self.index.resolver.units.get(unit_id)
-        if unit is None:
-            return []
-        return list(self._file(unit.path).out.get(unit_id, ()))
+        hit = self._outs.get(unit_id)
+        if hit is None:
+            with self._lock:
+                hit = self._unit_out(unit_id)
+        return list(hit)
 
     def into(self, unit_id: str) -> list[Likely]:
         hit = self._into.get(unit_id)
@@ -268,14 +290,16 @@ class LikelyGraph:
 
     # ---- per file ----------------------------------------------------------------------
     def _file(self, path: str) -> _FileState:
-        state = self._files.get(path)
-        if state is not None:
+        """Every unit's edges in one file (benchmarks and whole-file questions)."""
+        state = _FileState()
+        facts = self.index.files.get(path)
+        if facts is None:
             return state
         with self._lock:
-            state = self._files.get(path)
-            if state is None:
-                state = self._compute_file(path)
-                self._files[path] = state
+            for u in facts.units:
+                edges = self._unit_out(u.id)
+                if edges:
+                    state.out[u.id] = list(edges)
         return state
 
     def _ctx(self, path: str) -> _FileCtx:
@@ -284,70 +308,71 @@ class LikelyGraph:
             ctx = self._ctxs[path] = _FileCtx(self.index.files[path], self.index.bindings.get(path))
         return ctx
 
-    def _compute_file(self, path: str) -> _FileState:
-        state = _FileState()
-        facts = self.index.files.get(path)
-        bindings = self.index.bindings.get(path)
-        if facts is None or bindings is None:
-            return state
+    def _unit_out(self, unit_id: str) -> list[Likely]:
+        """A unit's edges: its own call sites and references, then those of the functions nested
+        in it (a closure, an arrow function, a local handler runs as part of its callable: its
+        edges are the enclosing callable's too, same line and rule). Call with the lock held."""
+        hit = self._outs.get(unit_id)
+        if hit is not None:
+            return hit
+        units = self.index.resolver.units
+        unit = units.get(unit_id)
+        if unit is None or unit.path not in self.index.files or unit.path not in self.index.bindings:
+            return []
+        self._outs[unit_id] = []  # a cycle through nesting cannot happen; guards re-entry all the same
+        edges = self._own_edges(unit)
+        if unit.is_callable:
+            have = {(e.dst, e.line) for e in edges}
+            for child in self._ctx(unit.path).children.get(unit_id, ()):
+                for e in self._unit_out(child):
+                    if e.dst != unit_id and (e.dst, e.line) not in have:
+                        have.add((e.dst, e.line))
+                        edges.append(e._replace(src=unit_id))
+        edges.sort(key=lambda e: (e.confidence < 1.0, e.line, -e.confidence))
+        self._outs[unit_id] = edges
+        return edges
+
+    def _own_edges(self, unit: Unit) -> list[Likely]:
+        facts = self.index.files[unit.path]
+        ctx = self._ctx(unit.path)
         units = self.index.resolver.units
         spec = BY_NAME.get(facts.language)
-        seen: set[tuple[str, str, int]] = set()
+        src = unit.id
+        out: list[Likely] = []
+        seen: set[tuple[str, int]] = set()
 
         def add(src: str, dst: Unit, line: int, conf: float, rule: str) -> None:
-            if dst.id == src or (src, dst.id, line) in seen:
+            if dst.id == src or (dst.id, line) in seen:
                 return
-            seen.add((src, dst.id, line))
-            state.out[src].append(Likely(src, dst.id, line, round(conf, 3), rule))
+            seen.add((dst.id, line))
+            out.append(Likely(src, dst.id, line, round(conf, 3), rule))
 
-        for e in bindings.edges:
-            if e.kind not in ("calls", "constructs") or e.src not in units:
-                continue
+        for e in ctx.resolved_by_src.get(src, ()):
             dst = units.get(e.dst)
             if dst is None:
                 continue
             if dst.kind in CLASS_KINDS:
                 dst = self.constructor(dst) or dst
-            add(e.src, dst, e.line, 1.0, "resolved")
+            add(src, dst, e.line, 1.0, "resolved")
             if dst.kind == "method":
-                self._dispatch(add, e.src, dst, e.line)
+                self._dispatch(add, src, dst, e.line)
             if e.kind == "constructs" and spec is not None and spec.construct_protocol:
                 t = units.get(e.dst)
                 for m in self._constructed_protocol(t, spec) if t is not None else ():
-                    add(e.src, m, e.line, RULE_CONFIDENCE["protocol-call"], "protocol-call")
+                    add(src, m, e.line, RULE_CONFIDENCE["protocol-call"], "protocol-call")
         calls = facts.calls
-        for idx in bindings.unresolved:
+        for idx in ctx.unresolved_by_caller.get(src, ()):
             call = calls[idx]
-            if not call.caller or call.caller not in units:
-                continue
-            for dst, conf, rule in self.targets(facts, call):
-                add(call.caller, dst, call.line, conf, rule)
-        for ref in facts.refs:
-            if ref.caller and ref.caller in units:
-                for dst, conf, rule in self.ref_targets(facts, ref):
-                    add(ref.caller, dst, ref.line, conf, rule)
-        self._lift_closures(state, units)
-        for edges in state.out.values():
-            edges.sort(key=lambda e: (e.confidence < 1.0, e.line, -e.confidence))
-        return state
-
-    @staticmethod
-    def _lift_closures(state: _FileState, units: dict[str, Unit]) -> None:
-        """A function nested in a callable (a closure, an arrow function, a local handler) runs
-        as part of it: its edges are also the enclosing callables' (same line, same rule)."""
-        lifted: dict[str, list[Likely]] = defaultdict(list)
-        for src, edges in state.out.items():
-            cur = units.get(src)
-            parent = units.get(cur.parent) if cur is not None and cur.parent else None
-            while cur is not None and cur.is_callable and parent is not None and parent.is_callable:
-                lifted[parent.id] += [e._replace(src=parent.id) for e in edges if e.dst != parent.id]
-                cur, parent = parent, units.get(parent.parent) if parent.parent else None
-        for src, edges in lifted.items():
-            have = {(e.dst, e.line) for e in state.out.get(src, ())}
-            for e in edges:
-                if (e.dst, e.line) not in have:
-                    have.add((e.dst, e.line))
-                    state.out[src].append(e)
+            key = (src, call.receiver, call.name, call.construct)
+            found = ctx.memo.get(key)
+            if found is None:
+                found = ctx.memo[key] = self.targets(facts, call)
+            for dst, conf, rule in found:
+                add(src, dst, call.line, conf, rule)
+        for ref in ctx.refs_by_caller.get(src, ()):
+            for dst, conf, rule in self.ref_targets(facts, ref):
+                add(src, dst, ref.line, conf, rule)
+        return out
 
     def _constructed_protocol(self, t: Unit, spec: LanguageSpec) -> list[Unit]:
         """Methods a runtime calls on a value of type `t` once it is built (`impl Future for T`
@@ -565,6 +590,15 @@ class LikelyGraph:
         resolver = self.index.resolver
         caller = resolver.units.get(call.caller) if call.caller else None
         spec = BY_NAME.get(facts.language)
+        if call.name not in self.by_name():  # defined nowhere: only a reference or a call protocol can lead anywhere
+            if spec is None:
+                return []
+            if call.receiver and call.name in spec.value_calls:
+                pass
+            elif spec.call_protocol and (not call.receiver or call.receiver in ("self", "this")):
+                pass
+            else:
+                return []
         if call.receiver:
             if spec is not None and call.name in spec.value_calls:  # `dispatch.bind(this)`: a reference
                 receiver, _, name = call.receiver.rpartition(".")
@@ -661,38 +695,38 @@ class LikelyGraph:
         last = last.strip("_")
         if len(last) < 4 or not last.replace("_", "").isalnum():
             return []
-        key = (facts.path, _norm(last), call.name)
-        hit = self._memo_rn.get(key)
-        if hit is None:
-            hit = self._memo_rn[key] = self._find_receiver_name(facts.path, key[1], call.name)
-        return hit
-
-    def _find_receiver_name(self, path: str, key: str, name: str) -> list[tuple[Unit, float, str]]:
-        units, sub = self.index.resolver.units, self.subtypes()
-        hits: list[Unit] = []
-        for m in self.by_name().get(name, ()):
-            if not m.is_callable or not m.parent:
-                continue
-            owner = units.get(m.parent)
-            if owner is None or owner.kind not in CLASS_KINDS:
-                continue
-            # the type itself or a type below it that inherits the method is named like the receiver
-            names = [owner.name] + [units[s].name for s in sub.get(owner.id, ()) if s in units]
-            for n in names:
-                norm = _norm(n)
-                if norm.endswith(key) or (len(norm) >= 5 and key.endswith(norm)):
-                    hits.append(m)
-                    break
+        key = (_norm(last), call.name)
+        hits = self._memo_rn.get(key)
+        if hits is None:
+            hits = self._memo_rn[key] = self._find_receiver_name(*key)
         if not hits:
             return []
-        hits = self._best_tier(path, hits)
+        hits = self._best_tier(facts.path, hits)
         if not hits or len(hits) > MAX_NAME_CANDIDATES:
             return []
         conf = RULE_CONFIDENCE["receiver-name"] * _K_FACTOR[len(hits)]
         return [(m, conf, "receiver-name") for m in hits]
 
+    def _find_receiver_name(self, key: str, name: str) -> list[Unit]:
+        """Methods named `name` whose type (or a type below it that inherits them) is named like
+        the receiver (normalized: `session_interface` ~ `SecureCookieSessionInterface`)."""
+        table = self._method_owner_names.get(name)
+        if table is None:
+            units, sub = self.index.resolver.units, self.subtypes()
+            table = []
+            for m in self.by_name().get(name, ()):
+                owner = units.get(m.parent) if m.is_callable and m.parent else None
+                if owner is None or owner.kind not in CLASS_KINDS:
+                    continue
+                names = {_norm(owner.name)} | {_norm(units[x].name) for x in sub.get(owner.id, ()) if x in units}
+                table.append((m, tuple(names)))
+            self._method_owner_names[name] = table
+        return [m for m, norms in table if any(n.endswith(key) or (len(n) >= 5 and key.endswith(n)) for n in norms)]
+
     # ---- references: functions handed over as values -----------------------------------------
     def ref_targets(self, facts: FileFacts, ref: Call) -> list[tuple[Unit, float, str]]:
+        if ref.name not in self.by_name():
+            return []
         resolver = self.index.resolver
         caller = resolver.units.get(ref.caller) if ref.caller else None
         if not ref.receiver:
@@ -835,27 +869,103 @@ class LikelyGraph:
             return []
         names = {unit.name}
         parent = resolver.units.get(unit.parent) if unit.parent else None
+        anchors: set[str] = set()  # names a likely caller's file tends to mention: the unit's type and its family
+        protocol: set[str] = set()
+        near: set[str] = set()
         if parent is not None:
             spec = BY_NAME.get(self.index.files[unit.path].language) if unit.path in self.index.files else None
             protocol = set(spec.call_protocol) | {m for _, m in spec.construct_protocol} if spec is not None else set()
             # a constructor is reached by naming its type; a protocol method by holding or building one
             if unit.kind == "constructor" or unit.name in protocol:
                 names.add(parent.name)
-        files: set[str] = set()
-        for name in names:
-            files |= resolver.refs.get(name, set())
+            if parent.kind in CLASS_KINDS:
+                anchors.add(parent.name)
+                anchors.update(t.name for t in resolver.supertypes_of(parent))
+                anchors.update(resolver.units[x].name for x in self.subtypes().get(parent.id, ()) if x in resolver.units)
+        files: set[str] = {unit.path}
         for src, _, _ in self.index.graph.inc(unit_id):
             su = resolver.units.get(src)
             if su is not None:
                 files.add(su.path)
-        files.add(unit.path)
-        if len(files) > MAX_INTO_FILES:
+        candidates: set[str] = set()
+        for name in names:
+            candidates |= resolver.refs.get(name, set())
+        candidates -= files
+        for a in anchors:
+            near |= resolver.refs.get(a, set())
+        if len(candidates) > MAX_INTO_FILES:
+            # a common name (`get`, `run`): keep the files that also name the unit's type or family,
+            # import its file or sit beside it
             here = posixpath.dirname(unit.path)
-            files = set(sorted(files, key=lambda p: (_is_test(p), posixpath.dirname(p) != here, _secondary(p), p))[:MAX_INTO_FILES])
+
+            def rank(p: str) -> tuple:
+                return (
+                    p not in near and unit.path not in self.imported_files(p) and posixpath.dirname(p) != here,
+                    _is_test(p) and not _is_test(unit.path),
+                    _secondary(p),
+                    p,
+                )
+
+            candidates = set(sorted(candidates, key=rank)[:MAX_INTO_FILES])
+        # only the call sites and references that can land here are evaluated: those naming
+        # the unit (or its type) and resolved edges into it or into a method it overrides;
+        # for a protocol method (`__call__`, `poll`) every site of its file and its type's
+        # neighbours, since the call names a member holding the object, not the method
+        family = {unit_id}
+        if unit.kind == "method" and parent is not None and parent.kind in CLASS_KINDS:
+            family |= {m.id for t in resolver.supertypes_of(parent) for m in resolver.members_of(t).get(unit.name, [])}
+        full: set[str] = set()
+        if unit.name in protocol:
+            full = {unit.path} | set(sorted(near, key=lambda p: (_is_test(p), _secondary(p), p))[:MAX_INTO_FILES])
+        units = resolver.units
+        found: list[Likely] = []
+        for path in sorted(files | candidates | full):
+            facts = self.index.files.get(path)
+            if facts is None or path not in self.index.bindings:
+                continue
+            ctx = self._ctx(path)
+            if path in full:
+                for u in facts.units:
+                    found += [e for e in self._unit_out(u.id) if e.dst == unit_id]
+                continue
+            spec = BY_NAME.get(facts.language)
+            here: list[Likely] = []
+            for src, edges in ctx.resolved_by_src.items():
+                for e in edges:
+                    if e.dst in family or (e.dst == unit.parent and unit.kind == "constructor"):
+                        here += [x for x in self._own_edges(units[src]) if x.dst == unit_id] if src in units else []
+                        break
+            calls = facts.calls
+            for caller, idxs in ctx.unresolved_by_caller.items():
+                for i in idxs:
+                    c = calls[i]
+                    if c.name not in names and c.receiver.rpartition(".")[2] not in names:
+                        continue
+                    key = (caller, c.receiver, c.name, c.construct)
+                    hit = ctx.memo.get(key)
+                    if hit is None:
+                        hit = ctx.memo[key] = self.targets(facts, c)
+                    here += [Likely(caller, d.id, c.line, round(conf, 3), rule) for d, conf, rule in hit if d.id == unit_id and caller != unit_id]
+            for caller, refs in ctx.refs_by_caller.items():
+                for r in refs:
+                    if r.name in names:
+                        here += [Likely(caller, d.id, r.line, round(conf, 3), rule) for d, conf, rule in self.ref_targets(facts, r) if d.id == unit_id and caller != unit_id]
+            # a closure's edges are its enclosing callables' too
+            for e in list(here):
+                cur = units.get(e.src)
+                while cur is not None and cur.is_callable and cur.parent:
+                    up = units.get(cur.parent)
+                    if up is None or not up.is_callable or up.id == unit_id:
+                        break
+                    here.append(e._replace(src=up.id))
+                    cur = up
+            found += here
         out: list[Likely] = []
-        for path in sorted(files):
-            for edges in self._file(path).out.values():
-                out += [e for e in edges if e.dst == unit_id]
+        seen: set[tuple[str, int]] = set()
+        for e in found:  # in the order out() adds them: the first edge of a site wins there too
+            if (e.src, e.line) not in seen:
+                seen.add((e.src, e.line))
+                out.append(e)
         out.sort(key=lambda e: (-e.confidence, e.src, e.line))
         return out
 
