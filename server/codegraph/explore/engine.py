@@ -84,7 +84,7 @@ class FilePlan:
     reason: str = ""
     keep: set[str] = field(default_factory=set)  # focused: units whose bodies stay
     must: set[str] = field(default_factory=set)  # spine and near-unique named symbols: kept first, up to the whole budget
-    spine_only: bool = False  # clusters hold the must symbols and nothing else
+    sibling: bool = False  # defines a member of a family (MIN_SIBLINGS or more implementers)
 
 
 def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
@@ -191,6 +191,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         plan.must = {u.id for u in facts.units if u.id in flow.spine or u.id in named_unique_callables}
         types_ = [u for u in facts.units if u.is_type]
         sibling = [(key, disp) for t in types_ for key, disp in d.supers.get(t.id, []) if family_size(d, key) >= MIN_SIBLINGS]
+        plan.sibling = bool(sibling)
         family = [t for t in types_ if len(d.implementers.get(t.id, ())) >= MIN_SIBLINGS]
         on_spine = any(u.id in flow.spine for u in facts.units)
         spared = any(u.id in named_unique_callables for u in facts.units)
@@ -225,6 +226,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         mode = plan.mode if plan.mode in ("skeleton", "focused") else "bodies"
         facts = index.files[plan.path]
         views[plan.path] = file_view(plan.path, mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units), plan.keep)
+        views[plan.path].sibling = plan.sibling
         if mode == "skeleton":
             continue
         scored = {u.id: (s, u) for s, u in plan.units}

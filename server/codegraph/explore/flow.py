@@ -165,6 +165,9 @@ def find_named_flow_path(
 
 # ---- the flow search over the ranked graph ----------------------------------------------
 
+MEMBER_RELEVANCE = 0.25  # a named type's method this relevant to the question is a source of the flow
+MAX_MEMBER_SOURCES = 6
+DISPATCH_RULES = frozenset({"family-dispatch", "subtype-method"})
 ENTRY_DEPTH = 4  # levels of callers walked up from each of the question's units
 ENTRY_FANIN = 3  # likeliest callers followed per unit and level
 ENTRY_MIN_CONF = 0.5
@@ -226,7 +229,7 @@ class RankedSteps:
         return out
 
 
-def _connect(src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoint: Callable[[], None]) -> dict[str, list[Hop]]:
+def _connect(src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoint: Callable[[], None], named_types: frozenset[str] = frozenset()) -> dict[str, list[Hop]]:
     """Cheapest hop lists from src to each reachable target (cost: −log confidence + 0.25 a
     hop). A target's weight scales how far it may be: a named symbol is worth a long path, a
     unit that only matches words a short, proven one."""
@@ -255,6 +258,10 @@ def _connect(src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoin
         if pops % 200 == 0:
             checkpoint()
         for dst, line, how, conf in steps.out(unit):
+            # one implementation among a family's many is a sibling, not a step of the flow,
+            # unless its type is one the question names
+            if how in DISPATCH_RULES and dst.parent not in named_types:
+                continue
             c = cost + 0.25 - math.log(max(conf, 1e-3))
             if c <= MAX_CONNECT_COST and c < best.get(dst.id, math.inf):
                 best[dst.id] = c
@@ -347,22 +354,36 @@ def find_flow(
         targets.setdefault(u.id, 0.6)
     for k, u in enumerate(relevant):
         targets.setdefault(u.id, 0.5 * path_prior(u.path) / (1 + 0.1 * k))
-    # 2. entries
+    # A named type takes part through its methods: those the question's words find are
+    # named in all but form (sources and strong targets), the others are reachable context.
+    member_sources: list[Unit] = []
+    named_types = frozenset({u.id for u in strong if u.is_type} | {u.parent for u in strong if u.parent})
+    for t in [u for u in strong if u.is_type]:
+        for members in index.resolver.members_of(t).values():
+            for m in members:
+                if not m.is_callable or excluded(m.path):
+                    continue
+                if rel(m) >= MEMBER_RELEVANCE:
+                    targets[m.id] = max(targets.get(m.id, 0.0), 0.8)
+                    member_sources.append(m)
+                else:
+                    targets.setdefault(m.id, 0.3)
+    member_sources.sort(key=lambda m: (-rel(m), m.id))
     # 3. core: paths from the named symbols to the question's units, then from the entries;
     # an entry above a named symbol, or that reaches fewer than two of the question's units
     # the named symbols do not, is context (it leads into the named flow), not core
     covered: set[str] = set(strong_ids)
 
-    def connect_from(src: Unit) -> None:
-        for dst_id, chain in sorted(_connect(src, targets, steps, checkpoint).items(), key=lambda kv: (len(kv[1]), kv[0])):
+    def connect_from(src: Unit, weight: float) -> None:
+        for dst_id, chain in sorted(_connect(src, targets, steps, checkpoint, named_types).items(), key=lambda kv: (len(kv[1]), kv[0])):
             covered.add(dst_id)
             for hop in chain:
                 add(hop)
                 core.update((hop.src.id, hop.dst.id))
 
-    for src in list(dict((u.id, u) for u in strong + weak).values())[:MAX_SOURCES]:
+    for src in list(dict((u.id, u) for u in strong + weak + member_sources[:MAX_MEMBER_SOURCES]).values())[:MAX_SOURCES]:
         checkpoint()
-        connect_from(src)
+        connect_from(src, targets.get(src.id, 0.6))
     entries: list[Unit] = []
     for _, entry, reach in _entries(targets, units, steps, rel, checkpoint):
         if len(entries) >= MAX_ENTRIES:
@@ -371,11 +392,11 @@ def find_flow(
             flow.periphery[entry.id] = max(flow.periphery.get(entry.id, 0.0), 0.5)
             continue
         entries.append(entry)
-        connect_from(entry)
+        connect_from(entry, 0.8)
     sources = entries + strong + weak
     if not sources and relevant:
         sources = relevant[:1]
-        connect_from(relevant[0])
+        connect_from(relevant[0], 1.0)
     if not core and sources:
         core.add(sources[0].id)
     # flow order: from the entries down

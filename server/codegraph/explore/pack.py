@@ -46,6 +46,7 @@ class FileView:
     text: str = ""
     order: float = float("inf")  # where the section goes: spine files in flow order, then by relevance
     spine: bool = False  # holds a spine (or named) body
+    sibling: bool = False  # a family member's file: its bodies are shown one by one, never whole
 
     def render(self, ranges: list[tuple[int, int]], symbols: list[str], label: str) -> str:
         body, _ = numbered(self.lines, merge_ranges(ranges, CLUSTER_GAP))
@@ -152,7 +153,7 @@ def pack(
         view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 999.0)
     # 3. a small file the flow passes through is shown whole: its other bodies are the
     # context of the spine's (the class's other members, the helpers beside it)
-    for view in sorted((v for v in views.values() if v.included and v.mode == "bodies" and v.spine), key=lambda v: (v.order, v.path)):
+    for view in sorted((v for v in views.values() if v.included and v.mode == "bodies" and v.spine and not v.sibling), key=lambda v: (v.order, v.path)):
         if len(view.lines) > WHOLE_SPINE_FILE_LINES:
             continue
         whole = view.render([(1, len(view.lines))], _top_symbols(view), "full")
@@ -187,7 +188,7 @@ def pack(
         view.order = min(view.order, 1_000 - min(999.0, piece.score))
     # 5. a file mostly shown already is shown whole
     for view in views.values():
-        if not view.included or view.mode == "skeleton" or view.label() == "focused":
+        if not view.included or view.mode == "skeleton" or view.label() == "focused" or view.sibling:
             continue
         whole = view.render([(1, len(view.lines))], _top_symbols(view), "full")
         extra = len(whole) - len(view.text)
