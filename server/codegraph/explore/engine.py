@@ -21,7 +21,7 @@ from .model import ExploreRequest
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_flow
 from ..graph.likely import likely_graph
-from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, rank_on_ranked_graph
+from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph
 
 MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
@@ -105,8 +105,16 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         for u in units[:25]:
             if not excluded(u.path):
                 seeds[u.id] = max(seeds.get(u.id, 0.0), 0.5 / max(1, len(units)) ** 0.5)
-    bm25 = d.words.score(q.words)
-    top_words = sorted(((s, uid) for uid, s in bm25.items() if not excluded(d.words.units[uid].path) and (req.include_tests or not in_test_module(d.words.units[uid]))), reverse=True)[:40]
+    by_word = d.words.score_by_word(q.words)
+    bm25: dict[str, float] = defaultdict(float)
+    for per_word in by_word.values():
+        for uid, s_ in per_word.items():
+            bm25[uid] += s_
+    wanted = [
+        (s * path_prior(d.words.units[uid].path), uid) for uid, s in bm25.items()
+        if not excluded(d.words.units[uid].path) and (req.include_tests or not in_test_module(d.words.units[uid]))
+    ]
+    top_words = sorted(wanted, reverse=True)[:40]
     best_word = top_words[0][0] if top_words else 1.0
     for s, uid in top_words:
         seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)
