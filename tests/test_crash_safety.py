@@ -23,8 +23,6 @@ from codegraph.index.index import RootIndex
 from codegraph.workspace.scope import ScopeConfig
 from corpus.hostile import write_repo
 
-pytestmark = pytest.mark.slow
-
 ROUNDS = 20
 TALLY = {"rounds": 0, "corrupt_starts": 0, "killed_mid_run": 0, "retries": 0}
 
@@ -107,6 +105,7 @@ def _kill_run(root: Path, cache: Path, kind: str, at: int) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_kill_9_at_chosen_moments_never_leaves_a_cache_that_is_trusted_wrongly(tmp_path: Path):
     root, cache = tmp_path / "repo", tmp_path / "cache"
     root.mkdir()

@@ -13,10 +13,10 @@ import sys
 import time
 from pathlib import Path
 
-import anyio
 import pytest
 
-mcp = pytest.importorskip("mcp")
+mcp = pytest.importorskip("mcp")  # before anything the mcp extra brings (anyio): without it, skip cleanly
+import anyio  # noqa: E402
 from mcp import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # -m "not e2e" leaves the editors out
+
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "nvim-client"
 SCRIPT = Path(__file__).resolve().parent / "nvim" / "client_e2e.lua"

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # -m "not e2e" leaves the editors out
+
 SCRIPT = Path(__file__).resolve().parent / "vscode" / "run_e2e.sh"
 TIMEOUT_S = 1800  # a bare machine: apt + code-server from npm take a few minutes
 
