@@ -100,7 +100,7 @@ def get_enum(params: dict, field: str, allowed: tuple[str, ...], default: str) -
 
 # ---- explore ---------------------------------------------------------------------------
 def default_explore_budget(file_count: int) -> int:
-    """Agent hosts inline ~25,000 characters; tiers by repository size (explore.md)."""
+    """Agent hosts inline ~25,000 characters; tiers by repository size (docs/explore.md)."""
     if file_count < 150:
         return 13_000
     if file_count < 500:
