@@ -2,9 +2,10 @@
 # Installs everything the tests need, from nothing, then runs every test (unit, property,
 # LSP end to end, real-editor end to end). Idempotent; safe to re-run.
 #   CODEGRAPH_SKIP_E2E=1  skips the real-editor tests (VS Code via code-server, Neovim)
-# Needs Python >= 3.10 and, for the editor tests, Node 20 with its headers (NodeSource's or
-# Debian's nodejs). Reads no user npm configuration: tests/e2e/vscode/run_e2e.sh sets every npm
-# setting it relies on (nodedir, ...), so a fresh HOME with no ~/.npmrc and an empty npm cache work.
+# Needs Python >= 3.10 and, for the editor tests, Node 20 and its headers (NodeSource's nodejs
+# package ships both; code-server 4.100.3 wants Node 20). Reads no user npm configuration:
+# tests/e2e/vscode/run_e2e.sh sets every npm setting it relies on (nodedir, ...), so a fresh
+# HOME with no ~/.npmrc and an empty npm cache work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)

@@ -46,3 +46,32 @@ def test_without_the_mcp_extra_the_mcp_tests_skip_and_collection_goes_on():
                   code=WITHOUT_MCP, env={"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
     assert out.returncode in (0, 5), out.stdout + out.stderr
     assert "skipped" in out.stdout and "could not import 'mcp'" in out.stdout, out.stdout + out.stderr
+
+
+DOCS = ["README.md", "nvim-client/README.md", "vscode-client/README.md", "docs/mcp.md", "bench/README.md"]
+
+
+def test_every_doc_installs_this_repository_not_the_unrelated_pypi_codegraph():
+    import re
+    import tomllib
+
+    repo = TESTS.parent
+    project = tomllib.loads((repo / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "codegraph-lsp"  # "codegraph" on PyPI is somebody else's
+    assert set(project["scripts"]) == {"codegraph", "codegraph-lsp"}
+    for doc in DOCS:
+        text = (repo / doc).read_text()
+        # the only `pip install codegraph` a doc may show is the warning that it "installs an unrelated project"
+        assert not re.search(r"pip install (-U )?['\"]?codegraph\b(?!-lsp)(?!`\s+installs an unrelated)", text), doc
+        assert "pip install -e ." in text or "pip install -e '.[mcp]'" in text, doc
+
+
+def test_nothing_points_outside_the_repository_for_design_notes():
+    repo = TESTS.parent
+    for folder in ["server", "tests", "vscode-client/src", "nvim-client", "docs", "bench"]:
+        for path in (repo / folder).rglob("*"):
+            if path.is_file() and path.suffix in {".py", ".md", ".ts", ".lua", ".sh"} and path.name != "test_suite_hygiene.py":
+                assert "shared/design" not in path.read_text(errors="replace"), path
+    assert "shared/" not in (repo / "README.md").read_text()
+    for name in ["architecture", "explore", "distill", "protocol"]:
+        assert (repo / "docs" / f"{name}.md").is_file()

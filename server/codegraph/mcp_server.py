@@ -598,7 +598,7 @@ def main(root: str = ".", *, cache_dir: str | Path | None = None, use_cache: boo
     import importlib.util
 
     if importlib.util.find_spec("mcp") is None or importlib.util.find_spec("anyio") is None:
-        sys.stderr.write("codegraph mcp needs the MCP SDK: pip install 'codegraph[mcp]' (or pip install 'mcp>=1.19')\n")
+        sys.stderr.write("codegraph mcp needs the MCP SDK: pip install -e '.[mcp]' in the codegraph repository (or pip install 'mcp>=1.19')\n")
         return 2
     sdk = _sdk_version()
     if sdk is not None and sdk < MIN_SDK:

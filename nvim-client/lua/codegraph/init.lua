@@ -195,7 +195,7 @@ local function check_cmd()
   if not warned_missing_cmd then
     warned_missing_cmd = true
     notify("cannot start the server: `" .. tostring(exe) .. "` is not executable. "
-      .. "Install codegraph (pip install codegraph) or pass setup({ cmd = {...} }).",
+      .. "Install codegraph (pip install -e . in its repository) or pass setup({ cmd = {...} }).",
       vim.log.levels.ERROR)
   end
   return false
