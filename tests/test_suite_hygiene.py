@@ -75,3 +75,11 @@ def test_nothing_points_outside_the_repository_for_design_notes():
     assert "shared/" not in (repo / "README.md").read_text()
     for name in ["architecture", "explore", "distill", "protocol"]:
         assert (repo / "docs" / f"{name}.md").is_file()
+
+
+def test_the_extension_readme_has_no_relative_links():
+    # vsce refuses to package a README whose relative links it cannot resolve to a repository URL
+    import re
+
+    text = (TESTS.parent / "vscode-client" / "README.md").read_text()
+    assert not re.findall(r"\]\((?!https?://|#)[^)]*\)", text)
