@@ -1,6 +1,10 @@
-"""Crash safety: `codegraph index` is killed with SIGKILL at random moments (mostly while it
-parses or writes the fact cache); every next start is valid — the cache is used where it is
-right, discarded and rebuilt where it is not, and the facts equal a build without any cache."""
+"""Crash safety: `codegraph index` is killed with SIGKILL at chosen moments (while it parses,
+and at a counted SQL statement while it writes the fact cache, mid-transaction included); every
+next start is valid — the cache is used where it is right, discarded and rebuilt where it is
+not, and the facts equal a build without any cache.
+
+The kills are placed by the child itself (KILLER below), never by a timer in the test, so the
+test does not depend on how fast or how busy the machine is."""
 
 from __future__ import annotations
 
@@ -11,7 +15,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -21,11 +24,47 @@ from codegraph.workspace.scope import ScopeConfig
 from corpus.hostile import write_repo
 
 ROUNDS = 20
-TALLY = {"rounds": 0, "corrupt_starts": 0, "killed_mid_run": 0}
+TALLY = {"rounds": 0, "corrupt_starts": 0, "killed_mid_run": 0, "retries": 0}
+
+# Runs `codegraph index ...` and SIGKILLs its whole process group (the indexer and any parse
+# workers it forked) at the AT-th event of KIND: "parse" = a file handed to the extractor (in
+# whichever worker gets there first), "sql" = an SQL statement about to run on the fact cache
+# (BEGIN, each row of an INSERT, COMMIT, ...). AT = 0 never kills and reports the counts on stderr.
+KILLER = """
+import atexit, os, signal, sqlite3, sys
+from codegraph import cli
+from codegraph.index import index as index_mod, worker
+kind, at = sys.argv[1], int(sys.argv[2])
+seen = 0
+def event(*_):
+    global seen
+    seen += 1
+    if seen == at:
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+if kind == "parse":
+    real_extract = worker.extract_raw
+    def extract_raw(item):
+        event()
+        return real_extract(item)
+    worker.extract_raw = index_mod.extract_raw = extract_raw  # forked workers inherit the patch
+else:
+    real_connect = sqlite3.connect
+    def connect(*args, **kwargs):
+        conn = real_connect(*args, **kwargs)
+        conn.set_trace_callback(event)  # called before each statement (and each executemany row) runs
+        return conn
+    sqlite3.connect = connect
+atexit.register(lambda: print(f"events {kind} {seen}", file=sys.stderr))
+sys.exit(cli.main(sys.argv[3:]))
+"""
 
 
 def _index_cmd(root: Path, cache: Path) -> list[str]:
     return [sys.executable, "-m", "codegraph.cli", "index", str(root), "--cache-dir", str(cache)]
+
+
+def _killer_cmd(root: Path, cache: Path, kind: str, at: int) -> list[str]:
+    return [sys.executable, "-c", KILLER, kind, str(at), "index", str(root), "--cache-dir", str(cache)]
 
 
 def _facts(root: Path, cache: Path | None) -> tuple[dict, object]:
@@ -48,27 +87,42 @@ def _mutate(root: Path, rng: random.Random, round_no: int) -> None:
         rng.choice(files).unlink()
 
 
-def test_kill_9_at_random_moments_never_leaves_a_cache_that_is_trusted_wrongly(tmp_path: Path):
+def _events(root: Path, cache: Path, kind: str) -> int:
+    """How many events of `kind` a run makes (on a copy of the cache, so the real one is untouched)."""
+    probe = cache.parent / f"probe-{kind}"
+    subprocess.run(["rm", "-rf", str(probe)], check=True)
+    subprocess.run(["cp", "-r", str(cache), str(probe)], check=True)
+    out = subprocess.run(_killer_cmd(root, probe, kind, 0), capture_output=True, text=True, timeout=120, check=True)
+    return int(out.stderr.strip().splitlines()[-1].split()[-1])
+
+
+def _kill_run(root: Path, cache: Path, kind: str, at: int) -> bool:
+    """One run killed at event `at`; False when the run finished first (nothing was killed)."""
+    proc = subprocess.run(_killer_cmd(root, cache, kind, at), capture_output=True, text=True, timeout=120, start_new_session=True)
+    if proc.returncode == 0:
+        return False
+    assert proc.returncode == -signal.SIGKILL, proc.stderr[-2000:]
+    return True
+
+
+@pytest.mark.slow
+def test_kill_9_at_chosen_moments_never_leaves_a_cache_that_is_trusted_wrongly(tmp_path: Path):
     root, cache = tmp_path / "repo", tmp_path / "cache"
     root.mkdir()
     write_repo(root, 300, seed=5)
     rng = random.Random(9)
     subprocess.run(_index_cmd(root, cache), check=True, capture_output=True, timeout=120)
-    _mutate(root, rng, -1)
-    started = time.monotonic()
-    subprocess.run(_index_cmd(root, cache), check=True, capture_output=True, timeout=120)
-    full_run = time.monotonic() - started  # a warm run after a typical change: the window the kills aim at
     for round_no in range(ROUNDS):
         _mutate(root, rng, round_no)
-        proc = subprocess.Popen(_index_cmd(root, cache), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        time.sleep(rng.uniform(0.15, full_run * 0.95))  # past interpreter start-up, into parse and write
-        if proc.poll() is None:
-            TALLY["killed_mid_run"] += 1
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the indexer and any parse workers it forked
-        except ProcessLookupError:
-            pass
-        proc.wait()
+        # Even rounds die while parsing, odd ones at a statement of the cache write (the
+        # interesting ones: mid-transaction, with some rows of the batch already written).
+        kind = "parse" if round_no % 2 == 0 else "sql"
+        at = rng.randint(1, max(1, _events(root, cache, kind)))
+        while not _kill_run(root, cache, kind, at):  # never expected (the count was just taken): aim earlier
+            TALLY["retries"] += 1
+            assert at > 1, f"round {round_no}: a run with a kill at the first {kind} event finished"
+            at //= 2
+        TALLY["killed_mid_run"] += 1
         TALLY["rounds"] += 1
         try:
             cached, stats = _facts(root, cache)
@@ -77,8 +131,8 @@ def test_kill_9_at_random_moments_never_leaves_a_cache_that_is_trusted_wrongly(t
         except Exception:  # noqa: BLE001 — any failure to start is a corrupt start
             ok = False
         TALLY["corrupt_starts"] += not ok
-        assert ok, f"round {round_no}: the start after a kill -9 disagrees with a no-cache build"
-    assert TALLY["killed_mid_run"] >= ROUNDS // 2, "the kills mostly missed the run: timing assumptions broke"
+        assert ok, f"round {round_no}: the start after a kill -9 at {kind} event {at} disagrees with a no-cache build"
+    assert TALLY["killed_mid_run"] == ROUNDS
     _, stats = _facts(root, cache)
     assert stats.from_cache == stats.files  # a settled cache is used, not silently rebuilt every time
 
@@ -113,7 +167,7 @@ def test_a_damaged_cache_file_is_discarded_and_rebuilt(tmp_path: Path, damage: s
 
 
 def teardown_module(module) -> None:
-    print(f"\ncrash safety: {TALLY['rounds']} kill -9 rounds ({TALLY['killed_mid_run']} mid-run), {TALLY['corrupt_starts']} corrupt starts")
+    print(f"\ncrash safety: {TALLY['rounds']} kill -9 rounds ({TALLY['killed_mid_run']} mid-run, {TALLY['retries']} retries), {TALLY['corrupt_starts']} corrupt starts")
 
 
 def test_a_write_behind_landing_after_close_is_still_written(tmp_path: Path):

@@ -228,3 +228,15 @@ async def test_the_server_asks_a_capable_client_to_watch_sources_and_gitignore(w
 def _watchers(options) -> list:
     return options["watchers"] if isinstance(options, dict) else options.watchers
 
+
+
+async def test_a_question_that_matches_nothing_says_why_and_what_to_try(client: LanguageClient):
+    # before: "## Flow\n\nNo named symbol matched; files are ranked by relevance to the question." and nothing else
+    await _status(client)
+    result = await client.protocol.send_request_async("codegraph/explore", {"query": "how does it work?"})
+    assert result.files == [] and result.flow == []
+    assert "No symbol or call flow matched “how does it work?”" in result.text
+    assert "Indexed: 2 supported files" in result.text
+    assert "Try naming a function, class or file" in result.text
+    assert "- `Store` (class) — app.py:4" in result.text  # the closest candidates, with where they are
+    assert len(result.text) == result.stats.chars <= result.stats.budget

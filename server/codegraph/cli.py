@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -61,7 +62,10 @@ def cmd_index(args: argparse.Namespace) -> int:
     index.close()  # the cache is complete before the summary claims it
     status = index.status()
     if args.json:
-        print(json.dumps({**status, "parsed": stats.parsed, "fromCache": stats.from_cache, "elapsedMs": round(stats.elapsed_ms, 1)}, indent=2))
+        if args.list_skipped:
+            status["skipped"] = [{"path": p, "reason": r} for p, r in sorted(index.skipped.items())]
+        extra = {"unsupported": dict(sorted(index.unsupported.items())), "parsed": stats.parsed, "fromCache": stats.from_cache}
+        print(json.dumps({**status, **extra, "elapsedMs": round(stats.elapsed_ms, 1)}, indent=2))
         return 0
     print(f"codegraph {__version__} — {index.root}")
     print(f"  files       {status['files']}  ({stats.parsed} parsed, {stats.from_cache} from cache)")
@@ -71,16 +75,54 @@ def cmd_index(args: argparse.Namespace) -> int:
     print(f"  units       {status['symbols']}")
     print(f"  resolved    {status['resolvedEdges']} edges (calls, constructs, imports, extends, implements)")
     print(f"  unknown     {status['unresolvedCalls']} calls with no provable target")
-    reasons: dict[str, int] = {}
-    for reason in index.skipped.values():
-        reasons[reason] = reasons.get(reason, 0) + 1
-    print(f"  skipped     {len(index.skipped)}")
-    for reason, count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:12]:
-        print(f"    {count:>6}  {reason}")
+    _print_skipped(index.skipped, args.list_skipped)
+    if index.unsupported:
+        from .render.guidance import unsupported_summary
+
+        print(f"  ignored     {sum(index.unsupported.values())} files of other languages: {unsupported_summary(index.unsupported, limit=8)}")
     if stats.cache_note:
         print(f"  cache       {stats.cache_note}")
     print(f"  elapsed     {stats.elapsed_ms / 1000:.2f} s")
     return 0
+
+
+def _print_skipped(skipped: dict[str, str], full: bool) -> None:
+    """Skipped paths grouped by reason, largest group first: a few examples each, or all of them."""
+    groups: dict[str, list[str]] = {}
+    for path, reason in sorted(skipped.items()):
+        groups.setdefault(reason, []).append(path)
+    hint = "" if full or not skipped else "  (--list-skipped lists every path)"
+    print(f"  skipped     {len(skipped)}{hint}")
+    for reason, paths in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if full:
+            print(f"    {len(paths):>6}  {reason}:")
+            for path in paths:
+                print(f"              {path}")
+        else:
+            shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+            print(f"    {len(paths):>6}  {reason}: {shown}")
+
+
+# Protocol field → the CLI's name for it, so errors name what the user typed.
+CLI_NAMES = {"query": "QUERY", "maxOutputChars": "--max-chars", "question": "--question", "budgetBytes": "--budget-bytes", "format": "--format"}
+
+
+def _invalid(exc) -> str:
+    return f"codegraph: {CLI_NAMES.get(exc.field, exc.field)} {exc.rule}"
+
+
+def _failed(exc, budget: int | None) -> str:
+    """A pack that cannot fit says which --budget-bytes would (the engine reports the bytes it needs)."""
+    import re
+
+    found = re.search(r"needs (\d+) bytes, cap (\d+)", str(exc))
+    if not found:
+        return f"codegraph: {exc}"
+    needed, cap = int(found.group(1)), int(found.group(2))
+    if budget is not None and budget <= cap:
+        return (f"codegraph: --budget-bytes {budget} is too small for this repository: the smallest pack needs {needed:,} bytes. "
+                f"Use --budget-bytes {needed} or more, or leave it out for the default cap.")
+    return f"codegraph: {exc}"
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
@@ -97,12 +139,12 @@ def cmd_explore(args: argparse.Namespace) -> int:
     try:
         result = run_explore(index, params)
     except InvalidParams as exc:
-        print(f"codegraph: {exc}", file=sys.stderr)
+        print(_invalid(exc), file=sys.stderr)
         return 2
     finally:
         index.close()
     sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n" if args.json else result["text"] + "\n")
-    return 0
+    return 0 if result["flow"] or result["stats"]["candidates"] else 1  # 1 = nothing matched, as with grep
 
 
 def cmd_distill(args: argparse.Namespace) -> int:
@@ -116,8 +158,11 @@ def cmd_distill(args: argparse.Namespace) -> int:
         params["budgetBytes"] = args.budget_bytes
     try:
         result = run_distill_frame(index, params)
-    except (InvalidParams, RequestFailed) as exc:
-        print(f"codegraph: {exc}", file=sys.stderr)
+    except InvalidParams as exc:
+        print(_invalid(exc), file=sys.stderr)
+        return 2
+    except RequestFailed as exc:
+        print(_failed(exc, args.budget_bytes), file=sys.stderr)
         return 2
     finally:
         index.close()
@@ -162,13 +207,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("index", help="index ROOT and print a summary")
     p.add_argument("root", nargs="?", default=".")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--list-skipped", action="store_true", help="list every skipped path under its reason (default: counts and a few examples)")
     with_index_options(p)
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("explore", help="the source that answers QUERY, within a character budget")
+    p = sub.add_parser("explore", help="the source that answers QUERY, within a character budget (exit status 1: nothing matched)")
     p.add_argument("root")
     p.add_argument("query")
-    p.add_argument("--max-chars", type=int, default=None, help="output budget in characters (default by repository size)")
+    p.add_argument("--max-chars", type=int, default=None,
+                   help="output budget in characters, 1,000 to 400,000 (default by repository size: 13,000 / 18,000 / 24,000)")
     p.add_argument("--json", action="store_true", help="print the whole result object")
     p.add_argument("--no-adaptive", action="store_true", help="plain relevance rendering, no skeletons")
     p.add_argument("--include-tests", action="store_true")
@@ -179,7 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("root", nargs="?", default=".")
     p.add_argument("--question", help="a directed question (scenario B)")
     p.add_argument("--format", choices=("json", "markdown"), default="markdown")
-    p.add_argument("--budget-bytes", type=int, default=None)
+    p.add_argument("--budget-bytes", type=int, default=None,
+                   help="lower the pack's byte cap (default and most: 22,016 for an overview, 12,288 for a question). "
+                        "The smallest pack depends on the repository (about 1 KB); below it, the error names the size needed")
     with_index_options(p)
     p.set_defaults(func=cmd_distill)
 
@@ -196,7 +245,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # `codegraph index . | head`: the reader left; no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor one when stdout is flushed at exit
+        return 1
 
 
 if __name__ == "__main__":

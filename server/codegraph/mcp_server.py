@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from . import __version__
+from .distill.request import MIN_BUDGET_BYTES
 from .index.extract import sha256
 from .index.index import RootIndex
 from .requests import InvalidParams, RequestFailed, encode_body, run_distill_frame, run_evidence, run_explore
@@ -156,9 +157,12 @@ TOOLS: list[dict[str, Any]] = [
                 },
                 "budgetBytes": {
                     "type": "integer",
-                    "minimum": 1,
+                    "minimum": MIN_BUDGET_BYTES,  # the server's own minimum: below it not even the error fits
                     "maximum": 1000000000,
-                    "description": "Lower the byte cap below the release cap (it can never be raised above it).",
+                    "description": (
+                        "Lower the byte cap below the release cap (it can never be raised above it). The smallest "
+                        "pack depends on the repository (about 1 KB); below it the call fails naming the bytes needed."
+                    ),
                 },
                 "format": {
                     "type": "string",
@@ -598,7 +602,7 @@ def main(root: str = ".", *, cache_dir: str | Path | None = None, use_cache: boo
     import importlib.util
 
     if importlib.util.find_spec("mcp") is None or importlib.util.find_spec("anyio") is None:
-        sys.stderr.write("codegraph mcp needs the MCP SDK: pip install 'codegraph[mcp]' (or pip install 'mcp>=1.19')\n")
+        sys.stderr.write("codegraph mcp needs the MCP SDK: pip install -e '.[mcp]' in the codegraph repository (or pip install 'mcp>=1.19')\n")
         return 2
     sdk = _sdk_version()
     if sdk is not None and sdk < MIN_SDK:

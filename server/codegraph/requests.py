@@ -100,7 +100,7 @@ def get_enum(params: dict, field: str, allowed: tuple[str, ...], default: str) -
 
 # ---- explore ---------------------------------------------------------------------------
 def default_explore_budget(file_count: int) -> int:
-    """Agent hosts inline ~25,000 characters; tiers by repository size (explore.md)."""
+    """Agent hosts inline ~25,000 characters; tiers by repository size (docs/explore.md)."""
     if file_count < 150:
         return 13_000
     if file_count < 500:
@@ -122,7 +122,13 @@ def run_explore(index: RootIndex, params: Any, checkpoint: Checkpoint = _no_chec
     request = parse_explore(params, len(index.files), adaptive_default)
     from .explore.engine import explore
 
-    return explore(index, request, checkpoint)
+    result = explore(index, request, checkpoint)
+    if not result["flow"] and not result["stats"]["candidates"]:  # nothing matched: say why and what to try
+        from .render.guidance import no_answer
+
+        result["text"] = no_answer(index, request.query, request.include_tests, request.max_output_chars)
+        result["stats"]["chars"] = len(result["text"])
+    return result
 
 
 # ---- distill ---------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 Every Neovim found runs tests/e2e/nvim/client_e2e.lua, which opens a Python workspace,
 waits for the server to attach, and runs :CodegraphExplore (by argument and by the word
-under the cursor), :CodegraphCopyPack, <CR> on a code line, q, :CodegraphDistill (overview
-and question) and :CodegraphStatus, then checks that a server error is notified.
+under the cursor), checks the indexing progress (notifications and statusline()),
+:CodegraphCopyPack, <CR> on a code line, q, :CodegraphDistill (overview and question) and
+:CodegraphStatus, checks that a server error is notified, and that :CodegraphCancel stops a
+request (no result opens, the server keeps serving).
 
 Environment:
   CODEGRAPH_NVIM_BINS   colon-separated nvim binaries (default: /usr/bin/nvim and
@@ -29,6 +31,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.e2e  # -m "not e2e" leaves the editors out
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "nvim-client"

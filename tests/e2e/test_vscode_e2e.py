@@ -8,7 +8,8 @@ links, Copy Pack to Chat, Distill Architecture, Distill for a Question).
 Environment:
   CODEGRAPH_LSP       absolute path of codegraph-lsp (default: the one beside this Python or
                       on PATH; else the script installs the repo into its own venv)
-  E2E_WORK           work folder (default /tmp/codegraph-e2e-vscode; screenshots in artifacts/)
+  E2E_WORK           work folder (default /tmp/codegraph-e2e-vscode-<checksum of the checkout's
+                     path>, one per checkout; screenshots in artifacts/)
   CODEGRAPH_SKIP_E2E=1  skip
 """
 
@@ -22,6 +23,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.e2e  # -m "not e2e" leaves the editors out
 
 SCRIPT = Path(__file__).resolve().parent / "vscode" / "run_e2e.sh"
 TIMEOUT_S = 1800  # a bare machine: apt + code-server from npm take a few minutes

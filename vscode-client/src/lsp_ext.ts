@@ -1,5 +1,5 @@
 /**
- * The codegraph custom LSP methods, typed. Mirrors `shared/design/protocol.md` one to one:
+ * The codegraph custom LSP methods, typed. Mirrors `docs/protocol.md` one to one:
  * field names are camelCase on the wire; optional fields have server-side defaults.
  */
 import * as lc from "vscode-languageclient";

@@ -3,7 +3,8 @@
 -- Runs on Neovim 0.7 and newer.  Version seams (keep them in this file's helpers):
 --   * vim.lsp.start is 0.8+; 0.7 uses vim.lsp.start_client + vim.lsp.buf_attach_client;
 --   * client:request / client:stop method syntax is 0.11+; older versions use client.request;
---   * vim.lsp.get_clients is 0.10+; older versions use vim.lsp.get_active_clients.
+--   * vim.lsp.get_clients is 0.10+; older versions use vim.lsp.get_active_clients;
+--   * client:cancel_request is 0.11+; older versions use client.cancel_request.
 local M = {}
 
 local NAME = "codegraph"
@@ -36,6 +37,9 @@ local defaults = {
   split = "auto",
   -- Buffer-local keys in result buffers: close, and jump to a `path:line` reference.
   keys = { close = "q", jump = { "gd", "<CR>" } },
+  -- Indexing progress ($/progress) as notifications when it begins and ends; false = only
+  -- through require("codegraph").statusline().
+  progress = true,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -50,6 +54,9 @@ local buffers_by_name = {}
 local last = nil     -- the most recent result, for :CodegraphCopyPack outside a result buffer
 local last_client_id = nil
 local warned_missing_cmd = false
+local progress = {}  -- client id -> { title, message, percentage, done } of the server's indexing
+local inflight = {}  -- request id -> { client_id, label } of explore/distill requests awaiting an answer
+local cancelled = {} -- request ids the user cancelled: their late answers are dropped
 
 -- ---------------------------------------------------------------------------------------
 -- Small helpers
@@ -71,6 +78,19 @@ end
 
 local function stop(client)
   if HAS_011 then client:stop() else client.stop() end
+end
+
+local function cancel_request(client, id)
+  if HAS_011 then return client:cancel_request(id) end
+  return client.cancel_request(id)
+end
+
+-- Statuslines that show M.statusline() refresh; `User CodegraphProgress` autocommands run.
+local function redraw_statusline()
+  pcall(vim.cmd, "redrawstatus")
+  if vim.fn.exists("#User#CodegraphProgress") == 1 then
+    pcall(vim.cmd, "doautocmd <nomodeline> User CodegraphProgress")
+  end
 end
 
 local function all_clients()
@@ -156,6 +176,36 @@ local function client_capabilities(cfg)
     { workspace = { didChangeWatchedFiles = { dynamicRegistration = true } } })
 end
 
+-- $/progress from the server (its first index): kept per client for M.statusline() and,
+-- with `progress = true`, notified when it begins and ends. Neovim's own handler runs too,
+-- so other progress displays keep working.
+local function on_progress(err, result, ctx, config)
+  local default = vim.lsp.handlers["$/progress"]
+  if default then pcall(default, err, result, ctx, config) end
+  local value = type(result) == "table" and result.value or nil
+  if err or type(value) ~= "table" then return end
+  local id = ctx.client_id
+  local p = progress[id] or {}
+  if value.kind == "begin" then
+    p = { title = value.title or "indexing", message = value.message, percentage = value.percentage, done = false }
+    if M.config.progress then
+      local client = vim.lsp.get_client_by_id(id)
+      local root = client and client.config and client.config.root_dir
+      notify("indexing " .. (root and vim.fn.fnamemodify(root, ":t") or "the workspace") .. " …")
+    end
+  elseif value.kind == "report" then
+    p.message = value.message or p.message
+    p.percentage = value.percentage or p.percentage
+  elseif value.kind == "end" then
+    p.done = true
+    p.message = value.message or "done"
+    p.percentage = 100
+    if M.config.progress then notify(p.message) end
+  end
+  progress[id] = p
+  redraw_statusline()
+end
+
 local function make_config(root)
   local cfg = M.config
   return {
@@ -167,12 +217,17 @@ local function make_config(root)
     init_options = cfg.init_options,
     capabilities = client_capabilities(cfg),
     on_attach = cfg.on_attach,
+    handlers = { ["$/progress"] = on_progress },
     on_init = function(client)
       ready[client.id] = true
       flush_pending(client.id, client)
     end,
     on_exit = function(code, signal, client_id)
       ready[client_id] = nil
+      progress[client_id] = nil
+      for rid, entry in pairs(inflight) do
+        if entry.client_id == client_id then inflight[rid] = nil end -- never to be answered
+      end
       for r, id in pairs(clients_by_root) do
         if id == client_id then clients_by_root[r] = nil end
       end
@@ -195,7 +250,7 @@ local function check_cmd()
   if not warned_missing_cmd then
     warned_missing_cmd = true
     notify("cannot start the server: `" .. tostring(exe) .. "` is not executable. "
-      .. "Install codegraph (pip install codegraph) or pass setup({ cmd = {...} }).",
+      .. "Install codegraph (pip install -e . in its repository) or pass setup({ cmd = {...} }).",
       vim.log.levels.ERROR)
   end
   return false
@@ -272,7 +327,7 @@ end
 
 -- Send `method` once the client has finished `initialize`; `on_result(result, client)`
 -- runs on success, JSON-RPC errors become a notification.
-local function call(method, params, on_result)
+local function call(method, params, on_result, label)
   local client = current_client()
   if not client then
     notify("no server running; open a file of a supported language first", vim.log.levels.ERROR)
@@ -280,7 +335,14 @@ local function call(method, params, on_result)
   end
   last_client_id = client.id
   local function send(c)
-    local ok = request(c, method, params, function(err, result)
+    local rid
+    local ok, id = request(c, method, params, function(err, result)
+      if rid then
+        inflight[rid] = nil
+        if cancelled[rid] then cancelled[rid] = nil; return end -- answered before the cancel arrived
+      end
+      redraw_statusline()
+      if type(err) == "table" and err.code == -32800 then return end -- RequestCancelled
       if err then
         local msg = type(err) == "table" and (err.message or vim.inspect(err)) or tostring(err)
         local code = type(err) == "table" and err.code and (" [" .. tostring(err.code) .. "]") or ""
@@ -295,6 +357,10 @@ local function call(method, params, on_result)
     end, attached_buffer(c))
     if not ok then
       notify(method .. " could not be sent: the server is not running", vim.log.levels.ERROR)
+    elseif label and id then
+      rid = id
+      inflight[id] = { client_id = c.id, label = label }
+      redraw_statusline()
     end
   end
   if ready[client.id] or client.initialized then
@@ -303,6 +369,13 @@ local function call(method, params, on_result)
     pending[client.id] = pending[client.id] or {}
     table.insert(pending[client.id], send)
   end
+end
+
+local function inflight_count()
+  local n = 0
+  for _ in pairs(inflight) do n = n + 1 end
+  for _, queue in pairs(pending) do n = n + #queue end
+  return n
 end
 
 -- ---------------------------------------------------------------------------------------
@@ -391,7 +464,7 @@ function M.explore(query, opts)
   local params = { query = query }
   for k, v in pairs(M.config.explore or {}) do params[k] = v end
   for k, v in pairs(opts or {}) do params[k] = v end
-  echo("exploring " .. query .. " …")
+  echo("exploring " .. query .. " … (:CodegraphCancel stops it)")
   call("codegraph/explore", params, function(result, client)
     if type(result.text) ~= "string" then
       notify("codegraph/explore returned no text", vim.log.levels.ERROR)
@@ -402,7 +475,7 @@ function M.explore(query, opts)
     local s = result.stats or {}
     echo(string.format("explore: %s chars, %d files%s", tostring(s.chars or #result.text),
       #(result.files or {}), s.elapsedMs and string.format(", %.0f ms", s.elapsedMs) or ""))
-  end)
+  end, "explore " .. query)
 end
 
 --- Distill the architecture (no question) or the part relevant to `question`.
@@ -417,7 +490,8 @@ function M.distill(question, opts)
   end
   for k, v in pairs(M.config.distill or {}) do params[k] = v end
   for k, v in pairs(opts or {}) do params[k] = v end
-  echo(question == "" and "distilling the architecture …" or ("distilling for: " .. question .. " …"))
+  echo((question == "" and "distilling the architecture" or ("distilling for: " .. question))
+    .. " … (:CodegraphCancel stops it)")
   call("codegraph/distill", params, function(result, client)
     if type(result.markdown) ~= "string" then
       notify("codegraph/distill returned no markdown", vim.log.levels.ERROR)
@@ -428,7 +502,49 @@ function M.distill(question, opts)
     show(name, result.markdown,
       { kind = "distill", root = root_of(client), client_id = client.id, result = result })
     echo("distill: " .. tostring(result.status or "done") .. ", " .. #result.markdown .. " bytes")
-  end)
+  end, question == "" and "distill" or ("distill " .. question))
+end
+
+--- Cancel every explore/distill request still waiting for its answer (like the Cancel
+--- button of VS Code's progress notification). Returns how many were cancelled.
+function M.cancel()
+  local labels = {}
+  for rid, entry in pairs(inflight) do
+    local c = vim.lsp.get_client_by_id(entry.client_id)
+    if c then pcall(cancel_request, c, rid) end -- sends $/cancelRequest
+    cancelled[rid] = true
+    inflight[rid] = nil
+    table.insert(labels, entry.label)
+  end
+  for client_id, queue in pairs(pending) do -- not sent yet: the server is still starting
+    for _ = 1, #queue do table.insert(labels, "a request waiting for the server to start") end
+    pending[client_id] = nil
+  end
+  if #labels == 0 then
+    notify("nothing to cancel")
+  else
+    table.sort(labels)
+    notify("cancelled " .. table.concat(labels, ", "))
+  end
+  redraw_statusline()
+  return #labels
+end
+
+--- A short status for 'statusline' / 'winbar': indexing progress of the current buffer's
+--- server, or the requests in flight; "" when there is nothing to say.
+--- Example: vim.o.statusline = "%f %= %{v:lua.require'codegraph'.statusline()}"
+function M.statusline()
+  local busy = inflight_count()
+  if busy > 0 then return "codegraph: working (" .. busy .. ", :CodegraphCancel)" end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local chosen
+  for _, c in ipairs(all_clients()) do
+    if progress[c.id] and (chosen == nil or client_is_attached(c, bufnr)) then chosen = progress[c.id] end
+  end
+  if not chosen then return "" end
+  if chosen.done then return "codegraph: " .. (chosen.message or "ready") end
+  local pct = chosen.percentage and (" " .. chosen.percentage .. "%") or ""
+  return "codegraph: indexing" .. pct
 end
 
 --- Copy the current result buffer's text (else the last result) to `+` and `"`.
@@ -591,6 +707,8 @@ local function define_commands()
     { nargs = 0, desc = "CodeGraph: copy the result to the clipboard" })
   cmd("CodegraphStatus", function() M.status() end, { nargs = 0, desc = "CodeGraph: index status" })
   cmd("CodegraphRestart", function() M.restart() end, { nargs = 0, desc = "CodeGraph: restart the server" })
+  cmd("CodegraphCancel", function() M.cancel() end,
+    { nargs = 0, desc = "CodeGraph: cancel the explore/distill requests still running" })
 end
 M._define_commands = define_commands
 

@@ -248,6 +248,7 @@ class RootIndex:
         self.sources: dict[str, bytes] = {}
         self.bindings: dict[str, FileBindings] = {}
         self.skipped: dict[str, str] = {}
+        self.unsupported: dict[str, int] = {}  # files of other languages the walk met, by kind
         self.resolver = Resolver()
         self.graph = CodeGraph()
         self.open_docs: dict[str, OpenDocument] = {}
@@ -321,6 +322,7 @@ class RootIndex:
                     log.warning("cache row for %s unusable (%s): re-parsing", rel, exc)
             parser.add((rel, language, raw))
         self.skipped.update(scan.skipped)
+        self.unsupported = scan.unsupported
         parser.total = total
         # The resolver's indexes fill while the workers parse: cached facts now, parsed ones per batch.
         resolver = Resolver()
@@ -465,6 +467,7 @@ class RootIndex:
             self._refresh(rel, defer=True)
         # reasons of the walk, and of files in scope that reading or parsing refused
         self.skipped = {**scan.skipped, **{r: why for r, why in self.skipped.items() if r in now and r not in self.files}}
+        self.unsupported = scan.unsupported
         self.settle()
 
     def _refresh(self, rel: str, defer: bool = False) -> None:

@@ -50,6 +50,12 @@ TEST_PATH = re.compile(
 )
 
 
+def file_kind(name: str) -> str:
+    """How a file of another language is counted: its extension (".c"), or its name ("Makefile")."""
+    stem, dot, ext = name.rpartition(".")
+    return f".{ext.lower()}" if dot and stem else name
+
+
 def is_test_path(path: str) -> bool:
     return bool(TEST_PATH.search(path))
 
@@ -70,6 +76,8 @@ class ScopeConfig:
 class ScanResult:
     files: dict[str, str] = field(default_factory=dict)  # rel path → language
     skipped: dict[str, str] = field(default_factory=dict)  # rel path → reason
+    # files of languages codegraph does not read, by kind (".c", "Makefile"): counted, not listed
+    unsupported: dict[str, int] = field(default_factory=dict)
 
 
 class Scope:
@@ -251,5 +259,8 @@ class Scope:
                         continue
                     spec = spec_for_path(rel, self.config.languages)
                     yield rel, spec.name if spec else ""
-                elif reason != "unsupported language":
+                elif reason == "unsupported language":
+                    kind = file_kind(entry.name)
+                    result.unsupported[kind] = result.unsupported.get(kind, 0) + 1
+                else:
                     result.skipped[rel] = reason

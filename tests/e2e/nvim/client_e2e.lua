@@ -144,6 +144,21 @@ step("explore-command", function()
   check(#vim.api.nvim_tabpage_list_wins(0) == 2, "result is not in a split")
 end)
 
+-- The first index reported $/progress: notified when it began and ended, and shown by statusline().
+step("indexing-progress", function()
+  local cg = require("codegraph")
+  local ok = vim.wait(10000, function() return cg.statusline():find("files indexed", 1, true) ~= nil end, 50)
+  check(ok, "statusline() never said the index is done: " .. vim.inspect(cg.statusline()))
+  check(cg.statusline():match("^codegraph: %d+ files indexed$"), "statusline() is " .. vim.inspect(cg.statusline()))
+  local began, ended = false, false
+  for _, n in ipairs(notes) do
+    if n.msg:match("^codegraph: indexing .+ …$") then began = true end
+    if n.msg:match("^codegraph: %d+ files indexed$") then ended = true end
+  end
+  check(began and ended, "progress notifications missing (began " .. tostring(began) .. ", ended "
+    .. tostring(ended) .. "): " .. table.concat(notes_since(0), " / "))
+end)
+
 step("copy-pack", function()
   check(explore_buf and vim.api.nvim_get_current_buf() == explore_buf, "not in the explore buffer")
   vim.cmd("CodegraphCopyPack")
@@ -295,6 +310,33 @@ step("server-error-notifies", function()
   check(ok, "invalid maxOutputChars did not notify an error")
   local msg = table.concat(notes_since(since, vim.log.levels.ERROR), "\n")
   check(msg:find("maxOutputChars", 1, true), "error does not name the field: " .. msg)
+end)
+
+step("cancel", function()
+  vim.api.nvim_set_current_buf(src_buf)
+  local cg = require("codegraph")
+  check(vim.fn.exists(":CodegraphCancel") == 2, "no :CodegraphCancel command")
+  local since = #notes
+  cg.explore(SYMBOL)
+  check(cg.statusline():find("working (1, :CodegraphCancel)", 1, true),
+    "statusline() does not show the request in flight: " .. vim.inspect(cg.statusline()))
+  -- Cancelled in the same tick it was sent: whatever the server answers (its result, or
+  -- RequestCancelled) arrives after the cancel and must be dropped.
+  vim.cmd("CodegraphCancel")
+  local msg = table.concat(notes_since(since), " / ")
+  check(msg:find("cancelled explore " .. SYMBOL, 1, true), "no cancel notification: " .. msg)
+  check(cg.statusline():match("^codegraph: %d+ files indexed$"), "statusline() after cancel: " .. vim.inspect(cg.statusline()))
+  vim.wait(2000, function() return vim.api.nvim_buf_get_name(0) == "codegraph://explore/" .. SYMBOL end, 50)
+  check(vim.api.nvim_buf_get_name(0) ~= "codegraph://explore/" .. SYMBOL, "the cancelled request opened its result")
+  check(#notes_since(since, vim.log.levels.ERROR) == 0, "error after cancel: "
+    .. table.concat(notes_since(since, vim.log.levels.ERROR), " / "))
+  check(cg.cancel() == 0, "a second cancel found requests to cancel")
+  -- the server is still serving
+  since = #notes
+  vim.cmd("CodegraphExplore " .. SYMBOL)
+  local buf = wait_for_result("codegraph://explore/" .. SYMBOL, since)
+  check(buf_text(buf):find(SOURCE, 1, true), "explore after a cancel lacks the source")
+  vim.cmd("normal q")
 end)
 
 step("restart", function()

@@ -6,21 +6,30 @@
 #   bash tests/e2e/vscode/run_e2e.sh
 #
 # Environment:
-#   E2E_WORK       work folder (default /tmp/codegraph-e2e-vscode); screenshots in $E2E_WORK/artifacts
+#   E2E_WORK       work folder (default ${TMPDIR:-/tmp}/codegraph-e2e-vscode-<hash of this checkout's path>,
+#                  so two checkouts never share one); screenshots in $E2E_WORK/artifacts
 #   CODEGRAPH_LSP  absolute path of a codegraph-lsp executable; default: the repo installed
 #                  (pip install -e) into $E2E_WORK/venv. "standin" = the stand-in server here.
 #   E2E_WS         workspace to open (copied; default tests/e2e/vscode/ws)
-#   CS_PORT        code-server port (default 8765)
+#   CS_PORT        code-server port (default: a free port)
 # Ends with "E2E vscode: N passed, M failed"; exits non-zero on any failure.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$SRC/../../.." && pwd)
-export E2E_WORK=${E2E_WORK:-/tmp/codegraph-e2e-vscode}
+export E2E_WORK=${E2E_WORK:-${TMPDIR:-/tmp}/codegraph-e2e-vscode-$(printf %s "$REPO" | cksum | cut -d' ' -f1)}
 E=$E2E_WORK
-export CS_PORT=${CS_PORT:-8765}
+export CS_PORT=${CS_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 WS_SRC=${E2E_WS:-$SRC/ws}
 mkdir -p "$E/tmp" "$E/artifacts"
 export TMPDIR=$E/tmp
+# npm: everything this script needs is set here, so no ~/.npmrc is needed and none can break it.
+# Every native module below (argon2 for code-server itself; kerberos, node-pty, spdlog, ... for
+# VS Code) is compiled from source by node-gyp, which downloads Node's headers from nodejs.org
+# unless it is given a nodedir. The Node install ships them (Debian's nodejs: /usr/include/node).
+export npm_config_nodedir=${npm_config_nodedir:-$(node -p 'require("path").resolve(process.execPath, "../..")')}
+[ -f "$npm_config_nodedir/include/node/common.gypi" ] \
+  || { echo "no Node headers in $npm_config_nodedir/include/node (install Debian's nodejs, or set npm_config_nodedir)" >&2; exit 1; }
+export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 ts() { date +%s.%N; }
 T0=$(ts); T=$T0
 phase() { local n; n=$(ts); printf '### %-32s %6.1fs\n' "$1" "$(echo "$n - $T" | bc)"; T=$n; }
@@ -57,14 +66,16 @@ fi
 echo "server: $CODEGRAPH_LSP"
 phase "server"
 
-# --- 3. code-server 4.100.3 (four work-arounds: see shared e2e-probe README) ------------------------------
+# --- 3. code-server 4.100.3 (work-arounds: the npm settings at the top, and the ripgrep cache below) --
 if [ ! -x "$E/cs/node_modules/.bin/code-server" ]; then
   mkdir -p "$E/cs"; cd "$E/cs"; [ -f package.json ] || npm init -y >/dev/null
   # @vscode/ripgrep's postinstall downloads rg from GitHub: pre-seed its cache with Debian's rg
   mkdir -p "$TMPDIR/vscode-ripgrep-cache-1.15.11" "$E/rgtar"; cp /usr/bin/rg "$E/rgtar/rg"
   tar czf "$TMPDIR/vscode-ripgrep-cache-1.15.11/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C "$E/rgtar" rg
-  # unsafe_perm: its postinstall refuses root otherwise; yes: node-pty's postinstall runs `npx node-gyp`
-  npm_config_unsafe_perm=true npm_config_yes=true npm install --no-audit --no-fund code-server@4.100.3 \
+  # unsafe_perm: its postinstall refuses root otherwise; yes: node-pty's postinstall runs `npx node-gyp`;
+  # build_from_source: argon2 would first try a prebuilt binary from GitHub (unreachable offline)
+  npm_config_unsafe_perm=true npm_config_yes=true npm_config_build_from_source=true \
+    npm install --no-audit --no-fund code-server@4.100.3 \
     > "$E/cs/install.log" 2>&1 || { tail -40 "$E/cs/install.log"; exit 1; }
   cd "$SRC"
 fi
