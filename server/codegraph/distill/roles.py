@@ -18,6 +18,7 @@ from .signals import (
     io_locals,
     is_async_main,
     is_registration_decorator,
+    output_tier,
     persistence_tier,
 )
 from .topology import Model
@@ -189,4 +190,17 @@ def boundary_roles(index, model: Model, uids: set[str]) -> dict[str, tuple[int, 
     for uid, (tier, _, marks) in list(out.items()):
         kinds = sorted({m.node_type.replace("_statement", "").replace("_expression", "") for m in marks})
         out[uid] = (tier, "error/cleanup syntax: " + ", ".join(kinds), marks)
+    return out
+
+
+def output_sinks(model: Model, known: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+    """Units that write results to an output their caller handed in (a response, a send callable)."""
+    out: dict[str, tuple[int, str]] = {}
+    for uid in sorted(model.calls, key=model.order.__getitem__):
+        u = model.units[uid]
+        if not u.is_callable or (uid in known and known[uid][0] == 1):
+            continue
+        name = output_tier(u.param_names, model.calls[uid])
+        if name:
+            out[uid] = (1, f"writes results to `{name}`, the output its caller hands in")
     return out

@@ -31,13 +31,16 @@ REGISTRATION_CALLS = frozenset({
 })
 
 IO_MODULES = {
-    "python": {"sqlite3", "json", "pickle", "shelve", "csv", "os", "io", "shutil", "pathlib", "tempfile", "sqlalchemy",
-               "psycopg2", "psycopg", "pymysql", "redis", "boto3", "yaml", "tomllib", "gzip", "zipfile", "tarfile", "dbm",
-               "aiofiles", "asyncpg", "pymongo", "marshal"},
-    "go": {"os", "io", "io/ioutil", "bufio", "database/sql", "encoding/json", "encoding/gob", "encoding/csv", "path/filepath"},
+    # Serialization modules (json, yaml, pickle, tomllib, marshal) are not here: turning a
+    # string into values is parsing, not persistence; their file forms (`dump`, `load`)
+    # still count through the write/read names below.
+    "python": {"sqlite3", "shelve", "csv", "os", "io", "shutil", "pathlib", "tempfile", "sqlalchemy",
+               "psycopg2", "psycopg", "pymysql", "redis", "boto3", "gzip", "zipfile", "tarfile", "dbm",
+               "aiofiles", "asyncpg", "pymongo", "socket"},
+    "go": {"os", "io", "io/ioutil", "bufio", "database/sql", "encoding/gob", "encoding/csv", "path/filepath", "net"},
     "js": {"fs", "fs/promises", "node:fs", "node:fs/promises", "better-sqlite3", "sqlite3", "pg", "mysql2", "redis",
            "ioredis", "mongodb", "mongoose", "level", "knex", "typeorm", "prisma", "@prisma/client"},
-    "rust": {"std::fs", "std::io", "tokio::fs", "tokio::io", "serde_json", "rusqlite", "sqlx", "diesel", "sled", "fs", "io"},
+    "rust": {"std::fs", "std::io", "tokio::fs", "tokio::io", "rusqlite", "sqlx", "diesel", "sled", "fs", "io"},
     "jvm": {"java.io", "java.nio.file", "java.sql", "javax.persistence", "jakarta.persistence", "java.nio.channels"},
 }
 WRITE_NAMES = frozenset({
@@ -48,7 +51,7 @@ WRITE_NAMES = frozenset({
     "Fprintf", "Fprintln", "replace", "rename", "unlink", "mkdir", "makedirs", "copyfile", "set", "hset", "put_object",
 })
 READ_NAMES = frozenset({
-    "read", "read_text", "read_bytes", "load", "loads", "fetchone", "fetchall", "fetchmany", "Query", "QueryRow",
+    "read", "read_text", "read_bytes", "load", "fetchone", "fetchall", "fetchmany", "Query", "QueryRow",
     "QueryContext", "Scan", "readFile", "readFileSync", "ReadFile", "ReadAll", "Decode", "executeQuery", "find_one",
     "readdir", "readdirSync", "get_object", "hget",
 })
@@ -56,6 +59,22 @@ RESOURCE_NAMES = frozenset({
     "open", "connect", "cursor", "close", "Open", "OpenFile", "Create", "Close", "createConnection", "getConnection",
     "NewWriter", "NewReader", "create_engine", "Session", "begin", "transaction",
 })
+
+# Calls that hand a result to an output the caller passed in (`send(message)` in an ASGI app,
+# `w.Write(b)` on a Go ResponseWriter, `res.end()`): where results leave.
+OUTPUT_NAMES = frozenset({"send", "sendall", "write", "Write", "WriteHeader", "WriteString", "writeHead", "end",
+                          "flush", "Flush", "start_response", "emit", "onNext", "onSuccess", "onError", "resolve", "reject"})
+
+
+def output_tier(param_names: tuple[str, ...], calls: list[Call]) -> str:
+    """The output parameter a unit writes to ('' when none): a call on (or of) one of its parameters."""
+    params = {p.lstrip("*&") for p in param_names} - {"self", "this", ""}
+    for c in calls:
+        root = c.receiver.split(".")[0].split("::")[0] if c.receiver else c.name
+        if root in params and c.name in OUTPUT_NAMES:
+            return root
+    return ""
+
 
 # Syntax that bounds the main path: (node type, tier). Handling and cleanup are explicit
 # syntax (2); bare rejection (raise/throw/`?`/`if err != nil`) is a weaker candidate (3).

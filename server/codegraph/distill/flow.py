@@ -1,0 +1,392 @@
+"""The lifecycle flow: entry surfaces, the paths from them, and the units those paths pass through.
+
+Overview selection follows the flow a request (or a call into a library) takes:
+
+1. **Architecture scope.** Tests, examples, samples, demos, docs, tutorials, benchmarks and
+   build scripts are never the architecture's entry or core (path rules that hold for any
+   repository, see `non_architecture`).
+2. **Selection graph.** Proven call/construct edges plus *likely* edges: an unresolved call
+   whose name matches at most `LIKELY_MAX` callables in scope (same class first). Likely
+   edges only choose *what to read*; facts and evidence use the proven graph only.
+3. **Entry surfaces.** Host interfaces (WSGI/ASGI callables, `ServeHTTP`), declared entries
+   (console scripts, bins, main functions and guards), and public roots: public callables
+   nothing in scope calls. Ranked by tier, then by how much of the code base they reach.
+4. **Orchestrating core.** Units reachable from the chosen entries that drive further
+   work, ranked by how much lies downstream of them (the trunk of the flow), then by
+   distance from the entry. This deliberately uses graph structure: the earlier rule
+   "never from degree" kept high-fan-in helpers out, but also kept the trunk out.
+   Downstream reach is not fan-in, so a helper called from everywhere does not rise.
+5. **Assembly, sinks, boundaries.** Constructors and factories of the classes the flow
+   runs through (found by what they construct), output/persistence calls on the flow, and
+   units called from error handlers (`except`/`catch`) on the flow.
+
+Everything is computed in sorted order: same index ⇒ same plan.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import networkx as nx
+from tree_sitter import Query, QueryCursor
+
+from ..index.extract import compiled, parse
+from ..index.facts import Unit
+from .topology import Model
+
+LIKELY_MAX = 3  # an unresolved name matching more callables than this names nothing in particular
+MAX_DEPTH = 6
+CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
+
+# Directory names that hold material about the code, not the code's architecture.
+NON_ARCH_DIRS = frozenset({
+    "example", "examples", "sample", "samples", "demo", "demos", "doc", "docs", "documentation", "tutorial",
+    "tutorials", "bench", "benches", "benchmark", "benchmarks", "scripts", "test", "tests", "testing", "testdata",
+    "fixtures", "fixture", "e2e", "spec", "specs", "__tests__", "__mocks__", "testutil", "testutils", "playground",
+})
+TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_]tests?$")
+BUILD_FILES = re.compile(
+    r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
+    r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"
+    r"\.d\.[cm]?ts$|(^|/)(testing|testutils?|test_?utils?|test_?helpers?)\.\w+$"
+)
+
+
+def non_architecture(path: str) -> bool:
+    """Tests, examples, docs, benchmarks and build scripts: never entry, assembly or core."""
+    parts = path.split("/")
+    if any(p.lstrip("_.") in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p.lstrip("_.")) for p in parts[:-1]):
+        return True
+    return bool(BUILD_FILES.search(path))
+
+
+def is_public(u: Unit, language: str, source: bytes) -> bool:
+    """Public by the language's own convention (syntax, not naming taste)."""
+    sig = source[u.start_byte : max(u.sig_end_byte, u.start_byte)]
+    if language == "python":
+        return not u.name.startswith("_") or u.name == "__call__"
+    if language == "go":
+        return u.name[:1].isupper()
+    if language == "rust":
+        return re.search(rb"\bpub\s+(?:async\s+)?(?:unsafe\s+)?fn\b", sig) is not None
+    if language == "java":
+        return re.search(rb"\bpublic\b", sig) is not None
+    if language == "kotlin":
+        return re.search(rb"\b(private|internal|protected)\b", sig) is None
+    if language in ("typescript", "tsx", "javascript"):
+        return not u.name.startswith(("_", "#")) and re.search(rb"\b(private|protected)\b", sig) is None
+    return not u.name.startswith("_")
+
+
+WSGI = ("environ", "start_response")
+ASGI = ("scope", "receive", "send")
+
+
+def host_interface(u: Unit, language: str) -> str:
+    """The host contract a callable implements, from its signature ('' when none)."""
+    names = tuple(n.lstrip("*&") for n in u.param_names)
+    if language == "python" and u.is_callable:
+        if all(n in names for n in WSGI):
+            return "WSGI application callable (environ, start_response)"
+        if all(n in names for n in ASGI):
+            return "ASGI application callable (scope, receive, send)"
+    if language == "go" and u.kind == "method" and u.name == "ServeHTTP":
+        return "http.Handler (ServeHTTP)"
+    return ""
+
+
+@dataclass
+class Plan:
+    picks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (uid, role key, reason, depth)
+    qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
+    likely: int = 0  # likely edges used for selection
+
+
+def _error_regions(index, path: str) -> list[tuple[int, int]]:
+    facts = index.files.get(path)
+    types = {"python": "except_clause", "typescript": "catch_clause", "tsx": "catch_clause", "javascript": "catch_clause",
+             "java": "catch_clause", "kotlin": "catch_block"}.get(facts.language if facts else "")
+    if not types:
+        return []
+    key = (facts.language, types)
+    query = _QUERIES.get(key)
+    if query is None:
+        try:
+            query = _QUERIES.setdefault(key, Query(compiled(facts.language).language, f"({types}) @e"))
+        except Exception:  # a grammar without this node type: no error regions
+            return []
+    tree = parse(facts.language, index.sources[path])
+    return sorted((n.start_byte, n.end_byte) for n in QueryCursor(query).captures(tree.root_node).get("e", []))
+
+
+_QUERIES: dict = {}
+
+
+class Flow:
+    def __init__(self, index, model: Model) -> None:
+        self.index, self.m = index, model
+        self.arch = {uid for uid, u in model.units.items() if not non_architecture(u.path)}
+        self.out: dict[str, set[str]] = {}
+        self.likely: set[tuple[str, str]] = set()
+        self._graph()
+        self._reach()
+
+    # ---- the selection graph ----------------------------------------------------------
+    def _graph(self) -> None:
+        m, arch = self.m, self.arch
+        by_name: dict[str, list[str]] = {}
+        types: dict[str, list[str]] = {}
+        ctor_of: dict[str, str] = {}
+        for uid in sorted(arch, key=m.order.__getitem__):
+            u = m.units[uid]
+            if u.is_callable:
+                by_name.setdefault(u.name, []).append(uid)
+                if u.parent and (u.kind == "constructor" or u.name in ("__init__", "constructor")):
+                    ctor_of.setdefault(u.parent, uid)
+            elif u.is_type:
+                types.setdefault(u.name, []).append(uid)
+        self.ctor_of = ctor_of
+        for src in sorted(arch, key=m.order.__getitem__):
+            self.out[src] = {d for d in m.out.get(src, ()) if d in arch}
+        for src in sorted(m.unresolved, key=m.order.__getitem__):
+            if src not in arch:
+                continue
+            u = m.units[src]
+            me = {"self", "this", u.receiver} - {""}
+            for c in m.unresolved[src]:
+                root = c.receiver.split(".")[0] if c.receiver else ""
+                cands: list[str] = []
+                if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
+                    tt = types.get(c.name, [])
+                    if len(tt) <= LIKELY_MAX:
+                        cands = [ctor_of.get(t, t) for t in tt]
+                else:
+                    named = by_name.get(c.name, [])
+                    if root in me and u.parent:
+                        same = [d for d in named if m.units[d].parent == u.parent]
+                        named = same or named
+                    if len(named) <= LIKELY_MAX:
+                        cands = named
+                for d in cands:
+                    if d != src and d not in self.out[src]:
+                        self.out[src].add(d)
+                        self.likely.add((src, d))
+
+    # ---- reach over the condensation (bitsets) ------------------------------------------
+    def _reach(self) -> None:
+        nodes = sorted(self.arch, key=self.m.order.__getitem__)
+        self.bit = {u: i for i, u in enumerate(nodes)}
+        g = nx.DiGraph()
+        g.add_nodes_from(nodes)
+        g.add_edges_from((s, d) for s in nodes for d in sorted(self.out.get(s, ()), key=self.m.order.__getitem__))
+        dag = nx.condensation(g)
+        down: dict[int, int] = {}
+        for c in reversed(list(nx.topological_sort(dag))):
+            bits = 0
+            for u in dag.nodes[c]["members"]:
+                bits |= 1 << self.bit[u]
+            for d in dag.successors(c):
+                bits |= down[d]
+            down[c] = bits
+        up: dict[int, int] = {}
+        for c in nx.topological_sort(dag):
+            bits = 0
+            for pr in dag.predecessors(c):
+                bits |= up[pr]
+                for u in dag.nodes[pr]["members"]:
+                    bits |= 1 << self.bit[u]
+            if len(dag.nodes[c]["members"]) > 1:
+                for u in dag.nodes[c]["members"]:
+                    bits |= 1 << self.bit[u]
+            up[c] = bits
+        mapping = dag.graph["mapping"]
+        self.up = {u: (up[mapping[u]] & ~(1 << self.bit[u])).bit_count() for u in nodes}
+        self.down_bits = {u: down[mapping[u]] & ~(1 << self.bit[u]) for u in nodes}
+        self.down = {u: b.bit_count() for u, b in self.down_bits.items()}
+        # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
+        self.through = {u: self.up[u] * self.down[u] for u in nodes}
+        self.callers = {u: set() for u in nodes}
+        for s in nodes:
+            for d in self.out.get(s, ()):
+                self.callers[d].add(s)
+
+    def depths(self, start: str) -> dict[str, int]:
+        seen = {start: 0}
+        frontier = [start]
+        for depth in range(1, MAX_DEPTH + 1):
+            nxt = []
+            for s in frontier:
+                for d in sorted(self.out.get(s, ()), key=self.m.order.__getitem__):
+                    if d not in seen:
+                        seen[d] = depth
+                        nxt.append(d)
+            frontier = nxt
+        return seen
+
+
+def _public(index, model: Model, u: Unit) -> bool:
+    lang = index.files[u.path].language
+    if not is_public(u, lang, index.sources[u.path]):
+        return False
+    parent = model.units.get(u.parent) if u.parent else None
+    if parent is not None and parent.is_type and lang in ("go", "python"):
+        return is_public(parent, lang, index.sources[u.path])
+    return True
+
+
+def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tuple[Plan, Flow]:
+    """The overview plan: entries, then per entry the trunk of its flow, assembly, sinks, boundaries."""
+    flow = Flow(index, model)
+    m, p = model, Plan()
+    p.likely = len(flow.likely)
+    stable = m.stable
+    arch = flow.arch
+    src_of = index.sources
+
+    # ---- entries ---------------------------------------------------------------------------
+    cands: dict[str, tuple[int, str]] = {}
+    for uid in sorted(arch, key=m.order.__getitem__):
+        u = m.units[uid]
+        lang = index.files[u.path].language
+        host = host_interface(u, lang)
+        if host:
+            cands[uid] = (1, f"implements the host interface: {host}")
+            continue
+        mine = roles.get(uid, {}).get("TRIGGER_ENTRY")
+        if mine and mine[0] <= 2 and not (u.kind == "statement" and u.stmt_kind == "wiring" and not flow.out.get(uid)):
+            cands[uid] = (mine[0], mine[1])
+            continue
+        if (u.is_callable and flow.through.get(uid, 0) and _public(index, m, u)
+                and not (u.kind == "constructor" or u.name in ("__init__", "constructor"))):
+            cands[uid] = (3, f"public; {flow.up[uid]} units lead into it and {flow.down[uid]} lie downstream of it")
+        elif mine and u.kind == "statement" and flow.out.get(uid):
+            cands[uid] = (3, mine[1])
+    rank = {x: (flow.through.get(x, 0) if cands[x][0] >= 3 else flow.down.get(x, 0)) for x in cands}
+    ranked = sorted(cands, key=lambda x: (cands[x][0], -rank[x], stable(x)))
+    entries: list[str] = []
+    covered = 0
+    for uid in ranked:
+        if len(entries) >= CAPS["entry"]:
+            break
+        mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
+        if cands[uid][0] >= 3 and sum(1 for e in entries if cands[e][0] <= 2) >= 2:
+            break  # an application with its own entries: public surfaces are not further entries
+        if cands[uid][0] >= 3:
+            if covered >> flow.bit[uid] & 1:
+                continue  # reached from a chosen entry: part of its flow, not a second entry
+            if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
+                continue
+        entries.append(uid)
+        covered |= mine
+        p.picks.append((uid, "entry", cands[uid][1], 0))
+    chosen = set(entries)
+
+    # ---- the trunk of each entry's flow ---------------------------------------------------
+    depth: dict[str, int] = {}
+    per_entry: list[list[str]] = []
+    for e in entries:
+        d = flow.depths(e)
+        for uid, k in d.items():
+            if uid not in depth or k < depth[uid]:
+                depth[uid] = k
+        trunk = [u for u in d if u not in chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
+        trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
+        per_entry.append(trunk)
+    core: list[str] = []
+    i = 0
+    while len(core) < CAPS["core"] and any(per_entry):
+        lst = per_entry[i % len(per_entry)]
+        while lst:
+            u = lst.pop(0)
+            if u not in core:
+                core.append(u)
+                break
+        i += 1
+        if i > 10_000:
+            break
+    flowing = set(depth)
+
+    # ---- boundaries: what the flow calls from its error handlers --------------------------
+    spine = entries + core
+    regions: dict[str, list[tuple[int, int]]] = {}
+    err_callees: dict[str, str] = {}
+    for s in spine:
+        u = m.units[s]
+        calls = m.calls.get(s, ())
+        if not calls:
+            continue
+        if u.path not in regions:
+            regions[u.path] = _error_regions(index, u.path)
+        reg = regions[u.path]
+        if not reg:
+            continue
+        in_err = {c.name for c in calls if any(a <= c.start_byte < b for a, b in reg)}
+        for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
+            if m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1:
+                err_callees[d] = f"called from an error handler in `{u.qualname}`"
+    boundary = [u for u in err_callees if u not in chosen][: CAPS["boundary"]]
+
+    # ---- sinks: output and persistence on the flow -----------------------------------------
+    sinks = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
+                   key=lambda u: (sink_tier[u][0], depth[u], stable(u)))[: CAPS["sink"]]
+
+    # ---- assembly: constructors and factories of what the flow runs through ------------------
+    owners: dict[str, int] = {}
+    for s in entries + core + sinks:
+        parent = m.units[s].parent
+        if parent:
+            owners[parent] = owners.get(parent, 0) + 1
+    asm: dict[str, tuple[int, int, str]] = {}
+    for parent, n in owners.items():
+        ctor = flow.ctor_of.get(parent)
+        if ctor and ctor in arch:
+            asm[ctor] = (0, -n, f"constructor of `{m.units[parent].qualname}`, which the flow runs through")
+    for src in sorted(arch, key=m.order.__getitem__):
+        if src in asm or not m.units[src].is_callable:
+            continue
+        built = [d for d in flow.out.get(src, ()) if (m.kinds.get((src, d)) == "constructs" or (src, d) in flow.likely)
+                 and (m.units[d].parent in owners or d in owners)]
+        made = {m.units[d].parent if m.units[d].parent in owners else d for d in built}
+        if made:
+            n = sum(owners.get(x, 0) for x in made)
+            names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
+            asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
+    for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
+        asm.setdefault(uid, (2, 0, roles[uid]["ASSEMBLY_INIT"][1]))
+    assembly = sorted((u for u in asm if u not in chosen), key=lambda u: (asm[u][0], asm[u][1], depth.get(u, 99), stable(u)))
+    assembly = assembly[: CAPS["assembly"]]
+
+    taken = set(chosen)
+    for uid in core:  # a trunk unit whose main job is an error boundary or an output says so first
+        taken.add(uid)
+        key = "boundary" if uid in err_callees else ("sink" if sink_tier.get(uid, (9,))[0] == 1 else "core")
+        why = err_callees[uid] if key == "boundary" else (sink_tier[uid][1] if key == "sink" else "")
+        p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
+        p.qualities.setdefault(uid, {})["core"] = f"on the flow from the entries: {flow.down[uid]} units downstream"
+    for uid in assembly:
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, "assembly", asm[uid][2], depth.get(uid, 0)))
+    for uid in sinks:
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, "sink", sink_tier[uid][1], depth.get(uid, 0)))
+    for uid in boundary:
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, "boundary", err_callees[uid], depth.get(uid, 0)))
+
+    # ---- every role a picked unit qualifies for, each with its reason ------------------------
+    for uid, key, why, _ in p.picks:
+        q = p.qualities.setdefault(uid, {})
+        q[key] = why
+        if uid in err_callees:
+            q.setdefault("boundary", err_callees[uid])
+        if uid in sink_tier:
+            q.setdefault("sink", sink_tier[uid][1])
+        if uid in asm:
+            q.setdefault("assembly", asm[uid][2])
+        if uid in cands and uid in chosen:
+            q.setdefault("entry", cands[uid][1])
+    return p, flow
