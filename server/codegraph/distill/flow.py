@@ -49,7 +49,7 @@ TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]
 BUILD_FILES = re.compile(
     r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
     r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"
-    r"\.d\.[cm]?ts$|(^|/)(testing|testutils?|test_?utils?|test_?helpers?)\.\w+$"
+    r"\.d\.[cm]?ts$|(^|/)(testing|test[\w-]*)\.\w+$"
 )
 
 
@@ -149,10 +149,18 @@ class Flow:
         self.ctor_of = ctor_of
         for src in sorted(arch, key=m.order.__getitem__):
             self.out[src] = {d for d in m.out.get(src, ()) if d in arch}
+        for uid in sorted(arch, key=m.order.__getitem__):  # a closure runs as part of (or is handed out by) its function
+            u = m.units[uid]
+            if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
+                self.out[u.parent].add(uid)
+                self.likely.add((u.parent, uid))
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
             u = m.units[src]
+            owner = u.parent
+            while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
+                owner = m.units[owner].parent
             me = {"self", "this", u.receiver} - {""}
             for c in m.unresolved[src]:
                 root = c.receiver.split(".")[0] if c.receiver else ""
@@ -163,10 +171,11 @@ class Flow:
                         cands = [ctor_of.get(t, t) for t in tt]
                 else:
                     named = by_name.get(c.name, [])
-                    if root in me and u.parent:
-                        same = [d for d in named if m.units[d].parent == u.parent]
+                    if root in me:
+                        same = [d for d in named if d != src and (m.units[d].parent == owner if owner else m.units[d].path == u.path)]
                         named = same or named
-                    if len(named) <= LIKELY_MAX:
+                    # a member call on some other object names its target only when the name is unique
+                    if len(named) <= (LIKELY_MAX if root in me or not c.receiver else 1):
                         cands = named
                 for d in cands:
                     if d != src and d not in self.out[src]:
@@ -225,6 +234,91 @@ class Flow:
         return seen
 
 
+# Host contracts a library implements for its runtime (trait / interface → method the host calls).
+HOST_TRAITS = {"Future": "poll", "Service": "call", "Stream": "poll_next", "Runnable": "run", "Handler": "ServeHTTP"}
+
+
+def _owner_type(model: Model, uid: str) -> str:
+    parent = model.units[uid].parent
+    while parent and not model.units[parent].is_type:
+        parent = model.units[parent].parent
+    return parent or ""
+
+
+def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str, bool]]:
+    """Methods implementing an interface: uid → (interface.method, is a host contract).
+
+    Interfaces declared in scope count when they are public; a few runtime contracts
+    (`Future::poll`, `Service::call`) are host interfaces even though they are declared elsewhere."""
+    declared: dict[str, set[str]] = {}
+    for uid, u in model.units.items():
+        if u.parent and uid in arch and model.units[u.parent].kind in ("interface", "trait") and u.is_callable:
+            declared.setdefault(model.units[u.parent].name, set()).add(u.name)
+    supers: dict[str, set[str]] = {}
+    for path in sorted({model.units[x].path for x in arch}):
+        for st in index.files[path].supertypes:
+            supers.setdefault(st.unit, set()).add(st.name)
+    out: dict[str, tuple[str, bool]] = {}
+    for uid in sorted(arch, key=model.order.__getitem__):
+        u = model.units[uid]
+        if not (u.is_callable and u.parent and u.parent in supers):
+            continue
+        for name in sorted(supers[u.parent]):
+            if HOST_TRAITS.get(name) == u.name:
+                out[uid] = (f"{name}::{u.name}" if index.files[u.path].language == "rust" else f"{name}.{u.name}", True)
+                break
+            if u.name in declared.get(name, ()):
+                out.setdefault(uid, (f"{name}.{u.name}", False))
+    return out
+
+
+def _type_reach(model: Model, flow: "Flow", owners: set[str]) -> dict[str, int]:
+    """What an object can set in motion: the reach of its methods and of the methods of every
+    type it constructs, transitively (an application object builds its router, and so on)."""
+    methods: dict[str, list[str]] = {}
+    for y in sorted(flow.arch, key=model.order.__getitem__):
+        t = _owner_type(model, y)
+        if t:
+            methods.setdefault(t, []).append(y)
+    builds: dict[str, set[str]] = {}
+    for t, ms in methods.items():
+        for y in ms:
+            for d in flow.out.get(y, ()):
+                if model.kinds.get((y, d)) == "constructs" or (y, d) in flow.likely and model.units[d].is_type:
+                    builds.setdefault(t, set()).add(d if model.units[d].is_type else _owner_type(model, d))
+    out: dict[str, int] = {}
+    for owner in sorted(owners):
+        seen, stack, bits = {owner}, [owner], 0
+        while stack:
+            t = stack.pop()
+            for y in methods.get(t, ()):
+                bits |= flow.down_bits.get(y, 0) | (1 << flow.bit[y])
+            for b in sorted(builds.get(t, set()) - seen - {""}):
+                seen.add(b)
+                stack.append(b)
+        out[owner] = bits.bit_count()
+    return out
+
+
+def _referenced_types(index, model: Model, arch: set[str]) -> dict[str, int]:
+    """How many other files in scope name a type (imports, constructions, calls): the application
+    object a host runs is built by its user, so nothing else in scope refers to it."""
+    by_name: dict[str, list[str]] = {}
+    for uid in arch:
+        u = model.units[uid]
+        if u.is_type:
+            by_name.setdefault(u.name, []).append(uid)
+    files: dict[str, set[str]] = {}
+    for path in sorted({model.units[x].path for x in arch}):
+        f = index.files[path]
+        names = {i.name or i.alias for i in f.imports} | {c.name for c in f.calls} | {c.receiver.split(".")[0] for c in f.calls}
+        for n in names:
+            for t in by_name.get(n, ()):
+                if model.units[t].path != path and not path.rsplit("/", 1)[-1].startswith(("__init__.", "index.", "mod.", "lib.")):
+                    files.setdefault(t, set()).add(path)
+    return {t: len(v) for t, v in files.items()}
+
+
 def _public(index, model: Model, u: Unit) -> bool:
     lang = index.files[u.path].language
     if not is_public(u, lang, index.sources[u.path]):
@@ -245,35 +339,57 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     src_of = index.sources
 
     # ---- entries ---------------------------------------------------------------------------
+    implements = _implementations(index, m, arch)
     cands: dict[str, tuple[int, str]] = {}
+    kind_of: dict[str, str] = {}  # host|declared|surface
     for uid in sorted(arch, key=m.order.__getitem__):
         u = m.units[uid]
         lang = index.files[u.path].language
-        host = host_interface(u, lang)
+        host = host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
         if host:
-            cands[uid] = (1, f"implements the host interface: {host}")
+            cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
             continue
         mine = roles.get(uid, {}).get("TRIGGER_ENTRY")
-        if mine and mine[0] <= 2 and not (u.kind == "statement" and u.stmt_kind == "wiring" and not flow.out.get(uid)):
-            cands[uid] = (mine[0], mine[1])
+        own_entry = mine and (mine[0] == 1 or u.stmt_kind == "main_guard" or (u.name == "main" and not u.decorators))
+        if own_entry and not (u.kind == "statement" and u.stmt_kind == "wiring" and not flow.out.get(uid)):
+            cands[uid], kind_of[uid] = (mine[0], mine[1]), "declared"
             continue
-        if (u.is_callable and flow.through.get(uid, 0) and _public(index, m, u)
-                and not (u.kind == "constructor" or u.name in ("__init__", "constructor"))):
-            cands[uid] = (3, f"public; {flow.up[uid]} units lead into it and {flow.down[uid]} lie downstream of it")
-        elif mine and u.kind == "statement" and flow.out.get(uid):
-            cands[uid] = (3, mine[1])
-    rank = {x: (flow.through.get(x, 0) if cands[x][0] >= 3 else flow.down.get(x, 0)) for x in cands}
-    ranked = sorted(cands, key=lambda x: (cands[x][0], -rank[x], stable(x)))
+        if u.is_callable and flow.down.get(uid, 0) >= 2 and not (u.kind == "constructor" or u.name in ("__init__", "constructor")):
+            if uid in implements:
+                cands[uid], kind_of[uid] = (3, f"implements `{implements[uid][0]}`, part of the public interface"), "surface"
+            elif _public(index, m, u):
+                cands[uid], kind_of[uid] = (3, f"public; {flow.up[uid]} units lead into it, {flow.down[uid]} lie downstream"), "surface"
+        if uid not in cands and mine and flow.out.get(uid):  # registrations: a signal, not proof
+            cands[uid], kind_of[uid] = (3, mine[1]), "surface"
+
+    type_reach = _type_reach(m, flow, {_owner_type(m, x) for x in cands if kind_of[x] == "host"} - {""})
+
+    def rank(x: str) -> tuple:
+        if kind_of[x] == "host":  # the application object: the one that sets the most in motion
+            owner = _owner_type(m, x)
+            return (-type_reach.get(owner, flow.down.get(x, 0)), -flow.down.get(x, 0))
+        if kind_of[x] == "surface":  # reach, lifted by how much of the code base flows through it
+            up = flow.up.get(x, 0)
+            return (0, -flow.down.get(x, 0) * (1 + up / (up + 8)))
+        return (0, -flow.down.get(x, 0))
+
+    ranked = sorted(cands, key=lambda x: (cands[x][0], rank(x), stable(x)))
     entries: list[str] = []
     covered = 0
+    hosts = 0
+    own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
     for uid in ranked:
         if len(entries) >= CAPS["entry"]:
             break
         mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
-        if cands[uid][0] >= 3 and sum(1 for e in entries if cands[e][0] <= 2) >= 2:
+        if kind_of[uid] == "surface" and own >= 2:
             break  # an application with its own entries: public surfaces are not further entries
-        if cands[uid][0] >= 3:
-            if covered >> flow.bit[uid] & 1:
+        if kind_of[uid] == "host":
+            if hosts >= 2 and own + hosts >= 2:
+                continue
+            hosts += 1
+        if kind_of[uid] != "declared":
+            if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                 continue  # reached from a chosen entry: part of its flow, not a second entry
             if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
                 continue

@@ -236,4 +236,4 @@ class Scheduler:
 def boundary_of(roles: Roles, boundary: dict[str, tuple[int, str, tuple]]) -> None:
     """Attaches BOUNDARY labels (computed for the backbone neighbourhood only) to the role table."""
     for uid, (tier, why, _) in boundary.items():
-        roles.setdefault(uid, {})[BOUNDARY] = (tier, why)
+        roles.setdefault(uid, {}).setdefault(BOUNDARY, (tier, why))  # a reason from the flow stays first
