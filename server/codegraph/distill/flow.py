@@ -35,6 +35,8 @@ from ..index.extract import compiled, parse
 from ..index.facts import Unit
 from .topology import Model
 
+HANDED_ON = re.compile(rb"\b(\w+)\.(\w+)\b(?!\s*[(=.\[])")  # `obj.method` handed on, not called
+FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3  # an unresolved name matching more callables than this names nothing in particular
 MAX_DEPTH = 6
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
@@ -147,13 +149,54 @@ class Flow:
             elif u.is_type:
                 types.setdefault(u.name, []).append(uid)
         self.ctor_of = ctor_of
+        self.ctor_units = set(ctor_of.values())
+        self.constructs = {(s, d) for (s, d), k in m.kinds.items() if k == "constructs"}
         for src in sorted(arch, key=m.order.__getitem__):
             self.out[src] = {d for d in m.out.get(src, ()) if d in arch}
+        methods_of: dict[str, dict[str, str]] = {}
+        for uid in sorted(arch, key=m.order.__getitem__):
+            u = m.units[uid]
+            if u.is_callable and u.parent and m.units[u.parent].is_type:
+                methods_of.setdefault(u.parent, {}).setdefault(u.name, uid)
+        in_file: dict[str, dict[str, list[str]]] = {}
+        for t, ms in methods_of.items():
+            for name, d in ms.items():
+                in_file.setdefault(m.units[t].path, {}).setdefault(name, []).append(d)
+        for uid in sorted(arch, key=m.order.__getitem__):  # `self.add` / `s.put` handed on (a callback table): it will run
+            u = m.units[uid]
+            local = in_file.get(u.path, {})
+            if not (u.is_callable and local):
+                continue
+            mine = methods_of.get(u.parent or "", {})
+            me = {"self", "this", u.receiver} - {""}
+            body = self.index.sources[u.path][u.start_byte : u.end_byte]
+            for obj, name in sorted(set(HANDED_ON.findall(body))):
+                key = name.decode("utf-8", "replace")
+                d = mine.get(key) if obj.decode("utf-8", "replace") in me else None
+                if d is None and len(local.get(key, ())) == 1:
+                    d = local[key][0]
+                if d and d != uid and d not in self.out[uid]:
+                    self.out[uid].add(d)
+                    self.likely.add((uid, d))
+        for t, ctor in sorted(ctor_of.items()):  # constructing a type runs its constructor
+            if t in self.out and ctor in arch:
+                self.out[t].add(ctor)
         for uid in sorted(arch, key=m.order.__getitem__):  # a closure runs as part of (or is handed out by) its function
             u = m.units[uid]
             if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
                 self.out[u.parent].add(uid)
                 self.likely.add((u.parent, uid))
+        field_type: dict[tuple[str, str], str] = {}  # (type, field) → declared type of the value stored there
+        for t, ctor in sorted(ctor_of.items()):
+            u = m.units[ctor]
+            typed = {n: ty for n, ty in zip(u.param_names, u.param_types) if ty}
+            if not typed:
+                continue
+            body = self.index.sources[u.path][u.start_byte : u.end_byte]
+            for f, val in FIELD_FROM_PARAM.findall(body):
+                ty = typed.get(val.decode("utf-8", "replace"))
+                if ty:
+                    field_type[(t, f.decode("utf-8", "replace"))] = ty
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
@@ -163,7 +206,7 @@ class Flow:
                 owner = m.units[owner].parent
             me = {"self", "this", u.receiver} - {""}
             for c in m.unresolved[src]:
-                root = c.receiver.split(".")[0] if c.receiver else ""
+                root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
                 if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
                     tt = types.get(c.name, [])
@@ -175,12 +218,18 @@ class Flow:
                         same = [d for d in named if d != src and (m.units[d].parent == owner if owner else m.units[d].path == u.path)]
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
-                    if len(named) <= (LIKELY_MAX if root in me or not c.receiver else 1):
+                    parts = c.receiver.split(".")
+                    held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else None
+                    if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
+                        named = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held] or named
+                    if len(named) <= (LIKELY_MAX if root != "." or held else 1):
                         cands = named
                 for d in cands:
                     if d != src and d not in self.out[src]:
                         self.out[src].add(d)
                         self.likely.add((src, d))
+                        if c.construct or m.units[d].is_type or d in self.ctor_units:
+                            self.constructs.add((src, d))
 
     # ---- reach over the condensation (bitsets) ------------------------------------------
     def _reach(self) -> None:
@@ -284,7 +333,7 @@ def _type_reach(model: Model, flow: "Flow", owners: set[str]) -> dict[str, int]:
     for t, ms in methods.items():
         for y in ms:
             for d in flow.out.get(y, ()):
-                if model.kinds.get((y, d)) == "constructs" or (y, d) in flow.likely and model.units[d].is_type:
+                if (y, d) in flow.constructs:
                     builds.setdefault(t, set()).add(d if model.units[d].is_type else _owner_type(model, d))
     out: dict[str, int] = {}
     for owner in sorted(owners):
@@ -461,7 +510,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for src in sorted(arch, key=m.order.__getitem__):
         if src in asm or not m.units[src].is_callable:
             continue
-        built = [d for d in flow.out.get(src, ()) if (m.kinds.get((src, d)) == "constructs" or (src, d) in flow.likely)
+        built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs
                  and (m.units[d].parent in owners or d in owners)]
         made = {m.units[d].parent if m.units[d].parent in owners else d for d in built}
         if made:
