@@ -37,7 +37,9 @@ from .topology import Model
 
 HANDED_ON = re.compile(rb"\b(\w+)\.(\w+)\b(?!\s*[(=.\[])")  # `obj.method` handed on, not called
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
-LIKELY_MAX = 3  # an unresolved name matching more callables than this names nothing in particular
+NAME_REF = re.compile(rb"(?<![.\w])([A-Za-z_]\w*)\b(?!\s*\()")  # a name used as a value, not called
+LIKELY_MAX = 3
+FAMILY_MAX = 24  # a call into one family of implementations links to all of them (for selection only)  # an unresolved name matching more callables than this names nothing in particular
 MAX_DEPTH = 6
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 
@@ -197,6 +199,51 @@ class Flow:
                 ty = typed.get(val.decode("utf-8", "replace"))
                 if ty:
                     field_type[(t, f.decode("utf-8", "replace"))] = ty
+        # families: a base type's method and its overrides in subtypes (dispatch through a family)
+        supers: dict[str, set[str]] = {}
+        for path in sorted({m.units[x].path for x in arch}):
+            for st in self.index.files[path].supertypes:
+                if st.unit in arch:
+                    supers.setdefault(st.unit, set()).add(st.name)
+        family_of: dict[str, str] = {}  # method uid → base type name of its family
+        for t, names in supers.items():
+            for name, d in methods_of.get(t, {}).items():
+                bases = sorted(b for b in names if any(m.units[x].name == b for x in types.get(b, ())))
+                if bases:
+                    family_of[d] = bases[0]
+        for b, ts in types.items():
+            for t in ts:
+                for name, d in methods_of.get(t, {}).items():
+                    family_of.setdefault(d, b)
+        overrides: dict[tuple[str, str], list[str]] = {}
+        for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
+            if m.units[_owner_type(m, d)].name != b:
+                overrides.setdefault((b, m.units[d].name), []).append(d)
+        for src in sorted(arch, key=m.order.__getitem__):  # a call to a base method may run any override
+            for d in sorted(self.out.get(src, ()), key=m.order.__getitem__):
+                owner = _owner_type(m, d)
+                subs = overrides.get((m.units[owner].name, m.units[d].name), []) if owner else []
+                if owner and m.units[d].is_callable and 0 < len(subs) <= FAMILY_MAX:
+                    for x in subs:
+                        if x != src and x not in self.out[src]:
+                            self.out[src].add(x)
+                            self.likely.add((src, x))
+        functions: dict[str, dict[bytes, str]] = {}
+        for uid in sorted(arch, key=m.order.__getitem__):
+            u = m.units[uid]
+            if u.is_callable and (u.parent is None or m.units[u.parent].kind == "statement"):
+                functions.setdefault(u.path, {}).setdefault(u.name.encode(), uid)
+        for uid in sorted(arch, key=m.order.__getitem__):  # a function handed on by name (`run(parser, _run_command)`)
+            u = m.units[uid]
+            local = functions.get(u.path)
+            if not (local and u.is_callable):
+                continue
+            body = self.index.sources[u.path][u.sig_end_byte : u.end_byte]
+            for name in sorted(set(NAME_REF.findall(body)) & local.keys()):
+                d = local[name]
+                if d != uid and d not in self.out[uid]:
+                    self.out[uid].add(d)
+                    self.likely.add((uid, d))
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
@@ -224,6 +271,10 @@ class Flow:
                         named = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held] or named
                     if len(named) <= (LIKELY_MAX if root != "." or held else 1):
                         cands = named
+                    elif len(named) <= FAMILY_MAX:
+                        fams = {family_of.get(d, "") for d in named}
+                        if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
+                            cands = named
                 for d in cands:
                     if d != src and d not in self.out[src]:
                         self.out[src].add(d)
@@ -403,7 +454,9 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if own_entry and not (u.kind == "statement" and u.stmt_kind == "wiring" and not flow.out.get(uid)):
             cands[uid], kind_of[uid] = (mine[0], mine[1]), "declared"
             continue
-        if u.is_callable and flow.down.get(uid, 0) >= 2 and not (u.kind == "constructor" or u.name in ("__init__", "constructor")):
+        nested = bool(u.parent and m.units[u.parent].is_callable)  # a closure is part of its function's surface
+        if (u.is_callable and not nested and flow.down.get(uid, 0) >= 2
+                and not (u.kind == "constructor" or u.name in ("__init__", "constructor"))):
             if uid in implements:
                 cands[uid], kind_of[uid] = (3, f"implements `{implements[uid][0]}`, part of the public interface"), "surface"
             elif _public(index, m, u):
@@ -437,7 +490,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             if hosts >= 2 and own + hosts >= 2:
                 continue
             hosts += 1
-        if kind_of[uid] != "declared":
+        if kind_of[uid] != "declared" or cands[uid][0] > 1:  # a main guard that only calls a chosen entry adds nothing
             if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                 continue  # reached from a chosen entry: part of its flow, not a second entry
             if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
