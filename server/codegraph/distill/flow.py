@@ -477,20 +477,26 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
 
     ranked = sorted(cands, key=lambda x: (cands[x][0], rank(x), stable(x)))
     entries: list[str] = []
+    extra: set[str] = set()
     covered = 0
     hosts = 0
     own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
     for uid in ranked:
-        if len(entries) >= CAPS["entry"]:
-            break
         mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
+        if kind_of[uid] == "declared" and mine & ~covered == 0:  # a main guard calling a chosen entry: shown, not counted
+            entries.append(uid)
+            extra.add(uid)
+            p.picks.append((uid, "entry", cands[uid][1], 0))
+            continue
+        if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
+            break
         if kind_of[uid] == "surface" and own >= 2:
             break  # an application with its own entries: public surfaces are not further entries
         if kind_of[uid] == "host":
             if hosts >= 2 and own + hosts >= 2:
                 continue
             hosts += 1
-        if kind_of[uid] != "declared" or cands[uid][0] > 1:  # a main guard that only calls a chosen entry adds nothing
+        if kind_of[uid] != "declared":
             if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                 continue  # reached from a chosen entry: part of its flow, not a second entry
             if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
