@@ -11,6 +11,7 @@ import hashlib
 import json
 import logging
 import time
+from collections import OrderedDict
 from typing import Callable
 
 from ..index.extract import sha256
@@ -33,8 +34,8 @@ __all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
 
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
-ALGORITHM_VERSION = "distill-1"
-POLICY_VERSION = "lanes16/12/4;units32;body98304;h8;tiers3;tests-out"
+ALGORITHM_VERSION = "distill-2"
+POLICY_VERSION = "flow;likely3;family24;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 REFERENCE_ID = "0" * 40  # packing decisions measure at least this id, so the request id never changes the pack
 
@@ -149,12 +150,35 @@ def _meta(index, model: Model, units: dict, roles, row: SourceRow, labels: dict[
 ROLE_OF = {"entry": ENTRY, "assembly": ASSEMBLY, "core": ORCHESTRATE, "sink": PERSIST, "boundary": BOUNDARY}
 
 
-def _follow_plan(index, model: Model, roles, sched: Scheduler) -> dict[str, list[str]]:
-    """Overview selection along the lifecycle flow (flow.py); roles of picked units come from the plan."""
+_analyses: "OrderedDict[tuple, tuple]" = OrderedDict()
+
+
+def _analysis(index, tick: Callable[[], bool]) -> tuple:
+    """Model, declared entries, role signals and the flow plan of one index version: computed once,
+    shared by every request at that version (JSON and markdown, any budget)."""
+    key = (id(index), index.root, getattr(index, "version", None), repr(index.config))
+    hit = _analyses.get(key)
+    if hit is not None:
+        return hit
+    model = build_model(index)
+    tick()
+    entries = declared_entries(index)
+    roles = classify(index, model, entries)
+    tick()
     sink_tier = {u: r[PERSIST] for u, r in roles.items() if PERSIST in r}
     sink_tier.update(output_sinks(model, sink_tier))
     assembly = {u for u, r in roles.items() if ASSEMBLY in r and r[ASSEMBLY][0] <= 2}
-    p, _ = flow_plan(index, model, roles, sink_tier, assembly)
+    plan, _ = flow_plan(index, model, roles, sink_tier, assembly)
+    out = (model, entries, roles, plan)
+    if getattr(index, "version", None) is not None:
+        _analyses[key] = out
+        while len(_analyses) > 2:
+            _analyses.popitem(last=False)
+    return out
+
+
+def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
+    """Overview selection along the lifecycle flow (flow.py); roles of picked units come from the plan."""
     order: dict[str, list[str]] = {}
     for uid, key, why, _depth in p.picks:
         lanes = (("boundary",) if key == "boundary" else ()) + ("skeleton", "context")
@@ -176,8 +200,40 @@ def _follow_plan(index, model: Model, roles, sched: Scheduler) -> dict[str, list
     return order
 
 
+MEMO_SIZE = 8
+_memo: "OrderedDict[tuple, str]" = OrderedDict()
+
+
+def _memo_key(index, request: DistillRequest, measure: Callable[[dict], int]) -> tuple:
+    """(index, index version, request, transport envelope): everything the answer depends on.
+    The envelope is fingerprinted by measuring two probes, so LSP, MCP and CLI framings never mix."""
+    return (id(index), index.root, getattr(index, "version", None), repr(index.config), ALGORITHM_VERSION, POLICY_VERSION,
+            json.dumps(request.normalized(), sort_keys=True), request.deadline_ms,
+            measure({}), measure({"pack": {"x": "\"ü"}}))
+
+
 def distill(index, request: DistillRequest, measure: Callable[[dict], int], checkpoint: Callable[[], None] = lambda: None,
             clock: Callable[[], float] = time.monotonic) -> dict:
+    """The pack for this request; an identical request at the same index version is answered from memory."""
+    if clock is not time.monotonic:  # a caller-supplied clock (tests of the deadline) always runs the analysis
+        return _distill(index, request, measure, checkpoint, clock)
+    key = _memo_key(index, request, measure)
+    hit = _memo.get(key)
+    if hit is not None:
+        _memo.move_to_end(key)
+        checkpoint()
+        return json.loads(hit)
+    result = _distill(index, request, measure, checkpoint, clock)
+    status = result.get("status") or result.get("pack", {}).get("status")
+    if status != "timeout":  # a pack cut short by the deadline is never reused
+        _memo[key] = json.dumps(result, ensure_ascii=False)
+        while len(_memo) > MEMO_SIZE:
+            _memo.popitem(last=False)
+    return result
+
+
+def _distill(index, request: DistillRequest, measure: Callable[[dict], int], checkpoint: Callable[[], None],
+             clock: Callable[[], float]) -> dict:
     started = clock()
     deadline = Deadline(started, request.deadline_ms, clock)
 
@@ -185,10 +241,8 @@ def distill(index, request: DistillRequest, measure: Callable[[dict], int], chec
         checkpoint()
         return deadline.analysis_over()
 
-    model = build_model(index)
-    tick()
-    entries = declared_entries(index)
-    roles = classify(index, model, entries)
+    model, entries, base_roles, plan = _analysis(index, tick)
+    roles = {uid: dict(r) for uid, r in base_roles.items()}  # later stages add labels: never to the shared table
     units = index.resolver.units
     tick()
     sched = Scheduler(model, units, roles, tick)
@@ -205,7 +259,7 @@ def distill(index, request: DistillRequest, measure: Callable[[dict], int], chec
         pool = neighbourhood(model, seed_ids) if seed_ids else None
     plan_roles: dict[str, list[str]] = {}
     if request.scenario == "overview" and not tick():
-        plan_roles = _follow_plan(index, model, roles, sched)
+        plan_roles = _follow_plan(plan, roles, sched)
     elif not tick():
         sched.rotate(pool)
     for spec in request.obligations:
@@ -260,7 +314,10 @@ def distill(index, request: DistillRequest, measure: Callable[[dict], int], chec
     labels = role_labels(rows, roles, plan_roles)
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
-                  facts=facts, obligations=results, components=components, gaps=gaps)
+                  facts=facts, obligations=results, components=components, gaps=gaps,
+                  edges=[(r.uid, d, model.kinds[(r.uid, d)]) for r in rows if not r.alias_of
+                         for d in sorted(model.out.get(r.uid, ()), key=model.order.__getitem__)
+                         if any(x.uid == d and not x.alias_of for x in rows)])
 
     # ---- frame gate --------------------------------------------------------------------
     def render(pack: dict) -> dict:

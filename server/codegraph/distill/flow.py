@@ -25,19 +25,17 @@ Everything is computed in sorted order: same index ⇒ same plan.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
-import networkx as nx
 from tree_sitter import Query, QueryCursor
 
 from ..index.extract import compiled, parse
 from ..index.facts import Unit
 from .topology import Model
 
-HANDED_ON = re.compile(rb"\b(\w+)\.(\w+)\b(?!\s*[(=.\[])")  # `obj.method` handed on, not called
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
-NAME_REF = re.compile(rb"(?<![.\w])([A-Za-z_]\w*)\b(?!\s*\()")  # a name used as a value, not called
 LIKELY_MAX = 3
 FAMILY_MAX = 24  # a call into one family of implementations links to all of them (for selection only)  # an unresolved name matching more callables than this names nothing in particular
 MAX_DEPTH = 6
@@ -130,7 +128,11 @@ _QUERIES: dict = {}
 class Flow:
     def __init__(self, index, model: Model) -> None:
         self.index, self.m = index, model
-        self.arch = {uid for uid, u in model.units.items() if not non_architecture(u.path)}
+        outside: dict[str, bool] = {}
+        for path in {u.path for u in model.units.values()}:
+            outside[path] = non_architecture(path)
+        self.arch = {uid for uid, u in model.units.items() if not outside[u.path]}
+        self.ordered = sorted(self.arch, key=model.order.__getitem__)
         self.out: dict[str, set[str]] = {}
         self.likely: set[tuple[str, str]] = set()
         self._graph()
@@ -142,7 +144,7 @@ class Flow:
         by_name: dict[str, list[str]] = {}
         types: dict[str, list[str]] = {}
         ctor_of: dict[str, str] = {}
-        for uid in sorted(arch, key=m.order.__getitem__):
+        for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable:
                 by_name.setdefault(u.name, []).append(uid)
@@ -153,10 +155,10 @@ class Flow:
         self.ctor_of = ctor_of
         self.ctor_units = set(ctor_of.values())
         self.constructs = {(s, d) for (s, d), k in m.kinds.items() if k == "constructs"}
-        for src in sorted(arch, key=m.order.__getitem__):
+        for src in self.ordered:
             self.out[src] = {d for d in m.out.get(src, ()) if d in arch}
         methods_of: dict[str, dict[str, str]] = {}
-        for uid in sorted(arch, key=m.order.__getitem__):
+        for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable and u.parent and m.units[u.parent].is_type:
                 methods_of.setdefault(u.parent, {}).setdefault(u.name, uid)
@@ -164,15 +166,12 @@ class Flow:
         for t, ms in methods_of.items():
             for name, d in ms.items():
                 in_file.setdefault(m.units[t].path, {}).setdefault(name, []).append(d)
-        for uid in sorted(arch, key=m.order.__getitem__):  # `self.add` / `s.put` handed on (a callback table): it will run
+        for uid, found in self._scan({path: sorted(names) for path, names in in_file.items()}, member=True):  # `self.add` / `s.put` handed on (a callback table): it will run
             u = m.units[uid]
             local = in_file.get(u.path, {})
-            if not (u.is_callable and local):
-                continue
             mine = methods_of.get(u.parent or "", {})
             me = {"self", "this", u.receiver} - {""}
-            body = self.index.sources[u.path][u.start_byte : u.end_byte]
-            for obj, name in sorted(set(HANDED_ON.findall(body))):
+            for obj, name in sorted(found):
                 key = name.decode("utf-8", "replace")
                 d = mine.get(key) if obj.decode("utf-8", "replace") in me else None
                 if d is None and len(local.get(key, ())) == 1:
@@ -183,7 +182,7 @@ class Flow:
         for t, ctor in sorted(ctor_of.items()):  # constructing a type runs its constructor
             if t in self.out and ctor in arch:
                 self.out[t].add(ctor)
-        for uid in sorted(arch, key=m.order.__getitem__):  # a closure runs as part of (or is handed out by) its function
+        for uid in self.ordered:  # a closure runs as part of (or is handed out by) its function
             u = m.units[uid]
             if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
                 self.out[u.parent].add(uid)
@@ -219,7 +218,7 @@ class Flow:
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
             if m.units[_owner_type(m, d)].name != b:
                 overrides.setdefault((b, m.units[d].name), []).append(d)
-        for src in sorted(arch, key=m.order.__getitem__):  # a call to a base method may run any override
+        for src in self.ordered:  # a call to a base method may run any override
             for d in sorted(self.out.get(src, ()), key=m.order.__getitem__):
                 owner = _owner_type(m, d)
                 subs = overrides.get((m.units[owner].name, m.units[d].name), []) if owner else []
@@ -229,17 +228,14 @@ class Flow:
                             self.out[src].add(x)
                             self.likely.add((src, x))
         functions: dict[str, dict[bytes, str]] = {}
-        for uid in sorted(arch, key=m.order.__getitem__):
+        for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable and (u.parent is None or m.units[u.parent].kind == "statement"):
                 functions.setdefault(u.path, {}).setdefault(u.name.encode(), uid)
-        for uid in sorted(arch, key=m.order.__getitem__):  # a function handed on by name (`run(parser, _run_command)`)
+        for uid, found in self._scan({path: sorted(n.decode() for n in names) for path, names in functions.items()}, body_only=True):  # a function handed on by name
             u = m.units[uid]
-            local = functions.get(u.path)
-            if not (local and u.is_callable):
-                continue
-            body = self.index.sources[u.path][u.sig_end_byte : u.end_byte]
-            for name in sorted(set(NAME_REF.findall(body)) & local.keys()):
+            local = functions[u.path]
+            for name in sorted({f.encode() for f in found} & local.keys()):
                 d = local[name]
                 if d != uid and d not in self.out[uid]:
                     self.out[uid].add(d)
@@ -282,43 +278,91 @@ class Flow:
                         if c.construct or m.units[d].is_type or d in self.ctor_units:
                             self.constructs.add((src, d))
 
+    def _scan(self, names: dict[str, list[str]], member: bool = False, body_only: bool = False) -> list[tuple[str, set]]:
+        """Where each file's names are used as values, not called (`self.add` stored, `run(cb)`), per
+        innermost enclosing callable. `member`: only as `obj.name`, found as (obj, name). Plain byte
+        searches for the few names in question: no per-file pattern to compile, no pass over every word."""
+        m = self.m
+        by_path: dict[str, list[Unit]] = {}
+        for uid in self.arch:
+            u = m.units[uid]
+            if u.path in names and u.is_callable:
+                by_path.setdefault(u.path, []).append(u)
+        out: list[tuple[str, set]] = []
+        for path in sorted(by_path):
+            units = sorted(by_path[path], key=lambda u: (u.start_byte, -u.end_byte))
+            starts = [u.start_byte for u in units]
+            found: dict[str, set] = {}
+            src = self.index.sources[path]
+            lo, hi = units[0].start_byte, max(u.end_byte for u in units)
+            for name in names[path]:
+                needle = ("." + name if member else name).encode()
+                pos = src.find(needle, lo, hi)
+                while pos != -1:
+                    end = pos + len(needle)
+                    before = src[pos - 1 : pos] if pos else b""
+                    after = src[end : end + 1]
+                    rest = src[end : end + 40].lstrip()
+                    ok = not (after.isalnum() or after == b"_") and not rest.startswith(b"(")
+                    if member:
+                        ok = ok and not rest[:1] in (b"=", b".", b"[") and (before.isalnum() or before == b"_")
+                    else:
+                        ok = ok and not (before.isalnum() or before in (b"_", b"."))
+                    if ok:
+                        i = bisect.bisect_right(starts, pos) - 1
+                        while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
+                                              and (not body_only or pos >= units[i].sig_end_byte)):
+                            i -= 1  # the innermost unit holding this position
+                        if i >= 0:
+                            if member:
+                                j = pos
+                                while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
+                                    j -= 1
+                                found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
+                            else:
+                                found.setdefault(units[i].id, set()).add(name)
+                    pos = src.find(needle, end, hi)
+            out += sorted(found.items(), key=lambda x: m.order[x[0]])
+        return out
+
     # ---- reach over the condensation (bitsets) ------------------------------------------
     def _reach(self) -> None:
-        nodes = sorted(self.arch, key=self.m.order.__getitem__)
+        """Upstream and downstream counts of every unit, as bitsets over the condensation."""
+        nodes = self.ordered
         self.bit = {u: i for i, u in enumerate(nodes)}
-        g = nx.DiGraph()
-        g.add_nodes_from(nodes)
-        g.add_edges_from((s, d) for s in nodes for d in sorted(self.out.get(s, ()), key=self.m.order.__getitem__))
-        dag = nx.condensation(g)
-        down: dict[int, int] = {}
-        for c in reversed(list(nx.topological_sort(dag))):
-            bits = 0
-            for u in dag.nodes[c]["members"]:
-                bits |= 1 << self.bit[u]
-            for d in dag.successors(c):
-                bits |= down[d]
+        succ = [[self.bit[d] for d in self.out.get(u, ()) if d in self.bit] for u in nodes]
+        comp, members = _scc(succ)  # components in reverse topological order (sinks first)
+        csucc: list[set[int]] = [set() for _ in members]
+        for v, ws in enumerate(succ):
+            for w in ws:
+                if comp[v] != comp[w]:
+                    csucc[comp[v]].add(comp[w])
+        own = [0] * len(members)
+        for c, vs in enumerate(members):
+            for v in vs:
+                own[c] |= 1 << v
+        down = [0] * len(members)
+        for c in range(len(members)):  # successors have smaller numbers: already done
+            bits = own[c] if len(members[c]) > 1 else 0
+            for d in csucc[c]:
+                bits |= down[d] | own[d]
             down[c] = bits
-        up: dict[int, int] = {}
-        for c in nx.topological_sort(dag):
-            bits = 0
-            for pr in dag.predecessors(c):
-                bits |= up[pr]
-                for u in dag.nodes[pr]["members"]:
-                    bits |= 1 << self.bit[u]
-            if len(dag.nodes[c]["members"]) > 1:
-                for u in dag.nodes[c]["members"]:
-                    bits |= 1 << self.bit[u]
-            up[c] = bits
-        mapping = dag.graph["mapping"]
-        self.up = {u: (up[mapping[u]] & ~(1 << self.bit[u])).bit_count() for u in nodes}
-        self.down_bits = {u: down[mapping[u]] & ~(1 << self.bit[u]) for u in nodes}
+        up = [0] * len(members)
+        for c in reversed(range(len(members))):
+            if len(members[c]) > 1:
+                up[c] |= own[c]
+            for d in csucc[c]:
+                up[d] |= up[c] | own[c]
+        self.down_bits = {u: down[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
         self.down = {u: b.bit_count() for u, b in self.down_bits.items()}
+        self.up = {u: (up[comp[i]] & ~(1 << i)).bit_count() for i, u in enumerate(nodes)}
         # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
         self.through = {u: self.up[u] * self.down[u] for u in nodes}
         self.callers = {u: set() for u in nodes}
         for s in nodes:
             for d in self.out.get(s, ()):
-                self.callers[d].add(s)
+                if d in self.callers:
+                    self.callers[d].add(s)
 
     def depths(self, start: str) -> dict[str, int]:
         seen = {start: 0}
@@ -376,7 +420,7 @@ def _type_reach(model: Model, flow: "Flow", owners: set[str]) -> dict[str, int]:
     """What an object can set in motion: the reach of its methods and of the methods of every
     type it constructs, transitively (an application object builds its router, and so on)."""
     methods: dict[str, list[str]] = {}
-    for y in sorted(flow.arch, key=model.order.__getitem__):
+    for y in flow.ordered:
         t = _owner_type(model, y)
         if t:
             methods.setdefault(t, []).append(y)
@@ -419,6 +463,54 @@ def _referenced_types(index, model: Model, arch: set[str]) -> dict[str, int]:
     return {t: len(v) for t, v in files.items()}
 
 
+def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
+    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order."""
+    n = len(succ)
+    index = [-1] * n
+    low = [0] * n
+    on = [False] * n
+    comp = [-1] * n
+    members: list[list[int]] = []
+    stack: list[int] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on[root] = True
+        while work:
+            v, i = work[-1]
+            if i < len(succ[v]):
+                work[-1] = (v, i + 1)
+                w = succ[v][i]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on[w] = True
+                    work.append((w, 0))
+                elif on[w]:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    w = stack.pop()
+                    on[w] = False
+                    comp[w] = len(members)
+                    group.append(w)
+                    if w == v:
+                        break
+                members.append(sorted(group))
+    return comp, members
+
+
 def _public(index, model: Model, u: Unit) -> bool:
     lang = index.files[u.path].language
     if not is_public(u, lang, index.sources[u.path]):
@@ -442,7 +534,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     implements = _implementations(index, m, arch)
     cands: dict[str, tuple[int, str]] = {}
     kind_of: dict[str, str] = {}  # host|declared|surface
-    for uid in sorted(arch, key=m.order.__getitem__):
+    for uid in flow.ordered:
         u = m.units[uid]
         lang = index.files[u.path].language
         host = host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
@@ -566,7 +658,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         ctor = flow.ctor_of.get(parent)
         if ctor and ctor in arch:
             asm[ctor] = (0, -n, f"constructor of `{m.units[parent].qualname}`, which the flow runs through")
-    for src in sorted(arch, key=m.order.__getitem__):
+    for src in flow.ordered:
         if src in asm or not m.units[src].is_callable:
             continue
         built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs

@@ -66,12 +66,22 @@ OUTPUT_NAMES = frozenset({"send", "sendall", "write", "Write", "WriteHeader", "W
                           "flush", "Flush", "start_response", "emit", "onNext", "onSuccess", "onError", "resolve", "reject"})
 
 
-def output_tier(param_names: tuple[str, ...], calls: list[Call]) -> str:
-    """The output parameter a unit writes to ('' when none): a call on (or of) one of its parameters."""
+# A parameter that is an output by its declared type (or, untyped, by its name): a response, a
+# writer, a stream, a socket. Mutating calls on it hand results out of the unit.
+OUTPUT_PARAM = re.compile(r"(?i)(response|writer|stream|socket|channel|output|sink)$|^(res|resp|w|out)$")
+QUERY_CALL = re.compile(r"^(get|is|has|can|to|as|read)[A-Z_]|^(get|is|has|len|size|read)$")
+
+
+def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tuple[str, ...] = ()) -> str:
+    """The output parameter a unit writes to ('' when none): a write on (or a call of) one of its parameters."""
     params = {p.lstrip("*&") for p in param_names} - {"self", "this", ""}
+    typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
+    outputs = {p for p in params if OUTPUT_PARAM.search(typed.get(p, "") or p)}
     for c in calls:
         root = c.receiver.split(".")[0].split("::")[0] if c.receiver else c.name
         if root in params and c.name in OUTPUT_NAMES:
+            return root
+        if c.receiver == root and root in outputs and not QUERY_CALL.search(c.name):
             return root
     return ""
 
