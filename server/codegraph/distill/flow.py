@@ -676,7 +676,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     taken = set(chosen)
     for uid in core:  # a trunk unit whose main job is an error boundary or an output says so first
         taken.add(uid)
-        key = "boundary" if uid in err_callees else ("sink" if sink_tier.get(uid, (9,))[0] == 1 else "core")
+        tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
+        key = "boundary" if uid in err_callees else ("sink" if tier == 1 or (tier == 2 and flow.down[uid] <= 3) else "core")
         why = err_callees[uid] if key == "boundary" else (sink_tier[uid][1] if key == "sink" else "")
         p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
         p.qualities.setdefault(uid, {})["core"] = f"on the flow from the entries: {flow.down[uid]} units downstream"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..index.facts import Unit
+from .flow import non_architecture
 from .obligations import Located
 from .request import ObligationSpec
 from .roles import BOUNDARY, SKELETON_ROLES, Roles
@@ -192,7 +193,7 @@ class Scheduler:
         links: dict[str, int] = {}
         for b in backbone:
             for n in self.m.neighbours(b) if b in self.m.units else ():
-                if not self.sel.has(n):
+                if not self.sel.has(n) and not non_architecture(self.units[n].path):  # examples, docs, benchmarks stay out
                     links[n] = links.get(n, 0) + 1
         per_file: dict[str, int] = {}
 

@@ -55,6 +55,8 @@ READ_NAMES = frozenset({
     "QueryContext", "Scan", "readFile", "readFileSync", "ReadFile", "ReadAll", "Decode", "executeQuery", "find_one",
     "readdir", "readdirSync", "get_object", "hget",
 })
+# Calls that send a request over the network (the platform's own clients).
+NETWORK_NAMES = frozenset({"fetch", "urlopen", "sendall", "Dial", "DialContext", "RoundTrip", "newCall", "sendto"})
 RESOURCE_NAMES = frozenset({
     "open", "connect", "cursor", "close", "Open", "OpenFile", "Create", "Close", "createConnection", "getConnection",
     "NewWriter", "NewReader", "create_engine", "Session", "begin", "transaction",
@@ -138,7 +140,7 @@ def persistence_tier(calls: list[Call], io_names: frozenset[str], io_fields: fro
             tier = 1  # bound to an imported I/O interface (or a field holding one)
         elif not c.receiver and c.name in io_names:
             tier = 1  # `from json import dump` … `dump(...)`
-        elif (c.name in WRITE_NAMES and c.receiver) or (not c.receiver and c.name == "open"):
+        elif (c.name in WRITE_NAMES and c.receiver) or (not c.receiver and c.name == "open") or c.name in NETWORK_NAMES:
             tier = 2
         elif (c.name in READ_NAMES or c.name in RESOURCE_NAMES) and c.receiver:
             tier = 3
