@@ -123,6 +123,8 @@ def role_labels(rows: list[SourceRow], roles, plan_roles: dict[str, list[str]]) 
         labels[r.uid] = order[:1] or [AUX]
         extra += [(r.uid, x) for x in order[1:]]
     budget = MAX_UNITS - len(labels)
+    rank = {ENTRY: 0, BOUNDARY: 1, PERSIST: 2, ASSEMBLY: 3, ORCHESTRATE: 4}  # the default job (core) last
+    extra.sort(key=lambda x: rank.get(x[1], 5))  # stable: row order within a role
     for uid, role in extra:
         if budget <= 0:
             break

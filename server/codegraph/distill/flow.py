@@ -40,6 +40,7 @@ LIKELY_MAX = 3
 FAMILY_MAX = 24  # a call into one family of implementations links to all of them (for selection only)  # an unresolved name matching more callables than this names nothing in particular
 MAX_DEPTH = 6
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
+TOTAL = 30  # the plan leaves a couple of the 32 slots to required obligations and one hop
 
 # Directory names that hold material about the code, not the code's architecture.
 NON_ARCH_DIRS = frozenset({
@@ -463,6 +464,32 @@ def _referenced_types(index, model: Model, arch: set[str]) -> dict[str, int]:
     return {t: len(v) for t, v in files.items()}
 
 
+REGISTER = re.compile(
+    rb"(?:\b(?:self|this)\.\w+\s*(?:\[[^\]\n]*\]\s*=|\.(?:append|push|unshift|extend)\s*\()|"
+    rb"\b(\w+)\.(\w+)\s*=\s*append\(\s*\1\.\2\b)"
+)
+
+
+def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
+    """Units that store a part they were handed into their object's collections (`self.rules[path] = view`,
+    `this.middleware.push(fn)`, Go `mx.mws = append(mx.mws, mw)`): where the parts get wired in."""
+    out: dict[str, str] = {}
+    for uid in uids:
+        u = model.units[uid]
+        params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this")]
+        if not (u.is_callable and params):
+            continue
+        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        for hit in REGISTER.finditer(body):
+            line_end = body.find(b"\n", hit.end())
+            rest = body[hit.start() : line_end if line_end != -1 else len(body)]
+            used = [p for p in params if re.search(rb"\b" + re.escape(p.encode()) + rb"\b", rest)]
+            if used:
+                out[uid] = f"stores the `{used[0]}` it is handed into its object's state (registration)"
+                break
+    return out
+
+
 def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
     """Iterative Tarjan: component of each vertex, components numbered in reverse topological order."""
     n = len(succ)
@@ -611,7 +638,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         per_entry.append(trunk)
     core: list[str] = []
     i = 0
-    while len(core) < CAPS["core"] and any(per_entry):
+    while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
         lst = per_entry[i % len(per_entry)]
         while lst:
             u = lst.pop(0)
@@ -622,6 +649,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if i > 10_000:
             break
     flowing = set(depth)
+    spare_core = core[CAPS["core"] :]
+    core = core[: CAPS["core"]]
 
     # ---- boundaries: what the flow calls from its error handlers --------------------------
     spine = entries + core
@@ -668,17 +697,32 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             n = sum(owners.get(x, 0) for x in made)
             names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
             asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
+    wired = _registrations(index, m, [u for u in flow.ordered if u in flowing])
+    for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
+        asm.setdefault(uid, (2, 0, why))
     for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
-        asm.setdefault(uid, (2, 0, roles[uid]["ASSEMBLY_INIT"][1]))
+        asm.setdefault(uid, (3, 0, roles[uid]["ASSEMBLY_INIT"][1]))
     assembly = sorted((u for u in asm if u not in chosen), key=lambda u: (asm[u][0], asm[u][1], depth.get(u, 99), stable(u)))
     assembly = assembly[: CAPS["assembly"]]
 
     taken = set(chosen)
-    for uid in core:  # a trunk unit whose main job is an error boundary or an output says so first
+    registers = _registrations(index, m, core)
+    for uid in core:  # a trunk unit whose main job is something else says so first
         taken.add(uid)
+        u = m.units[uid]
         tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
-        key = "boundary" if uid in err_callees else ("sink" if tier == 1 or (tier == 2 and flow.down[uid] <= 3) else "core")
-        why = err_callees[uid] if key == "boundary" else (sink_tier[uid][1] if key == "sink" else "")
+        if uid in cands and kind_of.get(uid) == "host":
+            key, why = "entry", cands[uid][1]
+        elif uid in err_callees:
+            key, why = "boundary", err_callees[uid]
+        elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
+            key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
+        elif uid in registers:
+            key, why = "assembly", registers[uid]
+        elif tier == 1 or (tier == 2 and flow.down[uid] <= 3):
+            key, why = "sink", sink_tier[uid][1]
+        else:
+            key, why = "core", ""
         p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
         p.qualities.setdefault(uid, {})["core"] = f"on the flow from the entries: {flow.down[uid]} units downstream"
     for uid in assembly:
@@ -693,6 +737,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if uid not in taken:
             taken.add(uid)
             p.picks.append((uid, "boundary", err_callees[uid], depth.get(uid, 0)))
+    for uid in spare_core:  # slots the other stages left free go to more of the flow
+        if len(p.picks) >= TOTAL:
+            break
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, "core", f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
+            p.qualities.setdefault(uid, {})["core"] = p.picks[-1][2]
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
     for uid, key, why, _ in p.picks:

@@ -65,6 +65,7 @@ RESOURCE_NAMES = frozenset({
 # Calls that hand a result to an output the caller passed in (`send(message)` in an ASGI app,
 # `w.Write(b)` on a Go ResponseWriter, `res.end()`): where results leave.
 OUTPUT_NAMES = frozenset({"send", "sendall", "write", "Write", "WriteHeader", "WriteString", "writeHead", "end",
+                          "setHeader", "set_cookie", "set_header", "append", "removeHeader",
                           "flush", "Flush", "start_response", "emit", "onNext", "onSuccess", "onError", "resolve", "reject"})
 
 
@@ -85,6 +86,9 @@ def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tu
             return root
         if c.receiver == root and root in outputs and not QUERY_CALL.search(c.name):
             return root
+        last = c.receiver.rsplit(".", 1)[-1] if c.receiver else ""
+        if last and last not in params and OUTPUT_PARAM.search(last) and c.name in OUTPUT_NAMES:
+            return c.receiver  # `res.end(body)`, `ctx.res.setHeader(...)`: written to the response it holds
     return ""
 
 
