@@ -41,6 +41,8 @@ def test_flow_fixture_gold(name: str) -> None:
     srcs = sources(name)
     for uid in gold["entries"]:
         assert uid in srcs and srcs[uid]["roles"][0] == "TRIGGER_ENTRY", (uid, srcs.get(uid))
+    if "first_entry" in gold:
+        assert next(iter(srcs)) == gold["first_entry"], list(srcs)[:3]
     for prefix in gold["never_sources"]:
         assert not [k for k in srcs if k.startswith(prefix)], prefix
     for role, want in gold["roles"].items():
@@ -80,7 +82,8 @@ def test_json_pack_carries_the_flow_graph_the_markdown_draws() -> None:
     ("src/androidUnitTest/kotlin/x/Foo.kt", True), ("index.d.ts", True), ("pkg/testing.py", True),
     ("starlette/testclient.py", True), ("src/app/main.py", False), ("lib/core/Axios.js", False),
     ("coil-core/src/commonMain/kotlin/coil3/RealImageLoader.kt", False), ("src/server/conn.rs", False),
-    ("latest/handler.go", False), ("contest/app.py", False),
+    ("latest/handler.go", False), ("contest/app.py", False), ("retro-mock/src/main/java/x/Calls.java", True),
+    ("src/mocks/api.ts", True), ("mockito/src/Main.java", False),
 ])
 def test_non_architecture_paths(path: str, outside: bool) -> None:
     assert non_architecture(path) is outside

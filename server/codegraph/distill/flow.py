@@ -48,7 +48,7 @@ NON_ARCH_DIRS = frozenset({
     "tutorials", "bench", "benches", "benchmark", "benchmarks", "scripts", "test", "tests", "testing", "testdata",
     "fixtures", "fixture", "e2e", "spec", "specs", "__tests__", "__mocks__", "testutil", "testutils", "playground",
 })
-TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_]tests?$")
+TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing|mocks?|fakes?|stubs?)$|^(mocks?|fakes?|stubs?)$")
 BUILD_FILES = re.compile(
     r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
     r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"
@@ -583,15 +583,27 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if uid not in cands and mine and flow.out.get(uid):  # registrations: a signal, not proof
             cands[uid], kind_of[uid] = (3, mine[1]), "surface"
 
-    type_reach = _type_reach(m, flow, {_owner_type(m, x) for x in cands if kind_of[x] == "host"} - {""})
+    type_reach = _type_reach(m, flow, {_owner_type(m, x) for x in cands if kind_of[x] in ("host", "surface")} - {""})
+
+    surface_reach = {x: flow.down.get(x, 0) * (1 + flow.up.get(x, 0) / (flow.up.get(x, 0) + 8))
+                     for x in cands if kind_of[x] == "surface"}
+    best_of_type: dict[str, float] = {}
+    for x, r in surface_reach.items():
+        owner = _owner_type(m, x)
+        if owner:
+            best_of_type[owner] = max(best_of_type.get(owner, 0), r)
+
+    best_surface = max(surface_reach.values(), default=0)
 
     def rank(x: str) -> tuple:
         if kind_of[x] == "host":  # the application object: the one that sets the most in motion
             owner = _owner_type(m, x)
             return (-type_reach.get(owner, flow.down.get(x, 0)), -flow.down.get(x, 0))
-        if kind_of[x] == "surface":  # reach, lifted by how much of the code base flows through it
-            up = flow.up.get(x, 0)
-            return (0, -flow.down.get(x, 0) * (1 + up / (up + 8)))
+        if kind_of[x] == "surface":  # the main methods of the object that sets the most in motion; then reach
+            own_reach = surface_reach[x]
+            owner = _owner_type(m, x)
+            lifted = owner and own_reach * 4 >= best_of_type.get(owner, 0) and own_reach * 10 >= best_surface
+            return (-max(type_reach.get(owner, 0) if lifted else 0, own_reach), -own_reach)
         return (0, -flow.down.get(x, 0))
 
     ranked = sorted(cands, key=lambda x: (cands[x][0], rank(x), stable(x)))
@@ -609,7 +621,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             continue
         if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
             break
-        if kind_of[uid] == "surface" and own >= 2:
+        if kind_of[uid] == "surface" and own + hosts >= 2:
             break  # an application with its own entries: public surfaces are not further entries
         if kind_of[uid] == "host":
             if hosts >= 2 and own + hosts >= 2:
