@@ -249,9 +249,16 @@ def test_markdown_is_the_agent_ready_pack() -> None:
     result = run_distill_frame(built("py-service"), {"format": "markdown"})
     assert set(result) == {"markdown", "cacheKey", "status"}
     md = result["markdown"]
-    for heading in ("# Architecture knowledge pack", "## Lifecycle skeleton by role", "## Facts", "## Gaps", "## Sources"):
+    for heading in ("# Architecture of", "## Entry points", "## Assembly", "## Core flow", "## Sinks", "## Error boundaries",
+                    "## Facts", "## What the index could not see", "## Source"):
         assert heading in md
     assert "`notes/cli.py:19-28`" in md and "```python\ndef main(" in md
+    # the picture comes first, its nodes link to the sources below
+    assert md.index("```mermaid\nflowchart LR") < md.index("## Entry points")
+    assert 'click s0 href "#s0"' in md and '<a id="s0"></a>' in md
+    # plain words for the reader; internal names stay in the JSON fields
+    for internal in ("TRIGGER_ENTRY", "STATE_ORCHESTRATE", "skeleton", "scenario", "distill-1", "lanes", "tier "):
+        assert internal not in md.split("## Source")[0], internal
     assert result["status"] == "complete"
 
 

@@ -222,12 +222,13 @@ def build_parser() -> argparse.ArgumentParser:
     with_index_options(p)
     p.set_defaults(func=cmd_explore)
 
-    p = sub.add_parser("distill", help="a deterministic architecture knowledge pack")
+    p = sub.add_parser("distill", help="the architecture of a code base: entry points, assembly, core flow, sinks and error boundaries, with their code")
     p.add_argument("root", nargs="?", default=".")
-    p.add_argument("--question", help="a directed question (scenario B)")
-    p.add_argument("--format", choices=("json", "markdown"), default="markdown")
+    p.add_argument("--question", help="ask about one part of the architecture instead of the whole (a smaller pack around the symbols it names)")
+    p.add_argument("--format", choices=("json", "markdown"), default="markdown",
+                   help="markdown (default): a readable document opening with a flowchart; json: the same pack as data")
     p.add_argument("--budget-bytes", type=int, default=None,
-                   help="lower the pack's byte cap (default and most: 22,016 for an overview, 12,288 for a question). "
+                   help="size limit of the whole answer in bytes (default and most: 22,016 for an overview, 12,288 for a question). "
                         "The smallest pack depends on the repository (about 1 KB); below it, the error names the size needed")
     with_index_options(p)
     p.set_defaults(func=cmd_distill)

@@ -11,6 +11,7 @@ import hashlib
 import json
 import logging
 import time
+from collections import OrderedDict
 from typing import Callable
 
 from ..index.extract import sha256
@@ -23,16 +24,18 @@ from .pack import Parts, deliver
 from .query import neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
-from .roles import AUX, ROLE_ORDER, SKELETON_ROLES, boundary_roles, classify
-from .selection import Scheduler, boundary_of
+from .flow import plan as flow_plan
+from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, boundary_roles,
+                    classify, output_sinks)
+from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
 from .topology import Model, build_model
 
 __all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
 
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
-ALGORITHM_VERSION = "distill-1"
-POLICY_VERSION = "lanes16/12/4;units32;body98304;h8;tiers3;tests-out"
+ALGORITHM_VERSION = "distill-2"
+POLICY_VERSION = "flow;likely3;family24;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 REFERENCE_ID = "0" * 40  # packing decisions measure at least this id, so the request id never changes the pack
 
@@ -107,23 +110,132 @@ def recheck(index, units: dict, uids: list[str]) -> tuple[dict[str, str], dict[s
     return bodies, broken
 
 
-def _meta(index, model: Model, units: dict, roles, row: SourceRow) -> dict:
+def role_labels(rows: list[SourceRow], roles, plan_roles: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each source's roles, its main one first. Further roles (each with its own reason) are
+    shown while the pack holds at most MAX_UNITS role labels in all, so a reader scanning the
+    roles sees each unit's main job before anyone's second one."""
+    labels: dict[str, list[str]] = {}
+    extra: list[tuple[str, str]] = []
+    for r in rows:
+        mine = roles.get(r.uid, {})
+        order = [x for x in plan_roles.get(r.uid, []) if x in mine]
+        order += [x for x in ROLE_ORDER if x in mine and x not in order]
+        labels[r.uid] = order[:1] or [AUX]
+        extra += [(r.uid, x) for x in order[1:]]
+    budget = MAX_UNITS - len(labels)
+    rank = {ENTRY: 0, BOUNDARY: 1, PERSIST: 2, ASSEMBLY: 3, ORCHESTRATE: 4}  # the default job (core) last
+    extra.sort(key=lambda x: rank.get(x[1], 5))  # stable: row order within a role
+    for uid, role in extra:
+        if budget <= 0:
+            break
+        labels[uid].append(role)
+        budget -= 1
+    return labels
+
+
+def _meta(index, model: Model, units: dict, roles, row: SourceRow, labels: dict[str, list[str]]) -> dict:
     u = units[row.uid]
     src = index.sources.get(u.path, b"")
     kind = u.stmt_kind if u.kind == "statement" and u.stmt_kind else u.kind
     mine = roles.get(row.uid, {})
+    shown = labels.get(row.uid) or [AUX]
     meta = {"path": u.path, "sha256": index.files[u.path].sha256 if u.path in index.files else "", "symbol": u.qualname,
             "kind": kind, "lines": [u.start_line, u.end_line], "bytes": u.end_byte - u.start_byte,
-            "roles": [r for r in ROLE_ORDER if r in mine] or [AUX], "tier": min((t for t, _ in mine.values()), default=0),
-            "lane": row.lane}
+            "roles": shown, "why": [mine[r][1] if r in mine else "no role signal" for r in shown],
+            "tier": min((t for t, _ in mine.values()), default=0), "lane": row.lane}
     col = u.start_byte - (src.rfind(b"\n", 0, u.start_byte) + 1)
     if col:
         meta["col"] = col
     return meta
 
 
+ROLE_OF = {"entry": ENTRY, "assembly": ASSEMBLY, "core": ORCHESTRATE, "sink": PERSIST, "boundary": BOUNDARY}
+
+
+_analyses: "OrderedDict[tuple, tuple]" = OrderedDict()
+
+
+def _analysis(index, tick: Callable[[], bool]) -> tuple:
+    """Model, declared entries, role signals and the flow plan of one index version: computed once,
+    shared by every request at that version (JSON and markdown, any budget)."""
+    key = (id(index), index.root, getattr(index, "version", None), repr(index.config))
+    hit = _analyses.get(key)
+    if hit is not None:
+        return hit
+    model = build_model(index)
+    tick()
+    entries = declared_entries(index)
+    roles = classify(index, model, entries)
+    tick()
+    sink_tier = {u: r[PERSIST] for u, r in roles.items() if PERSIST in r}
+    sink_tier.update(output_sinks(model, sink_tier))
+    assembly = {u for u, r in roles.items() if ASSEMBLY in r and r[ASSEMBLY][0] <= 2}
+    plan, _ = flow_plan(index, model, roles, sink_tier, assembly)
+    out = (model, entries, roles, plan)
+    if getattr(index, "version", None) is not None:
+        _analyses[key] = out
+        while len(_analyses) > 2:
+            _analyses.popitem(last=False)
+    return out
+
+
+def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
+    """Overview selection along the lifecycle flow (flow.py); roles of picked units come from the plan."""
+    order: dict[str, list[str]] = {}
+    for uid, key, why, _depth in p.picks:
+        lanes = (("boundary",) if key == "boundary" else ()) + ("skeleton", "context")
+        for lane in lanes:
+            if sched.sel.lane_count(lane) < LANE_CAPS[lane] and sched.try_add(uid, lane, f"flow:{key}"):
+                break
+    for uid, q in p.qualities.items():
+        if not sched.sel.has(uid):
+            continue
+        primary = next(k for u, k, _, _ in p.picks if u == uid)
+        keys = [primary] + [k for k in ("entry", "boundary", "sink", "assembly", "core") if k in q and k != primary]
+        old = roles.get(uid, {})
+        mine = {ROLE_OF[k]: (1 if k == primary else 2, q[k]) for k in keys}
+        for role in ROLE_ORDER:  # syntax signals the unit also shows keep their own reasons
+            if role in old and role not in mine and old[role][0] <= 2:
+                mine[role] = (old[role][0] + 1, old[role][1])
+        roles[uid] = mine
+        order[uid] = list(mine)
+    return order
+
+
+MEMO_SIZE = 8
+_memo: "OrderedDict[tuple, str]" = OrderedDict()
+
+
+def _memo_key(index, request: DistillRequest, measure: Callable[[dict], int]) -> tuple:
+    """(index, index version, request, transport envelope): everything the answer depends on.
+    The envelope is fingerprinted by measuring two probes, so LSP, MCP and CLI framings never mix."""
+    return (id(index), index.root, getattr(index, "version", None), repr(index.config), ALGORITHM_VERSION, POLICY_VERSION,
+            json.dumps(request.normalized(), sort_keys=True), request.deadline_ms,
+            measure({}), measure({"pack": {"x": "\"ü"}}))
+
+
 def distill(index, request: DistillRequest, measure: Callable[[dict], int], checkpoint: Callable[[], None] = lambda: None,
             clock: Callable[[], float] = time.monotonic) -> dict:
+    """The pack for this request; an identical request at the same index version is answered from memory."""
+    if clock is not time.monotonic:  # a caller-supplied clock (tests of the deadline) always runs the analysis
+        return _distill(index, request, measure, checkpoint, clock)
+    key = _memo_key(index, request, measure)
+    hit = _memo.get(key)
+    if hit is not None:
+        _memo.move_to_end(key)
+        checkpoint()
+        return json.loads(hit)
+    result = _distill(index, request, measure, checkpoint, clock)
+    status = result.get("status") or result.get("pack", {}).get("status")
+    if status != "timeout":  # a pack cut short by the deadline is never reused
+        _memo[key] = json.dumps(result, ensure_ascii=False)
+        while len(_memo) > MEMO_SIZE:
+            _memo.popitem(last=False)
+    return result
+
+
+def _distill(index, request: DistillRequest, measure: Callable[[dict], int], checkpoint: Callable[[], None],
+             clock: Callable[[], float]) -> dict:
     started = clock()
     deadline = Deadline(started, request.deadline_ms, clock)
 
@@ -131,10 +243,8 @@ def distill(index, request: DistillRequest, measure: Callable[[dict], int], chec
         checkpoint()
         return deadline.analysis_over()
 
-    model = build_model(index)
-    tick()
-    entries = declared_entries(index)
-    roles = classify(index, model, entries)
+    model, entries, base_roles, plan = _analysis(index, tick)
+    roles = {uid: dict(r) for uid, r in base_roles.items()}  # later stages add labels: never to the shared table
     units = index.resolver.units
     tick()
     sched = Scheduler(model, units, roles, tick)
@@ -149,7 +259,10 @@ def distill(index, request: DistillRequest, measure: Callable[[dict], int], chec
         for uid in seed_ids:
             sched.try_add(uid, "skeleton", "query:seed")
         pool = neighbourhood(model, seed_ids) if seed_ids else None
-    if not tick():
+    plan_roles: dict[str, list[str]] = {}
+    if request.scenario == "overview" and not tick():
+        plan_roles = _follow_plan(plan, roles, sched)
+    elif not tick():
         sched.rotate(pool)
     for spec in request.obligations:
         if not spec.required:
@@ -200,9 +313,13 @@ def distill(index, request: DistillRequest, measure: Callable[[dict], int], chec
         uids = [r.uid for r in rows if r.uid in model.units and model.component(r.uid) == comp.id]
         if uids:
             components.append({"id": comp.id, "name": comp.name, "uids": uids, "depends_on": list(comp.depends_on)})
-    parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r) for r in rows],
+    labels = role_labels(rows, roles, plan_roles)
+    parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
-                  facts=facts, obligations=results, components=components, gaps=gaps)
+                  facts=facts, obligations=results, components=components, gaps=gaps,
+                  edges=[(r.uid, d, model.kinds[(r.uid, d)]) for r in rows if not r.alias_of
+                         for d in sorted(model.out.get(r.uid, ()), key=model.order.__getitem__)
+                         if any(x.uid == d and not x.alias_of for x in rows)])
 
     # ---- frame gate --------------------------------------------------------------------
     def render(pack: dict) -> dict:

@@ -13,6 +13,8 @@ from .selection import Selection
 from .topology import Model
 
 LANE_ORDER = ("skeleton", "boundary", "context")
+ROLE_WORDS = {"TRIGGER_ENTRY": "an entry point", "ASSEMBLY_INIT": "assembly", "STATE_ORCHESTRATE": "on the core flow",
+              "PERSISTENCE_SINK": "a sink", "BOUNDARY": "an error boundary"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +67,7 @@ def build_facts(model: Model, units: dict, roles: Roles, rows: list[SourceRow]) 
         for role in ROLE_ORDER:
             tier_why = roles.get(uid, {}).get(role)
             if tier_why and role != ENTRY:
-                facts.append(FactRow("role", f"{_sym(model, units, uid)} {role} (tier {tier_why[0]}): {tier_why[1]}", (uid,), 1 if tier_why[0] == 1 else 0, False))
+                facts.append(FactRow("role", f"{_sym(model, units, uid)} is {ROLE_WORDS[role]}: {tier_why[1]}", (uid,), 1 if tier_why[0] == 1 else 0, False))
     for uid in chosen:  # call expressions kept as syntax records, never as edges
         calls = model.unresolved.get(uid, [])
         if calls:

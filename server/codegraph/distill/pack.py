@@ -29,6 +29,7 @@ class Parts:
     obligations: list[ObligationResult]
     components: list[dict]  # {"id", "name", "uids", "depends_on"}
     gaps: list[dict]
+    edges: list[tuple[str, str, str]] = field(default_factory=list)  # proven (src, dst, kind) among the rows
 
 
 @dataclass
@@ -102,12 +103,32 @@ class Tables:
         )
         for g in pack["gaps"]:
             g.pop("uids", None)
+        pack["flow"] = flow_graph(pack["sources"], [(remap[self.row_of[a]], remap[self.row_of[b]], k) for a, b, k in p.edges
+                                                    if self.row_of.get(a) in remap and self.row_of.get(b) in remap])
         if inc.comp:
             comps = [c for c in p.components if refs(c["uids"])]
             present = {c["id"] for c in comps}
             pack["components"] = [{"id": c["id"], "name": c["name"], "sources": refs(c["uids"]),
                                    "depends_on": [d for d in c["depends_on"] if d in present]} for c in comps]
         return pack
+
+
+STAGE_OF = {"TRIGGER_ENTRY": "entry", "ASSEMBLY_INIT": "assembly", "STATE_ORCHESTRATE": "core",
+            "PERSISTENCE_SINK": "sink", "BOUNDARY": "boundary"}
+STAGES = ("entry", "assembly", "core", "sink", "boundary", "context")
+
+
+def flow_graph(sources: list[dict], edges: list[tuple[int, int, str]]) -> dict:
+    """The lifecycle picture as data: each source's stage (from its main role) and the proven
+    calls/constructs among the delivered sources. The markdown flowchart is drawn from this."""
+    stages = {st: [] for st in STAGES}
+    for i, s in enumerate(sources):
+        if "alias_of" in s:
+            continue
+        stages[STAGE_OF.get(s["roles"][0], "context") if s.get("roles") else "context"].append(i)
+    return {"stages": {k: v for k, v in stages.items() if v},
+            "edges": sorted({(a, b, k) for a, b, k in edges if a != b and "alias_of" not in sources[a]
+                             and "alias_of" not in sources[b]})}
 
 
 def _items(t: Tables) -> list[tuple[str, int]]:

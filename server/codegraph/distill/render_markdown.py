@@ -40,68 +40,131 @@ def _dedent(body: str, col: int) -> str:
     return "\n".join(out)
 
 
+ROLE_WORDS = {"TRIGGER_ENTRY": "entry point", "ASSEMBLY_INIT": "assembly (creates and wires parts)",
+              "STATE_ORCHESTRATE": "core flow", "PERSISTENCE_SINK": "sink (where results leave)",
+              "BOUNDARY": "error boundary", "AUXILIARY": "supporting code"}
+STAGE_TITLES = {"entry": "Entry points", "assembly": "Assembly", "core": "Core flow", "sink": "Sinks",
+                "boundary": "Error boundaries", "context": "Nearby code"}
+STAGE_HEADINGS = (("TRIGGER_ENTRY", "Entry points", "where control enters: host interfaces, public API, commands, main functions"),
+                  ("ASSEMBLY_INIT", "Assembly", "constructors, factories and builders that create and wire the parts"),
+                  ("STATE_ORCHESTRATE", "Core flow", "the units the flow from the entries passes through"),
+                  ("PERSISTENCE_SINK", "Sinks", "where results leave: responses, sockets, files, databases, callbacks"),
+                  ("BOUNDARY", "Error boundaries", "error handling, cleanup and rejection around the main path"))
+LANE_WORDS = {"skeleton": "main path", "boundary": "error boundary", "context": "nearby"}
+STATUS_WORDS = {"complete": "complete", "partial": "partial (some code did not fit the size limit)",
+                "incomplete": "incomplete (see the checks below)", "timeout": "stopped at the time limit"}
+MAX_DIAGRAM_EDGES = 48
+
+
+def _label(text: str) -> str:
+    """A Mermaid node label: quotes and angle brackets as entity codes."""
+    return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+
+
+def _anchor(i: int) -> str:
+    return f"s{i}"
+
+
+def _diagram(pack: dict) -> list[str]:
+    flow = pack.get("flow") or {}
+    stages = flow.get("stages") or {}
+    if not stages:
+        return []
+    lines = ["```mermaid", "flowchart LR"]
+    shown: set[int] = set()
+    order = [st for st in ("entry", "assembly", "core", "sink", "boundary") if st in stages]
+    for st in order:
+        lines.append(f'  subgraph {st}["{STAGE_TITLES[st]}"]')
+        for i in stages[st]:
+            s = pack["sources"][i]
+            lines.append(f'    {_anchor(i)}["{_label(s["symbol"])}"]')
+            shown.add(i)
+        lines.append("  end")
+    edges = [(a, b, k) for a, b, k in flow.get("edges", []) if a in shown and b in shown][:MAX_DIAGRAM_EDGES]
+    for a, b, k in edges:
+        lines.append(f"  {_anchor(a)} {'-.->' if k == 'constructs' else '-->'} {_anchor(b)}")
+    linked = {(x, y) for x, y, _ in edges}
+    stage_of = {i: st for st in order for i in stages[st]}
+    for x, y in zip(order, order[1:]):  # the lifecycle order where no proven call shows it
+        if y != "boundary" and not any(stage_of.get(a) == x and stage_of.get(b) == y for a, b in linked):
+            lines.append(f"  {x} ~~~ {y}")
+    if "boundary" in stages:
+        lines.append("  classDef errorBoundary stroke-dasharray: 5 5")
+        lines.append("  class " + ",".join(_anchor(i) for i in stages["boundary"]) + " errorBoundary")
+    for i in sorted(shown):
+        lines.append(f'  click {_anchor(i)} href "#{_anchor(i)}"')
+    lines.append("```")
+    return lines
+
+
 def render_markdown(pack: dict) -> str:
     out: list[str] = []
     add = out.append
-    scenario = pack["scenario"]
-    add(f"# Architecture knowledge pack: {pack['project']}")
+    add(f"# Architecture of {pack['project']}")
     add("")
-    add(f"codegraph distill · {scenario} · status **{pack['status']}** · snapshot `{pack['snapshot_id']}` · "
-        f"{pack['algorithm_version']} · key `{pack['cache_key'][:16]}`")
     if pack.get("question"):
-        add(f"\nQuestion: {pack['question']}")
+        add(f"Question: {pack['question']}")
+        add("")
     sel = pack["selection"]
-    add("")
-    add(f"Static structure only, no model: roles come from syntax and resolved bindings; the dependency order is a "
-        f"partial order, not a timeline. Selected {sel['units']} units ({sel['body_bytes']:,} body bytes; lanes "
-        f"skeleton {sel['lanes']['skeleton']}, boundary {sel['lanes']['boundary']}, context {sel['lanes']['context']}). "
-        f"Evidence levels: {' < '.join(pack['levels'])}. A source shown without code can be fetched with "
-        f"`codegraph/evidence` (path, lines, sha256).")
-    add("\n## Lifecycle skeleton by role")
+    add(f"Status: **{STATUS_WORDS.get(pack['status'], pack['status'])}**. {sel['units']} pieces of code "
+        f"({sel['body_bytes']:,} bytes of source), chosen from the code's structure without any model. Arrows are "
+        f"calls (solid) and constructions (dotted) the index proved; the left-to-right order of the groups is the "
+        f"lifecycle, not a timeline. Snapshot `{pack['snapshot_id']}`.")
+    diagram = _diagram(pack)
+    if diagram:
+        add("")
+        out.extend(diagram)
     by_role: dict[str, list[int]] = {r: [] for r in ROLE_ORDER}
     for i, s in enumerate(pack["sources"]):
-        for r in s["roles"]:
-            if r in by_role:
-                by_role[r].append(i)
-    for role in ROLE_ORDER:
+        if s.get("roles") and s["roles"][0] in by_role:
+            by_role[s["roles"][0]].append(i)
+    for role, title, what in STAGE_HEADINGS:
         refs = by_role[role]
+        add(f"\n## {title}: {what}")
         if refs:
-            add(f"- **{role}**: " + "; ".join(_ref(pack, i) for i in refs))
+            for i in refs:
+                s = pack["sources"][i]
+                path = pack["files"][s["file"]]["path"]
+                why = (s.get("why") or [""])[0]
+                add(f"- [{s['symbol']}](#{_anchor(i)}) `{path}:{s['lines'][0]}`" + (f": {why}" if why else ""))
         elif role in SKELETON_ROLES:
             ob = next((o for o in pack["obligations"] if o["id"] == f"role:{role}"), None)
-            add(f"- **{role}**: none selected" + (f" ({ob['status']}: {ob['reason']})" if ob else ""))
+            add("- none found" + (f" ({ob['reason']})" if ob else ""))
     if pack["components"]:
-        add("\n## Components and dependencies")
+        add("\n## Components (by directory; arrows are dependencies)")
+        name_of = {c["id"]: c["name"] for c in pack["components"]}
         for c in pack["components"]:
-            deps = ", ".join(f"C{d}" for d in c["depends_on"]) or "nothing selected"
-            add(f"- C{c['id']} `{c['name']}`: sources " + ", ".join(f"S{i}" for i in c["sources"]) + f"; depends on {deps}")
-    if pack["obligations"]:
-        add("\n## Obligations")
-        for o in pack["obligations"]:
+            deps = ", ".join(f"`{name_of[d]}`" for d in c["depends_on"] if d in name_of) or "none of the others"
+            names = [f"[{pack['sources'][i]['symbol']}](#{_anchor(i)})" for i in c["sources"]]
+            add(f"- `{c['name']}` ({len(names)}): " + ", ".join(names[:6]) + (" …" if len(names) > 6 else "") + f"; depends on {deps}")
+    asked = [o for o in pack["obligations"] if not o["id"].startswith("role:")]
+    if asked:
+        add("\n## Requested checks")
+        for o in asked:
             req = "required" if o["required"] else "optional"
-            srcs = (" · " + ", ".join(f"S{i}" for i in o["sources"])) if o["sources"] else ""
-            add(f"- `{o['id']}` ({req}, {pack['levels'][o['evidence']]}): **{o['status']}**, {o['reason']}{srcs}")
+            add(f"- `{o['id']}` ({req}): **{o['status']}**, {o['reason']}")
     if pack["facts"]:
-        add("\n## Facts")
+        add("\n## Facts (proven from the code)")
         for f in pack["facts"]:
-            srcs = ", ".join(f"S{i}" for i in f["sources"])
-            add(f"- [{pack['levels'][f['level']]}] {f['text']} ({srcs})")
+            add(f"- {f['text']}")
     if pack["gaps"]:
-        add("\n## Gaps and unknowns")
+        add("\n## What the index could not see")
         for g in pack["gaps"]:
-            add(f"- {g['kind']}: {g['count']:,}, {g['text']}")
+            add(f"- {g['text']} ({g['count']:,})")
     if pack["sources"]:
-        add("\n## Sources")
+        add("\n## Source")
         for i, s in enumerate(pack["sources"]):
             path = pack["files"][s["file"]]["path"]
-            roles = ", ".join(s["roles"])
-            lane = f"alias of S{s['alias_of']}" if "alias_of" in s else s["lane"]
-            add(f"\n### S{i} `{path}:{s['lines'][0]}-{s['lines'][1]}` {s['symbol']}")
-            add(f"{s['kind']} · {lane} · {roles} · {s['bytes']:,} bytes")
+            roles = ", ".join(ROLE_WORDS.get(r, r) for r in s["roles"])
+            where = f"inside [{pack['sources'][s['alias_of']]['symbol']}](#{_anchor(s['alias_of'])})" if "alias_of" in s \
+                else LANE_WORDS.get(s["lane"], s["lane"])
+            add(f'\n<a id="{_anchor(i)}"></a>')
+            add(f"### {s['symbol']} · `{path}:{s['lines'][0]}-{s['lines'][1]}`")
+            add(f"{roles} · {where} · {s['bytes']:,} bytes")
             if "body" in s:
                 fence = _fence(s["body"])
                 lang = FENCE_LANG.get(posixpath.splitext(path)[1], "")
                 add(f"{fence}{lang}\n{_dedent(s['body'], s.get('col', 0))}\n{fence}")
             elif "alias_of" not in s:
-                add("(code not included in this frame: fetch it with codegraph/evidence)")
+                add("(code left out to fit the size limit: `codegraph/evidence` returns it by path, lines and sha256)")
     return "\n".join(out) + "\n"

@@ -18,6 +18,7 @@ from .signals import (
     io_locals,
     is_async_main,
     is_registration_decorator,
+    output_tier,
     persistence_tier,
 )
 from .topology import Model
@@ -141,7 +142,8 @@ def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
     me = {"self", "this", u.receiver} - {""}
     calls = model.calls.get(u.id, ())
     held = {c.receiver for c in calls if c.receiver.count(".") == 1 and c.receiver.split(".")[0] in me}
-    flowed = _flowed(u, source) & {c.receiver for c in calls if c.receiver and "." not in c.receiver}
+    plain = {c.receiver for c in calls if c.receiver and "." not in c.receiver}
+    flowed = _flowed(u, source) & plain if plain else set()
     n = len(inner) + len(held) + len(flowed)
     if n + int(leaves) >= 3 and len(inner) + len(flowed) >= 1 and n >= 2:
         _put(roles, u.id, ORCHESTRATE, 1, f"drives {len(inner)} resolved owners, {len(held)} held components, "
@@ -157,7 +159,7 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
     fields_by_owner: dict[str, set[str]] = {}
     for uid, u in model.units.items():  # first pass: fields that hold an I/O resource, per class
         if u.parent and u.is_callable:
-            io = io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
+            io = io_by_path[u.path] if u.path in io_by_path else io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
             if io:
                 fields_by_owner.setdefault(u.parent, set()).update(io_fields(u, model.calls.get(uid, []), io, index.sources[u.path]))
     lines_by_path: dict[str, list[bytes]] = {}  # split once per file, not once per unit
@@ -169,7 +171,7 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
         _assembly(roles, model, u, source, lines_by_path[u.path])
         _orchestrate(roles, model, u, source)
         if u.is_callable or u.kind == "statement":
-            io = io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
+            io = io_by_path[u.path] if u.path in io_by_path else io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
             tier = persistence_tier(model.calls.get(uid, []), io, frozenset(fields_by_owner.get(u.parent or "", ())))
             if tier:
                 _put(roles, uid, PERSIST, tier, "calls a read/write interface" + (" bound by import" if tier == 1 else ""))
@@ -189,4 +191,17 @@ def boundary_roles(index, model: Model, uids: set[str]) -> dict[str, tuple[int, 
     for uid, (tier, _, marks) in list(out.items()):
         kinds = sorted({m.node_type.replace("_statement", "").replace("_expression", "") for m in marks})
         out[uid] = (tier, "error/cleanup syntax: " + ", ".join(kinds), marks)
+    return out
+
+
+def output_sinks(model: Model, known: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+    """Units that write results to an output their caller handed in (a response, a send callable)."""
+    out: dict[str, tuple[int, str]] = {}
+    for uid in sorted(model.calls, key=model.order.__getitem__):
+        u = model.units[uid]
+        if not u.is_callable or (uid in known and known[uid][0] == 1):
+            continue
+        name = output_tier(u.param_names, model.calls[uid], u.param_types)
+        if name:
+            out[uid] = (1, f"writes results to `{name}`, the output its caller hands in")
     return out

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..index.facts import Unit
+from .flow import non_architecture
 from .obligations import Located
 from .request import ObligationSpec
 from .roles import BOUNDARY, SKELETON_ROLES, Roles
@@ -192,7 +193,7 @@ class Scheduler:
         links: dict[str, int] = {}
         for b in backbone:
             for n in self.m.neighbours(b) if b in self.m.units else ():
-                if not self.sel.has(n):
+                if not self.sel.has(n) and not non_architecture(self.units[n].path):  # examples, docs, benchmarks stay out
                     links[n] = links.get(n, 0) + 1
         per_file: dict[str, int] = {}
 
@@ -236,4 +237,4 @@ class Scheduler:
 def boundary_of(roles: Roles, boundary: dict[str, tuple[int, str, tuple]]) -> None:
     """Attaches BOUNDARY labels (computed for the backbone neighbourhood only) to the role table."""
     for uid, (tier, why, _) in boundary.items():
-        roles.setdefault(uid, {})[BOUNDARY] = (tier, why)
+        roles.setdefault(uid, {}).setdefault(BOUNDARY, (tier, why))  # a reason from the flow stays first

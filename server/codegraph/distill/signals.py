@@ -31,13 +31,16 @@ REGISTRATION_CALLS = frozenset({
 })
 
 IO_MODULES = {
-    "python": {"sqlite3", "json", "pickle", "shelve", "csv", "os", "io", "shutil", "pathlib", "tempfile", "sqlalchemy",
-               "psycopg2", "psycopg", "pymysql", "redis", "boto3", "yaml", "tomllib", "gzip", "zipfile", "tarfile", "dbm",
-               "aiofiles", "asyncpg", "pymongo", "marshal"},
-    "go": {"os", "io", "io/ioutil", "bufio", "database/sql", "encoding/json", "encoding/gob", "encoding/csv", "path/filepath"},
+    # Serialization modules (json, yaml, pickle, tomllib, marshal) are not here: turning a
+    # string into values is parsing, not persistence; their file forms (`dump`, `load`)
+    # still count through the write/read names below.
+    "python": {"sqlite3", "shelve", "csv", "os", "io", "shutil", "pathlib", "tempfile", "sqlalchemy",
+               "psycopg2", "psycopg", "pymysql", "redis", "boto3", "gzip", "zipfile", "tarfile", "dbm",
+               "aiofiles", "asyncpg", "pymongo", "socket"},
+    "go": {"os", "io", "io/ioutil", "bufio", "database/sql", "encoding/gob", "encoding/csv", "path/filepath", "net"},
     "js": {"fs", "fs/promises", "node:fs", "node:fs/promises", "better-sqlite3", "sqlite3", "pg", "mysql2", "redis",
            "ioredis", "mongodb", "mongoose", "level", "knex", "typeorm", "prisma", "@prisma/client"},
-    "rust": {"std::fs", "std::io", "tokio::fs", "tokio::io", "serde_json", "rusqlite", "sqlx", "diesel", "sled", "fs", "io"},
+    "rust": {"std::fs", "std::io", "tokio::fs", "tokio::io", "rusqlite", "sqlx", "diesel", "sled", "fs", "io"},
     "jvm": {"java.io", "java.nio.file", "java.sql", "javax.persistence", "jakarta.persistence", "java.nio.channels"},
 }
 WRITE_NAMES = frozenset({
@@ -48,14 +51,46 @@ WRITE_NAMES = frozenset({
     "Fprintf", "Fprintln", "replace", "rename", "unlink", "mkdir", "makedirs", "copyfile", "set", "hset", "put_object",
 })
 READ_NAMES = frozenset({
-    "read", "read_text", "read_bytes", "load", "loads", "fetchone", "fetchall", "fetchmany", "Query", "QueryRow",
+    "read", "read_text", "read_bytes", "load", "fetchone", "fetchall", "fetchmany", "Query", "QueryRow",
     "QueryContext", "Scan", "readFile", "readFileSync", "ReadFile", "ReadAll", "Decode", "executeQuery", "find_one",
     "readdir", "readdirSync", "get_object", "hget",
 })
+# Calls that send a request over the network (the platform's own clients).
+NETWORK_NAMES = frozenset({"fetch", "urlopen", "sendall", "Dial", "DialContext", "RoundTrip", "newCall", "sendto"})
 RESOURCE_NAMES = frozenset({
     "open", "connect", "cursor", "close", "Open", "OpenFile", "Create", "Close", "createConnection", "getConnection",
     "NewWriter", "NewReader", "create_engine", "Session", "begin", "transaction",
 })
+
+# Calls that hand a result to an output the caller passed in (`send(message)` in an ASGI app,
+# `w.Write(b)` on a Go ResponseWriter, `res.end()`): where results leave.
+OUTPUT_NAMES = frozenset({"send", "sendall", "write", "Write", "WriteHeader", "WriteString", "writeHead", "end",
+                          "setHeader", "set_cookie", "set_header", "append", "removeHeader",
+                          "flush", "Flush", "start_response", "emit", "onNext", "onSuccess", "onError", "resolve", "reject"})
+
+
+# A parameter that is an output by its declared type (or, untyped, by its name): a response, a
+# writer, a stream, a socket. Mutating calls on it hand results out of the unit.
+OUTPUT_PARAM = re.compile(r"(?i)(response|writer|stream|socket|channel|output|sink)$|^(res|resp|w|out)$")
+QUERY_CALL = re.compile(r"^(get|is|has|can|to|as|read)[A-Z_]|^(get|is|has|len|size|read)$")
+
+
+def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tuple[str, ...] = ()) -> str:
+    """The output parameter a unit writes to ('' when none): a write on (or a call of) one of its parameters."""
+    params = {p.lstrip("*&") for p in param_names} - {"self", "this", ""}
+    typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
+    outputs = {p for p in params if OUTPUT_PARAM.search(typed.get(p, "") or p)}
+    for c in calls:
+        root = c.receiver.split(".")[0].split("::")[0] if c.receiver else c.name
+        if root in params and c.name in OUTPUT_NAMES:
+            return root
+        if c.receiver == root and root in outputs and not QUERY_CALL.search(c.name):
+            return root
+        last = c.receiver.rsplit(".", 1)[-1] if c.receiver else ""
+        if last and last not in params and OUTPUT_PARAM.search(last) and c.name in OUTPUT_NAMES:
+            return c.receiver  # `res.end(body)`, `ctx.res.setHeader(...)`: written to the response it holds
+    return ""
+
 
 # Syntax that bounds the main path: (node type, tier). Handling and cleanup are explicit
 # syntax (2); bare rejection (raise/throw/`?`/`if err != nil`) is a weaker candidate (3).
@@ -109,7 +144,7 @@ def persistence_tier(calls: list[Call], io_names: frozenset[str], io_fields: fro
             tier = 1  # bound to an imported I/O interface (or a field holding one)
         elif not c.receiver and c.name in io_names:
             tier = 1  # `from json import dump` … `dump(...)`
-        elif (c.name in WRITE_NAMES and c.receiver) or (not c.receiver and c.name == "open"):
+        elif (c.name in WRITE_NAMES and c.receiver) or (not c.receiver and c.name == "open") or c.name in NETWORK_NAMES:
             tier = 2
         elif (c.name in READ_NAMES or c.name in RESOURCE_NAMES) and c.receiver:
             tier = 3

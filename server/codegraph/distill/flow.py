@@ -1,0 +1,772 @@
+"""The lifecycle flow: entry surfaces, the paths from them, and the units those paths pass through.
+
+Overview selection follows the flow a request (or a call into a library) takes:
+
+1. **Architecture scope.** Tests, examples, samples, demos, docs, tutorials, benchmarks and
+   build scripts are never the architecture's entry or core (path rules that hold for any
+   repository, see `non_architecture`).
+2. **Selection graph.** Proven call/construct edges plus *likely* edges: an unresolved call
+   whose name matches at most `LIKELY_MAX` callables in scope (same class first). Likely
+   edges only choose *what to read*; facts and evidence use the proven graph only.
+3. **Entry surfaces.** Host interfaces (WSGI/ASGI callables, `ServeHTTP`), declared entries
+   (console scripts, bins, main functions and guards), and public roots: public callables
+   nothing in scope calls. Ranked by tier, then by how much of the code base they reach.
+4. **Orchestrating core.** Units reachable from the chosen entries that drive further
+   work, ranked by how much lies downstream of them (the trunk of the flow), then by
+   distance from the entry. This deliberately uses graph structure: the earlier rule
+   "never from degree" kept high-fan-in helpers out, but also kept the trunk out.
+   Downstream reach is not fan-in, so a helper called from everywhere does not rise.
+5. **Assembly, sinks, boundaries.** Constructors and factories of the classes the flow
+   runs through (found by what they construct), output/persistence calls on the flow, and
+   units called from error handlers (`except`/`catch`) on the flow.
+
+Everything is computed in sorted order: same index ⇒ same plan.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Query, QueryCursor
+
+from ..index.extract import compiled, parse
+from ..index.facts import Unit
+from .topology import Model
+
+FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
+LIKELY_MAX = 3
+FAMILY_MAX = 24  # a call into one family of implementations links to all of them (for selection only)  # an unresolved name matching more callables than this names nothing in particular
+MAX_DEPTH = 6
+CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
+TOTAL = 30  # the plan leaves a couple of the 32 slots to required obligations and one hop
+
+# Directory names that hold material about the code, not the code's architecture.
+NON_ARCH_DIRS = frozenset({
+    "example", "examples", "sample", "samples", "demo", "demos", "doc", "docs", "documentation", "tutorial",
+    "tutorials", "bench", "benches", "benchmark", "benchmarks", "scripts", "test", "tests", "testing", "testdata",
+    "fixtures", "fixture", "e2e", "spec", "specs", "__tests__", "__mocks__", "testutil", "testutils", "playground",
+})
+TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing|mocks?|fakes?|stubs?)$|^(mocks?|fakes?|stubs?)$")
+BUILD_FILES = re.compile(
+    r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
+    r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"
+    r"\.d\.[cm]?ts$|(^|/)(testing|test[\w-]*)\.\w+$"
+)
+
+
+def non_architecture(path: str) -> bool:
+    """Tests, examples, docs, benchmarks and build scripts: never entry, assembly or core."""
+    parts = path.split("/")
+    if any(p.lstrip("_.") in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p.lstrip("_.")) for p in parts[:-1]):
+        return True
+    return bool(BUILD_FILES.search(path))
+
+
+def is_public(u: Unit, language: str, source: bytes) -> bool:
+    """Public by the language's own convention (syntax, not naming taste)."""
+    sig = source[u.start_byte : max(u.sig_end_byte, u.start_byte)]
+    if language == "python":
+        return not u.name.startswith("_") or u.name == "__call__"
+    if language == "go":
+        return u.name[:1].isupper()
+    if language == "rust":
+        return re.search(rb"\bpub\s+(?:async\s+)?(?:unsafe\s+)?fn\b", sig) is not None
+    if language == "java":
+        return re.search(rb"\bpublic\b", sig) is not None
+    if language == "kotlin":
+        return re.search(rb"\b(private|internal|protected)\b", sig) is None
+    if language in ("typescript", "tsx", "javascript"):
+        return not u.name.startswith(("_", "#")) and re.search(rb"\b(private|protected)\b", sig) is None
+    return not u.name.startswith("_")
+
+
+WSGI = ("environ", "start_response")
+ASGI = ("scope", "receive", "send")
+
+
+def host_interface(u: Unit, language: str) -> str:
+    """The host contract a callable implements, from its signature ('' when none)."""
+    names = tuple(n.lstrip("*&") for n in u.param_names)
+    if language == "python" and u.is_callable:
+        if all(n in names for n in WSGI):
+            return "WSGI application callable (environ, start_response)"
+        if all(n in names for n in ASGI):
+            return "ASGI application callable (scope, receive, send)"
+    if language == "go" and u.kind == "method" and u.name == "ServeHTTP":
+        return "http.Handler (ServeHTTP)"
+    return ""
+
+
+@dataclass
+class Plan:
+    picks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (uid, role key, reason, depth)
+    qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
+    likely: int = 0  # likely edges used for selection
+
+
+def _error_regions(index, path: str) -> list[tuple[int, int]]:
+    facts = index.files.get(path)
+    types = {"python": "except_clause", "typescript": "catch_clause", "tsx": "catch_clause", "javascript": "catch_clause",
+             "java": "catch_clause", "kotlin": "catch_block"}.get(facts.language if facts else "")
+    if not types:
+        return []
+    key = (facts.language, types)
+    query = _QUERIES.get(key)
+    if query is None:
+        try:
+            query = _QUERIES.setdefault(key, Query(compiled(facts.language).language, f"({types}) @e"))
+        except Exception:  # a grammar without this node type: no error regions
+            return []
+    tree = parse(facts.language, index.sources[path])
+    return sorted((n.start_byte, n.end_byte) for n in QueryCursor(query).captures(tree.root_node).get("e", []))
+
+
+_QUERIES: dict = {}
+
+
+class Flow:
+    def __init__(self, index, model: Model) -> None:
+        self.index, self.m = index, model
+        outside: dict[str, bool] = {}
+        for path in {u.path for u in model.units.values()}:
+            outside[path] = non_architecture(path)
+        self.arch = {uid for uid, u in model.units.items() if not outside[u.path]}
+        self.ordered = sorted(self.arch, key=model.order.__getitem__)
+        self.out: dict[str, set[str]] = {}
+        self.likely: set[tuple[str, str]] = set()
+        self._graph()
+        self._reach()
+
+    # ---- the selection graph ----------------------------------------------------------
+    def _graph(self) -> None:
+        m, arch = self.m, self.arch
+        by_name: dict[str, list[str]] = {}
+        types: dict[str, list[str]] = {}
+        ctor_of: dict[str, str] = {}
+        for uid in self.ordered:
+            u = m.units[uid]
+            if u.is_callable:
+                by_name.setdefault(u.name, []).append(uid)
+                if u.parent and (u.kind == "constructor" or u.name in ("__init__", "constructor")):
+                    ctor_of.setdefault(u.parent, uid)
+            elif u.is_type:
+                types.setdefault(u.name, []).append(uid)
+        self.ctor_of = ctor_of
+        self.ctor_units = set(ctor_of.values())
+        self.constructs = {(s, d) for (s, d), k in m.kinds.items() if k == "constructs"}
+        for src in self.ordered:
+            self.out[src] = {d for d in m.out.get(src, ()) if d in arch}
+        methods_of: dict[str, dict[str, str]] = {}
+        for uid in self.ordered:
+            u = m.units[uid]
+            if u.is_callable and u.parent and m.units[u.parent].is_type:
+                methods_of.setdefault(u.parent, {}).setdefault(u.name, uid)
+        in_file: dict[str, dict[str, list[str]]] = {}
+        for t, ms in methods_of.items():
+            for name, d in ms.items():
+                in_file.setdefault(m.units[t].path, {}).setdefault(name, []).append(d)
+        for uid, found in self._scan({path: sorted(names) for path, names in in_file.items()}, member=True):  # `self.add` / `s.put` handed on (a callback table): it will run
+            u = m.units[uid]
+            local = in_file.get(u.path, {})
+            mine = methods_of.get(u.parent or "", {})
+            me = {"self", "this", u.receiver} - {""}
+            for obj, name in sorted(found):
+                key = name.decode("utf-8", "replace")
+                d = mine.get(key) if obj.decode("utf-8", "replace") in me else None
+                if d is None and len(local.get(key, ())) == 1:
+                    d = local[key][0]
+                if d and d != uid and d not in self.out[uid]:
+                    self.out[uid].add(d)
+                    self.likely.add((uid, d))
+        for t, ctor in sorted(ctor_of.items()):  # constructing a type runs its constructor
+            if t in self.out and ctor in arch:
+                self.out[t].add(ctor)
+        for uid in self.ordered:  # a closure runs as part of (or is handed out by) its function
+            u = m.units[uid]
+            if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
+                self.out[u.parent].add(uid)
+                self.likely.add((u.parent, uid))
+        field_type: dict[tuple[str, str], str] = {}  # (type, field) → declared type of the value stored there
+        for t, ctor in sorted(ctor_of.items()):
+            u = m.units[ctor]
+            typed = {n: ty for n, ty in zip(u.param_names, u.param_types) if ty}
+            if not typed:
+                continue
+            body = self.index.sources[u.path][u.start_byte : u.end_byte]
+            for f, val in FIELD_FROM_PARAM.findall(body):
+                ty = typed.get(val.decode("utf-8", "replace"))
+                if ty:
+                    field_type[(t, f.decode("utf-8", "replace"))] = ty
+        # families: a base type's method and its overrides in subtypes (dispatch through a family)
+        supers: dict[str, set[str]] = {}
+        for path in sorted({m.units[x].path for x in arch}):
+            for st in self.index.files[path].supertypes:
+                if st.unit in arch:
+                    supers.setdefault(st.unit, set()).add(st.name)
+        family_of: dict[str, str] = {}  # method uid → base type name of its family
+        for t, names in supers.items():
+            for name, d in methods_of.get(t, {}).items():
+                bases = sorted(b for b in names if any(m.units[x].name == b for x in types.get(b, ())))
+                if bases:
+                    family_of[d] = bases[0]
+        for b, ts in types.items():
+            for t in ts:
+                for name, d in methods_of.get(t, {}).items():
+                    family_of.setdefault(d, b)
+        overrides: dict[tuple[str, str], list[str]] = {}
+        for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
+            if m.units[_owner_type(m, d)].name != b:
+                overrides.setdefault((b, m.units[d].name), []).append(d)
+        for src in self.ordered:  # a call to a base method may run any override
+            for d in sorted(self.out.get(src, ()), key=m.order.__getitem__):
+                owner = _owner_type(m, d)
+                subs = overrides.get((m.units[owner].name, m.units[d].name), []) if owner else []
+                if owner and m.units[d].is_callable and 0 < len(subs) <= FAMILY_MAX:
+                    for x in subs:
+                        if x != src and x not in self.out[src]:
+                            self.out[src].add(x)
+                            self.likely.add((src, x))
+        functions: dict[str, dict[bytes, str]] = {}
+        for uid in self.ordered:
+            u = m.units[uid]
+            if u.is_callable and (u.parent is None or m.units[u.parent].kind == "statement"):
+                functions.setdefault(u.path, {}).setdefault(u.name.encode(), uid)
+        for uid, found in self._scan({path: sorted(n.decode() for n in names) for path, names in functions.items()}, body_only=True):  # a function handed on by name
+            u = m.units[uid]
+            local = functions[u.path]
+            for name in sorted({f.encode() for f in found} & local.keys()):
+                d = local[name]
+                if d != uid and d not in self.out[uid]:
+                    self.out[uid].add(d)
+                    self.likely.add((uid, d))
+        for src in sorted(m.unresolved, key=m.order.__getitem__):
+            if src not in arch:
+                continue
+            u = m.units[src]
+            owner = u.parent
+            while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
+                owner = m.units[owner].parent
+            me = {"self", "this", u.receiver} - {""}
+            for c in m.unresolved[src]:
+                root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
+                cands: list[str] = []
+                if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
+                    tt = types.get(c.name, [])
+                    if len(tt) <= LIKELY_MAX:
+                        cands = [ctor_of.get(t, t) for t in tt]
+                else:
+                    named = by_name.get(c.name, [])
+                    if root in me:
+                        same = [d for d in named if d != src and (m.units[d].parent == owner if owner else m.units[d].path == u.path)]
+                        named = same or named
+                    # a member call on some other object names its target only when the name is unique
+                    parts = c.receiver.split(".")
+                    held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else None
+                    if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
+                        named = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held] or named
+                    if len(named) <= (LIKELY_MAX if root != "." or held else 1):
+                        cands = named
+                    elif len(named) <= FAMILY_MAX:
+                        fams = {family_of.get(d, "") for d in named}
+                        if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
+                            cands = named
+                for d in cands:
+                    if d != src and d not in self.out[src]:
+                        self.out[src].add(d)
+                        self.likely.add((src, d))
+                        if c.construct or m.units[d].is_type or d in self.ctor_units:
+                            self.constructs.add((src, d))
+
+    def _scan(self, names: dict[str, list[str]], member: bool = False, body_only: bool = False) -> list[tuple[str, set]]:
+        """Where each file's names are used as values, not called (`self.add` stored, `run(cb)`), per
+        innermost enclosing callable. `member`: only as `obj.name`, found as (obj, name). Plain byte
+        searches for the few names in question: no per-file pattern to compile, no pass over every word."""
+        m = self.m
+        by_path: dict[str, list[Unit]] = {}
+        for uid in self.arch:
+            u = m.units[uid]
+            if u.path in names and u.is_callable:
+                by_path.setdefault(u.path, []).append(u)
+        out: list[tuple[str, set]] = []
+        for path in sorted(by_path):
+            units = sorted(by_path[path], key=lambda u: (u.start_byte, -u.end_byte))
+            starts = [u.start_byte for u in units]
+            found: dict[str, set] = {}
+            src = self.index.sources[path]
+            lo, hi = units[0].start_byte, max(u.end_byte for u in units)
+            for name in names[path]:
+                needle = ("." + name if member else name).encode()
+                pos = src.find(needle, lo, hi)
+                while pos != -1:
+                    end = pos + len(needle)
+                    before = src[pos - 1 : pos] if pos else b""
+                    after = src[end : end + 1]
+                    rest = src[end : end + 40].lstrip()
+                    ok = not (after.isalnum() or after == b"_") and not rest.startswith(b"(")
+                    if member:
+                        ok = ok and not rest[:1] in (b"=", b".", b"[") and (before.isalnum() or before == b"_")
+                    else:
+                        ok = ok and not (before.isalnum() or before in (b"_", b"."))
+                    if ok:
+                        i = bisect.bisect_right(starts, pos) - 1
+                        while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
+                                              and (not body_only or pos >= units[i].sig_end_byte)):
+                            i -= 1  # the innermost unit holding this position
+                        if i >= 0:
+                            if member:
+                                j = pos
+                                while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
+                                    j -= 1
+                                found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
+                            else:
+                                found.setdefault(units[i].id, set()).add(name)
+                    pos = src.find(needle, end, hi)
+            out += sorted(found.items(), key=lambda x: m.order[x[0]])
+        return out
+
+    # ---- reach over the condensation (bitsets) ------------------------------------------
+    def _reach(self) -> None:
+        """Upstream and downstream counts of every unit, as bitsets over the condensation."""
+        nodes = self.ordered
+        self.bit = {u: i for i, u in enumerate(nodes)}
+        succ = [[self.bit[d] for d in self.out.get(u, ()) if d in self.bit] for u in nodes]
+        comp, members = _scc(succ)  # components in reverse topological order (sinks first)
+        csucc: list[set[int]] = [set() for _ in members]
+        for v, ws in enumerate(succ):
+            for w in ws:
+                if comp[v] != comp[w]:
+                    csucc[comp[v]].add(comp[w])
+        own = [0] * len(members)
+        for c, vs in enumerate(members):
+            for v in vs:
+                own[c] |= 1 << v
+        down = [0] * len(members)
+        for c in range(len(members)):  # successors have smaller numbers: already done
+            bits = own[c] if len(members[c]) > 1 else 0
+            for d in csucc[c]:
+                bits |= down[d] | own[d]
+            down[c] = bits
+        up = [0] * len(members)
+        for c in reversed(range(len(members))):
+            if len(members[c]) > 1:
+                up[c] |= own[c]
+            for d in csucc[c]:
+                up[d] |= up[c] | own[c]
+        self.down_bits = {u: down[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
+        self.down = {u: b.bit_count() for u, b in self.down_bits.items()}
+        self.up = {u: (up[comp[i]] & ~(1 << i)).bit_count() for i, u in enumerate(nodes)}
+        # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
+        self.through = {u: self.up[u] * self.down[u] for u in nodes}
+        self.callers = {u: set() for u in nodes}
+        for s in nodes:
+            for d in self.out.get(s, ()):
+                if d in self.callers:
+                    self.callers[d].add(s)
+
+    def depths(self, start: str) -> dict[str, int]:
+        seen = {start: 0}
+        frontier = [start]
+        for depth in range(1, MAX_DEPTH + 1):
+            nxt = []
+            for s in frontier:
+                for d in sorted(self.out.get(s, ()), key=self.m.order.__getitem__):
+                    if d not in seen:
+                        seen[d] = depth
+                        nxt.append(d)
+            frontier = nxt
+        return seen
+
+
+# Host contracts a library implements for its runtime (trait / interface → method the host calls).
+HOST_TRAITS = {"Future": "poll", "Service": "call", "Stream": "poll_next", "Runnable": "run", "Handler": "ServeHTTP"}
+
+
+def _owner_type(model: Model, uid: str) -> str:
+    parent = model.units[uid].parent
+    while parent and not model.units[parent].is_type:
+        parent = model.units[parent].parent
+    return parent or ""
+
+
+def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str, bool]]:
+    """Methods implementing an interface: uid → (interface.method, is a host contract).
+
+    Interfaces declared in scope count when they are public; a few runtime contracts
+    (`Future::poll`, `Service::call`) are host interfaces even though they are declared elsewhere."""
+    declared: dict[str, set[str]] = {}
+    for uid, u in model.units.items():
+        if u.parent and uid in arch and model.units[u.parent].kind in ("interface", "trait") and u.is_callable:
+            declared.setdefault(model.units[u.parent].name, set()).add(u.name)
+    supers: dict[str, set[str]] = {}
+    for path in sorted({model.units[x].path for x in arch}):
+        for st in index.files[path].supertypes:
+            supers.setdefault(st.unit, set()).add(st.name)
+    out: dict[str, tuple[str, bool]] = {}
+    for uid in sorted(arch, key=model.order.__getitem__):
+        u = model.units[uid]
+        if not (u.is_callable and u.parent and u.parent in supers):
+            continue
+        for name in sorted(supers[u.parent]):
+            if HOST_TRAITS.get(name) == u.name:
+                out[uid] = (f"{name}::{u.name}" if index.files[u.path].language == "rust" else f"{name}.{u.name}", True)
+                break
+            if u.name in declared.get(name, ()):
+                out.setdefault(uid, (f"{name}.{u.name}", False))
+    return out
+
+
+def _type_reach(model: Model, flow: "Flow", owners: set[str]) -> dict[str, int]:
+    """What an object can set in motion: the reach of its methods and of the methods of every
+    type it constructs, transitively (an application object builds its router, and so on)."""
+    methods: dict[str, list[str]] = {}
+    for y in flow.ordered:
+        t = _owner_type(model, y)
+        if t:
+            methods.setdefault(t, []).append(y)
+    builds: dict[str, set[str]] = {}
+    for t, ms in methods.items():
+        for y in ms:
+            for d in flow.out.get(y, ()):
+                if (y, d) in flow.constructs:
+                    builds.setdefault(t, set()).add(d if model.units[d].is_type else _owner_type(model, d))
+    out: dict[str, int] = {}
+    for owner in sorted(owners):
+        seen, stack, bits = {owner}, [owner], 0
+        while stack:
+            t = stack.pop()
+            for y in methods.get(t, ()):
+                bits |= flow.down_bits.get(y, 0) | (1 << flow.bit[y])
+            for b in sorted(builds.get(t, set()) - seen - {""}):
+                seen.add(b)
+                stack.append(b)
+        out[owner] = bits.bit_count()
+    return out
+
+
+def _referenced_types(index, model: Model, arch: set[str]) -> dict[str, int]:
+    """How many other files in scope name a type (imports, constructions, calls): the application
+    object a host runs is built by its user, so nothing else in scope refers to it."""
+    by_name: dict[str, list[str]] = {}
+    for uid in arch:
+        u = model.units[uid]
+        if u.is_type:
+            by_name.setdefault(u.name, []).append(uid)
+    files: dict[str, set[str]] = {}
+    for path in sorted({model.units[x].path for x in arch}):
+        f = index.files[path]
+        names = {i.name or i.alias for i in f.imports} | {c.name for c in f.calls} | {c.receiver.split(".")[0] for c in f.calls}
+        for n in names:
+            for t in by_name.get(n, ()):
+                if model.units[t].path != path and not path.rsplit("/", 1)[-1].startswith(("__init__.", "index.", "mod.", "lib.")):
+                    files.setdefault(t, set()).add(path)
+    return {t: len(v) for t, v in files.items()}
+
+
+REGISTER = re.compile(
+    rb"(?:\b(?:self|this)\.\w+\s*(?:\[[^\]\n]*\]\s*=|\.(?:append|push|unshift|extend)\s*\()|"
+    rb"\b(\w+)\.(\w+)\s*=\s*append\(\s*\1\.\2\b)"
+)
+
+
+def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
+    """Units that store a part they were handed into their object's collections (`self.rules[path] = view`,
+    `this.middleware.push(fn)`, Go `mx.mws = append(mx.mws, mw)`): where the parts get wired in."""
+    out: dict[str, str] = {}
+    for uid in uids:
+        u = model.units[uid]
+        params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this")]
+        if not (u.is_callable and params):
+            continue
+        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        for hit in REGISTER.finditer(body):
+            line_end = body.find(b"\n", hit.end())
+            rest = body[hit.start() : line_end if line_end != -1 else len(body)]
+            used = [p for p in params if re.search(rb"\b" + re.escape(p.encode()) + rb"\b", rest)]
+            if used:
+                out[uid] = f"stores the `{used[0]}` it is handed into its object's state (registration)"
+                break
+    return out
+
+
+def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
+    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order."""
+    n = len(succ)
+    index = [-1] * n
+    low = [0] * n
+    on = [False] * n
+    comp = [-1] * n
+    members: list[list[int]] = []
+    stack: list[int] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on[root] = True
+        while work:
+            v, i = work[-1]
+            if i < len(succ[v]):
+                work[-1] = (v, i + 1)
+                w = succ[v][i]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on[w] = True
+                    work.append((w, 0))
+                elif on[w]:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    w = stack.pop()
+                    on[w] = False
+                    comp[w] = len(members)
+                    group.append(w)
+                    if w == v:
+                        break
+                members.append(sorted(group))
+    return comp, members
+
+
+def _public(index, model: Model, u: Unit) -> bool:
+    lang = index.files[u.path].language
+    if not is_public(u, lang, index.sources[u.path]):
+        return False
+    parent = model.units.get(u.parent) if u.parent else None
+    if parent is not None and parent.is_type and lang in ("go", "python"):
+        return is_public(parent, lang, index.sources[u.path])
+    return True
+
+
+def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tuple[Plan, Flow]:
+    """The overview plan: entries, then per entry the trunk of its flow, assembly, sinks, boundaries."""
+    flow = Flow(index, model)
+    m, p = model, Plan()
+    p.likely = len(flow.likely)
+    stable = m.stable
+    arch = flow.arch
+    src_of = index.sources
+
+    # ---- entries ---------------------------------------------------------------------------
+    implements = _implementations(index, m, arch)
+    cands: dict[str, tuple[int, str]] = {}
+    kind_of: dict[str, str] = {}  # host|declared|surface
+    for uid in flow.ordered:
+        u = m.units[uid]
+        lang = index.files[u.path].language
+        host = host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
+        if host:
+            cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
+            continue
+        mine = roles.get(uid, {}).get("TRIGGER_ENTRY")
+        own_entry = mine and (mine[0] == 1 or u.stmt_kind == "main_guard" or (u.name == "main" and not u.decorators))
+        if own_entry and not (u.kind == "statement" and u.stmt_kind == "wiring" and not flow.out.get(uid)):
+            cands[uid], kind_of[uid] = (mine[0], mine[1]), "declared"
+            continue
+        nested = bool(u.parent and m.units[u.parent].is_callable)  # a closure is part of its function's surface
+        if (u.is_callable and not nested and flow.down.get(uid, 0) >= 2
+                and not (u.kind == "constructor" or u.name in ("__init__", "constructor"))):
+            if uid in implements:
+                cands[uid], kind_of[uid] = (3, f"implements `{implements[uid][0]}`, part of the public interface"), "surface"
+            elif _public(index, m, u):
+                cands[uid], kind_of[uid] = (3, f"public; {flow.up[uid]} units lead into it, {flow.down[uid]} lie downstream"), "surface"
+        if uid not in cands and mine and flow.out.get(uid):  # registrations: a signal, not proof
+            cands[uid], kind_of[uid] = (3, mine[1]), "surface"
+
+    type_reach = _type_reach(m, flow, {_owner_type(m, x) for x in cands if kind_of[x] in ("host", "surface")} - {""})
+
+    surface_reach = {x: flow.down.get(x, 0) * (1 + flow.up.get(x, 0) / (flow.up.get(x, 0) + 8))
+                     for x in cands if kind_of[x] == "surface"}
+    best_of_type: dict[str, float] = {}
+    for x, r in surface_reach.items():
+        owner = _owner_type(m, x)
+        if owner:
+            best_of_type[owner] = max(best_of_type.get(owner, 0), r)
+
+    best_surface = max(surface_reach.values(), default=0)
+
+    def rank(x: str) -> tuple:
+        if kind_of[x] == "host":  # the application object: the one that sets the most in motion
+            owner = _owner_type(m, x)
+            return (-type_reach.get(owner, flow.down.get(x, 0)), -flow.down.get(x, 0))
+        if kind_of[x] == "surface":  # the main methods of the object that sets the most in motion; then reach
+            own_reach = surface_reach[x]
+            owner = _owner_type(m, x)
+            lifted = owner and own_reach * 4 >= best_of_type.get(owner, 0) and own_reach * 10 >= best_surface
+            return (-max(type_reach.get(owner, 0) if lifted else 0, own_reach), -own_reach)
+        return (0, -flow.down.get(x, 0))
+
+    ranked = sorted(cands, key=lambda x: (cands[x][0], rank(x), stable(x)))
+    entries: list[str] = []
+    extra: set[str] = set()
+    covered = 0
+    hosts = 0
+    own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
+    for uid in ranked:
+        mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
+        if kind_of[uid] == "declared" and mine & ~covered == 0:  # a main guard calling a chosen entry: shown, not counted
+            entries.append(uid)
+            extra.add(uid)
+            p.picks.append((uid, "entry", cands[uid][1], 0))
+            continue
+        if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
+            break
+        if kind_of[uid] == "surface" and own + hosts >= 2:
+            break  # an application with its own entries: public surfaces are not further entries
+        if kind_of[uid] == "host":
+            if hosts >= 2 and own + hosts >= 2:
+                continue
+            hosts += 1
+        if kind_of[uid] != "declared":
+            if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
+                continue  # reached from a chosen entry: part of its flow, not a second entry
+            if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
+                continue
+        entries.append(uid)
+        covered |= mine
+        p.picks.append((uid, "entry", cands[uid][1], 0))
+    chosen = set(entries)
+
+    # ---- the trunk of each entry's flow ---------------------------------------------------
+    depth: dict[str, int] = {}
+    per_entry: list[list[str]] = []
+    for e in entries:
+        d = flow.depths(e)
+        for uid, k in d.items():
+            if uid not in depth or k < depth[uid]:
+                depth[uid] = k
+        trunk = [u for u in d if u not in chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
+        trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
+        per_entry.append(trunk)
+    core: list[str] = []
+    i = 0
+    while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
+        lst = per_entry[i % len(per_entry)]
+        while lst:
+            u = lst.pop(0)
+            if u not in core:
+                core.append(u)
+                break
+        i += 1
+        if i > 10_000:
+            break
+    flowing = set(depth)
+    spare_core = core[CAPS["core"] :]
+    core = core[: CAPS["core"]]
+
+    # ---- boundaries: what the flow calls from its error handlers --------------------------
+    spine = entries + core
+    regions: dict[str, list[tuple[int, int]]] = {}
+    err_callees: dict[str, str] = {}
+    for s in spine:
+        u = m.units[s]
+        calls = m.calls.get(s, ())
+        if not calls:
+            continue
+        if u.path not in regions:
+            regions[u.path] = _error_regions(index, u.path)
+        reg = regions[u.path]
+        if not reg:
+            continue
+        in_err = {c.name for c in calls if any(a <= c.start_byte < b for a, b in reg)}
+        for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
+            if m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1:
+                err_callees[d] = f"called from an error handler in `{u.qualname}`"
+    boundary = [u for u in err_callees if u not in chosen][: CAPS["boundary"]]
+
+    # ---- sinks: output and persistence on the flow -----------------------------------------
+    sinks = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
+                   key=lambda u: (sink_tier[u][0], depth[u], stable(u)))[: CAPS["sink"]]
+
+    # ---- assembly: constructors and factories of what the flow runs through ------------------
+    owners: dict[str, int] = {}
+    for s in entries + core + sinks:
+        parent = m.units[s].parent
+        if parent:
+            owners[parent] = owners.get(parent, 0) + 1
+    asm: dict[str, tuple[int, int, str]] = {}
+    for parent, n in owners.items():
+        ctor = flow.ctor_of.get(parent)
+        if ctor and ctor in arch:
+            asm[ctor] = (0, -n, f"constructor of `{m.units[parent].qualname}`, which the flow runs through")
+    for src in flow.ordered:
+        if src in asm or not m.units[src].is_callable:
+            continue
+        built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs
+                 and (m.units[d].parent in owners or d in owners)]
+        made = {m.units[d].parent if m.units[d].parent in owners else d for d in built}
+        if made:
+            n = sum(owners.get(x, 0) for x in made)
+            names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
+            asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
+    wired = _registrations(index, m, [u for u in flow.ordered if u in flowing])
+    for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
+        asm.setdefault(uid, (2, 0, why))
+    for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
+        asm.setdefault(uid, (3, 0, roles[uid]["ASSEMBLY_INIT"][1]))
+    assembly = sorted((u for u in asm if u not in chosen), key=lambda u: (asm[u][0], asm[u][1], depth.get(u, 99), stable(u)))
+    assembly = assembly[: CAPS["assembly"]]
+
+    taken = set(chosen)
+    registers = _registrations(index, m, core)
+    for uid in core:  # a trunk unit whose main job is something else says so first
+        taken.add(uid)
+        u = m.units[uid]
+        tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
+        if uid in cands and kind_of.get(uid) == "host":
+            key, why = "entry", cands[uid][1]
+        elif uid in err_callees:
+            key, why = "boundary", err_callees[uid]
+        elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
+            key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
+        elif uid in registers:
+            key, why = "assembly", registers[uid]
+        elif tier == 1 or (tier == 2 and flow.down[uid] <= 3):
+            key, why = "sink", sink_tier[uid][1]
+        else:
+            key, why = "core", ""
+        p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
+        p.qualities.setdefault(uid, {})["core"] = f"on the flow from the entries: {flow.down[uid]} units downstream"
+    for uid in assembly:
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, "assembly", asm[uid][2], depth.get(uid, 0)))
+    for uid in sinks:
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, "sink", sink_tier[uid][1], depth.get(uid, 0)))
+    for uid in boundary:
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, "boundary", err_callees[uid], depth.get(uid, 0)))
+    for uid in spare_core:  # slots the other stages left free go to more of the flow
+        if len(p.picks) >= TOTAL:
+            break
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, "core", f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
+            p.qualities.setdefault(uid, {})["core"] = p.picks[-1][2]
+
+    # ---- every role a picked unit qualifies for, each with its reason ------------------------
+    for uid, key, why, _ in p.picks:
+        q = p.qualities.setdefault(uid, {})
+        q[key] = why
+        if uid in err_callees:
+            q.setdefault("boundary", err_callees[uid])
+        if uid in sink_tier:
+            q.setdefault("sink", sink_tier[uid][1])
+        if uid in asm:
+            q.setdefault("assembly", asm[uid][2])
+        if uid in cands and uid in chosen:
+            q.setdefault("entry", cands[uid][1])
+    return p, flow

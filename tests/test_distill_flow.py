@@ -1,0 +1,99 @@
+"""Distill on library-shaped code: entry surfaces, the flow's core, assembly, sinks, boundaries.
+
+Each fixture is a small hand-written repository with its gold beside it (`gold.json`):
+`entries` are the architecture's entries (main role TRIGGER_ENTRY), `never_sources` path
+prefixes that must not appear at all (examples, docs, benchmarks), `roles` as in the other
+distill fixtures, `not_role` units that must not carry a role.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codegraph.distill.flow import non_architecture
+from codegraph.index.index import RootIndex
+from codegraph.requests import frame_bytes_for, run_distill_frame
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
+NAMES = ("py-wsgi-lib", "go-router", "ts-client")
+_CACHE: dict[str, RootIndex] = {}
+
+
+def built(name: str) -> RootIndex:
+    if name not in _CACHE:
+        index = RootIndex(FIXTURES / name, use_cache=False)
+        index.build()
+        _CACHE[name] = index
+    return _CACHE[name]
+
+
+def sources(name: str) -> dict[str, dict]:
+    pack = run_distill_frame(built(name), {"format": "json"})["pack"]
+    return {pack["files"][s["file"]]["path"] + "::" + s["symbol"]: s for s in pack["sources"]}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_flow_fixture_gold(name: str) -> None:
+    gold = json.loads((FIXTURES / name / "gold.json").read_text())
+    srcs = sources(name)
+    for uid in gold["entries"]:
+        assert uid in srcs and srcs[uid]["roles"][0] == "TRIGGER_ENTRY", (uid, srcs.get(uid))
+    if "first_entry" in gold:
+        assert next(iter(srcs)) == gold["first_entry"], list(srcs)[:3]
+    for prefix in gold["never_sources"]:
+        assert not [k for k in srcs if k.startswith(prefix)], prefix
+    for role, want in gold["roles"].items():
+        carrying = {k for k, s in srcs.items() if role in s["roles"]}
+        if "all" in want:
+            assert set(want["all"]) <= carrying, (role, carrying)
+        if "any" in want:
+            assert set(want["any"]) & carrying, (role, carrying)
+    for role, uids in gold["not_role"].items():
+        for uid in uids:
+            assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_role_carries_its_reason(name: str) -> None:
+    for uid, s in sources(name).items():
+        assert len(s["why"]) == len(s["roles"]) and all(s["why"]), uid
+
+
+def test_json_pack_carries_the_flow_graph_the_markdown_draws() -> None:
+    index = built("py-wsgi-lib")
+    pack = run_distill_frame(index, {"format": "json"})["pack"]
+    stages = pack["flow"]["stages"]
+    names = {st: {pack["sources"][i]["symbol"] for i in ix} for st, ix in stages.items()}
+    assert "App.__call__" in names["entry"] and "App.handle_error" in names["boundary"]
+    edges = {(pack["sources"][a]["symbol"], pack["sources"][b]["symbol"]) for a, b, _ in pack["flow"]["edges"]}
+    assert ("App.__call__", "App.wsgi_app") in edges  # proven calls only
+    md = run_distill_frame(index, {"format": "markdown"})["markdown"]
+    assert md.startswith("# Architecture of ") and "```mermaid\nflowchart LR" in md
+    assert 'subgraph entry["Entry points"]' in md and "errorBoundary" in md
+    assert frame_bytes_for(1)(run_distill_frame(index, {"format": "markdown"})) <= 22_016
+
+
+@pytest.mark.parametrize("path,outside", [
+    ("examples/hello.py", True), ("_examples/rest/main.go", True), ("docs/conf.py", True), ("bench/bench.ts", True),
+    ("benches/parse.rs", True), ("build.rs", True), ("setup.py", True), ("src/commonTest/kotlin/x/FooTest.kt", True),
+    ("src/androidUnitTest/kotlin/x/Foo.kt", True), ("index.d.ts", True), ("pkg/testing.py", True),
+    ("starlette/testclient.py", True), ("src/app/main.py", False), ("lib/core/Axios.js", False),
+    ("coil-core/src/commonMain/kotlin/coil3/RealImageLoader.kt", False), ("src/server/conn.rs", False),
+    ("latest/handler.go", False), ("contest/app.py", False), ("retro-mock/src/main/java/x/Calls.java", True),
+    ("src/mocks/api.ts", True), ("mockito/src/Main.java", False),
+])
+def test_non_architecture_paths(path: str, outside: bool) -> None:
+    assert non_architecture(path) is outside
+
+
+def test_repeated_request_is_answered_from_memory() -> None:
+    import time
+
+    index = built("go-router")
+    first = run_distill_frame(index, {"format": "markdown"})
+    t = time.perf_counter()
+    again = run_distill_frame(index, {"format": "markdown"})
+    assert again == first and time.perf_counter() - t < 0.02
