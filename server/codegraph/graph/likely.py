@@ -17,6 +17,7 @@ from __future__ import annotations
 import posixpath
 import re
 import threading
+import weakref
 from collections import defaultdict
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -183,7 +184,9 @@ class _FileCtx:
 
 class LikelyGraph:
     def __init__(self, index: "RootIndex") -> None:
-        self.index = index
+        # A proxy, not a reference: the graph lives in index.memo, and a cycle would keep a
+        # dropped index alive (its build freezes memory out of the cyclic GC's scans).
+        self.index = weakref.proxy(index)
         self.version = index.version
         self._lock = threading.RLock()
         self._files: dict[str, _FileState] = {}
