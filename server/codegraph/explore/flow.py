@@ -169,6 +169,7 @@ MEMBER_RELEVANCE = 0.25  # a named type's method this relevant to the question i
 MAX_MEMBER_SOURCES = 6
 DISPATCH_RULES = frozenset({"family-dispatch", "subtype-method"})
 ENTRY_DEPTH = 4  # levels of callers walked up from each of the question's units
+ENTRY_TARGETS = 12  # ...from the most important of them (each walk asks for callers, which reads other files)
 ENTRY_FANIN = 3  # likeliest callers followed per unit and level
 ENTRY_MIN_CONF = 0.5
 ENTRY_FADE = 0.85  # a vote fades by this much (times the edge's confidence) per level
@@ -276,7 +277,7 @@ def _entries(targets: dict[str, float], units: dict[str, Unit], steps: RankedSte
     vote from every target below it (weighted, fading with the distance)."""
     votes: dict[str, float] = defaultdict(float)
     reach: dict[str, set[str]] = defaultdict(set)
-    for tid, weight in targets.items():
+    for tid, weight in sorted(targets.items(), key=lambda kv: (-kv[1], kv[0]))[:ENTRY_TARGETS]:
         checkpoint()
         start = units.get(tid)
         if start is None:

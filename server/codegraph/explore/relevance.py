@@ -9,6 +9,7 @@ dunder/constructor forms.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -36,9 +37,15 @@ PROTOCOL_WORDS = {
 
 
 def split_words(identifier: str) -> list[str]:
-    return [w.lower() for w in _SPLIT.findall(identifier)]
+    return list(_split_words(identifier))
 
 
+@lru_cache(maxsize=262_144)
+def _split_words(identifier: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in _SPLIT.findall(identifier))
+
+
+@lru_cache(maxsize=262_144)
 def stem(word: str) -> str:
     """Light, consistent stemming: plurals, -ing, -ed, and a final e (iterate/iterating/iterated)."""
     if len(word) > 4 and word.endswith("ies"):
