@@ -69,6 +69,9 @@ def _sentence_start(text: str, pos: int) -> bool:
 
 
 def looks_like_code(token: str) -> bool:
+    # an acronym in prose ("HTTP", "URL", "JSON") is a word, not a symbol; ITEM_PIPELINES is code
+    if re.fullmatch(r"[A-Z]{2,5}s?", token):
+        return False
     return bool(re.search(r"[._:#$]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|^__", token)) or (token[:1].isupper() and len(token) > 1)
 
 
