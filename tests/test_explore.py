@@ -18,7 +18,6 @@ CASES = sorted(p.parent.name for p in (FIXTURES / "explore").glob("*/gold.json")
 # Known gaps, measured and reported on issue 3 (strict=False so a fix shows up as XPASS):
 KNOWN_GAPS = {
     ("spine", "family-python"): "Query.get_compiler is reached through an attribute receiver (queryset.query) no resolver proves, and the budget is spent before sql/query.py",
-    ("siblings", "family-python"): "compiler.py's focused view (8 KB) does not fit at 13,000 chars beside the spine and the reserved sibling skeletons; it falls back to clusters (spine bodies kept, siblings are skeletons)",
 }
 
 
@@ -147,3 +146,17 @@ def test_an_edit_shows_up_in_the_next_explore(tmp_path):
     index.set_document(rel, (text + "\n" + marker).encode(), None)
     result = explore(index, ExploreRequest("RealInterceptorChain.traceMarkerForTest", 13_000), lambda: None)
     assert "traceMarkerForTest" in result["text"]
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if gold(n).get("not_whole") or gold(n).get("not_entry")])
+def test_unrelated_and_secondary_files_are_never_shown_whole(indexes, name):
+    # Bodies are the currency: a small file is not shown whole only because it is small, and an
+    # example that uses the library is never the flow's entry (it failed before: the example
+    # was shown in full beside the library's own entry point).
+    g = gold(name)
+    result = run(indexes(name), g)
+    shown = sections(result["text"])
+    for path in g.get("not_whole", []) + g.get("not_entry", []):
+        assert shown.get(path, ("",))[0] != "full", (path, result["files"])
+    for hop in result["flow"][:1]:
+        assert hop["path"] not in g.get("not_entry", []), result["flow"]

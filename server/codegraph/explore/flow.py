@@ -271,6 +271,25 @@ def _connect(src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoin
     return found
 
 
+def _flow_order(hops: list[Hop]) -> list[Hop]:
+    """Hops sorted by the depth of their caller below the roots (callers nobody here calls),
+    then each caller's hops in the order of its call sites."""
+    callees = {h.dst.id for h in hops}
+    depth: dict[str, int] = {h.src.id: 0 for h in hops if h.src.id not in callees}
+    changed = True
+    rounds = 0
+    while changed and rounds < 32:
+        changed, rounds = False, rounds + 1
+        for h in hops:
+            if h.src.id in depth and depth.get(h.dst.id, 10**6) > depth[h.src.id] + 1:
+                depth[h.dst.id] = depth[h.src.id] + 1
+                changed = True
+    first = {}
+    for n, h in enumerate(hops):
+        first.setdefault(h.src.id, n)
+    return sorted(hops, key=lambda h: (depth.get(h.src.id, 10**6), first[h.src.id], h.line, h.dst.id))
+
+
 def _entries(targets: dict[str, float], units: dict[str, Unit], steps: RankedSteps, rel: Callable[[Unit], float], checkpoint: Callable[[], None]) -> list[tuple[float, Unit, set[str]]]:
     """Where the work enters: the callers above the question's units that reach the most of
     them, closest first. Each target walks up its likeliest callers; an ancestor collects a
@@ -394,14 +413,31 @@ def find_flow(
             continue
         entries.append(entry)
         connect_from(entry, 0.8)
+    # above the entry: what calls it, up to where the host hands the work over (context)
+    for entry in entries[:1]:
+        cur, value = entry, 1.0
+        visited = {cur.id}
+        for _ in range(2):
+            callers = sorted(
+                ((conf * path_prior(src.path), src, line, how) for src, line, how, conf in steps.into(cur) if src.id not in visited and conf >= ENTRY_MIN_CONF),
+                key=lambda c: (-c[0], c[1].id),
+            )
+            if not callers:
+                break
+            step, src, line, how = callers[0]
+            value *= step * ENTRY_FADE
+            visited.add(src.id)
+            add(Hop(src, cur, line, how))
+            flow.periphery[src.id] = max(flow.periphery.get(src.id, 0.0), value)
+            cur = src
     sources = entries + strong + weak
     if not sources and relevant:
         sources = relevant[:1]
         connect_from(relevant[0], 1.0)
     if not core and sources:
         core.add(sources[0].id)
-    # flow order: from the entries down
-    flow.hops.sort(key=lambda h: (h.src.id not in {e.id for e in entries}, 0))
+    # flow order: from where the work enters down, breadth first
+    flow.hops = _flow_order(flow.hops)
     # 4. periphery: callees below the core
     graph = index.graph.g
     for anchor in [units[uid] for uid in sorted(core) if uid in units and units[uid].is_callable]:
