@@ -636,10 +636,17 @@ class LikelyGraph:
             typed = self._receiver_rules(facts, caller, call, spec)
             if typed:
                 return typed
-        elif spec is not None and spec.call_protocol:
-            proto = self._protocol(facts, caller, call, spec)
-            if proto:
-                return proto
+        else:
+            if spec is not None and spec.implicit_this and not call.construct:  # `foo()` in a method: this.foo()
+                _, owner = self._enclosing(caller)
+                base = [m for m in self._members_named(owner, call.name) if m.kind != "constructor"] if owner is not None else []
+                if base and len(base) <= MAX_NAME_CANDIDATES:
+                    conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
+                    return [(m, conf, "base-method") for m in base]
+            if spec is not None and spec.call_protocol:
+                proto = self._protocol(facts, caller, call, spec)
+                if proto:
+                    return proto
         return self._name_rules(facts, caller, call)
 
     def _protocol(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
@@ -664,6 +671,13 @@ class LikelyGraph:
         steps = _segments(call.receiver)
         if steps is None:
             return []
+        if len(steps) == 1 and steps[0] == ("this", False) and self._enclosing(caller)[1] is None:
+            # `this.m()` in an object literal or a class the index has no unit for (`module.exports =
+            # class …`): a callable of that name in the same file
+            local = [u for u in self.by_name().get(call.name, ()) if u.path == facts.path and u.is_callable and u.id != call.caller]
+            if 0 < len(local) <= MAX_NAME_CANDIDATES:
+                conf = RULE_CONFIDENCE["same-file"] * _K_FACTOR[len(local)]
+                return [(u, conf, "same-file") for u in local]
         t, rule = self._receiver_type(facts, caller, steps)
         if t is not None:
             if rule == "self":  # self.m() the resolver could not bind
