@@ -215,14 +215,12 @@ class LikelyGraph:
         self.index = index
         self.version = index.version
         self._lock = threading.RLock()
-        self._files: dict[str, _FileState] = {}
         self._into: dict[str, list[Likely]] = {}
         self._by_name: dict[str, list[Unit]] | None = None
         self._subtypes: dict[str, set[str]] | None = None
         self._imported: dict[str, frozenset[str]] = {}
         self._ctor: dict[str, Unit | None] = {}
         self._overrides: dict[tuple[str, str], list[Unit]] = {}
-        self._type_norm: dict[str, list[Unit]] | None = None
         self._ctxs: dict[str, _FileCtx] = {}
         self._outs: dict[str, list[Likely]] = {}
         self._memo_types: dict[tuple[str, str], Unit | None] = {}
@@ -266,16 +264,6 @@ class LikelyGraph:
             impl = getattr(memo, "implementers", None) if getattr(memo, "version", None) == self.index.version else None
             self._subtypes = impl if impl is not None else self.index.graph.implementers()
         return self._subtypes
-
-    def _types_by_norm(self) -> dict[str, list[Unit]]:
-        if self._type_norm is None:
-            table: dict[str, list[Unit]] = defaultdict(list)
-            for name, units in self.by_name().items():
-                types = [u for u in units if u.kind in CLASS_KINDS]
-                if types:
-                    table[_norm(name)].extend(types)
-            self._type_norm = dict(table)
-        return self._type_norm
 
     def constructor(self, t: Unit) -> Unit | None:
         if t.id not in self._ctor:
