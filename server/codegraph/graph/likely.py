@@ -145,6 +145,12 @@ def _norm(name: str) -> str:
     return name.replace("_", "").lower()
 
 
+def _calls(facts: FileFacts) -> tuple[Call, ...]:
+    """A file's call records as a plain tuple (a cached file's are decoded on first use)."""
+    calls = facts.calls
+    return calls.materialize() if isinstance(calls, DeferredCalls) else calls  # type: ignore[return-value]
+
+
 @lru_cache(maxsize=65536)
 def _is_test(path: str) -> bool:
     return is_test_path(path)
@@ -187,7 +193,7 @@ class _FileCtx:
         self.memo: dict[tuple, list[tuple[Unit, float, str]]] = {}  # a (caller, receiver, name) site repeats often
         unresolved = set(bindings.unresolved) if bindings is not None else set()
         edges = [e for e in bindings.edges if e.kind in ("calls", "constructs")] if bindings is not None else []
-        calls = facts.calls.materialize() if isinstance(facts.calls, DeferredCalls) else facts.calls
+        calls = _calls(facts)
         resolved = [i for i in range(len(calls)) if i not in unresolved]
         if len(resolved) == len(edges):  # the resolver emits one edge per resolved call, in order
             self.call_dst = {i: e.dst for i, e in zip(resolved, edges)}
@@ -377,7 +383,7 @@ class LikelyGraph:
                 t = units.get(e.dst)
                 for m in self._constructed_protocol(t, spec) if t is not None else ():
                     add(src, m, e.line, RULE_CONFIDENCE["protocol-call"], "protocol-call")
-        calls = facts.calls
+        calls = _calls(facts)
         for idx in ctx.unresolved_by_caller.get(src, ()):
             call = calls[idx]
             key = (src, call.receiver, call.name, call.construct)
@@ -968,7 +974,7 @@ class LikelyGraph:
                     if e.dst in family or (e.dst == unit.parent and unit.kind == "constructor"):
                         here += [x for x in self._unit_out(src) if x.dst == unit_id]
                         break
-            calls = facts.calls
+            calls = _calls(facts)
             for caller, idxs in ctx.unresolved_by_caller.items():
                 for i in idxs:
                     c = calls[i]
