@@ -88,7 +88,7 @@ def hidden(index: RootIndex, lg: LikelyGraph, sample: int, rng: random.Random, s
 
 
 def jedi_oracle(index: RootIndex, lg: LikelyGraph, sample: int, rng: random.Random, jstats) -> None:
-    """Python only: unknown call sites with likely targets, checked against jedi's goto (an
+    """Python only: unknown call sites and references with likely targets, checked against jedi's goto (an
     independent oracle for sites the resolver cannot prove). jedi's answer is a unit of the
     repository (the proposal is right or wrong), a definition outside it (a builtin or a library:
     every proposal is wrong), or nothing (not counted)."""
@@ -102,15 +102,16 @@ def jedi_oracle(index: RootIndex, lg: LikelyGraph, sample: int, rng: random.Rand
         for idx in b.unresolved:
             call = facts.calls[idx]
             if call.caller:
-                sites.append((path, call))
+                sites.append((path, call, False))
+        sites += [(path, r, True) for r in facts.refs if r.caller]
     rng.shuffle(sites)
     jedi = JediResolver(index.root, index.files, index.sources)
     done = 0
-    for path, call in sites:
+    for path, call, is_ref in sites:
         if done >= sample:
             break
         facts = index.files[path]
-        props = lg.targets(facts, call)
+        props = lg.ref_targets(facts, call) if is_ref else lg.targets(facts, call)
         if not props:
             continue
         pos = _column(index.sources.get(path, b""), call)
@@ -127,6 +128,10 @@ def jedi_oracle(index: RootIndex, lg: LikelyGraph, sample: int, rng: random.Rand
                 rel = Path(mp).resolve().relative_to(index.root).as_posix() if mp is not None else None
             except ValueError:
                 rel = None
+            if rel is None and mp is not None and "site-packages/" in str(mp):
+                # the same package installed in the interpreter jedi runs on: its copy in the repository
+                tail = str(mp).split("site-packages/", 1)[1]
+                rel = next((p for p in index.files if p == tail or p.endswith("/" + tail)), None)
             if rel is None or rel not in index.files:
                 answer = answer or "outside"
                 continue

@@ -120,3 +120,19 @@ def test_into_agrees_with_out(index):
             assert e in graph.out(e.src), e
         for e in graph.out(uid):
             assert e.src == uid
+
+
+def test_computing_the_ranked_graph_changes_no_fact(tmp_path):
+    import shutil
+
+    root = tmp_path / "likely"
+    shutil.copytree(FIXTURES / "likely", root)
+    idx = RootIndex(root, use_cache=False)
+    idx.build()
+    before = (idx.status(), {p: b.edges for p, b in idx.bindings.items()}, sorted(idx.graph.g.edges(keys=True)))
+    graph = LikelyGraph(idx)
+    for uid in list(idx.resolver.units):
+        graph.out(uid)
+        graph.into(uid)
+    after = (idx.status(), {p: b.edges for p, b in idx.bindings.items()}, sorted(idx.graph.g.edges(keys=True)))
+    assert before == after

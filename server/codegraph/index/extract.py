@@ -369,8 +369,10 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
     return [u._replace(attrs=tuple((k, v) for k, (_, v) in found[u.id].items())) if u.id in found else u for u in units]
 
 
-def _refs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Call]:
-    """Functions and methods handed over as values, as Call records of their enclosing unit."""
+def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozenset[str] | None) -> list[Call]:
+    """Functions and methods handed over as values, as Call records of their enclosing unit.
+    `bound`: in languages whose bare names bind only within the file (definitions, imports),
+    the names a bare reference can denote a function by; other bare names are locals."""
     ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in ordered]
     out: dict[int, Call] = {}
@@ -379,22 +381,26 @@ def _refs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Call]
         if not nodes:
             continue
         node = nodes[0]
-        if node.start_byte in out:
+        start = node.start_byte
+        if start in out:
             continue
         names, receivers = caps.get("name"), caps.get("receiver")
         if names:
-            name, receiver = text(names[0]), text(receivers[0]) if receivers else ""
+            name = names[0].text.decode("utf-8", "replace")
+            if not receivers and bound is not None and name not in bound:
+                continue
+            receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
         else:  # `this::handle`, `Foo::bar`, `::top`
             receiver, _, name = text(node).rpartition("::")
-        name, receiver = name.strip(), receiver.strip()[:120]
+            name, receiver = name.strip(), receiver.strip()[:120]
         if not name.isidentifier():
             continue
         # the innermost unit holding it: walking back from the last one starting before it
-        i = bisect.bisect_right(starts, node.start_byte) - 1
-        while i >= 0 and ordered[i].end_byte <= node.start_byte:
+        i = bisect.bisect_right(starts, start) - 1
+        while i >= 0 and ordered[i].end_byte <= start:
             i -= 1
         caller = ordered[i].id if i >= 0 else None
-        out[node.start_byte] = _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, node.start_byte, node.end_byte, False, ""))
+        out[start] = _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start, node.end_byte, False, ""))
     return [out[k] for k in sorted(out)]
 
 
@@ -685,8 +691,6 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else ""))
         )
 
-    refs = _refs(units, ref_matches) if ref_matches else []
-
     # 3. imports
     imports: list[Import] = []
     for caps in import_matches:
@@ -695,6 +699,15 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
                 imports.extend(spec.parse_import(node))
             except (AttributeError, IndexError, ValueError):
                 continue
+
+    refs: list[Call] = []
+    if ref_matches:
+        bound = None
+        if spec.file_scoped_names:
+            bound = frozenset(u.name for u in units if u.kind != "statement") | frozenset(
+                imp.alias or imp.name for imp in imports if imp.name not in ("", "*")
+            )
+        refs = _refs(units, ref_matches, bound)
 
     return FileFacts(
         path=path,

@@ -178,6 +178,8 @@ JS_MEMBERS = _THIS_MEMBERS + "(field_definition property: (_) @name value: (new_
 
 _COMMON = dict(
     refs=REFS,
+    copy_suffixes=(".d.ts", ".d.cts", ".d.mts", ".min.js", ".cjs", ".mjs"),
+    file_scoped_names=True,
     value_calls=frozenset({"bind", "call", "apply"}),
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
     refine_kind=refine_kind,

@@ -133,6 +133,7 @@ REFS = "\n".join(
 SPEC = LanguageSpec(
     members=MEMBERS,
     call_protocol=("__call__",),
+    file_scoped_names=True,
     refs=REFS,
     assignments="(assignment left: (_) @target right: (_) @value)",
     declarations="(assignment left: (identifier) @name type: (type) @type)",

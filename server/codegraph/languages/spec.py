@@ -92,6 +92,12 @@ class LanguageSpec:
     # element of an array or table, the right side of an assignment, `this::m`), with @name
     # and optional @receiver; without @name the text splits at its last `::`.
     refs: str = ""
+    # Bare names bind only to what the file defines or imports (no package scope): a bare
+    # reference to any other name is a local, not a function, and is not recorded
+    file_scoped_names: bool = False
+    # File name endings of compiled or declaration copies that ship beside the sources (`.d.ts`,
+    # bundles): the ranked graph prefers a definition in a source file over one in these
+    copy_suffixes: tuple[str, ...] = ()
     # A bare name inside a type's method can denote one of its fields (Java, Kotlin: no `this.`)
     implicit_this: bool = False
     # Methods an object runs when it is called like a function (`obj(…)` → `__call__`, `invoke`)
