@@ -38,6 +38,9 @@ class Derived:
     words: WordIndex
     implementers: dict[str, set[str]]  # resolved supertype id → implementer type ids
     supers: dict[str, list[tuple[str, str]]]  # type id → [(supertype id, display name)]
+    # top-level function id → the size of its shape family (same parameter and return types,
+    # SHAPE_FAMILY_MIN or more across SHAPE_FAMILY_FILES files): Go middleware, operator functions
+    shape_family: dict[str, int] = field(default_factory=dict)
 
 
 _tables_lock = threading.Lock()  # one builder at a time: the LSP prebuilds while a question may arrive
@@ -66,9 +69,30 @@ def _build_derived(index: RootIndex) -> Derived:
             supers[src].append((dst, units[dst].name if dst in units else dst))
     # Only resolved edges to definitions in scope form families: `Exception`, `str` or a
     # framework base outside the workspace never make their subclasses interchangeable siblings.
-    d = Derived(index.version, names, WordIndex(index.files, index.sources), implementers, supers)
+    d = Derived(index.version, names, WordIndex(index.files, index.sources), implementers, supers, _shape_families(index))
     index.memo["explore"] = d
     return d
+
+
+SHAPE_FAMILY_MIN = 4
+SHAPE_FAMILY_FILES = 3
+
+
+def _shape_families(index: RootIndex) -> dict[str, int]:
+    """Interchangeable functions without a declared family: top-level functions that take and
+    return the same named types (`func X(next http.Handler) http.Handler`), spread over several
+    files. Structural typing has no `implements` to find them by."""
+    by_shape: dict[tuple, list[Unit]] = defaultdict(list)
+    for facts in index.files.values():
+        for u in facts.units:
+            if u.kind == "function" and u.parent is None and u.returns and any(u.param_types):
+                by_shape[(facts.language, u.param_types, u.returns)].append(u)
+    out: dict[str, int] = {}
+    for members in by_shape.values():
+        if len(members) >= SHAPE_FAMILY_MIN and len({u.path for u in members}) >= SHAPE_FAMILY_FILES:
+            for u in members:
+                out[u.id] = len(members)
+    return out
 
 
 def family_size(d: Derived, key: str) -> int:
@@ -199,6 +223,10 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         plan.must = {u.id for u in facts.units if u.id in flow.spine or u.id in named_unique_callables}
         types_ = [u for u in facts.units if u.is_type]
         sibling = [(key, disp) for t in types_ for key, disp in d.supers.get(t.id, []) if family_size(d, key) >= MIN_SIBLINGS]
+        shaped = [u for u in facts.units if u.id in d.shape_family]
+        if shaped and not sibling:
+            u = shaped[0]
+            sibling = [(u.id, f"{u.returns}-shaped functions({d.shape_family[u.id]})")]
         plan.sibling = bool(sibling)
         family = [t for t in types_ if len(d.implementers.get(t.id, ())) >= MIN_SIBLINGS]
         on_spine = any(u.id in flow.spine for u in facts.units)
@@ -364,7 +392,7 @@ def _reason(plan: FilePlan, flow: Flow, on_spine: bool, sibling, family, spared:
         base = "on-spine"
     elif sibling:
         key, disp = sibling[0]
-        base = f"sibling:{disp}({family_size(d, key)})"
+        base = f"sibling:{disp}" if key in d.shape_family else f"sibling:{disp}({family_size(d, key)})"
     elif any(u.id in named_ids for _, u in plan.units):
         base = "named:" + next(u.qualname for _, u in plan.units if u.id in named_ids)
     elif plan.units:
