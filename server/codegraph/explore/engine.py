@@ -294,6 +294,12 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     return {
         "text": text,
         "flow": _flow_list(flow),
+        # the hops as data, so clients link without parsing the markdown: how = "resolved",
+        # "nested" or the likely rule's name
+        "hops": [
+            {"from": h.src.qualname, "to": h.dst.qualname, "path": h.src.path, "line": h.line, "how": h.how, "core": h.src.id in flow.spine and h.dst.id in flow.spine}
+            for h in flow.hops
+        ],
         "files": files_out,
         "stats": {
             "chars": len(text),
