@@ -11,16 +11,16 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
+from ..graph.likely import likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
-from .pack import FileView, Piece, file_view, pack
-from .model import ExploreRequest
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_flow
-from ..graph.likely import likely_graph
+from .model import ExploreRequest
+from .pack import FileView, Piece, file_view, pack
 from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph
 
 MIN_SIBLINGS = 3

@@ -9,10 +9,10 @@ dunder/constructor forms.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import networkx as nx  # noqa: F401 - the graph type
 
@@ -278,70 +278,6 @@ class WordIndex:
                 for uid, tf in posting.items()
             }
         return out
-
-
-def rank_units(graph: nx.MultiDiGraph, seeds: dict[str, float], hops: int = 3, limit: int = 2500) -> dict[str, float]:
-    """Personalized PageRank on the seeds' local neighbourhood (calls, constructs, types, members).
-
-    The neighbourhood grows from the strongest seeds first, so when it reaches `limit` it is the
-    weak seeds' far neighbours that are left out, never the next hop of a named symbol."""
-    if not seeds:
-        return {}
-    weight = {s: w for s, w in seeds.items() if s in graph}
-    frontier = sorted(weight, key=lambda s: (-weight[s], s))
-    local = set(frontier)
-    for _ in range(hops):
-        nxt: list[str] = []
-        for node in frontier:
-            for _, dst, k in graph.out_edges(node, keys=True):
-                if k != "imports" and dst not in local:
-                    local.add(dst)
-                    nxt.append(dst)
-            for src, _, k in graph.in_edges(node, keys=True):
-                if k != "imports" and src not in local:
-                    local.add(src)
-                    nxt.append(src)
-            if len(local) >= limit:
-                break
-        frontier = nxt
-        if not frontier or len(local) >= limit:
-            break
-    # Power iteration on the small local graph (networkx's pagerank would pull in scipy).
-    out_w: dict[str, dict[str, float]] = defaultdict(dict)
-    for src in local:
-        for _, dst, k in graph.out_edges(src, keys=True):
-            if k == "imports" or dst == src or dst not in local:
-                continue
-            weight = 1.0 if k in ("calls", "constructs") else 0.5
-            out_w[src][dst] = max(out_w[src].get(dst, 0.0), weight)
-            out_w[dst][src] = max(out_w[dst].get(src, 0.0), weight * 0.5)  # callers matter, less than callees
-    total = sum(seeds.get(n, 0.0) for n in local)
-    if total <= 0:
-        return {}
-    restart = {n: seeds.get(n, 0.0) / total for n in local}
-    alpha = 0.75
-    rank = dict(restart)
-    nodes = sorted(local)
-    seeded = [n for n in nodes if restart[n]]
-    for _ in range(30):
-        nxt = {n: (1 - alpha) * restart[n] for n in nodes}
-        dangling = 0.0
-        for src in nodes:
-            edges = out_w.get(src)
-            r = rank[src]
-            if not edges:
-                dangling += r
-                continue
-            wsum = sum(edges.values())
-            for dst, w in edges.items():
-                nxt[dst] += alpha * r * w / wsum
-        for n in seeded:  # dangling mass returns to the seeds
-            nxt[n] += alpha * dangling * restart[n]
-        delta = sum(abs(nxt[n] - rank[n]) for n in nodes)
-        rank = nxt
-        if delta < 1e-4:
-            break
-    return rank
 
 
 def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float], hops: int = 3, limit: int = 2500, into_limit: int = 60) -> dict[str, float]:
