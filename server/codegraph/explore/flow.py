@@ -225,7 +225,7 @@ def find_flow(
     units = index.resolver.units
     steps = RankedSteps(index, likely, excluded)
     seen: set[tuple[str, str]] = set()
-    core: set[str] = set(strong_ids)
+    core: set[str] = set(strong_ids) | {u.id for u in weak}
 
     def add(hop: Hop) -> bool:
         if (hop.src.id, hop.dst.id) in seen or hop.src.id == hop.dst.id:
