@@ -95,6 +95,15 @@ def _shape_families(index: RootIndex) -> dict[str, int]:
     return out
 
 
+def _interchangeable(d: Derived, u: Unit) -> bool:
+    """One of a family's members: a shape-family function, or a method or type whose type
+    extends a supertype with MIN_SIBLINGS or more implementers."""
+    if u.id in d.shape_family:
+        return True
+    owner = u.id if u.is_type else u.parent
+    return any(family_size(d, key) >= MIN_SIBLINGS for key, _ in d.supers.get(owner or "", []))
+
+
 def family_size(d: Derived, key: str) -> int:
     return len(d.implementers.get(key, ()))
 
@@ -172,7 +181,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, ambiguity, top_words, d, excluded)
     strong_ids = {u.id for u in strong}
     relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
-    flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint)
+    flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
     checkpoint()
 
     # 3. unit and file scores

@@ -203,6 +203,7 @@ def find_flow(
     relevance: dict[str, float],
     excluded: Callable[[str], bool],
     checkpoint: Callable[[], None],
+    interchangeable: Callable[[Unit], bool] = lambda u: False,
 ) -> Flow:
     """One connected spine for the question.
 
@@ -225,7 +226,9 @@ def find_flow(
     units = index.resolver.units
     steps = RankedSteps(index, likely, excluded)
     seen: set[tuple[str, str]] = set()
-    core: set[str] = set(strong_ids) | {u.id for u in weak}
+    # the best word matches are part of the answer even when no path joins them (a question
+    # with two parts has two flows), unless they are one of a family's interchangeable members
+    core: set[str] = set(strong_ids) | {u.id for u in weak if not interchangeable(u)}
 
     def add(hop: Hop) -> bool:
         if (hop.src.id, hop.dst.id) in seen or hop.src.id == hop.dst.id:
