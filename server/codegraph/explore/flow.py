@@ -45,12 +45,15 @@ ENTRY_MIN_CONF = 0.5
 ENTRY_FADE = 0.85  # a vote fades by this much (times the edge's confidence) per level
 MAX_ENTRIES = 2
 DOWN_DEPTH = 3  # callees followed below each core unit
+MAX_DOWN_NAMED = 14
+DOWN_DEPTH_NAMED = 6
+MAX_DOWN_COST_NAMED = 1.0
 HOP_COST = 0.05  # every hop down costs this much at least...
 MAX_DOWN_COST = 0.6  # ...and a callee costlier than this in all is not on the flow
 UP_DEPTH = 3  # callers followed above the entry anchor, to where the work enters
 MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first while the budget lasts
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
-CONNECT_DEPTH = 4  # hops of a connecting path
+CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
 MAX_CONNECT_COST = 2.5  # a connecting path costlier than this (−log confidence + per hop) is no path
 
@@ -100,10 +103,12 @@ class RankedSteps:
         return out
 
 
-def _connect(src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoint: Callable[[], None], named_types: frozenset[str] = frozenset()) -> dict[str, list[Hop]]:
+def _connect(
+    src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoint: Callable[[], None], named_types: frozenset[str] = frozenset(), src_weight: float = 0.0
+) -> dict[str, list[Hop]]:
     """Cheapest hop lists from src to each reachable target (cost: −log confidence + 0.25 a
-    hop). A target's weight scales how far it may be: a named symbol is worth a long path, a
-    unit that only matches words a short, proven one."""
+    hop). The stronger end's weight scales how far a target may be: from or to a named symbol
+    a long path, between two units that only match words a short, proven one."""
     import heapq
     import math
 
@@ -117,7 +122,7 @@ def _connect(src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoin
         pops += 1
         if cost > best.get(uid, math.inf):
             continue
-        if uid in targets and uid != src.id and uid not in found and cost <= MAX_CONNECT_COST * targets[uid]:
+        if uid in targets and uid != src.id and uid not in found and cost <= MAX_CONNECT_COST * max(targets[uid], src_weight):
             chain: list[Hop] = []
             cur = parents[uid]
             while cur is not None:
@@ -268,7 +273,7 @@ def find_flow(
     covered: set[str] = set(strong_ids)
 
     def connect_from(src: Unit, weight: float) -> None:
-        for dst_id, chain in sorted(_connect(src, targets, steps, checkpoint, named_types).items(), key=lambda kv: (len(kv[1]), kv[0])):
+        for dst_id, chain in sorted(_connect(src, targets, steps, checkpoint, named_types, weight).items(), key=lambda kv: (len(kv[1]), kv[0])):
             covered.add(dst_id)
             for hop in chain:
                 add(hop)
@@ -313,13 +318,16 @@ def find_flow(
     flow.hops = _flow_order(flow.hops)
     # 4. periphery: callees below the core
     graph = index.graph.g
+    # A named callable's own flow is what the question asks about: followed deeper and wider.
     for anchor in [units[uid] for uid in sorted(core) if uid in units and units[uid].is_callable]:
+        named = anchor.id in strong_ids
+        limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
         heap = [(0.0, 0, anchor.id, anchor)]
         kept = 0
         reached = {anchor.id}
-        while heap and kept < MAX_DOWN:
+        while heap and kept < limit:
             cost, depth, _, unit = heapq.heappop(heap)
-            if depth >= DOWN_DEPTH:
+            if depth >= max_depth:
                 continue
             for dst, line, how, conf in steps.out(unit):
                 if dst.id in reached or dst.id in core:
@@ -327,10 +335,10 @@ def find_flow(
                 fan_in = graph.in_degree(dst.id) if dst.id in graph else 0
                 step = HOP_COST + (1 - conf) * 0.6 + (1 - min(1.0, 2 * rel(dst))) * 0.08 + 0.03 * math.log2(1 + max(0, fan_in - 2)) + (1 - path_prior(dst.path)) * 0.5
                 c = cost + step
-                if c > MAX_DOWN_COST:
+                if c > (MAX_DOWN_COST_NAMED if named else MAX_DOWN_COST):
                     continue
                 reached.add(dst.id)
-                value = 1.0 - c / (2 * MAX_DOWN_COST)
+                value = 1.0 - c / (2 * MAX_DOWN_COST_NAMED)
                 if value > flow.periphery.get(dst.id, 0.0):
                     flow.periphery[dst.id] = value
                 if add(Hop(unit, dst, line, how)):
