@@ -75,17 +75,19 @@ def _build_derived(index: RootIndex) -> Derived:
 
 
 SHAPE_FAMILY_MIN = 4
+PRIMITIVE_TYPES = frozenset("str int float bool bytes None Any object dict list tuple string number boolean void any unknown error byte rune uint uint64 int64 int32 usize isize u8 u32 u64 i32 i64 String Int Long Boolean Unit Object".split())
 SHAPE_FAMILY_FILES = 3
 
 
 def _shape_families(index: RootIndex) -> dict[str, int]:
-    """Interchangeable functions without a declared family: top-level functions that take and
-    return the same named types (`func X(next http.Handler) http.Handler`), spread over several
+    """Interchangeable functions without a declared family: top-level functions of one shape
+    that wrap what they take (`func X(next http.Handler) http.Handler`), spread over several
     files. Structural typing has no `implements` to find them by."""
     by_shape: dict[tuple, list[Unit]] = defaultdict(list)
     for facts in index.files.values():
         for u in facts.units:
-            if u.kind == "function" and u.parent is None and u.returns and any(u.param_types):
+            # one shape: the same parameter types and a returned type that is not a primitive
+            if u.kind == "function" and u.parent is None and u.returns and any(u.param_types) and u.returns not in PRIMITIVE_TYPES:
                 by_shape[(facts.language, u.param_types, u.returns)].append(u)
     out: dict[str, int] = {}
     for members in by_shape.values():
