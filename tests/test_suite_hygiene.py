@@ -68,11 +68,12 @@ def test_every_doc_installs_this_repository_not_the_unrelated_pypi_codegraph():
 
 def test_nothing_points_outside_the_repository_for_design_notes():
     repo = TESTS.parent
+    outside = "shared" + "/"  # spelled apart, so a grep for pointers does not find this test
     for folder in ["server", "tests", "vscode-client/src", "nvim-client", "docs", "bench"]:
         for path in (repo / folder).rglob("*"):
-            if path.is_file() and path.suffix in {".py", ".md", ".ts", ".lua", ".sh"} and path.name != "test_suite_hygiene.py":
-                assert "shared/design" not in path.read_text(errors="replace"), path
-    assert "shared/" not in (repo / "README.md").read_text()
+            if path.is_file() and path.suffix in {".py", ".md", ".ts", ".lua", ".sh"} and "node_modules" not in path.parts:
+                assert outside + "design" not in path.read_text(errors="replace"), path
+    assert outside not in (repo / "README.md").read_text()
     for name in ["architecture", "explore", "distill", "protocol"]:
         assert (repo / "docs" / f"{name}.md").is_file()
 
