@@ -623,15 +623,14 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             break
         if kind_of[uid] == "surface" and own + hosts >= 2:
             break  # an application with its own entries: public surfaces are not further entries
-        if kind_of[uid] == "host":
-            if hosts >= 2 and own + hosts >= 2:
-                continue
-            hosts += 1
+        if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
+            continue
         if kind_of[uid] != "declared":
             if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                 continue  # reached from a chosen entry: part of its flow, not a second entry
             if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
                 continue
+        hosts += kind_of[uid] == "host"
         entries.append(uid)
         covered |= mine
         p.picks.append((uid, "entry", cands[uid][1], 0))
