@@ -26,6 +26,7 @@ Everything is computed in sorted order: same index ⇒ same plan.
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -356,7 +357,8 @@ class Flow:
                 up[d] |= up[c] | own[c]
         self.down_bits = {u: down[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
         self.down = {u: b.bit_count() for u, b in self.down_bits.items()}
-        self.up = {u: (up[comp[i]] & ~(1 << i)).bit_count() for i, u in enumerate(nodes)}
+        self.up_bits = {u: up[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
+        self.up = {u: b.bit_count() for u, b in self.up_bits.items()}
         # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
         self.through = {u: self.up[u] * self.down[u] for u in nodes}
         self.callers = {u: set() for u in nodes}
@@ -645,8 +647,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             if uid not in depth or k < depth[uid]:
                 depth[uid] = k
         trunk = [u for u in d if u not in chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
+        reach = flow.down_bits.get(e, 0) | (1 << flow.bit[e])
+        # two views of the trunk, taking turns: what sets the most in motion, and where this
+        # entry's flow converges (paths through u: units of the flow leading into it × downstream)
+        through = {u: min(flow.down[u], 400) * (1 + (flow.up_bits[u] & reach).bit_count()) for u in trunk}
+        converging = sorted(trunk, key=lambda u: (-through[u], d[u], stable(u)))
         trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
-        per_entry.append(trunk)
+        per_entry += [trunk, converging]
     core: list[str] = []
     i = 0
     while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
