@@ -36,6 +36,7 @@ from ..index.extract import compiled, parse
 from ..index.facts import Unit
 from .topology import Model
 
+FIELD_FROM_CALL = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
 FAMILY_MAX = 24  # a call into one family of implementations links to all of them (for selection only)  # an unresolved name matching more callables than this names nothing in particular
@@ -189,6 +190,15 @@ class Flow:
             if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
                 self.out[u.parent].add(uid)
                 self.likely.add((u.parent, uid))
+        returns: dict[str, str] = {}  # callable → the type name its signature says it returns (a type in scope)
+        for uid in self.ordered:
+            u = m.units[uid]
+            if u.is_callable:
+                t = return_type(self.index.sources[u.path][u.start_byte : max(u.sig_end_byte, u.start_byte)], u.name,
+                                self.index.files[u.path].language)
+                if t in types:
+                    returns[uid] = t
+        self.returns = returns
         field_type: dict[tuple[str, str], str] = {}  # (type, field) → declared type of the value stored there
         for t, ctor in sorted(ctor_of.items()):
             u = m.units[ctor]
@@ -200,6 +210,15 @@ class Flow:
                 ty = typed.get(val.decode("utf-8", "replace"))
                 if ty:
                     field_type[(t, f.decode("utf-8", "replace"))] = ty
+        for t, ms in sorted(methods_of.items()):  # `self.engine = Engine(...)`, `self.engine = self._create_engine()`
+            for uid in ms.values():
+                u = m.units[uid]
+                body = self.index.sources[u.path][u.sig_end_byte : u.end_byte]
+                for f, name in FIELD_FROM_CALL.findall(body):
+                    key = name.decode("utf-8", "replace").rsplit(".", 1)[-1]
+                    ty = key if key in types else returns.get(ms.get(key, ""), "")
+                    if ty:
+                        field_type.setdefault((t, f.decode("utf-8", "replace")), ty)
         # families: a base type's method and its overrides in subtypes (dispatch through a family)
         supers: dict[str, set[str]] = {}
         for path in sorted({m.units[x].path for x in arch}):
@@ -250,6 +269,15 @@ class Flow:
             while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
                 owner = m.units[owner].parent
             me = {"self", "this", u.receiver} - {""}
+            local_type: dict[str, str] = {}  # `x = Foo(...)`, `x = make_foo()` with `-> Foo`: x holds a Foo
+            for c in m.calls.get(src, ()):
+                if c.assigned_to and c.assigned_to not in local_type:
+                    if c.name in types and (c.construct or c.name[:1].isupper()):
+                        local_type[c.assigned_to] = c.name
+                    else:
+                        f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
+                        if len(f) == 1:
+                            local_type[c.assigned_to] = returns[f[0]]
             for c in m.unresolved[src]:
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
@@ -264,10 +292,12 @@ class Flow:
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
                     parts = c.receiver.split(".")
-                    held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else None
+                    typed = []
+                    held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else local_type.get(c.receiver)
                     if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
-                        named = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held] or named
-                    if len(named) <= (LIKELY_MAX if root != "." or held else 1):
+                        typed = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held]
+                        named = typed + [d for d in named if family_of.get(d) == held and d not in typed] if typed else named
+                    if len(named) <= (FAMILY_MAX if held and typed else LIKELY_MAX if root != "." or held else 1):
                         cands = named
                     elif len(named) <= FAMILY_MAX:
                         fams = {family_of.get(d, "") for d in named}
@@ -490,6 +520,26 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
                 out[uid] = f"stores the `{used[0]}` it is handed into its object's state (registration)"
                 break
     return out
+
+
+RETURNS = {
+    "python": re.compile(rb"->\s*['\"]?(?:[\w.]+\[)?([A-Za-z_][\w.]*)"),
+    "typescript": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
+    "tsx": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
+    "kotlin": re.compile(rb"\)\s*:\s*([A-Za-z_]\w*)"),
+    "go": re.compile(rb"\)\s*\(?\*?([A-Za-z_]\w*)(?:\s*,\s*error\))?\s*\{?\s*$"),
+    "rust": re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
+}
+
+
+def return_type(signature: bytes, name: str, language: str) -> str:
+    """The type name a callable's signature says it returns ('' when none or not written)."""
+    if language == "java":
+        hit = re.search(rb"\b([A-Za-z_]\w*)(?:<[^>]*>)?(?:\[\])?\s+" + re.escape(name.encode()) + rb"\s*\(", signature)
+    else:
+        pattern = RETURNS.get(language)
+        hit = pattern.search(signature) if pattern else None
+    return hit.group(1).decode("utf-8", "replace").rsplit(".", 1)[-1] if hit else ""
 
 
 def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
