@@ -36,6 +36,7 @@ from ..index.extract import compiled, parse
 from ..index.facts import Unit
 from .topology import Model
 
+ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
 FIELD_FROM_CALL = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
@@ -219,30 +220,44 @@ class Flow:
                     ty = key if key in types else returns.get(ms.get(key, ""), "")
                     if ty:
                         field_type.setdefault((t, f.decode("utf-8", "replace")), ty)
+        attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
+        for path in sorted({m.units[x].path for x in arch}):
+            for f, ty in ATTR_FROM_CONSTRUCT.findall(self.index.sources[path]):
+                name = ty.decode("utf-8", "replace")
+                if name in types:
+                    attr_types.setdefault(f.decode("utf-8", "replace"), set()).add(name)
+        attr_type = {f: next(iter(ts)) for f, ts in attr_types.items() if len(ts) == 1}
         # families: a base type's method and its overrides in subtypes (dispatch through a family)
         supers: dict[str, set[str]] = {}
         for path in sorted({m.units[x].path for x in arch}):
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)
-        family_of: dict[str, str] = {}  # method uid → base type name of its family
+        base_of: dict[str, str] = {}  # type name → its first base type declared in scope
         for t, names in supers.items():
-            for name, d in methods_of.get(t, {}).items():
-                bases = sorted(b for b in names if any(m.units[x].name == b for x in types.get(b, ())))
-                if bases:
-                    family_of[d] = bases[0]
+            bases = sorted(b for b in names if b in types and b != m.units[t].name)
+            if bases:
+                base_of.setdefault(m.units[t].name, bases[0])
+
+        def root(name: str) -> str:  # the top of a hierarchy in scope (families are transitive)
+            seen = {name}
+            while name in base_of and base_of[name] not in seen:
+                name = base_of[name]
+                seen.add(name)
+            return name
+
+        family_of: dict[str, str] = {}  # method uid → the root type name of its family
         for b, ts in types.items():
             for t in ts:
                 for name, d in methods_of.get(t, {}).items():
-                    family_of.setdefault(d, b)
+                    family_of.setdefault(d, root(b))
         overrides: dict[tuple[str, str], list[str]] = {}
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
-            if m.units[_owner_type(m, d)].name != b:
-                overrides.setdefault((b, m.units[d].name), []).append(d)
-        for src in self.ordered:  # a call to a base method may run any override
+            overrides.setdefault((b, m.units[d].name), []).append(d)
+        for src in self.ordered:  # a call to a method may run any override in its family
             for d in sorted(self.out.get(src, ()), key=m.order.__getitem__):
                 owner = _owner_type(m, d)
-                subs = overrides.get((m.units[owner].name, m.units[d].name), []) if owner else []
+                subs = [x for x in overrides.get((family_of.get(d, ""), m.units[d].name), []) if x != d] if owner else []
                 if owner and m.units[d].is_callable and 0 < len(subs) <= FAMILY_MAX:
                     for x in subs:
                         if x != src and x not in self.out[src]:
@@ -294,6 +309,8 @@ class Flow:
                     parts = c.receiver.split(".")
                     typed = []
                     held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else local_type.get(c.receiver)
+                    if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
+                        held = attr_type.get(parts[-1])
                     if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
                         typed = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held]
                         named = typed + [d for d in named if family_of.get(d) == held and d not in typed] if typed else named
