@@ -51,6 +51,8 @@ def test_flow_fixture_gold(name: str) -> None:
             assert set(want["all"]) <= carrying, (role, carrying)
         if "any" in want:
             assert set(want["any"]) & carrying, (role, carrying)
+    for uid, role in gold.get("main_role", {}).items():
+        assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
     for role, uids in gold["not_role"].items():
         for uid in uids:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)

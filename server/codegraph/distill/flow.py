@@ -37,6 +37,7 @@ from ..index.facts import Unit
 from .topology import Model
 
 ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
+RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
 FIELD_FROM_CALL = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
@@ -530,6 +531,8 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             continue
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
         for hit in REGISTER.finditer(body):
+            if hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
+                continue  # `x.f = append(x.f, …)` registers only on the method's own object
             line_end = body.find(b"\n", hit.end())
             rest = body[hit.start() : line_end if line_end != -1 else len(body)]
             used = [p for p in params if re.search(rb"\b" + re.escape(p.encode()) + rb"\b", rest)]
@@ -791,11 +794,17 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     assembly = assembly[: CAPS["assembly"]]
 
     taken = set(chosen)
-    registers = _registrations(index, m, core)
-    for uid in core:  # a trunk unit whose main job is something else says so first
+    registers = _registrations(index, m, core + spare_core)
+    # component types: the flow runs through their methods (a returned result or value object is not assembly)
+    types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
+
+    def trunk_pick(uid: str) -> None:
+        """A trunk unit whose main job is something else says so first."""
         taken.add(uid)
         u = m.units[uid]
         tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
+        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
         if uid in cands and kind_of.get(uid) == "host":
             key, why = "entry", cands[uid][1]
         elif uid in err_callees:
@@ -804,12 +813,17 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         elif uid in registers:
             key, why = "assembly", registers[uid]
+        elif built:
+            key, why = "assembly", f"builds and hands on a `{built[0]}`"
         elif tier == 1 or (tier == 2 and flow.down[uid] <= 3):
             key, why = "sink", sink_tier[uid][1]
         else:
             key, why = "core", ""
         p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
         p.qualities.setdefault(uid, {})["core"] = f"on the flow from the entries: {flow.down[uid]} units downstream"
+
+    for uid in core:
+        trunk_pick(uid)
     for uid in assembly:
         if uid not in taken:
             taken.add(uid)
@@ -826,9 +840,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if len(p.picks) >= TOTAL:
             break
         if uid not in taken:
-            taken.add(uid)
-            p.picks.append((uid, "core", f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
-            p.qualities.setdefault(uid, {})["core"] = p.picks[-1][2]
+            trunk_pick(uid)
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
     for uid, key, why, _ in p.picks:
