@@ -41,7 +41,7 @@ RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `ret
 FIELD_FROM_CALL = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
-FAMILY_MAX = 24  # a call into one family of implementations links to all of them (for selection only)  # an unresolved name matching more callables than this names nothing in particular
+FAMILY_MAX = 24
 MAX_DEPTH = 6
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 TOTAL = 30  # the plan leaves a couple of the 32 slots to required obligations and one hop
@@ -636,7 +636,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for uid in flow.ordered:
         u = m.units[uid]
         lang = index.files[u.path].language
-        host = host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
+        ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
+        host = "" if ctor else host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
         if host:
             cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
             continue
@@ -795,6 +796,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
 
     taken = set(chosen)
     registers = _registrations(index, m, core + spare_core)
+    entry_owners = {_owner_type(m, e) for e in entries} - {""}
     # component types: the flow runs through their methods (a returned result or value object is not assembly)
     types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
 
@@ -805,8 +807,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
-        if uid in cands and kind_of.get(uid) == "host":
-            key, why = "entry", cands[uid][1]
+        if uid in cands and kind_of.get(uid) == "host" and _owner_type(m, uid) in entry_owners:
+            key, why = "entry", cands[uid][1]  # the chosen application object's other host method
         elif uid in err_callees:
             key, why = "boundary", err_callees[uid]
         elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
