@@ -44,7 +44,8 @@ LIKELY_MAX = 3
 FAMILY_MAX = 24
 MAX_DEPTH = 6
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
-TOTAL = 30  # the plan leaves a couple of the 32 slots to required obligations and one hop
+TOTAL = 30
+MAX_OUTER_BYTES = 12_000  # a closure's enclosing function is read whole up to this size
 
 # Directory names that hold material about the code, not the code's architecture.
 NON_ARCH_DIRS = frozenset({
@@ -843,6 +844,24 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             break
         if uid not in taken:
             trunk_pick(uid)
+
+    # ---- a closure is read inside its function: pick the enclosing callable (when it is not huge) ----
+    remapped: list[tuple[str, str, str, int]] = []
+    seen_pick: set[str] = set()
+    for uid, key, why, dep in p.picks:
+        outer = uid
+        while m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
+            outer = m.units[outer].parent
+        if outer != uid and m.cost(outer) <= MAX_OUTER_BYTES:
+            why = f"{why} (in `{m.units[uid].name}`, inside it)"
+            if uid in p.qualities:
+                p.qualities.setdefault(outer, {}).update({k: v for k, v in p.qualities.pop(uid).items()
+                                                          if k not in p.qualities.get(outer, {})})
+            uid = outer
+        if uid not in seen_pick:
+            seen_pick.add(uid)
+            remapped.append((uid, key, why, dep))
+    p.picks = remapped
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
     for uid, key, why, _ in p.picks:
