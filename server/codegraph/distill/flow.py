@@ -296,6 +296,8 @@ class Flow:
                         if len(f) == 1:
                             local_type[c.assigned_to] = returns[f[0]]
             for c in m.unresolved[src]:
+                if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
+                    c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
                 if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
