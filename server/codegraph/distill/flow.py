@@ -213,15 +213,23 @@ class Flow:
                 ty = typed.get(val.decode("utf-8", "replace"))
                 if ty:
                     field_type[(t, f.decode("utf-8", "replace"))] = ty
-        for t, ms in sorted(methods_of.items()):  # `self.engine = Engine(...)`, `self.engine = self._create_engine()`
+        spans: dict[str, list[tuple[int, int, str]]] = {}  # path → (start, end, type) of each method body
+        for t, ms in methods_of.items():
             for uid in ms.values():
                 u = m.units[uid]
-                body = self.index.sources[u.path][u.sig_end_byte : u.end_byte]
-                for f, name in FIELD_FROM_CALL.findall(body):
-                    key = name.decode("utf-8", "replace").rsplit(".", 1)[-1]
-                    ty = key if key in types else returns.get(ms.get(key, ""), "")
-                    if ty:
-                        field_type.setdefault((t, f.decode("utf-8", "replace")), ty)
+                spans.setdefault(u.path, []).append((u.sig_end_byte, u.end_byte, t))
+        for path in sorted(spans):  # `self.engine = Engine(...)`, `self.engine = self._create_engine()`: one pass a file
+            owned = sorted(spans[path])
+            starts = [a for a, _, _ in owned]
+            for hit in FIELD_FROM_CALL.finditer(self.index.sources[path], owned[0][0], max(b for _, b, _ in owned)):
+                i = bisect.bisect_right(starts, hit.start()) - 1
+                if i < 0 or hit.start() >= owned[i][1]:
+                    continue
+                t = owned[i][2]
+                key = hit.group(2).decode("utf-8", "replace").rsplit(".", 1)[-1]
+                ty = key if key in types else returns.get(methods_of[t].get(key, ""), "")
+                if ty:
+                    field_type.setdefault((t, hit.group(1).decode("utf-8", "replace")), ty)
         attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
         for path in sorted({m.units[x].path for x in arch}):
             for f, ty in ATTR_FROM_CONSTRUCT.findall(self.index.sources[path]):
