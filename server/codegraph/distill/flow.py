@@ -109,6 +109,7 @@ class Plan:
     picks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (uid, role key, reason, depth)
     qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
     likely: int = 0  # likely edges used for selection
+    fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
 
 
 def _error_regions(index, path: str) -> list[tuple[int, int]]:
@@ -770,11 +771,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
             if m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1:
                 err_callees[d] = f"called from an error handler in `{u.qualname}`"
-    boundary = [u for u in err_callees if u not in chosen][: CAPS["boundary"]]
+    boundary_all = [u for u in err_callees if u not in chosen]
+    boundary = boundary_all[: CAPS["boundary"]]
 
     # ---- sinks: output and persistence on the flow -----------------------------------------
-    sinks = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
-                   key=lambda u: (sink_tier[u][0], depth[u], stable(u)))[: CAPS["sink"]]
+    sinks_all = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
+                       key=lambda u: (sink_tier[u][0], depth[u], stable(u)))
+    sinks = sinks_all[: CAPS["sink"]]
 
     # ---- assembly: constructors and factories of what the flow runs through ------------------
     owners: dict[str, int] = {}
@@ -803,7 +806,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
         asm.setdefault(uid, (3, 0, roles[uid]["ASSEMBLY_INIT"][1]))
     assembly = sorted((u for u in asm if u not in chosen), key=lambda u: (asm[u][0], asm[u][1], depth.get(u, 99), stable(u)))
-    assembly = assembly[: CAPS["assembly"]]
+    assembly_all, assembly = assembly, assembly[: CAPS["assembly"]]
 
     taken = set(chosen)
     registers = _registrations(index, m, core + spare_core)
@@ -855,11 +858,32 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if uid not in taken:
             trunk_pick(uid)
 
+    # ---- a small code base leaves slots free: more of each stage, then the rest of the public surface ----
+    more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
+    more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
+    more += [(u, "entry", cands[u][1]) for u in ranked if kind_of[u] == "surface" and u not in chosen]
+    more += [(u, "boundary", err_callees[u]) for u in boundary_all[CAPS["boundary"] :]]
+    api = sorted((u for u in flow.ordered if u not in cands and m.units[u].is_callable
+                  and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
+                  and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
+                  and _public(index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), stable(u)))
+    api = api[: TOTAL]
+    wired_api = _registrations(index, m, api)  # a public method that registers a part is assembly
+    more += [(u, "assembly", wired_api[u]) if u in wired_api else (u, "entry", "public, part of the API") for u in api
+             if u in wired_api or flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
+    for uid, key, why in more:
+        if len(p.picks) >= TOTAL:
+            break
+        if uid not in taken:
+            taken.add(uid)
+            p.picks.append((uid, key, why, depth.get(uid, 0)))
+            p.fill.add(uid)
+
     # ---- a closure is read inside its function: pick the enclosing callable (when it is not huge) ----
     remapped: list[tuple[str, str, str, int]] = []
     seen_pick: set[str] = set()
     for uid, key, why, dep in p.picks:
-        outer = uid
+        original = outer = uid
         while m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
             outer = m.units[outer].parent
         if outer != uid and m.cost(outer) <= MAX_OUTER_BYTES:
@@ -871,6 +895,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if uid not in seen_pick:
             seen_pick.add(uid)
             remapped.append((uid, key, why, dep))
+            if outer != original and original in p.fill:
+                p.fill.add(uid)
     p.picks = remapped
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
