@@ -18,7 +18,7 @@ from codegraph.index.index import RootIndex
 from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
-NAMES = ("py-wsgi-lib", "go-router", "ts-client")
+NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -51,6 +51,14 @@ def test_flow_fixture_gold(name: str) -> None:
             assert set(want["all"]) <= carrying, (role, carrying)
         if "any" in want:
             assert set(want["any"]) & carrying, (role, carrying)
+    for uid, role in gold.get("main_role", {}).items():
+        assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
+    if gold.get("no_lone_closures"):  # a closure is shown inside its function, never on its own
+        units = built(name).resolver.units
+        for uid, src in srcs.items():
+            u = units.get(uid)
+            if u is not None and "alias_of" not in src and u.parent:
+                assert not units[u.parent].is_callable, uid
     for role, uids in gold["not_role"].items():
         for uid in uids:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)

@@ -183,7 +183,10 @@ def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
     """Overview selection along the lifecycle flow (flow.py); roles of picked units come from the plan."""
     order: dict[str, list[str]] = {}
     for uid, key, why, _depth in p.picks:
-        lanes = (("boundary",) if key == "boundary" else ()) + ("skeleton", "context")
+        if uid in p.fill:  # picked because slots were free: context, except entries (an entry is always on the main path)
+            lanes = ("skeleton",) if key == "entry" else ("context",)
+        else:
+            lanes = (("boundary",) if key == "boundary" else ()) + ("skeleton", "context")
         for lane in lanes:
             if sched.sel.lane_count(lane) < LANE_CAPS[lane] and sched.try_add(uid, lane, f"flow:{key}"):
                 break

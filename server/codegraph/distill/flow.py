@@ -26,6 +26,7 @@ Everything is computed in sorted order: same index ⇒ same plan.
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -35,12 +36,16 @@ from ..index.extract import compiled, parse
 from ..index.facts import Unit
 from .topology import Model
 
+ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
+RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
+FIELD_FROM_CALL = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
-FAMILY_MAX = 24  # a call into one family of implementations links to all of them (for selection only)  # an unresolved name matching more callables than this names nothing in particular
+FAMILY_MAX = 24
 MAX_DEPTH = 6
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
-TOTAL = 30  # the plan leaves a couple of the 32 slots to required obligations and one hop
+TOTAL = 30
+MAX_OUTER_BYTES = 12_000  # a closure's enclosing function is read whole up to this size
 
 # Directory names that hold material about the code, not the code's architecture.
 NON_ARCH_DIRS = frozenset({
@@ -104,6 +109,7 @@ class Plan:
     picks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (uid, role key, reason, depth)
     qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
     likely: int = 0  # likely edges used for selection
+    fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
 
 
 def _error_regions(index, path: str) -> list[tuple[int, int]]:
@@ -188,6 +194,15 @@ class Flow:
             if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
                 self.out[u.parent].add(uid)
                 self.likely.add((u.parent, uid))
+        returns: dict[str, str] = {}  # callable → the type name its signature says it returns (a type in scope)
+        for uid in self.ordered:
+            u = m.units[uid]
+            if u.is_callable:
+                t = return_type(self.index.sources[u.path][u.start_byte : max(u.sig_end_byte, u.start_byte)], u.name,
+                                self.index.files[u.path].language)
+                if t in types:
+                    returns[uid] = t
+        self.returns = returns
         field_type: dict[tuple[str, str], str] = {}  # (type, field) → declared type of the value stored there
         for t, ctor in sorted(ctor_of.items()):
             u = m.units[ctor]
@@ -199,30 +214,61 @@ class Flow:
                 ty = typed.get(val.decode("utf-8", "replace"))
                 if ty:
                     field_type[(t, f.decode("utf-8", "replace"))] = ty
+        spans: dict[str, list[tuple[int, int, str]]] = {}  # path → (start, end, type) of each method body
+        for t, ms in methods_of.items():
+            for uid in ms.values():
+                u = m.units[uid]
+                spans.setdefault(u.path, []).append((u.sig_end_byte, u.end_byte, t))
+        for path in sorted(spans):  # `self.engine = Engine(...)`, `self.engine = self._create_engine()`: one pass a file
+            owned = sorted(spans[path])
+            starts = [a for a, _, _ in owned]
+            for hit in FIELD_FROM_CALL.finditer(self.index.sources[path], owned[0][0], max(b for _, b, _ in owned)):
+                i = bisect.bisect_right(starts, hit.start()) - 1
+                if i < 0 or hit.start() >= owned[i][1]:
+                    continue
+                t = owned[i][2]
+                key = hit.group(2).decode("utf-8", "replace").rsplit(".", 1)[-1]
+                ty = key if key in types else returns.get(methods_of[t].get(key, ""), "")
+                if ty:
+                    field_type.setdefault((t, hit.group(1).decode("utf-8", "replace")), ty)
+        attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
+        for path in sorted({m.units[x].path for x in arch}):
+            for f, ty in ATTR_FROM_CONSTRUCT.findall(self.index.sources[path]):
+                name = ty.decode("utf-8", "replace")
+                if name in types:
+                    attr_types.setdefault(f.decode("utf-8", "replace"), set()).add(name)
+        attr_type = {f: next(iter(ts)) for f, ts in attr_types.items() if len(ts) == 1}
         # families: a base type's method and its overrides in subtypes (dispatch through a family)
         supers: dict[str, set[str]] = {}
         for path in sorted({m.units[x].path for x in arch}):
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)
-        family_of: dict[str, str] = {}  # method uid → base type name of its family
+        base_of: dict[str, str] = {}  # type name → its first base type declared in scope
         for t, names in supers.items():
-            for name, d in methods_of.get(t, {}).items():
-                bases = sorted(b for b in names if any(m.units[x].name == b for x in types.get(b, ())))
-                if bases:
-                    family_of[d] = bases[0]
+            bases = sorted(b for b in names if b in types and b != m.units[t].name)
+            if bases:
+                base_of.setdefault(m.units[t].name, bases[0])
+
+        def root(name: str) -> str:  # the top of a hierarchy in scope (families are transitive)
+            seen = {name}
+            while name in base_of and base_of[name] not in seen:
+                name = base_of[name]
+                seen.add(name)
+            return name
+
+        family_of: dict[str, str] = {}  # method uid → the root type name of its family
         for b, ts in types.items():
             for t in ts:
                 for name, d in methods_of.get(t, {}).items():
-                    family_of.setdefault(d, b)
+                    family_of.setdefault(d, root(b))
         overrides: dict[tuple[str, str], list[str]] = {}
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
-            if m.units[_owner_type(m, d)].name != b:
-                overrides.setdefault((b, m.units[d].name), []).append(d)
-        for src in self.ordered:  # a call to a base method may run any override
+            overrides.setdefault((b, m.units[d].name), []).append(d)
+        for src in self.ordered:  # a call to a method may run any override in its family
             for d in sorted(self.out.get(src, ()), key=m.order.__getitem__):
                 owner = _owner_type(m, d)
-                subs = overrides.get((m.units[owner].name, m.units[d].name), []) if owner else []
+                subs = [x for x in overrides.get((family_of.get(d, ""), m.units[d].name), []) if x != d] if owner else []
                 if owner and m.units[d].is_callable and 0 < len(subs) <= FAMILY_MAX:
                     for x in subs:
                         if x != src and x not in self.out[src]:
@@ -249,7 +295,18 @@ class Flow:
             while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
                 owner = m.units[owner].parent
             me = {"self", "this", u.receiver} - {""}
+            local_type: dict[str, str] = {}  # `x = Foo(...)`, `x = make_foo()` with `-> Foo`: x holds a Foo
+            for c in m.calls.get(src, ()):
+                if c.assigned_to and c.assigned_to not in local_type:
+                    if c.name in types and (c.construct or c.name[:1].isupper()):
+                        local_type[c.assigned_to] = c.name
+                    else:
+                        f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
+                        if len(f) == 1:
+                            local_type[c.assigned_to] = returns[f[0]]
             for c in m.unresolved[src]:
+                if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
+                    c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
                 if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
@@ -263,10 +320,14 @@ class Flow:
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
                     parts = c.receiver.split(".")
-                    held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else None
+                    typed = []
+                    held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else local_type.get(c.receiver)
+                    if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
+                        held = attr_type.get(parts[-1])
                     if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
-                        named = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held] or named
-                    if len(named) <= (LIKELY_MAX if root != "." or held else 1):
+                        typed = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held]
+                        named = typed + [d for d in named if family_of.get(d) == held and d not in typed] if typed else named
+                    if len(named) <= (FAMILY_MAX if held and typed else LIKELY_MAX if root != "." or held else 1):
                         cands = named
                     elif len(named) <= FAMILY_MAX:
                         fams = {family_of.get(d, "") for d in named}
@@ -356,7 +417,8 @@ class Flow:
                 up[d] |= up[c] | own[c]
         self.down_bits = {u: down[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
         self.down = {u: b.bit_count() for u, b in self.down_bits.items()}
-        self.up = {u: (up[comp[i]] & ~(1 << i)).bit_count() for i, u in enumerate(nodes)}
+        self.up_bits = {u: up[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
+        self.up = {u: b.bit_count() for u, b in self.up_bits.items()}
         # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
         self.through = {u: self.up[u] * self.down[u] for u in nodes}
         self.callers = {u: set() for u in nodes}
@@ -481,6 +543,8 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             continue
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
         for hit in REGISTER.finditer(body):
+            if hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
+                continue  # `x.f = append(x.f, …)` registers only on the method's own object
             line_end = body.find(b"\n", hit.end())
             rest = body[hit.start() : line_end if line_end != -1 else len(body)]
             used = [p for p in params if re.search(rb"\b" + re.escape(p.encode()) + rb"\b", rest)]
@@ -488,6 +552,26 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
                 out[uid] = f"stores the `{used[0]}` it is handed into its object's state (registration)"
                 break
     return out
+
+
+RETURNS = {
+    "python": re.compile(rb"->\s*['\"]?(?:[\w.]+\[)?([A-Za-z_][\w.]*)"),
+    "typescript": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
+    "tsx": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
+    "kotlin": re.compile(rb"\)\s*:\s*([A-Za-z_]\w*)"),
+    "go": re.compile(rb"\)\s*\(?\*?([A-Za-z_]\w*)(?:\s*,\s*error\))?\s*\{?\s*$"),
+    "rust": re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
+}
+
+
+def return_type(signature: bytes, name: str, language: str) -> str:
+    """The type name a callable's signature says it returns ('' when none or not written)."""
+    if language == "java":
+        hit = re.search(rb"\b([A-Za-z_]\w*)(?:<[^>]*>)?(?:\[\])?\s+" + re.escape(name.encode()) + rb"\s*\(", signature)
+    else:
+        pattern = RETURNS.get(language)
+        hit = pattern.search(signature) if pattern else None
+    return hit.group(1).decode("utf-8", "replace").rsplit(".", 1)[-1] if hit else ""
 
 
 def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
@@ -564,7 +648,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for uid in flow.ordered:
         u = m.units[uid]
         lang = index.files[u.path].language
-        host = host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
+        ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
+        host = "" if ctor else host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
         if host:
             cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
             continue
@@ -623,15 +708,14 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             break
         if kind_of[uid] == "surface" and own + hosts >= 2:
             break  # an application with its own entries: public surfaces are not further entries
-        if kind_of[uid] == "host":
-            if hosts >= 2 and own + hosts >= 2:
-                continue
-            hosts += 1
+        if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
+            continue
         if kind_of[uid] != "declared":
             if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                 continue  # reached from a chosen entry: part of its flow, not a second entry
             if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
                 continue
+        hosts += kind_of[uid] == "host"
         entries.append(uid)
         covered |= mine
         p.picks.append((uid, "entry", cands[uid][1], 0))
@@ -646,8 +730,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             if uid not in depth or k < depth[uid]:
                 depth[uid] = k
         trunk = [u for u in d if u not in chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
+        reach = flow.down_bits.get(e, 0) | (1 << flow.bit[e])
+        # two views of the trunk, taking turns: what sets the most in motion, and where this
+        # entry's flow converges (paths through u: units of the flow leading into it × downstream)
+        through = {u: min(flow.down[u], 400) * (1 + (flow.up_bits[u] & reach).bit_count()) for u in trunk}
+        converging = sorted(trunk, key=lambda u: (-through[u], d[u], stable(u)))
         trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
-        per_entry.append(trunk)
+        per_entry += [trunk, converging]
     core: list[str] = []
     i = 0
     while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
@@ -682,11 +771,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
             if m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1:
                 err_callees[d] = f"called from an error handler in `{u.qualname}`"
-    boundary = [u for u in err_callees if u not in chosen][: CAPS["boundary"]]
+    boundary_all = [u for u in err_callees if u not in chosen]
+    boundary = boundary_all[: CAPS["boundary"]]
 
     # ---- sinks: output and persistence on the flow -----------------------------------------
-    sinks = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
-                   key=lambda u: (sink_tier[u][0], depth[u], stable(u)))[: CAPS["sink"]]
+    sinks_all = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
+                       key=lambda u: (sink_tier[u][0], depth[u], stable(u)))
+    sinks = sinks_all[: CAPS["sink"]]
 
     # ---- assembly: constructors and factories of what the flow runs through ------------------
     owners: dict[str, int] = {}
@@ -715,28 +806,40 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
         asm.setdefault(uid, (3, 0, roles[uid]["ASSEMBLY_INIT"][1]))
     assembly = sorted((u for u in asm if u not in chosen), key=lambda u: (asm[u][0], asm[u][1], depth.get(u, 99), stable(u)))
-    assembly = assembly[: CAPS["assembly"]]
+    assembly_all, assembly = assembly, assembly[: CAPS["assembly"]]
 
     taken = set(chosen)
-    registers = _registrations(index, m, core)
-    for uid in core:  # a trunk unit whose main job is something else says so first
+    registers = _registrations(index, m, core + spare_core)
+    entry_owners = {_owner_type(m, e) for e in entries} - {""}
+    # component types: the flow runs through their methods (a returned result or value object is not assembly)
+    types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
+
+    def trunk_pick(uid: str) -> None:
+        """A trunk unit whose main job is something else says so first."""
         taken.add(uid)
         u = m.units[uid]
         tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
-        if uid in cands and kind_of.get(uid) == "host":
-            key, why = "entry", cands[uid][1]
+        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
+        if uid in cands and kind_of.get(uid) == "host" and _owner_type(m, uid) in entry_owners:
+            key, why = "entry", cands[uid][1]  # the chosen application object's other host method
         elif uid in err_callees:
             key, why = "boundary", err_callees[uid]
         elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
             key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         elif uid in registers:
             key, why = "assembly", registers[uid]
+        elif built:
+            key, why = "assembly", f"builds and hands on a `{built[0]}`"
         elif tier == 1 or (tier == 2 and flow.down[uid] <= 3):
             key, why = "sink", sink_tier[uid][1]
         else:
             key, why = "core", ""
         p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
         p.qualities.setdefault(uid, {})["core"] = f"on the flow from the entries: {flow.down[uid]} units downstream"
+
+    for uid in core:
+        trunk_pick(uid)
     for uid in assembly:
         if uid not in taken:
             taken.add(uid)
@@ -753,9 +856,48 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if len(p.picks) >= TOTAL:
             break
         if uid not in taken:
+            trunk_pick(uid)
+
+    # ---- a small code base leaves slots free: more of each stage, then the rest of the public surface ----
+    more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
+    more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
+    more += [(u, "entry", cands[u][1]) for u in ranked if kind_of[u] == "surface" and u not in chosen]
+    more += [(u, "boundary", err_callees[u]) for u in boundary_all[CAPS["boundary"] :]]
+    api = sorted((u for u in flow.ordered if u not in cands and m.units[u].is_callable
+                  and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
+                  and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
+                  and _public(index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), stable(u)))
+    api = api[: TOTAL]
+    wired_api = _registrations(index, m, api)  # a public method that registers a part is assembly
+    more += [(u, "assembly", wired_api[u]) if u in wired_api else (u, "entry", "public, part of the API") for u in api
+             if u in wired_api or flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
+    for uid, key, why in more:
+        if len(p.picks) >= TOTAL:
+            break
+        if uid not in taken:
             taken.add(uid)
-            p.picks.append((uid, "core", f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
-            p.qualities.setdefault(uid, {})["core"] = p.picks[-1][2]
+            p.picks.append((uid, key, why, depth.get(uid, 0)))
+            p.fill.add(uid)
+
+    # ---- a closure is read inside its function: pick the enclosing callable (when it is not huge) ----
+    remapped: list[tuple[str, str, str, int]] = []
+    seen_pick: set[str] = set()
+    for uid, key, why, dep in p.picks:
+        original = outer = uid
+        while m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
+            outer = m.units[outer].parent
+        if outer != uid and m.cost(outer) <= MAX_OUTER_BYTES:
+            why = f"{why} (in `{m.units[uid].name}`, inside it)"
+            if uid in p.qualities:
+                p.qualities.setdefault(outer, {}).update({k: v for k, v in p.qualities.pop(uid).items()
+                                                          if k not in p.qualities.get(outer, {})})
+            uid = outer
+        if uid not in seen_pick:
+            seen_pick.add(uid)
+            remapped.append((uid, key, why, dep))
+            if outer != original and original in p.fill:
+                p.fill.add(uid)
+    p.picks = remapped
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
     for uid, key, why, _ in p.picks:

@@ -143,7 +143,8 @@ def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
     calls = model.calls.get(u.id, ())
     held = {c.receiver for c in calls if c.receiver.count(".") == 1 and c.receiver.split(".")[0] in me}
     plain = {c.receiver for c in calls if c.receiver and "." not in c.receiver}
-    flowed = _flowed(u, source) & plain if plain else set()
+    # locals that receive a call's result (the extractor records them), then used as receivers
+    flowed = {c.assigned_to for c in calls if c.assigned_to} & plain if plain else set()
     n = len(inner) + len(held) + len(flowed)
     if n + int(leaves) >= 3 and len(inner) + len(flowed) >= 1 and n >= 2:
         _put(roles, u.id, ORCHESTRATE, 1, f"drives {len(inner)} resolved owners, {len(held)} held components, "

@@ -78,6 +78,8 @@ QUERY_CALL = re.compile(r"^(get|is|has|can|to|as|read)[A-Z_]|^(get|is|has|len|si
 def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tuple[str, ...] = ()) -> str:
     """The output parameter a unit writes to ('' when none): a write on (or a call of) one of its parameters."""
     params = {p.lstrip("*&") for p in param_names} - {"self", "this", ""}
+    if not calls:
+        return ""
     typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
     outputs = {p for p in params if OUTPUT_PARAM.search(typed.get(p, "") or p)}
     for c in calls:

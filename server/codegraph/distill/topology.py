@@ -74,8 +74,16 @@ class Model:
         return self.out.get(uid, set()) | self.inc.get(uid, set())
 
 
+_PACKAGES: dict[str, str] = {}
+
+
 def _package(path: str) -> str:
-    return posixpath.dirname(path) or "."
+    hit = _PACKAGES.get(path)
+    if hit is None:
+        hit = _PACKAGES[path] = posixpath.dirname(path) or "."
+        if len(_PACKAGES) > 200_000:
+            _PACKAGES.clear()
+    return hit
 
 
 def build_model(index, include_tests: bool = False) -> Model:
