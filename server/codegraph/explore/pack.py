@@ -24,7 +24,7 @@ OTHER_PIECE_SHARE = 0.2  # ...any other body larger than this share is left out
 WHOLE_FILE_SLACK = 0.25  # show a file whole when that costs at most this much more than its pieces
 SKELETON_SHARE = 0.12  # room for sibling skeletons, taken before bodies
 FOCUSED_BASE_SHARE = 0.3  # a family file's signatures may take at most this share, else it shows bodies only
-WHOLE_SPINE_FILE_LINES = 220  # a spine file up to this long is shown whole when the budget allows
+WHOLE_SPINE_FILE_LINES = 300  # a spine file up to this long is shown whole when the budget allows
 SPINE_FILE_RESERVE = 0.25  # ...while this share of the budget stays for other relevant bodies
 MIN_SCORE_SHARE = 0.04  # bodies scoring below this share of the best are not worth the reader's time
 
