@@ -115,7 +115,7 @@ class FilePlan:
     path: str
     score: float
     units: list[tuple[float, Unit]] = field(default_factory=list)  # relevant units, best first
-    mode: str = "full"
+    mode: str = "bodies"  # bodies|skeleton|focused (pack.py decides which bodies, or the whole file)
     reason: str = ""
     keep: set[str] = field(default_factory=set)  # focused: units whose bodies stay
     must: set[str] = field(default_factory=set)  # spine and near-unique named symbols: kept first, up to the whole budget
@@ -123,15 +123,38 @@ class FilePlan:
 
 
 def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
+    """The stages in order: what the question means, the flow that answers it, how much each
+    unit matters, each file's mode (the gate), and what fills the budget."""
     started = time.perf_counter()
     d = derived(index)
     checkpoint()
     q = parse_query(req.query, index.files, d.names)
     excluded = (lambda p: False) if req.include_tests else is_test_path
+    seeds, top_words = _seeds(d, q, req, excluded)
+    checkpoint()
+    endpoints = _endpoints(index, d, q, top_words, excluded)
+    for u in endpoints:
+        seeds[u.id] = max(seeds.get(u.id, 0.0), 0.8)
+    ranks = rank_on_ranked_graph(index.graph.g, likely_graph(index), seeds)
+    top_rank = max(ranks.values()) if ranks else 1.0
+    relevance = {uid: r / top_rank for uid, r in ranks.items()}
+    for uid, s_ in seeds.items():
+        relevance[uid] = max(relevance.get(uid, 0.0), s_)
+    strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, _ambiguity(q), top_words, d, excluded)
+    relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
+    flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
+    checkpoint()
+    score = _scores(index, d, seeds, ranks, top_rank, flow)
+    plans = _file_plans(index, q, req, score, excluded)
+    _gate(index, d, q, req, plans, flow)
+    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started)
 
-    # 1. seeds: named symbols dominate, then weak names, then word matches
+
+def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, float], list[tuple[float, str]]]:
+    """Named symbols dominate, then plain words that equal a name, then BM25 word matches
+    (discounted off the main path); returns the seeds and the 40 best word matches."""
     seeds: dict[str, float] = {}
-    for token, units_ in q.named.items():
+    for units_ in q.named.values():
         weight = 1.0 / max(1, len(units_)) ** 0.5  # `as_sql` with 100 definitions names none of them strongly
         for u in units_:
             if not excluded(u.path):
@@ -140,11 +163,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         for u in units[:25]:
             if not excluded(u.path):
                 seeds[u.id] = max(seeds.get(u.id, 0.0), 0.5 / max(1, len(units)) ** 0.5)
-    by_word = d.words.score_by_word(q.words)
-    bm25: dict[str, float] = defaultdict(float)
-    for per_word in by_word.values():
-        for uid, s_ in per_word.items():
-            bm25[uid] += s_
+    bm25 = d.words.score(q.words)
     wanted = [
         (s * path_prior(d.words.units[uid].path), uid) for uid, s in bm25.items()
         if not excluded(d.words.units[uid].path) and (req.include_tests or not in_test_module(d.words.units[uid]))
@@ -153,41 +172,33 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     best_word = top_words[0][0] if top_words else 1.0
     for s, uid in top_words:
         seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)
-    checkpoint()
+    return seeds, top_words
 
-    # 2. flow between the named symbols (or from the best text matches when none is named)
+
+def _endpoints(index: RootIndex, d: Derived, q, top_words, excluded) -> list[Unit]:
+    """The units the question points at: named symbols, plain words with few definitions, a
+    named type's members its words mention ("iterate over a QuerySet" → QuerySet.__iter__);
+    the best word matches when nothing is named."""
     endpoints = q.named_units()
     endpoints += [u for units in q.weak.values() for u in units if q.name_counts.get(u.name, len(units)) <= 3]
-    # A named type enters the flow through its members that the question mentions in words
-    # ("iterate over a QuerySet" → QuerySet.__iter__).
     for t in [u for u in q.named_units() if u.is_type]:
         for name, members in index.resolver.members_of(t).items():
-            for m in members:
-                if m.is_callable and name in q.weak:
-                    endpoints.append(m)
+            endpoints += [m for m in members if m.is_callable and name in q.weak]
     if not endpoints:
         endpoints = [d.words.units[uid] for _, uid in top_words[:3] if d.words.units[uid].is_callable]
-    endpoints = [u for u in dict((u.id, u) for u in endpoints).values() if not excluded(u.path)]
-    for u in endpoints:
-        seeds[u.id] = max(seeds.get(u.id, 0.0), 0.8)
-    ranks = rank_on_ranked_graph(index.graph.g, likely_graph(index), seeds)
-    top_rank = max(ranks.values()) if ranks else 1.0
-    relevance = {uid: r / top_rank for uid, r in ranks.items()}
-    for uid, s_ in seeds.items():
-        relevance[uid] = max(relevance.get(uid, 0.0), s_)
-    # How many definitions the question's words for each endpoint point at (1 = exactly this one).
-    ambiguity: dict[str, int] = {}
+    return [u for u in dict((u.id, u) for u in endpoints).values() if not excluded(u.path)]
+
+
+def _ambiguity(q) -> dict[str, int]:
+    """How many definitions the question's words for each unit point at (1 = exactly this one)."""
+    out: dict[str, int] = {}
     for hits in list(q.named.values()) + list(q.weak.values()):
         for u in hits:
-            ambiguity[u.id] = min(ambiguity.get(u.id, len(hits)), len(hits))
-    strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, ambiguity, top_words, d, excluded)
-    strong_ids = {u.id for u in strong}
-    relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
-    flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
-    checkpoint()
+            out[u.id] = min(out.get(u.id, len(hits)), len(hits))
+    return out
 
-    # 3. unit and file scores
-    units = index.resolver.units
+
+def _scores(index: RootIndex, d: Derived, seeds, ranks, top_rank: float, flow: Flow) -> dict[str, float]:
     score: dict[str, float] = defaultdict(float)
     for uid, s in seeds.items():
         score[uid] += 4.0 * s
@@ -199,6 +210,12 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         score[uid] += 4.0 * value
     for uid, s in _dispatch_targets(index, d, flow).items():
         score[uid] += s
+    return score
+
+
+def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float], excluded) -> list[FilePlan]:
+    """Scored units grouped by file, the MAX_CANDIDATES most relevant files first."""
+    units = index.resolver.units
     by_file: dict[str, list[tuple[float, Unit]]] = defaultdict(list)
     for uid, s in score.items():
         u = units.get(uid)
@@ -217,13 +234,15 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     if plans:
         floor = plans[0].score * 0.05
         plans = [p for p in plans if p.score >= floor or p.path in q.paths][:MAX_CANDIDATES]
-    candidates = len(plans)
+    return plans
 
-    # 4. the gate
+
+def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow) -> None:
+    """Each file's mode and reason (docs/explore.md, "The gate")."""
     named_ids = {u.id for u in q.named_units()}
     # A near-unique named callable spares its file; a focused view also keeps the bodies of a
     # qualified `Class.method` the question writes out (few definitions); `as_sql` ×100 neither.
-    named_unique_callables = {u.id for token, hits in q.named.items() for u in hits if u.is_callable and len(hits) <= NEAR_UNIQUE}
+    named_unique_callables = {u.id for hits in q.named.values() for u in hits if u.is_callable and len(hits) <= NEAR_UNIQUE}
     named_focus = named_unique_callables | {
         u.id for token, hits in q.named.items() for u in hits if u.is_callable and "." in token and len(hits) <= 2 * NEAR_UNIQUE
     }
@@ -245,9 +264,8 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         large = facts.lines > WHOLE_FILE_LINES
         plan.reason = _reason(plan, flow, on_spine, sibling, family, spared, named_ids, d)
         if not req.adaptive:
-            plan.mode = "clusters" if large else "full"
-            continue
-        if family and sibling and (large or (flow_exists and not on_spine)):
+            plan.mode = "bodies"
+        elif family and sibling and (large or (flow_exists and not on_spine)):
             plan.mode = "focused"
             base_ids = {t.id for t in family}
             plan.keep = {
@@ -261,47 +279,43 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         elif flow_exists and not on_spine and sibling and not spared:
             plan.mode = "skeleton"
         else:
-            plan.mode = "clusters" if large else "full"
+            plan.mode = "bodies"
 
-    # 5. pack within the budget: spine bodies first, then by relevance (pack.py)
+
+def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float) -> dict:
+    """Pack within the budget (pack.py): spine bodies first, then by relevance; render."""
     footer_reserve = 400
     flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)))
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
     for plan in plans:
-        mode = plan.mode if plan.mode in ("skeleton", "focused") else "bodies"
         facts = index.files[plan.path]
-        views[plan.path] = file_view(plan.path, mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units), plan.keep)
+        views[plan.path] = file_view(plan.path, plan.mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units), plan.keep)
         views[plan.path].sibling = plan.sibling
-        if mode == "skeleton":
+        if plan.mode == "skeleton":
             continue
         scored = {u.id: (s, u) for s, u in plan.units}
         for u in facts.units:
             if u.id in plan.must and u.id not in scored:
                 scored[u.id] = (score.get(u.id, 0.0), u)
         for uid, (s, u) in scored.items():
-            if u.kind == "statement" or (mode == "focused" and uid not in plan.keep):
+            if u.kind == "statement" or (plan.mode == "focused" and uid not in plan.keep):
                 continue
             pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)
     shown, left_out = pack(views, pieces, call_sites, req.max_output_chars - len(flow_text) - footer_reserve, checkpoint)
-    sections = [v.text for v in shown]
-    files_out = [
-        {"path": v.path, "mode": _shown_mode(v), "reason": v.reason, "chars": len(v.text), "symbols": v.symbols}
-        for v in shown
-    ]
-    dropped = [p.path for p in plans if p.path not in {v.path for v in shown}]
+    files_out = [{"path": v.path, "mode": _shown_mode(v), "reason": v.reason, "chars": len(v.text), "symbols": v.symbols} for v in shown]
     footer = ""
     if left_out:
         listed = ", ".join(f"`{n}`" for n in left_out[:8]) + (f" and {len(left_out) - 8} more" if len(left_out) > 8 else "")
         footer = f"\n_Left out to stay within {req.max_output_chars:,} characters: {listed}._\n"
-    text = flow_text + "".join(sections) + footer
+    text = flow_text + "".join(v.text for v in shown) + footer
     if len(text) > req.max_output_chars:  # the footer reserve makes this unreachable; the cap is a promise
-        text = flow_text + "".join(sections)
-    elapsed = (time.perf_counter() - started) * 1000
+        text = flow_text + "".join(v.text for v in shown)
+    shown_paths = {v.path for v in shown}
     return {
         "text": text,
         "flow": _flow_list(flow),
@@ -315,10 +329,10 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         "stats": {
             "chars": len(text),
             "budget": req.max_output_chars,
-            "candidates": candidates,
+            "candidates": len(plans),
             "skeletonized": sum(1 for f in files_out if f["mode"] == "skeleton"),
-            "dropped": len(dropped),
-            "elapsedMs": round(elapsed, 1),
+            "dropped": sum(1 for p in plans if p.path not in shown_paths),
+            "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
             "indexVersion": index.version,
             "adaptive": req.adaptive,
         },
