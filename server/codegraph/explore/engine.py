@@ -75,7 +75,18 @@ def _build_derived(index: RootIndex) -> Derived:
 
 
 SHAPE_FAMILY_MIN = 4
-PRIMITIVE_TYPES = frozenset("str int float bool bytes None Any object dict list tuple string number boolean void any unknown error byte rune uint uint64 int64 int32 usize isize u8 u32 u64 i32 i64 String Int Long Boolean Unit Object".split())
+# values and containers of them say nothing about a function's role
+PRIMITIVE_TYPES = frozenset(
+    "str int float bool bytes None Any object dict list tuple set frozenset Optional Union List Dict Set Tuple Iterable Iterator "
+    "Sequence Mapping Callable Generator string number boolean void any unknown never Array Record Map Promise error byte rune "
+    "uint uint8 uint16 uint32 uint64 int8 int16 int32 int64 float32 float64 usize isize u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 "
+    "Vec Option Result Box String Int Long Boolean Double Float Unit Object Integer".split()
+)
+
+
+def _base_type(text: str) -> str:
+    """`list[str]` → list, `Promise<T>` → Promise, `*http.Handler` → http.Handler."""
+    return text.lstrip("*&").split("[", 1)[0].split("<", 1)[0].strip()
 SHAPE_FAMILY_FILES = 3
 
 
@@ -87,7 +98,7 @@ def _shape_families(index: RootIndex) -> dict[str, int]:
     for facts in index.files.values():
         for u in facts.units:
             # one shape: the same parameter types and a returned type that is not a primitive
-            if u.kind == "function" and u.parent is None and u.returns and any(u.param_types) and u.returns not in PRIMITIVE_TYPES:
+            if u.kind == "function" and u.parent is None and u.returns and any(u.param_types) and _base_type(u.returns) not in PRIMITIVE_TYPES:
                 by_shape[(facts.language, u.param_types, u.returns)].append(u)
     out: dict[str, int] = {}
     for members in by_shape.values():

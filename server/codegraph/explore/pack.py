@@ -98,7 +98,8 @@ def pack(
     budget: int,
     checkpoint: Callable[[], None],
 ) -> tuple[list[FileView], list[str]]:
-    """Fill `budget` characters; returns the shown files in reading order and the left-out bodies."""
+    """Fill `budget` characters; returns the shown files in reading order and the spine bodies
+    that did not fit (the answer names them)."""
     remaining = budget
     # 1. sibling skeletons first, most relevant first, within their share: they are small and
     # carry the family's shape, and big bodies must not starve them
@@ -180,8 +181,7 @@ def pack(
         text = view.render(trial_ranges, view.symbols + [piece.unit.qualname], view.label())
         cost = len(text) - len(view.text)
         if cost > OTHER_PIECE_SHARE * budget or cost > remaining:
-            left_out.append(piece.unit.qualname)
-            continue
+            continue  # context, not the flow: not worth a line in the footer
         view.ranges, view.text, view.included = trial_ranges, text, True
         view.symbols = view.symbols + [piece.unit.qualname]
         remaining -= cost
