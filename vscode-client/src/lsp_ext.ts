@@ -56,6 +56,16 @@ export interface FlowHop {
     line: number;
 }
 
+/** One call (or reference) of the flow: `how` is "resolved", "nested" or the likely rule's name. */
+export interface FlowStep {
+    from: string;
+    to: string;
+    path: string;
+    line: number;
+    how: string;
+    core: boolean;
+}
+
 export type FileMode = "full" | "focused" | "skeleton" | "clusters";
 
 export interface ExploreFile {
@@ -80,6 +90,7 @@ export interface ExploreResult {
     /** Markdown: `## Flow`, then one `#### path — symbols · mode` section per file. */
     text: string;
     flow: FlowHop[];
+    hops: FlowStep[];
     files: ExploreFile[];
     stats: ExploreStats;
 }
