@@ -160,3 +160,22 @@ def test_unrelated_and_secondary_files_are_never_shown_whole(indexes, name):
         assert shown.get(path, ("",))[0] != "full", (path, result["files"])
     for hop in result["flow"][:1]:
         assert hop["path"] not in g.get("not_entry", []), result["flow"]
+
+
+@pytest.mark.parametrize(
+    "main, secondary",
+    [
+        ("command.go", "command_win.go"),
+        ("lib/core/Axios.js", "index.d.ts"),
+        ("src/flask/app.py", "examples/tutorial/flaskr/blog.py"),
+        ("mux.go", "_examples/rest/main.go"),
+        ("coil-core/src/commonMain/kotlin/coil3/RealImageLoader.kt", "coil-core/src/jvmMain/kotlin/coil3/RealImageLoader.jvm.kt"),
+        ("src/lib.rs", "build.rs"),
+    ],
+)
+def test_word_matches_prefer_the_main_path(main, secondary):
+    # platform variants, examples (also `_examples`), declaration copies and build scripts are
+    # found, at a discount, so a question about the library meets the library first
+    from codegraph.explore.relevance import path_prior
+
+    assert path_prior(main) == 1.0 > path_prior(secondary)

@@ -173,12 +173,23 @@ _SECONDARY_DIR = re.compile(r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documen
 _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
 
+# Platform variants of code that exists for every platform: Go's build-tagged files, Kotlin
+# Multiplatform source sets other than the common one.
+_PLATFORM_VARIANT = re.compile(
+    r"_(windows|win|darwin|linux|freebsd|openbsd|netbsd|solaris|plan9|wasm|js|unix|posix|nt)(_\w+)?\.(go|rs|py)$|"
+    r"(^|/)(jvm|android|ios|js|wasmJs|native|apple|desktop|nonAndroid|nonJvm)Main/"
+)
+
+
 def path_prior(path: str) -> float:
-    """1.0 for the project's main code, less for examples, docs, benchmarks and declaration copies."""
+    """1.0 for the project's main code, less for platform variants, examples, docs, benchmarks
+    and declaration copies."""
     if _SECONDARY_FILE.search(path):
         return 0.3
     if _SECONDARY_DIR.search(path):
         return 0.35
+    if _PLATFORM_VARIANT.search(path):
+        return 0.6
     return 1.0
 
 
