@@ -22,11 +22,11 @@ from .requests import Checkpoint, InvalidParams, frame_bytes_for, require_object
 
 EXPLORE, DISTILL, EVIDENCE, STATUS = "explore", "distill", "evidence", "status"
 
-# Every field each request takes, in the order docs/protocol.md lists them. MCP's input
-# schemas list exactly these (tests/test_transports.py checks it).
+# Every field each request takes. MCP's input schemas list exactly these, in this order
+# (tests/test_transports.py checks it).
 FIELDS: dict[str, tuple[str, ...]] = {
     EXPLORE: ("query", "maxOutputChars", "adaptive", "includeTests"),
-    DISTILL: ("scenario", "question", "obligations", "budgetBytes", "format", "deadlineMs"),
+    DISTILL: ("scenario", "question", "budgetBytes", "format", "obligations", "deadlineMs"),
     EVIDENCE: ("sources", "maxBytes"),
     STATUS: (),
 }
@@ -60,7 +60,8 @@ def prepare(request: str, params: Any, transport: Transport) -> dict:
         if key not in allowed:
             # a blank, unprintable or huge key is named by its JSON spelling, cut short
             shown = key if key.strip() and key.isprintable() and len(key) <= 80 else json.dumps(key)[:80]
-            raise InvalidParams(shown, f"is not a parameter of {request} (parameters: {', '.join(allowed) or 'none'})")
+            # the request's own fields only: the rule reads the same from every transport
+            raise InvalidParams(shown, f"is not a parameter of {request} (parameters: {', '.join(FIELDS[request]) or 'none'})")
     if request == DISTILL:
         if data.get("format") is None:
             data["format"] = transport.distill_format
