@@ -1,7 +1,7 @@
 """The MCP bridge: `codegraph mcp [ROOT]` serves explore, distill and evidence to coding agents.
 
-One root, one `RootIndex`, the shared request contracts in `requests.py`: every result is
-the same text/JSON the LSP methods and the CLI return for the same index. Only the wrapping
+One root, one `RootIndex`, the one request contract in `service.py`: every result is the
+same text/JSON the LSP methods and the CLI return for the same index. Only the wrapping
 differs:
 
 - `content[0]` (a text block) is what the model reads: explore's markdown `text`, distill's
