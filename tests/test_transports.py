@@ -1,8 +1,8 @@
 """One contract, three front doors: the same requests through the CLI (a subprocess), the language
 server (pytest-lsp over stdio) and the MCP server (the SDK's stdio client) give the same answers.
 
-Explore's text, flow (its hops) and files, and distill's pack as JSON, are compared byte for byte
-(as canonical JSON); only the timing and the index version may differ. A malformed request is
+Explore's whole result (text, flow, hops, files, stats) and distill's pack as JSON and its markdown
+are compared byte for byte (as canonical JSON); only the timing and the index version may differ. A malformed request is
 refused by every transport naming the same field and the same rule.
 """
 
@@ -42,6 +42,9 @@ DISTILLS = [
     ({"format": "json", "question": QUERY}, ["--format", "json", "--question", QUERY]),
     ({"format": "json", "budgetBytes": 9000}, ["--format", "json", "--budget-bytes", "9000"]),
 ]
+# The transports' own distill default (one table, service.TRANSPORTS): the same markdown from the
+# LSP asked for it, and from the CLI and MCP asked for nothing.
+MARKDOWN_LSP_PARAMS = {"format": "markdown"}
 # (request, params, CLI flags or None when the CLI cannot express it, field, rule)
 MALFORMED = [
     ("explore", {"query": QUERY, "maxOutputChars": 5}, ["--max-chars", "5"], "maxOutputChars", "must be between 1,000 and 400,000 (got 5)"),
@@ -59,8 +62,9 @@ def canonical(value) -> bytes:
 
 
 def explore_answer(result: dict) -> bytes:
+    """The whole result (text, flow, hops, files, stats) but the volatile stats."""
     stats = {k: v for k, v in result["stats"].items() if k not in VOLATILE_STATS}
-    return canonical({"text": result["text"], "flow": result["flow"], "files": result["files"], "stats": stats})
+    return canonical({**result, "stats": stats})
 
 
 # ---- the CLI ---------------------------------------------------------------------------------
@@ -79,6 +83,9 @@ def cli_answers(root: Path) -> dict:
         done = cli(root, "distill", *flags)
         assert done.returncode == 0, done.stderr
         out["distill"].append(canonical(json.loads(done.stdout)))
+    done = cli(root, "distill")
+    assert done.returncode == 0, done.stderr
+    out["markdown"] = done.stdout.removesuffix("\n")
     for request, params, flags, field, _ in MALFORMED:
         if flags is None:
             out["errors"].append(None)
@@ -115,6 +122,8 @@ async def mcp_answers(root: Path, log: Path) -> dict:
                     text = result.content[0].text
                     assert text.encode("utf-8") == canonical(json.loads(text)), "the text is the canonical JSON"
                     out["distill"].append(canonical(json.loads(text)["pack"]))
+                result = await session.call_tool("codegraph_distill", {})
+                out["markdown"] = result.content[0].text
                 for request, args, _, field, _ in MALFORMED:
                     result = await session.call_tool(TOOL[request], args)
                     assert getattr(result, "is_error", None) or getattr(result, "isError", None), args
@@ -163,6 +172,7 @@ async def lsp_answers(client: LanguageClient) -> dict:
         out["explore"].append(explore_answer(await send("codegraph/explore", params)))
     for params, _ in DISTILLS:
         out["distill"].append(canonical((await send("codegraph/distill", params))["pack"]))
+    out["markdown"] = (await send("codegraph/distill", MARKDOWN_LSP_PARAMS))["markdown"]
     for request, params, _, field, _ in MALFORMED:
         with pytest.raises(JsonRpcException) as refused:
             await send(f"codegraph/{request}", params)
@@ -186,6 +196,8 @@ async def test_every_transport_gives_the_same_answers(client: LanguageClient, tm
     for i, (params, _) in enumerate(DISTILLS):
         assert by_lsp["distill"][i] == by_cli["distill"][i] == by_mcp["distill"][i], params
     assert json.loads(by_lsp["distill"][1])["scenario"] != json.loads(by_lsp["distill"][0])["scenario"]
+    assert by_lsp["markdown"] == by_cli["markdown"] == by_mcp["markdown"]
+    assert by_lsp["markdown"].startswith("#")
     for i, (request, params, flags, field, rule) in enumerate(MALFORMED):
         assert by_lsp["errors"][i] == by_mcp["errors"][i] == (field, rule), (request, params)
         if flags is not None:
@@ -205,3 +217,26 @@ def test_the_transports_differ_only_where_the_table_says():
     for transport in service.TRANSPORTS.values():
         prepared = service.prepare(service.DISTILL, {"question": "q"}, transport)
         assert prepared == {"question": "q", "scenario": "query", "format": transport.distill_format}
+
+
+def test_the_mcp_schema_bounds_are_the_servers():
+    pytest.importorskip("mcp")
+    from codegraph.distill.request import parse_distill
+    from codegraph.mcp_server import TOOLS
+    from codegraph.requests import InvalidParams, parse_explore
+
+    parse = {"codegraph_explore": lambda p: parse_explore(service.prepare(service.EXPLORE, {"query": "q", **p}, service.MCP), 1),
+             "codegraph_distill": lambda p: parse_distill(service.prepare(service.DISTILL, p, service.MCP))}
+    checked = []
+    for tool in TOOLS:
+        for field, schema in tool["inputSchema"]["properties"].items():
+            if tool["name"] not in parse or schema.get("type") != "integer":
+                continue
+            accepts = parse[tool["name"]]
+            accepts({field: schema["minimum"]})
+            accepts({field: schema["maximum"]})
+            for outside in (schema["minimum"] - 1, schema["maximum"] + 1):
+                with pytest.raises(InvalidParams):
+                    accepts({field: outside})
+            checked.append(field)
+    assert checked == ["maxOutputChars", "budgetBytes", "deadlineMs"]
