@@ -81,12 +81,14 @@ MALFORMED = [
     ("codegraph/explore", {"query": "q", "rootUri": "https://example.com/"}, "rootUri"),
     ("codegraph/explore", {"query": "q", "rootUri": "file:///etc"}, "rootUri"),
     ("codegraph/explore", {"query": "q", "rootUri": ["file:///"]}, "rootUri"),
+    ("codegraph/explore", {"query": "q", "maxChars": 5000}, "maxChars"),  # unknown keys are refused, as over MCP
+    ("codegraph/explore", {"query": "q", "": 1}, '""'),
     ("codegraph/explore", [1, 2, 3], "params"),
     ("codegraph/explore", "query", "params"),
     ("codegraph/distill", {"scenario": "everything"}, "scenario"),
     ("codegraph/distill", {"scenario": "query"}, "question"),
     ("codegraph/distill", {"scenario": "query", "question": "   "}, "question"),
-    ("codegraph/distill", {"question": "why?"}, "question"),
+    ("codegraph/distill", {"scenario": "overview", "question": "why?"}, "question"),  # (a question alone implies "query")
     ("codegraph/distill", {"budgetBytes": -1}, "budgetBytes"),
     ("codegraph/distill", {"budgetBytes": 2**70}, "budgetBytes"),
     ("codegraph/distill", {"format": "html"}, "format"),

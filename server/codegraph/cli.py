@@ -126,7 +126,8 @@ def _failed(exc, budget: int | None) -> str:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from .requests import InvalidParams, run_explore
+    from . import service
+    from .requests import InvalidParams
 
     index, _ = _open_index(args)
     params: dict = {"query": args.query}
@@ -137,7 +138,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     if args.include_tests:
         params["includeTests"] = True
     try:
-        result = run_explore(index, params)
+        result = service.explore(index, params, service.CLI)
     except InvalidParams as exc:
         print(_invalid(exc), file=sys.stderr)
         return 2
@@ -148,16 +149,15 @@ def cmd_explore(args: argparse.Namespace) -> int:
 
 
 def cmd_distill(args: argparse.Namespace) -> int:
-    from .requests import InvalidParams, RequestFailed, run_distill_frame
+    from . import service
+    from .requests import InvalidParams, RequestFailed
 
     index, _ = _open_index(args)
-    params: dict = {"format": args.format}
-    if args.question:
-        params.update(scenario="query", question=args.question)
+    params: dict = {"format": args.format, "question": args.question or None}  # None: the contract's default
     if args.budget_bytes is not None:
         params["budgetBytes"] = args.budget_bytes
     try:
-        result = run_distill_frame(index, params)
+        result = service.distill(index, params, service.CLI)
     except InvalidParams as exc:
         print(_invalid(exc), file=sys.stderr)
         return 2
@@ -166,7 +166,7 @@ def cmd_distill(args: argparse.Namespace) -> int:
         return 2
     finally:
         index.close()
-    if args.format == "markdown":
+    if "markdown" in result:
         sys.stdout.write(result["markdown"] + "\n")
     else:
         sys.stdout.write(json.dumps(result["pack"], ensure_ascii=False, sort_keys=True, indent=1) + "\n")
@@ -225,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("distill", help="the architecture of a code base: entry points, assembly, core flow, sinks and error boundaries, with their code")
     p.add_argument("root", nargs="?", default=".")
     p.add_argument("--question", help="ask about one part of the architecture instead of the whole (a smaller pack around the symbols it names)")
-    p.add_argument("--format", choices=("json", "markdown"), default="markdown",
+    p.add_argument("--format", choices=("json", "markdown"), default=None,
                    help="markdown (default): a readable document opening with a flowchart; json: the same pack as data")
     p.add_argument("--budget-bytes", type=int, default=None,
                    help="size limit of the whole answer in bytes (default and most: 22,016 for an overview, 12,288 for a question). "

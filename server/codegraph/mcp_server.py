@@ -1,7 +1,7 @@
 """The MCP bridge: `codegraph mcp [ROOT]` serves explore, distill and evidence to coding agents.
 
-One root, one `RootIndex`, the shared request contracts in `requests.py`: every result is
-the same text/JSON the LSP methods and the CLI return for the same index. Only the wrapping
+One root, one `RootIndex`, the one request contract in `service.py`: every result is the
+same text/JSON the LSP methods and the CLI return for the same index. Only the wrapping
 differs:
 
 - `content[0]` (a text block) is what the model reads: explore's markdown `text`, distill's
@@ -29,11 +29,12 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from . import __version__
+from . import __version__, service
 from .distill.request import MIN_BUDGET_BYTES
 from .index.extract import sha256
 from .index.index import RootIndex
-from .requests import InvalidParams, RequestFailed, encode_body, run_distill_frame, run_evidence, run_explore
+from .requests import InvalidParams, RequestFailed, encode_body
+from .service import Cancellation, Cancelled
 from .workspace.scope import ScopeConfig
 
 log = logging.getLogger("codegraph.mcp")
@@ -42,10 +43,6 @@ RACY_NS = 2_000_000_000  # an mtime this close to the stat time may hide a same-
 PROGRESS_POLL_S = 0.2
 
 Report = Callable[[float, float | None, str], Awaitable[None]]
-
-
-class Cancelled(Exception):
-    """Raised by a checkpoint once the MCP request was cancelled."""
 
 
 class ToolError(Exception):
@@ -261,7 +258,9 @@ TOOLS: list[dict[str, Any]] = [
     },
 ]
 TOOL_NAMES = tuple(t["name"] for t in TOOLS)
-_ALLOWED = {t["name"]: tuple(t["inputSchema"]["properties"]) for t in TOOLS}
+# tool → the request it serves; its arguments are that request's fields (service.FIELDS)
+REQUEST_OF = {"codegraph_explore": service.EXPLORE, "codegraph_distill": service.DISTILL,
+              "codegraph_evidence": service.EVIDENCE, "codegraph_status": service.STATUS}
 
 
 # ---- freshness: stat catch-up ------------------------------------------------------------
@@ -379,41 +378,24 @@ class Bridge:
             raise ToolError(self.build_error)
 
     # -- calls
-    def _status(self) -> dict:
-        return {"indexVersion": self.index.version, "ready": True, "roots": [self.index.status()]}
-
-    def _not_ready_status(self) -> dict:
-        done, total, message = self.progress
-        return {
-            "indexVersion": 0,
-            "ready": False,
-            "progress": {"done": done, "total": total, "message": message},
-            "roots": [{"rootUri": self.index.root.as_uri(), "files": 0, "symbols": 0, "resolvedEdges": 0, "unresolvedCalls": 0, "languages": {}, "skipped": [], "lastUpdateMs": 0.0}],
-        }
-
     def _work(self, name: str, args: dict, checkpoint: Callable[[], None]) -> tuple[str, Any]:
         """(text for the model, the LSP result object); runs in a worker thread under the lock."""
         index = self.index
         self.freshness.catch_up(index)
         checkpoint()
-        if name == "codegraph_explore":
-            result = run_explore(index, args, checkpoint)
+        request = REQUEST_OF[name]
+        if request == service.EXPLORE:
+            result = service.explore(index, args, service.MCP, checkpoint)
             return result["text"], result
-        if name == "codegraph_distill":
-            params = dict(args)
-            params.setdefault("format", "markdown")
-            if "scenario" not in params and params.get("question") is not None:
-                params["scenario"] = "query"
-            result = run_distill_frame(index, params, checkpoint)
+        if request == service.DISTILL:
+            result = service.distill(index, args, service.MCP, checkpoint)
             text = result["markdown"] if "markdown" in result else encode_body(result).decode("utf-8")
             return text, result
-        if name == "codegraph_evidence":
-            result = run_evidence(index, args)
-            return encode_body(result).decode("utf-8"), result
-        if name == "codegraph_status":
-            result = self._status()
-            return encode_body(result).decode("utf-8"), result
-        raise ToolError(f"unknown tool {name!r}; the tools are {', '.join(TOOL_NAMES)}")
+        if request == service.EVIDENCE:
+            result = service.evidence(index, args, service.MCP)
+        else:
+            result = service.status([index], [index])
+        return encode_body(result).decode("utf-8"), result
 
     async def call(self, name: str, arguments: Any, report: Report | None = None) -> tuple[str, Any, bool]:
         """(text, structured result or None, is_error). Never raises except on cancellation."""
@@ -421,18 +403,11 @@ class Bridge:
 
         started = time.perf_counter()
         try:
-            if name not in _ALLOWED:
+            if name not in REQUEST_OF:
                 raise ToolError(f"unknown tool {name!r}; the tools are {', '.join(TOOL_NAMES)}")
-            if arguments is None:
-                arguments = {}
-            if not isinstance(arguments, dict):
-                raise InvalidParams("arguments", "must be an object")
-            for key in sorted(arguments):
-                if key not in _ALLOWED[name]:
-                    allowed = ", ".join(_ALLOWED[name]) or "none"
-                    raise InvalidParams(key, f"is not a parameter of {name} (parameters: {allowed})")
+            arguments = service.prepare(REQUEST_OF[name], arguments, service.MCP)  # refused before any wait
             if name == "codegraph_status" and not self.ready.is_set():
-                result = self._not_ready_status()
+                result = service.not_ready_status([self.index.root.as_uri()], self.progress)
                 return encode_body(result).decode("utf-8"), result, False
             await self.wait_ready(report)
             if self.lock is None:
@@ -461,12 +436,8 @@ async def _in_thread(fn: Callable[[Callable[[], None]], Any]) -> Any:
     and the caller keeps the lock until it has (so no writer overlaps a running reader)."""
     import anyio
 
-    cancel = threading.Event()
+    cancellation = Cancellation()
     finished = threading.Event()
-
-    def checkpoint() -> None:
-        if cancel.is_set():
-            raise Cancelled()
 
     def run(cp: Callable[[], None]) -> Any:
         try:
@@ -475,9 +446,9 @@ async def _in_thread(fn: Callable[[Callable[[], None]], Any]) -> Any:
             finished.set()
 
     try:
-        return await anyio.to_thread.run_sync(run, checkpoint, abandon_on_cancel=True)
+        return await anyio.to_thread.run_sync(run, cancellation.checkpoint, abandon_on_cancel=True)
     except anyio.get_cancelled_exc_class():
-        cancel.set()
+        cancellation.cancel()
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(finished.wait)
         raise

@@ -1,7 +1,9 @@
-"""Request contracts shared by every transport (LSP, CLI, MCP): validation and dispatch.
+"""The field rules of the requests: validation helpers, explore's request, the distill frame.
 
-Transports call these functions and only serialize; so the CLI, the language server and the
-MCP bridge give the same result for the same index, byte for byte.
+Transports do not call these directly: `service.py` is their one front door (allowed fields,
+the transports' declared defaults), and it calls `run_explore`, `run_distill` and
+`run_evidence` here; so the CLI, the language server and the MCP bridge give the same result
+for the same index, byte for byte.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ _MEMO_MAX = 20_000
 
 
 class JediResolver:
-    """Resolves selected unknown Python calls to units of the index, within a time budget."""
+    """Resolves selected unknown Python calls to units of the index, within a fixed call count."""
 
     def __init__(self, root: Path, files: dict[str, FileFacts], sources: dict[str, bytes], max_calls: int = 6) -> None:
         self.root = root

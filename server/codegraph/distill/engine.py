@@ -344,8 +344,3 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     log.info("distill %s: %d units, %d body bytes, frame %d/%d bytes, status %s, %.1f ms", request.scenario,
              len(sel.picks), sel.body_bytes, measure(result), request.cap, pack["status"], (clock() - started) * 1000)
     return result
-
-
-def canonical(pack: dict) -> str:
-    """The stable pack as canonical JSON (what a consumer hashes or caches as a prefix)."""
-    return json.dumps(pack, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

@@ -81,20 +81,3 @@ class CodeGraph:
             if k in TYPE_KINDS:
                 out[dst].add(src)
         return out
-
-    def layer(self, kinds: tuple[str, ...]) -> nx.DiGraph:
-        """A simple digraph of one relation layer (e.g. calls, or imports), for SCC work."""
-        view = nx.DiGraph()
-        view.add_nodes_from(self.g.nodes)
-        view.add_edges_from((s, d) for s, d, k in self.g.edges(keys=True) if k in kinds)
-        return view
-
-
-def condensation(graph: nx.DiGraph) -> tuple[nx.DiGraph, dict[str, int]]:
-    """SCCs condensed to a DAG (networkx's SCC code is iterative) and node → component id."""
-    dag = nx.condensation(graph)
-    return dag, dict(dag.graph["mapping"])
-
-
-def stable_topological_order(dag: nx.DiGraph, key) -> list[int]:
-    return list(nx.lexicographical_topological_sort(dag, key=key))

@@ -170,6 +170,3 @@ class FileFacts:
         if self.referenced is not None:
             return self.referenced
         return referenced_names(self.calls, self.imports, self.supertypes, self.refs)
-
-    def defined_names(self) -> frozenset[str]:
-        return frozenset(u.name for u in self.units if u.kind != "statement")

@@ -10,12 +10,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
@@ -24,21 +23,12 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCRequestMessage
 
-from .. import __version__
+from .. import __version__, service
 from ..explore.engine import derived as explore_tables
 from ..index.index import RootIndex
 from ..languages import SPECS
-from ..requests import (
-    InvalidParams,
-    RequestFailed,
-    encode_body,
-    encode_frame,
-    frame_bytes_for,
-    require_object,
-    run_distill,
-    run_evidence,
-    run_explore,
-)
+from ..requests import InvalidParams, RequestFailed, encode_body, encode_frame, frame_bytes_for, require_object
+from ..service import Cancellation, Cancelled
 from ..workspace.scope import DEFAULT_MAX_FILE_BYTES, ScopeConfig
 from .sync import Change, ReadWriteGate, apply_changes
 
@@ -53,10 +43,6 @@ EVIDENCE = "codegraph/evidence"
 class JsonRpcRequestFailed(JsonRpcException):
     CODE = -32803
     MESSAGE = "Request failed"
-
-
-class Cancelled(Exception):
-    """Raised by a checkpoint inside worker-thread computations once the request is cancelled."""
 
 
 class CodegraphProtocol(LanguageServerProtocol):
@@ -222,18 +208,13 @@ def _select_root(ls: CodegraphServer, params: dict) -> RootIndex:
 
 async def _compute(fn: Callable[[Callable[[], None]], Any]) -> Any:
     """Runs fn(checkpoint) in a worker thread; a cancelled request stops it at its next checkpoint."""
-    cancel = threading.Event()
-
-    def checkpoint() -> None:
-        if cancel.is_set():
-            raise Cancelled()
-
+    cancellation = Cancellation()
     loop = asyncio.get_running_loop()
-    fut = loop.run_in_executor(None, fn, checkpoint)
+    fut = loop.run_in_executor(None, fn, cancellation.checkpoint)
     try:
         return await asyncio.shield(fut)
     except asyncio.CancelledError:
-        cancel.set()
+        cancellation.cancel()
         try:
             await fut  # let it reach a checkpoint before the gate lets writers in
         except BaseException:
@@ -249,10 +230,12 @@ def _as_rpc_error(exc: Exception) -> JsonRpcException:
     return JsonRpcException(str(exc))
 
 
-async def _read_request(ls: CodegraphServer, params: Any, work: Callable[[RootIndex, dict, Callable[[], None]], Any]) -> Any:
+async def _read_request(ls: CodegraphServer, request: str, params: Any, work: Callable[[RootIndex, dict, Callable[[], None]], Any]) -> Any:
+    """Validates params (the shared contract), waits for the first index, then runs work(index,
+    params, checkpoint) in a worker thread on one settled index version."""
     st = _loop_objects(ls)
     try:
-        data = require_object(params)
+        data = service.prepare(request, params, service.LSP)
     except InvalidParams as exc:
         raise _as_rpc_error(exc) from None
     await st.ready.wait()
@@ -266,10 +249,16 @@ async def _read_request(ls: CodegraphServer, params: Any, work: Callable[[RootIn
         except Cancelled:
             raise asyncio.CancelledError() from None
 
+    return await _on_settled_index(ls, answer)
+
+
+async def _on_settled_index(ls: CodegraphServer, answer: Callable[[], Awaitable[Any]]) -> Any:
+    """answer() under the read gate; when edits left dependents to re-resolve, they are settled
+    first and the answer is computed under the same write gate, on that settled version."""
+    st = ls.state
     async with st.gate.read():
         if not any(index.unsettled for index in st.roots.values()):
             return await answer()
-    # Edits left dependents to re-resolve: settle them, then answer on that settled version.
     async with st.gate.write():
         await asyncio.to_thread(_settle_all, ls)
         return await answer()
@@ -524,25 +513,24 @@ async def status(ls: CodegraphServer, params: Any) -> dict:
     """Index state per root; answers at once, also while the first index is running."""
     st = _loop_objects(ls)
     try:
-        data = require_object(params)
+        data = service.prepare(service.STATUS, params, service.LSP)
         roots = [_select_root(ls, data)] if data.get("rootUri") is not None else list(st.roots.values())
     except InvalidParams as exc:
         raise _as_rpc_error(exc) from None
-    ready = st.ready.is_set()
-    if ready:
-        if any(index.unsettled for index in st.roots.values()):
-            async with st.gate.write():
-                await asyncio.to_thread(_settle_all, ls)
-        async with st.gate.read():
-            return {"indexVersion": sum(r.version for r in st.roots.values()), "ready": True, "roots": [r.status() for r in roots]}
-    return {"indexVersion": 0, "ready": False, "roots": [{"rootUri": r.root.as_uri(), "files": 0, "symbols": 0, "resolvedEdges": 0, "unresolvedCalls": 0, "languages": {}, "skipped": [], "lastUpdateMs": 0.0} for r in roots]}
+    if not st.ready.is_set():
+        return service.not_ready_status(r.root.as_uri() for r in roots)
+
+    async def answer() -> dict:
+        return service.status(st.roots.values(), roots)
+
+    return await _on_settled_index(ls, answer)
 
 
 @server.feature(EXPLORE)
 async def explore(ls: CodegraphServer, params: Any) -> dict:
     """The source that answers a question, within a character budget."""
     adaptive = ls.state.options.adaptive_explore
-    return await _read_request(ls, params, lambda index, data, cp: run_explore(index, data, cp, adaptive))
+    return await _read_request(ls, service.EXPLORE, params, lambda index, data, cp: service.explore(index, data, service.LSP, cp, adaptive))
 
 
 @server.feature(DISTILL)
@@ -550,13 +538,13 @@ async def distill(ls: CodegraphServer, params: Any) -> dict:
     """The architecture knowledge pack, measured on the exact frame this server sends."""
     msg_id = ls.protocol._ctx_msg_id.get() if hasattr(ls.protocol, "_ctx_msg_id") else None
     measure = frame_bytes_for(msg_id)
-    return await _read_request(ls, params, lambda index, data, cp: run_distill(index, data, measure, cp))
+    return await _read_request(ls, service.DISTILL, params, lambda index, data, cp: service.distill(index, data, service.LSP, cp, measure))
 
 
 @server.feature(EVIDENCE)
 async def evidence(ls: CodegraphServer, params: Any) -> dict:
     """Re-reads pack sources, checking each file's sha256."""
-    return await _read_request(ls, params, lambda index, data, cp: run_evidence(index, data))
+    return await _read_request(ls, service.EVIDENCE, params, lambda index, data, cp: service.evidence(index, data, service.LSP))
 
 
 def main(argv: list[str] | None = None) -> None:
