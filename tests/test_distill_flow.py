@@ -18,7 +18,7 @@ from codegraph.index.index import RootIndex
 from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
-NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline")
+NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -62,6 +62,18 @@ def test_flow_fixture_gold(name: str) -> None:
     for role, uids in gold["not_role"].items():
         for uid in uids:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)
+
+
+def test_a_method_of_an_outside_packages_object_is_not_guessed_in_scope() -> None:
+    """`tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a same-named one in scope."""
+    from codegraph.distill.flow import Flow
+    from codegraph.distill.topology import build_model
+
+    gold = json.loads((FIXTURES / "py-roles" / "gold.json").read_text())
+    index = built("py-roles")
+    flow = Flow(index, build_model(index))
+    for src, dst in gold["no_edge"]:
+        assert src in flow.out and dst not in flow.out[src], (src, sorted(flow.out.get(src, ())))
 
 
 @pytest.mark.parametrize("name", NAMES)

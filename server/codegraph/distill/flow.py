@@ -35,6 +35,7 @@ from tree_sitter import Query, QueryCursor
 from ..index.extract import compiled, parse
 from ..index.facts import Unit
 from .topology import Model
+from .signals import OUTPUT_NAMES
 
 ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
@@ -45,6 +46,7 @@ FAMILY_MAX = 24
 MAX_DEPTH = 6
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 TOTAL = 30
+FEW_CALLEES = 8  # a unit that calls more distinct units than this sets the flow in motion: not a writer
 MAX_OUTER_BYTES = 12_000  # a closure's enclosing function is read whole up to this size
 
 # Directory names that hold material about the code, not the code's architecture.
@@ -142,6 +144,7 @@ class Flow:
         self.ordered = sorted(self.arch, key=model.order.__getitem__)
         self.out: dict[str, set[str]] = {}
         self.likely: set[tuple[str, str]] = set()
+        self._modules: dict[str, set[str]] = {}
         self._graph()
         self._reach()
 
@@ -296,7 +299,12 @@ class Flow:
                 owner = m.units[owner].parent
             me = {"self", "this", u.receiver} - {""}
             local_type: dict[str, str] = {}  # `x = Foo(...)`, `x = make_foo()` with `-> Foo`: x holds a Foo
+            foreign: set[str] = set()  # `t := template.New(…)`: t holds what an imported package built
+            mods = self.modules(u.path)
             for c in m.calls.get(src, ()):
+                if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
+                        and not any(m.units[d].name == c.name for d in self.out[src])):
+                    foreign.add(c.assigned_to)
                 if c.assigned_to and c.assigned_to not in local_type:
                     if c.name in types and (c.construct or c.name[:1].isupper()):
                         local_type[c.assigned_to] = c.name
@@ -307,6 +315,8 @@ class Flow:
             for c in m.unresolved[src]:
                 if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
                     c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
+                if c.receiver in foreign and not c.construct:
+                    continue  # a method of an outside package's object is not ours to guess
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
                 if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
@@ -427,6 +437,13 @@ class Flow:
                 if d in self.callers:
                     self.callers[d].add(s)
 
+    def modules(self, path: str) -> set[str]:
+        """Local names bound to whole outside modules or packages in that file."""
+        mods = self._modules.get(path)
+        if mods is None:
+            mods = self._modules[path] = _module_names(self.index.files[path].imports)
+        return mods
+
     def depths(self, start: str) -> dict[str, int]:
         seen = {start: 0}
         frontier = [start]
@@ -530,6 +547,72 @@ REGISTER = re.compile(
     rb"(?:\b(?:self|this)\.\w+\s*(?:\[[^\]\n]*\]\s*=|\.(?:append|push|unshift|extend)\s*\()|"
     rb"\b(\w+)\.(\w+)\s*=\s*append\(\s*\1\.\2\b)"
 )
+
+
+def _module_names(imports) -> set[str]:
+    """Local names that bind a whole imported module or package (`import json`, Go `"text/template"`)."""
+    out: set[str] = set()
+    for imp in imports:
+        if imp.level or imp.module.startswith("."):
+            continue  # a module of this code base
+        if imp.name in ("", "*") or imp.alias:
+            local = imp.alias or imp.module.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1]
+            if local.isidentifier():
+                out.add(local)
+    return out
+
+
+# What a trunk unit does, read from its body (the unit's main role; see docs/distill.md).
+# Composition: a local wrapped in layers and handed back (`app = cls(app, …)`, `h = mw[i](h)`).
+WRAPS = re.compile(rb"\b(\w+)\s*:?=\s*[\w.\[\]\- ]+\(\s*&?\1\b")
+# A part built and stored on the unit's own object (`self.engine = self._create_engine()`,
+# `this.slot = new Slot(…)`, `self._session = iface.open_session(…)`).
+STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?([\w.]+)\s*[(<{]")
+# An output handed on as an argument: a response, a writer, a stream, a socket, `c.OutOrStdout()`.
+OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|stream|socket|sink)\b(?!\s*[.(\[])|"
+                        rb"\.(?:Out\w*|Writer|writer|stdout|stderr)\(\)")
+CALLISH = re.compile(rb"^\s*[A-Z]|^\s*new\b")
+
+
+def _wraps(body: bytes) -> str:
+    """The local a unit builds in layers and returns (`app = cls(app, …)` … `return app`), or ''."""
+    for hit in WRAPS.finditer(body):
+        name = hit.group(1)
+        if name in (b"self", b"this", b"err") or len(name) > 40:
+            continue
+        if re.search(rb"\breturn\s+&?" + re.escape(name) + rb"\b\s*(?:[;\n,)}]|$)", body):
+            return name.decode()
+    return ""
+
+
+def _stores_built(body: bytes) -> list[str]:
+    """Fields of its own object the unit sets from a construction or a call: at least two stores, or one construction."""
+    hits = [(f.decode(), rhs) for f, rhs in STORES_BUILT.findall(body)]
+    built = [f for f, rhs in hits if CALLISH.match(rhs) or rhs.startswith(b"new")]
+    if built or len(hits) >= 2:
+        return sorted({f for f, _ in hits})
+    return []
+
+
+def _hands_output(body: bytes, calls, start: int, writes) -> tuple[str, str]:
+    """(output, callee) when the unit passes an output (a response, a writer) on as a call argument to
+    a writer: a call outside the code base, or a unit that writes (`writes(name)`)."""
+    for c in calls:
+        if not c.receiver and c.name[:1].isupper() or c.construct:
+            continue  # `Ok(resp)`, `new Foo(res)`: a value wrapped, not written
+        if not writes(c):
+            continue
+        a, b = c.start_byte - start, c.end_byte - start
+        if a < 0 or b > len(body):
+            continue
+        text = body[a:b]
+        open_at = text.find(b"(")
+        if open_at < 0 or c.name in ("len", "isinstance", "print", "println"):
+            continue
+        hit = OUTPUT_ARG.search(text, open_at + 1)
+        if hit:
+            return hit.group(0).decode().lstrip("."), c.name
+    return "", ""
 
 
 def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
@@ -719,6 +802,20 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         entries.append(uid)
         covered |= mine
         p.picks.append((uid, "entry", cands[uid][1], 0))
+    # the outermost door: a public surface that nothing calls and that leads into a chosen surface
+    # (and everything it reaches) is where callers enter; the inner one is part of its flow
+    for i, e in enumerate(entries):
+        if kind_of[e] != "surface" or e in extra:
+            continue
+        e_bits = flow.down_bits.get(e, 0)
+        outer = [x for x in flow.callers.get(e, ()) if kind_of.get(x) == "surface" and x not in entries
+                 and all(kind_of.get(c) == "surface" for c in flow.callers.get(x, ()))
+                 and flow.down_bits.get(x, 0) & e_bits == e_bits]
+        if outer:  # the nearest door: the least set in motion besides the inner entry's flow
+            x = min(outer, key=lambda x: (flow.down.get(x, 0), m.cost(x), stable(x)))
+            entries[i] = x
+            p.picks = [(x, k, f"public door into `{m.units[e].qualname}`: only other public methods call it", d)
+                       if u == e else (u, k, w, d) for u, k, w, d in p.picks]
     chosen = set(entries)
 
     # ---- the trunk of each entry's flow ---------------------------------------------------
@@ -814,6 +911,39 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     # component types: the flow runs through their methods (a returned result or value object is not assembly)
     types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
 
+    handing: dict[str, bool] = {}
+
+    def hands_out(uid: str, depth_left: int = 3) -> bool:
+        """The unit writes: an output sink, or it hands an output on to one (a few calls deep)."""
+        if sink_tier.get(uid, (9,))[0] == 1:
+            return True
+        if uid in handing or depth_left == 0:
+            return handing.get(uid, False)
+        handing[uid] = False  # cycles: not a writer unless proven otherwise
+        u = m.units[uid]
+        if not u.is_callable:
+            return False
+        callees = {m.units[d].name for d in flow.out.get(uid, ())}
+        if len(callees) > FEW_CALLEES:
+            return False  # it sets much in motion: the flow, not a writer
+        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        handing[uid] = bool(_hands_output(body, m.calls.get(uid, ()), u.sig_end_byte,
+                                          lambda c: writer(uid, c, depth_left - 1))[0])
+        return handing[uid]
+
+    def writer(uid: str, call, depth_left: int = 3) -> bool:
+        """The call goes to a writer: an output call (`write`, `send`) or a method of an outside package's
+        object (`fmt.Fprintf`, `t.Execute(w, …)` with `t := template.New(…)`) that nothing in scope
+        answers, or a unit that writes."""
+        targets = [d for d in flow.out.get(uid, ()) if m.units[d].name == call.name]
+        if targets:
+            return all(hands_out(d, depth_left) for d in targets)
+        u = m.units[uid]
+        mods = flow.modules(u.path)
+        root = call.receiver.split(".")[0].split("::")[0]
+        foreign = {c.assigned_to for c in m.calls.get(uid, ()) if c.assigned_to and c.receiver in mods}
+        return call.name in OUTPUT_NAMES or (bool(root) and (root in mods or root in foreign))
+
     def trunk_pick(uid: str) -> None:
         """A trunk unit whose main job is something else says so first."""
         taken.add(uid)
@@ -821,8 +951,23 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
+        ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
+        wraps = _wraps(body)
+        stores = _stores_built(body)
+        handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
+            _hands_output(body, m.calls.get(uid, ()), u.sig_end_byte, lambda c: writer(uid, c))
+        if handed:  # besides writing, it sets little else in motion (as for a direct writer: at most 3 units)
+            written = 0
+            for d in flow.out.get(uid, ()):
+                if m.units[d].name == to and d in flow.bit:
+                    written |= flow.down_bits.get(d, 0) | (1 << flow.bit[d])
+            if (flow.down_bits.get(uid, 0) & ~written).bit_count() > 3:
+                handed = ""
         if uid in cands and kind_of.get(uid) == "host" and _owner_type(m, uid) in entry_owners:
             key, why = "entry", cands[uid][1]  # the chosen application object's other host method
+        elif (not ctor and not flow.callers.get(uid) and not (u.parent and m.units[u.parent].is_callable)
+              and _public(index, m, u)):
+            key, why = "entry", "public, and nothing in the code base calls it: callers from outside enter here"
         elif uid in err_callees:
             key, why = "boundary", err_callees[uid]
         elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
@@ -831,6 +976,12 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             key, why = "assembly", registers[uid]
         elif built:
             key, why = "assembly", f"builds and hands on a `{built[0]}`"
+        elif wraps:
+            key, why = "assembly", f"composes `{wraps}` in layers and hands it back"
+        elif stores:
+            key, why = "assembly", "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
+        elif handed:
+            key, why = "sink", f"hands its output `{handed}` to `{to}`, which writes it out"
         elif tier == 1 or (tier == 2 and flow.down[uid] <= 3):
             key, why = "sink", sink_tier[uid][1]
         else:
