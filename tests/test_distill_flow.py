@@ -18,7 +18,7 @@ from codegraph.index.index import RootIndex
 from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
-NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles")
+NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -53,6 +53,11 @@ def test_flow_fixture_gold(name: str) -> None:
             assert set(want["any"]) & carrying, (role, carrying)
     for uid, role in gold.get("main_role", {}).items():
         assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
+    fam = gold.get("family_core_at_most")
+    if fam:  # one member of a family of overrides stands for it in the core
+        core = [k for k, s in srcs.items() if k.startswith(fam["prefix"]) and k.endswith(fam["suffix"])
+                and k not in fam["except"] and s["roles"][0] == "STATE_ORCHESTRATE"]
+        assert len(core) <= fam["max"], core
     if gold.get("no_lone_closures"):  # a closure is shown inside its function, never on its own
         units = built(name).resolver.units
         for uid, src in srcs.items():

@@ -265,6 +265,7 @@ class Flow:
             for t in ts:
                 for name, d in methods_of.get(t, {}).items():
                     family_of.setdefault(d, root(b))
+        self.family_of = family_of
         overrides: dict[tuple[str, str], list[str]] = {}
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
             overrides.setdefault((b, m.units[d].name), []).append(d)
@@ -564,7 +565,7 @@ def _module_names(imports) -> set[str]:
 
 # What a trunk unit does, read from its body (the unit's main role; see docs/distill.md).
 # Composition: a local wrapped in layers and handed back (`app = cls(app, …)`, `h = mw[i](h)`).
-WRAPS = re.compile(rb"\b(\w+)\s*:?=\s*[\w.\[\]\- ]+\(\s*&?\1\b")
+WRAPS = re.compile(rb"(?<![\w.])(\w+)\s*:?=\s*(?:await\s+)?\w+(?:\[[\w.\- ]*\])?\(\s*&?\1\b")
 # A part built and stored on the unit's own object (`self.engine = self._create_engine()`,
 # `this.slot = new Slot(…)`, `self._session = iface.open_session(…)`).
 STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?([\w.]+)\s*[(<{]")
@@ -835,13 +836,35 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
         per_entry += [trunk, converging]
     core: list[str] = []
+    # one member of a family of overrides stands for the family (`run` of six commands, the
+    # constructors of five response types): siblings are interchangeable for a reader
+    def sibling_key(u: str) -> tuple[str, str] | None:
+        fam = flow.family_of.get(u)
+        return (fam, m.units[u].name) if fam and fam != m.units[m.units[u].parent].name else None
+
+    families_taken = {k for k in map(sibling_key, entries) if k}
+
+    def one_per_family(units: list[str]) -> list[str]:
+        """The units in order, leaving out a sibling of a family member already taken."""
+        kept = []
+        for u in units:
+            k = sibling_key(u)
+            if k and k in families_taken:
+                continue
+            if k:
+                families_taken.add(k)
+            kept.append(u)
+        return kept
     i = 0
     while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
         lst = per_entry[i % len(per_entry)]
         while lst:
             u = lst.pop(0)
-            if u not in core:
+            k = sibling_key(u)
+            if u not in core and not (k and k in families_taken):
                 core.append(u)
+                if k:
+                    families_taken.add(k)
                 break
         i += 1
         if i > 10_000:
@@ -874,6 +897,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     # ---- sinks: output and persistence on the flow -----------------------------------------
     sinks_all = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
                        key=lambda u: (sink_tier[u][0], depth[u], stable(u)))
+    sinks_all = one_per_family(sinks_all)
     sinks = sinks_all[: CAPS["sink"]]
 
     # ---- assembly: constructors and factories of what the flow runs through ------------------
