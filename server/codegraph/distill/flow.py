@@ -586,6 +586,21 @@ def _wraps(body: bytes) -> str:
     return ""
 
 
+RETURNS_LOCAL = re.compile(rb"\breturn\s+(\w+)\s*;?\s*[})]*\s*$")
+
+
+def _fills(body: bytes) -> str:
+    """The local a unit creates, fills (two or more fields set) and returns: a context or a config object."""
+    hit = RETURNS_LOCAL.search(body.rstrip())
+    if not hit:
+        return ""
+    name = re.escape(hit.group(1))
+    if not re.search(rb"(?:\b(?:const|let|var|val)\s+)?(?<![\w.])" + name + rb"\s*:?=\s*(?:new\b|\{|\[|\w+(?:\.\w+)*\()", body):
+        return ""
+    sets = re.findall(rb"(?<![\w.])" + name + rb"(?:\.\w+|\[[^\]\n]+\])\s*=(?!=)", body)
+    return hit.group(1).decode() if len(sets) >= 2 else ""
+
+
 def _stores_built(body: bytes) -> list[str]:
     """Fields of its own object the unit sets from a construction or a call: at least two stores, or one construction."""
     hits = [(f.decode(), rhs) for f, rhs in STORES_BUILT.findall(body)]
@@ -906,7 +921,21 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         parent = m.units[s].parent
         if parent:
             owners[parent] = owners.get(parent, 0) + 1
+    # a class expression (`module.exports = class … {}`) leaves its methods without a parent: a
+    # file whose parentless methods include exactly one constructor, that constructor is theirs
+    orphan_ctor: dict[str, str] = {}
+    for s in entries + core + sinks:
+        u = m.units[s]
+        if u.parent or u.kind != "method" or u.path in orphan_ctor:
+            continue
+        ctors = [x for x in flow.ordered if m.units[x].path == u.path and not m.units[x].parent
+                 and m.units[x].kind in ("method", "constructor") and m.units[x].name in ("constructor", "__init__")]
+        orphan_ctor[u.path] = ctors[0] if len(ctors) == 1 else ""
     asm: dict[str, tuple[int, int, str]] = {}
+    for path, ctor in sorted(orphan_ctor.items()):
+        if ctor:
+            n = sum(1 for s in entries + core + sinks if m.units[s].path == path and not m.units[s].parent)
+            asm[ctor] = (0, -n, f"constructor of the class whose methods the flow runs through ({n} of them)")
     for parent, n in owners.items():
         ctor = flow.ctor_of.get(parent)
         if ctor and ctor in arch:
@@ -921,6 +950,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             n = sum(owners.get(x, 0) for x in made)
             names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
             asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
+    for src in flow.ordered:  # a leaf on the flow that creates, fills and returns an object (a context, a config)
+        if src in asm or src not in flowing or not m.units[src].is_callable or flow.out.get(src):
+            continue
+        u = m.units[src]
+        made = _fills(index.sources[u.path][u.sig_end_byte : u.end_byte])
+        if made:
+            asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
     wired = _registrations(index, m, [u for u in flow.ordered if u in flowing])
     for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
         asm.setdefault(uid, (2, 0, why))
@@ -1006,6 +1042,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             key, why = "assembly", "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
         elif handed:
             key, why = "sink", f"hands its output `{handed}` to `{to}`, which writes it out"
+        elif _fills(body):
+            key, why = "assembly", f"creates `{_fills(body)}`, sets its parts and hands it back"
         elif tier == 1 or (tier == 2 and flow.down[uid] <= 3):
             key, why = "sink", sink_tier[uid][1]
         else:
@@ -1034,18 +1072,19 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             trunk_pick(uid)
 
     # ---- a small code base leaves slots free: more of each stage, then the rest of the public surface ----
-    more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
-    more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
-    more += [(u, "entry", cands[u][1]) for u in ranked if kind_of[u] == "surface" and u not in chosen]
-    more += [(u, "boundary", err_callees[u]) for u in boundary_all[CAPS["boundary"] :]]
     api = sorted((u for u in flow.ordered if u not in cands and m.units[u].is_callable
                   and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
                   and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
                   and _public(index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), stable(u)))
     api = api[: TOTAL]
     wired_api = _registrations(index, m, api)  # a public method that registers a part is assembly
-    more += [(u, "assembly", wired_api[u]) if u in wired_api else (u, "entry", "public, part of the API") for u in api
-             if u in wired_api or flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
+    more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
+    more += [(u, "assembly", wired_api[u]) for u in api if u in wired_api]  # assembly before the rest of the surface
+    more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
+    more += [(u, "entry", cands[u][1]) for u in ranked if kind_of[u] == "surface" and u not in chosen]
+    more += [(u, "boundary", err_callees[u]) for u in boundary_all[CAPS["boundary"] :]]
+    more += [(u, "entry", "public, part of the API") for u in api
+             if u not in wired_api and flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
     for uid, key, why in more:
         if len(p.picks) >= TOTAL:
             break
