@@ -18,7 +18,7 @@ from codegraph.index.index import RootIndex
 from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
-NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export")
+NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -58,6 +58,10 @@ def test_flow_fixture_gold(name: str) -> None:
         core = [k for k, s in srcs.items() if k.startswith(fam["prefix"]) and k.endswith(fam["suffix"])
                 and k not in fam["except"] and s["roles"][0] == "STATE_ORCHESTRATE"]
         assert len(core) <= fam["max"], core
+    share = gold.get("core_share")
+    if share:  # an entry's share of the core follows what it sets in motion
+        core = [k for k, s in srcs.items() if s["roles"][0] == "STATE_ORCHESTRATE"][: share["first"]]
+        assert sum(k.startswith(share["prefix"]) for k in core) <= share["max"], core
     if gold.get("no_lone_closures"):  # a closure is shown inside its function, never on its own
         units = built(name).resolver.units
         for uid, src in srcs.items():
@@ -122,3 +126,17 @@ def test_repeated_request_is_answered_from_memory() -> None:
     t = time.perf_counter()
     again = run_distill_frame(index, {"format": "markdown"})
     assert again == first and time.perf_counter() - t < 0.02
+
+
+def test_what_a_unit_does_from_its_body() -> None:
+    from codegraph.distill.flow import _fills, _stores_built, _wraps
+
+    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c") == ["help"]  # Go: the receiver is its object
+    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n") == ["engine", "spider"]
+    assert _stores_built(b"self.count = self.total()\n") == []  # one call result stored: bookkeeping, not assembly
+    assert _wraps(b"app = self.router\nfor cls in layers:\n    app = cls(app)\nreturn app\n") == "app"
+    assert _wraps(b"h := mws[len(mws)-1](endpoint)\nfor i := len(mws) - 2; i >= 0; i-- {\n\th = mws[i](h)\n}\nreturn h\n}") == "h"
+    assert _wraps(b"out = append(out, x)\nreturn out\n}") == ""  # a collection grows: nothing is wrapped
+    assert _wraps(b"response = self.process_response(response)\nreturn response\n") == ""  # a step of the flow
+    assert _fills(b"{\n  const context = Object.create(this.context);\n  context.req = req;\n  context.res = res;\n  return context;\n}") == "context"
+    assert _fills(b"{\n  const n = compute(x);\n  return n;\n}") == ""

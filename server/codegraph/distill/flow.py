@@ -568,11 +568,15 @@ def _module_names(imports) -> set[str]:
 WRAPS = re.compile(rb"(?<![\w.])(\w+)\s*:?=\s*(?:await\s+)?\w+(?:\[[\w.\- ]*\])?\(\s*&?\1\b")
 # A part built and stored on the unit's own object (`self.engine = self._create_engine()`,
 # `this.slot = new Slot(…)`, `self._session = iface.open_session(…)`).
-STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?([\w.]+)\s*[(<{]")
+STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:await\s+)?(new\s+|&)?([\w.]+)\s*[(<{]")
 # An output handed on as an argument: a response, a writer, a stream, a socket, `c.OutOrStdout()`.
 OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|stream|socket|sink)\b(?!\s*[.(\[])|"
                         rb"\.(?:Out\w*|Writer|writer|stdout|stderr)\(\)")
 CALLISH = re.compile(rb"^\s*[A-Z]|^\s*new\b")
+
+
+ACCUMULATE = frozenset({b"append", b"concat", b"list", b"tuple", b"sorted", b"reversed", b"str", b"len", b"int",
+                        b"String", b"Array", b"Object", b"merge", b"copy"})  # language builtins that grow or convert
 
 
 def _wraps(body: bytes) -> str:
@@ -581,6 +585,9 @@ def _wraps(body: bytes) -> str:
         name = hit.group(1)
         if name in (b"self", b"this", b"err") or len(name) > 40:
             continue
+        callee = body[hit.start(): hit.end()].split(b"=", 1)[1].strip().split(b"(")[0].split(b"[")[0]
+        if callee.strip().removeprefix(b"await ").strip() in ACCUMULATE:
+            continue  # `xs = append(xs, x)`: a collection grows, nothing is wrapped
         if re.search(rb"\breturn\s+&?" + re.escape(name) + rb"\b\s*(?:[;\n,)}]|$)", body):
             return name.decode()
     return ""
@@ -601,10 +608,14 @@ def _fills(body: bytes) -> str:
     return hit.group(1).decode() if len(sets) >= 2 else ""
 
 
-def _stores_built(body: bytes) -> list[str]:
+def _stores_built(body: bytes, receiver: str = "") -> list[str]:
     """Fields of its own object the unit sets from a construction or a call: at least two stores, or one construction."""
-    hits = [(f.decode(), rhs) for f, rhs in STORES_BUILT.findall(body)]
-    built = [f for f, rhs in hits if CALLISH.match(rhs) or rhs.startswith(b"new")]
+    pattern = STORES_BUILT
+    if receiver and receiver.isidentifier() and receiver not in ("self", "this"):  # Go `c.help = &Command{…}`
+        pattern = re.compile(STORES_BUILT.pattern.replace(b"(?:self|this)", b"(?:self|this|" + receiver.encode() + b")"))
+    found = pattern.findall(body)
+    built = [f for f, amp, rhs in found if CALLISH.match(rhs) or amp]
+    hits = [(f.decode(), rhs) for f, _, rhs in found]
     if built or len(hits) >= 2:
         return sorted({f for f, _ in hits})
     return []
@@ -837,6 +848,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     # ---- the trunk of each entry's flow ---------------------------------------------------
     depth: dict[str, int] = {}
     per_entry: list[list[str]] = []
+    weights: list[int] = []  # an entry's share of the trunk follows what it sets in motion
     for e in entries:
         d = flow.depths(e)
         for uid, k in d.items():
@@ -850,6 +862,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         converging = sorted(trunk, key=lambda u: (-through[u], d[u], stable(u)))
         trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
         per_entry += [trunk, converging]
+        weights += [max(1, flow.down.get(e, 0))] * 2
     core: list[str] = []
     # one member of a family of overrides stands for the family (`run` of six commands, the
     # constructors of five response types): siblings are interchangeable for a reader
@@ -871,8 +884,15 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             kept.append(u)
         return kept
     i = 0
+    credit = [0] * len(per_entry)
     while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
-        lst = per_entry[i % len(per_entry)]
+        # smooth weighted turns: every list gains its weight, the richest (then the first) takes a turn
+        live = [j for j, lst in enumerate(per_entry) if lst]
+        for j in live:
+            credit[j] += weights[j]
+        turn = max(live, key=lambda j: (credit[j], -j))
+        credit[turn] -= sum(weights[j] for j in live)
+        lst = per_entry[turn]
         while lst:
             u = lst.pop(0)
             k = sibling_key(u)
@@ -1013,7 +1033,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
-        stores = _stores_built(body)
+        stores = _stores_built(body, u.receiver)
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
             _hands_output(body, m.calls.get(uid, ()), u.sig_end_byte, lambda c: writer(uid, c))
         if handed:  # besides writing, it sets little else in motion (as for a direct writer: at most 3 units)
