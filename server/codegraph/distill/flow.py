@@ -89,6 +89,7 @@ def is_public(u: Unit, language: str, source: bytes) -> bool:
     return not u.name.startswith("_")
 
 
+HOST_ARGS = re.compile(rb"\(\s*(?:(scope\s*,\s*\w*receive\w*\s*,\s*\w*send\w*)|environ\s*,\s*\w*start_response\w*)\s*\)")
 WSGI = ("environ", "start_response")
 ASGI = ("scope", "receive", "send")
 
@@ -291,6 +292,30 @@ class Flow:
                 if d != uid and d not in self.out[uid]:
                     self.out[uid].add(d)
                     self.likely.add((uid, d))
+        # a call that hands on a host interface's own arguments (`await self.app(scope, receive, send)`,
+        # `app(environ, start_response)`) may run any implementation of that interface in scope
+        hosts: dict[str, list[str]] = {}
+        for uid in self.ordered:
+            hu = m.units[uid]
+            if hu.is_callable and not (hu.kind == "constructor" or hu.name in ("__init__", "constructor")):
+                kind = host_interface(hu, self.index.files[hu.path].language)
+                if kind and not kind.startswith("http.Handler"):
+                    hosts.setdefault(kind, []).append(uid)
+        for src in sorted(m.unresolved, key=m.order.__getitem__) if hosts else ():
+            if src not in arch:
+                continue
+            text = self.index.sources[m.units[src].path]
+            for c in m.unresolved[src]:
+                args = HOST_ARGS.search(text, c.start_byte, c.end_byte)
+                if not args:
+                    continue
+                kind = next((k for k in hosts if k.startswith("ASGI" if args.group(1) else "WSGI")), "")
+                targets = [d for d in hosts.get(kind, ()) if d != src]
+                if 0 < len(targets) <= FAMILY_MAX:  # like a family: beyond that, too wide to guess
+                    for d in targets:
+                        if d not in self.out[src]:
+                            self.out[src].add(d)
+                            self.likely.add((src, d))
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
