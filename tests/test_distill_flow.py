@@ -142,3 +142,17 @@ def test_what_a_unit_does_from_its_body() -> None:
     assert _wraps(b"response = self.process_response(response)\nreturn response\n") == ""  # a step of the flow
     assert _fills(b"{\n  const context = Object.create(this.context);\n  context.req = req;\n  context.res = res;\n  return context;\n}") == "context"
     assert _fills(b"{\n  const n = compute(x);\n  return n;\n}") == ""
+
+
+def test_body_role_names_assembly_outside_the_plan() -> None:
+    """A unit delivered as one-hop context has no plan role: its body alone can still say assembly."""
+    from codegraph.distill.flow import body_role
+    from codegraph.distill.topology import build_model
+
+    index = built("py-roles")
+    model = build_model(index)
+    assert "registration" in body_role(index, model, "webkit/app.py::App.use")
+    assert body_role(index, model, "webkit/app.py::App.build_stack").startswith("composes `handler`")
+    assert body_role(index, model, "webkit/app.py::App.setup").startswith("builds parts")
+    assert body_role(index, model, "webkit/app.py::App.serve") == ""
+    assert body_role(index, model, "webkit/app.py::App.__init__") == ""

@@ -24,7 +24,7 @@ from .pack import Parts, deliver
 from .query import neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
-from .flow import plan as flow_plan
+from .flow import body_role, plan as flow_plan
 from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, boundary_roles,
                     classify, output_sinks)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
@@ -316,6 +316,14 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
         uids = [r.uid for r in rows if r.uid in model.units and model.component(r.uid) == comp.id]
         if uids:
             components.append({"id": comp.id, "name": comp.name, "uids": uids, "depends_on": list(comp.depends_on)})
+    if request.scenario == "overview":  # units outside the plan (one hop): what their body does decides assembly
+        for r in rows:
+            if r.uid in plan_roles or r.alias_of or ASSEMBLY in roles.get(r.uid, {}):
+                continue
+            why = body_role(index, model, r.uid)
+            if why:
+                roles = {**roles, r.uid: {ASSEMBLY: (1, why), **roles.get(r.uid, {})}}
+                plan_roles[r.uid] = [ASSEMBLY]
     labels = role_labels(rows, roles, plan_roles)
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],

@@ -689,6 +689,31 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
     return out
 
 
+def body_role(index, model: Model, uid: str) -> str:
+    """Why a unit is assembly, read from its body alone ('' when it is not): it registers a part it is
+    handed, composes a value in layers, builds parts and stores them on its object, or creates, fills
+    and returns an object. For units outside the flow plan (the one-hop context)."""
+    u = model.units.get(uid)
+    if u is None or not u.is_callable:
+        return ""
+    if u.kind == "constructor" or u.name in ("__init__", "constructor"):
+        return ""  # the classifier's own reason for a constructor stands
+    wired = _registrations(index, model, [uid])
+    if uid in wired:
+        return wired[uid]
+    body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+    wraps = _wraps(body)
+    if wraps:
+        return f"composes `{wraps}` in layers and hands it back"
+    stores = _stores_built(body, u.receiver)
+    if stores:
+        return "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
+    made = _fills(body)
+    if made:
+        return f"creates `{made}`, sets its parts and hands it back"
+    return ""
+
+
 RETURNS = {
     "python": re.compile(rb"->\s*['\"]?(?:[\w.]+\[)?([A-Za-z_][\w.]*)"),
     "typescript": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
