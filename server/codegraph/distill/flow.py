@@ -597,6 +597,8 @@ STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:await\s+)?(new\s+|&
 # An output handed on as an argument: a response, a writer, a stream, a socket, `c.OutOrStdout()`.
 OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|stream|socket|sink)\b(?!\s*[.(\[])|"
                         rb"\.(?:Out\w*|Writer|writer|stdout|stderr)\(\)")
+# A parameter that carries an error: typed as one, or, untyped, named as one.
+ERROR_PARAM = re.compile(r"(?i)^(err|error|exc|exception|failure|throwable|cause)$|(Error|Exception|Throwable|Failure)\b")
 CALLISH = re.compile(rb"^\s*[A-Z]|^\s*new\b")
 
 
@@ -677,8 +679,12 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
         if not (u.is_callable and params):
             continue
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
-        for hit in REGISTER.finditer(body):
-            if hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
+        hits = list(REGISTER.finditer(body))
+        if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
+            # Go: `n.endpoints[method] = h` on the method's receiver
+            hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode()) + rb"\.\w+\s*\[[^\]\n]*\]\s*=(?!=)", body))
+        for hit in hits:
+            if hit.re is REGISTER and hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
                 continue  # `x.f = append(x.f, …)` registers only on the method's own object
             line_end = body.find(b"\n", hit.end())
             rest = body[hit.start() : line_end if line_end != -1 else len(body)]
@@ -1084,6 +1090,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
         stores = _stores_built(body, u.receiver)
+        error_param = next((p for p, t in zip(u.param_names, u.param_types + ("",) * len(u.param_names))
+                            if ERROR_PARAM.search(t or p.lstrip("*&"))), "") if u.param_names else ""
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
             _hands_output(body, m.calls.get(uid, ()), u.sig_end_byte, lambda c: writer(uid, c))
         if handed:  # besides writing, it sets little else in motion (as for a direct writer: at most 3 units)
@@ -1100,6 +1108,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             key, why = "entry", "public, and nothing in the code base calls it: callers from outside enter here"
         elif uid in err_callees:
             key, why = "boundary", err_callees[uid]
+        elif error_param and not ctor:
+            key, why = "boundary", f"handles the error it is handed (`{error_param}`)"
         elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
             key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         elif uid in registers:
