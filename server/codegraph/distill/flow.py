@@ -599,6 +599,7 @@ OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|s
                         rb"\.(?:Out\w*|Writer|writer|stdout|stderr)\(\)")
 # A parameter that carries an error: typed as one, or, untyped, named as one.
 ERROR_PARAM = re.compile(r"(?i)^(err|error|exc|exception|failure|throwable|cause)$|(Error|Exception|Throwable|Failure)\b")
+RETURNS_WHAT = re.compile(rb"\breturn\s+(?:(?:new\s+)?([\w.]+)\s*(?:<[^>\n]*>)?\s*\(|(\w+)\s*;?\s*[})]*\s*$)")
 CALLISH = re.compile(rb"^\s*[A-Z]|^\s*new\b")
 
 
@@ -1080,6 +1081,34 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         foreign = {c.assigned_to for c in m.calls.get(uid, ()) if c.assigned_to and c.receiver in mods}
         return call.name in OUTPUT_NAMES or (bool(root) and (root in mods or root in foreign))
 
+    def hands_back_built(uid: str, body: bytes) -> str:
+        """The factory whose product the unit returns (`return Factory.make(…)`, or a local last assigned
+        from it): a unit of the flow's assembly (a constructor or a factory of a component), or ''."""
+        u = m.units[uid]
+        hit = RETURNS_WHAT.search(body.rstrip())
+        if not hit:
+            return ""
+        calls = m.calls.get(uid, ())
+        if hit.group(2):  # `return x`: the call that last assigned x
+            named = [c for c in calls if c.assigned_to == hit.group(2).decode()]
+            if not named:
+                return ""
+            name = max(named, key=lambda c: c.start_byte).name
+        else:
+            name = hit.group(1).decode().rsplit(".", 1)[-1]
+        recv = hit.group(1).decode().rsplit(".", 1)[0].rsplit(".", 1)[-1] if hit.group(1) and b"." in hit.group(1) else ""
+
+        def owner_name(d: str) -> str:
+            return m.units[m.units[d].parent].name if m.units[d].parent else ""
+        named = [d for d in flow.out.get(uid, ()) if m.units[d].name == name]
+        if recv and any(owner_name(d) == recv for d in named):
+            named = [d for d in named if owner_name(d) == recv]  # `Type.make(…)`: that type's method
+        for d in sorted(named, key=m.order.__getitem__):
+            tier = asm.get(d, (9,))[0]
+            if d != uid and (tier <= 1 or (tier <= 3 and owner_name(d) == recv) or d in flow.ctor_units or m.units[d].is_type):
+                return d
+        return ""
+
     def trunk_pick(uid: str) -> None:
         """A trunk unit whose main job is something else says so first."""
         taken.add(uid)
@@ -1090,6 +1119,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
         stores = _stores_built(body, u.receiver)
+        factory = hands_back_built(uid, body)
         error_param = next((p for p, t in zip(u.param_names, u.param_types + ("",) * len(u.param_names))
                             if ERROR_PARAM.search(t or p.lstrip("*&"))), "") if u.param_names else ""
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
@@ -1116,6 +1146,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             key, why = "assembly", registers[uid]
         elif built:
             key, why = "assembly", f"builds and hands on a `{built[0]}`"
+        elif factory:
+            key, why = "assembly", f"hands back what `{m.units[factory].qualname}` builds"
         elif wraps:
             key, why = "assembly", f"composes `{wraps}` in layers and hands it back"
         elif stores:
