@@ -607,6 +607,12 @@ ACCUMULATE = frozenset({b"append", b"concat", b"list", b"tuple", b"sorted", b"re
                         b"String", b"Array", b"Object", b"merge", b"copy"})  # language builtins that grow or convert
 
 
+def _error_param(u: Unit) -> str:
+    """The parameter that carries an error into the unit ('' when none)."""
+    types = tuple(u.param_types) + ("",) * len(u.param_names)
+    return next((p.lstrip("*&") for p, t in zip(u.param_names, types) if ERROR_PARAM.search(t or p.lstrip("*&"))), "")
+
+
 def _wraps(body: bytes) -> str:
     """The local a unit builds in layers and returns (`app = cls(app, …)` … `return app`), or ''."""
     for hit in WRAPS.finditer(body):
@@ -1120,8 +1126,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         wraps = _wraps(body)
         stores = _stores_built(body, u.receiver)
         factory = hands_back_built(uid, body)
-        error_param = next((p for p, t in zip(u.param_names, u.param_types + ("",) * len(u.param_names))
-                            if ERROR_PARAM.search(t or p.lstrip("*&"))), "") if u.param_names else ""
+        error_param = _error_param(u)
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
             _hands_output(body, m.calls.get(uid, ()), u.sig_end_byte, lambda c: writer(uid, c))
         if handed:  # besides writing, it sets little else in motion (as for a direct writer: at most 3 units)
@@ -1224,6 +1229,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             if outer != original and original in p.fill:
                 p.fill.add(uid)
     p.picks = remapped
+
+    # ---- an error handler that writes out (reports, logs) is a boundary first ------------------
+    for i, (uid, key, why, dep) in enumerate(p.picks):
+        err = _error_param(m.units[uid]) if key == "sink" else ""
+        if err:
+            p.qualities.setdefault(uid, {})["sink"] = why
+            p.picks[i] = (uid, "boundary", f"handles the error it is handed (`{err}`)", dep)
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
     for uid, key, why, _ in p.picks:
