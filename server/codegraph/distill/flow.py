@@ -929,9 +929,14 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     core: list[str] = []
     # one member of a family of overrides stands for the family (`run` of six commands, the
     # constructors of five response types): siblings are interchangeable for a reader
-    def sibling_key(u: str) -> tuple[str, str] | None:
+    def sibling_key(u: str) -> tuple | None:
         fam = flow.family_of.get(u)
-        return (fam, m.units[u].name) if fam and fam != m.units[m.units[u].parent].name else None
+        if fam and fam != m.units[m.units[u].parent].name:
+            return (fam, m.units[u].name)
+        out = flow.out.get(u, ())
+        if 0 < len(out) <= 2 and m.units[u].parent:  # look-alikes: methods of one type that only call the same units
+            return ("same-callees", m.units[u].parent, tuple(sorted(out)))
+        return None
 
     families_taken = {k for k in map(sibling_key, entries) if k}
 
