@@ -146,6 +146,8 @@ class Flow:
         self.out: dict[str, set[str]] = {}
         self.likely: set[tuple[str, str]] = set()
         self._modules: dict[str, set[str]] = {}
+        self._outside: dict[str, set[str]] = {}
+        self._roots: set[str] | None = None
         self._graph()
         self._reach()
 
@@ -327,6 +329,7 @@ class Flow:
             local_type: dict[str, str] = {}  # `x = Foo(...)`, `x = make_foo()` with `-> Foo`: x holds a Foo
             foreign: set[str] = set()  # `t := template.New(…)`: t holds what an imported package built
             mods = self.modules(u.path)
+            outside = self.outside_names(u.path)
             for c in m.calls.get(src, ()):
                 if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
                         and not any(m.units[d].name == c.name for d in self.out[src])):
@@ -341,7 +344,7 @@ class Flow:
             for c in m.unresolved[src]:
                 if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
                     c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
-                if c.receiver in foreign and not c.construct:
+                if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
                     continue  # a method of an outside package's object is not ours to guess
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
@@ -469,6 +472,34 @@ class Flow:
         if mods is None:
             mods = self._modules[path] = _module_names(self.index.files[path].imports)
         return mods
+
+    def outside_names(self, path: str) -> set[str]:
+        """Names a file imports from a package outside the code base (`from twisted.internet import reactor`):
+        a member call on one of them (`reactor.run()`) is that package's, never a same-named method in scope."""
+        got = self._outside.get(path)
+        if got is not None:
+            return got
+        if self._roots is None:
+            roots: set[str] = set()
+            for p in self.index.files:
+                parts = p.split("/")
+                roots.update(parts[:-1])
+                roots.add(parts[-1].rsplit(".", 1)[0])
+            self._roots = roots
+        got = set()
+        facts = self.index.files[path]
+        if facts.language in ("python", "javascript", "typescript", "tsx"):
+            for imp in facts.imports:
+                if imp.level or imp.module.startswith(".") or not imp.module:
+                    continue
+                top = imp.module.lstrip("@").split("/")[0].split(".")[0]
+                if top in self._roots:
+                    continue  # a package of this code base
+                local = imp.alias or (imp.name if imp.name not in ("", "*", "default") else "")
+                if local.isidentifier():
+                    got.add(local)
+        self._outside[path] = got
+        return got
 
     def depths(self, start: str) -> dict[str, int]:
         seen = {start: 0}
