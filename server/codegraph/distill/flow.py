@@ -629,7 +629,8 @@ STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:await\s+)?(new\s+|&
 OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|stream|socket|sink)\b(?!\s*[.(\[])|"
                         rb"\.(?:Out\w*|Writer|writer|stdout|stderr)\(\)")
 # A parameter that carries an error: typed as one, or, untyped, named as one.
-ERROR_PARAM = re.compile(r"(?i)^(err|error|exc|exception|failure|throwable|cause)$|(Error|Exception|Throwable|Failure)\b")
+ERROR_NAME = re.compile(r"(?i)^(err|error|exc|exception|failure|throwable|cause)$")
+ERROR_TYPE = re.compile(r"(Error|Exception|Throwable|Failure)\b|^error$")
 RETURNS_WHAT = re.compile(rb"\breturn\s+(?:(?:new\s+)?([\w.]+)\s*(?:<[^>\n]*>)?\s*\(|(\w+)\s*;?\s*[})]*\s*$)")
 CALLISH = re.compile(rb"^\s*[A-Z]|^\s*new\b")
 
@@ -641,7 +642,8 @@ ACCUMULATE = frozenset({b"append", b"concat", b"list", b"tuple", b"sorted", b"re
 def _error_param(u: Unit) -> str:
     """The parameter that carries an error into the unit ('' when none)."""
     types = tuple(u.param_types) + ("",) * len(u.param_names)
-    return next((p.lstrip("*&") for p, t in zip(u.param_names, types) if ERROR_PARAM.search(t or p.lstrip("*&"))), "")
+    return next((p.lstrip("*&") for p, t in zip(u.param_names, types)
+                 if (ERROR_TYPE.search(t) if t else ERROR_NAME.match(p.lstrip("*&")))), "")
 
 
 def _wraps(body: bytes) -> str:
@@ -707,6 +709,27 @@ def _hands_output(body: bytes, calls, start: int, writes) -> tuple[str, str]:
     return "", ""
 
 
+LOCAL_DEF = re.compile(rb"(?:\b(?:const|let|var|val)\s+)(\w+)\s*(?::[^=\n]*)?=(?!=)")
+
+
+def _statement_end(body: bytes, start: int, limit: int = 2000) -> int:
+    """End of the statement that continues at start: the line's end, or past the brackets it opens
+    (`this.handlers.push({ fulfilled, rejected })` over several lines)."""
+    depth, i, end = 0, start, min(len(body), start + limit)
+    while i < end:
+        ch = body[i]
+        if ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            depth -= 1
+            if depth < 0:
+                return i
+        elif ch == 10 and depth == 0:  # newline outside brackets
+            return i
+        i += 1
+    return end
+
+
 def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
     """Units that store a part they were handed into their object's collections (`self.rules[path] = view`,
     `this.middleware.push(fn)`, Go `mx.mws = append(mx.mws, mw)`): where the parts get wired in."""
@@ -716,7 +739,13 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
         params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this")]
         if not (u.is_callable and params):
             continue
+        handed = set(params)
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        for local in LOCAL_DEF.finditer(body):  # `const handler = { fulfilled, rejected }`: a part built from them
+            name = local.group(1).decode("utf-8", "replace")
+            stmt = body[local.end() : _statement_end(body, local.end())]
+            if name not in params and any(re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt) for p in params):
+                params.append(name)
         hits = list(REGISTER.finditer(body))
         if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
             # Go: `n.endpoints[method] = h` on the method's receiver
@@ -724,11 +753,11 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
         for hit in hits:
             if hit.re is REGISTER and hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
                 continue  # `x.f = append(x.f, …)` registers only on the method's own object
-            line_end = body.find(b"\n", hit.end())
-            rest = body[hit.start() : line_end if line_end != -1 else len(body)]
+            rest = body[hit.start() : _statement_end(body, hit.end())]
             used = [p for p in params if re.search(rb"\b" + re.escape(p.encode()) + rb"\b", rest)]
             if used:
-                out[uid] = f"stores the `{used[0]}` it is handed into its object's state (registration)"
+                out[uid] = (f"stores the `{used[0]}` it is handed into its object's state (registration)" if used[0] in handed
+                            else f"stores `{used[0]}`, built from what it is handed, into its object's state (registration)")
                 break
     return out
 
@@ -1230,9 +1259,10 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
                   and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
                   and _public(index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), stable(u)))
     api = api[: TOTAL]
-    wired_api = _registrations(index, m, api)  # a public method that registers a part is assembly
+    surfaces_left = [u for u in ranked if kind_of[u] == "surface" and u not in chosen]
+    wired_api = _registrations(index, m, surfaces_left + api)  # a public method that registers a part is assembly
     more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
-    more += [(u, "assembly", wired_api[u]) for u in api if u in wired_api]  # assembly before the rest of the surface
+    more += [(u, "assembly", wired_api[u]) for u in surfaces_left + api if u in wired_api]  # before the rest of the surface
     more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
     more += [(u, "entry", cands[u][1]) for u in ranked if kind_of[u] == "surface" and u not in chosen]
     more += [(u, "boundary", err_callees[u]) for u in boundary_all[CAPS["boundary"] :]]
