@@ -297,12 +297,15 @@ class Flow:
         # a call that hands on a host interface's own arguments (`await self.app(scope, receive, send)`,
         # `app(environ, start_response)`) may run any implementation of that interface in scope
         hosts: dict[str, list[str]] = {}
+        self.host_kind: dict[str, str] = {}
         for uid in self.ordered:
             hu = m.units[uid]
-            if hu.is_callable and not (hu.kind == "constructor" or hu.name in ("__init__", "constructor")):
-                kind = host_interface(hu, self.index.files[hu.path].language)
-                if kind and not kind.startswith("http.Handler"):
-                    hosts.setdefault(kind, []).append(uid)
+            kind = host_interface(hu, self.index.files[hu.path].language)
+            if kind:
+                self.host_kind[uid] = kind
+            if kind and hu.is_callable and not (hu.kind == "constructor" or hu.name in ("__init__", "constructor")) \
+                    and not kind.startswith("http.Handler"):
+                hosts.setdefault(kind, []).append(uid)
         for src in sorted(m.unresolved, key=m.order.__getitem__) if hosts else ():
             if src not in arch:
                 continue
@@ -741,15 +744,17 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             continue
         handed = set(params)
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        hits = list(REGISTER.finditer(body))
+        if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
+            # Go: `n.endpoints[method] = h` on the method's receiver
+            hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode()) + rb"\.\w+\s*\[[^\]\n]*\]\s*=(?!=)", body))
+        if not hits:
+            continue
         for local in LOCAL_DEF.finditer(body):  # `const handler = { fulfilled, rejected }`: a part built from them
             name = local.group(1).decode("utf-8", "replace")
             stmt = body[local.end() : _statement_end(body, local.end())]
             if name not in params and any(re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt) for p in params):
                 params.append(name)
-        hits = list(REGISTER.finditer(body))
-        if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
-            # Go: `n.endpoints[method] = h` on the method's receiver
-            hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode()) + rb"\.\w+\s*\[[^\]\n]*\]\s*=(?!=)", body))
         for hit in hits:
             if hit.re is REGISTER and hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
                 continue  # `x.f = append(x.f, …)` registers only on the method's own object
@@ -882,7 +887,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         u = m.units[uid]
         lang = index.files[u.path].language
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
-        host = "" if ctor else host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
+        host = "" if ctor else flow.host_kind.get(uid, "") or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
         if host:
             cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
             continue
