@@ -35,7 +35,7 @@ from tree_sitter import Query, QueryCursor
 from ..index.extract import compiled, parse
 from ..index.facts import Unit
 from .topology import Model
-from .signals import OUTPUT_NAMES
+from .signals import OUTPUT_NAMES, OUTPUT_PARAM
 
 ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
@@ -1062,7 +1062,53 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     boundary_all = [u for u in err_callees if u not in chosen]
     boundary = boundary_all[: CAPS["boundary"]]
 
+    handing: dict[str, bool] = {}
+
+    def hands_out(uid: str, depth_left: int = 3) -> bool:
+        """The unit writes: an output sink, or it hands an output on to one (a few calls deep)."""
+        if sink_tier.get(uid, (9,))[0] == 1:
+            return True
+        if uid in handing or depth_left == 0:
+            return handing.get(uid, False)
+        handing[uid] = False  # cycles: not a writer unless proven otherwise
+        u = m.units[uid]
+        if not u.is_callable:
+            return False
+        callees = {m.units[d].name for d in flow.out.get(uid, ())}
+        if len(callees) > FEW_CALLEES:
+            return False  # it sets much in motion: the flow, not a writer
+        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        handing[uid] = bool(_hands_output(body, m.calls.get(uid, ()), u.sig_end_byte,
+                                          lambda c: writer(uid, c, depth_left - 1))[0])
+        return handing[uid]
+
+    def writer(uid: str, call, depth_left: int = 3) -> bool:
+        """The call goes to a writer: an output call (`write`, `send`) or a method of an outside package's
+        object (`fmt.Fprintf`, `t.Execute(w, …)` with `t := template.New(…)`) that nothing in scope
+        answers, or a unit that writes."""
+        targets = [d for d in flow.out.get(uid, ()) if m.units[d].name == call.name]
+        if targets:
+            return all(hands_out(d, depth_left) for d in targets)
+        u = m.units[uid]
+        mods = flow.modules(u.path)
+        root = call.receiver.split(".")[0].split("::")[0]
+        foreign = {c.assigned_to for c in m.calls.get(uid, ()) if c.assigned_to and c.receiver in mods}
+        return call.name in OUTPUT_NAMES or (bool(root) and (root in mods or root in foreign))
+
     # ---- sinks: output and persistence on the flow -----------------------------------------
+    # a leaf that hands the output it is given (`w io.Writer`) to an outside writer (`t.Execute(w, …)`)
+    sink_tier = dict(sink_tier)
+    for uid in flow.ordered:
+        u = m.units[uid]
+        if uid not in flowing or uid in sink_tier or not u.is_callable or flow.out.get(uid) or not m.calls.get(uid):
+            continue
+        typed = dict(zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names)))
+        if not any(OUTPUT_PARAM.search(t or p.lstrip("*&")) for p, t in typed.items() if p not in ("self", "this")):
+            continue
+        handed, to = _hands_output(index.sources[u.path][u.sig_end_byte : u.end_byte], m.calls[uid], u.sig_end_byte,
+                                   lambda c, uid=uid: writer(uid, c))
+        if handed:
+            sink_tier[uid] = (1, f"hands its output `{handed}` to `{to}`, which writes it out")
     sinks_all = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
                        key=lambda u: (sink_tier[u][0], depth[u], stable(u)))
     sinks_all = one_per_family(sinks_all)
@@ -1123,39 +1169,6 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     entry_owners = {_owner_type(m, e) for e in entries} - {""}
     # component types: the flow runs through their methods (a returned result or value object is not assembly)
     types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
-
-    handing: dict[str, bool] = {}
-
-    def hands_out(uid: str, depth_left: int = 3) -> bool:
-        """The unit writes: an output sink, or it hands an output on to one (a few calls deep)."""
-        if sink_tier.get(uid, (9,))[0] == 1:
-            return True
-        if uid in handing or depth_left == 0:
-            return handing.get(uid, False)
-        handing[uid] = False  # cycles: not a writer unless proven otherwise
-        u = m.units[uid]
-        if not u.is_callable:
-            return False
-        callees = {m.units[d].name for d in flow.out.get(uid, ())}
-        if len(callees) > FEW_CALLEES:
-            return False  # it sets much in motion: the flow, not a writer
-        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
-        handing[uid] = bool(_hands_output(body, m.calls.get(uid, ()), u.sig_end_byte,
-                                          lambda c: writer(uid, c, depth_left - 1))[0])
-        return handing[uid]
-
-    def writer(uid: str, call, depth_left: int = 3) -> bool:
-        """The call goes to a writer: an output call (`write`, `send`) or a method of an outside package's
-        object (`fmt.Fprintf`, `t.Execute(w, …)` with `t := template.New(…)`) that nothing in scope
-        answers, or a unit that writes."""
-        targets = [d for d in flow.out.get(uid, ()) if m.units[d].name == call.name]
-        if targets:
-            return all(hands_out(d, depth_left) for d in targets)
-        u = m.units[uid]
-        mods = flow.modules(u.path)
-        root = call.receiver.split(".")[0].split("::")[0]
-        foreign = {c.assigned_to for c in m.calls.get(uid, ()) if c.assigned_to and c.receiver in mods}
-        return call.name in OUTPUT_NAMES or (bool(root) and (root in mods or root in foreign))
 
     def hands_back_built(uid: str, body: bytes) -> str:
         """The factory whose product the unit returns (`return Factory.make(…)`, or a local last assigned
