@@ -18,7 +18,7 @@ from codegraph.index.index import RootIndex
 from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
-NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline")
+NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -53,6 +53,19 @@ def test_flow_fixture_gold(name: str) -> None:
             assert set(want["any"]) & carrying, (role, carrying)
     for uid, role in gold.get("main_role", {}).items():
         assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
+    fam = gold.get("family_core_at_most")
+    if fam:  # one member of a family of overrides stands for it in the core
+        core = [k for k, s in srcs.items() if k.startswith(fam["prefix"]) and k.endswith(fam["suffix"])
+                and k not in fam["except"] and s["roles"][0] == "STATE_ORCHESTRATE"]
+        assert len(core) <= fam["max"], core
+    alike = gold.get("lookalike_core_at_most")
+    if alike:  # methods of one type that only call the same units: one stands for the others in the core
+        core = [k for k in alike["units"] if k in srcs and srcs[k]["roles"][0] == "STATE_ORCHESTRATE"]
+        assert len(core) <= alike["max"], core
+    share = gold.get("core_share")
+    if share:  # an entry's share of the core follows what it sets in motion
+        core = [k for k, s in srcs.items() if s["roles"][0] == "STATE_ORCHESTRATE"][: share["first"]]
+        assert sum(k.startswith(share["prefix"]) for k in core) <= share["max"], core
     if gold.get("no_lone_closures"):  # a closure is shown inside its function, never on its own
         units = built(name).resolver.units
         for uid, src in srcs.items():
@@ -62,6 +75,20 @@ def test_flow_fixture_gold(name: str) -> None:
     for role, uids in gold["not_role"].items():
         for uid in uids:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)
+
+
+def test_a_method_of_an_outside_packages_object_is_not_guessed_in_scope() -> None:
+    """`tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a same-named one in scope."""
+    from codegraph.distill.flow import Flow
+    from codegraph.distill.topology import build_model
+
+    gold = json.loads((FIXTURES / "py-roles" / "gold.json").read_text())
+    index = built("py-roles")
+    flow = Flow(index, build_model(index))
+    for src, dst in gold["no_edge"]:
+        assert src in flow.out and dst not in flow.out[src], (src, sorted(flow.out.get(src, ())))
+    for src, dst in gold["edge"]:  # a call handing on a host interface's arguments may run its implementations
+        assert dst in flow.out.get(src, ()) and (src, dst) in flow.likely, (src, sorted(flow.out.get(src, ())))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -105,3 +132,31 @@ def test_repeated_request_is_answered_from_memory() -> None:
     t = time.perf_counter()
     again = run_distill_frame(index, {"format": "markdown"})
     assert again == first and time.perf_counter() - t < 0.02
+
+
+def test_what_a_unit_does_from_its_body() -> None:
+    from codegraph.distill.flow import _fills, _stores_built, _wraps
+
+    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c") == ["help"]  # Go: the receiver is its object
+    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n") == ["engine", "spider"]
+    assert _stores_built(b"self.count = self.total()\n") == []  # one call result stored: bookkeeping, not assembly
+    assert _wraps(b"app = self.router\nfor cls in layers:\n    app = cls(app)\nreturn app\n") == "app"
+    assert _wraps(b"h := mws[len(mws)-1](endpoint)\nfor i := len(mws) - 2; i >= 0; i-- {\n\th = mws[i](h)\n}\nreturn h\n}") == "h"
+    assert _wraps(b"out = append(out, x)\nreturn out\n}") == ""  # a collection grows: nothing is wrapped
+    assert _wraps(b"response = self.process_response(response)\nreturn response\n") == ""  # a step of the flow
+    assert _fills(b"{\n  const context = Object.create(this.context);\n  context.req = req;\n  context.res = res;\n  return context;\n}") == "context"
+    assert _fills(b"{\n  const n = compute(x);\n  return n;\n}") == ""
+
+
+def test_body_role_names_assembly_outside_the_plan() -> None:
+    """A unit delivered as one-hop context has no plan role: its body alone can still say assembly."""
+    from codegraph.distill.flow import body_role
+    from codegraph.distill.topology import build_model
+
+    index = built("py-roles")
+    model = build_model(index)
+    assert "registration" in body_role(index, model, "webkit/app.py::App.use")
+    assert body_role(index, model, "webkit/app.py::App.build_stack").startswith("composes `handler`")
+    assert body_role(index, model, "webkit/app.py::App.setup").startswith("builds parts")
+    assert body_role(index, model, "webkit/app.py::App.serve") == ""
+    assert body_role(index, model, "webkit/app.py::App.__init__") == ""

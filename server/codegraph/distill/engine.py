@@ -24,7 +24,7 @@ from .pack import Parts, deliver
 from .query import neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
-from .flow import plan as flow_plan
+from .flow import body_role, plan as flow_plan
 from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, boundary_roles,
                     classify, output_sinks)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
@@ -35,7 +35,7 @@ __all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-2"
-POLICY_VERSION = "flow;likely3;family24;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out"
+POLICY_VERSION = "flow;likely3;family24;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles2"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 REFERENCE_ID = "0" * 40  # packing decisions measure at least this id, so the request id never changes the pack
 
@@ -316,6 +316,14 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
         uids = [r.uid for r in rows if r.uid in model.units and model.component(r.uid) == comp.id]
         if uids:
             components.append({"id": comp.id, "name": comp.name, "uids": uids, "depends_on": list(comp.depends_on)})
+    if request.scenario == "overview":  # units outside the plan (one hop): what their body does decides assembly
+        for r in rows:
+            if r.uid in plan_roles or r.alias_of or ASSEMBLY in roles.get(r.uid, {}):
+                continue
+            why = body_role(index, model, r.uid)
+            if why:
+                roles = {**roles, r.uid: {ASSEMBLY: (1, why), **roles.get(r.uid, {})}}
+                plan_roles[r.uid] = [ASSEMBLY]
     labels = role_labels(rows, roles, plan_roles)
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],

@@ -35,6 +35,7 @@ from tree_sitter import Query, QueryCursor
 from ..index.extract import compiled, parse
 from ..index.facts import Unit
 from .topology import Model
+from .signals import OUTPUT_NAMES, OUTPUT_PARAM
 
 ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
@@ -45,6 +46,7 @@ FAMILY_MAX = 24
 MAX_DEPTH = 6
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 TOTAL = 30
+FEW_CALLEES = 8  # a unit that calls more distinct units than this sets the flow in motion: not a writer
 MAX_OUTER_BYTES = 12_000  # a closure's enclosing function is read whole up to this size
 
 # Directory names that hold material about the code, not the code's architecture.
@@ -87,6 +89,7 @@ def is_public(u: Unit, language: str, source: bytes) -> bool:
     return not u.name.startswith("_")
 
 
+HOST_ARGS = re.compile(rb"\(\s*(?:(scope\s*,\s*\w*receive\w*\s*,\s*\w*send\w*)|environ\s*,\s*\w*start_response\w*)\s*\)")
 WSGI = ("environ", "start_response")
 ASGI = ("scope", "receive", "send")
 
@@ -142,6 +145,9 @@ class Flow:
         self.ordered = sorted(self.arch, key=model.order.__getitem__)
         self.out: dict[str, set[str]] = {}
         self.likely: set[tuple[str, str]] = set()
+        self._modules: dict[str, set[str]] = {}
+        self._outside: dict[str, set[str]] = {}
+        self._roots: set[str] | None = None
         self._graph()
         self._reach()
 
@@ -262,6 +268,7 @@ class Flow:
             for t in ts:
                 for name, d in methods_of.get(t, {}).items():
                     family_of.setdefault(d, root(b))
+        self.family_of = family_of
         overrides: dict[tuple[str, str], list[str]] = {}
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
             overrides.setdefault((b, m.units[d].name), []).append(d)
@@ -287,6 +294,33 @@ class Flow:
                 if d != uid and d not in self.out[uid]:
                     self.out[uid].add(d)
                     self.likely.add((uid, d))
+        # a call that hands on a host interface's own arguments (`await self.app(scope, receive, send)`,
+        # `app(environ, start_response)`) may run any implementation of that interface in scope
+        hosts: dict[str, list[str]] = {}
+        self.host_kind: dict[str, str] = {}
+        for uid in self.ordered:
+            hu = m.units[uid]
+            kind = host_interface(hu, self.index.files[hu.path].language)
+            if kind:
+                self.host_kind[uid] = kind
+            if kind and hu.is_callable and not (hu.kind == "constructor" or hu.name in ("__init__", "constructor")) \
+                    and not kind.startswith("http.Handler"):
+                hosts.setdefault(kind, []).append(uid)
+        for src in sorted(m.unresolved, key=m.order.__getitem__) if hosts else ():
+            if src not in arch:
+                continue
+            text = self.index.sources[m.units[src].path]
+            for c in m.unresolved[src]:
+                args = HOST_ARGS.search(text, c.start_byte, c.end_byte)
+                if not args:
+                    continue
+                kind = next((k for k in hosts if k.startswith("ASGI" if args.group(1) else "WSGI")), "")
+                targets = [d for d in hosts.get(kind, ()) if d != src]
+                if 0 < len(targets) <= FAMILY_MAX:  # like a family: beyond that, too wide to guess
+                    for d in targets:
+                        if d not in self.out[src]:
+                            self.out[src].add(d)
+                            self.likely.add((src, d))
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
@@ -296,7 +330,13 @@ class Flow:
                 owner = m.units[owner].parent
             me = {"self", "this", u.receiver} - {""}
             local_type: dict[str, str] = {}  # `x = Foo(...)`, `x = make_foo()` with `-> Foo`: x holds a Foo
+            foreign: set[str] = set()  # `t := template.New(…)`: t holds what an imported package built
+            mods = self.modules(u.path)
+            outside = self.outside_names(u.path)
             for c in m.calls.get(src, ()):
+                if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
+                        and not any(m.units[d].name == c.name for d in self.out[src])):
+                    foreign.add(c.assigned_to)
                 if c.assigned_to and c.assigned_to not in local_type:
                     if c.name in types and (c.construct or c.name[:1].isupper()):
                         local_type[c.assigned_to] = c.name
@@ -307,6 +347,8 @@ class Flow:
             for c in m.unresolved[src]:
                 if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
                     c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
+                if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
+                    continue  # a method of an outside package's object is not ours to guess
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
                 if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
@@ -427,6 +469,41 @@ class Flow:
                 if d in self.callers:
                     self.callers[d].add(s)
 
+    def modules(self, path: str) -> set[str]:
+        """Local names bound to whole outside modules or packages in that file."""
+        mods = self._modules.get(path)
+        if mods is None:
+            mods = self._modules[path] = _module_names(self.index.files[path].imports)
+        return mods
+
+    def outside_names(self, path: str) -> set[str]:
+        """Names a file imports from a package outside the code base (`from twisted.internet import reactor`):
+        a member call on one of them (`reactor.run()`) is that package's, never a same-named method in scope."""
+        got = self._outside.get(path)
+        if got is not None:
+            return got
+        if self._roots is None:
+            roots: set[str] = set()
+            for p in self.index.files:
+                parts = p.split("/")
+                roots.update(parts[:-1])
+                roots.add(parts[-1].rsplit(".", 1)[0])
+            self._roots = roots
+        got = set()
+        facts = self.index.files[path]
+        if facts.language in ("python", "javascript", "typescript", "tsx"):
+            for imp in facts.imports:
+                if imp.level or imp.module.startswith(".") or not imp.module:
+                    continue
+                top = imp.module.lstrip("@").split("/")[0].split(".")[0]
+                if top in self._roots:
+                    continue  # a package of this code base
+                local = imp.alias or (imp.name if imp.name not in ("", "*", "default") else "")
+                if local.isidentifier():
+                    got.add(local)
+        self._outside[path] = got
+        return got
+
     def depths(self, start: str) -> dict[str, int]:
         seen = {start: 0}
         frontier = [start]
@@ -532,6 +609,130 @@ REGISTER = re.compile(
 )
 
 
+def _module_names(imports) -> set[str]:
+    """Local names that bind a whole imported module or package (`import json`, Go `"text/template"`)."""
+    out: set[str] = set()
+    for imp in imports:
+        if imp.level or imp.module.startswith("."):
+            continue  # a module of this code base
+        if imp.name in ("", "*") or imp.alias:
+            local = imp.alias or imp.module.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1]
+            if local.isidentifier():
+                out.add(local)
+    return out
+
+
+# What a trunk unit does, read from its body (the unit's main role; see docs/distill.md).
+# Composition: a local wrapped in layers and handed back (`app = cls(app, …)`, `h = mw[i](h)`).
+WRAPS = re.compile(rb"(?<![\w.])(\w+)\s*:?=\s*(?:await\s+)?\w+(?:\[[\w.\- ]*\])?\(\s*&?\1\b")
+# A part built and stored on the unit's own object (`self.engine = self._create_engine()`,
+# `this.slot = new Slot(…)`, `self._session = iface.open_session(…)`).
+STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:await\s+)?(new\s+|&)?([\w.]+)\s*[(<{]")
+# An output handed on as an argument: a response, a writer, a stream, a socket, `c.OutOrStdout()`.
+OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|stream|socket|sink)\b(?!\s*[.(\[])|"
+                        rb"\.(?:Out\w*|Writer|writer|stdout|stderr)\(\)")
+# A parameter that carries an error: typed as one, or, untyped, named as one.
+ERROR_NAME = re.compile(r"(?i)^(err|error|exc|exception|failure|throwable|cause)$")
+ERROR_TYPE = re.compile(r"(Error|Exception|Throwable|Failure)\b|^error$")
+RETURNS_WHAT = re.compile(rb"\breturn\s+(?:(?:new\s+)?([\w.]+)\s*(?:<[^>\n]*>)?\s*\(|(\w+)\s*;?\s*[})]*\s*$)")
+CALLISH = re.compile(rb"^\s*[A-Z]|^\s*new\b")
+
+
+ACCUMULATE = frozenset({b"append", b"concat", b"list", b"tuple", b"sorted", b"reversed", b"str", b"len", b"int",
+                        b"String", b"Array", b"Object", b"merge", b"copy"})  # language builtins that grow or convert
+
+
+def _error_param(u: Unit) -> str:
+    """The parameter that carries an error into the unit ('' when none)."""
+    types = tuple(u.param_types) + ("",) * len(u.param_names)
+    return next((p.lstrip("*&") for p, t in zip(u.param_names, types)
+                 if (ERROR_TYPE.search(t) if t else ERROR_NAME.match(p.lstrip("*&")))), "")
+
+
+def _wraps(body: bytes) -> str:
+    """The local a unit builds in layers and returns (`app = cls(app, …)` … `return app`), or ''."""
+    for hit in WRAPS.finditer(body):
+        name = hit.group(1)
+        if name in (b"self", b"this", b"err") or len(name) > 40:
+            continue
+        callee = body[hit.start(): hit.end()].split(b"=", 1)[1].strip().split(b"(")[0].split(b"[")[0]
+        if callee.strip().removeprefix(b"await ").strip() in ACCUMULATE:
+            continue  # `xs = append(xs, x)`: a collection grows, nothing is wrapped
+        if re.search(rb"\breturn\s+&?" + re.escape(name) + rb"\b\s*(?:[;\n,)}]|$)", body):
+            return name.decode()
+    return ""
+
+
+RETURNS_LOCAL = re.compile(rb"\breturn\s+(\w+)\s*;?\s*[})]*\s*$")
+
+
+def _fills(body: bytes) -> str:
+    """The local a unit creates, fills (two or more fields set) and returns: a context or a config object."""
+    hit = RETURNS_LOCAL.search(body.rstrip())
+    if not hit:
+        return ""
+    name = re.escape(hit.group(1))
+    if not re.search(rb"(?:\b(?:const|let|var|val)\s+)?(?<![\w.])" + name + rb"\s*:?=\s*(?:new\b|\{|\[|\w+(?:\.\w+)*\()", body):
+        return ""
+    sets = re.findall(rb"(?<![\w.])" + name + rb"(?:\.\w+|\[[^\]\n]+\])\s*=(?!=)", body)
+    return hit.group(1).decode() if len(sets) >= 2 else ""
+
+
+def _stores_built(body: bytes, receiver: str = "") -> list[str]:
+    """Fields of its own object the unit sets from a construction or a call: at least two stores, or one construction."""
+    pattern = STORES_BUILT
+    if receiver and receiver.isidentifier() and receiver not in ("self", "this"):  # Go `c.help = &Command{…}`
+        pattern = re.compile(STORES_BUILT.pattern.replace(b"(?:self|this)", b"(?:self|this|" + receiver.encode() + b")"))
+    found = pattern.findall(body)
+    built = [f for f, amp, rhs in found if CALLISH.match(rhs) or amp]
+    hits = [(f.decode(), rhs) for f, _, rhs in found]
+    if built or len(hits) >= 2:
+        return sorted({f for f, _ in hits})
+    return []
+
+
+def _hands_output(body: bytes, calls, start: int, writes) -> tuple[str, str]:
+    """(output, callee) when the unit passes an output (a response, a writer) on as a call argument to
+    a writer: a call outside the code base, or a unit that writes (`writes(name)`)."""
+    for c in calls:
+        if not c.receiver and c.name[:1].isupper() or c.construct:
+            continue  # `Ok(resp)`, `new Foo(res)`: a value wrapped, not written
+        if not writes(c):
+            continue
+        a, b = c.start_byte - start, c.end_byte - start
+        if a < 0 or b > len(body):
+            continue
+        text = body[a:b]
+        open_at = text.find(b"(")
+        if open_at < 0 or c.name in ("len", "isinstance", "print", "println"):
+            continue
+        hit = OUTPUT_ARG.search(text, open_at + 1)
+        if hit:
+            return hit.group(0).decode().lstrip("."), c.name
+    return "", ""
+
+
+LOCAL_DEF = re.compile(rb"(?:\b(?:const|let|var|val)\s+)(\w+)\s*(?::[^=\n]*)?=(?!=)")
+
+
+def _statement_end(body: bytes, start: int, limit: int = 2000) -> int:
+    """End of the statement that continues at start: the line's end, or past the brackets it opens
+    (`this.handlers.push({ fulfilled, rejected })` over several lines)."""
+    depth, i, end = 0, start, min(len(body), start + limit)
+    while i < end:
+        ch = body[i]
+        if ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            depth -= 1
+            if depth < 0:
+                return i
+        elif ch == 10 and depth == 0:  # newline outside brackets
+            return i
+        i += 1
+    return end
+
+
 def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
     """Units that store a part they were handed into their object's collections (`self.rules[path] = view`,
     `this.middleware.push(fn)`, Go `mx.mws = append(mx.mws, mw)`): where the parts get wired in."""
@@ -541,17 +742,54 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
         params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this")]
         if not (u.is_callable and params):
             continue
+        handed = set(params)
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
-        for hit in REGISTER.finditer(body):
-            if hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
+        hits = list(REGISTER.finditer(body))
+        if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
+            # Go: `n.endpoints[method] = h` on the method's receiver
+            hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode()) + rb"\.\w+\s*\[[^\]\n]*\]\s*=(?!=)", body))
+        if not hits:
+            continue
+        for local in LOCAL_DEF.finditer(body):  # `const handler = { fulfilled, rejected }`: a part built from them
+            name = local.group(1).decode("utf-8", "replace")
+            stmt = body[local.end() : _statement_end(body, local.end())]
+            if name not in params and any(re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt) for p in params):
+                params.append(name)
+        for hit in hits:
+            if hit.re is REGISTER and hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
                 continue  # `x.f = append(x.f, …)` registers only on the method's own object
-            line_end = body.find(b"\n", hit.end())
-            rest = body[hit.start() : line_end if line_end != -1 else len(body)]
+            rest = body[hit.start() : _statement_end(body, hit.end())]
             used = [p for p in params if re.search(rb"\b" + re.escape(p.encode()) + rb"\b", rest)]
             if used:
-                out[uid] = f"stores the `{used[0]}` it is handed into its object's state (registration)"
+                out[uid] = (f"stores the `{used[0]}` it is handed into its object's state (registration)" if used[0] in handed
+                            else f"stores `{used[0]}`, built from what it is handed, into its object's state (registration)")
                 break
     return out
+
+
+def body_role(index, model: Model, uid: str) -> str:
+    """Why a unit is assembly, read from its body alone ('' when it is not): it registers a part it is
+    handed, composes a value in layers, builds parts and stores them on its object, or creates, fills
+    and returns an object. For units outside the flow plan (the one-hop context)."""
+    u = model.units.get(uid)
+    if u is None or not u.is_callable:
+        return ""
+    if u.kind == "constructor" or u.name in ("__init__", "constructor"):
+        return ""  # the classifier's own reason for a constructor stands
+    wired = _registrations(index, model, [uid])
+    if uid in wired:
+        return wired[uid]
+    body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+    wraps = _wraps(body)
+    if wraps:
+        return f"composes `{wraps}` in layers and hands it back"
+    stores = _stores_built(body, u.receiver)
+    if stores:
+        return "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
+    made = _fills(body)
+    if made:
+        return f"creates `{made}`, sets its parts and hands it back"
+    return ""
 
 
 RETURNS = {
@@ -649,7 +887,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         u = m.units[uid]
         lang = index.files[u.path].language
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
-        host = "" if ctor else host_interface(u, lang) or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
+        host = "" if ctor else flow.host_kind.get(uid, "") or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
         if host:
             cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
             continue
@@ -719,11 +957,26 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         entries.append(uid)
         covered |= mine
         p.picks.append((uid, "entry", cands[uid][1], 0))
+    # the outermost door: a public surface that nothing calls and that leads into a chosen surface
+    # (and everything it reaches) is where callers enter; the inner one is part of its flow
+    for i, e in enumerate(entries):
+        if kind_of[e] != "surface" or e in extra:
+            continue
+        e_bits = flow.down_bits.get(e, 0)
+        outer = [x for x in flow.callers.get(e, ()) if kind_of.get(x) == "surface" and x not in entries
+                 and all(kind_of.get(c) == "surface" for c in flow.callers.get(x, ()))
+                 and flow.down_bits.get(x, 0) & e_bits == e_bits]
+        if outer:  # the nearest door: the least set in motion besides the inner entry's flow
+            x = min(outer, key=lambda x: (flow.down.get(x, 0), m.cost(x), stable(x)))
+            entries[i] = x
+            p.picks = [(x, k, f"public door into `{m.units[e].qualname}`: only other public methods call it", d)
+                       if u == e else (u, k, w, d) for u, k, w, d in p.picks]
     chosen = set(entries)
 
     # ---- the trunk of each entry's flow ---------------------------------------------------
     depth: dict[str, int] = {}
     per_entry: list[list[str]] = []
+    weights: list[int] = []  # an entry's share of the trunk follows what it sets in motion
     for e in entries:
         d = flow.depths(e)
         for uid, k in d.items():
@@ -737,14 +990,49 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         converging = sorted(trunk, key=lambda u: (-through[u], d[u], stable(u)))
         trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
         per_entry += [trunk, converging]
+        weights += [max(1, flow.down.get(e, 0))] * 2
     core: list[str] = []
+    # one member of a family of overrides stands for the family (`run` of six commands, the
+    # constructors of five response types): siblings are interchangeable for a reader
+    def sibling_key(u: str) -> tuple | None:
+        fam = flow.family_of.get(u)
+        if fam and fam != m.units[m.units[u].parent].name:
+            return (fam, m.units[u].name)
+        out = flow.out.get(u, ())
+        if 0 < len(out) <= 2 and m.units[u].parent:  # look-alikes: methods of one type that only call the same units
+            return ("same-callees", m.units[u].parent, tuple(sorted(out)))
+        return None
+
+    families_taken = {k for k in map(sibling_key, entries) if k}
+
+    def one_per_family(units: list[str]) -> list[str]:
+        """The units in order, leaving out a sibling of a family member already taken."""
+        kept = []
+        for u in units:
+            k = sibling_key(u)
+            if k and k in families_taken:
+                continue
+            if k:
+                families_taken.add(k)
+            kept.append(u)
+        return kept
     i = 0
+    credit = [0] * len(per_entry)
     while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
-        lst = per_entry[i % len(per_entry)]
+        # smooth weighted turns: every list gains its weight, the richest (then the first) takes a turn
+        live = [j for j, lst in enumerate(per_entry) if lst]
+        for j in live:
+            credit[j] += weights[j]
+        turn = max(live, key=lambda j: (credit[j], -j))
+        credit[turn] -= sum(weights[j] for j in live)
+        lst = per_entry[turn]
         while lst:
             u = lst.pop(0)
-            if u not in core:
+            k = sibling_key(u)
+            if u not in core and not (k and k in families_taken):
                 core.append(u)
+                if k:
+                    families_taken.add(k)
                 break
         i += 1
         if i > 10_000:
@@ -774,9 +1062,56 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     boundary_all = [u for u in err_callees if u not in chosen]
     boundary = boundary_all[: CAPS["boundary"]]
 
+    handing: dict[str, bool] = {}
+
+    def hands_out(uid: str, depth_left: int = 3) -> bool:
+        """The unit writes: an output sink, or it hands an output on to one (a few calls deep)."""
+        if sink_tier.get(uid, (9,))[0] == 1:
+            return True
+        if uid in handing or depth_left == 0:
+            return handing.get(uid, False)
+        handing[uid] = False  # cycles: not a writer unless proven otherwise
+        u = m.units[uid]
+        if not u.is_callable:
+            return False
+        callees = {m.units[d].name for d in flow.out.get(uid, ())}
+        if len(callees) > FEW_CALLEES:
+            return False  # it sets much in motion: the flow, not a writer
+        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        handing[uid] = bool(_hands_output(body, m.calls.get(uid, ()), u.sig_end_byte,
+                                          lambda c: writer(uid, c, depth_left - 1))[0])
+        return handing[uid]
+
+    def writer(uid: str, call, depth_left: int = 3) -> bool:
+        """The call goes to a writer: an output call (`write`, `send`) or a method of an outside package's
+        object (`fmt.Fprintf`, `t.Execute(w, …)` with `t := template.New(…)`) that nothing in scope
+        answers, or a unit that writes."""
+        targets = [d for d in flow.out.get(uid, ()) if m.units[d].name == call.name]
+        if targets:
+            return all(hands_out(d, depth_left) for d in targets)
+        u = m.units[uid]
+        mods = flow.modules(u.path)
+        root = call.receiver.split(".")[0].split("::")[0]
+        foreign = {c.assigned_to for c in m.calls.get(uid, ()) if c.assigned_to and c.receiver in mods}
+        return call.name in OUTPUT_NAMES or (bool(root) and (root in mods or root in foreign))
+
     # ---- sinks: output and persistence on the flow -----------------------------------------
+    # a leaf that hands the output it is given (`w io.Writer`) to an outside writer (`t.Execute(w, …)`)
+    sink_tier = dict(sink_tier)
+    for uid in flow.ordered:
+        u = m.units[uid]
+        if uid not in flowing or uid in sink_tier or not u.is_callable or flow.out.get(uid) or not m.calls.get(uid):
+            continue
+        typed = dict(zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names)))
+        if not any(OUTPUT_PARAM.search(t or p.lstrip("*&")) for p, t in typed.items() if p not in ("self", "this")):
+            continue
+        handed, to = _hands_output(index.sources[u.path][u.sig_end_byte : u.end_byte], m.calls[uid], u.sig_end_byte,
+                                   lambda c, uid=uid: writer(uid, c))
+        if handed:
+            sink_tier[uid] = (1, f"hands its output `{handed}` to `{to}`, which writes it out")
     sinks_all = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
                        key=lambda u: (sink_tier[u][0], depth[u], stable(u)))
+    sinks_all = one_per_family(sinks_all)
     sinks = sinks_all[: CAPS["sink"]]
 
     # ---- assembly: constructors and factories of what the flow runs through ------------------
@@ -785,7 +1120,21 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         parent = m.units[s].parent
         if parent:
             owners[parent] = owners.get(parent, 0) + 1
+    # a class expression (`module.exports = class … {}`) leaves its methods without a parent: a
+    # file whose parentless methods include exactly one constructor, that constructor is theirs
+    orphan_ctor: dict[str, str] = {}
+    for s in entries + core + sinks:
+        u = m.units[s]
+        if u.parent or u.kind != "method" or u.path in orphan_ctor:
+            continue
+        ctors = [x for x in flow.ordered if m.units[x].path == u.path and not m.units[x].parent
+                 and m.units[x].kind in ("method", "constructor") and m.units[x].name in ("constructor", "__init__")]
+        orphan_ctor[u.path] = ctors[0] if len(ctors) == 1 else ""
     asm: dict[str, tuple[int, int, str]] = {}
+    for path, ctor in sorted(orphan_ctor.items()):
+        if ctor:
+            n = sum(1 for s in entries + core + sinks if m.units[s].path == path and not m.units[s].parent)
+            asm[ctor] = (0, -n, f"constructor of the class whose methods the flow runs through ({n} of them)")
     for parent, n in owners.items():
         ctor = flow.ctor_of.get(parent)
         if ctor and ctor in arch:
@@ -800,6 +1149,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             n = sum(owners.get(x, 0) for x in made)
             names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
             asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
+    for src in flow.ordered:  # a leaf on the flow that creates, fills and returns an object (a context, a config)
+        if src in asm or src not in flowing or not m.units[src].is_callable or flow.out.get(src):
+            continue
+        u = m.units[src]
+        made = _fills(index.sources[u.path][u.sig_end_byte : u.end_byte])
+        if made:
+            asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
     wired = _registrations(index, m, [u for u in flow.ordered if u in flowing])
     for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
         asm.setdefault(uid, (2, 0, why))
@@ -814,6 +1170,34 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     # component types: the flow runs through their methods (a returned result or value object is not assembly)
     types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
 
+    def hands_back_built(uid: str, body: bytes) -> str:
+        """The factory whose product the unit returns (`return Factory.make(…)`, or a local last assigned
+        from it): a unit of the flow's assembly (a constructor or a factory of a component), or ''."""
+        u = m.units[uid]
+        hit = RETURNS_WHAT.search(body.rstrip())
+        if not hit:
+            return ""
+        calls = m.calls.get(uid, ())
+        if hit.group(2):  # `return x`: the call that last assigned x
+            named = [c for c in calls if c.assigned_to == hit.group(2).decode()]
+            if not named:
+                return ""
+            name = max(named, key=lambda c: c.start_byte).name
+        else:
+            name = hit.group(1).decode().rsplit(".", 1)[-1]
+        recv = hit.group(1).decode().rsplit(".", 1)[0].rsplit(".", 1)[-1] if hit.group(1) and b"." in hit.group(1) else ""
+
+        def owner_name(d: str) -> str:
+            return m.units[m.units[d].parent].name if m.units[d].parent else ""
+        named = [d for d in flow.out.get(uid, ()) if m.units[d].name == name]
+        if recv and any(owner_name(d) == recv for d in named):
+            named = [d for d in named if owner_name(d) == recv]  # `Type.make(…)`: that type's method
+        for d in sorted(named, key=m.order.__getitem__):
+            tier = asm.get(d, (9,))[0]
+            if d != uid and (tier <= 1 or (tier <= 3 and owner_name(d) == recv) or d in flow.ctor_units or m.units[d].is_type):
+                return d
+        return ""
+
     def trunk_pick(uid: str) -> None:
         """A trunk unit whose main job is something else says so first."""
         taken.add(uid)
@@ -821,16 +1205,45 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
+        ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
+        wraps = _wraps(body)
+        stores = _stores_built(body, u.receiver)
+        factory = hands_back_built(uid, body)
+        error_param = _error_param(u)
+        handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
+            _hands_output(body, m.calls.get(uid, ()), u.sig_end_byte, lambda c: writer(uid, c))
+        if handed:  # besides writing, it sets little else in motion (as for a direct writer: at most 3 units)
+            written = 0
+            for d in flow.out.get(uid, ()):
+                if m.units[d].name == to and d in flow.bit:
+                    written |= flow.down_bits.get(d, 0) | (1 << flow.bit[d])
+            if (flow.down_bits.get(uid, 0) & ~written).bit_count() > 3:
+                handed = ""
         if uid in cands and kind_of.get(uid) == "host" and _owner_type(m, uid) in entry_owners:
             key, why = "entry", cands[uid][1]  # the chosen application object's other host method
+        elif (not ctor and not flow.callers.get(uid) and not (u.parent and m.units[u.parent].is_callable)
+              and _public(index, m, u)):
+            key, why = "entry", "public, and nothing in the code base calls it: callers from outside enter here"
         elif uid in err_callees:
             key, why = "boundary", err_callees[uid]
+        elif error_param and not ctor:
+            key, why = "boundary", f"handles the error it is handed (`{error_param}`)"
         elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
             key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         elif uid in registers:
             key, why = "assembly", registers[uid]
         elif built:
             key, why = "assembly", f"builds and hands on a `{built[0]}`"
+        elif factory:
+            key, why = "assembly", f"hands back what `{m.units[factory].qualname}` builds"
+        elif wraps:
+            key, why = "assembly", f"composes `{wraps}` in layers and hands it back"
+        elif stores:
+            key, why = "assembly", "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
+        elif handed:
+            key, why = "sink", f"hands its output `{handed}` to `{to}`, which writes it out"
+        elif _fills(body):
+            key, why = "assembly", f"creates `{_fills(body)}`, sets its parts and hands it back"
         elif tier == 1 or (tier == 2 and flow.down[uid] <= 3):
             key, why = "sink", sink_tier[uid][1]
         else:
@@ -859,18 +1272,20 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             trunk_pick(uid)
 
     # ---- a small code base leaves slots free: more of each stage, then the rest of the public surface ----
-    more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
-    more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
-    more += [(u, "entry", cands[u][1]) for u in ranked if kind_of[u] == "surface" and u not in chosen]
-    more += [(u, "boundary", err_callees[u]) for u in boundary_all[CAPS["boundary"] :]]
     api = sorted((u for u in flow.ordered if u not in cands and m.units[u].is_callable
                   and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
                   and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
                   and _public(index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), stable(u)))
     api = api[: TOTAL]
-    wired_api = _registrations(index, m, api)  # a public method that registers a part is assembly
-    more += [(u, "assembly", wired_api[u]) if u in wired_api else (u, "entry", "public, part of the API") for u in api
-             if u in wired_api or flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
+    surfaces_left = [u for u in ranked if kind_of[u] == "surface" and u not in chosen]
+    wired_api = _registrations(index, m, surfaces_left + api)  # a public method that registers a part is assembly
+    more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
+    more += [(u, "assembly", wired_api[u]) for u in surfaces_left + api if u in wired_api]  # before the rest of the surface
+    more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
+    more += [(u, "entry", cands[u][1]) for u in ranked if kind_of[u] == "surface" and u not in chosen]
+    more += [(u, "boundary", err_callees[u]) for u in boundary_all[CAPS["boundary"] :]]
+    more += [(u, "entry", "public, part of the API") for u in api
+             if u not in wired_api and flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
     for uid, key, why in more:
         if len(p.picks) >= TOTAL:
             break
@@ -898,6 +1313,13 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             if outer != original and original in p.fill:
                 p.fill.add(uid)
     p.picks = remapped
+
+    # ---- an error handler that writes out (reports, logs) is a boundary first ------------------
+    for i, (uid, key, why, dep) in enumerate(p.picks):
+        err = _error_param(m.units[uid]) if key == "sink" else ""
+        if err:
+            p.qualities.setdefault(uid, {})["sink"] = why
+            p.picks[i] = (uid, "boundary", f"handles the error it is handed (`{err}`)", dep)
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
     for uid, key, why, _ in p.picks:
