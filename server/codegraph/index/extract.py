@@ -377,23 +377,30 @@ def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozen
     starts = [u.start_byte for u in ordered]
     out: dict[int, Call] = {}
     for caps in matches:
-        nodes = caps.get("ref")
-        if not nodes:
-            continue
-        node = nodes[0]
-        start = node.start_byte
-        if start in out:
-            continue
-        names, receivers = caps.get("name"), caps.get("receiver")
-        if names:
-            name = names[0].text.decode("utf-8", "replace")
-            if not receivers and bound is not None and name not in bound:
+        bare = caps.get("bare")
+        if bare is not None:  # a plain name: most are locals, dropped before anything else
+            node = bare[0]
+            name = node.text.decode("utf-8", "replace")
+            if bound is not None and name not in bound:
                 continue
-            receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
-        else:  # `this::handle`, `Foo::bar`, `::top`
-            receiver, _, name = text(node).rpartition("::")
-            name, receiver = name.strip(), receiver.strip()[:120]
-        if not name.isidentifier():
+            receiver = ""
+        else:
+            nodes = caps.get("ref")
+            if not nodes:
+                continue
+            node = nodes[0]
+            names = caps.get("name")
+            if names:
+                name = names[0].text.decode("utf-8", "replace")
+                receivers = caps.get("receiver")
+                if not receivers and bound is not None and name not in bound:
+                    continue
+                receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
+            else:  # `this::handle`, `Foo::bar`, `::top`
+                receiver, _, name = text(node).rpartition("::")
+                name, receiver = name.strip(), receiver.strip()[:120]
+        start = node.start_byte
+        if start in out or not name.isidentifier():
             continue
         # the innermost unit holding it: walking back from the last one starting before it
         i = bisect.bisect_right(starts, start) - 1
@@ -641,6 +648,14 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     if decl_matches:
         units = _with_local_types(units, decl_matches)
+    if spec.assigned_member is not None or spec.declared_member is not None:
+        # read off the assignment and declaration matches, in document order as the query
+        # would have matched them
+        derived = [m for m in map(spec.assigned_member, assign_matches) if m is not None] if spec.assigned_member else []
+        if spec.declared_member is not None:
+            derived += [m for m in map(spec.declared_member, decl_matches) if m is not None]
+        if derived:
+            member_matches = sorted(member_matches + derived, key=lambda m: (m.get("obj") or m["name"])[0].start_byte)
     if member_matches:
         units = _with_attrs(units, member_matches)
 
@@ -701,6 +716,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
                 continue
 
     refs: list[Call] = []
+    if spec.assigned_ref is not None:
+        ref_matches += [m for m in map(spec.assigned_ref, assign_matches) if m is not None]
     if ref_matches:
         bound = None
         if spec.file_scoped_names:
