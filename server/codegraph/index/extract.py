@@ -376,13 +376,15 @@ def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozen
     ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in ordered]
     out: dict[int, Call] = {}
+    bound_b = {n.encode() for n in bound} if bound is not None else None
     for caps in matches:
         bare = caps.get("bare")
         if bare is not None:  # a plain name: most are locals, dropped before anything else
             node = bare[0]
-            name = node.text.decode("utf-8", "replace")
-            if bound is not None and name not in bound:
+            raw = node.text
+            if bound_b is not None and raw not in bound_b:
                 continue
+            name = raw.decode("utf-8", "replace")
             receiver = ""
         else:
             nodes = caps.get("ref")
