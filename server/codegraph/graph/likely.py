@@ -945,6 +945,8 @@ class LikelyGraph:
                     if row[0] >= 0:
                         found.add(row[1])
                         found.add(row[2].rpartition(".")[2])
+                if not found.isdisjoint(names):
+                    calls.materialize(rows)  # its context is read next: no second decode
             else:
                 for i in unresolved:
                     c = calls[i]
@@ -1022,7 +1024,7 @@ class LikelyGraph:
             facts = self.index.files.get(path)
             if facts is None or path not in self.index.bindings:
                 continue
-            if path not in full and not self._may_land(facts, path, names, into_dsts):
+            if path not in full and path not in self._ctxs and not self._may_land(facts, path, names, into_dsts):
                 continue  # no edge into the family, no unresolved call or reference naming the unit
             ctx = self._ctx(path)
             if path in full:

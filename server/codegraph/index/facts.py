@@ -116,11 +116,14 @@ class DeferredCalls(Sequence):
         self._ids: list[str] | None = ids
         self._calls: tuple[Call, ...] | None = None
 
-    def materialize(self) -> tuple[Call, ...]:
+    def materialize(self, rows: list | None = None) -> tuple[Call, ...]:
+        """The records; `rows`: what raw_rows() returned, if at hand (not decoded again)."""
         calls = self._calls
         if calls is None:  # two threads may both decode: the results are equal, either one is kept
             ids, new = self._ids, tuple.__new__
-            calls = tuple(new(Call, (ids[row[0]] if row[0] >= 0 else None, *row[1:])) for row in marshal.loads(self._rows))
+            if rows is None:
+                rows = marshal.loads(self._rows)
+            calls = tuple(new(Call, (ids[row[0]] if row[0] >= 0 else None, *row[1:])) for row in rows)
             self._calls, self._rows, self._ids = calls, None, None
         return calls
 
