@@ -32,7 +32,8 @@ t = time.perf_counter()
 index = RootIndex(sys.argv[2], use_cache=False)
 index.build()
 wall = time.perf_counter() - t
-print(json.dumps({"wall": wall, "files": len(index.files), "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+me = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"wall": wall, "files": len(index.files), "rss_mb": me.ru_maxrss / 1024, "main_cpu": me.ru_utime + me.ru_stime}))
 """
 
 
@@ -63,7 +64,7 @@ def main() -> None:
         for label, tree in trees if i % 2 == 0 else trees[::-1]:
             r = run(str(Path(tree).resolve()), root, env)
             rows[label].append(r)
-            print(f"run {i + 1} {label}: wall {r['wall']:.2f} s  cpu {r['cpu']:.2f} s  rss {r['rss_mb']:.0f} MB  files {r['files']}", flush=True)
+            print(f"run {i + 1} {label}: wall {r['wall']:.2f} s  cpu {r['cpu']:.2f} s (main process {r['main_cpu']:.2f} s)  rss {r['rss_mb']:.0f} MB  files {r['files']}", flush=True)
     base = None
     print(f"\n{args.corpus}, {args.runs} runs each, interleaved ({time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f})")
     for label, _ in trees:
