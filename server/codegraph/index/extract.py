@@ -376,33 +376,24 @@ def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozen
     ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in ordered]
     out: dict[int, Call] = {}
-    bound_b = {n.encode() for n in bound} if bound is not None else None
     for caps in matches:
-        bare = caps.get("bare")
-        if bare is not None:  # a plain name: most are locals, dropped before anything else
-            node = bare[0]
-            raw = node.text
-            if bound_b is not None and raw not in bound_b:
-                continue
-            name = raw.decode("utf-8", "replace")
-            receiver = ""
-        else:
-            nodes = caps.get("ref")
-            if not nodes:
-                continue
-            node = nodes[0]
-            names = caps.get("name")
-            if names:
-                name = names[0].text.decode("utf-8", "replace")
-                receivers = caps.get("receiver")
-                if not receivers and bound is not None and name not in bound:
-                    continue
-                receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
-            else:  # `this::handle`, `Foo::bar`, `::top`
-                receiver, _, name = text(node).rpartition("::")
-                name, receiver = name.strip(), receiver.strip()[:120]
+        nodes = caps.get("ref")
+        if not nodes:
+            continue
+        node = nodes[0]
         start = node.start_byte
-        if start in out or not name.isidentifier():
+        if start in out:
+            continue
+        names, receivers = caps.get("name"), caps.get("receiver")
+        if names:
+            name = names[0].text.decode("utf-8", "replace")
+            if not receivers and bound is not None and name not in bound:
+                continue
+            receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
+        else:  # `this::handle`, `Foo::bar`, `::top`
+            receiver, _, name = text(node).rpartition("::")
+            name, receiver = name.strip(), receiver.strip()[:120]
+        if not name.isidentifier():
             continue
         # the innermost unit holding it: walking back from the last one starting before it
         i = bisect.bisect_right(starts, start) - 1
@@ -650,14 +641,6 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
 
     if decl_matches:
         units = _with_local_types(units, decl_matches)
-    if spec.assigned_member is not None or spec.declared_member is not None:
-        # read off the assignment and declaration matches, in document order as the query
-        # would have matched them
-        derived = [m for m in map(spec.assigned_member, assign_matches) if m is not None] if spec.assigned_member else []
-        if spec.declared_member is not None:
-            derived += [m for m in map(spec.declared_member, decl_matches) if m is not None]
-        if derived:
-            member_matches = sorted(member_matches + derived, key=lambda m: (m.get("obj") or m["name"])[0].start_byte)
     if member_matches:
         units = _with_attrs(units, member_matches)
 
@@ -718,8 +701,6 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
                 continue
 
     refs: list[Call] = []
-    if spec.assigned_ref is not None:
-        ref_matches += [m for m in map(spec.assigned_ref, assign_matches) if m is not None]
     if ref_matches:
         bound = None
         if spec.file_scoped_names:

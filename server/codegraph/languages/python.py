@@ -116,60 +116,22 @@ def module_statements(root: Node) -> list[ModuleStatement]:
     return out
 
 
-def assigned_member(caps: dict[str, list[Node]]) -> dict[str, list[Node]] | None:
-    """`x.y = value` (an assignment match): the captures of a member assignment (@obj, @name,
-    @value), read off the assignment query instead of a pattern of its own."""
-    target = caps["target"][0]
-    if target.type != "attribute":
-        return None
-    obj, attr = target.child_by_field_name("object"), target.child_by_field_name("attribute")
-    if obj is None or obj.type != "identifier" or attr is None or attr.type != "identifier":
-        return None
-    return {"obj": [obj], "name": [attr], "value": caps["value"]}
+MEMBERS = """
+(class_definition body: (block (expression_statement (assignment left: (identifier) @name type: (type) @type))))
+(class_definition body: (block (assignment left: (identifier) @name type: (type) @type)))
+(assignment left: (attribute object: (identifier) @obj attribute: (identifier) @name) right: (_) @value)
+"""
 
-
-def declared_member(caps: dict[str, list[Node]]) -> dict[str, list[Node]] | None:
-    """`x: Foo` written in a class body (a declaration match): a declared member (@name, @type)."""
-    holder = caps["name"][0].parent
-    up = holder.parent if holder is not None else None
-    if up is not None and up.type == "expression_statement":
-        up = up.parent
-    if up is None or up.type != "block":
-        return None
-    cls = up.parent
-    if cls is None or cls.type != "class_definition" or cls.child_by_field_name("body") != up:
-        return None
-    return caps
-
-
-def assigned_ref(caps: dict[str, list[Node]]) -> dict[str, list[Node]] | None:
-    """`x = handler` / `x = obj.handler` (an assignment match): a reference's captures."""
-    value = caps["value"][0]
-    if value.type == "identifier":
-        return {"bare": [value]}
-    if value.type == "attribute":
-        attr = value.child_by_field_name("attribute")
-        if attr is not None and attr.type == "identifier":
-            return {"receiver": [value.child_by_field_name("object")], "name": [attr], "ref": [value]}
-    return None
-
-
-# Members come from the assignment and declaration matches (assigned_member, declared_member),
-# references on the right of an assignment from the assignment matches (assigned_ref): the same
-# nodes the patterns below would capture, without their extra matches.
 _ATTR_REF = "(attribute object: (_) @receiver attribute: (identifier) @name) @ref"
 REFS = "\n".join(
     f"({holder} {ref})"
-    for holder in ("argument_list", "keyword_argument value:", "pair value:", "list", "tuple")
-    for ref in (_ATTR_REF, "(identifier) @bare")
+    for holder in ("argument_list", "keyword_argument value:", "assignment right:", "pair value:", "list", "tuple")
+    for ref in (_ATTR_REF, "(identifier) @name @ref")
 )
 
 
 SPEC = LanguageSpec(
-    assigned_member=assigned_member,
-    declared_member=declared_member,
-    assigned_ref=assigned_ref,
-    return_type=lambda node: node.child_by_field_name("return_type"),
+    members=MEMBERS,
     call_protocol=("__call__",),
     file_scoped_names=True,
     refs=REFS,

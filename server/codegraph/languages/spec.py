@@ -90,16 +90,8 @@ class LanguageSpec:
     members: str = ""
     # Captures @ref on a function or method handed over as a value (a callback argument, an
     # element of an array or table, the right side of an assignment, `this::m`), with @name
-    # and optional @receiver; without @name the text splits at its last `::`. A plain name
-    # alone is captured @bare (one capture: most are locals, dropped at once).
+    # and optional @receiver; without @name the text splits at its last `::`.
     refs: str = ""
-    # Read off the matches the combined query makes anyway instead of patterns of their own
-    # (fewer matches to build): (assignment captures) -> member captures (@obj @name @value) or
-    # None; (declaration captures) -> member captures (@name @type) or None; (assignment
-    # captures) -> reference captures (@ref @name @receiver, or @bare) or None
-    assigned_member: "Callable[[dict], dict | None] | None" = None
-    declared_member: "Callable[[dict], dict | None] | None" = None
-    assigned_ref: "Callable[[dict], dict | None] | None" = None
     # Bare names bind only to what the file defines or imports (no package scope): a bare
     # reference to any other name is a local, not a function, and is not recorded
     file_scoped_names: bool = False
