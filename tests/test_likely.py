@@ -136,3 +136,24 @@ def test_computing_the_ranked_graph_changes_no_fact(tmp_path):
         graph.into(uid)
     after = (idx.status(), {p: b.edges for p, b in idx.bindings.items()}, sorted(idx.graph.g.edges(keys=True)))
     assert before == after
+
+
+def test_into_from_cached_facts_equals_into_from_parsed_ones(tmp_path):
+    """into() skips files by names read off undecoded cached rows (a byte search first): a warm
+    index whose calls were never decoded gives the same edges as freshly parsed facts."""
+    from codegraph.index.facts import DeferredCalls
+
+    fresh = RootIndex(FIXTURES / "likely", use_cache=False)
+    fresh.build()
+    first = RootIndex(FIXTURES / "likely", cache_dir=tmp_path)
+    first.build()
+    first.close()
+    warm = RootIndex(FIXTURES / "likely", cache_dir=tmp_path)
+    assert warm.build().from_cache == len(fresh.files)
+    assert any(isinstance(f.calls, DeferredCalls) and f.calls._calls is None for f in warm.files.values())
+    want = {uid: LikelyGraph(fresh).into(uid) for uid in sorted(fresh.resolver.units)}
+    graph = LikelyGraph(warm)  # into() first: no file's context is built by out()
+    got = {uid: graph.into(uid) for uid in sorted(warm.resolver.units)}
+    assert got == want
+    assert sum(map(len, got.values())) > 0
+    warm.close()

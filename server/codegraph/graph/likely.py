@@ -153,6 +153,11 @@ def _calls(facts: FileFacts) -> tuple[Call, ...]:
 
 
 @lru_cache(maxsize=65536)
+def _dirname(path: str) -> str:
+    return posixpath.dirname(path)
+
+
+@lru_cache(maxsize=65536)
 def _is_test(path: str) -> bool:
     return is_test_path(path)
 
@@ -233,7 +238,8 @@ class LikelyGraph:
         self._ctxs: dict[str, _FileCtx] = {}
         self._outs: dict[str, list[Likely]] = {}
         self._memo_types: dict[tuple[str, str], Unit | None] = {}
-        self._memo_tier: dict[tuple[str, str], int] = {}
+        self._memo_tier: dict[str, dict[str, int]] = {}  # caller path → definition path → tier
+        self._landing: dict[str, frozenset[str]] = {}  # path → names its unresolved calls and references can land on
         self._memo_rn: dict[tuple[str, str], list[Unit]] = {}
         self._method_owner_names: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
@@ -872,18 +878,28 @@ class LikelyGraph:
         ranks = [max(0, _secondary(u.path) - own) for u in cands]
         least = min(ranks)
         cands = [u for u, r in zip(cands, ranks) if r == least]
-        tiers = [(self._tier(path, u), u) for u in cands]
-        best = min(t for t, _ in tiers)
-        hits = [u for t, u in tiers if t == best]
+        seen = self._memo_tier.get(path)
+        if seen is None:
+            seen = self._memo_tier[path] = {}
+        tiers = []
+        for u in cands:  # many candidates share a file (methods of one name): one tier per file
+            t = seen.get(u.path)
+            if t is None:
+                t = seen[u.path] = self._find_tier(path, u.path)
+            tiers.append(t)
+        best = min(tiers)
+        hits = [u for t, u in zip(tiers, cands) if t == best]
         return (best, hits) if with_tier else hits
 
     def _tier(self, path: str, u: Unit) -> int:
         """Locality of a definition seen from `path`: same file (0), a file `path` imports (1),
         same directory or package (2), same top-level tree (3), anywhere (4)."""
-        key = (path, u.path)
-        hit = self._memo_tier.get(key)
+        seen = self._memo_tier.get(path)
+        if seen is None:
+            seen = self._memo_tier[path] = {}
+        hit = seen.get(u.path)
         if hit is None:
-            hit = self._memo_tier[key] = self._find_tier(path, u.path)
+            hit = seen[u.path] = self._find_tier(path, u.path)
         return hit
 
     def _find_tier(self, path: str, other_path: str) -> int:
@@ -891,7 +907,7 @@ class LikelyGraph:
             return 0
         if other_path in self.imported_files(path):
             return 1
-        if posixpath.dirname(other_path) == posixpath.dirname(path):
+        if _dirname(other_path) == _dirname(path):
             return 2
         files = self.index.files
         facts = files.get(path)
@@ -904,6 +920,48 @@ class LikelyGraph:
         return 4
 
     # ---- incoming --------------------------------------------------------------------------
+    def _may_land(self, facts: FileFacts, path: str, names: set[str], into_dsts: set[str]) -> bool:
+        """Whether into() can find an edge in a file: a resolved call edge into the unit's
+        family, or an unresolved call or a reference (with a caller) naming one of `names`
+        (by its name or the last step of its receiver). The names come from a table per file,
+        built once per version without the file's context (no call records, no rows for the
+        resolved calls)."""
+        b = self.index.bindings[path]
+        if any(e.dst in into_dsts for e in b.edges):
+            return True
+        landing = self._landing.get(path)
+        if landing is None:
+            found: set[str] = set()
+            calls, unresolved = facts.calls, b.unresolved
+            if (
+                isinstance(calls, DeferredCalls) and isinstance(facts.refs, DeferredCalls)
+                and not calls.may_hold(names) and not facts.refs.may_hold(names)
+            ):
+                return False  # no call or reference anywhere in the file names the unit (a byte search)
+            rows = calls.raw_rows() if unresolved and isinstance(calls, DeferredCalls) else None
+            if rows is not None:  # a cached file's calls stay undecoded
+                for i in unresolved:
+                    row = rows[i]
+                    if row[0] >= 0:
+                        found.add(row[1])
+                        found.add(row[2].rpartition(".")[2])
+                if not found.isdisjoint(names):
+                    calls.materialize(rows)  # its context is read next: no second decode
+            else:
+                for i in unresolved:
+                    c = calls[i]
+                    if c.caller:
+                        found.add(c.name)
+                        found.add(c.receiver.rpartition(".")[2])
+            refs = facts.refs
+            rows = refs.raw_rows() if isinstance(refs, DeferredCalls) else None
+            if rows is not None:
+                found.update(row[1] for row in rows if row[0] >= 0)
+            else:
+                found.update(r.name for r in refs if r.caller)
+            landing = self._landing[path] = frozenset(found)
+        return not landing.isdisjoint(names)
+
     def _compute_into(self, unit_id: str) -> list[Likely]:
         resolver = self.index.resolver
         unit = resolver.units.get(unit_id)
@@ -938,11 +996,11 @@ class LikelyGraph:
         if len(candidates) > MAX_INTO_FILES:
             # a common name (`get`, `run`): keep the files that also name the unit's type or family,
             # import its file or sit beside it
-            here = posixpath.dirname(unit.path)
+            here = _dirname(unit.path)
 
             def rank(p: str) -> tuple:
                 return (
-                    p not in near and unit.path not in self.imported_files(p) and posixpath.dirname(p) != here,
+                    p not in near and unit.path not in self.imported_files(p) and _dirname(p) != here,
                     _is_test(p) and not _is_test(unit.path),
                     _secondary(p),
                     p,
@@ -956,6 +1014,7 @@ class LikelyGraph:
         family = {unit_id}
         if unit.kind == "method" and parent is not None and parent.kind in CLASS_KINDS:
             family |= {m.id for t in resolver.supertypes_of(parent) for m in resolver.members_of(t).get(unit.name, [])}
+        into_dsts = family | ({unit.parent} if unit.kind == "constructor" and unit.parent else set())
         full: set[str] = set()
         if unit.name in protocol:
             full = {unit.path} | set(sorted(near, key=lambda p: (_is_test(p), _secondary(p), p))[:MAX_INTO_FILES])
@@ -965,6 +1024,8 @@ class LikelyGraph:
             facts = self.index.files.get(path)
             if facts is None or path not in self.index.bindings:
                 continue
+            if path not in full and path not in self._ctxs and not self._may_land(facts, path, names, into_dsts):
+                continue  # no edge into the family, no unresolved call or reference naming the unit
             ctx = self._ctx(path)
             if path in full:
                 for u in facts.units:

@@ -376,24 +376,32 @@ def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozen
     ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in ordered]
     out: dict[int, Call] = {}
+    bound_b = {n.encode() for n in bound} if bound is not None else None
     for caps in matches:
-        nodes = caps.get("ref")
-        if not nodes:
-            continue
-        node = nodes[0]
-        start = node.start_byte
-        if start in out:
-            continue
-        names, receivers = caps.get("name"), caps.get("receiver")
-        if names:
-            name = names[0].text.decode("utf-8", "replace")
-            if not receivers and bound is not None and name not in bound:
+        bare = caps.get("bare")
+        if bare is not None:  # a plain name (one capture): most are locals, dropped before anything else
+            node = bare[0]
+            raw = node.text
+            if bound_b is not None and raw not in bound_b:
                 continue
-            receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
-        else:  # `this::handle`, `Foo::bar`, `::top`
-            receiver, _, name = text(node).rpartition("::")
-            name, receiver = name.strip(), receiver.strip()[:120]
-        if not name.isidentifier():
+            name, receiver = raw.decode("utf-8", "replace"), ""
+        else:
+            nodes = caps.get("ref")
+            if not nodes:
+                continue
+            node = nodes[0]
+            names = caps.get("name")
+            if names:
+                name = names[0].text.decode("utf-8", "replace")
+                receivers = caps.get("receiver")
+                if not receivers and bound is not None and name not in bound:
+                    continue
+                receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
+            else:  # `this::handle`, `Foo::bar`, `::top`
+                receiver, _, name = text(node).rpartition("::")
+                name, receiver = name.strip(), receiver.strip()[:120]
+        start = node.start_byte
+        if start in out or not name.isidentifier():
             continue
         # the innermost unit holding it: walking back from the last one starting before it
         i = bisect.bisect_right(starts, start) - 1

@@ -10,7 +10,7 @@ a frozen dataclass's `__init__`.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -116,13 +116,28 @@ class DeferredCalls(Sequence):
         self._ids: list[str] | None = ids
         self._calls: tuple[Call, ...] | None = None
 
-    def materialize(self) -> tuple[Call, ...]:
+    def materialize(self, rows: list | None = None) -> tuple[Call, ...]:
+        """The records; `rows`: what raw_rows() returned, if at hand (not decoded again)."""
         calls = self._calls
         if calls is None:  # two threads may both decode: the results are equal, either one is kept
             ids, new = self._ids, tuple.__new__
-            calls = tuple(new(Call, (ids[row[0]] if row[0] >= 0 else None, *row[1:])) for row in marshal.loads(self._rows))
+            if rows is None:
+                rows = marshal.loads(self._rows)
+            calls = tuple(new(Call, (ids[row[0]] if row[0] >= 0 else None, *row[1:])) for row in rows)
             self._calls, self._rows, self._ids = calls, None, None
         return calls
+
+    def raw_rows(self) -> list | None:
+        """The encoded rows, decoded without building records ((caller unit index or -1, *Call
+        fields after caller)): enough to read names from; None once the records are built."""
+        rows = self._rows
+        return marshal.loads(rows) if rows is not None else None
+
+    def may_hold(self, names: Iterable[str]) -> bool:
+        """False only when none of `names` occurs in the encoded rows (which hold every string
+        they encode at least once): no record names one of them. True once decoded."""
+        rows = self._rows
+        return rows is None or any(n.encode() in rows for n in names)
 
     def __len__(self) -> int:
         return len(self.materialize())

@@ -166,7 +166,7 @@ _MEMBER_REF = "(member_expression object: (_) @receiver property: (property_iden
 REFS = "\n".join(
     f"({holder} {ref})"
     for holder in ("arguments", "array", "pair value:", "assignment_expression right:")
-    for ref in (_MEMBER_REF, "(identifier) @name @ref")
+    for ref in (_MEMBER_REF, "(identifier) @bare")
 )
 _THIS_MEMBERS = "(assignment_expression left: (member_expression object: (this) @obj property: (property_identifier) @name) right: (_) @value)\n"
 TS_MEMBERS = _THIS_MEMBERS + """

@@ -126,7 +126,7 @@ _ATTR_REF = "(attribute object: (_) @receiver attribute: (identifier) @name) @re
 REFS = "\n".join(
     f"({holder} {ref})"
     for holder in ("argument_list", "keyword_argument value:", "assignment right:", "pair value:", "list", "tuple")
-    for ref in (_ATTR_REF, "(identifier) @name @ref")
+    for ref in (_ATTR_REF, "(identifier) @bare")
 )
 
 

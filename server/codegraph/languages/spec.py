@@ -90,7 +90,8 @@ class LanguageSpec:
     members: str = ""
     # Captures @ref on a function or method handed over as a value (a callback argument, an
     # element of an array or table, the right side of an assignment, `this::m`), with @name
-    # and optional @receiver; without @name the text splits at its last `::`.
+    # and optional @receiver; without @name the text splits at its last `::`. A plain name
+    # alone is captured @bare (one capture: most are locals, dropped at once).
     refs: str = ""
     # Bare names bind only to what the file defines or imports (no package scope): a bare
     # reference to any other name is a local, not a function, and is not recorded

@@ -94,7 +94,7 @@ GO = LanguageSpec(
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""
 (argument_list (selector_expression operand: (_) @receiver field: (field_identifier) @name) @ref)
-(argument_list (identifier) @name @ref)
+(argument_list (identifier) @bare)
 """,
     imports="(import_spec) @import",
     parse_import=go_import,
@@ -232,7 +232,7 @@ RUST = LanguageSpec(
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""
-(arguments (identifier) @name @ref)
+(arguments (identifier) @bare)
 (arguments (scoped_identifier path: (_) @receiver name: (identifier) @name) @ref)
 """,
     imports="(use_declaration) @import",
