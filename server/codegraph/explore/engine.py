@@ -463,7 +463,7 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int) -> str:
     return text if len(text) <= cap else ""
 
 
-HOW = {"resolved": "", "nested": " (defined inside it)", "jedi": " (jedi)", "candidate": " (likely: unique name)"}
+HOW = {"resolved": "", "nested": " (defined inside it)"}  # any other: a likely rule
 
 
 def _render_flow_hops(flow: Flow, hops: list, left_out: int = 0) -> str:

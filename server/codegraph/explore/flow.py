@@ -22,7 +22,7 @@ class Hop:
     src: Unit
     dst: Unit
     line: int  # call site line in src's file
-    how: str  # resolved|jedi|candidate
+    how: str  # "resolved", "nested" (a callable defined inside it) or the likely rule's name
 
 
 @dataclass
@@ -67,11 +67,9 @@ class RankedSteps:
         self.index = index
         self.likely = likely
         self.excluded = excluded
-        self._children: dict[str, list[Unit]] | None = None
+        self._children: dict[str, list[Unit]] = {}
 
     def children(self, unit: Unit) -> list[Unit]:
-        if self._children is None:
-            self._children = {}
         hit = self._children.get(unit.id)
         if hit is None:
             facts = self.index.files.get(unit.path)
