@@ -26,7 +26,6 @@ Everything is computed in sorted order: same index ⇒ same plan.
 from __future__ import annotations
 
 import bisect
-import math
 import re
 from dataclasses import dataclass, field
 
@@ -877,7 +876,6 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     p.likely = len(flow.likely)
     stable = m.stable
     arch = flow.arch
-    src_of = index.sources
 
     # ---- entries ---------------------------------------------------------------------------
     implements = _implementations(index, m, arch)
@@ -885,7 +883,6 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     kind_of: dict[str, str] = {}  # host|declared|surface
     for uid in flow.ordered:
         u = m.units[uid]
-        lang = index.files[u.path].language
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         host = "" if ctor else flow.host_kind.get(uid, "") or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
         if host:
@@ -1173,7 +1170,6 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     def hands_back_built(uid: str, body: bytes) -> str:
         """The factory whose product the unit returns (`return Factory.make(…)`, or a local last assigned
         from it): a unit of the flow's assembly (a constructor or a factory of a component), or ''."""
-        u = m.units[uid]
         hit = RETURNS_WHAT.search(body.rstrip())
         if not hit:
             return ""

@@ -302,7 +302,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     spine_pos = _spine_positions(flow)
     for plan in plans:
         facts = index.files[plan.path]
-        views[plan.path] = file_view(plan.path, plan.mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units), plan.keep)
+        views[plan.path] = file_view(plan.path, plan.mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units))
         views[plan.path].sibling = plan.sibling
         if plan.mode == "skeleton":
             continue

@@ -215,7 +215,7 @@ def _top_symbols(view: FileView) -> list[str]:
     return [u.qualname for u in view.defs if u.parent is None][:12]
 
 
-def file_view(path: str, mode: str, reason: str, score: float, source: bytes, units: list[Unit], keep: set[str]) -> FileView:
+def file_view(path: str, mode: str, reason: str, score: float, source: bytes, units: list[Unit]) -> FileView:
     defs = [u for u in units if u.kind != "statement"]
     base = signature_ranges(defs) if mode in ("skeleton", "focused") else []
     return FileView(path, mode, reason, score, split_lines(source), defs, base)
