@@ -33,7 +33,7 @@ from tree_sitter import Query, QueryCursor
 
 from ..index.extract import compiled, parse
 from ..index.facts import Unit
-from .topology import Model
+from .topology import Model, _scc
 from .signals import OUTPUT_NAMES, OUTPUT_PARAM
 
 ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
@@ -456,10 +456,20 @@ class Flow:
                 up[c] |= own[c]
             for d in csucc[c]:
                 up[d] |= up[c] | own[c]
-        self.down_bits = {u: down[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
-        self.down = {u: b.bit_count() for u, b in self.down_bits.items()}
-        self.up_bits = {u: up[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
-        self.up = {u: b.bit_count() for u, b in self.up_bits.items()}
+        # a unit alone in its component is not in its own sets: share the component's ints and counts
+        down_n = [b.bit_count() for b in down]
+        up_n = [b.bit_count() for b in up]
+        self.down_bits, self.down, self.up_bits, self.up = {}, {}, {}, {}
+        for i, u in enumerate(nodes):
+            c = comp[i]
+            if len(members[c]) > 1:
+                self.down_bits[u] = b = down[c] & ~(1 << i)
+                self.down[u] = b.bit_count()
+                self.up_bits[u] = b = up[c] & ~(1 << i)
+                self.up[u] = b.bit_count()
+            else:
+                self.down_bits[u], self.down[u] = down[c], down_n[c]
+                self.up_bits[u], self.up[u] = up[c], up_n[c]
         # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
         self.through = {u: self.up[u] * self.down[u] for u in nodes}
         self.callers = {u: set() for u in nodes}
@@ -766,6 +776,15 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
     return out
 
 
+def _registrations_memo(index, model: Model, uids: list[str], memo: dict[str, str | None]) -> dict[str, str]:
+    """`_registrations` reading each unit's body once per plan (the plan asks for overlapping sets)."""
+    todo = [u for u in dict.fromkeys(uids) if u not in memo]
+    got = _registrations(index, model, todo)
+    for u in todo:
+        memo[u] = got.get(u)
+    return {u: memo[u] for u in uids if memo[u] is not None}
+
+
 def body_role(index, model: Model, uid: str) -> str:
     """Why a unit is assembly, read from its body alone ('' when it is not): it registers a part it is
     handed, composes a value in layers, builds parts and stores them on its object, or creates, fills
@@ -811,54 +830,6 @@ def return_type(signature: bytes, name: str, language: str) -> str:
     return hit.group(1).decode("utf-8", "replace").rsplit(".", 1)[-1] if hit else ""
 
 
-def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
-    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order."""
-    n = len(succ)
-    index = [-1] * n
-    low = [0] * n
-    on = [False] * n
-    comp = [-1] * n
-    members: list[list[int]] = []
-    stack: list[int] = []
-    counter = 0
-    for root in range(n):
-        if index[root] != -1:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on[root] = True
-        while work:
-            v, i = work[-1]
-            if i < len(succ[v]):
-                work[-1] = (v, i + 1)
-                w = succ[v][i]
-                if index[w] == -1:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on[w] = True
-                    work.append((w, 0))
-                elif on[w]:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                group = []
-                while True:
-                    w = stack.pop()
-                    on[w] = False
-                    comp[w] = len(members)
-                    group.append(w)
-                    if w == v:
-                        break
-                members.append(sorted(group))
-    return comp, members
-
-
 def _public(index, model: Model, u: Unit) -> bool:
     lang = index.files[u.path].language
     if not is_public(u, lang, index.sources[u.path]):
@@ -873,6 +844,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     """The overview plan: entries, then per entry the trunk of its flow, assembly, sinks, boundaries."""
     flow = Flow(index, model)
     m, p = model, Plan()
+    reg_memo: dict[str, str | None] = {}
     p.likely = len(flow.likely)
     stable = m.stable
     arch = flow.arch
@@ -1153,7 +1125,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         made = _fills(index.sources[u.path][u.sig_end_byte : u.end_byte])
         if made:
             asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
-    wired = _registrations(index, m, [u for u in flow.ordered if u in flowing])
+    wired = _registrations_memo(index, m, [u for u in flow.ordered if u in flowing], reg_memo)
     for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
         asm.setdefault(uid, (2, 0, why))
     for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
@@ -1162,7 +1134,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     assembly_all, assembly = assembly, assembly[: CAPS["assembly"]]
 
     taken = set(chosen)
-    registers = _registrations(index, m, core + spare_core)
+    registers = _registrations_memo(index, m, core + spare_core, reg_memo)
     entry_owners = {_owner_type(m, e) for e in entries} - {""}
     # component types: the flow runs through their methods (a returned result or value object is not assembly)
     types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
@@ -1274,7 +1246,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
                   and _public(index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), stable(u)))
     api = api[: TOTAL]
     surfaces_left = [u for u in ranked if kind_of[u] == "surface" and u not in chosen]
-    wired_api = _registrations(index, m, surfaces_left + api)  # a public method that registers a part is assembly
+    wired_api = _registrations_memo(index, m, surfaces_left + api, reg_memo)  # a public method that registers a part is assembly
     more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
     more += [(u, "assembly", wired_api[u]) for u in surfaces_left + api if u in wired_api]  # before the rest of the surface
     more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
