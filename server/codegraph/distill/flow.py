@@ -95,8 +95,8 @@ ASGI = ("scope", "receive", "send")
 
 def host_interface(u: Unit, language: str) -> str:
     """The host contract a callable implements, from its signature ('' when none)."""
-    names = tuple(n.lstrip("*&") for n in u.param_names)
-    if language == "python" and u.is_callable:
+    if language == "python" and u.is_callable and u.param_names:
+        names = tuple(n.lstrip("*&") for n in u.param_names)
         if all(n in names for n in WSGI):
             return "WSGI application callable (environ, start_response)"
         if all(n in names for n in ASGI):
@@ -271,11 +271,15 @@ class Flow:
         overrides: dict[tuple[str, str], list[str]] = {}
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
             overrides.setdefault((b, m.units[d].name), []).append(d)
+        units = m.units
         for src in self.ordered:  # a call to a method may run any override in its family
-            for d in sorted(self.out.get(src, ()), key=m.order.__getitem__):
+            for d in tuple(self.out[src]):  # only sets grow here: the order they are visited in does not matter
+                du = units[d]
+                if not du.is_callable:
+                    continue
                 owner = _owner_type(m, d)
-                subs = [x for x in overrides.get((family_of.get(d, ""), m.units[d].name), []) if x != d] if owner else []
-                if owner and m.units[d].is_callable and 0 < len(subs) <= FAMILY_MAX:
+                subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d] if owner else []
+                if owner and 0 < len(subs) <= FAMILY_MAX:
                     for x in subs:
                         if x != src and x not in self.out[src]:
                             self.out[src].add(x)

@@ -112,11 +112,10 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[by
     producers = {d for d in out if d not in built and any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))}
     comps = len(built | producers)
     ctor = u.kind == "constructor" or (u.kind == "method" and u.name in ("__init__", "constructor"))
-    body = source[u.start_byte : u.end_byte]
-    fields = len(FIELD_STORE.findall(body)) + (len(PARAM_PROPERTY.findall(_signature(u, source))) if ctor else 0)
     if comps >= 2 or (ctor and comps >= 1):
         _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {comps} resolved components")
-    elif ctor and fields >= 2:
+    elif ctor and (fields := len(FIELD_STORE.findall(source[u.start_byte : u.end_byte]))
+                   + len(PARAM_PROPERTY.findall(_signature(u, source)))) >= 2:  # read only for a constructor
         _put(roles, u.id, ASSEMBLY, 2, f"constructor storing {fields} fields")
     elif len(built) == 1 and not producers:
         _put(roles, u.id, ASSEMBLY, 3, "constructs one resolved component (factory candidate)")

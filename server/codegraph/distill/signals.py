@@ -83,13 +83,16 @@ def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tu
     typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
     outputs = {p for p in params if OUTPUT_PARAM.search(typed.get(p, "") or p)}
     for c in calls:
+        written = c.name in OUTPUT_NAMES
+        if not (written or outputs):
+            continue  # neither rule below can hold: the cheap test first
         root = c.receiver.split(".")[0].split("::")[0] if c.receiver else c.name
-        if root in params and c.name in OUTPUT_NAMES:
+        if written and root in params:
             return root
         if c.receiver == root and root in outputs and not QUERY_CALL.search(c.name):
             return root
-        last = c.receiver.rsplit(".", 1)[-1] if c.receiver else ""
-        if last and last not in params and OUTPUT_PARAM.search(last) and c.name in OUTPUT_NAMES:
+        last = c.receiver.rsplit(".", 1)[-1] if written and c.receiver else ""
+        if last and last not in params and OUTPUT_PARAM.search(last):
             return c.receiver  # `res.end(body)`, `ctx.res.setHeader(...)`: written to the response it holds
     return ""
 
