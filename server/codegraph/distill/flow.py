@@ -36,7 +36,12 @@ from ..index.facts import Unit
 from .topology import Model, _scc
 from .signals import OUTPUT_NAMES, OUTPUT_PARAM
 
-ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
+# `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
+# before it must be a word byte, checked per hit (the same matches as `\b\w+\.(\w+)…`).
+ATTR_FROM_CONSTRUCT = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
+WORD_BYTE = re.compile(rb"\w")
+# `.name` read as a value: not called, not assigned, not followed by `.` or `[` (within 40 bytes, as _scan reads it)
+MEMBER_READ = re.compile(rb"\.([A-Za-z0-9_]++)(?![ \t\n\r\x0b\x0c]{0,39}[(=.\[])")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
 FIELD_FROM_CALL = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
@@ -238,7 +243,11 @@ class Flow:
                     field_type.setdefault((t, hit.group(1).decode("utf-8", "replace")), ty)
         attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
         for path in sorted({m.units[x].path for x in arch}):
-            for f, ty in ATTR_FROM_CONSTRUCT.findall(self.index.sources[path]):
+            text = self.index.sources[path]
+            for hit in ATTR_FROM_CONSTRUCT.finditer(text):
+                if not hit.start() or not WORD_BYTE.match(text, hit.start() - 1):
+                    continue
+                f, ty = hit.groups()
                 name = ty.decode("utf-8", "replace")
                 if name in types:
                     attr_types.setdefault(f.decode("utf-8", "replace"), set()).add(name)
@@ -402,6 +411,28 @@ class Flow:
             found: dict[str, set] = {}
             src = self.index.sources[path]
             lo, hi = units[0].start_byte, max(u.end_byte for u in units)
+            if member:  # one pass over the file's member reads (not calls, stores or chains), then the names
+                wanted = set(names[path])
+                for hit in MEMBER_READ.finditer(src, lo):
+                    pos = hit.start()
+                    if hit.end() > hi:
+                        if pos >= hi:
+                            break
+                        continue
+                    name = hit.group(1).decode("utf-8", "replace")
+                    if name not in wanted or pos == 0 or not WORD_BYTE.match(src, pos - 1):
+                        continue  # `obj.name`: a word byte before the dot
+                    i = bisect.bisect_right(starts, pos) - 1
+                    while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
+                                          and (not body_only or pos >= units[i].sig_end_byte)):
+                        i -= 1  # the innermost unit holding this position
+                    if i >= 0:
+                        j = pos
+                        while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
+                            j -= 1
+                        found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
+                out += sorted(found.items(), key=lambda x: m.order[x[0]])
+                continue
             for name in names[path]:
                 needle = ("." + name if member else name).encode()
                 pos = src.find(needle, lo, hi)
