@@ -100,7 +100,8 @@ ASGI = ("scope", "receive", "send")
 
 def host_interface(u: Unit, language: str) -> str:
     """The host contract a callable implements, from its signature ('' when none)."""
-    if language == "python" and u.is_callable and u.param_names:
+    if language == "python" and u.is_callable and len(u.param_names) >= 2 \
+            and ("environ" in (joined := " ".join(u.param_names)) or "scope" in joined):  # cheap: either contract names one
         names = tuple(n.lstrip("*&") for n in u.param_names)
         if all(n in names for n in WSGI):
             return "WSGI application callable (environ, start_response)"
