@@ -359,12 +359,15 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     def gate_measure(result: dict) -> int:
         return max(reference(result), measure(result))
 
+    def gate_fits(result: dict) -> bool:  # gate_measure(result) <= cap, without the second measure once one is over
+        return reference(result) <= request.cap and measure(result) <= request.cap
+
     def pack_tick() -> None:
         checkpoint()
         if deadline.over():
             raise RequestFailed("knowledge pack not delivered: the deadline passed during packing")
 
-    pack, result = deliver(parts, status, request.cap, render, gate_measure, pack_tick)
+    pack, result = deliver(parts, status, request.cap, render, gate_measure, pack_tick, gate_fits)
     log.info("distill %s: %d units, %d body bytes, frame %d/%d bytes, status %s, %.1f ms", request.scenario,
              len(sel.picks), sel.body_bytes, measure(result), request.cap, pack["status"], (clock() - started) * 1000)
     return result

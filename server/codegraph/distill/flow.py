@@ -43,7 +43,9 @@ WORD_BYTE = re.compile(rb"\w")
 # `.name` read as a value: not called, not assigned, not followed by `.` or `[` (within 40 bytes, as _scan reads it)
 MEMBER_READ = re.compile(rb"\.([A-Za-z0-9_]++)(?![ \t\n\r\x0b\x0c]{0,39}[(=.\[])")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
-FIELD_FROM_CALL = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
+# `self.f = g(`, `this.f = new G(`: matched from the dot (a literal: the scan skips ahead), the
+# `self`/`this` before it checked per hit (`_fields_from_calls`: the matches of `\b(?:self|this)\.(\w+)…`).
+FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
 FAMILY_MAX = 24
@@ -118,6 +120,15 @@ class Plan:
     qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
     likely: int = 0  # likely edges used for selection
     fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
+
+
+def _fields_from_calls(src: bytes, lo: int, hi: int):
+    """(start of `self`/`this`, field, callee) of each `self.field = callee(` within [lo, hi)."""
+    for hit in FIELD_FROM_CALL.finditer(src, lo, hi):
+        start = hit.start() - 4
+        if start < lo or src[start : hit.start()] not in (b"self", b"this") or (start and WORD_BYTE.match(src, start - 1)):
+            continue
+        yield start, hit.group(1), hit.group(2)
 
 
 def _error_regions(index, path: str) -> list[tuple[int, int]]:
@@ -233,15 +244,15 @@ class Flow:
         for path in sorted(spans):  # `self.engine = Engine(...)`, `self.engine = self._create_engine()`: one pass a file
             owned = sorted(spans[path])
             starts = [a for a, _, _ in owned]
-            for hit in FIELD_FROM_CALL.finditer(self.index.sources[path], owned[0][0], max(b for _, b, _ in owned)):
-                i = bisect.bisect_right(starts, hit.start()) - 1
-                if i < 0 or hit.start() >= owned[i][1]:
+            for start, field_name, value in _fields_from_calls(self.index.sources[path], owned[0][0], max(b for _, b, _ in owned)):
+                i = bisect.bisect_right(starts, start) - 1
+                if i < 0 or start >= owned[i][1]:
                     continue
                 t = owned[i][2]
-                key = hit.group(2).decode("utf-8", "replace").rsplit(".", 1)[-1]
+                key = value.decode("utf-8", "replace").rsplit(".", 1)[-1]
                 ty = key if key in types else returns.get(methods_of[t].get(key, ""), "")
                 if ty:
-                    field_type.setdefault((t, hit.group(1).decode("utf-8", "replace")), ty)
+                    field_type.setdefault((t, field_name.decode("utf-8", "replace")), ty)
         attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
         for path in sorted({m.units[x].path for x in arch}):
             text = self.index.sources[path]
@@ -789,7 +800,9 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             continue
         handed = set(params)
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
-        hits = list(REGISTER.finditer(body))
+        # every REGISTER match holds `[` (`x[k] =`) or `append`, `.push`, `.unshift`, `.extend`: most bodies hold none
+        maybe = b"[" in body or b"append" in body or b".push" in body or b".unshift" in body or b".extend" in body
+        hits = list(REGISTER.finditer(body)) if maybe else []
         if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
             # Go: `n.endpoints[method] = h` on the method's receiver
             hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode()) + rb"\.\w+\s*\[[^\]\n]*\]\s*=(?!=)", body))
