@@ -8,8 +8,9 @@ cache (warm; the first run of a tree writes it), then times in-process: the firs
 at that index version (overview, JSON, as the LSP sends it), the same request again (answered
 from memory), and a markdown overview after it (the per-version analysis is shared). CPU is
 `time.process_time()` of the child, wall `time.perf_counter()`. Runs alternate between the trees
-(A B A B …, after one untimed warm-up build per tree); the table gives medians and the ratio of
-each tree to the first.
+(A B A B …, after one untimed warm-up run per tree, which also writes the bytecode caches:
+PYTHONDONTWRITEBYTECODE is dropped for the children unless --compile-each-run); the table gives
+medians and the ratio of each tree to the first.
 """
 
 from __future__ import annotations
@@ -75,10 +76,14 @@ def main() -> None:
     ap.add_argument("--corpus", default="django")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--profile", metavar="FILE", help="profile the first request of the last tree into FILE (cProfile) and stop")
+    ap.add_argument("--compile-each-run", action="store_true",
+                    help="keep PYTHONDONTWRITEBYTECODE if set: every run compiles the distill modules from source (about 40 ms)")
     args = ap.parse_args()
     root = require_corpus(args.corpus)
     trees = [t.split("=", 1) for t in args.trees]
     env = {**os.environ, "XDG_CACHE_HOME": os.environ.get("XDG_CACHE_HOME") or tempfile.mkdtemp(prefix="cg-distill-")}
+    if not args.compile_each_run:  # as an installed package: the warm-up run writes the bytecode caches
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     for label, tree in trees:  # warm-up: writes (or checks) each tree's cache
         run(str(Path(tree).resolve()), root, env)
     if args.profile:
