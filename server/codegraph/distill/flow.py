@@ -626,13 +626,23 @@ def _type_reach(model: Model, flow: "Flow", owners: set[str]) -> dict[str, int]:
             for d in flow.out.get(y, ()):
                 if (y, d) in flow.constructs:
                     builds.setdefault(t, set()).add(d if model.units[d].is_type else _owner_type(model, d))
+    own: dict[str, int] = {}  # a type's methods and what lies downstream of them: one int per type, built once
+
+    def type_bits(t: str) -> int:
+        b = own.get(t)
+        if b is None:
+            b = 0
+            for y in methods.get(t, ()):
+                b |= flow.down_bits.get(y, 0) | (1 << flow.bit[y])
+            own[t] = b
+        return b
+
     out: dict[str, int] = {}
     for owner in sorted(owners):
         seen, stack, bits = {owner}, [owner], 0
         while stack:
             t = stack.pop()
-            for y in methods.get(t, ()):
-                bits |= flow.down_bits.get(y, 0) | (1 << flow.bit[y])
+            bits |= type_bits(t)
             for b in sorted(builds.get(t, set()) - seen - {""}):
                 seen.add(b)
                 stack.append(b)
