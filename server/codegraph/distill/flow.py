@@ -33,12 +33,19 @@ from tree_sitter import Query, QueryCursor
 
 from ..index.extract import compiled, parse
 from ..index.facts import Unit
-from .topology import Model
+from .topology import Model, _scc
 from .signals import OUTPUT_NAMES, OUTPUT_PARAM
 
-ATTR_FROM_CONSTRUCT = re.compile(rb"\b\w+\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
+# `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
+# before it must be a word byte, checked per hit (the same matches as `\b\w+\.(\w+)…`).
+ATTR_FROM_CONSTRUCT = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
+WORD_BYTE = re.compile(rb"\w")
+# `.name` read as a value: not called, not assigned, not followed by `.` or `[` (within 40 bytes, as _scan reads it)
+MEMBER_READ = re.compile(rb"\.([A-Za-z0-9_]++)(?![ \t\n\r\x0b\x0c]{0,39}[(=.\[])")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
-FIELD_FROM_CALL = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
+# `self.f = g(`, `this.f = new G(`: matched from the dot (a literal: the scan skips ahead), the
+# `self`/`this` before it checked per hit (`_fields_from_calls`: the matches of `\b(?:self|this)\.(\w+)…`).
+FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
 FAMILY_MAX = 24
@@ -95,8 +102,9 @@ ASGI = ("scope", "receive", "send")
 
 def host_interface(u: Unit, language: str) -> str:
     """The host contract a callable implements, from its signature ('' when none)."""
-    names = tuple(n.lstrip("*&") for n in u.param_names)
-    if language == "python" and u.is_callable:
+    if language == "python" and u.is_callable and len(u.param_names) >= 2 \
+            and ("environ" in (joined := " ".join(u.param_names)) or "scope" in joined):  # cheap: either contract names one
+        names = tuple(n.lstrip("*&") for n in u.param_names)
         if all(n in names for n in WSGI):
             return "WSGI application callable (environ, start_response)"
         if all(n in names for n in ASGI):
@@ -112,6 +120,15 @@ class Plan:
     qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
     likely: int = 0  # likely edges used for selection
     fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
+
+
+def _fields_from_calls(src: bytes, lo: int, hi: int):
+    """(start of `self`/`this`, field, callee) of each `self.field = callee(` within [lo, hi)."""
+    for hit in FIELD_FROM_CALL.finditer(src, lo, hi):
+        start = hit.start() - 4
+        if start < lo or src[start : hit.start()] not in (b"self", b"this") or (start and WORD_BYTE.match(src, start - 1)):
+            continue
+        yield start, hit.group(1), hit.group(2)
 
 
 def _error_regions(index, path: str) -> list[tuple[int, int]]:
@@ -227,18 +244,22 @@ class Flow:
         for path in sorted(spans):  # `self.engine = Engine(...)`, `self.engine = self._create_engine()`: one pass a file
             owned = sorted(spans[path])
             starts = [a for a, _, _ in owned]
-            for hit in FIELD_FROM_CALL.finditer(self.index.sources[path], owned[0][0], max(b for _, b, _ in owned)):
-                i = bisect.bisect_right(starts, hit.start()) - 1
-                if i < 0 or hit.start() >= owned[i][1]:
+            for start, field_name, value in _fields_from_calls(self.index.sources[path], owned[0][0], max(b for _, b, _ in owned)):
+                i = bisect.bisect_right(starts, start) - 1
+                if i < 0 or start >= owned[i][1]:
                     continue
                 t = owned[i][2]
-                key = hit.group(2).decode("utf-8", "replace").rsplit(".", 1)[-1]
+                key = value.decode("utf-8", "replace").rsplit(".", 1)[-1]
                 ty = key if key in types else returns.get(methods_of[t].get(key, ""), "")
                 if ty:
-                    field_type.setdefault((t, hit.group(1).decode("utf-8", "replace")), ty)
+                    field_type.setdefault((t, field_name.decode("utf-8", "replace")), ty)
         attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
         for path in sorted({m.units[x].path for x in arch}):
-            for f, ty in ATTR_FROM_CONSTRUCT.findall(self.index.sources[path]):
+            text = self.index.sources[path]
+            for hit in ATTR_FROM_CONSTRUCT.finditer(text):
+                if not hit.start() or not WORD_BYTE.match(text, hit.start() - 1):
+                    continue
+                f, ty = hit.groups()
                 name = ty.decode("utf-8", "replace")
                 if name in types:
                     attr_types.setdefault(f.decode("utf-8", "replace"), set()).add(name)
@@ -271,11 +292,15 @@ class Flow:
         overrides: dict[tuple[str, str], list[str]] = {}
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
             overrides.setdefault((b, m.units[d].name), []).append(d)
+        units = m.units
         for src in self.ordered:  # a call to a method may run any override in its family
-            for d in sorted(self.out.get(src, ()), key=m.order.__getitem__):
+            for d in tuple(self.out[src]):  # only sets grow here: the order they are visited in does not matter
+                du = units[d]
+                if not du.is_callable:
+                    continue
                 owner = _owner_type(m, d)
-                subs = [x for x in overrides.get((family_of.get(d, ""), m.units[d].name), []) if x != d] if owner else []
-                if owner and m.units[d].is_callable and 0 < len(subs) <= FAMILY_MAX:
+                subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d] if owner else []
+                if owner and 0 < len(subs) <= FAMILY_MAX:
                     for x in subs:
                         if x != src and x not in self.out[src]:
                             self.out[src].add(x)
@@ -398,6 +423,28 @@ class Flow:
             found: dict[str, set] = {}
             src = self.index.sources[path]
             lo, hi = units[0].start_byte, max(u.end_byte for u in units)
+            if member:  # one pass over the file's member reads (not calls, stores or chains), then the names
+                wanted = set(names[path])
+                for hit in MEMBER_READ.finditer(src, lo):
+                    pos = hit.start()
+                    if hit.end() > hi:
+                        if pos >= hi:
+                            break
+                        continue
+                    name = hit.group(1).decode("utf-8", "replace")
+                    if name not in wanted or pos == 0 or not WORD_BYTE.match(src, pos - 1):
+                        continue  # `obj.name`: a word byte before the dot
+                    i = bisect.bisect_right(starts, pos) - 1
+                    while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
+                                          and (not body_only or pos >= units[i].sig_end_byte)):
+                        i -= 1  # the innermost unit holding this position
+                    if i >= 0:
+                        j = pos
+                        while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
+                            j -= 1
+                        found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
+                out += sorted(found.items(), key=lambda x: m.order[x[0]])
+                continue
             for name in names[path]:
                 needle = ("." + name if member else name).encode()
                 pos = src.find(needle, lo, hi)
@@ -456,10 +503,20 @@ class Flow:
                 up[c] |= own[c]
             for d in csucc[c]:
                 up[d] |= up[c] | own[c]
-        self.down_bits = {u: down[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
-        self.down = {u: b.bit_count() for u, b in self.down_bits.items()}
-        self.up_bits = {u: up[comp[i]] & ~(1 << i) for i, u in enumerate(nodes)}
-        self.up = {u: b.bit_count() for u, b in self.up_bits.items()}
+        # a unit alone in its component is not in its own sets: share the component's ints and counts
+        down_n = [b.bit_count() for b in down]
+        up_n = [b.bit_count() for b in up]
+        self.down_bits, self.down, self.up_bits, self.up = {}, {}, {}, {}
+        for i, u in enumerate(nodes):
+            c = comp[i]
+            if len(members[c]) > 1:
+                self.down_bits[u] = b = down[c] & ~(1 << i)
+                self.down[u] = b.bit_count()
+                self.up_bits[u] = b = up[c] & ~(1 << i)
+                self.up[u] = b.bit_count()
+            else:
+                self.down_bits[u], self.down[u] = down[c], down_n[c]
+                self.up_bits[u], self.up[u] = up[c], up_n[c]
         # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
         self.through = {u: self.up[u] * self.down[u] for u in nodes}
         self.callers = {u: set() for u in nodes}
@@ -569,13 +626,23 @@ def _type_reach(model: Model, flow: "Flow", owners: set[str]) -> dict[str, int]:
             for d in flow.out.get(y, ()):
                 if (y, d) in flow.constructs:
                     builds.setdefault(t, set()).add(d if model.units[d].is_type else _owner_type(model, d))
+    own: dict[str, int] = {}  # a type's methods and what lies downstream of them: one int per type, built once
+
+    def type_bits(t: str) -> int:
+        b = own.get(t)
+        if b is None:
+            b = 0
+            for y in methods.get(t, ()):
+                b |= flow.down_bits.get(y, 0) | (1 << flow.bit[y])
+            own[t] = b
+        return b
+
     out: dict[str, int] = {}
     for owner in sorted(owners):
         seen, stack, bits = {owner}, [owner], 0
         while stack:
             t = stack.pop()
-            for y in methods.get(t, ()):
-                bits |= flow.down_bits.get(y, 0) | (1 << flow.bit[y])
+            bits |= type_bits(t)
             for b in sorted(builds.get(t, set()) - seen - {""}):
                 seen.add(b)
                 stack.append(b)
@@ -743,7 +810,9 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             continue
         handed = set(params)
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
-        hits = list(REGISTER.finditer(body))
+        # every REGISTER match holds `[` (`x[k] =`) or `append`, `.push`, `.unshift`, `.extend`: most bodies hold none
+        maybe = b"[" in body or b"append" in body or b".push" in body or b".unshift" in body or b".extend" in body
+        hits = list(REGISTER.finditer(body)) if maybe else []
         if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
             # Go: `n.endpoints[method] = h` on the method's receiver
             hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode()) + rb"\.\w+\s*\[[^\]\n]*\]\s*=(?!=)", body))
@@ -764,6 +833,15 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
                             else f"stores `{used[0]}`, built from what it is handed, into its object's state (registration)")
                 break
     return out
+
+
+def _registrations_memo(index, model: Model, uids: list[str], memo: dict[str, str | None]) -> dict[str, str]:
+    """`_registrations` reading each unit's body once per plan (the plan asks for overlapping sets)."""
+    todo = [u for u in dict.fromkeys(uids) if u not in memo]
+    got = _registrations(index, model, todo)
+    for u in todo:
+        memo[u] = got.get(u)
+    return {u: memo[u] for u in uids if memo[u] is not None}
 
 
 def body_role(index, model: Model, uid: str) -> str:
@@ -811,54 +889,6 @@ def return_type(signature: bytes, name: str, language: str) -> str:
     return hit.group(1).decode("utf-8", "replace").rsplit(".", 1)[-1] if hit else ""
 
 
-def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
-    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order."""
-    n = len(succ)
-    index = [-1] * n
-    low = [0] * n
-    on = [False] * n
-    comp = [-1] * n
-    members: list[list[int]] = []
-    stack: list[int] = []
-    counter = 0
-    for root in range(n):
-        if index[root] != -1:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on[root] = True
-        while work:
-            v, i = work[-1]
-            if i < len(succ[v]):
-                work[-1] = (v, i + 1)
-                w = succ[v][i]
-                if index[w] == -1:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on[w] = True
-                    work.append((w, 0))
-                elif on[w]:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                group = []
-                while True:
-                    w = stack.pop()
-                    on[w] = False
-                    comp[w] = len(members)
-                    group.append(w)
-                    if w == v:
-                        break
-                members.append(sorted(group))
-    return comp, members
-
-
 def _public(index, model: Model, u: Unit) -> bool:
     lang = index.files[u.path].language
     if not is_public(u, lang, index.sources[u.path]):
@@ -873,6 +903,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     """The overview plan: entries, then per entry the trunk of its flow, assembly, sinks, boundaries."""
     flow = Flow(index, model)
     m, p = model, Plan()
+    reg_memo: dict[str, str | None] = {}
     p.likely = len(flow.likely)
     stable = m.stable
     arch = flow.arch
@@ -1153,7 +1184,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         made = _fills(index.sources[u.path][u.sig_end_byte : u.end_byte])
         if made:
             asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
-    wired = _registrations(index, m, [u for u in flow.ordered if u in flowing])
+    wired = _registrations_memo(index, m, [u for u in flow.ordered if u in flowing], reg_memo)
     for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
         asm.setdefault(uid, (2, 0, why))
     for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
@@ -1162,7 +1193,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     assembly_all, assembly = assembly, assembly[: CAPS["assembly"]]
 
     taken = set(chosen)
-    registers = _registrations(index, m, core + spare_core)
+    registers = _registrations_memo(index, m, core + spare_core, reg_memo)
     entry_owners = {_owner_type(m, e) for e in entries} - {""}
     # component types: the flow runs through their methods (a returned result or value object is not assembly)
     types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
@@ -1274,7 +1305,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
                   and _public(index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), stable(u)))
     api = api[: TOTAL]
     surfaces_left = [u for u in ranked if kind_of[u] == "surface" and u not in chosen]
-    wired_api = _registrations(index, m, surfaces_left + api)  # a public method that registers a part is assembly
+    wired_api = _registrations_memo(index, m, surfaces_left + api, reg_memo)  # a public method that registers a part is assembly
     more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
     more += [(u, "assembly", wired_api[u]) for u in surfaces_left + api if u in wired_api]  # before the rest of the surface
     more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]

@@ -165,7 +165,8 @@ def _with(t: Tables, inc: Included, item: tuple[str, int]) -> Included:
     return new
 
 
-def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None]) -> tuple[dict, Included]:
+def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None],
+          fits: Callable[[dict], bool]) -> tuple[dict, Included]:
     inc = Included()
     for i, o in enumerate(t.p.obligations):  # every required obligation and its witness sources
         if o.required:
@@ -177,21 +178,28 @@ def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, ti
     for item in _items(t):
         tick()
         trial = _with(t, inc, item)
+        if trial == inc:  # nothing new (already in another item's closure): the same pack, which fits
+            continue
         trial_pack = t.assemble(trial, status)
-        if measure(render(trial_pack)) <= cap:
+        if fits(render(trial_pack)):
             inc, pack = trial, trial_pack
     return pack, inc
 
 
-def deliver(parts: Parts, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None]) -> tuple[dict, dict]:
+def deliver(parts: Parts, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None],
+            fits: Callable[[dict], bool] | None = None) -> tuple[dict, dict]:
     """(pack, result) where measure(result) <= cap; a `complete` status is downgraded when
     a selected source or a core fact did not fit. Raises RequestFailed when even the
-    required minimum does not fit."""
+    required minimum does not fit. `fits(result)` answers `measure(result) <= cap` (it may
+    stop measuring as soon as the answer is known)."""
+    if fits is None:
+        def fits(result: dict) -> bool:
+            return measure(result) <= cap
     t = Tables(parts)
     needed_src = {i for i, r in enumerate(parts.rows)}
     needed_facts = {i for i, f in enumerate(parts.facts) if f.core}
     for _ in range(3):
-        pack, inc = _fill(t, status, cap, render, measure, tick)
+        pack, inc = _fill(t, status, cap, render, measure, tick, fits)
         missing = not needed_src <= inc.src or not needed_facts <= inc.fact
         if status == "complete" and missing:
             status = "partial"

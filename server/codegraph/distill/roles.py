@@ -105,18 +105,17 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[by
         elif u.stmt_kind == "registration" and out:
             _put(roles, u.id, ASSEMBLY, 2, "module-level registration of resolved units")
         return
-    if not u.is_callable:
-        return
+    ctor = u.kind == "constructor" or (u.kind == "method" and u.name in ("__init__", "constructor"))
+    if not u.is_callable or not (out or ctor):
+        return  # nothing built and no constructor: none of the rules below can hold
     built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"
              and not RAISES.match(lines[model.lines[(u.id, d)] - 1] if model.lines[(u.id, d)] <= len(lines) else b"")}
     producers = {d for d in out if d not in built and any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))}
     comps = len(built | producers)
-    ctor = u.kind == "constructor" or (u.kind == "method" and u.name in ("__init__", "constructor"))
-    body = source[u.start_byte : u.end_byte]
-    fields = len(FIELD_STORE.findall(body)) + (len(PARAM_PROPERTY.findall(_signature(u, source))) if ctor else 0)
     if comps >= 2 or (ctor and comps >= 1):
         _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {comps} resolved components")
-    elif ctor and fields >= 2:
+    elif ctor and (fields := len(FIELD_STORE.findall(source[u.start_byte : u.end_byte]))
+                   + len(PARAM_PROPERTY.findall(_signature(u, source)))) >= 2:  # read only for a constructor
         _put(roles, u.id, ASSEMBLY, 2, f"constructor storing {fields} fields")
     elif len(built) == 1 and not producers:
         _put(roles, u.id, ASSEMBLY, 3, "constructs one resolved component (factory candidate)")
@@ -167,9 +166,9 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
     for uid, u in model.units.items():
         source = index.sources[u.path]
         _entry(roles, model, index, u, source)
-        if u.path not in lines_by_path:
+        if u.path not in lines_by_path and model.out.get(uid):  # only units that call read lines
             lines_by_path[u.path] = source.split(b"\n")
-        _assembly(roles, model, u, source, lines_by_path[u.path])
+        _assembly(roles, model, u, source, lines_by_path.get(u.path, []))
         _orchestrate(roles, model, u, source)
         if u.is_callable or u.kind == "statement":
             io = io_by_path[u.path] if u.path in io_by_path else io_by_path.setdefault(u.path, io_locals(index.files[u.path]))

@@ -83,13 +83,16 @@ def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tu
     typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
     outputs = {p for p in params if OUTPUT_PARAM.search(typed.get(p, "") or p)}
     for c in calls:
+        written = c.name in OUTPUT_NAMES
+        if not (written or outputs):
+            continue  # neither rule below can hold: the cheap test first
         root = c.receiver.split(".")[0].split("::")[0] if c.receiver else c.name
-        if root in params and c.name in OUTPUT_NAMES:
+        if written and root in params:
             return root
         if c.receiver == root and root in outputs and not QUERY_CALL.search(c.name):
             return root
-        last = c.receiver.rsplit(".", 1)[-1] if c.receiver else ""
-        if last and last not in params and OUTPUT_PARAM.search(last) and c.name in OUTPUT_NAMES:
+        last = c.receiver.rsplit(".", 1)[-1] if written and c.receiver else ""
+        if last and last not in params and OUTPUT_PARAM.search(last):
             return c.receiver  # `res.end(body)`, `ctx.res.setHeader(...)`: written to the response it holds
     return ""
 
@@ -140,9 +143,9 @@ def persistence_tier(calls: list[Call], io_names: frozenset[str], io_fields: fro
     """Best persistence tier of a unit's calls (0 = none)."""
     best = 0
     for c in calls:
-        root = c.receiver.split(".")[0].split("::")[0] if c.receiver else c.name
         io_name = c.name in WRITE_NAMES or c.name in READ_NAMES or c.name in RESOURCE_NAMES
-        if io_name and (root in io_names or c.receiver in io_fields):
+        if io_name and ((c.receiver.split(".")[0].split("::")[0] if c.receiver else c.name) in io_names
+                        or c.receiver in io_fields):
             tier = 1  # bound to an imported I/O interface (or a field holding one)
         elif not c.receiver and c.name in io_names:
             tier = 1  # `from json import dump` … `dump(...)`
@@ -159,10 +162,14 @@ def persistence_tier(calls: list[Call], io_names: frozenset[str], io_fields: fro
 def io_fields(unit: Unit, calls: list[Call], io_names: frozenset[str], source: bytes) -> set[str]:
     """Fields assigned from an I/O interface in this unit: `self.conn = sqlite3.connect(...)`."""
     out = set()
-    lines = source.split(b"\n")
+    lines: list[bytes] | None = None  # split only when a call is on an I/O name
     for c in calls:
         root = c.receiver.split(".")[0] if c.receiver else ""
-        if root not in io_names or c.line - 1 >= len(lines):
+        if root not in io_names:
+            continue
+        if lines is None:
+            lines = source.split(b"\n")
+        if c.line - 1 >= len(lines):
             continue
         m = re.match(rb"\s*((?:self|this|" + re.escape(unit.receiver.encode() or b"self") + rb")\.\w+)\s*(?::[^=]*)?=[^=]", lines[c.line - 1])
         if m:

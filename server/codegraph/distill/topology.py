@@ -149,7 +149,58 @@ def _components(model: Model, pkg_edges: set[tuple[str, str]]) -> None:
 
 
 def _call_cycles(model: Model) -> list[tuple[str, ...]]:
-    g = nx.DiGraph()
-    g.add_edges_from((s, d) for s in sorted(model.out) for d in sorted(model.out[s]))
-    cycles = [tuple(sorted(c, key=model.order.__getitem__)) for c in nx.strongly_connected_components(g) if len(c) > 1]
-    return sorted(cycles, key=lambda c: model.order[c[0]])
+    """Call-layer SCCs of size > 1, each in stable order, sorted by their first unit."""
+    rank = model.order
+    nodes = sorted({s for s in model.out} | {d for ds in model.out.values() for d in ds}, key=rank.__getitem__)
+    pos = {u: i for i, u in enumerate(nodes)}
+    _, members = _scc([[pos[d] for d in model.out.get(u, ())] for u in nodes])
+    cycles = [tuple(nodes[i] for i in group) for group in members if len(group) > 1]  # groups sorted: stable order
+    return sorted(cycles, key=lambda c: rank[c[0]])
+
+
+def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
+    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order."""
+    n = len(succ)
+    index = [-1] * n
+    low = [0] * n
+    on = [False] * n
+    comp = [-1] * n
+    members: list[list[int]] = []
+    stack: list[int] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on[root] = True
+        while work:
+            v, i = work[-1]
+            if i < len(succ[v]):
+                work[-1] = (v, i + 1)
+                w = succ[v][i]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on[w] = True
+                    work.append((w, 0))
+                elif on[w]:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    w = stack.pop()
+                    on[w] = False
+                    comp[w] = len(members)
+                    group.append(w)
+                    if w == v:
+                        break
+                members.append(sorted(group))
+    return comp, members
