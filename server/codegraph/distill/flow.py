@@ -28,13 +28,15 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from tree_sitter import Query, QueryCursor
 
 from ..index.extract import compiled, parse
 from ..index.facts import Unit
-from .topology import Model, _scc
+from ..languages import BY_NAME
 from .signals import OUTPUT_NAMES, OUTPUT_PARAM
+from .topology import Model, _scc
 
 # `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
 # before it must be a word byte, checked per hit (the same matches as `\b\w+\.(\w+)…`).
@@ -109,8 +111,11 @@ def host_interface(u: Unit, language: str) -> str:
             return "WSGI application callable (environ, start_response)"
         if all(n in names for n in ASGI):
             return "ASGI application callable (scope, receive, send)"
-    if language == "go" and u.kind == "method" and u.name == "ServeHTTP":
-        return "http.Handler (ServeHTTP)"
+    spec = BY_NAME.get(language)
+    if spec is not None and spec.structural_hosts and u.kind == "method":
+        for _, method, shown in spec.host_contracts:
+            if u.name == method:
+                return f"{shown} ({method})"
     return ""
 
 
@@ -574,8 +579,11 @@ class Flow:
         return seen
 
 
-# Host contracts a library implements for its runtime (trait / interface → method the host calls).
-HOST_TRAITS = {"Future": "poll", "Service": "call", "Stream": "poll_next", "Runnable": "run", "Handler": "ServeHTTP"}
+@lru_cache(maxsize=16)
+def _host_methods(language: str) -> dict[str, str]:
+    """Interface or trait name → the method a host calls through it (languages/* specs)."""
+    spec = BY_NAME.get(language)
+    return {name: method for name, method, _ in spec.host_contracts} if spec is not None else {}
 
 
 def _owner_type(model: Model, uid: str) -> str:
@@ -604,7 +612,7 @@ def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str
         if not (u.is_callable and u.parent and u.parent in supers):
             continue
         for name in sorted(supers[u.parent]):
-            if HOST_TRAITS.get(name) == u.name:
+            if _host_methods(index.files[u.path].language).get(name) == u.name:
                 out[uid] = (f"{name}::{u.name}" if index.files[u.path].language == "rust" else f"{name}.{u.name}", True)
                 break
             if u.name in declared.get(name, ()):

@@ -106,6 +106,12 @@ class LanguageSpec:
     # (trait/interface name, method): constructing a type that implements it hands the method to
     # a runtime that calls it later (Rust: a `Future` built here is `poll`ed by the executor)
     construct_protocol: tuple[tuple[str, str], ...] = ()
+    # Contracts a runtime calls a library through: (interface or trait, the method the host calls,
+    # how a reader knows the contract). Distill takes their implementations as entry surfaces.
+    host_contracts: tuple[tuple[str, str, str], ...] = ()
+    # Implementing is structural (Go): a method of the contract's name implements it, no
+    # `implements` clause needed
+    structural_hosts: bool = False
     # Member calls that hand the receiver function over rather than name a method of it
     # (`dispatch.bind(this)`, `fn.call(ctx)`): the ranked graph records a reference to it.
     value_calls: frozenset[str] = frozenset()

@@ -87,6 +87,8 @@ GO = LanguageSpec(
     name="go",
     grammar="go",
     extensions=(".go",),
+    host_contracts=(("Handler", "ServeHTTP", "http.Handler"),),
+    structural_hosts=True,
     definitions=GO_DEFS,
     calls=GO_CALLS,
     assignments="(short_var_declaration left: (_) @target right: (_) @value)",
@@ -230,6 +232,7 @@ RUST = LanguageSpec(
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
     declarations="(let_declaration pattern: (identifier) @name type: (_) @type)",
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
+    host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""
 (arguments (identifier) @bare)
