@@ -18,7 +18,7 @@ from ..graph.likely import likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..workspace.scope import is_test_path
-from .flow import Flow, find_flow
+from .flow import DISPATCH_RULES, Flow, find_flow
 from .model import ExploreRequest
 from .pack import FileView, Piece, file_view, pack
 from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph
@@ -27,6 +27,7 @@ MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
 NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares its file
 MAX_CANDIDATES = 40
+WORD_SEEDS = 80  # the best word matches that seed the ranking (weakly: 0.3 × their share of the best)
 
 
 @dataclass
@@ -157,13 +158,13 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     checkpoint()
     score = _scores(index, d, seeds, ranks, top_rank, flow)
     plans = _file_plans(index, q, req, score, excluded)
-    _gate(index, d, q, req, plans, flow)
+    _gate(index, d, q, req, plans, flow, _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds))
     return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started)
 
 
 def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, float], list[tuple[float, str]]]:
     """Named symbols dominate, then plain words that equal a name, then BM25 word matches
-    (discounted off the main path); returns the seeds and the 40 best word matches."""
+    (discounted off the main path); returns the seeds and the WORD_SEEDS best word matches."""
     seeds: dict[str, float] = {}
     for units_ in q.named.values():
         weight = 1.0 / max(1, len(units_)) ** 0.5  # `as_sql` with 100 definitions names none of them strongly
@@ -179,7 +180,7 @@ def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, floa
         (s * path_prior(d.words.units[uid].path), uid) for uid, s in bm25.items()
         if not excluded(d.words.units[uid].path) and (req.include_tests or not in_test_module(d.words.units[uid]))
     ]
-    top_words = sorted(wanted, reverse=True)[:40]
+    top_words = sorted(wanted, reverse=True)[:WORD_SEEDS]
     best_word = top_words[0][0] if top_words else 1.0
     for s, uid in top_words:
         seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)
@@ -248,7 +249,42 @@ def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float
     return plans
 
 
-def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow) -> None:
+FAMILY_KEEP_SEED = 0.5  # how strongly the question must point at a constructed member to keep its body
+
+
+def _wanted_in_family(index: RootIndex, d: Derived, flow: Flow, anchors: set[str], seeds: dict[str, float]) -> set[str]:
+    """Units whose bodies a family member's file keeps: the question's own anchors, what the
+    flow reaches by a call it can name, and the members the question points at of a type the
+    flow itself constructs (`new OkHttpCall(…)` makes OkHttpCall.execute the `call.execute()`
+    that runs). A dispatch hop counts only when it is the one implementation of an abstract
+    method (`ServiceMethod.invoke` → `HttpServiceMethod.invoke`); a call that may land on
+    MIN_SIBLINGS or more implementations, or on the override of a concrete base method,
+    reaches interchangeable siblings. Context around the flow (callers above it, helpers below)
+    stays unless it is itself a family member."""
+    by_site: dict[tuple[str, int], list] = defaultdict(list)
+    for h in flow.hops:
+        by_site[(h.src.id, h.line)].append(h)
+    alternatives: set[str] = set()
+    for hops in by_site.values():
+        dispatched = {h.dst.id for h in hops if h.how in DISPATCH_RULES}
+        concrete_base = any(h.dst.end_line - h.dst.sig_end_line > 1 for h in hops if h.how not in DISPATCH_RULES)
+        if len(dispatched) >= MIN_SIBLINGS or concrete_base:
+            alternatives |= dispatched
+    reached = {h.dst.id for h in flow.hops} | {h.src.id for h in flow.hops}
+    units = index.resolver.units
+    likely = likely_graph(index)
+    built: set[str] = set()
+    for uid in sorted(reached | flow.spine):
+        for e in likely.out(uid):
+            dst = units.get(e.dst)
+            if e.rule == "resolved" and dst is not None:
+                built.add(dst.parent if dst.kind == "constructor" and dst.parent else dst.id)
+    pointed = {uid for uid, s in seeds.items() if s >= FAMILY_KEEP_SEED and uid in units and units[uid].parent in built}
+    context = {uid for uid in flow.periphery if uid in units and not _interchangeable(d, units[uid])}
+    return anchors | pointed | context | {uid for uid in reached if uid not in alternatives or uid in flow.spine}
+
+
+def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow, wanted: set[str] = frozenset()) -> None:
     """Each file's mode and reason (docs/explore.md, "The gate")."""
     named_ids = {u.id for u in q.named_units()}
     # A near-unique named callable spares its file; a focused view also keeps the bodies of a
@@ -281,7 +317,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             base_ids = {t.id for t in family}
             plan.keep = {
                 u.id for u in facts.units
-                if u.id in flow.spine or u.id in named_focus
+                if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable)
                 or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
             }
             if not plan.keep and flow_exists and not on_spine:
@@ -289,6 +325,9 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.reason = f"family-file:{family[0].name}({len(d.implementers[family[0].id])})" + (" on-spine" if on_spine else "")
         elif flow_exists and not on_spine and sibling and not spared:
             plan.mode = "skeleton"
+            kept = {u.id for u in facts.units if u.id in wanted and u.is_callable}
+            if kept:  # the member the flow runs through: its signatures and those bodies
+                plan.mode, plan.keep = "focused", kept
         else:
             plan.mode = "bodies"
 

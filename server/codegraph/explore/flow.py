@@ -49,8 +49,13 @@ MAX_DOWN_NAMED = 14
 DOWN_DEPTH_NAMED = 6
 MAX_DOWN_COST_NAMED = 1.0
 HOP_COST = 0.05  # every hop down costs this much at least...
+DOWN_REL_COST = 0.08  # a callee the question's words do not touch costs this much more
+DOWN_FANIN_COST = 0.03  # ...and a helper called from everywhere this much per doubling of its callers
 MAX_DOWN_COST = 0.6  # ...and a callee costlier than this in all is not on the flow
 UP_DEPTH = 3  # callers followed above the entry anchor, to where the work enters
+MAX_UP = 6  # callers kept per core unit, likeliest and most relevant first
+UP_FADE = 0.6  # a caller's value: confidence × (0.3 + relevance) × this
+MAX_UP_VALUE = 0.9
 MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first while the budget lasts
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
@@ -215,7 +220,8 @@ def find_flow(
     3. The core: the cheapest ranked-graph paths from the entries and the named symbols down
        to the question's units, every unit on them included.
     4. Around it, the periphery: callees below the core, cheapest first (proven, relevant,
-       not a helper called from everywhere, on the main path)."""
+       not a helper called from everywhere, on the main path).
+    5. Beside it: each core unit's likeliest callers that the question's words touch."""
     import heapq
     import math
 
@@ -331,7 +337,7 @@ def find_flow(
                 if dst.id in reached or dst.id in core:
                     continue
                 fan_in = graph.in_degree(dst.id) if dst.id in graph else 0
-                step = HOP_COST + (1 - conf) * 0.6 + (1 - min(1.0, 2 * rel(dst))) * 0.08 + 0.03 * math.log2(1 + max(0, fan_in - 2)) + (1 - path_prior(dst.path)) * 0.5
+                step = HOP_COST + (1 - conf) * 0.6 + (1 - min(1.0, 2 * rel(dst))) * DOWN_REL_COST + DOWN_FANIN_COST * math.log2(1 + max(0, fan_in - 2)) + (1 - path_prior(dst.path)) * 0.5
                 c = cost + step
                 if c > (MAX_DOWN_COST_NAMED if named else MAX_DOWN_COST):
                     continue
@@ -342,6 +348,23 @@ def find_flow(
                 if add(Hop(unit, dst, line, how)):
                     kept += 1
                 heapq.heappush(heap, (c, depth + 1, dst.id, dst))
+    # 5. beside it, the callers of each core unit that the question's words touch: where a step
+    # is used from (the engine method that hands over to the downloader, the middleware that
+    # calls the handler) is what a reader opens next
+    for anchor in [units[uid] for uid in sorted(core) if uid in units and units[uid].is_callable]:
+        callers = sorted(
+            (
+                (conf * (0.3 + min(1.0, 2 * rel(src))) * path_prior(src.path), src, line, how)
+                for src, line, how, conf in steps.into(anchor)
+                if src.id not in core and conf >= ENTRY_MIN_CONF
+            ),
+            key=lambda c: (-c[0], c[1].id),
+        )
+        for value, src, line, how in callers[:MAX_UP]:
+            value = min(MAX_UP_VALUE, value * UP_FADE)
+            if value > flow.periphery.get(src.id, 0.0):
+                flow.periphery[src.id] = value
+            add(Hop(src, anchor, line, how))
     flow.spine = core
     flow.entry = entries[:1] or strong[:1] or relevant[:1]
     return flow

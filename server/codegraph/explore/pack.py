@@ -26,6 +26,7 @@ SKELETON_SHARE = 0.12  # room for sibling skeletons, taken before bodies
 FOCUSED_BASE_SHARE = 0.3  # a family file's signatures may take at most this share, else it shows bodies only
 WHOLE_SPINE_FILE_LINES = 300  # a spine file up to this long is shown whole when the budget allows
 SPINE_FILE_RESERVE = 0.25  # ...while this share of the budget stays for other relevant bodies
+BODY_OVERHEAD = 300  # characters a shown body costs beyond its lines (section, elision marks)
 MIN_SCORE_SHARE = 0.04  # bodies scoring below this share of the best are not worth the reader's time
 
 
@@ -163,7 +164,8 @@ def pack(
             view.text, view.ranges, view.symbols, view.mode = whole, [(1, len(view.lines))], _top_symbols(view), "full"
             remaining -= extra
     # 4. then the other relevant bodies
-    for piece in order:
+    # by relevance per character: two short bodies the question needs beat one long one
+    for piece in sorted(order, key=lambda p: (-p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id)):
         if piece.must:
             continue
         checkpoint()
@@ -201,6 +203,11 @@ def pack(
             v.order = 2_000 - min(999.0, v.score)
     shown.sort(key=lambda v: (v.order, v.path))
     return shown, left_out
+
+
+def _body_chars(views: dict[str, FileView], piece: Piece) -> int:
+    view = views.get(piece.path)
+    return sum(len(line) + 8 for line in view.lines[piece.unit.start_line - 1 : piece.unit.end_line]) if view else 0
 
 
 def _alone(views: dict[str, FileView], piece: Piece) -> int:

@@ -83,6 +83,9 @@ RULE_CONFIDENCE: dict[str, float] = {
     "same-file": 0.9,
     "import-reach": 0.9,
     "same-package": 0.85,
+    # `utils.merge()` where `utils` is an imported module or its default-exported object: the
+    # function of that name defined at the top of the imported file
+    "module-member": 0.9,
     "unique-name": 0.2,  # (a) 0/2, (a2) 0/7: a name defined once elsewhere is usually a builtin's namesake
     # untyped member calls are mostly calls into libraries and builtins: (a2)
     "receiver-name": 0.3,  # (a) 270/270 but (a2) 0.13-0.17; a hand check of 12 sites jedi cannot answer: 9 right
@@ -636,6 +639,9 @@ class LikelyGraph:
                 receiver, _, name = call.receiver.rpartition(".")
                 if name.isidentifier():
                     return self.ref_targets(facts, call._replace(name=name, receiver=receiver))
+            member = self._module_member(facts, call.receiver, call.name)
+            if member:
+                return member
             typed = self._receiver_rules(facts, caller, call, spec)
             if typed:
                 return typed
@@ -651,6 +657,26 @@ class LikelyGraph:
                 if proto:
                     return proto
         return self._name_rules(facts, caller, call)
+
+    def _module_member(self, facts: FileFacts, receiver: str, name: str) -> list[tuple[Unit, float, str]]:
+        """`mod.name()` where `mod` binds a whole imported module or its default export: the
+        top-level callable `name` of the file the import resolved to."""
+        if not receiver.isidentifier() or receiver in ("self", "this"):
+            return []
+        lines = {imp.line for imp in facts.imports if imp.name in ("", "*", "default") and (imp.alias or last_segment(imp.module)) == receiver}
+        if not lines:
+            return []
+        b = self.index.bindings.get(facts.path)
+        files = {e.dst for e in b.edges if e.kind == "imports" and e.line in lines} if b is not None else set()
+        units = self.index.resolver.units
+        found = [
+            u for u in self.by_name().get(name, ())
+            if u.path in files and u.is_callable and (not u.parent or units.get(u.parent) is None or units[u.parent].kind not in CLASS_KINDS)
+        ]
+        if not 0 < len(found) <= MAX_NAME_CANDIDATES:
+            return []
+        conf = RULE_CONFIDENCE["module-member"] * _K_FACTOR[len(found)]
+        return [(u, conf, "module-member") for u in found]
 
     def _protocol(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
         """`handler(x)` where `handler` holds an object: the object's call protocol method."""
