@@ -129,7 +129,8 @@ class FilePlan:
     units: list[tuple[float, Unit]] = field(default_factory=list)  # relevant units, best first
     mode: str = "bodies"  # bodies|skeleton|focused (pack.py decides which bodies, or the whole file)
     reason: str = ""
-    keep: set[str] = field(default_factory=set)  # focused: units whose bodies stay
+    keep: set[str] = field(default_factory=set)  # focused: units whose bodies stay, first
+    hide: set[str] = field(default_factory=set)  # focused: family members shown as signatures only
     must: set[str] = field(default_factory=set)  # spine and near-unique named symbols: kept first, up to the whole budget
     sibling: bool = False  # defines a member of a family (MIN_SIBLINGS or more implementers)
 
@@ -320,6 +321,9 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
                 if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable)
                 or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
             }
+            # the family's interchangeable members show signatures; the base, the helpers and
+            # whatever else the file holds compete for the budget like any other body
+            plan.hide = {u.id for u in facts.units if u.id not in plan.keep and _interchangeable(d, u)}
             if not plan.keep and flow_exists and not on_spine:
                 plan.mode = "skeleton"
             plan.reason = f"family-file:{family[0].name}({len(d.implementers[family[0].id])})" + (" on-spine" if on_spine else "")
@@ -328,6 +332,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             kept = {u.id for u in facts.units if u.id in wanted and u.is_callable}
             if kept:  # the member the flow runs through: its signatures and those bodies
                 plan.mode, plan.keep = "focused", kept
+                plan.hide = {u.id for u in facts.units if u.id not in kept}
         else:
             plan.mode = "bodies"
 
@@ -350,7 +355,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             if u.id in plan.must and u.id not in scored:
                 scored[u.id] = (score.get(u.id, 0.0), u)
         for uid, (s, u) in scored.items():
-            if u.kind == "statement" or (plan.mode == "focused" and uid not in plan.keep):
+            if u.kind == "statement" or (plan.mode == "focused" and uid in plan.hide):
                 continue
             pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids))
     call_sites: dict[str, list[int]] = defaultdict(list)
