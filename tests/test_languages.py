@@ -232,3 +232,55 @@ def test_rust_calls_inside_macro_arguments_are_recorded():
     # after a call keeps a receiver that binds nothing
     assert got == [(3, "", "compute"), (3, "a", "len"), (4, "", "g"), (4, "()", "h"), (4, "Foo", "new"), (5, "", "k")]
     assert all(c.caller == "src/lib.rs::f" for c in facts.calls)
+
+
+RUST_ITEM_MACROS = b"""use std::future::Future;
+
+pin_project! {
+    /// A server future.
+    pub struct Server<F> {
+        #[pin]
+        inner: F,
+    }
+}
+
+impl<F: Future> Future for Server<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        self.project().inner.poll(cx)
+    }
+}
+
+ffi_fn! {
+    fn hyper_thing(x: u8) -> u8 {
+        x + 1
+    } ?= 0
+}
+
+macro_rules! noop { () => {}; }
+
+pub fn serve<F: Future>(inner: F) -> Server<F> {
+    Server { inner }
+}
+"""
+
+
+def test_rust_items_inside_item_macros_are_indexed_where_they_are_written(tmp_path):
+    """`pin_project! { pub struct … }` declares a struct the compiler sees: the index has it, at
+    its own lines; a macro with a syntax of its own stays a token tree and breaks nothing."""
+    from codegraph.graph.likely import likely_graph
+    from codegraph.index.extract import extract_source
+
+    facts, _, _ = extract_source("src/server.rs", "rust", RUST_ITEM_MACROS)
+    assert not facts.parse_errors
+    server = next(u for u in facts.units if u.kind == "struct" and u.name == "Server")
+    assert (server.start_line, server.end_line) == (5, 8)  # the struct's own lines, not the macro's
+    assert not any(u.name == "hyper_thing" for u in facts.units)
+    assert any(u.qualname == "serve" for u in facts.units)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "server.rs").write_bytes(RUST_ITEM_MACROS)
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    out = {(e.dst.split("::")[1], e.rule) for e in likely_graph(idx).out("src/server.rs::serve")}
+    assert ("Server", "resolved") in out and ("Server.poll", "protocol-call") in out  # built here, polled later

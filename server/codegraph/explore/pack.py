@@ -18,6 +18,7 @@ from ..index.facts import Unit
 from ..render.markdown import merge_ranges, numbered, section, split_lines
 
 CLUSTER_GAP = 2  # elided stretches this short are shown instead of a `⋮`
+SMALL_IMPL_LINES = 30  # a Rust impl block this short is shown whole with any of its methods
 BIG_TYPE_LINES = 60  # a type longer than this shows its header; its members come as their own pieces
 SPINE_PIECE_SHARE = 0.3  # when the spine does not fit, a spine body may still take this share before it shows signature + call sites
 OTHER_PIECE_SHARE = 0.2  # ...any other body larger than this share is left out
@@ -80,6 +81,9 @@ def piece_ranges(u: Unit, by_id: dict[str, Unit]) -> list[tuple[int, int]]:
     big_type = u.is_type and (u.end_line - u.start_line) > BIG_TYPE_LINES
     span = [(u.start_line, u.sig_end_line)] if big_type else [(u.start_line, u.end_line)]
     parent = by_id.get(u.parent) if u.parent else None
+    if parent is not None and parent.kind == "impl" and parent.end_line - parent.start_line <= SMALL_IMPL_LINES:
+        # a short trait impl (`impl Future for Server { type Output …; fn poll … }`) reads as one
+        span.append((parent.start_line, parent.end_line))
     while parent is not None:
         span.append((parent.name_line, parent.sig_end_line))
         parent = by_id.get(parent.parent) if parent.parent else None

@@ -404,6 +404,11 @@ class LikelyGraph:
                 found = ctx.memo[key] = self.targets(facts, call)
             for dst, conf, rule in found:
                 add(src, dst, call.line, conf, rule)
+                if call.construct and spec is not None and spec.construct_protocol:
+                    # a value built here runs its protocol method later (`Server { … }.await`)
+                    t = units.get(dst.parent) if dst.kind == "constructor" and dst.parent else dst
+                    for m in self._constructed_protocol(t, spec) if t is not None else ():
+                        add(src, m, call.line, conf * RULE_CONFIDENCE["protocol-call"], "protocol-call")
         for ref in ctx.refs_by_caller.get(src, ()):
             for dst, conf, rule in self.ref_targets(facts, ref):
                 add(src, dst, ref.line, conf, rule)
@@ -423,6 +428,9 @@ class LikelyGraph:
         for trait, method in spec.construct_protocol:
             if trait in traits:
                 m = self.index.resolver.find_member(t, method)
+                if m is None:  # same-named types of other modules share a member table: the type's own file decides
+                    own = [x for x in self.index.resolver.members_of(t).get(method, ()) if x.path == t.path]
+                    m = own[0] if len(own) == 1 else None
                 if m is not None and m.is_callable:
                     out.append(m)
         return out

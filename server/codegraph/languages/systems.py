@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from ..index.facts import Import
@@ -221,10 +223,69 @@ def rust_statements(root: Node) -> list[ModuleStatement]:
     return out
 
 
+# Items written inside an item-level macro (`pin_project! { pub struct Server … }`,
+# `cfg_server! { impl … }`) are a token tree to the grammar: the index would have no struct and
+# no impl there. Blanking the macro's name and its outer braces (same length, same lines, same
+# offsets) lets the grammar read the items as the compiler will see them.
+_ITEM_MACRO = re.compile(rb"(?m)^[ \t]*((?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)![ \t]*\{)")
+_ITEM_START = re.compile(rb"\s*(?://[^\n]*\n\s*)*(?:#!?\[|pub\b|struct\b|enum\b|impl\b|fn\b|mod\b|use\b|trait\b|type\b|const\b|async\b|unsafe\b|extern\b)")
+_NOT_ITEM_MACROS = frozenset({b"macro_rules", b"quote", b"quote_spanned", b"lazy_static"})
+
+
+def _closing_brace(source: bytes, open_at: int) -> int:
+    """Index of the brace matching source[open_at], skipping strings and comments; -1 if none."""
+    depth, i, n = 0, open_at, len(source)
+    while i < n:
+        c = source[i]
+        if c == 0x7B:  # {
+            depth += 1
+        elif c == 0x7D:  # }
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == 0x22:  # "…": skip the string
+            i += 1
+            while i < n and source[i] != 0x22:
+                i += 2 if source[i] == 0x5C else 1
+        elif c == 0x2F and source[i + 1 : i + 2] == b"/":  # line comment
+            i = source.find(b"\n", i)
+            if i < 0:
+                return -1
+        elif c == 0x2F and source[i + 1 : i + 2] == b"*":
+            i = source.find(b"*/", i + 2)
+            if i < 0:
+                return -1
+            i += 1
+        i += 1
+    return -1
+
+
+def _parses_as_items(body: bytes) -> bool:
+    from ..index.extract import _parser  # the grammar lives with the extractor; imported late, no cycle at import time
+
+    return not _parser("rust").parse(body).root_node.has_error
+
+
+def rust_preprocess(source: bytes) -> bytes:
+    if b"! {" not in source and b"!{" not in source:
+        return source
+    out = bytearray(source)
+    for m in _ITEM_MACRO.finditer(source):
+        if m.group(2) in _NOT_ITEM_MACROS or not _ITEM_START.match(source, m.end()):
+            continue
+        close = _closing_brace(source, m.end() - 1)
+        if close < 0 or not _parses_as_items(source[m.end() : close]):
+            continue  # a macro with a syntax of its own (`fn f() { … } ?= default`) stays a token tree
+        out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
+        out[close] = 0x20
+    return bytes(out)
+
+
 RUST = LanguageSpec(
     name="rust",
     grammar="rust",
     extensions=(".rs",),
+    preprocess=rust_preprocess,
     definitions=RUST_DEFS,
     calls=RUST_CALLS,
     macros="(macro_invocation (token_tree)) @macro",
