@@ -344,6 +344,8 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
+    next_to_named = {h.dst.id for h in flow.hops if h.src.id in strong_ids} | {h.src.id for h in flow.hops if h.dst.id in strong_ids}
+    next_to_named &= flow.spine
     for plan in plans:
         facts = index.files[plan.path]
         views[plan.path] = file_view(plan.path, plan.mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units))
@@ -357,7 +359,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
         for uid, (s, u) in scored.items():
             if u.kind == "statement" or (plan.mode == "focused" and uid in plan.hide):
                 continue
-            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids))
+            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)

@@ -107,12 +107,18 @@ class RankedSteps:
         return out
 
 
+def _reach(target_weight: float, src_weight: float) -> float:
+    """How far a connecting path may go, as a share of MAX_CONNECT_COST: both ends count (their
+    geometric mean), so a named symbol reaches a word match nearby, another named symbol far."""
+    return (target_weight * src_weight) ** 0.5 if src_weight else target_weight
+
+
 def _connect(
     src: Unit, targets: dict[str, float], steps: RankedSteps, checkpoint: Callable[[], None], named_types: frozenset[str] = frozenset(), src_weight: float = 0.0
 ) -> dict[str, list[Hop]]:
     """Cheapest hop lists from src to each reachable target (cost: −log confidence + 0.25 a
-    hop). The stronger end's weight scales how far a target may be: from or to a named symbol
-    a long path, between two units that only match words a short, proven one."""
+    hop). Both ends' weights scale how far a target may be (`_reach`): between named symbols a
+    long path, between two units that only match words a short, proven one."""
     import heapq
     import math
 
@@ -126,7 +132,7 @@ def _connect(
         pops += 1
         if cost > best.get(uid, math.inf):
             continue
-        if uid in targets and uid != src.id and uid not in found and cost <= MAX_CONNECT_COST * max(targets[uid], src_weight):
+        if uid in targets and uid != src.id and uid not in found and cost <= MAX_CONNECT_COST * _reach(targets[uid], src_weight):
             chain: list[Hop] = []
             cur = parents[uid]
             while cur is not None:

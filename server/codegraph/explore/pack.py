@@ -70,6 +70,7 @@ class Piece:
     spine_pos: int  # position on the flow, -1 when not on it
     must: bool  # spine or named-unique: kept first, compacted rather than dropped
     named: bool = False  # a symbol the question names: shown in full whenever it fits at all
+    next_to_named: bool = False  # a core unit one hop from a symbol the question names: its direct step
 
 
 def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
@@ -130,7 +131,7 @@ def pack(
     musts = [p for p in order if p.must]
     need = sum(_alone(views, p) for p in musts)
     if need > remaining:
-        musts.sort(key=lambda p: (not p.named, -p.score, p.spine_pos, p.unit.id))
+        musts.sort(key=lambda p: (not p.named, not p.next_to_named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.spine_pos, p.unit.id))
     for piece in musts:
         checkpoint()
         view = views.get(piece.path)
