@@ -203,3 +203,17 @@ def test_cli_index_json_lists_skipped_paths_with_reasons(root):
 
     data = json.loads(out.stdout)
     assert {"path": ".env", "reason": "secret-bearing file"} in data["skipped"]
+
+
+@pytest.mark.parametrize("path", ["src/balance/test.rs", "src/tests.rs", "shop/tests.py"])
+def test_conventional_test_module_files_are_tests(path):
+    from codegraph.workspace.scope import is_test_path
+
+    assert is_test_path(path)
+
+
+@pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs"])
+def test_names_that_only_contain_test_are_not_tests(path):
+    from codegraph.workspace.scope import is_test_path
+
+    assert not is_test_path(path)

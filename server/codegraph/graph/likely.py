@@ -481,8 +481,15 @@ class LikelyGraph:
         local = [u for u in self.index.resolver.top.get(path, {}).get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
         if len(local) == 1:
             return local[0]
-        hits = self._best_tier(path, [u for u in self.by_name().get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"])
-        return hits[0] if len(hits) == 1 and self._tier(path, hits[0]) <= 2 else None
+        defs = [u for u in self.by_name().get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
+        hits = self._best_tier(path, defs)
+        if len(hits) == 1 and self._tier(path, hits[0]) <= 2:
+            return hits[0]
+        # imported by name through a re-export (`use crate::cache::ReadyCache` where cache/mod.rs
+        # re-exports it): the one type of that name in the workspace
+        if len(defs) == 1 and not _is_test(defs[0].path) and any((imp.alias or imp.name) == name for imp in facts.imports):
+            return defs[0]
+        return None
 
     def _type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
         """A declared type as a type unit; an array or a container/wrapper from outside the

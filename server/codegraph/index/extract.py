@@ -254,9 +254,22 @@ def _type_name(node: Node | None) -> str:
         named = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
         t = named[0] if len(named) == 1 else ""
     t = t.strip("\"'").rstrip("?")
-    if not t or any(c in t for c in "|&,() \t\n") or t[0] in "[{":
+    # type arguments may hold anything (`ReadyCache<D::Key, D::Service, Req>`); the rest may not
+    if not t or any(c in _outside_type_args(t) for c in "|&,() \t\n") or t[0] in "[{":
         return ""
     return t[:120]
+
+
+def _outside_type_args(t: str) -> str:
+    out, depth = [], 0
+    for c in t:
+        if c == "<":
+            depth += 1
+        elif c == ">" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+    return "".join(out)
 
 
 def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Unit]:
