@@ -131,16 +131,23 @@ def _type_args(text: str) -> list[str]:
 _SEGMENT = re.compile(r"^([A-Za-z_$][\w$]*)((?:\([^()]*\)|\[[^\[\]]*\])*)$")
 
 
+# `list.get(i)`, `items.elementAt(0)`: a container's element, whose type is the declared type argument
+ELEMENT_ACCESSORS = frozenset({"get", "elementAt", "getOrNull", "first", "last", "firstOrNull", "lastOrNull", "at"})
+_ONE_INDEX = re.compile(r"\((?:\w+|\w+\s*[-+]\s*\d+)?\)")
+
+
 def _segments(receiver: str) -> list[tuple[str, bool]] | None:
-    """A receiver as (name, called) steps: `a.b` → [(a, F), (b, F)]; `handlers[p]` → [(handlers,
-    F)] (an element keeps the declared element type); `factories.get(i)` → [(factories, F),
-    (get, T)]; None when a step is no plain name with calls/indexes after it."""
+    """A receiver as (name, called) steps: `a.b` → [(a, F), (b, F)]; `handlers[p]` and
+    `factories.get(i)` → [(handlers, F)] (an element keeps the declared element type);
+    `x.make()` → [(x, F), (make, T)]; None when a step is no plain name with calls/indexes after it."""
     parts = [p for p in receiver.replace("::", ".").replace("?.", ".").replace("!!", "").replace("?", "").split(".") if p]
     out: list[tuple[str, bool]] = []
     for part in parts:
         m = _SEGMENT.match(part.strip())
         if m is None:
             return None
+        if out and m.group(1) in ELEMENT_ACCESSORS and _ONE_INDEX.fullmatch(m.group(2)):
+            continue  # `factories.get(i)`: an element, like `handlers[p]`
         out.append((m.group(1), m.group(2).startswith("(")))
     return out or None
 
