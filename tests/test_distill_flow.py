@@ -18,7 +18,8 @@ from codegraph.index.index import RootIndex
 from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
-NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares")
+NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
+         "py-asgi-mounts")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -77,13 +78,16 @@ def test_flow_fixture_gold(name: str) -> None:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)
 
 
-def test_a_method_of_an_outside_packages_object_is_not_guessed_in_scope() -> None:
-    """`tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a same-named one in scope."""
+@pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts"])
+def test_selection_edges(name: str) -> None:
+    """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
+    same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs
+    those its caller's type names."""
     from codegraph.distill.flow import Flow
     from codegraph.distill.topology import build_model
 
-    gold = json.loads((FIXTURES / "py-roles" / "gold.json").read_text())
-    index = built("py-roles")
+    gold = json.loads((FIXTURES / name / "gold.json").read_text())
+    index = built(name)
     flow = Flow(index, build_model(index))
     for src, dst in gold["no_edge"]:
         assert src in flow.out and dst not in flow.out[src], (src, sorted(flow.out.get(src, ())))

@@ -345,6 +345,8 @@ class Flow:
                     continue
                 kind = next((k for k in hosts if k.startswith("ASGI" if args.group(1) else "WSGI")), "")
                 targets = [d for d in hosts.get(kind, ()) if d != src]
+                if len(targets) > FAMILY_MAX:  # too wide to guess: only the implementations its own type names
+                    targets = self._named_by_owner(src, targets, base_of)
                 if 0 < len(targets) <= FAMILY_MAX:  # like a family: beyond that, too wide to guess
                     for d in targets:
                         if d not in self.out[src]:
@@ -410,6 +412,23 @@ class Flow:
                         self.likely.add((src, d))
                         if c.construct or m.units[d].is_type or d in self.ctor_units:
                             self.constructs.add((src, d))
+
+    def _named_by_owner(self, src: str, targets: list[str], base_of: dict[str, str]) -> list[str]:
+        """The targets whose type (or, for a closure, whose function) the caller's own type names in its
+        code (`Router(…)`, `middleware = [ServerErrorMiddleware, …]`, `self.app = request_response(f)`):
+        what that object wires in is what its handed-on call runs. A named subtype counts for its bases
+        (`PlainTextResponse(…)` runs `Response.__call__`)."""
+        m = self.m
+        scope = _owner_type(m, src) or _outermost(m, src)
+        u = m.units[scope]
+        named = set(re.findall(r"[A-Za-z_]\w*", self.index.sources[u.path][u.start_byte : u.end_byte].decode("utf-8", "replace")))
+        for name in tuple(named):
+            seen = {name}
+            while name in base_of and base_of[name] not in seen:
+                name = base_of[name]
+                seen.add(name)
+                named.add(name)
+        return [d for d in targets if m.units[d].parent and m.units[_outermost(m, d, stop_at_type=True)].name in named]
 
     def _scan(self, names: dict[str, list[str]], member: bool = False, body_only: bool = False) -> list[tuple[str, set]]:
         """Where each file's names are used as values, not called (`self.add` stored, `run(cb)`), per
@@ -584,6 +603,15 @@ def _host_methods(language: str) -> dict[str, str]:
     """Interface or trait name → the method a host calls through it (languages/* specs)."""
     spec = BY_NAME.get(language)
     return {name: method for name, method, _ in spec.host_contracts} if spec is not None else {}
+
+
+def _outermost(model: Model, uid: str, stop_at_type: bool = False) -> str:
+    """The outermost callable holding a unit (itself when none); `stop_at_type`: the type holding it, if any."""
+    while (parent := model.units[uid].parent) and (model.units[parent].is_callable or model.units[parent].is_type):
+        if model.units[parent].is_type:
+            return parent if stop_at_type else uid
+        uid = parent
+    return uid
 
 
 def _owner_type(model: Model, uid: str) -> str:
@@ -970,6 +998,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     extra: set[str] = set()
     covered = 0
     hosts = 0
+    first_host = mounted = 0
     own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
     for uid in ranked:
         mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
@@ -980,10 +1009,15 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             continue
         if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
             break
-        if kind_of[uid] == "surface" and own + hosts >= 2:
+        if kind_of[uid] == "surface" and own + hosts + mounted >= 2:
             break  # an application with its own entries: public surfaces are not further entries
         if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
             continue
+        if kind_of[uid] == "host" and hosts and -rank(uid)[0] * 2 < first_host:
+            mounted += 1  # a host object that sets in motion less than half of what the first one does: a part
+            continue  # it mounts, not a second entry (it still shows the code base is built around the host)
+        if kind_of[uid] == "host" and not hosts:
+            first_host = -rank(uid)[0]
         if kind_of[uid] != "declared":
             if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                 continue  # reached from a chosen entry: part of its flow, not a second entry
