@@ -124,6 +124,7 @@ class Plan:
     picks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (uid, role key, reason, depth)
     qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
     likely: int = 0  # likely edges used for selection
+    down: dict[str, int] = field(default_factory=dict)  # units downstream of each unit on the selection graph
     fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
 
 
@@ -735,7 +736,8 @@ OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|s
                         rb"\.(?:Out\w*|Writer|writer|stdout|stderr)\(\)")
 # A parameter that carries an error: typed as one, or, untyped, named as one.
 ERROR_NAME = re.compile(r"(?i)^(err|error|exc|exception|failure|throwable|cause)$")
-ERROR_TYPE = re.compile(r"(Error|Exception|Throwable|Failure)\b|^error$")
+# (`ErrorResult` carries one; `ErrorHandler` handles them and is not one)
+ERROR_TYPE = re.compile(r"(Error|Exception|Throwable|Failure)(?![a-z]|Handler|Listener|Callback|Reporter|Factory|Mapper)|^error$")
 RETURNS_WHAT = re.compile(rb"\breturn\s+(?:(?:new\s+)?([\w.]+)\s*(?:<[^>\n]*>)?\s*\(|(\w+)\s*;?\s*[})]*\s*$)")
 CALLISH = re.compile(rb"^\s*[A-Z]|^\s*new\b")
 
@@ -749,6 +751,21 @@ def _error_param(u: Unit) -> str:
     types = tuple(u.param_types) + ("",) * len(u.param_names)
     return next((p.lstrip("*&") for p, t in zip(u.param_names, types)
                  if (ERROR_TYPE.search(t) if t else ERROR_NAME.match(p.lstrip("*&")))), "")
+
+
+# Where a process reports failure: its error stream, or exiting (`fmt.Fprintln(os.Stderr, …)`, `sys.exit(1)`).
+ERROR_STREAM = re.compile(rb"\b(?:os\.Stderr|sys\.stderr|System\.err|console\.error|process\.stderr|eprintln!|"
+                          rb"os\.Exit|sys\.exit|process\.exit|System\.exit|exitProcess)\b")
+
+
+def reports_error(index, u: Unit) -> str:
+    """Why a unit that writes out is an error boundary first ('' when it is not): it takes an error it
+    is handed (an error handler that reports or logs), or it reports to the error stream or exits."""
+    err = _error_param(u)
+    if err:
+        return f"handles the error it is handed (`{err}`)"
+    hit = ERROR_STREAM.search(index.sources[u.path], u.sig_end_byte, u.end_byte)
+    return f"reports a failure (`{hit.group().decode()}`)" if hit else ""
 
 
 def _wraps(body: bytes) -> str:
@@ -941,6 +958,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     m, p = model, Plan()
     reg_memo: dict[str, str | None] = {}
     p.likely = len(flow.likely)
+    p.down = flow.down
     stable = m.stable
     arch = flow.arch
 
@@ -1329,7 +1347,11 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for uid in sinks:
         if uid not in taken:
             taken.add(uid)
-            p.picks.append((uid, "sink", sink_tier[uid][1], depth.get(uid, 0)))
+            if sink_tier[uid][0] >= 2 and flow.down[uid] > 3:  # it calls a read/write interface, but drives more
+                p.qualities.setdefault(uid, {})["sink"] = sink_tier[uid][1]
+                p.picks.append((uid, "core", f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
+            else:
+                p.picks.append((uid, "sink", sink_tier[uid][1], depth.get(uid, 0)))
     for uid in boundary:
         if uid not in taken:
             taken.add(uid)
@@ -1385,10 +1407,10 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
 
     # ---- an error handler that writes out (reports, logs) is a boundary first ------------------
     for i, (uid, key, why, dep) in enumerate(p.picks):
-        err = _error_param(m.units[uid]) if key == "sink" else ""
+        err = reports_error(index, m.units[uid]) if key == "sink" else ""
         if err:
             p.qualities.setdefault(uid, {})["sink"] = why
-            p.picks[i] = (uid, "boundary", f"handles the error it is handed (`{err}`)", dep)
+            p.picks[i] = (uid, "boundary", err, dep)
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
     for uid, key, why, _ in p.picks:
