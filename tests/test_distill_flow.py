@@ -19,7 +19,7 @@ from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
-         "py-asgi-mounts", "go-reports")
+         "py-asgi-mounts", "go-reports", "py-deep-wiring")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -54,6 +54,8 @@ def test_flow_fixture_gold(name: str) -> None:
             assert set(want["any"]) & carrying, (role, carrying)
     for uid, role in gold.get("main_role", {}).items():
         assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
+    for uid, words in gold.get("why_contains", {}).items():  # the main role's reason names the rule that chose it
+        assert uid in srcs and words in srcs[uid]["why"][0], (uid, srcs.get(uid, {}).get("why"))
     fam = gold.get("family_core_at_most")
     if fam:  # one member of a family of overrides stands for it in the core
         core = [k for k, s in srcs.items() if k.startswith(fam["prefix"]) and k.endswith(fam["suffix"])
@@ -78,7 +80,7 @@ def test_flow_fixture_gold(name: str) -> None:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)
 
 
-@pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts"])
+@pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring"])
 def test_selection_edges(name: str) -> None:
     """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
     same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs

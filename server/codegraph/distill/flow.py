@@ -51,7 +51,7 @@ FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|thi
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
 FAMILY_MAX = 24
-MAX_DEPTH = 6
+MAX_DEPTH = 12
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 TOTAL = 30
 FEW_CALLEES = 8  # a unit that calls more distinct units than this sets the flow in motion: not a writer
@@ -276,6 +276,21 @@ class Flow:
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)
+        # classes that extend something outside the code base (`class Session(dict)`): a `self.get(…)` their own
+        # code does not answer comes from there, not from a same-named method of some other class
+        outside_base = {t for t, names in supers.items() if m.units[t].kind == "class" and any(n not in types for n in names)}
+
+        def ancestors(t: str) -> set[str]:
+            """The types in scope that `t` extends, transitively."""
+            seen, todo = set(), [t]
+            while todo:
+                for n in supers.get(todo.pop(), ()):
+                    for b in types.get(n, ()):
+                        if b not in seen:
+                            seen.add(b)
+                            todo.append(b)
+            return seen
+
         base_of: dict[str, str] = {}  # type name → its first base type declared in scope
         for t, names in supers.items():
             bases = sorted(b for b in names if b in types and b != m.units[t].name)
@@ -391,6 +406,8 @@ class Flow:
                     named = by_name.get(c.name, [])
                     if root in me:
                         same = [d for d in named if d != src and (m.units[d].parent == owner if owner else m.units[d].path == u.path)]
+                        if not same and owner in outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
+                            named = [d for d in named if m.units[d].parent in ancestors(owner)]  # unless a base in scope has it
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
                     parts = c.receiver.split(".")
@@ -1247,6 +1264,11 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     wired = _registrations_memo(index, m, [u for u in flow.ordered if u in flowing], reg_memo)
     for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
         asm.setdefault(uid, (2, 0, why))
+    # what the constructors of the flow's objects call to wire their parts in (`self.add_url_rule(…)` in `__init__`)
+    ctor_callees = sorted({d for c, t in asm.items() if t[0] == 0 for d in flow.out.get(c, ()) if d not in flowing
+                           and m.units[d].is_callable}, key=m.order.__getitem__)
+    for uid, why in _registrations_memo(index, m, ctor_callees, reg_memo).items():
+        asm.setdefault(uid, (2, 0, f"{why}; a constructor of the flow wires its parts in through it"))
     for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
         asm.setdefault(uid, (3, 0, roles[uid]["ASSEMBLY_INIT"][1]))
     assembly = sorted((u for u in asm if u not in chosen), key=lambda u: (asm[u][0], asm[u][1], depth.get(u, 99), stable(u)))
