@@ -19,7 +19,7 @@ from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
-         "py-asgi-mounts", "go-reports", "py-deep-wiring")
+         "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto")
 _CACHE: dict[str, RootIndex] = {}
 
 

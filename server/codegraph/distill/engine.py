@@ -203,8 +203,8 @@ def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
     """Overview selection along the lifecycle flow (flow.py); roles of picked units come from the plan."""
     order: dict[str, list[str]] = {}
     for uid, key, why, _depth in p.picks:
-        if uid in p.fill:  # picked because slots were free: context, except entries (an entry is always on the main path)
-            lanes = ("skeleton",) if key == "entry" else ("context",)
+        if uid in p.fill:  # picked because slots were free: context or the boundary lane (an entry is always on the main path)
+            lanes = ("skeleton",) if key == "entry" else ("boundary", "context") if key == "boundary" else ("context",)
         else:
             lanes = (("boundary",) if key == "boundary" else ()) + ("skeleton", "context")
         for lane in lanes:

@@ -1404,6 +1404,10 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             break
         if uid not in taken:
             taken.add(uid)
+            err = reports_error(index, m.units[uid]) if key == "entry" else ""
+            if err:  # a public method whose job is the error it is handed (`onerror(err)`): a boundary first
+                p.qualities.setdefault(uid, {})["entry"] = why
+                key, why = "boundary", err
             p.picks.append((uid, key, why, depth.get(uid, 0)))
             p.fill.add(uid)
 
