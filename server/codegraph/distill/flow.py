@@ -785,6 +785,37 @@ def reports_error(index, u: Unit) -> str:
     return f"reports a failure (`{hit.group().decode()}`)" if hit else ""
 
 
+def _guards_handoff(index, model: Model, u: Unit, regions: dict[str, list[tuple[int, int]]]) -> str:
+    """The call a wrapper guards ('' when none): it hands all of its own arguments on (`self.app(scope,
+    receive, send)`, a middleware calling the app it wraps) before an error handler of its own body."""
+    params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this")]
+    if len(params) < 2:
+        return ""
+    if u.path not in regions:
+        regions[u.path] = _error_regions(index, u.path)
+    handler = min((a for a, b in regions[u.path] if u.sig_end_byte <= a < u.end_byte), default=None)
+    if handler is None:
+        return ""
+    src = index.sources[u.path]
+    for c in sorted(model.calls.get(u.id, ()), key=lambda c: c.start_byte):
+        text = src[c.start_byte : c.end_byte]
+        args = text[text.find(b"(") + 1 :].decode("utf-8", "replace") if b"(" in text else ""
+        if c.start_byte < handler and all(re.search(r"(?<![\w.])_?" + re.escape(p) + r"\b", args) for p in params) \
+                and _held_callable(model, u, c):
+            return text[: text.find(b"(")].decode("utf-8", "replace")
+    return ""
+
+
+def _held_callable(model: Model, u: Unit, c) -> bool:
+    """The call runs a callable the unit holds, not a method of its own: a field of its object that its
+    class does not define (`self.app`, the app a middleware wraps) or a parameter."""
+    if not c.receiver:
+        return c.name in u.param_names
+    if c.receiver not in ("self", "this") or not u.parent:
+        return False
+    return not any(x.parent == u.parent and x.name == c.name for x in model.units.values())
+
+
 def _wraps(body: bytes) -> str:
     """The local a unit builds in layers and returns (`app = cls(app, …)` … `return app`), or ''."""
     for hit in WRAPS.finditer(body):
@@ -1337,6 +1368,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             key, why = "boundary", err_callees[uid]
         elif error_param and not ctor:
             key, why = "boundary", f"handles the error it is handed (`{error_param}`)"
+        elif guarded := _guards_handoff(index, m, u, regions):
+            key, why = "boundary", f"catches what goes wrong in `{guarded}`, to which it hands its own arguments on"
         elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
             key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         elif uid in registers:
