@@ -19,7 +19,8 @@ from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
-         "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto")
+         "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
+         "py-lib-helpers")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -143,9 +144,13 @@ def test_repeated_request_is_answered_from_memory() -> None:
 def test_what_a_unit_does_from_its_body() -> None:
     from codegraph.distill.flow import _fills, _stores_built, _wraps
 
-    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c") == ["help"]  # Go: the receiver is its object
-    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n") == ["engine", "spider"]
-    assert _stores_built(b"self.count = self.total()\n") == []  # one call result stored: bookkeeping, not assembly
+    types = {"Command", "Slot"}
+    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c", types) == ["help"]  # Go: the receiver is its object
+    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n", "", types) == ["engine", "spider"]
+    assert _stores_built(b"self.count = self.total()\n", "", types) == []  # one call result stored: bookkeeping, not assembly
+    assert _stores_built(b"self.slot = Slot(self)\n", "", types) == ["slot"]  # one part of the code base built
+    assert _stores_built(b"{\n\tc.buf = new(bytes.Buffer)\n}", "c", types) == []  # an outside tool, not a part
+    assert _stores_built(b"self._lock = threading.Lock()\n", "", types) == []
     assert _wraps(b"app = self.router\nfor cls in layers:\n    app = cls(app)\nreturn app\n") == "app"
     assert _wraps(b"h := mws[len(mws)-1](endpoint)\nfor i := len(mws) - 2; i >= 0; i-- {\n\th = mws[i](h)\n}\nreturn h\n}") == "h"
     assert _wraps(b"out = append(out, x)\nreturn out\n}") == ""  # a collection grows: nothing is wrapped

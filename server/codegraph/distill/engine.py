@@ -356,7 +356,7 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
             if r.uid in plan_roles or r.alias_of:
                 continue
             role, why = one_hop_role(index, model, r.uid, roles.get(r.uid, {}), plan.down)
-            if not role and r.lane == "boundary" and BOUNDARY in roles.get(r.uid, {}):
+            if not role and r.lane == "boundary" and roles.get(r.uid, {}).get(BOUNDARY, (9,))[0] <= 3:
                 role, why = BOUNDARY, roles[r.uid][BOUNDARY][1]  # the lane took it as a boundary: that is its main job
             if role:
                 roles = {**roles, r.uid: {role: (1, why), **roles.get(r.uid, {})}}

@@ -845,13 +845,15 @@ def _fills(body: bytes) -> str:
     return hit.group(1).decode() if len(sets) >= 2 else ""
 
 
-def _stores_built(body: bytes, receiver: str = "") -> list[str]:
-    """Fields of its own object the unit sets from a construction or a call: at least two stores, or one construction."""
+def _stores_built(body: bytes, receiver: str, types: set[str]) -> list[str]:
+    """Fields of its own object the unit sets from a construction or a call: at least two stores, or one
+    construction of a type of the code base (`new(bytes.Buffer)`, `threading.Lock()`: a tool, not a part)."""
     pattern = STORES_BUILT
     if receiver and receiver.isidentifier() and receiver not in ("self", "this"):  # Go `c.help = &Command{…}`
         pattern = re.compile(STORES_BUILT.pattern.replace(b"(?:self|this)", b"(?:self|this|" + receiver.encode() + b")"))
     found = pattern.findall(body)
-    built = [f for f, amp, rhs in found if CALLISH.match(rhs) or amp]
+    built = [f for f, amp, rhs in found if (CALLISH.match(rhs) or amp)
+             and rhs.rsplit(b".", 1)[-1].decode("utf-8", "replace") in types]
     hits = [(f.decode(), rhs) for f, _, rhs in found]
     if built or len(hits) >= 2:
         return sorted({f for f, _ in hits})
@@ -961,7 +963,7 @@ def body_role(index, model: Model, uid: str) -> str:
     wraps = _wraps(body)
     if wraps:
         return f"composes `{wraps}` in layers and hands it back"
-    stores = _stores_built(body, u.receiver)
+    stores = _stores_built(body, u.receiver, model.type_names())
     if stores:
         return "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
     made = _fills(body)
@@ -1077,6 +1079,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             break
         if kind_of[uid] == "surface" and own + hosts + mounted >= 2:
             break  # an application with its own entries: public surfaces are not further entries
+        if kind_of[uid] == "surface" and entries and flow.down.get(uid, 0) * 4 < max(flow.down.get(e, 0) for e in entries):
+            continue  # a public helper that sets in motion under a quarter of what a chosen entry does: not a further entry
         if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
             continue
         if kind_of[uid] == "host" and hosts and -rank(uid)[0] * 2 < first_host:
@@ -1278,9 +1282,9 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for src in flow.ordered:
         if src in asm or not m.units[src].is_callable:
             continue
-        built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs
-                 and (m.units[d].parent in owners or d in owners)]
-        made = {m.units[d].parent if m.units[d].parent in owners else d for d in built}
+        built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs  # a constructor stands for its type;
+                 and (d in owners or (d in flow.ctor_units and m.units[d].parent in owners))]  # a nested type for itself
+        made = {m.units[d].parent if d in flow.ctor_units else d for d in built}
         if made:
             n = sum(owners.get(x, 0) for x in made)
             names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
@@ -1347,7 +1351,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
-        stores = _stores_built(body, u.receiver)
+        stores = _stores_built(body, u.receiver, m.type_names())
         factory = hands_back_built(uid, body)
         error_param = _error_param(u)
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
