@@ -433,9 +433,9 @@ class Flow:
 
     def _named_by_owner(self, src: str, targets: list[str], base_of: dict[str, str]) -> list[str]:
         """The targets whose type (or, for a closure, whose function) the caller's own type names in its
-        code (`Router(…)`, `middleware = [ServerErrorMiddleware, …]`, `self.app = request_response(f)`):
-        what that object wires in is what its handed-on call runs. A named subtype counts for its bases
-        (`PlainTextResponse(…)` runs `Response.__call__`)."""
+        code (`Router(…)`, `layers = [ErrorGuard, …]`, `self.app = wrap(endpoint)`): what that object
+        wires in is what its handed-on call runs. A named subtype counts for its bases (`TextResponse(…)`
+        runs `Response.__call__`)."""
         m = self.m
         scope = _owner_type(m, src) or _outermost(m, src)
         u = m.units[scope]
@@ -1299,7 +1299,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     wired = _registrations_memo(index, m, [u for u in flow.ordered if u in flowing], reg_memo)
     for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
         asm.setdefault(uid, (2, 0, why))
-    # what the constructors of the flow's objects call to wire their parts in (`self.add_url_rule(…)` in `__init__`)
+    # what the constructors of the flow's objects call to wire their parts in (`self._add_route(…)` in `__init__`)
     ctor_callees = sorted({d for c, t in asm.items() if t[0] == 0 for d in flow.out.get(c, ()) if d not in flowing
                            and m.units[d].is_callable}, key=m.order.__getitem__)
     for uid, why in _registrations_memo(index, m, ctor_callees, reg_memo).items():
@@ -1442,7 +1442,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         if uid not in taken:
             taken.add(uid)
             err = reports_error(index, m.units[uid]) if key == "entry" else ""
-            if err:  # a public method whose job is the error it is handed (`onerror(err)`): a boundary first
+            if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
                 p.qualities.setdefault(uid, {})["entry"] = why
                 key, why = "boundary", err
             p.picks.append((uid, key, why, depth.get(uid, 0)))
