@@ -18,7 +18,9 @@ from codegraph.index.index import RootIndex
 from codegraph.requests import frame_bytes_for, run_distill_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
-NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares")
+NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
+         "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
+         "py-lib-helpers")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -53,6 +55,8 @@ def test_flow_fixture_gold(name: str) -> None:
             assert set(want["any"]) & carrying, (role, carrying)
     for uid, role in gold.get("main_role", {}).items():
         assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
+    for uid, words in gold.get("why_contains", {}).items():  # the main role's reason names the rule that chose it
+        assert uid in srcs and words in srcs[uid]["why"][0], (uid, srcs.get(uid, {}).get("why"))
     fam = gold.get("family_core_at_most")
     if fam:  # one member of a family of overrides stands for it in the core
         core = [k for k, s in srcs.items() if k.startswith(fam["prefix"]) and k.endswith(fam["suffix"])
@@ -77,13 +81,16 @@ def test_flow_fixture_gold(name: str) -> None:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)
 
 
-def test_a_method_of_an_outside_packages_object_is_not_guessed_in_scope() -> None:
-    """`tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a same-named one in scope."""
+@pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring"])
+def test_selection_edges(name: str) -> None:
+    """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
+    same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs
+    those its caller's type names."""
     from codegraph.distill.flow import Flow
     from codegraph.distill.topology import build_model
 
-    gold = json.loads((FIXTURES / "py-roles" / "gold.json").read_text())
-    index = built("py-roles")
+    gold = json.loads((FIXTURES / name / "gold.json").read_text())
+    index = built(name)
     flow = Flow(index, build_model(index))
     for src, dst in gold["no_edge"]:
         assert src in flow.out and dst not in flow.out[src], (src, sorted(flow.out.get(src, ())))
@@ -137,9 +144,13 @@ def test_repeated_request_is_answered_from_memory() -> None:
 def test_what_a_unit_does_from_its_body() -> None:
     from codegraph.distill.flow import _fills, _stores_built, _wraps
 
-    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c") == ["help"]  # Go: the receiver is its object
-    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n") == ["engine", "spider"]
-    assert _stores_built(b"self.count = self.total()\n") == []  # one call result stored: bookkeeping, not assembly
+    types = {"Command", "Slot"}
+    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c", types) == ["help"]  # Go: the receiver is its object
+    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n", "", types) == ["engine", "spider"]
+    assert _stores_built(b"self.count = self.total()\n", "", types) == []  # one call result stored: bookkeeping, not assembly
+    assert _stores_built(b"self.slot = Slot(self)\n", "", types) == ["slot"]  # one part of the code base built
+    assert _stores_built(b"{\n\tc.buf = new(bytes.Buffer)\n}", "c", types) == []  # an outside tool, not a part
+    assert _stores_built(b"self._lock = threading.Lock()\n", "", types) == []
     assert _wraps(b"app = self.router\nfor cls in layers:\n    app = cls(app)\nreturn app\n") == "app"
     assert _wraps(b"h := mws[len(mws)-1](endpoint)\nfor i := len(mws) - 2; i >= 0; i-- {\n\th = mws[i](h)\n}\nreturn h\n}") == "h"
     assert _wraps(b"out = append(out, x)\nreturn out\n}") == ""  # a collection grows: nothing is wrapped

@@ -25,7 +25,7 @@ from .pack import Parts, deliver
 from .query import neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
-from .flow import body_role, plan as flow_plan
+from .flow import body_role, plan as flow_plan, reports_error
 from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, boundary_roles,
                     classify, output_sinks)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
@@ -36,7 +36,7 @@ __all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-2"
-POLICY_VERSION = "flow;likely3;family24;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles2"
+POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 REFERENCE_ID = "0" * 40  # packing decisions measure at least this id, so the request id never changes the pack
 
@@ -180,12 +180,31 @@ def _analysis(index, tick: Callable[[], bool]) -> tuple:
     return out
 
 
+def one_hop_role(index, model: Model, uid: str, mine: dict, down: dict[str, int]) -> tuple[str, str]:
+    """The main role of a unit the plan did not choose, by the plan's own rules ('' when the classifier's
+    stands): assembly by what its body does; a writer that reports an error is a boundary first; a unit
+    that calls a read/write interface but sets more than 3 units in motion is on the flow, not a sink."""
+    if ASSEMBLY not in mine:
+        why = body_role(index, model, uid)
+        if why:
+            return ASSEMBLY, why
+    main = next((r for r in ROLE_ORDER if r in mine), "")
+    if main != PERSIST:
+        return "", ""
+    why = reports_error(index, model.units[uid])
+    if why:
+        return BOUNDARY, why
+    if mine[PERSIST][0] >= 2 and down.get(uid, 0) > 3:
+        return ORCHESTRATE, f"on the flow from the entries: {down[uid]} units downstream"
+    return "", ""
+
+
 def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
     """Overview selection along the lifecycle flow (flow.py); roles of picked units come from the plan."""
     order: dict[str, list[str]] = {}
     for uid, key, why, _depth in p.picks:
-        if uid in p.fill:  # picked because slots were free: context, except entries (an entry is always on the main path)
-            lanes = ("skeleton",) if key == "entry" else ("context",)
+        if uid in p.fill:  # picked because slots were free: context or the boundary lane (an entry is always on the main path)
+            lanes = ("skeleton",) if key == "entry" else ("boundary", "context") if key == "boundary" else ("context",)
         else:
             lanes = (("boundary",) if key == "boundary" else ()) + ("skeleton", "context")
         for lane in lanes:
@@ -332,14 +351,16 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
         uids = [r.uid for r in rows if r.uid in model.units and model.component(r.uid) == comp.id]
         if uids:
             components.append({"id": comp.id, "name": comp.name, "uids": uids, "depends_on": list(comp.depends_on)})
-    if request.scenario == "overview":  # units outside the plan (one hop): what their body does decides assembly
+    if request.scenario == "overview":  # units outside the plan (one hop): the plan's body rules decide their main role
         for r in rows:
-            if r.uid in plan_roles or r.alias_of or ASSEMBLY in roles.get(r.uid, {}):
+            if r.uid in plan_roles or r.alias_of:
                 continue
-            why = body_role(index, model, r.uid)
-            if why:
-                roles = {**roles, r.uid: {ASSEMBLY: (1, why), **roles.get(r.uid, {})}}
-                plan_roles[r.uid] = [ASSEMBLY]
+            role, why = one_hop_role(index, model, r.uid, roles.get(r.uid, {}), plan.down)
+            if not role and r.lane == "boundary" and roles.get(r.uid, {}).get(BOUNDARY, (9,))[0] <= 3:
+                role, why = BOUNDARY, roles[r.uid][BOUNDARY][1]  # the lane took it as a boundary: that is its main job
+            if role:
+                roles = {**roles, r.uid: {role: (1, why), **roles.get(r.uid, {})}}
+                plan_roles[r.uid] = [role]
     labels = role_labels(rows, roles, plan_roles)
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],

@@ -51,7 +51,7 @@ FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|thi
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
 FAMILY_MAX = 24
-MAX_DEPTH = 6
+MAX_DEPTH = 12
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 TOTAL = 30
 FEW_CALLEES = 8  # a unit that calls more distinct units than this sets the flow in motion: not a writer
@@ -124,6 +124,7 @@ class Plan:
     picks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (uid, role key, reason, depth)
     qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
     likely: int = 0  # likely edges used for selection
+    down: dict[str, int] = field(default_factory=dict)  # units downstream of each unit on the selection graph
     fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
 
 
@@ -275,6 +276,21 @@ class Flow:
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)
+        # classes that extend something outside the code base (`class Session(dict)`): a `self.get(…)` their own
+        # code does not answer comes from there, not from a same-named method of some other class
+        outside_base = {t for t, names in supers.items() if m.units[t].kind == "class" and any(n not in types for n in names)}
+
+        def ancestors(t: str) -> set[str]:
+            """The types in scope that `t` extends, transitively."""
+            seen, todo = set(), [t]
+            while todo:
+                for n in supers.get(todo.pop(), ()):
+                    for b in types.get(n, ()):
+                        if b not in seen:
+                            seen.add(b)
+                            todo.append(b)
+            return seen
+
         base_of: dict[str, str] = {}  # type name → its first base type declared in scope
         for t, names in supers.items():
             bases = sorted(b for b in names if b in types and b != m.units[t].name)
@@ -345,6 +361,8 @@ class Flow:
                     continue
                 kind = next((k for k in hosts if k.startswith("ASGI" if args.group(1) else "WSGI")), "")
                 targets = [d for d in hosts.get(kind, ()) if d != src]
+                if len(targets) > FAMILY_MAX:  # too wide to guess: only the implementations its own type names
+                    targets = self._named_by_owner(src, targets, base_of)
                 if 0 < len(targets) <= FAMILY_MAX:  # like a family: beyond that, too wide to guess
                     for d in targets:
                         if d not in self.out[src]:
@@ -388,6 +406,8 @@ class Flow:
                     named = by_name.get(c.name, [])
                     if root in me:
                         same = [d for d in named if d != src and (m.units[d].parent == owner if owner else m.units[d].path == u.path)]
+                        if not same and owner in outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
+                            named = [d for d in named if m.units[d].parent in ancestors(owner)]  # unless a base in scope has it
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
                     parts = c.receiver.split(".")
@@ -410,6 +430,23 @@ class Flow:
                         self.likely.add((src, d))
                         if c.construct or m.units[d].is_type or d in self.ctor_units:
                             self.constructs.add((src, d))
+
+    def _named_by_owner(self, src: str, targets: list[str], base_of: dict[str, str]) -> list[str]:
+        """The targets whose type (or, for a closure, whose function) the caller's own type names in its
+        code (`Router(…)`, `layers = [ErrorGuard, …]`, `self.app = wrap(endpoint)`): what that object
+        wires in is what its handed-on call runs. A named subtype counts for its bases (`TextResponse(…)`
+        runs `Response.__call__`)."""
+        m = self.m
+        scope = _owner_type(m, src) or _outermost(m, src)
+        u = m.units[scope]
+        named = set(re.findall(r"[A-Za-z_]\w*", self.index.sources[u.path][u.start_byte : u.end_byte].decode("utf-8", "replace")))
+        for name in tuple(named):
+            seen = {name}
+            while name in base_of and base_of[name] not in seen:
+                name = base_of[name]
+                seen.add(name)
+                named.add(name)
+        return [d for d in targets if m.units[d].parent and m.units[_outermost(m, d, stop_at_type=True)].name in named]
 
     def _scan(self, names: dict[str, list[str]], member: bool = False, body_only: bool = False) -> list[tuple[str, set]]:
         """Where each file's names are used as values, not called (`self.add` stored, `run(cb)`), per
@@ -586,6 +623,15 @@ def _host_methods(language: str) -> dict[str, str]:
     return {name: method for name, method, _ in spec.host_contracts} if spec is not None else {}
 
 
+def _outermost(model: Model, uid: str, stop_at_type: bool = False) -> str:
+    """The outermost callable holding a unit (itself when none); `stop_at_type`: the type holding it, if any."""
+    while (parent := model.units[uid].parent) and (model.units[parent].is_callable or model.units[parent].is_type):
+        if model.units[parent].is_type:
+            return parent if stop_at_type else uid
+        uid = parent
+    return uid
+
+
 def _owner_type(model: Model, uid: str) -> str:
     parent = model.units[uid].parent
     while parent and not model.units[parent].is_type:
@@ -707,7 +753,8 @@ OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|s
                         rb"\.(?:Out\w*|Writer|writer|stdout|stderr)\(\)")
 # A parameter that carries an error: typed as one, or, untyped, named as one.
 ERROR_NAME = re.compile(r"(?i)^(err|error|exc|exception|failure|throwable|cause)$")
-ERROR_TYPE = re.compile(r"(Error|Exception|Throwable|Failure)\b|^error$")
+# (`ErrorResult` carries one; `ErrorHandler` handles them and is not one)
+ERROR_TYPE = re.compile(r"(Error|Exception|Throwable|Failure)(?![a-z]|Handler|Listener|Callback|Reporter|Factory|Mapper)|^error$")
 RETURNS_WHAT = re.compile(rb"\breturn\s+(?:(?:new\s+)?([\w.]+)\s*(?:<[^>\n]*>)?\s*\(|(\w+)\s*;?\s*[})]*\s*$)")
 CALLISH = re.compile(rb"^\s*[A-Z]|^\s*new\b")
 
@@ -721,6 +768,52 @@ def _error_param(u: Unit) -> str:
     types = tuple(u.param_types) + ("",) * len(u.param_names)
     return next((p.lstrip("*&") for p, t in zip(u.param_names, types)
                  if (ERROR_TYPE.search(t) if t else ERROR_NAME.match(p.lstrip("*&")))), "")
+
+
+# Where a process reports failure: its error stream, or exiting (`fmt.Fprintln(os.Stderr, …)`, `sys.exit(1)`).
+ERROR_STREAM = re.compile(rb"\b(?:os\.Stderr|sys\.stderr|System\.err|console\.error|process\.stderr|eprintln!|"
+                          rb"os\.Exit|sys\.exit|process\.exit|System\.exit|exitProcess)\b")
+
+
+def reports_error(index, u: Unit) -> str:
+    """Why a unit that writes out is an error boundary first ('' when it is not): it takes an error it
+    is handed (an error handler that reports or logs), or it reports to the error stream or exits."""
+    err = _error_param(u)
+    if err:
+        return f"handles the error it is handed (`{err}`)"
+    hit = ERROR_STREAM.search(index.sources[u.path], u.sig_end_byte, u.end_byte)
+    return f"reports a failure (`{hit.group().decode()}`)" if hit else ""
+
+
+def _guards_handoff(index, model: Model, u: Unit, regions: dict[str, list[tuple[int, int]]]) -> str:
+    """The call a wrapper guards ('' when none): it hands all of its own arguments on (`self.app(scope,
+    receive, send)`, a middleware calling the app it wraps) before an error handler of its own body."""
+    params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this")]
+    if len(params) < 2:
+        return ""
+    if u.path not in regions:
+        regions[u.path] = _error_regions(index, u.path)
+    handler = min((a for a, b in regions[u.path] if u.sig_end_byte <= a < u.end_byte), default=None)
+    if handler is None:
+        return ""
+    src = index.sources[u.path]
+    for c in sorted(model.calls.get(u.id, ()), key=lambda c: c.start_byte):
+        text = src[c.start_byte : c.end_byte]
+        args = text[text.find(b"(") + 1 :].decode("utf-8", "replace") if b"(" in text else ""
+        if c.start_byte < handler and all(re.search(r"(?<![\w.])_?" + re.escape(p) + r"\b", args) for p in params) \
+                and _held_callable(model, u, c):
+            return text[: text.find(b"(")].decode("utf-8", "replace")
+    return ""
+
+
+def _held_callable(model: Model, u: Unit, c) -> bool:
+    """The call runs a callable the unit holds, not a method of its own: a field of its object that its
+    class does not define (`self.app`, the app a middleware wraps) or a parameter."""
+    if not c.receiver:
+        return c.name in u.param_names
+    if c.receiver not in ("self", "this") or not u.parent:
+        return False
+    return not any(x.parent == u.parent and x.name == c.name for x in model.units.values())
 
 
 def _wraps(body: bytes) -> str:
@@ -752,13 +845,15 @@ def _fills(body: bytes) -> str:
     return hit.group(1).decode() if len(sets) >= 2 else ""
 
 
-def _stores_built(body: bytes, receiver: str = "") -> list[str]:
-    """Fields of its own object the unit sets from a construction or a call: at least two stores, or one construction."""
+def _stores_built(body: bytes, receiver: str, types: set[str]) -> list[str]:
+    """Fields of its own object the unit sets from a construction or a call: at least two stores, or one
+    construction of a type of the code base (`new(bytes.Buffer)`, `threading.Lock()`: a tool, not a part)."""
     pattern = STORES_BUILT
     if receiver and receiver.isidentifier() and receiver not in ("self", "this"):  # Go `c.help = &Command{…}`
         pattern = re.compile(STORES_BUILT.pattern.replace(b"(?:self|this)", b"(?:self|this|" + receiver.encode() + b")"))
     found = pattern.findall(body)
-    built = [f for f, amp, rhs in found if CALLISH.match(rhs) or amp]
+    built = [f for f, amp, rhs in found if (CALLISH.match(rhs) or amp)
+             and rhs.rsplit(b".", 1)[-1].decode("utf-8", "replace") in types]
     hits = [(f.decode(), rhs) for f, _, rhs in found]
     if built or len(hits) >= 2:
         return sorted({f for f, _ in hits})
@@ -868,7 +963,7 @@ def body_role(index, model: Model, uid: str) -> str:
     wraps = _wraps(body)
     if wraps:
         return f"composes `{wraps}` in layers and hands it back"
-    stores = _stores_built(body, u.receiver)
+    stores = _stores_built(body, u.receiver, model.type_names())
     if stores:
         return "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
     made = _fills(body)
@@ -913,6 +1008,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     m, p = model, Plan()
     reg_memo: dict[str, str | None] = {}
     p.likely = len(flow.likely)
+    p.down = flow.down
     stable = m.stable
     arch = flow.arch
 
@@ -970,6 +1066,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     extra: set[str] = set()
     covered = 0
     hosts = 0
+    first_host = mounted = 0
     own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
     for uid in ranked:
         mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
@@ -980,10 +1077,17 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             continue
         if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
             break
-        if kind_of[uid] == "surface" and own + hosts >= 2:
+        if kind_of[uid] == "surface" and own + hosts + mounted >= 2:
             break  # an application with its own entries: public surfaces are not further entries
+        if kind_of[uid] == "surface" and entries and flow.down.get(uid, 0) * 4 < max(flow.down.get(e, 0) for e in entries):
+            continue  # a public helper that sets in motion under a quarter of what a chosen entry does: not a further entry
         if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
             continue
+        if kind_of[uid] == "host" and hosts and -rank(uid)[0] * 2 < first_host:
+            mounted += 1  # a host object that sets in motion less than half of what the first one does: a part
+            continue  # it mounts, not a second entry (it still shows the code base is built around the host)
+        if kind_of[uid] == "host" and not hosts:
+            first_host = -rank(uid)[0]
         if kind_of[uid] != "declared":
             if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                 continue  # reached from a chosen entry: part of its flow, not a second entry
@@ -1178,9 +1282,9 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for src in flow.ordered:
         if src in asm or not m.units[src].is_callable:
             continue
-        built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs
-                 and (m.units[d].parent in owners or d in owners)]
-        made = {m.units[d].parent if m.units[d].parent in owners else d for d in built}
+        built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs  # a constructor stands for its type;
+                 and (d in owners or (d in flow.ctor_units and m.units[d].parent in owners))]  # a nested type for itself
+        made = {m.units[d].parent if d in flow.ctor_units else d for d in built}
         if made:
             n = sum(owners.get(x, 0) for x in made)
             names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
@@ -1195,6 +1299,11 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     wired = _registrations_memo(index, m, [u for u in flow.ordered if u in flowing], reg_memo)
     for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
         asm.setdefault(uid, (2, 0, why))
+    # what the constructors of the flow's objects call to wire their parts in (`self._add_route(…)` in `__init__`)
+    ctor_callees = sorted({d for c, t in asm.items() if t[0] == 0 for d in flow.out.get(c, ()) if d not in flowing
+                           and m.units[d].is_callable}, key=m.order.__getitem__)
+    for uid, why in _registrations_memo(index, m, ctor_callees, reg_memo).items():
+        asm.setdefault(uid, (2, 0, f"{why}; a constructor of the flow wires its parts in through it"))
     for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
         asm.setdefault(uid, (3, 0, roles[uid]["ASSEMBLY_INIT"][1]))
     assembly = sorted((u for u in asm if u not in chosen), key=lambda u: (asm[u][0], asm[u][1], depth.get(u, 99), stable(u)))
@@ -1242,7 +1351,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
-        stores = _stores_built(body, u.receiver)
+        stores = _stores_built(body, u.receiver, m.type_names())
         factory = hands_back_built(uid, body)
         error_param = _error_param(u)
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
@@ -1263,6 +1372,8 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             key, why = "boundary", err_callees[uid]
         elif error_param and not ctor:
             key, why = "boundary", f"handles the error it is handed (`{error_param}`)"
+        elif guarded := _guards_handoff(index, m, u, regions):
+            key, why = "boundary", f"catches what goes wrong in `{guarded}`, to which it hands its own arguments on"
         elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
             key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         elif uid in registers:
@@ -1295,7 +1406,11 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
     for uid in sinks:
         if uid not in taken:
             taken.add(uid)
-            p.picks.append((uid, "sink", sink_tier[uid][1], depth.get(uid, 0)))
+            if sink_tier[uid][0] >= 2 and flow.down[uid] > 3:  # it calls a read/write interface, but drives more
+                p.qualities.setdefault(uid, {})["sink"] = sink_tier[uid][1]
+                p.picks.append((uid, "core", f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
+            else:
+                p.picks.append((uid, "sink", sink_tier[uid][1], depth.get(uid, 0)))
     for uid in boundary:
         if uid not in taken:
             taken.add(uid)
@@ -1326,6 +1441,10 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             break
         if uid not in taken:
             taken.add(uid)
+            err = reports_error(index, m.units[uid]) if key == "entry" else ""
+            if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
+                p.qualities.setdefault(uid, {})["entry"] = why
+                key, why = "boundary", err
             p.picks.append((uid, key, why, depth.get(uid, 0)))
             p.fill.add(uid)
 
@@ -1351,10 +1470,10 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
 
     # ---- an error handler that writes out (reports, logs) is a boundary first ------------------
     for i, (uid, key, why, dep) in enumerate(p.picks):
-        err = _error_param(m.units[uid]) if key == "sink" else ""
+        err = reports_error(index, m.units[uid]) if key == "sink" else ""
         if err:
             p.qualities.setdefault(uid, {})["sink"] = why
-            p.picks[i] = (uid, "boundary", f"handles the error it is handed (`{err}`)", dep)
+            p.picks[i] = (uid, "boundary", err, dep)
 
     # ---- every role a picked unit qualifies for, each with its reason ------------------------
     for uid, key, why, _ in p.picks:

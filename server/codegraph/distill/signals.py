@@ -106,7 +106,7 @@ BOUNDARY_NODES = {
     "javascript": {"try_statement": 2, "throw_statement": 3},
     "java": {"try_statement": 2, "try_with_resources_statement": 2, "throw_statement": 3},
     "kotlin": {"try_expression": 2},
-    "go": {"defer_statement": 2, "if_statement": 3},
+    "go": {"defer_statement": 2, "if_statement": 4, "return_statement": 3},
     "rust": {"try_expression": 3},
 }
 
@@ -189,6 +189,7 @@ class BoundaryMark:
 
 
 _queries: dict[str, Query] = {}
+GO_NEW_ERROR = re.compile(rb"\b(?:fmt\.Errorf|errors\.New)\s*\(|&?\w*Error\s*\{")
 
 
 def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
@@ -205,10 +206,16 @@ def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
     owners = sorted((u for u in facts.units if u.is_callable or u.kind == "statement"), key=lambda u: (u.start_byte, -u.end_byte))
     marks = []
     for node in sorted(QueryCursor(query).captures(tree.root_node).get("b", []), key=lambda n: n.start_byte):
-        if node.type == "if_statement":  # Go: only `if err != nil` rejects
+        tier = types[node.type]
+        if node.type == "if_statement":  # Go: only `if err != nil` rejects (it hands the error on: the weakest mark)
             cond = node.child_by_field_name("condition")
             if cond is None or b"!= nil" not in (cond.text or b""):
                 continue
+        elif node.type == "return_statement":  # Go: `return fmt.Errorf(…)` makes a new error, as `raise` does
+            if not GO_NEW_ERROR.search(node.text or b""):
+                continue
+        elif node.type == "defer_statement" and b"recover()" not in (node.text or b""):
+            tier = 4  # Go: a deferred cleanup; only `recover()` catches
         owner = None
         for u in owners:  # innermost = last containing unit in (start, -end) order
             if u.start_byte <= node.start_byte and node.end_byte <= u.end_byte:
@@ -216,7 +223,7 @@ def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
         if owner is None:
             continue
         end_row, end_col = node.end_point
-        marks.append(BoundaryMark(owner.id, node.type, types[node.type], node.start_byte, node.end_byte,
+        marks.append(BoundaryMark(owner.id, node.type, tier, node.start_byte, node.end_byte,
                                   node.start_point.row + 1, end_row if end_col == 0 and end_row > node.start_point.row else end_row + 1))
     return marks
 

@@ -47,6 +47,13 @@ class Model:
     cycles: list[tuple[str, ...]] = field(default_factory=list)  # call-layer SCCs of size > 1
     unresolved_total: int = 0
     _centrality: dict[str, float] = field(default_factory=dict)
+    _type_names: set[str] | None = None
+
+    def type_names(self) -> set[str]:
+        """Names of the types declared in scope (computed once)."""
+        if self._type_names is None:
+            self._type_names = {u.name for u in self.units.values() if u.is_type}
+        return self._type_names
 
     def component(self, uid: str) -> int:
         return self.component_of[self.package_of[self.units[uid].path]]
