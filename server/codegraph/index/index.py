@@ -454,6 +454,11 @@ class RootIndex:
             return
         self._refresh(rel, defer)
 
+    def forget_deleted(self, rel: str) -> None:
+        """A file that is gone from disk is no skipped file either (disk catch-up's deletions)."""
+        if not (self.root / rel).exists():
+            self.skipped.pop(rel, None)
+
     def rescope(self) -> None:
         """Walks the root again with fresh ignore rules: files that left the scope leave the index
         (with the reason), files that entered it are read and indexed; dependents settle once."""
