@@ -7,7 +7,10 @@ differs:
 - `content[0]` (a text block) is what the model reads: explore's markdown `text`, distill's
   markdown (or the canonical JSON of the result for `format: "json"`), the canonical JSON of
   the evidence and status results;
-- `structuredContent` is the LSP result object itself, unchanged, for programmatic clients.
+- `structuredContent` is the LSP result object, for programmatic clients; for distill only
+  what the text does not already carry (`cacheKey` and `status` next to the markdown; nothing
+  next to the JSON), because distill's byte cap counts the whole message MCP sends
+  (`distill_message_bytes`) and a pack sent twice would get half the room.
 
 This module is an adapter onto the workspace service (service.py): it translates tool calls
 into `Workspace.answer` and results and errors into tool results. Readiness, the read/write
@@ -262,7 +265,7 @@ class Bridge:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
 
-    async def call(self, name: str, arguments: Any, report: Report | None = None) -> tuple[str, Any, bool]:
+    async def call(self, name: str, arguments: Any, report: Report | None = None, request_id: Any = None) -> tuple[str, Any, bool]:
         """(text, structured result or None, is_error). Never raises except on cancellation."""
         started = time.perf_counter()
         try:
@@ -273,12 +276,13 @@ class Bridge:
             async def progress(done: int, total: int, message: str) -> None:
                 await report(float(done), float(total) if total else None, f"codegraph: {message}")
 
-            result = await self.workspace.answer(request, arguments, report=progress if report else None)
+            measure = distill_message_bytes(request_id) if request == service.DISTILL else None
+            result = await self.workspace.answer(request, arguments, measure=measure, report=progress if report else None)
             log.info("%s answered in %.0f ms", name, (time.perf_counter() - started) * 1000)
             if request == service.EXPLORE:
                 return result["text"], result, False
-            if request == service.DISTILL and "markdown" in result:
-                return result["markdown"], result, False
+            if request == service.DISTILL:
+                return (*distill_content(result), False)
             return encode_body(result).decode("utf-8"), result, False
         except InvalidParams as exc:
             return f"{name}: {exc}", None, True
@@ -291,6 +295,28 @@ class Bridge:
         except Exception as exc:
             log.exception("%s failed", name)
             return f"{name}: internal error ({type(exc).__name__}: {exc}); the server is still running, try again or rephrase", None, True
+
+
+def distill_content(result: dict) -> tuple[str, dict | None]:
+    """A distill result as the tool sends it, once: the markdown (or the pack as canonical JSON)
+    is the text the model reads; structured content carries only what the text does not."""
+    if "markdown" in result:
+        return result["markdown"], {k: v for k, v in result.items() if k != "markdown"}
+    return encode_body(result).decode("utf-8"), None
+
+
+def distill_message_bytes(request_id: Any) -> Callable[[dict], int]:
+    """Bytes of the line the SDK writes for a distill tool result: the JSON-RPC response holding
+    the CallToolResult, dumped as the SDK's stdio transport dumps it, and its newline."""
+    import mcp.types as types
+
+    def measure(result: dict) -> int:
+        text, structured = distill_content(result)
+        call = _result_model(types, text, structured, False).model_dump(by_alias=True, mode="json", exclude_none=True)
+        line = types.JSONRPCResponse(jsonrpc="2.0", id=request_id if request_id is not None else 0, result=call)
+        return len(line.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")) + 1
+
+    return measure
 
 
 # ---- the MCP SDK layer ---------------------------------------------------------------------
@@ -334,7 +360,7 @@ def build_server(bridge: Bridge) -> Any:
         async def call_tool(ctx: Any, params: Any) -> Any:
             session = getattr(ctx, "session", None)
             report = getattr(session, "report_progress", None)
-            text, structured, is_error = await bridge.call(params.name, params.arguments, report)
+            text, structured, is_error = await bridge.call(params.name, params.arguments, report, getattr(ctx, "request_id", None))
             return _result_model(types, text, structured, is_error)
 
         return Server(
@@ -370,6 +396,12 @@ def build_server(bridge: Bridge) -> Any:
 
         return report
 
+    def _v1_request_id() -> Any:
+        try:
+            return server.request_context.request_id
+        except LookupError:
+            return None
+
     try:
         decorate = server.call_tool(validate_input=False)
     except TypeError:
@@ -377,7 +409,7 @@ def build_server(bridge: Bridge) -> Any:
 
     @decorate
     async def call_tool_v1(name: str, arguments: dict) -> Any:
-        text, structured, is_error = await bridge.call(name, arguments, _v1_report())
+        text, structured, is_error = await bridge.call(name, arguments, _v1_report(), _v1_request_id())
         return _result_model(types, text, structured, is_error)
 
     return server

@@ -30,7 +30,8 @@ from urllib.parse import unquote, urlparse
 
 from .index.disk import DiskWatch
 from .index.index import BuildStats, RootIndex
-from .requests import Checkpoint, InvalidParams, RequestFailed, frame_bytes_for, require_object, run_distill, run_evidence, run_explore
+from .framing import reference_frame_bytes
+from .requests import Checkpoint, InvalidParams, RequestFailed, require_object, run_distill, run_evidence, run_explore
 from .workspace.scope import ScopeConfig
 
 log = logging.getLogger("codegraph.service")
@@ -100,8 +101,8 @@ def explore(index: RootIndex, params: Any, transport: Transport, checkpoint: Che
 def distill(index: RootIndex, params: Any, transport: Transport, checkpoint: Checkpoint = _no_checkpoint,
             measure: Callable[[dict], int] | None = None) -> dict:
     """`codegraph/distill` on one index. `measure` gives the bytes of the message the transport
-    sends; the default measures the response frame to request id 1 (the CLI's reference)."""
-    return run_distill(index, prepare(DISTILL, params, transport), measure or frame_bytes_for(1), checkpoint)
+    sends; a transport that sends none (the CLI) is budgeted on the reference frame alone."""
+    return run_distill(index, prepare(DISTILL, params, transport), measure or reference_frame_bytes, checkpoint)
 
 
 def evidence(index: RootIndex, params: Any, transport: Transport) -> dict:

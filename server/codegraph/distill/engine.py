@@ -1,7 +1,7 @@
 """`codegraph/distill`: role-isolated selection → bounded evidence → stable knowledge pack.
 
 snapshot → roles and resolved relations → SCC-condensed components → skeleton scheduling →
-one hop → local source re-check → reference tables → full-frame gate. Deterministic and
+one hop → local source re-check → reference tables → size gate. Deterministic and
 local: same index + same request ⇒ byte-identical pack. Per-run data goes to the log only.
 """
 
@@ -17,7 +17,8 @@ from typing import Callable
 
 from ..index.extract import sha256
 from ..render.markdown import redact_lines
-from ..requests import RequestFailed, encode_body, frame_bytes_for
+from ..model.canonical import canonical_json
+from ..model.fields import RequestFailed
 from .facts import SourceRow, build_facts, build_gaps, source_rows
 from .manifests import declared_entries
 from .obligations import evaluate, locate, role_obligations
@@ -38,7 +39,6 @@ SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-2"
 POLICY_VERSION = "flow;likely3;family24;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles2"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
-REFERENCE_ID = "0" * 40  # packing decisions measure at least this id, so the request id never changes the pack
 
 
 class Deadline:
@@ -57,7 +57,7 @@ class Deadline:
 
 
 def _digest(obj: object) -> str:
-    return hashlib.sha256(encode_body(obj)).hexdigest()
+    return hashlib.sha256(canonical_json(obj)).hexdigest()
 
 
 def identity(index, request: DistillRequest, entries) -> dict:
@@ -348,26 +348,18 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
                          for d in sorted(model.out.get(r.uid, ()), key=model.order.__getitem__)
                          if any(x.uid == d and not x.alias_of for x in rows)])
 
-    # ---- frame gate --------------------------------------------------------------------
+    # ---- size gate: `measure` is the transport's (bytes of the message it sends) --------------------------------------------------------------------
     def render(pack: dict) -> dict:
         if request.format == "markdown":
             return {"markdown": render_markdown(pack), "cacheKey": pack["cache_key"], "status": pack["status"]}
         return {"pack": pack}
-
-    reference = frame_bytes_for(REFERENCE_ID)
-
-    def gate_measure(result: dict) -> int:
-        return max(reference(result), measure(result))
-
-    def gate_fits(result: dict) -> bool:  # gate_measure(result) <= cap, without the second measure once one is over
-        return reference(result) <= request.cap and measure(result) <= request.cap
 
     def pack_tick() -> None:
         checkpoint()
         if deadline.over():
             raise RequestFailed("knowledge pack not delivered: the deadline passed during packing")
 
-    pack, result = deliver(parts, status, request.cap, render, gate_measure, pack_tick, gate_fits)
+    pack, result = deliver(parts, status, request.cap, render, measure, pack_tick)
     log.info("distill %s: %d units, %d body bytes, frame %d/%d bytes, status %s, %.1f ms", request.scenario,
              len(sel.picks), sel.body_bytes, measure(result), request.cap, pack["status"], (clock() - started) * 1000)
     return result

@@ -26,7 +26,8 @@ from pygls.protocol.json_rpc import JsonRPCRequestMessage
 
 from .. import __version__, service
 from ..languages import SPECS
-from ..requests import InvalidParams, RequestFailed, encode_body, encode_frame, frame_bytes_for, require_object
+from ..framing import encode_message, frame_bytes_for
+from ..model.fields import InvalidParams, RequestFailed, require_object
 from ..service import IndexOptions, Workspace
 from ..workspace.scope import DEFAULT_MAX_FILE_BYTES, ScopeConfig
 from .sync import Change, apply_changes
@@ -45,13 +46,18 @@ class JsonRpcRequestFailed(JsonRpcException):
 
 
 class CodegraphProtocol(LanguageServerProtocol):
-    """Sends every message with the canonical serializer that distill's frame gate measures.
+    """pygls, with our requests' params kept as plain JSON and every message written canonically.
 
-    Messages are structured once, at the top level (pygls does it in json's object_hook, which also
-    sees every object nested in params). Our own requests keep their params as plain JSON: pygls
-    would turn them into namedtuples, renaming keys that are not identifiers and dropping the whole
-    request, unanswered, when a key is `type_name` with a value that is no class name. A request
-    pygls cannot structure gets an error answer instead of silence.
+    Parsing: pygls structures messages in json's object_hook, which also sees every object
+    nested in params, and turns custom params into namedtuples (renaming keys that are not
+    identifiers, dropping the whole request unanswered when a key is `type_name` with a value
+    that is no class name). So objects are left as parsed (`structure_message`) and the message
+    is structured once, at the top level (`handle_message`); a request pygls cannot structure
+    gets an error answer instead of silence.
+
+    Writing (`_send_data`, the one pygls internal we replace): each message is written as
+    `framing.encode_message` frames it, the same function distill's budget measures
+    (`framing.frame_bytes_for`), so the byte cap holds on the bytes actually sent.
     """
 
     def structure_message(self, data: Any) -> Any:
@@ -78,8 +84,7 @@ class CodegraphProtocol(LanguageServerProtocol):
         if not data or self.writer is None:
             return
         try:
-            frame = encode_frame(encode_body(data, default=self._serialize_message))
-            res = self.writer.write(frame)
+            res = self.writer.write(encode_message(data, default=self._serialize_message))
             if asyncio.iscoroutine(res) or isinstance(res, asyncio.Future):
                 asyncio.ensure_future(res)
         except BrokenPipeError:
@@ -318,8 +323,7 @@ async def explore(ls: CodegraphServer, params: Any) -> dict:
 @server.feature(DISTILL)
 async def distill(ls: CodegraphServer, params: Any) -> dict:
     """The architecture knowledge pack, measured on the exact frame this server sends."""
-    msg_id = ls.protocol._ctx_msg_id.get() if hasattr(ls.protocol, "_ctx_msg_id") else None
-    return await _answer(ls, service.DISTILL, params, measure=frame_bytes_for(msg_id))
+    return await _answer(ls, service.DISTILL, params, measure=frame_bytes_for(ls.protocol.msg_id))
 
 
 @server.feature(EVIDENCE)
