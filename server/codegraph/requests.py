@@ -86,10 +86,5 @@ def run_evidence(index: RootIndex, params: Any) -> dict:
 
 
 def run_distill_frame(index: RootIndex, params: Any, checkpoint: Checkpoint = _no_checkpoint) -> dict:
-    """The CLI's distill: measured as if sent as the response to request id 1."""
-    return run_distill(index, params, frame_bytes_for(1), checkpoint)
-
-
-def run_distill_frame(index: RootIndex, params: Any, checkpoint: Checkpoint = _no_checkpoint) -> dict:
     """The CLI's distill: budgeted on the reference frame alone (it sends no message)."""
     return run_distill(index, params, reference_frame_bytes, checkpoint)

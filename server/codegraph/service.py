@@ -533,15 +533,23 @@ async def _in_daemon_thread(fn: Callable[[], Any]) -> Any:
 
     def run() -> None:
         try:
-            result = fn()
-            settle = lambda: done.done() or done.set_result(result)  # noqa: E731
+            outcome: tuple[Any, BaseException | None] = (fn(), None)
         except BaseException as exc:
-            settle = lambda: done.done() or done.set_exception(exc)  # noqa: E731
+            outcome = (None, exc)
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-            loop.call_soon_threadsafe(settle)
+            loop.call_soon_threadsafe(_settle, done, *outcome)
 
     threading.Thread(target=run, name="codegraph-index", daemon=True).start()
     return await done
+
+
+def _settle(future: asyncio.Future, result: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def _consume(task: asyncio.Future) -> None:

@@ -17,30 +17,15 @@ import hashlib
 import json
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
-from ..index.facts import CLASS_KINDS, FileFacts, Unit
+from ..model.bindings import Edge, FileBindings
+from ..model.facts import CLASS_KINDS, FileFacts, Unit
 
 JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 SELF_WORDS = {"self", "this", "Self"}
 MAX_SUPER_DEPTH = 8
-
-
-class Edge(NamedTuple):
-    src: str  # unit id, or a file path for file-level relations
-    dst: str
-    kind: str  # calls|constructs|imports|extends|implements
-    line: int
-    path: str  # file the relation is written in
-
-
-@dataclass(frozen=True, slots=True)
-class FileBindings:
-    edges: tuple[Edge, ...]
-    unresolved: tuple[int, ...]  # indexes into FileFacts.calls with no provable target
 
 
 def encode_bindings(bindings: dict[str, FileBindings]) -> str:
@@ -64,7 +49,8 @@ def resolver_fingerprint() -> str:
     another version are never reused, even if nobody remembered to bump a version number."""
     here = Path(__file__).resolve()
     digest = hashlib.sha256()
-    for source in (here, here.parent.parent / "index" / "facts.py"):
+    model = here.parent.parent / "model"
+    for source in (here, model / "facts.py", model / "bindings.py"):
         digest.update(source.read_bytes())
     return digest.hexdigest()
 

@@ -23,7 +23,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import last_segment, named_children, text
-from .facts import CLASS_KINDS, Call, FileFacts, Import, Supertype, Unit, referenced_names
+from ..model.facts import CLASS_KINDS, Call, FileFacts, Import, Supertype, Unit, referenced_names
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")

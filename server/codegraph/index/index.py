@@ -23,11 +23,12 @@ from typing import Callable
 
 from tree_sitter import Point, Tree
 
-from ..bindings.resolve import Edge, FileBindings, Resolver, decode_bindings, encode_bindings, resolver_fingerprint
-from ..graph.codegraph import CodeGraph
+from ..bindings.graph import CodeGraph
+from ..bindings.resolve import Resolver, decode_bindings, encode_bindings, resolver_fingerprint
+from ..model.bindings import Edge, FileBindings
 from ..workspace.scope import ScanResult, Scope, ScopeConfig
 from .extract import SourceError, decode_source, extract, parse, sha256
-from .facts import FileFacts
+from ..model.facts import FileFacts
 from .store import Blob, FactStore, decode, encode
 from .worker import extract_batch, extract_raw, no_cyclic_gc
 

@@ -6,7 +6,7 @@ import re
 
 from tree_sitter import Node
 
-from ..index.facts import Import
+from ..model.facts import Import
 from .spec import LanguageSpec, ModuleStatement, named_children, text
 
 _COMMON_DEFS = """

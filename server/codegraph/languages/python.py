@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..index.facts import Import
+from ..model.facts import Import
 from .spec import LanguageSpec, ModuleStatement, named_children, text
 
 DEFINITIONS = """

@@ -11,7 +11,7 @@ from typing import Callable
 
 from tree_sitter import Node
 
-from ..index.facts import Import
+from ..model.facts import Import
 
 # (node, stmt_kind, name) for a module-level statement worth a unit of its own
 ModuleStatement = tuple[Node, str, str]
