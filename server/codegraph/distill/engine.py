@@ -266,6 +266,56 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     roles = {uid: dict(r) for uid, r in base_roles.items()}  # later stages add labels: never to the shared table
     units = index.resolver.units
     tick()
+    sched, located, pool, seeds_missing, plan_roles = _select(index, request, model, units, roles, plan, tick)
+    sel = sched.sel
+    timed_out = sel.timed_out or deadline.analysis_over()
+    sel.timed_out = timed_out
+
+    # ---- local source re-check, obligations, facts ---------------------------------------
+    rows = source_rows(sel)
+    bodies, broken = recheck(index, units, [r.uid for r in rows if not r.alias_of])
+    results = _obligations(request, located, rows, roles, sel, model, broken, pool)
+    facts = build_facts(model, units, roles, rows)
+    gaps = build_gaps(index, model, sel, broken, entries, seeds_missing)
+    if timed_out:
+        status = "timeout"
+    elif sel.incomplete or broken or any(r.required and r.status != "satisfied" for r in results):
+        status = "incomplete"
+    else:
+        status = "complete"
+    head = _head(index, request, entries, sel)
+    components = _components(model, rows)
+    if request.scenario == "overview":  # units outside the plan (one hop): what their body does decides assembly
+        roles = _assembly_by_body(index, model, rows, roles, plan_roles)
+    labels = role_labels(rows, roles, plan_roles)
+    parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
+                  bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
+                  facts=facts, obligations=results, components=components, gaps=gaps,
+                  edges=[(r.uid, d, model.kinds[(r.uid, d)]) for r in rows if not r.alias_of
+                         for d in sorted(model.out.get(r.uid, ()), key=model.order.__getitem__)
+                         if any(x.uid == d and not x.alias_of for x in rows)])
+
+    # ---- size gate: `measure` is the transport's (bytes of the message it sends) ----------
+    def render(pack: dict) -> dict:
+        if request.format == "markdown":
+            return {"markdown": render_markdown(pack), "cacheKey": pack["cache_key"], "status": pack["status"]}
+        return {"pack": pack}
+
+    def pack_tick() -> None:
+        checkpoint()
+        if deadline.over():
+            raise RequestFailed("knowledge pack not delivered: the deadline passed during packing")
+
+    pack, result = deliver(parts, status, request.cap, render, measure, pack_tick)
+    log.info("distill %s: %d units, %d body bytes, frame %d/%d bytes, status %s, %.1f ms", request.scenario,
+             len(sel.picks), sel.body_bytes, measure(result), request.cap, pack["status"], (clock() - started) * 1000)
+    return result
+
+
+def _select(index, request: DistillRequest, model: Model, units: dict, roles: dict, plan, tick: Callable[[], bool]):
+    """The selection: required obligations, the question's seeds or the plan, optional
+    obligations, then one hop to the boundary. Returns (scheduler, located obligations, the
+    question's neighbourhood or None, whether the question named nothing, roles from the plan)."""
     sched = Scheduler(model, units, roles, tick)
     located = {spec.id: locate(spec, units) for spec in request.obligations}
     for spec in request.obligations:  # required groups first, whole or nothing
@@ -295,13 +345,12 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     else:
         sched.sel.timed_out = True
     sched.check()
-    sel = sched.sel
-    timed_out = sel.timed_out or deadline.analysis_over()
-    sel.timed_out = timed_out
+    return sched, located, pool, seeds_missing, plan_roles
 
-    # ---- local source re-check, obligations, facts ---------------------------------------
-    rows = source_rows(sel)
-    bodies, broken = recheck(index, units, [r.uid for r in rows if not r.alias_of])
+
+def _obligations(request: DistillRequest, located: dict, rows: list[SourceRow], roles: dict, sel, model: Model,
+                 broken: dict[str, str], pool) -> list:
+    """The caller's obligations, then one per skeleton role, each judged on what was selected."""
     selected = {r.uid for r in rows if r.uid not in broken and (not r.alias_of or r.alias_of not in broken)}
     results = [evaluate(spec, located[spec.id], selected, sel.refused, model.out, broken) for spec in request.obligations]
     results.sort(key=lambda r: (not r.required, r.id))
@@ -312,14 +361,11 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
             present[role] = present.get(role, 0) + 1
     results += role_obligations(covered, present, SKELETON_ROLES,
                                 "none near the question's symbols" if pool is not None else "none fit the lanes")
-    facts = build_facts(model, units, roles, rows)
-    gaps = build_gaps(index, model, sel, broken, entries, seeds_missing)
-    if timed_out:
-        status = "timeout"
-    elif sel.incomplete or broken or any(r.required and r.status != "satisfied" for r in results):
-        status = "incomplete"
-    else:
-        status = "complete"
+    return results
+
+
+def _head(index, request: DistillRequest, entries, sel) -> dict:
+    """The pack's identity and what was selected."""
     ident = identity(index, request, entries)
     head = {"schema_version": SCHEMA_VERSION, "algorithm_version": ALGORITHM_VERSION, "policy_version": POLICY_VERSION,
             "project": index.root.name, **ident, "scenario": request.scenario, "budget": {"cap": request.cap},
@@ -327,39 +373,25 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
                           "lanes": {lane: sel.lane_count(lane) for lane in ("skeleton", "context", "boundary")}}}
     if request.scenario == "query":
         head["question"] = request.question
+    return head
+
+
+def _components(model: Model, rows: list[SourceRow]) -> list[dict]:
     components = []
     for comp in model.components:
         uids = [r.uid for r in rows if r.uid in model.units and model.component(r.uid) == comp.id]
         if uids:
             components.append({"id": comp.id, "name": comp.name, "uids": uids, "depends_on": list(comp.depends_on)})
-    if request.scenario == "overview":  # units outside the plan (one hop): what their body does decides assembly
-        for r in rows:
-            if r.uid in plan_roles or r.alias_of or ASSEMBLY in roles.get(r.uid, {}):
-                continue
-            why = body_role(index, model, r.uid)
-            if why:
-                roles = {**roles, r.uid: {ASSEMBLY: (1, why), **roles.get(r.uid, {})}}
-                plan_roles[r.uid] = [ASSEMBLY]
-    labels = role_labels(rows, roles, plan_roles)
-    parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
-                  bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
-                  facts=facts, obligations=results, components=components, gaps=gaps,
-                  edges=[(r.uid, d, model.kinds[(r.uid, d)]) for r in rows if not r.alias_of
-                         for d in sorted(model.out.get(r.uid, ()), key=model.order.__getitem__)
-                         if any(x.uid == d and not x.alias_of for x in rows)])
+    return components
 
-    # ---- size gate: `measure` is the transport's (bytes of the message it sends) --------------------------------------------------------------------
-    def render(pack: dict) -> dict:
-        if request.format == "markdown":
-            return {"markdown": render_markdown(pack), "cacheKey": pack["cache_key"], "status": pack["status"]}
-        return {"pack": pack}
 
-    def pack_tick() -> None:
-        checkpoint()
-        if deadline.over():
-            raise RequestFailed("knowledge pack not delivered: the deadline passed during packing")
-
-    pack, result = deliver(parts, status, request.cap, render, measure, pack_tick)
-    log.info("distill %s: %d units, %d body bytes, frame %d/%d bytes, status %s, %.1f ms", request.scenario,
-             len(sel.picks), sel.body_bytes, measure(result), request.cap, pack["status"], (clock() - started) * 1000)
-    return result
+def _assembly_by_body(index, model: Model, rows: list[SourceRow], roles: dict, plan_roles: dict[str, list[str]]) -> dict:
+    """Roles with ASSEMBLY added to units outside the plan whose body assembles (plan_roles updated)."""
+    for r in rows:
+        if r.uid in plan_roles or r.alias_of or ASSEMBLY in roles.get(r.uid, {}):
+            continue
+        why = body_role(index, model, r.uid)
+        if why:
+            roles = {**roles, r.uid: {ASSEMBLY: (1, why), **roles.get(r.uid, {})}}
+            plan_roles[r.uid] = [ASSEMBLY]
+    return roles
