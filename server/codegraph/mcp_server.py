@@ -345,60 +345,42 @@ def build_server(bridge: Bridge) -> Any:
     import mcp.types as types
     from mcp.server.lowlevel import Server
 
-    tools = _tool_models(types)
-
     try:
         Server("codegraph", version=__version__, instructions=SERVER_INSTRUCTIONS, on_list_tools=None)
-        modern = True
     except TypeError:
-        modern = False
+        return _server_v1(bridge, types, Server)
+    return _server_v2(bridge, types, Server)
 
-    if modern:  # mcp >= 2: handlers are (ctx, params)
-        async def list_tools(ctx: Any, params: Any) -> Any:
-            return types.ListToolsResult(tools=tools)
 
-        async def call_tool(ctx: Any, params: Any) -> Any:
-            session = getattr(ctx, "session", None)
-            report = getattr(session, "report_progress", None)
-            text, structured, is_error = await bridge.call(params.name, params.arguments, report, getattr(ctx, "request_id", None))
-            return _result_model(types, text, structured, is_error)
+def _server_v2(bridge: Bridge, types: Any, Server: Any) -> Any:
+    """mcp >= 2: handlers are (ctx, params), given to the constructor."""
+    tools = _tool_models(types)
 
-        return Server(
-            "codegraph",
-            version=__version__,
-            title="codegraph",
-            instructions=SERVER_INSTRUCTIONS,
-            on_list_tools=list_tools,
-            on_call_tool=call_tool,
-        )
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=tools)
 
-    # mcp 1.x: decorator registration; the request context lives on the server.
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        session = getattr(ctx, "session", None)
+        report = getattr(session, "report_progress", None)
+        text, structured, is_error = await bridge.call(params.name, params.arguments, report, getattr(ctx, "request_id", None))
+        return _result_model(types, text, structured, is_error)
+
+    return Server("codegraph", version=__version__, title="codegraph", instructions=SERVER_INSTRUCTIONS,
+                  on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _server_v1(bridge: Bridge, types: Any, Server: Any) -> Any:
+    """mcp 1.x: decorator registration; the request context lives on the server."""
+    tools = _tool_models(types)
     server = Server("codegraph", version=__version__, instructions=SERVER_INSTRUCTIONS)
 
     @server.list_tools()
     async def list_tools_v1() -> list[Any]:
         return tools
 
-    def _v1_report() -> Report | None:
+    def context() -> Any:
         try:
-            ctx = server.request_context
-        except LookupError:
-            return None
-        token = getattr(ctx.meta, "progressToken", None) if ctx.meta is not None else None
-        if token is None:
-            return None
-
-        async def report(progress: float, total: float | None, message: str) -> None:
-            try:
-                await ctx.session.send_progress_notification(token, progress, total, message=message, related_request_id=ctx.request_id)
-            except TypeError:
-                await ctx.session.send_progress_notification(token, progress, total)
-
-        return report
-
-    def _v1_request_id() -> Any:
-        try:
-            return server.request_context.request_id
+            return server.request_context
         except LookupError:
             return None
 
@@ -409,10 +391,26 @@ def build_server(bridge: Bridge) -> Any:
 
     @decorate
     async def call_tool_v1(name: str, arguments: dict) -> Any:
-        text, structured, is_error = await bridge.call(name, arguments, _v1_report(), _v1_request_id())
+        ctx = context()
+        text, structured, is_error = await bridge.call(name, arguments, _v1_report(ctx), getattr(ctx, "request_id", None))
         return _result_model(types, text, structured, is_error)
 
     return server
+
+
+def _v1_report(ctx: Any) -> Report | None:
+    """MCP 1.x progress for the request in `ctx`, when its client sent a progress token."""
+    token = getattr(ctx.meta, "progressToken", None) if ctx is not None and ctx.meta is not None else None
+    if token is None:
+        return None
+
+    async def report(progress: float, total: float | None, message: str) -> None:
+        try:
+            await ctx.session.send_progress_notification(token, progress, total, message=message, related_request_id=ctx.request_id)
+        except TypeError:
+            await ctx.session.send_progress_notification(token, progress, total)
+
+    return report
 
 
 async def _serve(bridge: Bridge) -> None:
