@@ -84,6 +84,9 @@ def go_statements(root: Node) -> list[ModuleStatement]:
 
 
 GO = LanguageSpec(
+    module_system="directory",
+    package_scope="directory",
+    member_scope="directory",
     name="go",
     grammar="go",
     extensions=(".go",),
@@ -221,7 +224,21 @@ def rust_statements(root: Node) -> list[ModuleStatement]:
     return out
 
 
+def rust_module(path: str) -> list[str]:
+    """A Rust file's module path from its crate root (`src/a/mod.rs` → `crate::a`)."""
+    parts = path[:-3].split("/")
+    if "src" in parts:
+        parts = parts[parts.index("src") + 1 :]
+    if parts and parts[-1] in ("mod", "lib", "main"):
+        parts = parts[:-1]
+    return ["::".join(["crate", *parts])]
+
+
 RUST = LanguageSpec(
+    module_system="crate",
+    module_names=rust_module,
+    member_scope="crate",
+    impl_blocks=True,
     name="rust",
     grammar="rust",
     extensions=(".rs",),
