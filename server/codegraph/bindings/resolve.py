@@ -598,6 +598,14 @@ class Resolver:
     # ---- resolution ------------------------------------------------------------------
     def resolve_file(self, path: str) -> FileBindings:
         facts = self.files[path]
+        edges, unresolved = self._call_edges(facts)
+        edges += self._supertype_edges(facts)
+        edges += self._import_edges(facts)
+        return FileBindings(tuple(edges), tuple(unresolved))
+
+    def _call_edges(self, facts: FileFacts) -> tuple[list[Edge], list[int]]:
+        """Edges of the calls a target is proven for, and the indexes of the others."""
+        path = facts.path
         edges: list[Edge] = []
         unresolved: list[int] = []
         # locals initialised by a construction in the same unit: `chain = Chain(); chain.proceed()`
@@ -643,29 +651,41 @@ class Resolver:
                 edges.append(new_edge(Edge, (caller_id or path, target.id, kind, line, path)))
             else:
                 unresolved.append(idx)
+        return edges, unresolved
+
+    def _supertype_edges(self, facts: FileFacts) -> list[Edge]:
+        edges: list[Edge] = []
         for sup in facts.supertypes:
             owner = self.units.get(sup.unit)
             target = self._resolve_type_text(facts, sup.text)
             if owner is not None and target is not None and target.id != owner.id:
-                edges.append(Edge(owner.id, target.id, sup.kind, owner.name_line, path))
+                edges.append(Edge(owner.id, target.id, sup.kind, owner.name_line, facts.path))
+        return edges
+
+    def _import_edges(self, facts: FileFacts) -> list[Edge]:
+        """One `imports` edge per file imported (the first import naming it), never to itself."""
+        path = facts.path
+        edges: list[Edge] = []
         seen_imports: set[str] = set()
         system = spec_of(facts).module_system
         for imp in facts.imports:
-            if system == "directory":
-                target_dir = self._go_package_dir(imp.module)
-                targets = sorted(self.go_dirs.get(target_dir, ())) if target_dir else []
-            elif system == "package":
-                hit = self._unique(self.packages.get(("declared", imp.module), {}).get(imp.name)) if imp.name not in ("", "*") else None
-                targets = [hit.path] if hit else []
-            else:
-                target_path = self._module_file(facts, imp.module, imp.level)
-                if system == "python" and imp.name not in ("", "*"):
-                    sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
-                    if sub and self._unique(self.top.get(target_path or "", {}).get(imp.name)) is None:
-                        target_path = sub
-                targets = [target_path] if target_path else []
-            for target_path in targets:
+            for target_path in self._import_targets(facts, imp, system):
                 if target_path != path and target_path not in seen_imports:
                     seen_imports.add(target_path)
                     edges.append(Edge(path, target_path, "imports", imp.line, path))
-        return FileBindings(tuple(edges), tuple(unresolved))
+        return edges
+
+    def _import_targets(self, facts: FileFacts, imp, system: str) -> list[str]:
+        """The files one import statement names, by the importer's module system."""
+        if system == "directory":
+            target_dir = self._go_package_dir(imp.module)
+            return sorted(self.go_dirs.get(target_dir, ())) if target_dir else []
+        if system == "package":
+            hit = self._unique(self.packages.get(("declared", imp.module), {}).get(imp.name)) if imp.name not in ("", "*") else None
+            return [hit.path] if hit else []
+        target_path = self._module_file(facts, imp.module, imp.level)
+        if system == "python" and imp.name not in ("", "*"):
+            sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
+            if sub and self._unique(self.top.get(target_path or "", {}).get(imp.name)) is None:
+                target_path = sub
+        return [target_path] if target_path else []
