@@ -44,23 +44,29 @@ def _progress_printer(enabled: bool):
     return show
 
 
-def _open_index(args: argparse.Namespace):
-    from .index.index import RootIndex
+def _open_workspace(args: argparse.Namespace):
+    """The workspace service with ROOT as its one root, built: (workspace, root index, build stats)."""
+    from . import service
     from .workspace.scope import ScopeConfig
 
     root = Path(args.root).resolve()
     if not root.is_dir():
         raise SystemExit(f"codegraph: {args.root}: not a directory")
     config = ScopeConfig(exclude=tuple(args.exclude or ()), max_file_bytes=args.max_file_bytes)
-    index = RootIndex(root, config, cache_dir=Path(args.cache_dir) if args.cache_dir else None, use_cache=not args.no_cache)
-    stats = index.build(progress=_progress_printer(sys.stderr.isatty() and not getattr(args, "json", False)))
-    return index, stats
+    workspace = service.Workspace(service.CLI, service.IndexOptions(config, Path(args.cache_dir) if args.cache_dir else None, not args.no_cache))
+    index = workspace.add_root(root.as_uri())
+    [stats] = workspace.build_now(_progress_printer(sys.stderr.isatty() and not getattr(args, "json", False)))
+    if stats is None:
+        raise SystemExit(f"codegraph: {workspace.failed[root.as_uri()]}")
+    return workspace, index, stats
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    index, stats = _open_index(args)
-    index.close()  # the cache is complete before the summary claims it
-    status = index.status()
+    workspace, index, stats = _open_workspace(args)
+    workspace.close()  # the cache is complete before the summary claims it
+    from . import service
+
+    [status] = workspace.answer_now(service.STATUS, {})["roots"]
     if args.json:
         if args.list_skipped:
             status["skipped"] = [{"path": p, "reason": r} for p, r in sorted(index.skipped.items())]
@@ -129,7 +135,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
     from . import service
     from .requests import InvalidParams
 
-    index, _ = _open_index(args)
+    workspace, _, _ = _open_workspace(args)
     params: dict = {"query": args.query}
     if args.max_chars is not None:
         params["maxOutputChars"] = args.max_chars
@@ -138,12 +144,12 @@ def cmd_explore(args: argparse.Namespace) -> int:
     if args.include_tests:
         params["includeTests"] = True
     try:
-        result = service.explore(index, params, service.CLI)
+        result = workspace.answer_now(service.EXPLORE, params)
     except InvalidParams as exc:
         print(_invalid(exc), file=sys.stderr)
         return 2
     finally:
-        index.close()
+        workspace.close()
     sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n" if args.json else result["text"] + "\n")
     return 0 if result["flow"] or result["stats"]["candidates"] else 1  # 1 = nothing matched, as with grep
 
@@ -152,12 +158,12 @@ def cmd_distill(args: argparse.Namespace) -> int:
     from . import service
     from .requests import InvalidParams, RequestFailed
 
-    index, _ = _open_index(args)
+    workspace, _, _ = _open_workspace(args)
     params: dict = {"format": args.format, "question": args.question or None}  # None: the contract's default
     if args.budget_bytes is not None:
         params["budgetBytes"] = args.budget_bytes
     try:
-        result = service.distill(index, params, service.CLI)
+        result = workspace.answer_now(service.DISTILL, params)
     except InvalidParams as exc:
         print(_invalid(exc), file=sys.stderr)
         return 2
@@ -165,7 +171,7 @@ def cmd_distill(args: argparse.Namespace) -> int:
         print(_failed(exc, args.budget_bytes), file=sys.stderr)
         return 2
     finally:
-        index.close()
+        workspace.close()
     if "markdown" in result:
         sys.stdout.write(result["markdown"] + "\n")
     else:

@@ -7,42 +7,37 @@ differs:
 - `content[0]` (a text block) is what the model reads: explore's markdown `text`, distill's
   markdown (or the canonical JSON of the result for `format: "json"`), the canonical JSON of
   the evidence and status results;
-- `structuredContent` is the LSP result object itself, unchanged, for programmatic clients.
+- `structuredContent` is the LSP result object, for programmatic clients; for distill only
+  what the text does not already carry (`cacheKey` and `status` next to the markdown; nothing
+  next to the JSON), because distill's byte cap counts the whole message MCP sends
+  (`distill_message_bytes`) and a pack sent twice would get half the room.
 
-Freshness without an editor: before each call the root is rescanned and every file's
-(mtime_ns, size) compared with the last call's; changed, new and deleted files go through
-`RootIndex.refresh_path`, the same incremental path as an LSP file event. A file whose
-mtime is too recent to trust (same-tick edits) is re-checked by content hash on the next
-call. One lock serialises catch-up and requests, so each answer is computed on one index
-version. The first index is built in a background thread at startup (from the persistent
-fact cache when warm); calls that arrive earlier wait for it and report MCP progress when
-the client asked for it. Logs go to stderr only: stdout is the wire.
+This module is an adapter onto the workspace service (service.py): it translates tool calls
+into `Workspace.answer` and results and errors into tool results. Readiness, the read/write
+gate, settling, cancellation and the catch-up from disk before each call (no editor sends
+file events here: `service.MCP.follows_disk`) live in the service. The first index starts as
+the server does (from the persistent fact cache when warm); calls that arrive earlier wait for
+it and report MCP progress when the client asked for it. Logs go to stderr only: stdout is the wire.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import os
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from . import __version__, service
 from .distill.request import MIN_BUDGET_BYTES
-from .index.extract import sha256
-from .index.index import RootIndex
 from .requests import InvalidParams, RequestFailed, encode_body
-from .service import Cancellation, Cancelled
+from .service import IndexOptions, Workspace
 from .workspace.scope import ScopeConfig
 
 log = logging.getLogger("codegraph.mcp")
 
-RACY_NS = 2_000_000_000  # an mtime this close to the stat time may hide a same-tick second edit
-PROGRESS_POLL_S = 0.2
-
-Report = Callable[[float, float | None, str], Awaitable[None]]
+Report = Callable[[float, float | None, str], Awaitable[None]]  # the SDK's progress notification
 
 
 class ToolError(Exception):
@@ -263,195 +258,65 @@ REQUEST_OF = {"codegraph_explore": service.EXPLORE, "codegraph_distill": service
               "codegraph_evidence": service.EVIDENCE, "codegraph_status": service.STATUS}
 
 
-# ---- freshness: stat catch-up ------------------------------------------------------------
-class Freshness:
-    """(mtime_ns, size) per in-scope file; `catch_up` feeds differences to `refresh_path`."""
-
-    def __init__(self) -> None:
-        self.stats: dict[str, tuple[int, int]] = {}
-        self.racy: set[str] = set()
-
-    def _stat_all(self, index: RootIndex, files: dict[str, str]) -> dict[str, tuple[int, int]]:
-        now = time.time_ns()
-        out: dict[str, tuple[int, int]] = {}
-        racy: set[str] = set()
-        for rel in files:
-            try:
-                st = os.stat(index.root / rel)
-            except OSError:
-                continue
-            out[rel] = (st.st_mtime_ns, st.st_size)
-            if st.st_mtime_ns > now - RACY_NS:
-                racy.add(rel)
-        self.racy = racy
-        return out
-
-    def snapshot(self, index: RootIndex) -> None:
-        """Taken just before the first build, so an edit during the build is caught next call."""
-        self.stats = self._stat_all(index, index.scope.scan().files)
-
-    def catch_up(self, index: RootIndex) -> list[str]:
-        started = time.perf_counter()
-        index.scope.forget_ignore_rules()  # pick up .gitignore edits too
-        previous_racy = self.racy
-        scan = index.scope.scan()
-        current = self._stat_all(index, scan.files)
-        changed = [rel for rel, sig in current.items() if self.stats.get(rel) != sig]
-        for rel in sorted(previous_racy & current.keys()):
-            if self.stats.get(rel) == current[rel] and self._content_changed(index, rel):
-                changed.append(rel)
-        gone = [rel for rel in (set(index.files) | set(self.stats)) if rel not in current]
-        # deferred: many changed files (a branch switch) settle their dependents once, below
-        for rel in sorted(set(changed)):
-            index.refresh_path(rel, defer=True)
-        for rel in sorted(gone):
-            if rel in index.files:
-                index.refresh_path(rel, defer=True)
-            if rel not in scan.skipped and not (index.root / rel).exists():
-                index.skipped.pop(rel, None)
-        index.settle()
-        self.stats = current
-        touched = sorted(set(changed) | set(gone))
-        if touched:
-            log.info("catch-up: %d file(s) refreshed in %.1f ms (%s)", len(touched), (time.perf_counter() - started) * 1000, ", ".join(touched[:5]))
-        return touched
-
-    @staticmethod
-    def _content_changed(index: RootIndex, rel: str) -> bool:
-        facts = index.files.get(rel)
-        if facts is None:
-            return True
-        try:
-            raw = (index.root / rel).read_bytes()
-        except OSError:
-            return True
-        return sha256(raw) != facts.sha256
-
-
-# ---- the bridge (transport-independent) --------------------------------------------------
+# ---- tool calls → the workspace service ------------------------------------------------------
 class Bridge:
-    def __init__(self, index: RootIndex) -> None:
-        self.index = index
-        self.freshness = Freshness()
-        self.ready = threading.Event()
-        self.build_error: str | None = None
-        self.progress: tuple[int, int, str] = (0, 0, "starting")
-        self.lock: Any = None  # an anyio.Lock, created inside the event loop
+    """Tool calls → `Workspace.answer` → (text for the model, structured result, is_error)."""
 
-    # -- indexing
-    def start(self) -> None:
-        threading.Thread(target=self._build, name="codegraph-index", daemon=True).start()
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
 
-    def _build(self) -> None:
-        index = self.index
-        try:
-            self.freshness.snapshot(index)
-            stats = index.build(progress=self._on_progress)
-            log.info(
-                "indexed %s: %d files (%d parsed, %d from cache) in %.0f ms%s",
-                index.root, stats.files, stats.parsed, stats.from_cache, stats.elapsed_ms,
-                f"; {stats.cache_note}" if stats.cache_note else "",
-            )
-        except Exception as exc:  # the server keeps running and says why every call fails
-            log.exception("indexing %s failed", index.root)
-            self.build_error = f"indexing {index.root} failed: {type(exc).__name__}: {exc}"
-        finally:
-            self.ready.set()
-
-    def _on_progress(self, done: int, total: int, message: str) -> None:
-        self.progress = (done, total, message)
-
-    async def wait_ready(self, report: Report | None) -> None:
-        import anyio
-
-        last: tuple[int, int, str] | None = None
-        while not self.ready.is_set():
-            if report is not None and self.progress != last:
-                last = self.progress
-                done, total, message = last
-                try:
-                    await report(float(done), float(total) if total else None, f"codegraph: {message}")
-                except Exception:  # progress is best effort
-                    report = None
-            await anyio.sleep(PROGRESS_POLL_S)
-        if self.build_error:
-            raise ToolError(self.build_error)
-
-    # -- calls
-    def _work(self, name: str, args: dict, checkpoint: Callable[[], None]) -> tuple[str, Any]:
-        """(text for the model, the LSP result object); runs in a worker thread under the lock."""
-        index = self.index
-        self.freshness.catch_up(index)
-        checkpoint()
-        request = REQUEST_OF[name]
-        if request == service.EXPLORE:
-            result = service.explore(index, args, service.MCP, checkpoint)
-            return result["text"], result
-        if request == service.DISTILL:
-            result = service.distill(index, args, service.MCP, checkpoint)
-            text = result["markdown"] if "markdown" in result else encode_body(result).decode("utf-8")
-            return text, result
-        if request == service.EVIDENCE:
-            result = service.evidence(index, args, service.MCP)
-        else:
-            result = service.status([index], [index])
-        return encode_body(result).decode("utf-8"), result
-
-    async def call(self, name: str, arguments: Any, report: Report | None = None) -> tuple[str, Any, bool]:
+    async def call(self, name: str, arguments: Any, report: Report | None = None, request_id: Any = None) -> tuple[str, Any, bool]:
         """(text, structured result or None, is_error). Never raises except on cancellation."""
-        import anyio
-
         started = time.perf_counter()
         try:
             if name not in REQUEST_OF:
                 raise ToolError(f"unknown tool {name!r}; the tools are {', '.join(TOOL_NAMES)}")
-            arguments = service.prepare(REQUEST_OF[name], arguments, service.MCP)  # refused before any wait
-            if name == "codegraph_status" and not self.ready.is_set():
-                result = service.not_ready_status([self.index.root.as_uri()], self.progress)
-                return encode_body(result).decode("utf-8"), result, False
-            await self.wait_ready(report)
-            if self.lock is None:
-                self.lock = anyio.Lock()
-            async with self.lock:
-                text, result = await _in_thread(lambda checkpoint: self._work(name, arguments, checkpoint))
-            log.info("%s answered in %.0f ms (index version %d)", name, (time.perf_counter() - started) * 1000, self.index.version)
-            return text, result, False
+            request = REQUEST_OF[name]
+
+            async def progress(done: int, total: int, message: str) -> None:
+                await report(float(done), float(total) if total else None, f"codegraph: {message}")
+
+            measure = distill_message_bytes(request_id) if request == service.DISTILL else None
+            result = await self.workspace.answer(request, arguments, measure=measure, report=progress if report else None)
+            log.info("%s answered in %.0f ms", name, (time.perf_counter() - started) * 1000)
+            if request == service.EXPLORE:
+                return result["text"], result, False
+            if request == service.DISTILL:
+                return (*distill_content(result), False)
+            return encode_body(result).decode("utf-8"), result, False
         except InvalidParams as exc:
             return f"{name}: {exc}", None, True
         except RequestFailed as exc:
             return f"{name}: request failed: {exc}", None, True
         except ToolError as exc:
             return f"{name}: {exc}", None, True
-        except Cancelled:
-            raise anyio.get_cancelled_exc_class()() from None
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:
-            if isinstance(exc, anyio.get_cancelled_exc_class()):
-                raise
             log.exception("%s failed", name)
             return f"{name}: internal error ({type(exc).__name__}: {exc}); the server is still running, try again or rephrase", None, True
 
 
-async def _in_thread(fn: Callable[[Callable[[], None]], Any]) -> Any:
-    """Runs fn(checkpoint) in a worker thread; on cancellation it stops at its next checkpoint,
-    and the caller keeps the lock until it has (so no writer overlaps a running reader)."""
-    import anyio
+def distill_content(result: dict) -> tuple[str, dict | None]:
+    """A distill result as the tool sends it, once: the markdown (or the pack as canonical JSON)
+    is the text the model reads; structured content carries only what the text does not."""
+    if "markdown" in result:
+        return result["markdown"], {k: v for k, v in result.items() if k != "markdown"}
+    return encode_body(result).decode("utf-8"), None
 
-    cancellation = Cancellation()
-    finished = threading.Event()
 
-    def run(cp: Callable[[], None]) -> Any:
-        try:
-            return fn(cp)
-        finally:
-            finished.set()
+def distill_message_bytes(request_id: Any) -> Callable[[dict], int]:
+    """Bytes of the line the SDK writes for a distill tool result: the JSON-RPC response holding
+    the CallToolResult, dumped as the SDK's stdio transport dumps it, and its newline."""
+    import mcp.types as types
 
-    try:
-        return await anyio.to_thread.run_sync(run, cancellation.checkpoint, abandon_on_cancel=True)
-    except anyio.get_cancelled_exc_class():
-        cancellation.cancel()
-        with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(finished.wait)
-        raise
+    def measure(result: dict) -> int:
+        text, structured = distill_content(result)
+        call = _result_model(types, text, structured, False).model_dump(by_alias=True, mode="json", exclude_none=True)
+        line = types.JSONRPCResponse(jsonrpc="2.0", id=request_id if request_id is not None else 0, result=call)
+        return len(line.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")) + 1
+
+    return measure
 
 
 # ---- the MCP SDK layer ---------------------------------------------------------------------
@@ -480,56 +345,44 @@ def build_server(bridge: Bridge) -> Any:
     import mcp.types as types
     from mcp.server.lowlevel import Server
 
-    tools = _tool_models(types)
-
     try:
         Server("codegraph", version=__version__, instructions=SERVER_INSTRUCTIONS, on_list_tools=None)
-        modern = True
     except TypeError:
-        modern = False
+        return _server_v1(bridge, types, Server)
+    return _server_v2(bridge, types, Server)
 
-    if modern:  # mcp >= 2: handlers are (ctx, params)
-        async def list_tools(ctx: Any, params: Any) -> Any:
-            return types.ListToolsResult(tools=tools)
 
-        async def call_tool(ctx: Any, params: Any) -> Any:
-            session = getattr(ctx, "session", None)
-            report = getattr(session, "report_progress", None)
-            text, structured, is_error = await bridge.call(params.name, params.arguments, report)
-            return _result_model(types, text, structured, is_error)
+def _server_v2(bridge: Bridge, types: Any, Server: Any) -> Any:
+    """mcp >= 2: handlers are (ctx, params), given to the constructor."""
+    tools = _tool_models(types)
 
-        return Server(
-            "codegraph",
-            version=__version__,
-            title="codegraph",
-            instructions=SERVER_INSTRUCTIONS,
-            on_list_tools=list_tools,
-            on_call_tool=call_tool,
-        )
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=tools)
 
-    # mcp 1.x: decorator registration; the request context lives on the server.
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        session = getattr(ctx, "session", None)
+        report = getattr(session, "report_progress", None)
+        text, structured, is_error = await bridge.call(params.name, params.arguments, report, getattr(ctx, "request_id", None))
+        return _result_model(types, text, structured, is_error)
+
+    return Server("codegraph", version=__version__, title="codegraph", instructions=SERVER_INSTRUCTIONS,
+                  on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _server_v1(bridge: Bridge, types: Any, Server: Any) -> Any:
+    """mcp 1.x: decorator registration; the request context lives on the server."""
+    tools = _tool_models(types)
     server = Server("codegraph", version=__version__, instructions=SERVER_INSTRUCTIONS)
 
     @server.list_tools()
     async def list_tools_v1() -> list[Any]:
         return tools
 
-    def _v1_report() -> Report | None:
+    def context() -> Any:
         try:
-            ctx = server.request_context
+            return server.request_context
         except LookupError:
             return None
-        token = getattr(ctx.meta, "progressToken", None) if ctx.meta is not None else None
-        if token is None:
-            return None
-
-        async def report(progress: float, total: float | None, message: str) -> None:
-            try:
-                await ctx.session.send_progress_notification(token, progress, total, message=message, related_request_id=ctx.request_id)
-            except TypeError:
-                await ctx.session.send_progress_notification(token, progress, total)
-
-        return report
 
     try:
         decorate = server.call_tool(validate_input=False)
@@ -538,13 +391,31 @@ def build_server(bridge: Bridge) -> Any:
 
     @decorate
     async def call_tool_v1(name: str, arguments: dict) -> Any:
-        text, structured, is_error = await bridge.call(name, arguments, _v1_report())
+        ctx = context()
+        text, structured, is_error = await bridge.call(name, arguments, _v1_report(ctx), getattr(ctx, "request_id", None))
         return _result_model(types, text, structured, is_error)
 
     return server
 
 
+def _v1_report(ctx: Any) -> Report | None:
+    """MCP 1.x progress for the request in `ctx`, when its client sent a progress token."""
+    token = getattr(ctx.meta, "progressToken", None) if ctx is not None and ctx.meta is not None else None
+    if token is None:
+        return None
+
+    async def report(progress: float, total: float | None, message: str) -> None:
+        try:
+            await ctx.session.send_progress_notification(token, progress, total, message=message, related_request_id=ctx.request_id)
+        except TypeError:
+            await ctx.session.send_progress_notification(token, progress, total)
+
+    return report
+
+
 async def _serve(bridge: Bridge) -> None:
+    building = asyncio.get_running_loop().create_task(bridge.workspace.build())  # noqa: F841 (kept referenced)
+    await asyncio.sleep(0)  # the build's thread starts now: indexing overlaps the SDK import and the handshake
     from mcp.server.stdio import stdio_server
 
     server = build_server(bridge)
@@ -584,20 +455,16 @@ def main(root: str = ".", *, cache_dir: str | Path | None = None, use_cache: boo
         sys.stderr.write(f"codegraph: {root}: not a directory\n")
         return 2
     config = ScopeConfig(exclude=tuple(exclude), **({"max_file_bytes": max_file_bytes} if max_file_bytes else {}))
-    index = RootIndex(path, config, cache_dir=Path(cache_dir) if cache_dir else None, use_cache=use_cache)
-    bridge = Bridge(index)
+    workspace = Workspace(service.MCP, IndexOptions(config, Path(cache_dir) if cache_dir else None, use_cache))
+    workspace.add_root(path.as_uri())
     log.info("codegraph %s MCP server for %s", __version__, path)
-    bridge.start()  # indexing overlaps the SDK import (about a second) and the handshake
     import anyio
 
     try:
-        anyio.run(_serve, bridge)
+        anyio.run(_serve, Bridge(workspace))
     except KeyboardInterrupt:
         pass
     finally:
-        if bridge.ready.is_set():
-            try:
-                index.close()
-            except Exception:
-                pass
+        if workspace.ready:
+            workspace.close()
     return 0

@@ -1,9 +1,15 @@
-"""The one request contract every transport drives (docs/protocol.md).
+"""The workspace service every transport drives, and its one request contract (docs/protocol.md).
 
-The language server, the MCP server and the CLI hand a request's raw params to the function
-named for it here and serialize what comes back; nothing about which fields exist, what they
-default to or how they are validated is decided in a transport. Where a transport's documented
-default differs (distill's format), the difference is one row of `TRANSPORTS`, not code.
+The language server, the MCP server and the CLI are adapters: each translates its wire into calls
+on a `Workspace` and serializes what comes back. Everything else is decided here, once:
+
+- the contract: which fields each request takes, their defaults (the transports' documented
+  differences are rows of `TRANSPORTS`, not code), validation and the error that names the field;
+- readiness: the first build of every root, its progress, the not-ready status;
+- consistency: a read/write gate (many readers or one writer, a waiting writer holds back new
+  readers), one write queue applying edits in arrival order, settle-before-read, catch-up from
+  disk for transports no editor feeds; each answer is computed on one index version;
+- cancellation: one `Cancelled`, raised at the computation's next checkpoint.
 
 Order of checks, the same everywhere: params must be an object; every key must be a field of
 the request (or a routing field the transport consumes, such as the LSP's `rootUri`); then
@@ -12,13 +18,23 @@ the request's own validation (`requests.py`, `distill/request.py`, `distill/evid
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import threading
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Iterable
+from urllib.parse import unquote, urlparse
 
-from .index.index import RootIndex
-from .requests import Checkpoint, InvalidParams, frame_bytes_for, require_object, run_distill, run_evidence, run_explore
+from .index.disk import DiskWatch
+from .index.index import BuildStats, RootIndex
+from .framing import reference_frame_bytes
+from .requests import Checkpoint, InvalidParams, RequestFailed, require_object, run_distill, run_evidence, run_explore
+from .workspace.scope import ScopeConfig
+
+log = logging.getLogger("codegraph.service")
 
 EXPLORE, DISTILL, EVIDENCE, STATUS = "explore", "distill", "evidence", "status"
 
@@ -37,14 +53,17 @@ class Transport:
     name: str
     distill_format: str  # distill's `format` when the request leaves it out
     routing: tuple[str, ...] = ()  # fields the transport consumes itself (which workspace folder)
+    follows_disk: bool = False  # no editor sends file events: catch up from disk before each request
+    long_lived: bool = True  # answers many requests: explore's tables are built right after the index
 
 
 # The transports' documented differences, all of them. The LSP answers programs (editors),
 # so distill defaults to the pack as data; the CLI and MCP answer people and models, so to
-# the markdown. Only the LSP serves several workspace folders and takes `rootUri`.
+# the markdown. Only the LSP serves several workspace folders and takes `rootUri`; only MCP
+# has no editor telling it about edits; only the CLI answers one request and exits.
 LSP = Transport("lsp", distill_format="json", routing=("rootUri",))
-MCP = Transport("mcp", distill_format="markdown")
-CLI = Transport("cli", distill_format="markdown")
+MCP = Transport("mcp", distill_format="markdown", follows_disk=True)
+CLI = Transport("cli", distill_format="markdown", long_lived=False)
 TRANSPORTS = {t.name: t for t in (LSP, MCP, CLI)}
 
 
@@ -75,19 +94,19 @@ def _no_checkpoint() -> None:
 
 
 def explore(index: RootIndex, params: Any, transport: Transport, checkpoint: Checkpoint = _no_checkpoint, adaptive_default: bool = True) -> dict:
-    """`codegraph/explore`; `adaptive_default` is the server's configuration (initializationOptions)."""
+    """`codegraph/explore` on one index; `adaptive_default` is the server's configuration (initializationOptions)."""
     return run_explore(index, prepare(EXPLORE, params, transport), checkpoint, adaptive_default)
 
 
 def distill(index: RootIndex, params: Any, transport: Transport, checkpoint: Checkpoint = _no_checkpoint,
             measure: Callable[[dict], int] | None = None) -> dict:
-    """`codegraph/distill`. `measure` gives the bytes of the message the transport sends; the
-    default measures the response frame to request id 1 (the CLI's and MCP's reference)."""
-    return run_distill(index, prepare(DISTILL, params, transport), measure or frame_bytes_for(1), checkpoint)
+    """`codegraph/distill` on one index. `measure` gives the bytes of the message the transport
+    sends; a transport that sends none (the CLI) is budgeted on the reference frame alone."""
+    return run_distill(index, prepare(DISTILL, params, transport), measure or reference_frame_bytes, checkpoint)
 
 
 def evidence(index: RootIndex, params: Any, transport: Transport) -> dict:
-    """`codegraph/evidence`."""
+    """`codegraph/evidence` on one index."""
     return run_evidence(index, prepare(EVIDENCE, params, transport))
 
 
@@ -96,19 +115,20 @@ def status(every: Iterable[RootIndex], selected: Iterable[RootIndex]) -> dict:
     return {"indexVersion": sum(r.version for r in every), "ready": True, "roots": [r.status() for r in selected]}
 
 
-def not_ready_status(root_uris: Iterable[str], progress: tuple[int, int, str] | None = None) -> dict:
+def not_ready_status(root_uris: Iterable[str], progress: tuple[int, int, str]) -> dict:
     """`codegraph/status` while the first index is being built: empty roots, and the build's
-    progress (done, total, message) when the transport tracks it."""
-    result: dict[str, Any] = {"indexVersion": 0, "ready": False}
-    if progress is not None:
-        done, total, message = progress
-        result["progress"] = {"done": done, "total": total, "message": message}
-    result["roots"] = [
-        {"rootUri": uri, "files": 0, "symbols": 0, "resolvedEdges": 0, "unresolvedCalls": 0, "languages": {},
-         "skipped": [], "skippedTotal": 0, "lastUpdateMs": 0.0}
-        for uri in root_uris
-    ]
-    return result
+    progress (done, total, message)."""
+    done, total, message = progress
+    return {
+        "indexVersion": 0,
+        "ready": False,
+        "progress": {"done": done, "total": total, "message": message},
+        "roots": [
+            {"rootUri": uri, "files": 0, "symbols": 0, "resolvedEdges": 0, "unresolvedCalls": 0, "languages": {},
+             "skipped": [], "skippedTotal": 0, "lastUpdateMs": 0.0}
+            for uri in root_uris
+        ],
+    }
 
 
 # ---- cancellation ----------------------------------------------------------------------------
@@ -128,3 +148,411 @@ class Cancellation:
     def checkpoint(self) -> None:
         if self._flag.is_set():
             raise Cancelled()
+
+
+# ---- the read/write gate ----------------------------------------------------------------------
+class ReadWriteGate:
+    """Many readers or one writer; a waiting writer holds back new readers (edits never starve)."""
+
+    def __init__(self) -> None:
+        self._cond = asyncio.Condition()
+        self._readers = 0
+        self._writer = False
+        self._waiting_writers = 0
+
+    @contextlib.asynccontextmanager
+    async def read(self):
+        async with self._cond:
+            await self._cond.wait_for(lambda: not self._writer and self._waiting_writers == 0)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            async with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextlib.asynccontextmanager
+    async def write(self):
+        async with self._cond:
+            self._waiting_writers += 1
+            try:
+                await self._cond.wait_for(lambda: not self._writer and self._readers == 0)
+            finally:
+                self._waiting_writers -= 1
+            self._writer = True
+        try:
+            yield
+        finally:
+            async with self._cond:
+                self._writer = False
+                self._cond.notify_all()
+
+
+# ---- the workspace ----------------------------------------------------------------------------
+Progress = Callable[[int, int, str], None]  # (done, total, message), called from the build thread
+Report = Callable[[int, int, str], Awaitable[None]]  # the same, awaited on the loop (MCP progress)
+READY_POLL_S = 0.05  # how often a request waiting for the first index looks (and reports progress)
+
+
+@dataclass(frozen=True)
+class IndexOptions:
+    """How every root of a workspace is indexed (the CLI's flags, the LSP's initializationOptions)."""
+
+    scope: ScopeConfig = field(default_factory=ScopeConfig)
+    cache_dir: Path | None = None
+    use_cache: bool = True
+    adaptive_explore: bool = True
+
+
+def uri_to_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path))
+
+
+class Workspace:
+    """The roots of one workspace and everything that keeps answers consistent (module docstring).
+
+    The async half runs on the transport's asyncio loop (pygls; the MCP SDK's anyio, on asyncio)
+    and does index work in worker threads, so the loop keeps reading messages (cancellations,
+    status) meanwhile. The CLI answers one request and uses the synchronous half
+    (`build_now`, `answer_now`): no loop, no threads, so the build may fork its workers.
+    """
+
+    def __init__(self, transport: Transport, options: IndexOptions | None = None) -> None:
+        self.transport = transport
+        self.options = options or IndexOptions()
+        self.roots: dict[str, RootIndex] = {}  # root uri → index
+        self.progress: tuple[int, int, str] = (0, 0, "starting")
+        self.failed: dict[str, str] = {}  # root uri → why its first build failed
+        self._built = threading.Event()
+        self._disk: dict[str, DiskWatch] = {}
+        self._gate: ReadWriteGate | None = None  # created on the loop that uses them
+        self._writes: asyncio.Queue | None = None
+
+    # -- roots
+    def new_root(self, uri: str) -> RootIndex | None:
+        """A RootIndex for a workspace folder, not yet built (None: not a local directory)."""
+        path = uri_to_path(uri)
+        if path is None or not path.is_dir():
+            log.warning("workspace folder %s is not a local directory; not indexed", uri)
+            return None
+        o = self.options
+        return RootIndex(path, o.scope, cache_dir=o.cache_dir, use_cache=o.use_cache)
+
+    def add_root(self, uri: str) -> RootIndex | None:
+        """Adds a folder before the first build."""
+        index = self.new_root(uri)
+        if index is not None:
+            self.roots[uri] = index
+        return index
+
+    def root_for_uri(self, uri: str) -> tuple[RootIndex, str] | None:
+        """The innermost root holding this document, and its path relative to that root."""
+        path = uri_to_path(uri)
+        if path is None:
+            return None
+        best: tuple[RootIndex, str] | None = None
+        for index in self.roots.values():
+            rel = index.scope.relpath(path)
+            if rel is not None and not rel.startswith("..") and (best is None or len(str(index.root)) > len(str(best[0].root))):
+                best = (index, rel)
+        return best
+
+    def select_root(self, data: dict) -> RootIndex:
+        """The root a request names by `rootUri` (the LSP's routing field), else the first."""
+        uri = data.get("rootUri")
+        if uri is None:
+            if not self.roots:
+                raise InvalidParams("rootUri", "cannot default: the workspace has no folder")
+            return next(iter(self.roots.values()))
+        if not isinstance(uri, str):
+            raise InvalidParams("rootUri", "must be a string")
+        path = uri_to_path(uri)
+        if path is None:
+            raise InvalidParams("rootUri", "must be a file:// URI of a workspace folder")
+        for index in self.roots.values():
+            if index.root == path.resolve():
+                return index
+        raise InvalidParams("rootUri", "must be one of the workspace folders")
+
+    # -- the first build
+    @property
+    def ready(self) -> bool:
+        return self._built.is_set()
+
+    def build_now(self, on_progress: Progress | None = None) -> list[BuildStats | None]:
+        """Builds every root in this thread; requests may follow. The CLI's, and the servers' in a thread."""
+        try:
+            return [self._build_root(uri, index, on_progress) for uri, index in list(self.roots.items())]
+        finally:
+            self._built.set()
+
+    async def build(self, on_progress: Progress | None = None, on_ready: Callable[[], None] | None = None) -> None:
+        """The first index, off the loop and under the write gate; requests wait for it, status
+        answers at once. Then, for long-lived transports, the writer starts and explore's tables
+        are built (as a reader: an explore arriving meanwhile waits for them, not builds its own)."""
+        gate = self._loop_gate()
+        try:
+            async with gate.write():
+                await _in_daemon_thread(lambda: self.build_now(on_progress))
+        finally:
+            self._built.set()
+            if on_ready is not None:
+                on_ready()
+        if not self.transport.long_lived:
+            return
+        asyncio.get_running_loop().create_task(self._apply_writes())
+        from .explore.engine import derived as explore_tables
+
+        async with gate.read():
+            for index in list(self.roots.values()):
+                try:
+                    await asyncio.to_thread(explore_tables, index)
+                except Exception:
+                    log.exception("explore tables for %s failed; built on the first question instead", index.root)
+
+    def _build_root(self, uri: str, index: RootIndex, on_progress: Progress | None) -> BuildStats | None:
+        def report(done: int, total: int, message: str) -> None:
+            self.progress = (done, total, message)
+            if on_progress is not None:
+                on_progress(done, total, message)
+
+        try:
+            if self.transport.follows_disk:
+                watch = DiskWatch(index)
+                watch.snapshot()  # before the build: an edit during it is caught by the first request
+                self._disk[uri] = watch
+            stats = index.build(report)
+            log.info("indexed %s: %d files (%d parsed, %d from cache) in %.0f ms%s", index.root, stats.files, stats.parsed,
+                     stats.from_cache, stats.elapsed_ms, f"; {stats.cache_note}" if stats.cache_note else "")
+            return stats
+        except Exception as exc:  # the server keeps running; requests on this root say why they fail
+            log.exception("indexing %s failed", index.root)
+            self.failed[uri] = f"indexing {index.root} failed: {type(exc).__name__}: {exc}"
+            index.ready = True
+            return None
+
+    async def wait_ready(self, report: Report | None = None) -> None:
+        """Until the first index is built; `report` hears its progress meanwhile (best effort)."""
+        last: tuple[int, int, str] | None = None
+        while not self._built.is_set():
+            if report is not None and self.progress != last:
+                last = self.progress
+                try:
+                    await report(*last)
+                except Exception:
+                    report = None
+            await asyncio.sleep(READY_POLL_S)
+
+    # -- reads
+    async def answer(self, request: str, params: Any, *, measure: Callable[[dict], int] | None = None,
+                     report: Report | None = None) -> dict:
+        """One request, on one settled index version. Raises InvalidParams, RequestFailed, or
+        asyncio.CancelledError once the caller is cancelled (at once; the computation stops at
+        its next checkpoint before writers get in)."""
+        data = prepare(request, params, self.transport)  # a malformed request is refused before any wait
+        if request == STATUS:
+            selected = [self.select_root(data)] if data.get("rootUri") is not None else None
+            if not self.ready:
+                return not_ready_status([r.root.as_uri() for r in selected or self.roots.values()], self.progress)
+        await self.wait_ready(report)
+        if self.transport.follows_disk:
+            await self._catch_up()
+        if request == STATUS:
+            return await self._read(lambda checkpoint: status(self.roots.values(), selected or self.roots.values()))
+        index = self.select_root(data)
+        failed = self.failed.get(next(uri for uri, i in self.roots.items() if i is index))
+        if failed:
+            raise RequestFailed(failed)
+        return await self._read(self._work(request, index, data, measure))
+
+    def answer_now(self, request: str, params: Any) -> dict:
+        """One request, here and now (the CLI: one thread, nothing else touches the index)."""
+        data = prepare(request, params, self.transport)
+        if not self.ready:
+            raise RequestFailed("the index is not built")
+        if request == STATUS:
+            return status(self.roots.values(), self.roots.values())
+        index = self.select_root(data)
+        return self._work(request, index, data, None)(_no_checkpoint)
+
+    def _work(self, request: str, index: RootIndex, data: dict, measure: Callable[[dict], int] | None) -> Callable[[Checkpoint], dict]:
+        if request == EXPLORE:
+            return lambda checkpoint: explore(index, data, self.transport, checkpoint, self.options.adaptive_explore)
+        if request == DISTILL:
+            return lambda checkpoint: distill(index, data, self.transport, checkpoint, measure)
+        return lambda checkpoint: evidence(index, data, self.transport)
+
+    async def _read(self, fn: Callable[[Checkpoint], Any]) -> Any:
+        cancellation = Cancellation()
+        # A task of its own: a cancelled caller answers at once, while this task keeps its gate
+        # until the worker thread reached a checkpoint (no writer overlaps a running reader).
+        task = asyncio.ensure_future(self._read_settled(fn, cancellation))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancellation.cancel()
+            task.add_done_callback(_consume)
+            raise
+        except Cancelled:
+            raise asyncio.CancelledError() from None
+
+    async def _read_settled(self, fn: Callable[[Checkpoint], Any], cancellation: Cancellation) -> Any:
+        """fn under the read gate; when edits left dependents to re-resolve, they are settled first
+        and fn runs under the same write gate, on that settled version."""
+        gate = self._loop_gate()
+        async with gate.read():
+            if not any(index.unsettled for index in self.roots.values()):
+                return await self._in_thread(fn, cancellation)
+        async with gate.write():
+            await asyncio.to_thread(self._settle_all)
+            return await self._in_thread(fn, cancellation)
+
+    @staticmethod
+    async def _in_thread(fn: Callable[[Checkpoint], Any], cancellation: Cancellation) -> Any:
+        cancellation.checkpoint()  # cancelled while it waited for the gate: never starts
+        return await asyncio.get_running_loop().run_in_executor(None, fn, cancellation.checkpoint)
+
+    # -- writes
+    def enqueue(self, op: Callable[[], None]) -> None:
+        """A write, applied after the first index and after every write queued before it."""
+        self._loop_writes().put_nowait(op)
+
+    def open_document(self, uri: str, text: str) -> None:
+        self.enqueue(lambda: self._on_document(uri, lambda index, rel: index.open_document(rel, text)))
+
+    def change_document(self, uri: str, text: str, edits: Any) -> None:
+        """The document's whole new text, and the tree-sitter edits that lead there (None: unknown)."""
+        def change(index: RootIndex, rel: str) -> None:
+            if rel not in index.open_docs:
+                index.open_document(rel, text)
+            else:
+                index.set_document(rel, text.encode("utf-8", "surrogatepass"), edits, defer=True)
+
+        self.enqueue(lambda: self._on_document(uri, change))
+
+    def close_document(self, uri: str) -> None:
+        self.enqueue(lambda: self._on_document(uri, lambda index, rel: index.close_document(rel)))
+
+    def files_changed(self, uris: list[str]) -> None:
+        """Files changed on disk (watched-file events); deferred: a branch switch's hundreds of
+        files settle their dependents once."""
+        def refresh() -> None:
+            for uri in uris:
+                self._on_document(uri, lambda index, rel: index.refresh_path(rel, defer=True))
+
+        self.enqueue(refresh)
+
+    def _on_document(self, uri: str, op: Callable[[RootIndex, str], None]) -> None:
+        hit = self.root_for_uri(uri)
+        if hit is not None:
+            op(*hit)
+
+    async def _apply_writes(self) -> None:
+        """The single writer: applies queued writes in arrival order."""
+        writes = self._loop_writes()
+        while True:
+            op = await writes.get()
+            try:
+                async with self._loop_gate().write():
+                    # Off the loop: a big edit parses for seconds, and meanwhile the transport must
+                    # still read messages (cancellations, status); the gate keeps readers out.
+                    await asyncio.to_thread(op)
+                    if writes.empty():  # typing paused: finish what mid-typing edits deferred
+                        await asyncio.to_thread(self._settle_all)
+            except Exception:
+                log.exception("applying an edit failed; the file keeps its previous facts")
+
+    async def add_folders(self, uris: list[str]) -> None:
+        """Folders added to the workspace are indexed off the gate (requests on the other roots go
+        on meanwhile) and join under the write gate."""
+        await self.wait_ready()
+        for uri in uris:
+            if uri in self.roots:
+                continue
+            index = self.new_root(uri)
+            if index is None:
+                continue
+            try:
+                stats = await asyncio.to_thread(index.build)
+                log.info("indexed added folder %s: %d files in %.0f ms", index.root, stats.files, stats.elapsed_ms)
+            except Exception:
+                log.exception("indexing the added folder %s failed", index.root)
+                continue
+            async with self._loop_gate().write():
+                self.roots[uri] = index
+
+    async def remove_folders(self, uris: list[str]) -> None:
+        """Removed folders leave under the write gate, their cache written."""
+        await self.wait_ready()
+        for uri in uris:
+            async with self._loop_gate().write():
+                index = self.roots.pop(uri, None)
+            if index is not None:
+                await asyncio.to_thread(index.close)
+
+    async def _catch_up(self) -> None:
+        async with self._loop_gate().write():
+            await asyncio.to_thread(self._catch_up_all)
+
+    def _catch_up_all(self) -> None:
+        for watch in self._disk.values():
+            watch.catch_up()
+
+    def _settle_all(self) -> None:
+        for index in self.roots.values():
+            index.settle()
+
+    def close(self) -> None:
+        """Writes the fact cache rows still pending, so the next start is warm."""
+        for index in self.roots.values():
+            try:
+                index.close()
+            except Exception:
+                log.exception("closing the index of %s failed", index.root)
+
+    def _loop_gate(self) -> ReadWriteGate:
+        if self._gate is None:
+            self._gate = ReadWriteGate()
+        return self._gate
+
+    def _loop_writes(self) -> asyncio.Queue:
+        if self._writes is None:
+            self._writes = asyncio.Queue()
+        return self._writes
+
+
+async def _in_daemon_thread(fn: Callable[[], Any]) -> Any:
+    """fn() in a thread of its own that does not hold the process open: a server whose client
+    leaves while the first index runs exits at once."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future = loop.create_future()
+
+    def run() -> None:
+        try:
+            outcome: tuple[Any, BaseException | None] = (fn(), None)
+        except BaseException as exc:
+            outcome = (None, exc)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+            loop.call_soon_threadsafe(_settle, done, *outcome)
+
+    threading.Thread(target=run, name="codegraph-index", daemon=True).start()
+    return await done
+
+
+def _settle(future: asyncio.Future, result: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+def _consume(task: asyncio.Future) -> None:
+    """Collects the outcome of a read whose caller was cancelled (nobody awaits it any more)."""
+    if not task.cancelled():
+        task.exception()

@@ -10,7 +10,7 @@ import logging
 from functools import lru_cache
 from pathlib import Path
 
-from ..index.facts import Call, FileFacts, Unit
+from ..model.facts import Call, FileFacts, Unit
 
 log = logging.getLogger(__name__)
 

@@ -17,30 +17,16 @@ import hashlib
 import json
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
-from ..index.facts import CLASS_KINDS, FileFacts, Unit
+from ..languages import BY_NAME
+from ..languages.spec import LanguageSpec
+from ..model.bindings import Edge, FileBindings
+from ..model.facts import CLASS_KINDS, FileFacts, Unit
 
-JS_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 SELF_WORDS = {"self", "this", "Self"}
 MAX_SUPER_DEPTH = 8
-
-
-class Edge(NamedTuple):
-    src: str  # unit id, or a file path for file-level relations
-    dst: str
-    kind: str  # calls|constructs|imports|extends|implements
-    line: int
-    path: str  # file the relation is written in
-
-
-@dataclass(frozen=True, slots=True)
-class FileBindings:
-    edges: tuple[Edge, ...]
-    unresolved: tuple[int, ...]  # indexes into FileFacts.calls with no provable target
 
 
 def encode_bindings(bindings: dict[str, FileBindings]) -> str:
@@ -64,48 +50,39 @@ def resolver_fingerprint() -> str:
     another version are never reused, even if nobody remembered to bump a version number."""
     here = Path(__file__).resolve()
     digest = hashlib.sha256()
-    for source in (here, here.parent.parent / "index" / "facts.py"):
+    package = here.parent.parent
+    languages = sorted((package / "languages").glob("*.py"))  # their specs say how names resolve
+    for source in (here, package / "model" / "facts.py", package / "model" / "bindings.py", *languages):
         digest.update(source.read_bytes())
     return digest.hexdigest()
 
 
-def python_module(path: str) -> list[str]:
-    """Dotted module names a Python file can be imported as (src-layout roots included)."""
-    if not path.endswith((".py", ".pyi")):
-        return []
-    parts = path.rsplit(".", 1)[0].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    names = [".".join(parts)] if parts else []
-    for i, part in enumerate(parts[:-1]):
-        if part in ("src", "lib", "server", "python", "source"):
-            names.append(".".join(parts[i + 1 :]))
-    return [n for n in names if n]
+def spec_of(facts: FileFacts) -> LanguageSpec:
+    return BY_NAME[facts.language]
 
 
-def rust_module(path: str) -> str:
-    parts = path[:-3].split("/")
-    if "src" in parts:
-        parts = parts[parts.index("src") + 1 :]
-    if parts and parts[-1] in ("mod", "lib", "main"):
-        parts = parts[:-1]
-    return "::".join(["crate", *parts])
+def _module_binds(spec: LanguageSpec, module: str) -> str:
+    """The local name `import module` binds (no alias)."""
+    return module.split(".")[0] if spec.import_binds == "first" else module.rsplit("/", 1)[-1]
 
 
 def scope_key(facts: FileFacts) -> str:
     """Where members of a type may be defined: its file, its Go package dir, its Rust crate."""
-    if facts.language == "go":
+    scope = spec_of(facts).member_scope
+    if scope == "directory":
         return posixpath.dirname(facts.path)
-    if facts.language == "rust":
+    if scope == "crate":
         return facts.path.split("/src/")[0] + "/src" if "/src/" in facts.path else ""
     return facts.path
 
 
 def _package_key(facts: FileFacts) -> tuple[str, str] | None:
-    if facts.language == "go":
-        return ("go", posixpath.dirname(facts.path))
-    if facts.language in ("java", "kotlin") and facts.package:
-        return ("jvm", facts.package)
+    """The package whose top-level names this file shares without imports, if any."""
+    scope = spec_of(facts).package_scope
+    if scope == "directory":
+        return (scope, posixpath.dirname(facts.path))
+    if scope == "declared" and facts.package:
+        return (scope, facts.package)
     return None
 
 
@@ -122,7 +99,8 @@ class Resolver:
         # `pkg/x.py`): the first path in order owns it, and the next one takes over when it goes.
         self.py_modules: dict[str, str] = {}
         self.rust_modules: dict[str, str] = {}
-        self._claims: dict[tuple[str, str], set[str]] = defaultdict(set)  # (language, module) → claiming files
+        self._module_owners = {"python": self.py_modules, "crate": self.rust_modules}  # by module system
+        self._claims: dict[tuple[str, str], set[str]] = defaultdict(set)  # (module system, module) → claiming files
         self.go_dirs: dict[str, set[str]] = defaultdict(set)
         self.refs: dict[str, set[str]] = defaultdict(set)  # referenced name → files
         self.defined: dict[str, int] = defaultdict(int)  # name → how many definitions carry it
@@ -140,7 +118,9 @@ class Resolver:
     # ---- index maintenance ---------------------------------------------------------
     def _names_defined(self, facts: FileFacts) -> set[str]:
         names = {u.name for u in facts.units if u.kind != "statement"}
-        names.update(m.rsplit(".", 1)[-1] for m in python_module(facts.path))
+        spec = spec_of(facts)
+        if spec.module_system == "python":  # `import pkg.mod` refers to the file as `mod`
+            names.update(m.rsplit(".", 1)[-1] for m in spec.module_names(facts.path))
         names.add(posixpath.basename(facts.path).rsplit(".", 1)[0])
         names.add(posixpath.basename(posixpath.dirname(facts.path)))
         return names
@@ -201,27 +181,28 @@ class Resolver:
                 for u in facts.units:
                     if u.name in bucket:
                         bucket[u.name] = [x for x in bucket[u.name] if x.id != u.id]
-        for mod in python_module(facts.path):
-            self._unclaim(self.py_modules, "python", mod, facts.path)
-        if facts.language == "rust":
-            self._unclaim(self.rust_modules, "rust", rust_module(facts.path), facts.path)
-        if facts.language == "go":
+        spec = spec_of(facts)
+        owners = self._module_owners.get(spec.module_system)
+        if owners is not None:
+            for mod in spec.module_names(facts.path):
+                self._unclaim(owners, spec.module_system, mod, facts.path)
+        if spec.module_system == "directory":
             self.go_dirs[posixpath.dirname(facts.path)].discard(facts.path)
         for name in facts.names_referenced():
             self.refs[name].discard(facts.path)
 
-    def _claim(self, owners: dict[str, str], language: str, module: str, path: str) -> None:
-        self._claims[(language, module)].add(path)
+    def _claim(self, owners: dict[str, str], system: str, module: str, path: str) -> None:
+        self._claims[(system, module)].add(path)
         if owners.get(module, path) >= path:  # the first path in order, whatever order files arrive in
             owners[module] = path
 
-    def _unclaim(self, owners: dict[str, str], language: str, module: str, path: str) -> None:
-        claims = self._claims.get((language, module))
+    def _unclaim(self, owners: dict[str, str], system: str, module: str, path: str) -> None:
+        claims = self._claims.get((system, module))
         if claims is None:
             return
         claims.discard(path)
         if not claims:
-            del self._claims[(language, module)]
+            del self._claims[(system, module)]
             owners.pop(module, None)
         elif owners.get(module) == path:
             owners[module] = min(claims)
@@ -234,7 +215,7 @@ class Resolver:
         if imp.name == "":
             if imp.alias:
                 return imp.alias
-            return imp.module.split(".")[0] if facts.language == "python" else imp.module.rsplit("/", 1)[-1]
+            return _module_binds(spec_of(facts), imp.module)
         return imp.alias or imp.name
 
     def _add(self, facts: FileFacts) -> None:
@@ -262,11 +243,12 @@ class Resolver:
             if "." in u.qualname:
                 self.members[(key, u.qualname.rsplit(".", 1)[0])][u.name].append(u)
         self.top[facts.path] = top
-        for mod in python_module(facts.path):
-            self._claim(self.py_modules, "python", mod, facts.path)
-        if facts.language == "rust":
-            self._claim(self.rust_modules, "rust", rust_module(facts.path), facts.path)
-        if facts.language == "go":
+        spec = spec_of(facts)
+        owners = self._module_owners.get(spec.module_system)
+        if owners is not None:
+            for mod in spec.module_names(facts.path):
+                self._claim(owners, spec.module_system, mod, facts.path)
+        if spec.module_system == "directory":
             self.go_dirs[posixpath.dirname(facts.path)].add(facts.path)
         for name in facts.names_referenced():
             self.refs[name].add(facts.path)
@@ -318,7 +300,7 @@ class Resolver:
         if old is None:
             return self._names_defined(new), set()
         names, members = self._changed_names(old, new)
-        if new.language in ("go", "rust"):  # methods of a type live in many files of its package
+        if spec_of(new).member_scope != "file":  # methods of a type live in many files of its package
             return names | {m for _, m in members}, set()
         return names, members
 
@@ -374,7 +356,7 @@ class Resolver:
         if facts is None:
             return []
         # Rust: `impl Trait for Square` blocks in the type's file carry the struct's traits
-        impls = {u.id for u in facts.units if u.kind == "impl" and u.qualname == t.qualname} if facts.language == "rust" else set()
+        impls = {u.id for u in facts.units if u.kind == "impl" and u.qualname == t.qualname} if spec_of(facts).impl_blocks else set()
         out = []
         for s in facts.supertypes:
             if s.unit == t.id or s.unit in impls:
@@ -408,31 +390,32 @@ class Resolver:
         return None
 
     def _module_file(self, facts: FileFacts, module: str, level: int) -> str | None:
-        lang = facts.language
-        if lang == "python":
+        """The file a module import names, by the importer's module system."""
+        spec = spec_of(facts)
+        system = spec.module_system
+        if system == "python":
             if level:
                 base = facts.path.split("/")[:-1]
                 base = base[: len(base) - (level - 1)] if level > 1 else base
                 if level - 1 > len(facts.path.split("/")) - 1:
                     return None
-                candidates = python_module("/".join(base + ([*module.split(".")] if module else ["__init__"])) + ".py")
+                candidates = spec.module_names("/".join(base + ([*module.split(".")] if module else ["__init__"])) + ".py")
                 for cand in candidates:
                     hit = self.py_modules.get(cand)
                     if hit:
                         return hit
                 return None
             return self.py_modules.get(module)
-        if lang in ("typescript", "tsx", "javascript"):
+        if system == "path":
             if not module.startswith("."):
                 return None
             base = posixpath.normpath(posixpath.join(posixpath.dirname(facts.path), module))
-            stem = base.rsplit(".", 1)[0] if base.endswith((".js", ".jsx", ".mjs", ".cjs")) else base
-            for cand in [base] + [stem + e for e in JS_EXTENSIONS] + [f"{base}/index{e}" for e in JS_EXTENSIONS]:
+            for cand in spec.import_candidates(base):
                 if cand in self.files:
                     return cand
             return None
-        if lang == "rust":
-            mod = module.replace("self::", rust_module(facts.path) + "::", 1) if module.startswith("self") else module
+        if system == "crate":
+            mod = module.replace("self::", spec.module_names(facts.path)[0] + "::", 1) if module.startswith("self") else module
             return self.rust_modules.get(mod)
         return None
 
@@ -455,27 +438,27 @@ class Resolver:
         return hit
 
     def _find_import_binding(self, facts: FileFacts, local: str) -> tuple[str, str | Unit] | None:
+        spec = spec_of(facts)
         for imp in self.imports_by_local.get(facts.path, {}).get(local, ()):
-            lang = facts.language
             if imp.name in ("", "*"):
                 if imp.name == "*":
                     continue
-                bound = imp.alias or (imp.module.split(".")[0] if lang == "python" else imp.module.rsplit("/", 1)[-1])
+                bound = imp.alias or _module_binds(spec, imp.module)
                 if bound != local:
                     continue
-                if lang == "go":
+                if spec.module_system == "directory":
                     target = self._go_package_dir(imp.module)
                     return ("package", target) if target else None
-                module = imp.module if (imp.alias or lang != "python") else imp.module.split(".")[0]
+                module = imp.module if (imp.alias or spec.import_binds != "first") else imp.module.split(".")[0]
                 path = self._module_file(facts, module, imp.level)
                 return ("module", path) if path else None
             if (imp.alias or imp.name) != local:
                 continue
-            if lang in ("java", "kotlin"):
-                target = self._unique(self.packages.get(("jvm", imp.module), {}).get(imp.name))
+            if spec.module_system == "package":
+                target = self._unique(self.packages.get(("declared", imp.module), {}).get(imp.name))
                 if target is None:  # nested class import: pkg.Outer.Inner
                     outer_pkg, _, outer = imp.module.rpartition(".")
-                    holder = self._unique(self.packages.get(("jvm", outer_pkg), {}).get(outer))
+                    holder = self._unique(self.packages.get(("declared", outer_pkg), {}).get(outer))
                     target = self._unique(self.members_of(holder).get(imp.name)) if holder else None
                 return ("unit", target) if target else None
             path = self._module_file(facts, imp.module, imp.level)
@@ -486,7 +469,7 @@ class Resolver:
             target = self._unique(self.top.get(path, {}).get(imp.name))
             if target is not None:
                 return ("unit", target)
-            if lang == "python":  # `from pkg import mod`
+            if spec.module_system == "python":  # `from pkg import mod`
                 sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
                 if sub:
                     return ("module", sub)
@@ -499,6 +482,7 @@ class Resolver:
             return None  # no definition anywhere and no import here: a builtin, a local, a global from outside
         cur = caller
         key = scope_key(facts)
+        implicit_this = spec_of(facts).implicit_this  # a bare name in a type's body may be its member
         while cur is not None:
             if name in cur.param_names:
                 return None  # a parameter shadows every outer binding of the name
@@ -506,7 +490,7 @@ class Resolver:
                 hit = self._unique(self.members.get((key, cur.qualname), {}).get(name))
                 if hit is not None:
                     return hit
-            if cur.is_type and facts.language in ("java", "kotlin"):
+            if cur.is_type and implicit_this:
                 hit = self.find_member(cur, name)
                 # a constructor is never called by its bare name (`new Square()` names the type)
                 if hit is not None and hit.kind != "constructor":
@@ -552,8 +536,9 @@ class Resolver:
             if hit is not None:
                 return hit
             facts = self.files.get(where)
-            if facts is not None and facts.language == "python":
-                sub = self.py_modules.get(f"{python_module(where)[0]}.{name}") if python_module(where) else None
+            if facts is not None and spec_of(facts).module_system == "python":
+                names = spec_of(facts).module_names(where)
+                sub = self.py_modules.get(f"{names[0]}.{name}") if names else None
                 return ("module", sub) if sub else None
             return None
         if kind == "package":
@@ -613,6 +598,14 @@ class Resolver:
     # ---- resolution ------------------------------------------------------------------
     def resolve_file(self, path: str) -> FileBindings:
         facts = self.files[path]
+        edges, unresolved = self._call_edges(facts)
+        edges += self._supertype_edges(facts)
+        edges += self._import_edges(facts)
+        return FileBindings(tuple(edges), tuple(unresolved))
+
+    def _call_edges(self, facts: FileFacts) -> tuple[list[Edge], list[int]]:
+        """Edges of the calls a target is proven for, and the indexes of the others."""
+        path = facts.path
         edges: list[Edge] = []
         unresolved: list[int] = []
         # locals initialised by a construction in the same unit: `chain = Chain(); chain.proceed()`
@@ -658,28 +651,41 @@ class Resolver:
                 edges.append(new_edge(Edge, (caller_id or path, target.id, kind, line, path)))
             else:
                 unresolved.append(idx)
+        return edges, unresolved
+
+    def _supertype_edges(self, facts: FileFacts) -> list[Edge]:
+        edges: list[Edge] = []
         for sup in facts.supertypes:
             owner = self.units.get(sup.unit)
             target = self._resolve_type_text(facts, sup.text)
             if owner is not None and target is not None and target.id != owner.id:
-                edges.append(Edge(owner.id, target.id, sup.kind, owner.name_line, path))
+                edges.append(Edge(owner.id, target.id, sup.kind, owner.name_line, facts.path))
+        return edges
+
+    def _import_edges(self, facts: FileFacts) -> list[Edge]:
+        """One `imports` edge per file imported (the first import naming it), never to itself."""
+        path = facts.path
+        edges: list[Edge] = []
         seen_imports: set[str] = set()
+        system = spec_of(facts).module_system
         for imp in facts.imports:
-            if facts.language == "go":
-                target_dir = self._go_package_dir(imp.module)
-                targets = sorted(self.go_dirs.get(target_dir, ())) if target_dir else []
-            elif facts.language in ("java", "kotlin"):
-                hit = self._unique(self.packages.get(("jvm", imp.module), {}).get(imp.name)) if imp.name not in ("", "*") else None
-                targets = [hit.path] if hit else []
-            else:
-                target_path = self._module_file(facts, imp.module, imp.level)
-                if facts.language == "python" and imp.name not in ("", "*"):
-                    sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
-                    if sub and self._unique(self.top.get(target_path or "", {}).get(imp.name)) is None:
-                        target_path = sub
-                targets = [target_path] if target_path else []
-            for target_path in targets:
+            for target_path in self._import_targets(facts, imp, system):
                 if target_path != path and target_path not in seen_imports:
                     seen_imports.add(target_path)
                     edges.append(Edge(path, target_path, "imports", imp.line, path))
-        return FileBindings(tuple(edges), tuple(unresolved))
+        return edges
+
+    def _import_targets(self, facts: FileFacts, imp, system: str) -> list[str]:
+        """The files one import statement names, by the importer's module system."""
+        if system == "directory":
+            target_dir = self._go_package_dir(imp.module)
+            return sorted(self.go_dirs.get(target_dir, ())) if target_dir else []
+        if system == "package":
+            hit = self._unique(self.packages.get(("declared", imp.module), {}).get(imp.name)) if imp.name not in ("", "*") else None
+            return [hit.path] if hit else []
+        target_path = self._module_file(facts, imp.module, imp.level)
+        if system == "python" and imp.name not in ("", "*"):
+            sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
+            if sub and self._unique(self.top.get(target_path or "", {}).get(imp.name)) is None:
+                target_path = sub
+        return [target_path] if target_path else []

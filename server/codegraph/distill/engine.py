@@ -1,7 +1,7 @@
 """`codegraph/distill`: role-isolated selection → bounded evidence → stable knowledge pack.
 
 snapshot → roles and resolved relations → SCC-condensed components → skeleton scheduling →
-one hop → local source re-check → reference tables → full-frame gate. Deterministic and
+one hop → local source re-check → reference tables → size gate. Deterministic and
 local: same index + same request ⇒ byte-identical pack. Per-run data goes to the log only.
 """
 
@@ -17,7 +17,8 @@ from typing import Callable
 
 from ..index.extract import sha256
 from ..render.markdown import redact_lines
-from ..requests import RequestFailed, encode_body, frame_bytes_for
+from ..model.canonical import canonical_json
+from ..model.fields import RequestFailed
 from .facts import SourceRow, build_facts, build_gaps, source_rows
 from .manifests import declared_entries
 from .obligations import evaluate, locate, role_obligations
@@ -38,7 +39,6 @@ SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-2"
 POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
-REFERENCE_ID = "0" * 40  # packing decisions measure at least this id, so the request id never changes the pack
 
 
 class Deadline:
@@ -57,7 +57,7 @@ class Deadline:
 
 
 def _digest(obj: object) -> str:
-    return hashlib.sha256(encode_body(obj)).hexdigest()
+    return hashlib.sha256(canonical_json(obj)).hexdigest()
 
 
 def identity(index, request: DistillRequest, entries) -> dict:
@@ -285,6 +285,56 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     roles = {uid: dict(r) for uid, r in base_roles.items()}  # later stages add labels: never to the shared table
     units = index.resolver.units
     tick()
+    sched, located, pool, seeds_missing, plan_roles = _select(index, request, model, units, roles, plan, tick)
+    sel = sched.sel
+    timed_out = sel.timed_out or deadline.analysis_over()
+    sel.timed_out = timed_out
+
+    # ---- local source re-check, obligations, facts ---------------------------------------
+    rows = source_rows(sel)
+    bodies, broken = recheck(index, units, [r.uid for r in rows if not r.alias_of])
+    results = _obligations(request, located, rows, roles, sel, model, broken, pool)
+    facts = build_facts(model, units, roles, rows)
+    gaps = build_gaps(index, model, sel, broken, entries, seeds_missing)
+    if timed_out:
+        status = "timeout"
+    elif sel.incomplete or broken or any(r.required and r.status != "satisfied" for r in results):
+        status = "incomplete"
+    else:
+        status = "complete"
+    head = _head(index, request, entries, sel)
+    components = _components(model, rows)
+    if request.scenario == "overview":  # units outside the plan (one hop): the plan's body rules decide their main role
+        roles = _one_hop_roles(index, model, rows, roles, plan_roles, plan.down)
+    labels = role_labels(rows, roles, plan_roles)
+    parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
+                  bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
+                  facts=facts, obligations=results, components=components, gaps=gaps,
+                  edges=[(r.uid, d, model.kinds[(r.uid, d)]) for r in rows if not r.alias_of
+                         for d in sorted(model.out.get(r.uid, ()), key=model.order.__getitem__)
+                         if any(x.uid == d and not x.alias_of for x in rows)])
+
+    # ---- size gate: `measure` is the transport's (bytes of the message it sends) ----------
+    def render(pack: dict) -> dict:
+        if request.format == "markdown":
+            return {"markdown": render_markdown(pack), "cacheKey": pack["cache_key"], "status": pack["status"]}
+        return {"pack": pack}
+
+    def pack_tick() -> None:
+        checkpoint()
+        if deadline.over():
+            raise RequestFailed("knowledge pack not delivered: the deadline passed during packing")
+
+    pack, result = deliver(parts, status, request.cap, render, measure, pack_tick)
+    log.info("distill %s: %d units, %d body bytes, frame %d/%d bytes, status %s, %.1f ms", request.scenario,
+             len(sel.picks), sel.body_bytes, measure(result), request.cap, pack["status"], (clock() - started) * 1000)
+    return result
+
+
+def _select(index, request: DistillRequest, model: Model, units: dict, roles: dict, plan, tick: Callable[[], bool]):
+    """The selection: required obligations, the question's seeds or the plan, optional
+    obligations, then one hop to the boundary. Returns (scheduler, located obligations, the
+    question's neighbourhood or None, whether the question named nothing, roles from the plan)."""
     sched = Scheduler(model, units, roles, tick)
     located = {spec.id: locate(spec, units) for spec in request.obligations}
     for spec in request.obligations:  # required groups first, whole or nothing
@@ -314,13 +364,12 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     else:
         sched.sel.timed_out = True
     sched.check()
-    sel = sched.sel
-    timed_out = sel.timed_out or deadline.analysis_over()
-    sel.timed_out = timed_out
+    return sched, located, pool, seeds_missing, plan_roles
 
-    # ---- local source re-check, obligations, facts ---------------------------------------
-    rows = source_rows(sel)
-    bodies, broken = recheck(index, units, [r.uid for r in rows if not r.alias_of])
+
+def _obligations(request: DistillRequest, located: dict, rows: list[SourceRow], roles: dict, sel, model: Model,
+                 broken: dict[str, str], pool) -> list:
+    """The caller's obligations, then one per skeleton role, each judged on what was selected."""
     selected = {r.uid for r in rows if r.uid not in broken and (not r.alias_of or r.alias_of not in broken)}
     results = [evaluate(spec, located[spec.id], selected, sel.refused, model.out, broken) for spec in request.obligations]
     results.sort(key=lambda r: (not r.required, r.id))
@@ -331,14 +380,11 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
             present[role] = present.get(role, 0) + 1
     results += role_obligations(covered, present, SKELETON_ROLES,
                                 "none near the question's symbols" if pool is not None else "none fit the lanes")
-    facts = build_facts(model, units, roles, rows)
-    gaps = build_gaps(index, model, sel, broken, entries, seeds_missing)
-    if timed_out:
-        status = "timeout"
-    elif sel.incomplete or broken or any(r.required and r.status != "satisfied" for r in results):
-        status = "incomplete"
-    else:
-        status = "complete"
+    return results
+
+
+def _head(index, request: DistillRequest, entries, sel) -> dict:
+    """The pack's identity and what was selected."""
     ident = identity(index, request, entries)
     head = {"schema_version": SCHEMA_VERSION, "algorithm_version": ALGORITHM_VERSION, "policy_version": POLICY_VERSION,
             "project": index.root.name, **ident, "scenario": request.scenario, "budget": {"cap": request.cap},
@@ -346,49 +392,27 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
                           "lanes": {lane: sel.lane_count(lane) for lane in ("skeleton", "context", "boundary")}}}
     if request.scenario == "query":
         head["question"] = request.question
+    return head
+
+
+def _components(model: Model, rows: list[SourceRow]) -> list[dict]:
     components = []
     for comp in model.components:
         uids = [r.uid for r in rows if r.uid in model.units and model.component(r.uid) == comp.id]
         if uids:
             components.append({"id": comp.id, "name": comp.name, "uids": uids, "depends_on": list(comp.depends_on)})
-    if request.scenario == "overview":  # units outside the plan (one hop): the plan's body rules decide their main role
-        for r in rows:
-            if r.uid in plan_roles or r.alias_of:
-                continue
-            role, why = one_hop_role(index, model, r.uid, roles.get(r.uid, {}), plan.down)
-            if not role and r.lane == "boundary" and roles.get(r.uid, {}).get(BOUNDARY, (9,))[0] <= 3:
-                role, why = BOUNDARY, roles[r.uid][BOUNDARY][1]  # the lane took it as a boundary: that is its main job
-            if role:
-                roles = {**roles, r.uid: {role: (1, why), **roles.get(r.uid, {})}}
-                plan_roles[r.uid] = [role]
-    labels = role_labels(rows, roles, plan_roles)
-    parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
-                  bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
-                  facts=facts, obligations=results, components=components, gaps=gaps,
-                  edges=[(r.uid, d, model.kinds[(r.uid, d)]) for r in rows if not r.alias_of
-                         for d in sorted(model.out.get(r.uid, ()), key=model.order.__getitem__)
-                         if any(x.uid == d and not x.alias_of for x in rows)])
+    return components
 
-    # ---- frame gate --------------------------------------------------------------------
-    def render(pack: dict) -> dict:
-        if request.format == "markdown":
-            return {"markdown": render_markdown(pack), "cacheKey": pack["cache_key"], "status": pack["status"]}
-        return {"pack": pack}
 
-    reference = frame_bytes_for(REFERENCE_ID)
-
-    def gate_measure(result: dict) -> int:
-        return max(reference(result), measure(result))
-
-    def gate_fits(result: dict) -> bool:  # gate_measure(result) <= cap, without the second measure once one is over
-        return reference(result) <= request.cap and measure(result) <= request.cap
-
-    def pack_tick() -> None:
-        checkpoint()
-        if deadline.over():
-            raise RequestFailed("knowledge pack not delivered: the deadline passed during packing")
-
-    pack, result = deliver(parts, status, request.cap, render, gate_measure, pack_tick, gate_fits)
-    log.info("distill %s: %d units, %d body bytes, frame %d/%d bytes, status %s, %.1f ms", request.scenario,
-             len(sel.picks), sel.body_bytes, measure(result), request.cap, pack["status"], (clock() - started) * 1000)
-    return result
+def _one_hop_roles(index, model: Model, rows: list[SourceRow], roles: dict, plan_roles: dict[str, list[str]], down: dict[str, int]) -> dict:
+    """Roles of units outside the plan, by the plan's own body rules (plan_roles updated)."""
+    for r in rows:
+        if r.uid in plan_roles or r.alias_of:
+            continue
+        role, why = one_hop_role(index, model, r.uid, roles.get(r.uid, {}), down)
+        if not role and r.lane == "boundary" and roles.get(r.uid, {}).get(BOUNDARY, (9,))[0] <= 3:
+            role, why = BOUNDARY, roles[r.uid][BOUNDARY][1]  # the lane took it as a boundary: that is its main job
+        if role:
+            roles = {**roles, r.uid: {role: (1, why), **roles.get(r.uid, {})}}
+            plan_roles[r.uid] = [role]
+    return roles

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..index.extract import sha256
-from ..requests import InvalidParams, get_int
+from ..model.fields import InvalidParams, get_int
 from ..workspace.scope import is_secret_path
 
 DEFAULT_MAX_BYTES = 98_304

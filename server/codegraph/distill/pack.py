@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..requests import RequestFailed
+from ..model.fields import RequestFailed
 from .facts import FactRow, SourceRow
 from .obligations import ObligationResult
 from .request import LEVELS

@@ -98,6 +98,12 @@ def _diagram(pack: dict) -> list[str]:
 
 
 def render_markdown(pack: dict) -> str:
+    out = _overview(pack) + _stages(pack) + _components(pack) + _checks_facts_gaps(pack) + _sources(pack)
+    return "\n".join(out) + "\n"
+
+
+def _overview(pack: dict) -> list[str]:
+    """Title, question, status line and the flowchart."""
     out: list[str] = []
     add = out.append
     add(f"# Architecture of {pack['project']}")
@@ -114,6 +120,13 @@ def render_markdown(pack: dict) -> str:
     if diagram:
         add("")
         out.extend(diagram)
+    return out
+
+
+def _stages(pack: dict) -> list[str]:
+    """One section per lifecycle stage, each unit with its reason."""
+    out: list[str] = []
+    add = out.append
     by_role: dict[str, list[int]] = {r: [] for r in ROLE_ORDER}
     for i, s in enumerate(pack["sources"]):
         if s.get("roles") and s["roles"][0] in by_role:
@@ -130,13 +143,24 @@ def render_markdown(pack: dict) -> str:
         elif role in SKELETON_ROLES:
             ob = next((o for o in pack["obligations"] if o["id"] == f"role:{role}"), None)
             add("- none found" + (f" ({ob['reason']})" if ob else ""))
-    if pack["components"]:
-        add("\n## Components (by directory; arrows are dependencies)")
-        name_of = {c["id"]: c["name"] for c in pack["components"]}
-        for c in pack["components"]:
-            deps = ", ".join(f"`{name_of[d]}`" for d in c["depends_on"] if d in name_of) or "none of the others"
-            names = [f"[{pack['sources'][i]['symbol']}](#{_anchor(i)})" for i in c["sources"]]
-            add(f"- `{c['name']}` ({len(names)}): " + ", ".join(names[:6]) + (" …" if len(names) > 6 else "") + f"; depends on {deps}")
+    return out
+
+
+def _components(pack: dict) -> list[str]:
+    if not pack["components"]:
+        return []
+    out = ["\n## Components (by directory; arrows are dependencies)"]
+    name_of = {c["id"]: c["name"] for c in pack["components"]}
+    for c in pack["components"]:
+        deps = ", ".join(f"`{name_of[d]}`" for d in c["depends_on"] if d in name_of) or "none of the others"
+        names = [f"[{pack['sources'][i]['symbol']}](#{_anchor(i)})" for i in c["sources"]]
+        out.append(f"- `{c['name']}` ({len(names)}): " + ", ".join(names[:6]) + (" …" if len(names) > 6 else "") + f"; depends on {deps}")
+    return out
+
+
+def _checks_facts_gaps(pack: dict) -> list[str]:
+    out: list[str] = []
+    add = out.append
     asked = [o for o in pack["obligations"] if not o["id"].startswith("role:")]
     if asked:
         add("\n## Requested checks")
@@ -151,20 +175,27 @@ def render_markdown(pack: dict) -> str:
         add("\n## What the index could not see")
         for g in pack["gaps"]:
             add(f"- {g['text']} ({g['count']:,})")
-    if pack["sources"]:
-        add("\n## Source")
-        for i, s in enumerate(pack["sources"]):
-            path = pack["files"][s["file"]]["path"]
-            roles = ", ".join(ROLE_WORDS.get(r, r) for r in s["roles"])
-            where = f"inside [{pack['sources'][s['alias_of']]['symbol']}](#{_anchor(s['alias_of'])})" if "alias_of" in s \
-                else LANE_WORDS.get(s["lane"], s["lane"])
-            add(f'\n<a id="{_anchor(i)}"></a>')
-            add(f"### {s['symbol']} · `{path}:{s['lines'][0]}-{s['lines'][1]}`")
-            add(f"{roles} · {where} · {s['bytes']:,} bytes")
-            if "body" in s:
-                fence = _fence(s["body"])
-                lang = FENCE_LANG.get(posixpath.splitext(path)[1], "")
-                add(f"{fence}{lang}\n{_dedent(s['body'], s.get('col', 0))}\n{fence}")
-            elif "alias_of" not in s:
-                add("(code left out to fit the size limit: `codegraph/evidence` returns it by path, lines and sha256)")
-    return "\n".join(out) + "\n"
+    return out
+
+
+def _sources(pack: dict) -> list[str]:
+    """Every source with its roles, lane and code (or where to fetch the code left out)."""
+    if not pack["sources"]:
+        return []
+    out = ["\n## Source"]
+    add = out.append
+    for i, s in enumerate(pack["sources"]):
+        path = pack["files"][s["file"]]["path"]
+        roles = ", ".join(ROLE_WORDS.get(r, r) for r in s["roles"])
+        where = f"inside [{pack['sources'][s['alias_of']]['symbol']}](#{_anchor(s['alias_of'])})" if "alias_of" in s \
+            else LANE_WORDS.get(s["lane"], s["lane"])
+        add(f'\n<a id="{_anchor(i)}"></a>')
+        add(f"### {s['symbol']} · `{path}:{s['lines'][0]}-{s['lines'][1]}`")
+        add(f"{roles} · {where} · {s['bytes']:,} bytes")
+        if "body" in s:
+            fence = _fence(s["body"])
+            lang = FENCE_LANG.get(posixpath.splitext(path)[1], "")
+            add(f"{fence}{lang}\n{_dedent(s['body'], s.get('col', 0))}\n{fence}")
+        elif "alias_of" not in s:
+            add("(code left out to fit the size limit: `codegraph/evidence` returns it by path, lines and sha256)")
+    return out

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..requests import HARD_CAP, RELEASE_CAP, InvalidParams, get_enum, get_int, get_str
+from ..model.fields import InvalidParams, get_enum, get_int, get_str
+
+RELEASE_CAP = {"overview": 22_016, "query": 12_288}  # bytes of the whole answer the transport sends
+HARD_CAP = 24_576
 
 LEVELS = ("direct_syntax", "resolved_static", "sourced_inference")
 DEFAULT_DEADLINE_MS = 180_000

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from ..index.facts import Call, Unit
+from ..model.facts import Call, Unit
 from ..workspace.scope import is_test_path
 
 SATURATION = 8  # h(d) = d / (d + 8): a fixed, versioned parameter

@@ -17,13 +17,14 @@ import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 from operator import itemgetter
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import last_segment, named_children, text
-from .facts import CLASS_KINDS, Call, FileFacts, Import, Supertype, Unit, referenced_names
+from ..model.facts import CLASS_KINDS, Call, FileFacts, Import, Supertype, Unit, referenced_names
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -519,15 +520,76 @@ def _error_stats(root: Node) -> tuple[int, int]:
     return count, widest
 
 
+class _Matches(NamedTuple):
+    """The combined query's matches, by what the pattern captures (each a list of capture dicts)."""
+
+    definitions: list
+    calls: list
+    assignments: list
+    macros: list
+    declarations: list
+    members: list
+    refs: list
+    imports: list
+
+
+class _Entry(NamedTuple):
+    """One definition or module-level statement, before it becomes a Unit."""
+
+    start_byte: int  # where the unit starts: its leading decorators or comments included
+    neg_end: int  # -end_byte: sorting on (start_byte, neg_end) puts outer units first
+    node: Node
+    kind: str
+    name_node: Node | None
+    span: Node  # the node whose end is the unit's end
+    leading: list  # decorators / annotations before it
+    start: Node  # the node the unit starts at
+
+
 def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, size: int) -> FileFacts:
     c = compiled(language)
     spec = c.spec
     root = tree.root_node
-
+    errors, matches = _match(c, root)
     # 1. definitions, outermost first, with their parents from span containment
-    raw_defs: dict[int, tuple[Node, str, Node]] = {}
-    def_matches, call_matches, assign_matches, macro_matches, decl_matches, import_matches = [], [], [], [], [], []
-    member_matches, ref_matches = [], []
+    units, supertypes = _units(path, source, spec, root, matches.definitions)
+    if matches.declarations:
+        units = _with_local_types(units, matches.declarations)
+    if matches.members:
+        units = _with_attrs(units, matches.members)
+    # 2. calls, each attributed to its innermost enclosing unit
+    calls = _calls(spec, units, matches)
+    # 3. imports, and the names a file-scoped language refers to
+    imports = _imports(spec, matches.imports)
+    refs: list[Call] = []
+    if matches.refs:
+        bound = None
+        if spec.file_scoped_names:
+            bound = frozenset(u.name for u in units if u.kind != "statement") | frozenset(
+                imp.alias or imp.name for imp in imports if imp.name not in ("", "*")
+            )
+        refs = _refs(units, matches.refs, bound)
+
+    return FileFacts(
+        path=path,
+        language=language,
+        sha256=digest,
+        size=size,
+        lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
+        units=tuple(units),
+        calls=tuple(calls),
+        imports=tuple(imports),
+        supertypes=tuple(supertypes),
+        package=spec.package(root),
+        parse_errors=errors,
+        referenced=referenced_names(calls, imports, supertypes, refs),
+        refs=tuple(refs),
+    )
+
+
+def _match(c: Compiled, root: Node) -> tuple[int, _Matches]:
+    """(syntax errors, the combined query's matches split by pattern group); raises SourceError
+    for a tree too broken or too slow to query."""
     deadline = time.monotonic() + PARSE_TIMEOUT_S  # query walks are slow on pathologically deep trees
     # No progress_callback here: py-tree-sitter 0.26 segfaults with one on ordinary files
     # (seen on Django 5.2.8); deep trees are bounded before this point (parse deadline, size).
@@ -537,26 +599,34 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     matched = QueryCursor(c.combined).matches(root)
     if time.monotonic() > deadline:
         raise SourceError(f"extraction timed out after {PARSE_TIMEOUT_S:g} s")
+    out = _Matches([], [], [], [], [], [], [], [])
     calls_end = c.n_definitions + c.n_calls
     assignments_end = calls_end + c.n_assignments
     declarations_end = assignments_end + c.n_macros + c.n_declarations
     for pattern, caps in matched:
         if pattern < c.n_definitions:
-            def_matches.append(caps)
+            out.definitions.append(caps)
         elif pattern < calls_end:
-            call_matches.append(caps)
+            out.calls.append(caps)
         elif pattern < assignments_end:
-            assign_matches.append(caps)
+            out.assignments.append(caps)
         elif pattern < assignments_end + c.n_macros:
-            macro_matches.append(caps)
+            out.macros.append(caps)
         elif pattern < declarations_end:
-            decl_matches.append(caps)
+            out.declarations.append(caps)
         elif pattern < declarations_end + c.n_members:
-            member_matches.append(caps)
+            out.members.append(caps)
         elif pattern < declarations_end + c.n_members + c.n_refs:
-            ref_matches.append(caps)
+            out.refs.append(caps)
         else:
-            import_matches.append(caps)
+            out.imports.append(caps)
+    return errors, out
+
+
+def _entries(spec: LanguageSpec, root: Node, def_matches: list) -> tuple[list[_Entry], dict[int, tuple]]:
+    """Definitions and module-level statements in source order, outer first; and per node id
+    its (node, kind, name node) — for a statement (node, statement kind, label)."""
+    raw_defs: dict[int, tuple] = {}
     for caps in def_matches:
         name_nodes = caps.get("name")
         kind_key = next((k for k in caps if k != "name"), None)
@@ -564,8 +634,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
             continue
         node = caps[kind_key][0]
         raw_defs.setdefault(node.id, (node, kind_key, name_nodes[0]))
-
-    entries = []  # (start, -end, node, kind, name, span_start, span_end, span_node, leading)
+    entries = []
     for node, kind, name_node in raw_defs.values():
         span = _span_node(spec, node)
         leading = _leading(spec, span)
@@ -573,23 +642,26 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         refined = spec.refine_kind(node, kind)
         if not refined:
             continue  # the spec declines this capture (e.g. a constant holding a plain literal)
-        entries.append((start.start_byte, -span.end_byte, node, refined, name_node, span, leading, start))
+        entries.append(_Entry(start.start_byte, -span.end_byte, node, refined, name_node, span, leading, start))
     statements = spec.module_statements(root)
     statement_spans = {(stmt.start_byte, stmt.end_byte) for stmt, _, _ in statements}
     # A module-level statement that is also a constant definition stays one unit: the statement.
-    entries = [e for e in entries if not (e[3] == "variable" and (e[7].start_byte, e[5].end_byte) in statement_spans)]
+    entries = [e for e in entries if not (e.kind == "variable" and (e.start.start_byte, e.span.end_byte) in statement_spans)]
     for stmt, stmt_kind, label in statements:
-        entries.append((stmt.start_byte, -stmt.end_byte, stmt, "statement", None, stmt, [], stmt))
-        raw_defs[stmt.id] = (stmt, stmt_kind, label)  # type: ignore[assignment]
-    entries.sort(key=lambda e: (e[0], e[1]))
+        entries.append(_Entry(stmt.start_byte, -stmt.end_byte, stmt, "statement", None, stmt, [], stmt))
+        raw_defs[stmt.id] = (stmt, stmt_kind, label)
+    entries.sort(key=lambda e: (e.start_byte, e.neg_end))
+    return entries, raw_defs
 
+
+def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches: list) -> tuple[list[Unit], list[Supertype]]:
+    entries, raw_defs = _entries(spec, root, def_matches)
     units: list[Unit] = []
     supertypes: list[Supertype] = []
     stack: list[Unit] = []
     used_ids: dict[str, int] = {}
     type_units: dict[str, str] = {}  # type name → unit id in this file (Go receivers)
     for start_byte, neg_end, node, kind, name_node, span, leading, start in entries:
-        end_byte = -neg_end
         while stack and stack[-1].end_byte <= start_byte:
             stack.pop()
         parent = stack[-1] if stack else None
@@ -617,40 +689,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         used_ids[uid] = n
         if n > 1:
             uid = f"{uid}#{n}"
-        body = _body(spec, node) if kind != "statement" else None
-        sig_end = body.start_byte if body is not None and body.start_byte > node.start_byte else node.end_byte
-        if kind in ("class", "struct", "interface", "trait", "enum", "record", "object") and body is not None and body.type not in spec.body_types and body.type != "block":
-            sig_end = node.end_byte
-        sig_text_end = sig_end
-        while sig_text_end > node.start_byte and source[sig_text_end - 1 : sig_text_end] in (b" ", b"\t", b"\n", b"\r"):
-            sig_text_end -= 1
-        # newlines from the node's own first line: only the signature is scanned
-        sig_end_line = node.start_point.row + 1 + source.count(b"\n", node.start_byte, sig_text_end)
-        params = _parameters(node) if kind in ("function", "method", "constructor") else None
-        param_names, param_types = _param_names(params) if params is not None else ((), ())
-        unit = Unit(
-            id=uid,
-            path=path,
-            name=name,
-            qualname=qualname,
-            kind=kind,
-            start_byte=start.start_byte,
-            end_byte=end_byte,
-            start_line=_line(start),
-            end_line=_end_line(span),
-            name_line=_line(name_node) if name_node is not None and kind != "impl" else _line(node),
-            sig_end_line=max(sig_end_line, _line(node)),
-            sig_end_byte=sig_text_end,
-            parent=parent.id if parent is not None else None,
-            decorators=_decorators(spec, span, node, leading) if kind != "statement" else (),
-            doc=_doc(spec, span, body) if kind != "statement" else "",
-            stmt_kind=stmt_kind,
-            params=params.named_child_count if params is not None else -1,
-            param_names=param_names,
-            param_types=param_types,
-            receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
-            returns=_type_name(spec.return_type(node)) if kind in ("function", "method") else "",
-        )
+        unit = _unit(source, spec, _Entry(start_byte, neg_end, node, kind, name_node, span, leading, start),
+                     path, uid, name, qualname, stmt_kind, parent)
         units.append(unit)
         stack.append(unit)
         if unit.is_type:
@@ -659,15 +699,54 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
                 sup_name = last_segment(sup_text)
                 if sup_name:
                     supertypes.append(Supertype(uid, sup_name, sup_text[:200], sup_kind))
+    return units, supertypes
 
-    if decl_matches:
-        units = _with_local_types(units, decl_matches)
-    if member_matches:
-        units = _with_attrs(units, member_matches)
 
-    # 2. calls, each attributed to its innermost enclosing unit (a sweep over sorted spans)
+def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, name: str, qualname: str, stmt_kind: str,
+          parent: Unit | None) -> Unit:
+    """One Unit: spans, signature end, parameters, decorators, doc."""
+    node, kind, name_node, span, leading, start = e.node, e.kind, e.name_node, e.span, e.leading, e.start
+    body = _body(spec, node) if kind != "statement" else None
+    sig_end = body.start_byte if body is not None and body.start_byte > node.start_byte else node.end_byte
+    if kind in ("class", "struct", "interface", "trait", "enum", "record", "object") and body is not None and body.type not in spec.body_types and body.type != "block":
+        sig_end = node.end_byte
+    sig_text_end = sig_end
+    while sig_text_end > node.start_byte and source[sig_text_end - 1 : sig_text_end] in (b" ", b"\t", b"\n", b"\r"):
+        sig_text_end -= 1
+    # newlines from the node's own first line: only the signature is scanned
+    sig_end_line = node.start_point.row + 1 + source.count(b"\n", node.start_byte, sig_text_end)
+    params = _parameters(node) if kind in ("function", "method", "constructor") else None
+    param_names, param_types = _param_names(params) if params is not None else ((), ())
+    return Unit(
+        id=uid,
+        path=path,
+        name=name,
+        qualname=qualname,
+        kind=kind,
+        start_byte=start.start_byte,
+        end_byte=-e.neg_end,
+        start_line=_line(start),
+        end_line=_end_line(span),
+        name_line=_line(name_node) if name_node is not None and kind != "impl" else _line(node),
+        sig_end_line=max(sig_end_line, _line(node)),
+        sig_end_byte=sig_text_end,
+        parent=parent.id if parent is not None else None,
+        decorators=_decorators(spec, span, node, leading) if kind != "statement" else (),
+        doc=_doc(spec, span, body) if kind != "statement" else "",
+        stmt_kind=stmt_kind,
+        params=params.named_child_count if params is not None else -1,
+        param_names=param_names,
+        param_types=param_types,
+        receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
+        returns=_type_name(spec.return_type(node)) if kind in ("function", "method") else "",
+    )
+
+
+def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Call]:
+    """Calls (and constructions), each attributed to its innermost enclosing unit by a sweep
+    over the units' sorted spans."""
     call_rows = []
-    for caps in call_matches:
+    for caps in matches.calls:
         name_nodes = caps.get("name")
         node = (caps.get("call") or caps.get("construct") or [None])[0]
         if not name_nodes or node is None:
@@ -675,12 +754,12 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         receiver = caps.get("receiver")
         call_rows.append((node.start_byte, node, name_nodes[0], receiver[0] if receiver else None, "construct" in caps))
     # calls among macro tokens come as finished rows: (start, None, MacroCall, None, False)
-    for caps in macro_matches:
+    for caps in matches.macros:
         for node in caps.get("macro", []):
             call_rows.extend((row[0], None, row, None, False) for row in spec.macro_calls(node))
     call_rows.sort(key=itemgetter(0))
     calls: list[Call] = []
-    assigned = _assigned_calls(assign_matches)
+    assigned = _assigned_calls(matches.assignments)
     ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
     open_stack: list[Unit] = []
     i = 0
@@ -711,8 +790,10 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         calls.append(
             _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else ""))
         )
+    return calls
 
-    # 3. imports
+
+def _imports(spec: LanguageSpec, import_matches: list) -> list[Import]:
     imports: list[Import] = []
     for caps in import_matches:
         for node in caps.get("import", []):
@@ -720,31 +801,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
                 imports.extend(spec.parse_import(node))
             except (AttributeError, IndexError, ValueError):
                 continue
-
-    refs: list[Call] = []
-    if ref_matches:
-        bound = None
-        if spec.file_scoped_names:
-            bound = frozenset(u.name for u in units if u.kind != "statement") | frozenset(
-                imp.alias or imp.name for imp in imports if imp.name not in ("", "*")
-            )
-        refs = _refs(units, ref_matches, bound)
-
-    return FileFacts(
-        path=path,
-        language=language,
-        sha256=digest,
-        size=size,
-        lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
-        units=tuple(units),
-        calls=tuple(calls),
-        imports=tuple(imports),
-        supertypes=tuple(supertypes),
-        package=spec.package(root),
-        parse_errors=errors,
-        referenced=referenced_names(calls, imports, supertypes, refs),
-        refs=tuple(refs),
-    )
+    return imports
 
 
 def extract_source(path: str, language: str, raw: bytes) -> tuple[FileFacts, bytes, Tree]:

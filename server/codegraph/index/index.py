@@ -19,15 +19,16 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol, TypedDict
 
 from tree_sitter import Point, Tree
 
-from ..bindings.resolve import Edge, FileBindings, Resolver, decode_bindings, encode_bindings, resolver_fingerprint
-from ..graph.codegraph import CodeGraph
+from ..bindings.graph import CodeGraph
+from ..bindings.resolve import Resolver, decode_bindings, encode_bindings, resolver_fingerprint
+from ..model.bindings import Edge, FileBindings
 from ..workspace.scope import ScanResult, Scope, ScopeConfig
 from .extract import SourceError, decode_source, extract, parse, sha256
-from .facts import FileFacts
+from ..model.facts import FileFacts
 from .store import Blob, FactStore, decode, encode
 from .worker import extract_batch, extract_raw, no_cyclic_gc
 
@@ -226,6 +227,19 @@ def _read_file(path: str, limit: int) -> bytes:
     return raw
 
 
+class VersionTables(Protocol):
+    """Tables a reader derives from one index version, and that version."""
+
+    version: int
+
+
+class Memo(TypedDict, total=False):
+    """What readers hang on a RootIndex, by name (the tables are theirs; the index only drops them)."""
+
+    explore: VersionTables  # explore/engine.py `Derived`: name and word tables, implementers
+    likely: VersionTables  # graph/likely.py `LikelyGraph`: the ranked graph
+
+
 @dataclass
 class OpenDocument:
     source: bytes  # UTF-8 text as the editor has it
@@ -265,9 +279,9 @@ class RootIndex:
         # Files edited with `defer` since the last settle → their facts when their dependents were
         # last resolved (None: absent then). settle() re-resolves what differs between that and now.
         self._baseline: dict[str, FileFacts | None] = {}
-        # Tables readers derive from one version (explore's); they carry the version they were
-        # built from and go away with the index.
-        self.memo: dict[str, object] = {}
+        # Tables readers derive from one version; they carry the version they were built from
+        # and go away with the index.
+        self.memo: Memo = {}
 
     # ---- full build ------------------------------------------------------------------
     def build(self, progress: Progress | None = None, workers: int | None = None) -> BuildStats:
@@ -277,22 +291,62 @@ class RootIndex:
     def _build(self, progress: Progress | None, workers: int | None) -> BuildStats:
         started = time.perf_counter()
         stats = BuildStats()
-        scan = ScanResult()
-        cached: dict[str, tuple[str, Blob]] = {}
-        if self.use_cache:
-            try:
-                self.store = FactStore(self.root, self.cache_dir)
-                cached = self.store.load()
-                stats.cache_note = self.store.rebuilt_reason
-            except OSError as exc:
-                stats.cache_note = f"cache disabled: {exc}"
-                self.store = None
-        results: dict[str, FileFacts] = {}
-        sources: dict[str, bytes] = {}
-        self.skipped = {}
+        cached = self._open_cache(stats)
         # Files are read as the walk finds them, and those that need parsing go to the worker
         # pool at once: the workers parse while the rest of the tree is walked and read.
         parser = _Parsing(workers, progress)
+        results, sources, total = self._read_all(cached, parser, stats, progress)
+        # The resolver's indexes fill while the workers parse: cached facts now, parsed ones per batch.
+        resolver = Resolver()
+        resolver.add_all(list(results.values()))
+        parsed = parser.finish(on_batch=resolver.add_all)
+        for rel, facts, reason in parsed:
+            if facts is None:
+                self.skipped[rel] = reason
+                sources.pop(rel, None)
+            else:
+                results[rel] = facts
+        stats.parsed = sum(1 for _, f, _ in parsed if f is not None)
+        results = dict(sorted(results.items()))  # the walk's and the workers' order is not the answer's
+        self.files = results
+        self.sources = dict(sorted(sources.items()))
+        self.resolver = resolver
+        self._bind_all(parser.workers)
+        self.graph = CodeGraph.build(results, self.bindings)
+        if self.store is not None:
+            self._queue_cache_rows(parsed, parser.encoded, cached)
+        stats.files = len(results)
+        stats.skipped = len(self.skipped)
+        self.version += 1
+        self.ready = True
+        stats.elapsed_ms = (time.perf_counter() - started) * 1000
+        self.last_update_ms = stats.elapsed_ms
+        if progress:
+            progress(total, total, f"indexed {len(results)} files")
+        return stats
+
+    def _open_cache(self, stats: BuildStats) -> dict[str, tuple[str, Blob]]:
+        """The fact cache's rows (path → (sha256, row)); none when the cache is off or unusable."""
+        if not self.use_cache:
+            return {}
+        try:
+            self.store = FactStore(self.root, self.cache_dir)
+            cached = self.store.load()
+            stats.cache_note = self.store.rebuilt_reason
+            return cached
+        except OSError as exc:
+            stats.cache_note = f"cache disabled: {exc}"
+            self.store = None
+            return {}
+
+    def _read_all(self, cached: dict[str, tuple[str, Blob]], parser: _Parsing, stats: BuildStats,
+                  progress: Progress | None) -> tuple[dict[str, FileFacts], dict[str, bytes], int]:
+        """Walks the root: each file in scope is read, its facts taken from a matching cache row
+        or handed to the parser. Returns (facts from the cache, sources, files walked)."""
+        scan = ScanResult()
+        results: dict[str, FileFacts] = {}
+        sources: dict[str, bytes] = {}
+        self.skipped = {}
         total = 0
         for rel, language in self.scope.walk(scan):
             total += 1
@@ -324,49 +378,29 @@ class RootIndex:
         self.skipped.update(scan.skipped)
         self.unsupported = scan.unsupported
         parser.total = total
-        # The resolver's indexes fill while the workers parse: cached facts now, parsed ones per batch.
-        resolver = Resolver()
-        resolver.add_all(list(results.values()))
-        parsed = parser.finish(on_batch=resolver.add_all)
-        for rel, facts, reason in parsed:
-            if facts is None:
-                self.skipped[rel] = reason
-                sources.pop(rel, None)
-            else:
-                results[rel] = facts
-        stats.parsed = sum(1 for _, f, _ in parsed if f is not None)
-        results = dict(sorted(results.items()))  # the walk's and the workers' order is not the answer's
-        self.files = results
-        self.sources = dict(sorted(sources.items()))
-        self.resolver = resolver
-        fingerprint = snapshot_fingerprint(results)
+        return results, sources, total
+
+    def _bind_all(self, workers: int | None) -> None:
+        """Every file's bindings: stored ones for this very snapshot, else resolved (and stored)."""
+        fingerprint = snapshot_fingerprint(self.files)
         stored = self.store.load_bindings(fingerprint) if self.store is not None else None
         try:
             self.bindings = decode_bindings(stored) if stored else {}
         except (ValueError, TypeError, KeyError) as exc:
             log.warning("stored bindings unusable (%s): resolving", exc)
             self.bindings = {}
-        if set(self.bindings) != set(results):
-            self.bindings = _resolve_all(self.resolver, list(results), parser.workers)
+        if set(self.bindings) != set(self.files):
+            self.bindings = _resolve_all(self.resolver, list(self.files), workers)
             self._pending_bindings = (fingerprint, self.bindings)
-        self.graph = CodeGraph.build(results, self.bindings)
-        if self.store is not None:
-            for r, f, _ in parsed:
-                if f is not None:
-                    self._pending[r] = parser.encoded.get(r, f)  # the workers' cache rows, reused
-            for p in cached:
-                if p not in results:
-                    self._pending[p] = None
-            self._schedule_flush(0.0)  # written behind the first answer, not before it
-        stats.files = len(results)
-        stats.skipped = len(self.skipped)
-        self.version += 1
-        self.ready = True
-        stats.elapsed_ms = (time.perf_counter() - started) * 1000
-        self.last_update_ms = stats.elapsed_ms
-        if progress:
-            progress(total, total, f"indexed {len(results)} files")
-        return stats
+
+    def _queue_cache_rows(self, parsed: list[ParseResult], encoded: dict, cached: dict[str, tuple[str, Blob]]) -> None:
+        for r, f, _ in parsed:
+            if f is not None:
+                self._pending[r] = encoded.get(r, f)  # the workers' cache rows, reused
+        for p in cached:
+            if p not in self.files:
+                self._pending[p] = None
+        self._schedule_flush(0.0)  # written behind the first answer, not before it
 
     def _read(self, rel: str) -> bytes | None:
         try:
@@ -453,6 +487,11 @@ class RootIndex:
             self.rescope()
             return
         self._refresh(rel, defer)
+
+    def forget_deleted(self, rel: str) -> None:
+        """A file that is gone from disk is no skipped file either (disk catch-up's deletions)."""
+        if not (self.root / rel).exists():
+            self.skipped.pop(rel, None)
 
     def rescope(self) -> None:
         """Walks the root again with fresh ignore rules: files that left the scope leave the index

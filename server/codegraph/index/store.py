@@ -19,7 +19,7 @@ import zlib
 from itertools import repeat
 from pathlib import Path
 
-from .facts import EXTRACTOR_VERSION, Call, DeferredCalls, FileFacts, Import, Supertype, Unit
+from ..model.facts import EXTRACTOR_VERSION, Call, DeferredCalls, FileFacts, Import, Supertype, Unit
 
 log = logging.getLogger(__name__)
 SCHEMA = "codegraph-facts-4"

@@ -8,7 +8,7 @@ import gc
 from contextlib import contextmanager
 
 from .extract import SourceError, decode_source, extract, parse, sha256
-from .facts import FileFacts
+from ..model.facts import FileFacts
 from .store import Blob, encode
 
 

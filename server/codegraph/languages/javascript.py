@@ -6,7 +6,7 @@ import re
 
 from tree_sitter import Node
 
-from ..index.facts import Import
+from ..model.facts import Import
 from .spec import LanguageSpec, ModuleStatement, named_children, text
 
 _COMMON_DEFS = """
@@ -176,7 +176,19 @@ TS_MEMBERS = _THIS_MEMBERS + """
 """
 JS_MEMBERS = _THIS_MEMBERS + "(field_definition property: (_) @name value: (new_expression) @value)\n"
 
+# What an extension-less relative import may name, in order of preference
+MODULE_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+
+
+def import_candidates(base: str) -> list[str]:
+    """`./x` is x, x.ts, …, x/index.ts, …; `./x.js` written in TypeScript may be x.ts."""
+    stem = base.rsplit(".", 1)[0] if base.endswith((".js", ".jsx", ".mjs", ".cjs")) else base
+    return [base] + [stem + e for e in MODULE_EXTENSIONS] + [f"{base}/index{e}" for e in MODULE_EXTENSIONS]
+
+
 _COMMON = dict(
+    module_system="path",
+    import_candidates=import_candidates,
     refs=REFS,
     copy_suffixes=(".d.ts", ".d.cts", ".d.mts", ".min.js", ".cjs", ".mjs"),
     file_scoped_names=True,

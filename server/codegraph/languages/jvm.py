@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..index.facts import Import
+from ..model.facts import Import
 from .spec import LanguageSpec, ModuleStatement, named_children, text
 
 JAVA_DEFS = """
@@ -81,6 +81,8 @@ JAVA = LanguageSpec(
     refs="(method_reference) @ref",
     return_type=lambda node: node.child_by_field_name("type") if node.type == "method_declaration" else None,
     implicit_this=True,
+    module_system="package",
+    package_scope="declared",
     imports="(import_declaration) @import",
     parse_import=java_import,
     supertypes=java_supertypes,
@@ -191,6 +193,8 @@ KOTLIN = LanguageSpec(
     return_type=kotlin_return_type,
     call_protocol=("invoke",),
     implicit_this=True,
+    module_system="package",
+    package_scope="declared",
     imports="(import_header) @import",
     parse_import=kotlin_import,
     supertypes=kotlin_supertypes,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..index.facts import Import
+from ..model.facts import Import
 from .spec import LanguageSpec, ModuleStatement, named_children, text
 
 DEFINITIONS = """
@@ -130,7 +130,24 @@ REFS = "\n".join(
 )
 
 
+def python_module(path: str) -> list[str]:
+    """Dotted module names a Python file can be imported as (src-layout roots included)."""
+    if not path.endswith((".py", ".pyi")):
+        return []
+    parts = path.rsplit(".", 1)[0].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    names = [".".join(parts)] if parts else []
+    for i, part in enumerate(parts[:-1]):
+        if part in ("src", "lib", "server", "python", "source"):
+            names.append(".".join(parts[i + 1 :]))
+    return [n for n in names if n]
+
+
 SPEC = LanguageSpec(
+    module_system="python",
+    module_names=python_module,
+    import_binds="first",
     members=MEMBERS,
     call_protocol=("__call__",),
     file_scoped_names=True,

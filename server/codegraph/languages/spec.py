@@ -11,7 +11,7 @@ from typing import Callable
 
 from tree_sitter import Node
 
-from ..index.facts import Import
+from ..model.facts import Import
 
 # (node, stmt_kind, name) for a module-level statement worth a unit of its own
 ModuleStatement = tuple[Node, str, str]
@@ -117,3 +117,26 @@ class LanguageSpec:
     value_calls: frozenset[str] = frozenset()
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
+
+    # ---- how bindings/resolve.py treats the language's names ----------------------------------
+    # How an import names what it imports: "python" (dotted modules, relative levels), "path"
+    # (a relative file path: `import_candidates` says which files it may mean), "crate" (Rust
+    # paths from the crate root), "directory" (Go: an import path names a package directory),
+    # "package" (Java, Kotlin: a declared package and a type in it); "" nothing resolvable.
+    module_system: str = ""
+    # (file path) -> the module names other files import it by (Python: every dotted name,
+    # src-layout roots included; Rust: its crate path)
+    module_names: Callable[[str], list[str]] = lambda path: []
+    # (importer's directory joined with a relative import) -> the files it may mean, in order
+    import_candidates: Callable[[str], list[str]] = lambda base: [base]
+    # Top-level names files share without an import: "directory" (Go packages), "declared"
+    # (the package clause: Java, Kotlin); "" only the file's own
+    package_scope: str = ""
+    # Where a type's members may be defined: "file", "directory" (Go: methods anywhere in the
+    # package), "crate" (Rust: `impl` blocks anywhere in the crate)
+    member_scope: str = "file"
+    # The local name a plain module import binds: "first" dotted segment (`import a.b` binds
+    # `a`: Python), else the "last" path segment (`import "x/y"` binds `y`)
+    import_binds: str = "last"
+    # `impl Trait for Type` blocks in the type's file carry the type's supertypes (Rust)
+    impl_blocks: bool = False

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from tree_sitter import Node
+from tree_sitter import Node, Parser
+from tree_sitter_language_pack import get_language
 
-from ..index.facts import Import
+from ..model.facts import Import
 from .spec import LanguageSpec, MacroCall, ModuleStatement, last_segment, named_children, text
 
 GO_DEFS = """
@@ -86,6 +87,9 @@ def go_statements(root: Node) -> list[ModuleStatement]:
 
 
 GO = LanguageSpec(
+    module_system="directory",
+    package_scope="directory",
+    member_scope="directory",
     name="go",
     grammar="go",
     extensions=(".go",),
@@ -260,10 +264,13 @@ def _closing_brace(source: bytes, open_at: int) -> int:
     return -1
 
 
-def _parses_as_items(body: bytes) -> bool:
-    from ..index.extract import _parser  # the grammar lives with the extractor; imported late, no cycle at import time
+_RUST_PARSER: list[Parser] = []
 
-    return not _parser("rust").parse(body).root_node.has_error
+
+def _parses_as_items(body: bytes) -> bool:
+    if not _RUST_PARSER:
+        _RUST_PARSER.append(Parser(get_language("rust")))
+    return not _RUST_PARSER[0].parse(body).root_node.has_error
 
 
 def rust_preprocess(source: bytes) -> bytes:
@@ -279,9 +286,21 @@ def rust_preprocess(source: bytes) -> bytes:
         out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
         out[close] = 0x20
     return bytes(out)
+def rust_module(path: str) -> list[str]:
+    """A Rust file's module path from its crate root (`src/a/mod.rs` → `crate::a`)."""
+    parts = path[:-3].split("/")
+    if "src" in parts:
+        parts = parts[parts.index("src") + 1 :]
+    if parts and parts[-1] in ("mod", "lib", "main"):
+        parts = parts[:-1]
+    return ["::".join(["crate", *parts])]
 
 
 RUST = LanguageSpec(
+    module_system="crate",
+    module_names=rust_module,
+    member_scope="crate",
+    impl_blocks=True,
     name="rust",
     grammar="rust",
     extensions=(".rs",),

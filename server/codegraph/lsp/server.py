@@ -1,8 +1,10 @@
-"""The language server: pygls over stdio, one RootIndex per workspace folder.
+"""The language server: pygls over stdio, an adapter onto the workspace service (service.py).
 
-Writers (the first index, document sync, file events) go through one queue so edits apply in
-order; requests read under a gate that never overlaps a write, so each answer is computed on
-one index version. Heavy work runs in a worker thread with cooperative cancellation.
+It translates LSP into service calls and back: initializationOptions into index options,
+workspace folders into roots, document sync (UTF-16 positions, incremental changes) into
+whole texts and tree-sitter edits, custom requests into `Workspace.answer`, the service's
+errors into JSON-RPC errors, build progress into work-done progress. Readiness, the
+read/write gate, the write queue, settling and cancellation live in the service.
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable
-from urllib.parse import unquote, urlparse
+from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
@@ -24,13 +25,12 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCRequestMessage
 
 from .. import __version__, service
-from ..explore.engine import derived as explore_tables
-from ..index.index import RootIndex
 from ..languages import SPECS
-from ..requests import InvalidParams, RequestFailed, encode_body, encode_frame, frame_bytes_for, require_object
-from ..service import Cancellation, Cancelled
+from ..framing import encode_message, frame_bytes_for
+from ..model.fields import InvalidParams, RequestFailed, require_object
+from ..service import IndexOptions, Workspace
 from ..workspace.scope import DEFAULT_MAX_FILE_BYTES, ScopeConfig
-from .sync import Change, ReadWriteGate, apply_changes
+from .sync import Change, apply_changes
 
 log = logging.getLogger("codegraph.lsp")
 
@@ -46,13 +46,18 @@ class JsonRpcRequestFailed(JsonRpcException):
 
 
 class CodegraphProtocol(LanguageServerProtocol):
-    """Sends every message with the canonical serializer that distill's frame gate measures.
+    """pygls, with our requests' params kept as plain JSON and every message written canonically.
 
-    Messages are structured once, at the top level (pygls does it in json's object_hook, which also
-    sees every object nested in params). Our own requests keep their params as plain JSON: pygls
-    would turn them into namedtuples, renaming keys that are not identifiers and dropping the whole
-    request, unanswered, when a key is `type_name` with a value that is no class name. A request
-    pygls cannot structure gets an error answer instead of silence.
+    Parsing: pygls structures messages in json's object_hook, which also sees every object
+    nested in params, and turns custom params into namedtuples (renaming keys that are not
+    identifiers, dropping the whole request unanswered when a key is `type_name` with a value
+    that is no class name). So objects are left as parsed (`structure_message`) and the message
+    is structured once, at the top level (`handle_message`); a request pygls cannot structure
+    gets an error answer instead of silence.
+
+    Writing (`_send_data`, the one pygls internal we replace): each message is written as
+    `framing.encode_message` frames it, the same function distill's budget measures
+    (`framing.frame_bytes_for`), so the byte cap holds on the bytes actually sent.
     """
 
     def structure_message(self, data: Any) -> Any:
@@ -79,8 +84,7 @@ class CodegraphProtocol(LanguageServerProtocol):
         if not data or self.writer is None:
             return
         try:
-            frame = encode_frame(encode_body(data, default=self._serialize_message))
-            res = self.writer.write(frame)
+            res = self.writer.write(encode_message(data, default=self._serialize_message))
             if asyncio.iscoroutine(res) or isinstance(res, asyncio.Future):
                 asyncio.ensure_future(res)
         except BrokenPipeError:
@@ -144,20 +148,14 @@ def parse_options(raw: Any) -> tuple[Options, list[str]]:
     return opts, problems
 
 
-def uri_to_path(uri: str) -> Path | None:
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return None
-    return Path(unquote(parsed.path))
+def index_options(opts: Options) -> IndexOptions:
+    scope = ScopeConfig(exclude=opts.exclude, max_file_bytes=opts.max_file_bytes, languages=opts.languages)
+    return IndexOptions(scope, opts.cache_dir, opts.use_cache, opts.adaptive_explore)
 
 
 @dataclass
 class State:
-    options: Options = field(default_factory=Options)
-    roots: dict[str, RootIndex] = field(default_factory=dict)  # root uri → index
-    gate: ReadWriteGate | None = None
-    ready: asyncio.Event | None = None
-    writes: asyncio.Queue | None = None
+    workspace: Workspace = field(default_factory=lambda: Workspace(service.LSP))
     doc_text: dict[str, str] = field(default_factory=dict)  # uri → our copy of an open document
 
 
@@ -170,58 +168,6 @@ class CodegraphServer(LanguageServer):
 server = CodegraphServer()
 
 
-# ---- helpers ------------------------------------------------------------------------------
-def _loop_objects(ls: CodegraphServer) -> State:
-    st = ls.state
-    if st.gate is None:
-        st.gate = ReadWriteGate()
-        st.ready = asyncio.Event()
-        st.writes = asyncio.Queue()
-    return st
-
-
-def _root_for_path(ls: CodegraphServer, path: Path) -> tuple[RootIndex, str] | None:
-    best: tuple[RootIndex, str] | None = None
-    for index in ls.state.roots.values():
-        rel = index.scope.relpath(path)
-        if rel is not None and not rel.startswith("..") and (best is None or len(str(index.root)) > len(str(best[0].root))):
-            best = (index, rel)
-    return best
-
-
-def _select_root(ls: CodegraphServer, params: dict) -> RootIndex:
-    uri = params.get("rootUri")
-    if uri is None:
-        if not ls.state.roots:
-            raise InvalidParams("rootUri", "cannot default: the workspace has no folder")
-        return next(iter(ls.state.roots.values()))
-    if not isinstance(uri, str):
-        raise InvalidParams("rootUri", "must be a string")
-    path = uri_to_path(uri)
-    if path is None:
-        raise InvalidParams("rootUri", "must be a file:// URI of a workspace folder")
-    for index in ls.state.roots.values():
-        if index.root == path.resolve():
-            return index
-    raise InvalidParams("rootUri", "must be one of the workspace folders")
-
-
-async def _compute(fn: Callable[[Callable[[], None]], Any]) -> Any:
-    """Runs fn(checkpoint) in a worker thread; a cancelled request stops it at its next checkpoint."""
-    cancellation = Cancellation()
-    loop = asyncio.get_running_loop()
-    fut = loop.run_in_executor(None, fn, cancellation.checkpoint)
-    try:
-        return await asyncio.shield(fut)
-    except asyncio.CancelledError:
-        cancellation.cancel()
-        try:
-            await fut  # let it reach a checkpoint before the gate lets writers in
-        except BaseException:
-            pass
-        raise
-
-
 def _as_rpc_error(exc: Exception) -> JsonRpcException:
     if isinstance(exc, InvalidParams):
         return JsonRpcInvalidParams(str(exc), data={"field": exc.field, "rule": exc.rule})
@@ -230,61 +176,30 @@ def _as_rpc_error(exc: Exception) -> JsonRpcException:
     return JsonRpcException(str(exc))
 
 
-async def _read_request(ls: CodegraphServer, request: str, params: Any, work: Callable[[RootIndex, dict, Callable[[], None]], Any]) -> Any:
-    """Validates params (the shared contract), waits for the first index, then runs work(index,
-    params, checkpoint) in a worker thread on one settled index version."""
-    st = _loop_objects(ls)
+async def _answer(ls: CodegraphServer, request: str, params: Any, **kwargs: Any) -> dict:
     try:
-        data = service.prepare(request, params, service.LSP)
-    except InvalidParams as exc:
+        return await ls.state.workspace.answer(request, params, **kwargs)
+    except (InvalidParams, RequestFailed) as exc:
         raise _as_rpc_error(exc) from None
-    await st.ready.wait()
-
-    async def answer() -> Any:
-        try:
-            index = _select_root(ls, data)
-            return await _compute(lambda checkpoint: work(index, data, checkpoint))
-        except (InvalidParams, RequestFailed) as exc:
-            raise _as_rpc_error(exc) from None
-        except Cancelled:
-            raise asyncio.CancelledError() from None
-
-    return await _on_settled_index(ls, answer)
-
-
-async def _on_settled_index(ls: CodegraphServer, answer: Callable[[], Awaitable[Any]]) -> Any:
-    """answer() under the read gate; when edits left dependents to re-resolve, they are settled
-    first and the answer is computed under the same write gate, on that settled version."""
-    st = ls.state
-    async with st.gate.read():
-        if not any(index.unsettled for index in st.roots.values()):
-            return await answer()
-    async with st.gate.write():
-        await asyncio.to_thread(_settle_all, ls)
-        return await answer()
 
 
 # ---- lifecycle --------------------------------------------------------------------------
 @server.feature(types.INITIALIZE)
 def on_initialize(ls: CodegraphServer, params: types.InitializeParams) -> None:
     options, problems = parse_options(params.initialization_options)
-    ls.state.options = options
+    ls.state.workspace = Workspace(service.LSP, index_options(options))
     for problem in problems:
         log.warning("%s", problem)
 
 
 @server.feature(types.INITIALIZED)
 async def on_initialized(ls: CodegraphServer, params: types.InitializedParams) -> None:
-    st = _loop_objects(ls)
     folders = [f.uri for f in ls.workspace.folders.values()] if ls.workspace.folders else []
     if not folders and ls.workspace.root_uri:
         folders = [ls.workspace.root_uri]
     for uri in folders:
-        index = _new_root(ls, uri)
-        if index is not None:
-            st.roots[uri] = index
+        ls.state.workspace.add_root(uri)
     asyncio.get_running_loop().create_task(_first_index(ls))
-    asyncio.get_running_loop().create_task(_apply_writes(ls))
     asyncio.get_running_loop().create_task(_watch_files(ls))
 
 
@@ -307,45 +222,14 @@ async def _watch_files(ls: CodegraphServer) -> None:
         log.info("file watchers not registered: %s", exc)
 
 
-def _new_root(ls: CodegraphServer, uri: str) -> RootIndex | None:
-    opts = ls.state.options
-    path = uri_to_path(uri)
-    if path is None or not path.is_dir():
-        log.warning("workspace folder %s is not a local directory; not indexed", uri)
-        return None
-    config = ScopeConfig(exclude=opts.exclude, max_file_bytes=opts.max_file_bytes, languages=opts.languages)
-    return RootIndex(path, config, cache_dir=opts.cache_dir, use_cache=opts.use_cache)
-
-
 @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
 async def did_change_folders(ls: CodegraphServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
-    """Folders added to the workspace are indexed (off the gate: requests on the other roots go
-    on meanwhile) and join under the write gate; removed ones leave it, their cache written."""
-    st = _loop_objects(ls)
-    await st.ready.wait()
-    for folder in params.event.removed:
-        async with st.gate.write():
-            index = st.roots.pop(folder.uri, None)
-        if index is not None:
-            await asyncio.to_thread(index.close)
-    for folder in params.event.added:
-        if folder.uri in st.roots:
-            continue
-        index = _new_root(ls, folder.uri)
-        if index is None:
-            continue
-        try:
-            stats = await asyncio.to_thread(index.build)
-            log.info("indexed added folder %s: %d files in %.0f ms", index.root, stats.files, stats.elapsed_ms)
-        except Exception:
-            log.exception("indexing the added folder %s failed", index.root)
-            continue
-        async with st.gate.write():
-            st.roots[folder.uri] = index
+    await ls.state.workspace.remove_folders([f.uri for f in params.event.removed])
+    await ls.state.workspace.add_folders([f.uri for f in params.event.added])
 
 
 async def _first_index(ls: CodegraphServer) -> None:
-    st = _loop_objects(ls)
+    """The service's first build, reported as work-done progress when the client takes it."""
     token = str(uuid.uuid4())
     progress_ok = False
     caps = ls.client_capabilities
@@ -360,7 +244,7 @@ async def _first_index(ls: CodegraphServer) -> None:
     loop = asyncio.get_running_loop()
     last = [0.0]
 
-    def report(done: int, total: int, message: str) -> None:
+    def report(done: int, total: int, message: str) -> None:  # in the build thread
         now = time.monotonic()
         if not progress_ok or (now - last[0] < 0.2 and (done < total or not total)):
             return
@@ -368,80 +252,25 @@ async def _first_index(ls: CodegraphServer) -> None:
         pct = int(100 * done / total) if total else None  # total 0: still walking, size unknown
         loop.call_soon_threadsafe(ls.work_done_progress.report, token, types.WorkDoneProgressReport(message=message, percentage=pct))
 
-    try:
-        async with st.gate.write():
-            for index in st.roots.values():
-                try:
-                    stats = await asyncio.to_thread(index.build, report)
-                    log.info("indexed %s: %d files (%d parsed, %d cached) in %.0f ms", index.root, stats.files, stats.parsed, stats.from_cache, stats.elapsed_ms)
-                except Exception:
-                    log.exception("indexing %s failed; serving an empty index", index.root)
-                    index.ready = True
-    finally:
-        st.ready.set()
+    def end() -> None:
         if progress_ok:
-            files = sum(len(i.files) for i in st.roots.values())
+            files = sum(len(i.files) for i in ls.state.workspace.roots.values())
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=f"{files} files indexed"))
-    # Explore's name and word tables, built now rather than on the first question. As a reader:
-    # status and the other requests are answered meanwhile; an explore that arrives now waits
-    # for these tables instead of building its own copy.
-    async with st.gate.read():
-        for index in list(st.roots.values()):
-            try:
-                await asyncio.to_thread(explore_tables, index)
-            except Exception:
-                log.exception("explore tables for %s failed; built on the first question instead", index.root)
 
-
-async def _apply_writes(ls: CodegraphServer) -> None:
-    """The single writer: applies document and file events in arrival order, after the first index."""
-    st = _loop_objects(ls)
-    await st.ready.wait()
-    while True:
-        op = await st.writes.get()
-        try:
-            async with st.gate.write():
-                # Off the event loop: a big edit parses for seconds, and meanwhile the server must
-                # still read messages (cancellations, status) — the gate keeps readers out.
-                await asyncio.to_thread(op)
-                if st.writes.empty():  # typing paused: finish what mid-typing edits deferred
-                    await asyncio.to_thread(_settle_all, ls)
-        except Exception:
-            log.exception("applying an edit failed; the file keeps its previous facts")
-
-
-def _settle_all(ls: CodegraphServer) -> None:
-    for index in ls.state.roots.values():
-        index.settle()
-
-
-def _enqueue(ls: CodegraphServer, op: Callable[[], None]) -> None:
-    _loop_objects(ls).writes.put_nowait(op)
+    await ls.state.workspace.build(report, on_ready=end)
 
 
 @server.feature(types.SHUTDOWN)
 def on_shutdown(ls: CodegraphServer, params: None) -> None:
-    """Writes the fact cache rows that are still pending, so the next start is warm."""
-    for index in ls.state.roots.values():
-        try:
-            index.close()
-        except Exception:
-            log.exception("closing the index of %s failed", index.root)
+    ls.state.workspace.close()
 
 
-# ---- document sync ------------------------------------------------------------------------
+# ---- document sync: LSP's positions and change events → whole texts and tree-sitter edits ----
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: CodegraphServer, params: types.DidOpenTextDocumentParams) -> None:
     uri, text = params.text_document.uri, params.text_document.text
     ls.state.doc_text[uri] = text
-
-    def op() -> None:
-        path = uri_to_path(uri)
-        hit = _root_for_path(ls, path) if path else None
-        if hit:
-            hit[0].open_document(hit[1], text)
-
-    _enqueue(ls, op)
+    ls.state.workspace.open_document(uri, text)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -458,19 +287,7 @@ def did_change(ls: CodegraphServer, params: types.DidChangeTextDocumentParams) -
     else:
         new_text, edits = apply_changes(old, changes)
     ls.state.doc_text[uri] = new_text
-
-    def op() -> None:
-        path = uri_to_path(uri)
-        hit = _root_for_path(ls, path) if path else None
-        if not hit:
-            return
-        index, rel = hit
-        if rel not in index.open_docs:
-            index.open_document(rel, new_text)
-        else:
-            index.set_document(rel, new_text.encode("utf-8", "surrogatepass"), edits, defer=True)
-
-    _enqueue(ls, op)
+    ls.state.workspace.change_document(uri, new_text, edits)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -482,69 +299,37 @@ def did_save(ls: CodegraphServer, params: types.DidSaveTextDocumentParams) -> No
 def did_close(ls: CodegraphServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.state.doc_text.pop(uri, None)
-
-    def op() -> None:
-        path = uri_to_path(uri)
-        hit = _root_for_path(ls, path) if path else None
-        if hit:
-            hit[0].close_document(hit[1])
-
-    _enqueue(ls, op)
+    ls.state.workspace.close_document(uri)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched(ls: CodegraphServer, params: types.DidChangeWatchedFilesParams) -> None:
-    uris = [c.uri for c in params.changes]
-
-    def op() -> None:
-        for uri in uris:
-            path = uri_to_path(uri)
-            hit = _root_for_path(ls, path) if path else None
-            if hit and not hit[1].startswith(".."):
-                # deferred: a branch switch's hundreds of files settle their dependents once
-                hit[0].refresh_path(hit[1], defer=True)
-
-    _enqueue(ls, op)
+    ls.state.workspace.files_changed([c.uri for c in params.changes])
 
 
 # ---- custom requests ---------------------------------------------------------------------
 @server.feature(STATUS)
 async def status(ls: CodegraphServer, params: Any) -> dict:
     """Index state per root; answers at once, also while the first index is running."""
-    st = _loop_objects(ls)
-    try:
-        data = service.prepare(service.STATUS, params, service.LSP)
-        roots = [_select_root(ls, data)] if data.get("rootUri") is not None else list(st.roots.values())
-    except InvalidParams as exc:
-        raise _as_rpc_error(exc) from None
-    if not st.ready.is_set():
-        return service.not_ready_status(r.root.as_uri() for r in roots)
-
-    async def answer() -> dict:
-        return service.status(st.roots.values(), roots)
-
-    return await _on_settled_index(ls, answer)
+    return await _answer(ls, service.STATUS, params)
 
 
 @server.feature(EXPLORE)
 async def explore(ls: CodegraphServer, params: Any) -> dict:
     """The source that answers a question, within a character budget."""
-    adaptive = ls.state.options.adaptive_explore
-    return await _read_request(ls, service.EXPLORE, params, lambda index, data, cp: service.explore(index, data, service.LSP, cp, adaptive))
+    return await _answer(ls, service.EXPLORE, params)
 
 
 @server.feature(DISTILL)
 async def distill(ls: CodegraphServer, params: Any) -> dict:
     """The architecture knowledge pack, measured on the exact frame this server sends."""
-    msg_id = ls.protocol._ctx_msg_id.get() if hasattr(ls.protocol, "_ctx_msg_id") else None
-    measure = frame_bytes_for(msg_id)
-    return await _read_request(ls, service.DISTILL, params, lambda index, data, cp: service.distill(index, data, service.LSP, cp, measure))
+    return await _answer(ls, service.DISTILL, params, measure=frame_bytes_for(ls.protocol.msg_id))
 
 
 @server.feature(EVIDENCE)
 async def evidence(ls: CodegraphServer, params: Any) -> dict:
     """Re-reads pack sources, checking each file's sha256."""
-    return await _read_request(ls, service.EVIDENCE, params, lambda index, data, cp: service.evidence(index, data, service.LSP))
+    return await _answer(ls, service.EVIDENCE, params)
 
 
 def main(argv: list[str] | None = None) -> None:

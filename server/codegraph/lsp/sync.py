@@ -7,8 +7,6 @@ text (pygls has already applied them to its copy) and yields tree-sitter InputEd
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import re
 from dataclasses import dataclass
 
@@ -76,41 +74,3 @@ def apply_changes(text: str, changes: list[Change]) -> tuple[str, list[InputEdit
             )
         text = new_text
     return text, edits
-
-
-class ReadWriteGate:
-    """Many readers or one writer; a waiting writer holds back new readers (edits never starve)."""
-
-    def __init__(self) -> None:
-        self._cond = asyncio.Condition()
-        self._readers = 0
-        self._writer = False
-        self._waiting_writers = 0
-
-    @contextlib.asynccontextmanager
-    async def read(self):
-        async with self._cond:
-            await self._cond.wait_for(lambda: not self._writer and self._waiting_writers == 0)
-            self._readers += 1
-        try:
-            yield
-        finally:
-            async with self._cond:
-                self._readers -= 1
-                self._cond.notify_all()
-
-    @contextlib.asynccontextmanager
-    async def write(self):
-        async with self._cond:
-            self._waiting_writers += 1
-            try:
-                await self._cond.wait_for(lambda: not self._writer and self._readers == 0)
-            finally:
-                self._waiting_writers -= 1
-            self._writer = True
-        try:
-            yield
-        finally:
-            async with self._cond:
-                self._writer = False
-                self._cond.notify_all()

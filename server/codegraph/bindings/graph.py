@@ -1,4 +1,7 @@
-"""The code graph: units and files as nodes, resolved relations as edges (networkx).
+"""The proven graph: units and files as nodes, resolved relations as edges (networkx).
+
+Only what resolution proved (`resolve.py`); the ranked graph of likely targets that explore
+selects on is `graph/likely.py`, a floor up.
 
 Every edge belongs to the file it is written in (its source node is a unit of that file or
 the file itself), so replacing a file's edges is: drop the out-edges of its nodes, add anew.
@@ -11,8 +14,8 @@ from typing import Iterable, Mapping
 
 import networkx as nx
 
-from ..bindings.resolve import Edge, FileBindings
-from ..index.facts import FileFacts
+from ..model.bindings import Edge, FileBindings
+from ..model.facts import FileFacts
 
 CALL_KINDS = ("calls", "constructs")
 TYPE_KINDS = ("extends", "implements")
