@@ -181,6 +181,7 @@ _PLATFORM_VARIANT = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def path_prior(path: str) -> float:
     """1.0 for the project's main code, less for platform variants, examples, docs, benchmarks
     and declaration copies."""
@@ -349,19 +350,25 @@ def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float]
     rank = dict(restart)
     nodes = sorted(local)
     seeded = [n for n in nodes if restart[n]]
+    # each node's out-edges as (target, share of its weight), computed once for all iterations
+    shares = {}
+    for src in nodes:
+        out = edges.get(src)
+        if out:
+            wsum = sum(out.values())
+            shares[src] = [(dst, w / wsum) for dst, w in out.items() if dst in restart]
     for _ in range(30):
         nxt_rank = {n: (1 - alpha) * restart[n] for n in nodes}
         dangling = 0.0
         for src in nodes:
-            out = edges.get(src)
             r = rank[src]
-            if not out:
+            out = shares.get(src)
+            if out is None:
                 dangling += r
                 continue
-            wsum = sum(out.values())
-            for dst, w in out.items():
-                if dst in nxt_rank:
-                    nxt_rank[dst] += alpha * r * w / wsum
+            ar = alpha * r
+            for dst, share in out:
+                nxt_rank[dst] += ar * share
         for n in seeded:
             nxt_rank[n] += alpha * dangling * restart[n]
         delta = sum(abs(nxt_rank[n] - rank[n]) for n in nodes)

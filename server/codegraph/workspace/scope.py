@@ -11,6 +11,7 @@ import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import pathspec
@@ -57,6 +58,7 @@ def file_kind(name: str) -> str:
     return f".{ext.lower()}" if dot and stem else name
 
 
+@lru_cache(maxsize=65536)  # asked for every ranked unit of every question: paths repeat
 def is_test_path(path: str) -> bool:
     return bool(TEST_PATH.search(path))
 
