@@ -220,7 +220,9 @@ def _scores(index: RootIndex, d: Derived, seeds, ranks, top_rank: float, flow: F
     for uid in flow.spine:
         score[uid] += 5.0
     for uid, value in flow.periphery.items():
-        score[uid] += 4.0 * value
+        # a callee or caller that speaks the question's words counts fully, one that does not half
+        r = max(ranks.get(uid, 0.0) / top_rank if top_rank else 0.0, seeds.get(uid, 0.0))
+        score[uid] += 4.0 * value * (0.5 + 0.5 * min(1.0, 3 * r))
     for uid, s in _dispatch_targets(index, d, flow).items():
         score[uid] += s
     return score
