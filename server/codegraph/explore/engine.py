@@ -287,6 +287,18 @@ def _wanted_in_family(index: RootIndex, d: Derived, flow: Flow, anchors: set[str
     return anchors | pointed | context | {uid for uid in reached if uid not in alternatives or uid in flow.spine}
 
 
+def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -> set[str]:
+    """A kept body's proven callees in the same file (`execute` → `getRawCall` → `createRawCall`):
+    the member's own steps, not interchangeable siblings."""
+    likely = likely_graph(index)
+    here = {u.id for u in facts.units}
+    out, frontier = set(kept), set(kept)
+    for _ in range(depth):
+        frontier = {e.dst for uid in sorted(frontier) for e in likely.out(uid) if e.rule == "resolved" and e.dst in here} - out
+        out |= frontier
+    return out
+
+
 def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow, wanted: set[str] = frozenset()) -> None:
     """Each file's mode and reason (docs/explore.md, "The gate")."""
     named_ids = {u.id for u in q.named_units()}
@@ -318,11 +330,11 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
         elif family and sibling and (large or (flow_exists and not on_spine)):
             plan.mode = "focused"
             base_ids = {t.id for t in family}
-            plan.keep = {
+            plan.keep = _with_own_helpers(index, facts, {
                 u.id for u in facts.units
                 if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable)
                 or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
-            }
+            })
             # the family's interchangeable members show signatures; the base, the helpers and
             # whatever else the file holds compete for the budget like any other body
             plan.hide = {u.id for u in facts.units if u.id not in plan.keep and _interchangeable(d, u)}
@@ -331,7 +343,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.reason = f"family-file:{family[0].name}({len(d.implementers[family[0].id])})" + (" on-spine" if on_spine else "")
         elif flow_exists and not on_spine and sibling and not spared:
             plan.mode = "skeleton"
-            kept = {u.id for u in facts.units if u.id in wanted and u.is_callable}
+            kept = _with_own_helpers(index, facts, {u.id for u in facts.units if u.id in wanted and u.is_callable})
             if kept:  # the member the flow runs through: its signatures and those bodies
                 plan.mode, plan.keep = "focused", kept
                 plan.hide = {u.id for u in facts.units if u.id not in kept}
