@@ -6,6 +6,8 @@ rule that proposed it, so the answer never presents a guess as a fact.
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
@@ -119,9 +121,6 @@ def _connect(
     """Cheapest hop lists from src to each reachable target (cost: −log confidence + 0.25 a
     hop). Both ends' weights scale how far a target may be (`_reach`): between named symbols a
     long path, between two units that only match words a short, proven one."""
-    import heapq
-    import math
-
     best: dict[str, float] = {src.id: 0.0}
     parents: dict[str, Hop | None] = {src.id: None}
     heap: list[tuple[float, int, str, Unit]] = [(0.0, 0, src.id, src)]
@@ -229,156 +228,194 @@ def find_flow(
     4. Around it, the periphery: callees below the core, cheapest first (proven, relevant,
        not a helper called from everywhere, on the main path).
     5. Beside it: each core unit's likeliest callers that the question's words touch."""
-    import heapq
-    import math
-
-    flow = Flow()
     strong = [u for u in strong if u.is_callable or u.is_type]
     strong_ids = {u.id for u in strong}
     weak = [u for u in weak if (u.is_callable or u.is_type) and u.id not in strong_ids]
     relevant = [u for u in relevant if u.is_callable and not excluded(u.path)]
     if not strong and not weak and not relevant:
-        return flow
-    units = index.resolver.units
-    steps = RankedSteps(index, likely, excluded)
-    seen: set[tuple[str, str]] = set()
+        return Flow()
+    search = _FlowSearch(index, likely, relevance, excluded, checkpoint, interchangeable, strong)
     # the best word matches are part of the answer even when no path joins them (a question
     # with two parts has two flows), unless they are one of a family's interchangeable members
-    core: set[str] = set(strong_ids) | {u.id for u in weak if not interchangeable(u)}
-
-    def add(hop: Hop) -> bool:
-        if (hop.src.id, hop.dst.id) in seen or hop.src.id == hop.dst.id:
-            return False
-        seen.add((hop.src.id, hop.dst.id))
-        flow.hops.append(hop)
-        return True
-
-    def rel(u: Unit) -> float:
-        return relevance.get(u.id, 0.0)
-
-    targets: dict[str, float] = {}
-    for u in strong:
-        targets[u.id] = 1.0
-    for u in weak:
-        targets.setdefault(u.id, 0.6)
-    for k, u in enumerate(relevant):
-        targets.setdefault(u.id, 0.5 * path_prior(u.path) / (1 + 0.1 * k))
-    # A named type takes part through its methods: those the question's words find are
-    # named in all but form (sources and strong targets), the others are reachable context.
-    member_sources: list[Unit] = []
-    named_types = frozenset({u.id for u in strong if u.is_type} | {u.parent for u in strong if u.parent})
-    for t in [u for u in strong if u.is_type]:
-        for members in index.resolver.members_of(t).values():
-            for m in members:
-                if not m.is_callable or excluded(m.path):
-                    continue
-                if rel(m) >= MEMBER_RELEVANCE:
-                    targets[m.id] = max(targets.get(m.id, 0.0), 0.8)
-                    member_sources.append(m)
-                else:
-                    targets.setdefault(m.id, 0.3)
-    member_sources.sort(key=lambda m: (-rel(m), m.id))
-    # 3. core: paths from the named symbols to the question's units, then from the entries;
-    # an entry above a named symbol, or that reaches fewer than two of the question's units
-    # the named symbols do not, is context (it leads into the named flow), not core
-    covered: set[str] = set(strong_ids)
-
-    def connect_from(src: Unit, weight: float) -> None:
-        for dst_id, chain in sorted(_connect(src, targets, steps, checkpoint, named_types, weight).items(), key=lambda kv: (len(kv[1]), kv[0])):
-            covered.add(dst_id)
-            for hop in chain:
-                add(hop)
-                core.update((hop.src.id, hop.dst.id))
-
+    search.core |= {u.id for u in weak if not interchangeable(u)}
+    member_sources = search.aim(weak, relevant)
     for src in list(dict((u.id, u) for u in strong + weak + member_sources[:MAX_MEMBER_SOURCES]).values())[:MAX_SOURCES]:
         checkpoint()
-        connect_from(src, targets.get(src.id, 0.6))
-    entries: list[Unit] = []
-    for _, entry, reach in _entries(targets, units, steps, rel, checkpoint):
-        if len(entries) >= MAX_ENTRIES:
-            break
-        if strong and (len(reach - covered) < 2 or reach & strong_ids):
-            flow.periphery[entry.id] = max(flow.periphery.get(entry.id, 0.0), 0.5)
-            continue
-        entries.append(entry)
-        connect_from(entry, 0.8)
-    # above the entry: what calls it, up to where the host hands the work over (context)
-    for entry in entries[:1]:
-        cur, value = entry, 1.0
-        visited = {cur.id}
-        for _ in range(2):
-            callers = sorted(
-                ((conf * path_prior(src.path), src, line, how) for src, line, how, conf in steps.into(cur) if src.id not in visited and conf >= ENTRY_MIN_CONF),
-                key=lambda c: (-c[0], c[1].id),
-            )
-            if not callers:
-                break
-            step, src, line, how = callers[0]
-            value *= step * ENTRY_FADE
-            visited.add(src.id)
-            add(Hop(src, cur, line, how))
-            flow.periphery[src.id] = max(flow.periphery.get(src.id, 0.0), value)
-            cur = src
+        search.connect_from(src, search.targets.get(src.id, 0.6))
+    entries = search.enter()
+    search.above(entries[:1])
     sources = entries + strong + weak
     if not sources and relevant:
         sources = relevant[:1]
-        connect_from(relevant[0], 1.0)
-    if not core and sources:
-        core.add(sources[0].id)
-    # flow order: from where the work enters down, breadth first
-    flow.hops = _flow_order(flow.hops)
-    # 4. periphery: callees below the core
-    graph = index.graph.g
-    # A named callable's own flow is what the question asks about: followed deeper and wider.
-    for anchor in [units[uid] for uid in sorted(core) if uid in units and units[uid].is_callable]:
-        named = anchor.id in strong_ids
-        limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
-        heap = [(0.0, 0, anchor.id, anchor)]
-        kept = 0
-        reached = {anchor.id}
-        while heap and kept < limit:
-            cost, depth, _, unit = heapq.heappop(heap)
-            if depth >= max_depth:
-                continue
-            for dst, line, how, conf in steps.out(unit):
-                if dst.id in reached or dst.id in core:
-                    continue
-                fan_in = graph.in_degree(dst.id) if dst.id in graph else 0
-                step = HOP_COST + (1 - conf) * 0.6 + (1 - min(1.0, 2 * rel(dst))) * DOWN_REL_COST + DOWN_FANIN_COST * math.log2(1 + max(0, fan_in - 2)) + (1 - path_prior(dst.path)) * 0.5
-                c = cost + step
-                if c > (MAX_DOWN_COST_NAMED if named else MAX_DOWN_COST):
-                    continue
-                reached.add(dst.id)
-                value = 1.0 - c / (2 * MAX_DOWN_COST_NAMED)
-                if value > flow.periphery.get(dst.id, 0.0):
-                    flow.periphery[dst.id] = value
-                if add(Hop(unit, dst, line, how)):
-                    kept += 1
-                heapq.heappush(heap, (c, depth + 1, dst.id, dst))
-    # 5. beside it, the callers of each core unit that the question's words touch: where a step
-    # is used from (the engine method that hands over to the downloader, the middleware that
-    # calls the handler) is what a reader opens next; the same method of a family's members
-    # calling back into the core (every interceptor's `intercept` calls `chain.proceed`) is the
-    # family, not the flow
-    for anchor in [units[uid] for uid in sorted(core) if uid in units and units[uid].is_callable]:
-        into = [(src, line, how, conf) for src, line, how, conf in steps.into(anchor) if src.id not in core and conf >= ENTRY_MIN_CONF]
-        overrides = defaultdict(set)
-        for src, *_ in into:
-            if interchangeable(src):
-                overrides[src.name].add(src.id)
-        callers = sorted(
-            (
-                (conf * (0.3 + min(1.0, 2 * rel(src))) * path_prior(src.path), src, line, how)
-                for src, line, how, conf in into
-                if len(overrides.get(src.name, ())) < MIN_FAMILY_CALLERS
-            ),
-            key=lambda c: (-c[0], c[1].id),
-        )
-        for value, src, line, how in callers[:MAX_UP]:
-            value = min(MAX_UP_VALUE, value * UP_FADE)
-            if value > flow.periphery.get(src.id, 0.0):
-                flow.periphery[src.id] = value
-            add(Hop(src, anchor, line, how))
-    flow.spine = core
+        search.connect_from(relevant[0], 1.0)
+    if not search.core and sources:
+        search.core.add(sources[0].id)
+    flow = search.flow
+    flow.hops = _flow_order(flow.hops)  # from where the work enters down, breadth first
+    core_callables = [search.units[uid] for uid in sorted(search.core) if uid in search.units and search.units[uid].is_callable]
+    search.below(core_callables)
+    search.beside(core_callables)
+    flow.spine = search.core
     flow.entry = entries[:1] or strong[:1] or relevant[:1]
     return flow
+
+
+class _FlowSearch:
+    """The state of one flow search: the hops so far, the core, the targets and their weights."""
+
+    def __init__(self, index: RootIndex, likely, relevance, excluded, checkpoint, interchangeable, strong: list[Unit]) -> None:
+        self.index, self.relevance, self.excluded = index, relevance, excluded
+        self.checkpoint, self.interchangeable = checkpoint, interchangeable
+        self.units = index.resolver.units
+        self.steps = RankedSteps(index, likely, excluded)
+        self.flow = Flow()
+        self.seen: set[tuple[str, str]] = set()
+        self.strong = strong
+        self.strong_ids = {u.id for u in strong}
+        self.core: set[str] = set(self.strong_ids)
+        self.covered: set[str] = set(self.strong_ids)
+        self.targets: dict[str, float] = {}
+        self.named_types = frozenset({u.id for u in strong if u.is_type} | {u.parent for u in strong if u.parent})
+
+    def add(self, hop: Hop) -> bool:
+        if (hop.src.id, hop.dst.id) in self.seen or hop.src.id == hop.dst.id:
+            return False
+        self.seen.add((hop.src.id, hop.dst.id))
+        self.flow.hops.append(hop)
+        return True
+
+    def rel(self, u: Unit) -> float:
+        return self.relevance.get(u.id, 0.0)
+
+    def context(self, uid: str, value: float) -> None:
+        if value > self.flow.periphery.get(uid, 0.0):
+            self.flow.periphery[uid] = value
+
+    def aim(self, weak: list[Unit], relevant: list[Unit]) -> list[Unit]:
+        """The targets and their weights; returns the named types' members the question's words
+        find (sources of the flow, like named symbols)."""
+        targets = self.targets
+        for u in self.strong:
+            targets[u.id] = 1.0
+        for u in weak:
+            targets.setdefault(u.id, 0.6)
+        for k, u in enumerate(relevant):
+            targets.setdefault(u.id, 0.5 * path_prior(u.path) / (1 + 0.1 * k))
+        # A named type takes part through its methods: those the question's words find are
+        # named in all but form (sources and strong targets), the others are reachable context.
+        member_sources: list[Unit] = []
+        for t in [u for u in self.strong if u.is_type]:
+            for members in self.index.resolver.members_of(t).values():
+                for m in members:
+                    if not m.is_callable or self.excluded(m.path):
+                        continue
+                    if self.rel(m) >= MEMBER_RELEVANCE:
+                        targets[m.id] = max(targets.get(m.id, 0.0), 0.8)
+                        member_sources.append(m)
+                    else:
+                        targets.setdefault(m.id, 0.3)
+        member_sources.sort(key=lambda m: (-self.rel(m), m.id))
+        return member_sources
+
+    def connect_from(self, src: Unit, weight: float) -> None:
+        """The core: every unit on the cheapest paths from src to the targets it may reach."""
+        found = _connect(src, self.targets, self.steps, self.checkpoint, self.named_types, weight)
+        for dst_id, chain in sorted(found.items(), key=lambda kv: (len(kv[1]), kv[0])):
+            self.covered.add(dst_id)
+            for hop in chain:
+                self.add(hop)
+                self.core.update((hop.src.id, hop.dst.id))
+
+    def enter(self) -> list[Unit]:
+        """Entries joined to the core. An entry above a named symbol, or that reaches fewer than
+        two of the question's units the named symbols do not, is context (it leads into the
+        named flow), not core."""
+        entries: list[Unit] = []
+        for _, entry, reach in _entries(self.targets, self.units, self.steps, self.rel, self.checkpoint):
+            if len(entries) >= MAX_ENTRIES:
+                break
+            if self.strong and (len(reach - self.covered) < 2 or reach & self.strong_ids):
+                self.context(entry.id, 0.5)
+                continue
+            entries.append(entry)
+            self.connect_from(entry, 0.8)
+        return entries
+
+    def above(self, entries: list[Unit]) -> None:
+        """Above the entry: what calls it, up to where the host hands the work over (context)."""
+        for entry in entries:
+            cur, value = entry, 1.0
+            visited = {cur.id}
+            for _ in range(2):
+                callers = sorted(
+                    ((conf * path_prior(src.path), src, line, how) for src, line, how, conf in self.steps.into(cur) if src.id not in visited and conf >= ENTRY_MIN_CONF),
+                    key=lambda c: (-c[0], c[1].id),
+                )
+                if not callers:
+                    break
+                step, src, line, how = callers[0]
+                value *= step * ENTRY_FADE
+                visited.add(src.id)
+                self.add(Hop(src, cur, line, how))
+                self.context(src.id, value)
+                cur = src
+
+    def below(self, anchors: list[Unit]) -> None:
+        """The periphery below the core, cheapest callees first. A named callable's own flow is
+        what the question asks about: followed deeper and wider."""
+        for anchor in anchors:
+            named = anchor.id in self.strong_ids
+            limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
+            max_cost = MAX_DOWN_COST_NAMED if named else MAX_DOWN_COST
+            heap = [(0.0, 0, anchor.id, anchor)]
+            kept = 0
+            reached = {anchor.id}
+            while heap and kept < limit:
+                cost, depth, _, unit = heapq.heappop(heap)
+                if depth >= max_depth:
+                    continue
+                for dst, line, how, conf in self.steps.out(unit):
+                    if dst.id in reached or dst.id in self.core:
+                        continue
+                    c = cost + self._down_step(dst, conf)
+                    if c > max_cost:
+                        continue
+                    reached.add(dst.id)
+                    self.context(dst.id, 1.0 - c / (2 * MAX_DOWN_COST_NAMED))
+                    if self.add(Hop(unit, dst, line, how)):
+                        kept += 1
+                    heapq.heappush(heap, (c, depth + 1, dst.id, dst))
+
+    def _down_step(self, dst: Unit, conf: float) -> float:
+        """A hop down costs more when it is only likely, when its callee does not speak the
+        question's words, is a helper called from everywhere, or lives off the main path."""
+        graph = self.index.graph.g
+        fan_in = graph.in_degree(dst.id) if dst.id in graph else 0
+        return (
+            HOP_COST + (1 - conf) * 0.6 + (1 - min(1.0, 2 * self.rel(dst))) * DOWN_REL_COST
+            + DOWN_FANIN_COST * math.log2(1 + max(0, fan_in - 2)) + (1 - path_prior(dst.path)) * 0.5
+        )
+
+    def beside(self, anchors: list[Unit]) -> None:
+        """The callers of each core unit that the question's words touch: where a step is used
+        from (the engine method that hands over to the downloader, the middleware that calls the
+        handler) is what a reader opens next. The same method of a family's members calling back
+        into the core (every interceptor's `intercept` calls `chain.proceed`) is the family, not
+        the flow."""
+        for anchor in anchors:
+            into = [(src, line, how, conf) for src, line, how, conf in self.steps.into(anchor) if src.id not in self.core and conf >= ENTRY_MIN_CONF]
+            overrides = defaultdict(set)
+            for src, *_ in into:
+                if self.interchangeable(src):
+                    overrides[src.name].add(src.id)
+            callers = sorted(
+                (
+                    (conf * (0.3 + min(1.0, 2 * self.rel(src))) * path_prior(src.path), src, line, how)
+                    for src, line, how, conf in into
+                    if len(overrides.get(src.name, ())) < MIN_FAMILY_CALLERS
+                ),
+                key=lambda c: (-c[0], c[1].id),
+            )
+            for value, src, line, how in callers[:MAX_UP]:
+                self.context(src.id, min(MAX_UP_VALUE, value * UP_FADE))
+                self.add(Hop(src, anchor, line, how))

@@ -106,108 +106,129 @@ def pack(
 ) -> tuple[list[FileView], list[str]]:
     """Fill `budget` characters; returns the shown files in reading order and the spine bodies
     that did not fit (the answer names them)."""
-    remaining = budget
-    # 1. sibling skeletons first, most relevant first, within their share: they are small and
-    # carry the family's shape, and big bodies must not starve them
-    reserve = int(SKELETON_SHARE * budget)
-    for view in sorted((v for v in views.values() if v.mode == "skeleton"), key=lambda v: (-v.score, v.path)):
-        text = view.render(view.base, _top_symbols(view), "skeleton")
-        if len(text) <= min(reserve, remaining):
-            view.included, view.text, view.symbols = True, text, _top_symbols(view)
-            reserve -= len(text)
-            remaining -= len(text)
-    # A family file whose signatures alone are too big shows bodies only.
-    for view in views.values():
-        if view.mode == "focused" and view.base:
-            if len(view.render(view.base, [], "focused")) > FOCUSED_BASE_SHARE * budget:
-                view.base = []
-    # 2. bodies in one global order: the spine in flow order, then by relevance
-    top = max((p.score for p in pieces), default=0.0)
+    packer = _Packer(views, budget, checkpoint)
+    packer.skeletons()
+    # bodies in one global order: the spine in flow order, then by relevance
     order = sorted(pieces, key=lambda p: (p.spine_pos < 0, p.spine_pos if p.spine_pos >= 0 else 0, not p.must, -p.score, p.unit.id))
-    left_out: list[str] = []
-    # The spine's bodies: all of them in full when they fit. Otherwise the most relevant go
-    # first, each in full unless it alone would take more than SPINE_PIECE_SHARE of the budget
-    # (then its signature and call sites), and the last ones get what is left.
-    musts = [p for p in order if p.must]
-    need = sum(_alone(views, p) for p in musts)
-    if need > remaining:
-        musts.sort(key=lambda p: (not p.named, not p.next_to_named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.spine_pos, p.unit.id))
-    for piece in musts:
-        checkpoint()
-        view = views.get(piece.path)
-        if view is None or view.mode == "skeleton":
-            continue
-        by_id = {u.id: u for u in view.defs}
-        span = piece_ranges(piece.unit, by_id)
-        if all(any(a <= s and e <= b for a, b in view.ranges) for s, e in span):
-            continue  # already shown inside another piece
-        base = view.base if not view.included else []
-        name = piece.unit.qualname
-        trial_ranges = view.ranges + base + span
-        text = view.render(trial_ranges, view.symbols + [name], view.label())
-        cost = len(text) - len(view.text)
-        if cost > remaining or cost > SPINE_PIECE_SHARE * budget and need > remaining and not piece.named:
-            trial_ranges = view.ranges + base + compact_ranges(piece.unit, call_sites.get(piece.unit.id, []), by_id)
-            name += " (call sites)"
-            text = view.render(trial_ranges, view.symbols + [name], view.label())
-            cost = len(text) - len(view.text)
-        if cost > remaining:
-            left_out.append(piece.unit.qualname)
-            continue
-        view.ranges, view.text, view.included, view.spine = trial_ranges, text, True, True
-        view.symbols = view.symbols + [name]
-        remaining -= cost
-        view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 999.0)
-    # 3. a small file the flow passes through is shown whole: its other bodies are the
-    # context of the spine's (the class's other members, the helpers beside it)
-    for view in sorted((v for v in views.values() if v.included and v.mode == "bodies" and v.spine and not v.sibling), key=lambda v: (v.order, v.path)):
-        if len(view.lines) > WHOLE_SPINE_FILE_LINES:
-            continue
-        whole = view.render([(1, len(view.lines))], _top_symbols(view), "full")
-        extra = len(whole) - len(view.text)
-        if extra <= remaining - int(SPINE_FILE_RESERVE * budget):
-            view.text, view.ranges, view.symbols, view.mode = whole, [(1, len(view.lines))], _top_symbols(view), "full"
-            remaining -= extra
-    # 4. then the other relevant bodies
+    left_out = packer.spine_bodies([p for p in order if p.must], call_sites)
+    packer.whole_spine_files()
+    top = max((p.score for p in pieces), default=0.0)
     # by relevance per character: two short bodies the question needs beat one long one
-    for piece in sorted(order, key=lambda p: (-p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id)):
-        if piece.must:
-            continue
-        checkpoint()
-        view = views.get(piece.path)
-        if view is None or view.mode in ("skeleton", "full"):
-            continue
-        if piece.score < MIN_SCORE_SHARE * top:
-            continue
-        by_id = {u.id: u for u in view.defs}
-        span = piece_ranges(piece.unit, by_id)
-        if all(any(a <= s and e <= b for a, b in view.ranges) for s, e in span):
-            continue
-        base = view.base if not view.included else []
-        trial_ranges = view.ranges + base + span
-        text = view.render(trial_ranges, view.symbols + [piece.unit.qualname], view.label())
-        cost = len(text) - len(view.text)
-        if cost > OTHER_PIECE_SHARE * budget or cost > remaining:
-            continue  # context, not the flow: not worth a line in the footer
-        view.ranges, view.text, view.included = trial_ranges, text, True
-        view.symbols = view.symbols + [piece.unit.qualname]
-        remaining -= cost
-        view.order = min(view.order, 1_000 - min(999.0, piece.score))
-    # 5. a file mostly shown already is shown whole
-    for view in views.values():
-        if not view.included or view.mode == "skeleton" or view.label() == "focused" or view.sibling:
-            continue
-        whole = view.render([(1, len(view.lines))], _top_symbols(view), "full")
-        extra = len(whole) - len(view.text)
-        if extra <= remaining and extra <= WHOLE_FILE_SLACK * len(view.text):
-            view.text, view.ranges, view.symbols, view.mode = whole, [(1, len(view.lines))], _top_symbols(view), "full"
-            remaining -= extra
+    packer.other_bodies([p for p in sorted(order, key=lambda p: (-p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
+                         if not p.must and p.score >= MIN_SCORE_SHARE * top])
+    packer.whole_when_mostly_shown()
     shown = [v for v in views.values() if v.included]
     for v in shown:
         if v.mode == "skeleton":
             v.order = 2_000 - min(999.0, v.score)
     shown.sort(key=lambda v: (v.order, v.path))
     return shown, left_out
+
+
+class _Packer:
+    """The budget left and the views being filled, one step of `pack` per method."""
+
+    def __init__(self, views: dict[str, FileView], budget: int, checkpoint: Callable[[], None]) -> None:
+        self.views, self.budget, self.remaining, self.checkpoint = views, budget, budget, checkpoint
+
+    def skeletons(self) -> None:
+        """Sibling skeletons first, most relevant first, within their share: they are small and
+        carry the family's shape, and big bodies must not starve them. A family file whose
+        signatures alone are too big shows bodies only."""
+        reserve = int(SKELETON_SHARE * self.budget)
+        for view in sorted((v for v in self.views.values() if v.mode == "skeleton"), key=lambda v: (-v.score, v.path)):
+            text = view.render(view.base, _top_symbols(view), "skeleton")
+            if len(text) <= min(reserve, self.remaining):
+                view.included, view.text, view.symbols = True, text, _top_symbols(view)
+                reserve -= len(text)
+                self.remaining -= len(text)
+        for view in self.views.values():
+            if view.mode == "focused" and view.base:
+                if len(view.render(view.base, [], "focused")) > FOCUSED_BASE_SHARE * self.budget:
+                    view.base = []
+
+    def spine_bodies(self, musts: list[Piece], call_sites: dict[str, list[int]]) -> list[str]:
+        """The spine's bodies: all of them in full when they fit. Otherwise the named symbols,
+        then their direct steps, then by relevance per character, each in full unless it alone
+        would take more than SPINE_PIECE_SHARE of the budget (then its signature and call
+        sites); the last ones get what is left. Returns those left out."""
+        views, left_out = self.views, []
+        need = sum(_alone(views, p) for p in musts)
+        if need > self.remaining:
+            musts = sorted(musts, key=lambda p: (not p.named, not p.next_to_named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.spine_pos, p.unit.id))
+        for piece in musts:
+            self.checkpoint()
+            view = views.get(piece.path)
+            if view is None or view.mode == "skeleton":
+                continue
+            by_id = {u.id: u for u in view.defs}
+            span = piece_ranges(piece.unit, by_id)
+            if _covered(view, span):
+                continue  # already shown inside another piece
+            base = view.base if not view.included else []
+            name = piece.unit.qualname
+            trial_ranges = view.ranges + base + span
+            text = view.render(trial_ranges, view.symbols + [name], view.label())
+            cost = len(text) - len(view.text)
+            if cost > self.remaining or cost > SPINE_PIECE_SHARE * self.budget and need > self.remaining and not piece.named:
+                trial_ranges = view.ranges + base + compact_ranges(piece.unit, call_sites.get(piece.unit.id, []), by_id)
+                name += " (call sites)"
+                text = view.render(trial_ranges, view.symbols + [name], view.label())
+                cost = len(text) - len(view.text)
+            if cost > self.remaining:
+                left_out.append(piece.unit.qualname)
+                continue
+            view.ranges, view.text, view.included, view.spine = trial_ranges, text, True, True
+            view.symbols = view.symbols + [name]
+            self.remaining -= cost
+            view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 999.0)
+        return left_out
+
+    def whole_spine_files(self) -> None:
+        """A small file the flow passes through is shown whole: its other bodies are the context
+        of the spine's (the class's other members, the helpers beside it)."""
+        for view in sorted((v for v in self.views.values() if v.included and v.mode == "bodies" and v.spine and not v.sibling), key=lambda v: (v.order, v.path)):
+            if len(view.lines) <= WHOLE_SPINE_FILE_LINES:
+                self._whole(view, self.remaining - int(SPINE_FILE_RESERVE * self.budget))
+
+    def other_bodies(self, pieces: list[Piece]) -> None:
+        """The other relevant bodies, in the order given; context, not the flow: a body that
+        does not fit is not worth a line in the footer."""
+        for piece in pieces:
+            self.checkpoint()
+            view = self.views.get(piece.path)
+            if view is None or view.mode in ("skeleton", "full"):
+                continue
+            span = piece_ranges(piece.unit, {u.id: u for u in view.defs})
+            if _covered(view, span):
+                continue
+            base = view.base if not view.included else []
+            trial_ranges = view.ranges + base + span
+            text = view.render(trial_ranges, view.symbols + [piece.unit.qualname], view.label())
+            cost = len(text) - len(view.text)
+            if cost > OTHER_PIECE_SHARE * self.budget or cost > self.remaining:
+                continue
+            view.ranges, view.text, view.included = trial_ranges, text, True
+            view.symbols = view.symbols + [piece.unit.qualname]
+            self.remaining -= cost
+            view.order = min(view.order, 1_000 - min(999.0, piece.score))
+
+    def whole_when_mostly_shown(self) -> None:
+        for view in self.views.values():
+            if not view.included or view.mode == "skeleton" or view.label() == "focused" or view.sibling:
+                continue
+            self._whole(view, self.remaining, WHOLE_FILE_SLACK * len(view.text))
+
+    def _whole(self, view: FileView, allowance: float, slack: float = float("inf")) -> None:
+        whole = view.render([(1, len(view.lines))], _top_symbols(view), "full")
+        extra = len(whole) - len(view.text)
+        if extra <= allowance and extra <= slack:
+            view.text, view.ranges, view.symbols, view.mode = whole, [(1, len(view.lines))], _top_symbols(view), "full"
+            self.remaining -= extra
+
+
+def _covered(view: FileView, span: list[tuple[int, int]]) -> bool:
+    return all(any(a <= s and e <= b for a, b in view.ranges) for s, e in span)
 
 
 def _body_chars(views: dict[str, FileView], piece: Piece) -> int:

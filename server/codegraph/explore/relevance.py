@@ -342,11 +342,16 @@ def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float]
         frontier = nxt
         if not frontier or len(local) >= limit:
             break
+    return _pagerank(local, edges, seeds)
+
+
+def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[str, float], alpha: float = 0.75) -> dict[str, float]:
+    """Power iteration restarting at the seeds; a node without out-edges gives its rank back
+    to the seeds."""
     total = sum(seeds.get(n, 0.0) for n in local)
     if total <= 0:
         return {}
     restart = {n: seeds.get(n, 0.0) / total for n in local}
-    alpha = 0.75
     rank = dict(restart)
     nodes = sorted(local)
     seeded = [n for n in nodes if restart[n]]
