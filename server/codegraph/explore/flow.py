@@ -58,7 +58,7 @@ UP_DEPTH = 3  # callers followed above the entry anchor, to where the work enter
 MAX_UP = 6  # callers kept per core unit, likeliest and most relevant first
 UP_FADE = 0.6  # a caller's value: confidence × (0.3 + relevance) × this
 MAX_UP_VALUE = 0.9
-MIN_FAMILY_CALLERS = 3  # this many family members' same-named methods calling one core unit are the family
+MIN_FAMILY_CALLERS = 3  # this many family members calling one core unit are the family
 MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first while the budget lasts
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
@@ -399,20 +399,18 @@ class _FlowSearch:
     def beside(self, anchors: list[Unit]) -> None:
         """The callers of each core unit that the question's words touch: where a step is used
         from (the engine method that hands over to the downloader, the middleware that calls the
-        handler) is what a reader opens next. The same method of a family's members calling back
-        into the core (every interceptor's `intercept` calls `chain.proceed`) is the family, not
-        the flow."""
+        handler) is what a reader opens next. Family members calling back into the core, three or
+        more of them (every interceptor's `intercept` calls `chain.proceed`, every operator calls
+        `operate`), are the family, not the flow."""
         for anchor in anchors:
             into = [(src, line, how, conf) for src, line, how, conf in self.steps.into(anchor) if src.id not in self.core and conf >= ENTRY_MIN_CONF]
-            overrides = defaultdict(set)
-            for src, *_ in into:
-                if self.interchangeable(src):
-                    overrides[src.name].add(src.id)
+            members = {src.id for src, *_ in into if self.interchangeable(src)}
+            family_calls = len(members) >= MIN_FAMILY_CALLERS
             callers = sorted(
                 (
                     (conf * (0.3 + min(1.0, 2 * self.rel(src))) * path_prior(src.path), src, line, how)
                     for src, line, how, conf in into
-                    if len(overrides.get(src.name, ())) < MIN_FAMILY_CALLERS
+                    if not (family_calls and src.id in members)
                 ),
                 key=lambda c: (-c[0], c[1].id),
             )
