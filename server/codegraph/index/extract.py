@@ -352,7 +352,11 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
         if owner is None:
             continue
         types, values, objs = caps.get("type"), caps.get("value"), caps.get("obj")
-        if types:
+        if types:  # `x: T` in the class body, or `self.x: T = …` in a method
+            if objs and text(objs[0]) not in ("self", "this"):
+                callable_ = _innermost(ordered, starts, ("function", "method", "constructor"), at)
+                if callable_ is None or text(objs[0]) != callable_.receiver:
+                    continue
             held, rank = _type_name(types[0]), 0
         elif values:
             callable_ = _innermost(ordered, starts, ("function", "method", "constructor"), at)

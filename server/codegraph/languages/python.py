@@ -120,6 +120,7 @@ MEMBERS = """
 (class_definition body: (block (expression_statement (assignment left: (identifier) @name type: (type) @type))))
 (class_definition body: (block (assignment left: (identifier) @name type: (type) @type)))
 (assignment left: (attribute object: (identifier) @obj attribute: (identifier) @name) right: (_) @value)
+(assignment left: (attribute object: (identifier) @obj attribute: (identifier) @name) type: (type) @type)
 """
 
 _ATTR_REF = "(attribute object: (_) @receiver attribute: (identifier) @name) @ref"
