@@ -1011,15 +1011,41 @@ class LikelyGraph:
         return not landing.isdisjoint(names)
 
     def _compute_into(self, unit_id: str) -> list[Likely]:
+        """Every likely and resolved edge into a unit: only the files that can call it are read
+        (`_into_files`), and in them only the sites that can land on it (`_edges_into`)."""
         resolver = self.index.resolver
         unit = resolver.units.get(unit_id)
         if unit is None:
             return []
+        names, files, full, family = self._into_files(unit)
+        found: list[Likely] = []
+        for path in sorted(files | full):
+            facts = self.index.files.get(path)
+            if facts is None or path not in self.index.bindings:
+                continue
+            if path in full:
+                for u in facts.units:
+                    found += [e for e in self._unit_out(u.id) if e.dst == unit_id]
+            elif path in self._ctxs or self._may_land(facts, path, names, family | ({unit.parent} if unit.kind == "constructor" and unit.parent else set())):
+                found += self._edges_into(unit, facts, names, family)
+        out: list[Likely] = []
+        seen: set[tuple[str, int]] = set()
+        for e in found:  # in the order out() adds them: the first edge of a site wins there too
+            if (e.src, e.line) not in seen:
+                seen.add((e.src, e.line))
+                out.append(e)
+        out.sort(key=lambda e: (-e.confidence, e.src, e.line))
+        return out
+
+    def _into_files(self, unit: Unit) -> tuple[set[str], set[str], set[str], set[str]]:
+        """(the names a call into `unit` writes, the files that may hold such calls, the files
+        whose every site counts (a protocol method's: the call names a member holding the
+        object, not the method), the unit and the base methods it overrides)."""
+        resolver = self.index.resolver
         names = {unit.name}
         parent = resolver.units.get(unit.parent) if unit.parent else None
         anchors: set[str] = set()  # names a likely caller's file tends to mention: the unit's type and its family
         protocol: set[str] = set()
-        near: set[str] = set()
         if parent is not None:
             spec = BY_NAME.get(self.index.files[unit.path].language) if unit.path in self.index.files else None
             protocol = set(spec.call_protocol) | {m for _, m in spec.construct_protocol} if spec is not None else set()
@@ -1031,7 +1057,7 @@ class LikelyGraph:
                 anchors.update(t.name for t in resolver.supertypes_of(parent))
                 anchors.update(resolver.units[x].name for x in self.subtypes().get(parent.id, ()) if x in resolver.units)
         files: set[str] = {unit.path}
-        for src, _, _ in self.index.graph.inc(unit_id):
+        for src, _, _ in self.index.graph.inc(unit.id):
             su = resolver.units.get(src)
             if su is not None:
                 files.add(su.path)
@@ -1039,6 +1065,7 @@ class LikelyGraph:
         for name in names:
             candidates |= resolver.refs.get(name, set())
         candidates -= files
+        near: set[str] = set()
         for a in anchors:
             near |= resolver.refs.get(a, set())
         if len(candidates) > MAX_INTO_FILES:
@@ -1055,70 +1082,51 @@ class LikelyGraph:
                 )
 
             candidates = set(sorted(candidates, key=rank)[:MAX_INTO_FILES])
-        # only the call sites and references that can land here are evaluated: those naming
-        # the unit (or its type) and resolved edges into it or into a method it overrides;
-        # for a protocol method (`__call__`, `poll`) every site of its file and its type's
-        # neighbours, since the call names a member holding the object, not the method
-        family = {unit_id}
+        family = {unit.id}
         if unit.kind == "method" and parent is not None and parent.kind in CLASS_KINDS:
             family |= {m.id for t in resolver.supertypes_of(parent) for m in resolver.members_of(t).get(unit.name, [])}
-        into_dsts = family | ({unit.parent} if unit.kind == "constructor" and unit.parent else set())
         full: set[str] = set()
         if unit.name in protocol:
             full = {unit.path} | set(sorted(near, key=lambda p: (_is_test(p), _secondary(p), p))[:MAX_INTO_FILES])
-        units = resolver.units
-        found: list[Likely] = []
-        for path in sorted(files | candidates | full):
-            facts = self.index.files.get(path)
-            if facts is None or path not in self.index.bindings:
-                continue
-            if path not in full and path not in self._ctxs and not self._may_land(facts, path, names, into_dsts):
-                continue  # no edge into the family, no unresolved call or reference naming the unit
-            ctx = self._ctx(path)
-            if path in full:
-                for u in facts.units:
-                    found += [e for e in self._unit_out(u.id) if e.dst == unit_id]
-                continue
-            spec = BY_NAME.get(facts.language)
-            here: list[Likely] = []
-            for src, edges in ctx.resolved_by_src.items():
-                for e in edges:
-                    if e.dst in family or (e.dst == unit.parent and unit.kind == "constructor"):
-                        here += [x for x in self._unit_out(src) if x.dst == unit_id]
-                        break
-            calls = _calls(facts)
-            for caller, idxs in ctx.unresolved_by_caller.items():
-                for i in idxs:
-                    c = calls[i]
-                    if c.name not in names and c.receiver.rpartition(".")[2] not in names:
-                        continue
-                    key = (caller, c.receiver, c.name, c.construct)
-                    hit = ctx.memo.get(key)
-                    if hit is None:
-                        hit = ctx.memo[key] = self.targets(facts, c)
-                    here += [Likely(caller, d.id, c.line, round(conf, 3), rule) for d, conf, rule in hit if d.id == unit_id and caller != unit_id]
-            for caller, refs in ctx.refs_by_caller.items():
-                for r in refs:
-                    if r.name in names:
-                        here += [Likely(caller, d.id, r.line, round(conf, 3), rule) for d, conf, rule in self.ref_targets(facts, r) if d.id == unit_id and caller != unit_id]
-            # a closure's edges are its enclosing callables' too
-            for e in list(here):
-                cur = units.get(e.src)
-                while cur is not None and cur.is_callable and cur.parent:
-                    up = units.get(cur.parent)
-                    if up is None or not up.is_callable or up.id == unit_id:
-                        break
-                    here.append(e._replace(src=up.id))
-                    cur = up
-            found += here
-        out: list[Likely] = []
-        seen: set[tuple[str, int]] = set()
-        for e in found:  # in the order out() adds them: the first edge of a site wins there too
-            if (e.src, e.line) not in seen:
-                seen.add((e.src, e.line))
-                out.append(e)
-        out.sort(key=lambda e: (-e.confidence, e.src, e.line))
-        return out
+        return names, files | candidates, full, family
+
+    def _edges_into(self, unit: Unit, facts: FileFacts, names: set[str], family: set[str]) -> list[Likely]:
+        """The edges of one file into `unit`: resolved edges into it or a method it overrides,
+        unresolved calls and references naming it; a closure's edges are its enclosing
+        callables' too."""
+        unit_id = unit.id
+        ctx = self._ctx(facts.path)
+        here: list[Likely] = []
+        for src, edges in ctx.resolved_by_src.items():
+            for e in edges:
+                if e.dst in family or (e.dst == unit.parent and unit.kind == "constructor"):
+                    here += [x for x in self._unit_out(src) if x.dst == unit_id]
+                    break
+        calls = _calls(facts)
+        for caller, idxs in ctx.unresolved_by_caller.items():
+            for i in idxs:
+                c = calls[i]
+                if c.name not in names and c.receiver.rpartition(".")[2] not in names:
+                    continue
+                key = (caller, c.receiver, c.name, c.construct)
+                hit = ctx.memo.get(key)
+                if hit is None:
+                    hit = ctx.memo[key] = self.targets(facts, c)
+                here += [Likely(caller, d.id, c.line, round(conf, 3), rule) for d, conf, rule in hit if d.id == unit_id and caller != unit_id]
+        for caller, refs in ctx.refs_by_caller.items():
+            for r in refs:
+                if r.name in names:
+                    here += [Likely(caller, d.id, r.line, round(conf, 3), rule) for d, conf, rule in self.ref_targets(facts, r) if d.id == unit_id and caller != unit_id]
+        units = self.index.resolver.units
+        for e in list(here):
+            cur = units.get(e.src)
+            while cur is not None and cur.is_callable and cur.parent:
+                up = units.get(cur.parent)
+                if up is None or not up.is_callable or up.id == unit_id:
+                    break
+                here.append(e._replace(src=up.id))
+                cur = up
+        return here
 
 
 _build_lock = threading.Lock()
