@@ -179,3 +179,24 @@ def test_word_matches_prefer_the_main_path(main, secondary):
     from codegraph.explore.relevance import path_prior
 
     assert path_prior(main) == 1.0 > path_prior(secondary)
+
+
+def test_a_module_variable_the_question_names_is_shown(tmp_path):
+    """`current_app` is no definition but a module-level assignment: named in code form and
+    defined nowhere else, its statement is shown like a definition would be."""
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "__init__.py").write_text("")
+    (tmp_path / "web" / "globals.py").write_text(
+        "from contextvars import ContextVar\n\nfrom .proxy import LocalProxy\n\n"
+        "_cv_app = ContextVar('web.app')\n"
+        "current_app = LocalProxy(_cv_app, 'app')\n"
+    )
+    (tmp_path / "web" / "proxy.py").write_text(
+        "class LocalProxy:\n    def __init__(self, var, name):\n        self.var = var\n        self.name = name\n\n"
+        "    def resolve(self):\n        return getattr(self.var.get(), self.name)\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `current_app` find the running app?", 4000), lambda: None)
+    shown = sections(result["text"])
+    assert "web/globals.py" in shown and 6 in shown["web/globals.py"][1], result["files"]

@@ -262,10 +262,11 @@ def _scores(index: RootIndex, d: Derived, seeds, ranks, top_rank: float, flow: F
 def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float], excluded) -> list[FilePlan]:
     """Scored units grouped by file, the MAX_CANDIDATES most relevant files first."""
     units = index.resolver.units
+    named = {u.id for u in q.named_units()}  # a module variable the question names is shown like a definition
     by_file: dict[str, list[tuple[float, Unit]]] = defaultdict(list)
     for uid, s in score.items():
         u = units.get(uid)
-        if u is None or u.kind == "statement" or excluded(u.path) or s <= 0 or (not req.include_tests and in_test_module(u)):
+        if u is None or (u.kind == "statement" and uid not in named) or excluded(u.path) or s <= 0 or (not req.include_tests and in_test_module(u)):
             continue
         by_file[u.path].append((s, u))
     for path in q.paths:
@@ -343,7 +344,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
     flow_exists = bool(flow.hops)
     for plan in plans:
         facts = index.files[plan.path]
-        plan.must = {u.id for u in facts.units if u.id in flow.spine or u.id in named_unique_callables}
+        plan.must = {u.id for u in facts.units if u.id in flow.spine or u.id in named_unique_callables or (u.kind == "statement" and u.id in named_ids)}
         types_ = [u for u in facts.units if u.is_type]
         sibling = [(key, disp) for t in types_ for key, disp in d.supers.get(t.id, []) if family_size(d, key) >= MIN_SIBLINGS]
         shaped = [u for u in facts.units if u.id in d.shape_family]
@@ -402,7 +403,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             if u.id in plan.must and u.id not in scored:
                 scored[u.id] = (score.get(u.id, 0.0), u)
         for uid, (s, u) in scored.items():
-            if u.kind == "statement" or (plan.mode == "focused" and uid in plan.hide):
+            if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):
                 continue
             pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named))
     call_sites: dict[str, list[int]] = defaultdict(list)

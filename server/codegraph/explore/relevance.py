@@ -98,9 +98,14 @@ class NameTable:
     def __init__(self, files: dict[str, FileFacts]) -> None:
         self.by_name: dict[str, list[Unit]] = defaultdict(list)
         self.by_qual: dict[str, list[Unit]] = defaultdict(list)
+        # module-level statements by the name they assign (`current_app = LocalProxy(…)`): found
+        # only when no definition has the name
+        self.assigned: dict[str, list[Unit]] = defaultdict(list)
         for facts in files.values():
             for u in facts.units:
                 if u.kind == "statement":
+                    if u.parent is None and u.name.isidentifier():
+                        self.assigned[u.name].append(u)
                     continue
                 self.by_name[u.name].append(u)
                 parts = u.qualname.split(".")
@@ -110,7 +115,7 @@ class NameTable:
     def lookup(self, token: str, files: dict[str, FileFacts]) -> list[Unit]:
         token = re.sub(r"/\d+$", "", token).replace("::", ".").replace("#", ".").replace(":", ".")
         if "." not in token:
-            return list(self.by_name.get(token, ()))
+            return list(self.by_name.get(token, ()) or self.assigned.get(token, ()))
         hits = list(self.by_qual.get(token, ()))
         if hits:
             return hits
