@@ -152,11 +152,12 @@ export interface DistillParams {
     scenario?: DistillScenario;
     /** 1–4,000 characters. */
     question?: string;
-    obligations?: Obligation[];
     /** 512–1,000,000,000; effective cap = min(release cap 22,016 / 12,288, 24,576, budgetBytes). */
     budgetBytes?: number;
     /** Default "json". */
     format?: DistillFormat;
+    /** At most 64. */
+    obligations?: Obligation[];
     /** 1–3,600,000: absolute deadline from receipt; default 180,000. */
     deadlineMs?: number;
     rootUri?: string;
@@ -191,6 +192,7 @@ export interface EvidenceParams {
     sources: EvidenceSource[];
     /** 1–1,000,000,000; default 98,304. */
     maxBytes?: number;
+    rootUri?: string;
 }
 
 export type EvidenceError = "content-modified" | "not-found" | "outside-scope";
