@@ -116,8 +116,11 @@ def test_the_requests_take_exactly_the_declared_fields(answer):
 
 
 def test_the_declared_languages_are_the_indexed_ones():
+    from codegraph.render.markdown import FENCE_LANG
+
     declared = sorted(ext for exts in protocol.LANGUAGES.values() for ext in exts)
     assert declared == sorted(ext for spec in SPECS for ext in spec.extensions)
+    assert declared == sorted(FENCE_LANG), "every indexed file's code block names its language"
 
 
 # ---- the server's answers --------------------------------------------------------------------

@@ -3,7 +3,8 @@
  *
  * An explore answer says where its text shows what as data (`files[].textLine`/`ranges`,
  * `refs`: docs/protocol.md), so `exploreLinks` only places those on the text. A distill
- * markdown pack has no such data yet; `findSourceRefs` reads it: `path:line` anywhere outside
+ * markdown pack has no such data (its byte budget counts the whole answer, so data would take
+ * room from the pack); `findSourceRefs` reads it: `path:line` anywhere outside
  * code fences, the path of each `#### path — …` header and the numbers that start the lines of
  * that section's fence.
  */

@@ -636,8 +636,8 @@ local function explore_reference(result, row, col)
   return nil
 end
 
--- Find a `path:line` reference at the cursor of a distill pack (its markdown carries no layout
--- data yet); in a code block, the line number that
+-- Find a `path:line` reference at the cursor of a distill pack (it carries no layout data: its
+-- byte budget counts the whole answer); in a code block, the line number that
 -- starts the line plus the file of the nearest `#### path — …` heading above it.
 local function reference_at_cursor()
   local row, col = unpack(vim.api.nvim_win_get_cursor(0))
