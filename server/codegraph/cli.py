@@ -18,6 +18,12 @@ import time
 from pathlib import Path
 
 from . import __version__
+from .model import protocol
+
+# the limits the help states, from the protocol's one declaration (model/protocol.json)
+_BUDGET = protocol.bounds("explore", "maxOutputChars")
+_TIERS = " / ".join(f"{t['maxOutputChars']:,}" for t in protocol.PROTOCOL["requests"]["explore"]["budgetTiers"])
+_CAPS = protocol.PROTOCOL["requests"]["distill"]["releaseCaps"]
 
 
 def _progress_printer(enabled: bool):
@@ -221,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("root")
     p.add_argument("query")
     p.add_argument("--max-chars", type=int, default=None,
-                   help="output budget in characters, 1,000 to 400,000 (default by repository size: 13,000 / 18,000 / 24,000)")
+                   help=f"output budget in characters, {_BUDGET[0]:,} to {_BUDGET[1]:,} (default by repository size: {_TIERS})")
     p.add_argument("--json", action="store_true", help="print the whole result object")
     p.add_argument("--no-adaptive", action="store_true", help="plain relevance rendering, no skeletons")
     p.add_argument("--include-tests", action="store_true")
@@ -234,7 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("json", "markdown"), default=None,
                    help="markdown (default): a readable document opening with a flowchart; json: the same pack as data")
     p.add_argument("--budget-bytes", type=int, default=None,
-                   help="size limit of the whole answer in bytes (default and most: 22,016 for an overview, 12,288 for a question). "
+                   help=f"size limit of the whole answer in bytes (default and most: {_CAPS['overview']:,} for an overview, {_CAPS['query']:,} for a question). "
                         "The smallest pack depends on the repository (about 1 KB); below it, the error names the size needed")
     with_index_options(p)
     p.set_defaults(func=cmd_distill)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from . import __version__, service
-from .distill.request import MIN_BUDGET_BYTES
+from .model import protocol
 from .requests import InvalidParams, RequestFailed, encode_body
 from .service import IndexOptions, Workspace
 from .workspace.scope import ScopeConfig
@@ -50,7 +50,7 @@ codegraph indexes this repository (calls, imports, types resolved only when prov
 answers with real, line-numbered source. All tools are read-only.
 - codegraph_explore: your default for "how does X work / where is Y / what calls Z / where \
 should I change W". One call returns the traced call flow plus the relevant source, sized to \
-fit your context (default budget 13k-24k characters by repository size). Prefer it over \
+fit your context (default budget {low}k-{high}k characters by repository size). Prefer it over \
 grep plus reading many files.
 - codegraph_distill: orientation. scenario "overview" once at the start of work in an \
 unfamiliar repository (architecture pack: entry points, components, lifecycle, unknowns); \
@@ -59,8 +59,41 @@ scenario "query" with a question for a smaller directed pack.
 sha256); a range whose file changed since is reported as content-modified.
 - codegraph_status: index size, languages, skipped files.
 The index follows file edits on disk automatically before every call."""
+_BUDGETS = [t["maxOutputChars"] for t in protocol.PROTOCOL["requests"]["explore"]["budgetTiers"]]
+SERVER_INSTRUCTIONS = SERVER_INSTRUCTIONS.replace("{low}", str(_BUDGETS[0] // 1000)).replace("{high}", str(_BUDGETS[-1] // 1000))
 
 _READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+
+def _tiers() -> str:
+    """Explore's default budgets in words, from the protocol: "13,000 (< 150 files), …, 24,000 otherwise"."""
+    tiers = protocol.PROTOCOL["requests"]["explore"]["budgetTiers"]
+    return ", ".join(f"{t['maxOutputChars']:,} (< {t['filesBelow']} files)" if t["filesBelow"] else f"{t['maxOutputChars']:,} otherwise"
+                     for t in tiers)
+
+
+_DISTILL = protocol.PROTOCOL["requests"]["distill"]
+_CAPS = (f"min(release cap: {_DISTILL['releaseCaps']['overview']:,} bytes for overview / {_DISTILL['releaseCaps']['query']:,} "
+         f"for query, {_DISTILL['hardCap']:,}, budgetBytes)")
+
+
+def _merge(declared: dict, prose: dict) -> dict:
+    """The declared schema with the prose (descriptions, nested the same way) laid over it."""
+    out = dict(declared)
+    for key, value in prose.items():
+        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def _input_schema(request: str, prose: dict[str, dict]) -> dict:
+    """A tool's input schema: exactly the request's fields with the protocol's types and limits
+    (model/protocol.json; never restated here), and the words the model reads."""
+    declared = protocol.PROTOCOL["requests"][request]
+    schema: dict[str, Any] = {"type": "object", "properties": {name: _merge(field, prose.get(name, {})) for name, field in declared["params"].items()}}
+    if declared["required"]:
+        schema["required"] = list(declared["required"])
+    schema["additionalProperties"] = False
+    return schema
+
 
 TOOLS: list[dict[str, Any]] = [
     {
@@ -79,43 +112,19 @@ TOOLS: list[dict[str, Any]] = [
             "shown only as a skeleton, ask a narrower question naming that symbol. Test files are left out unless "
             "includeTests is true. Read-only; the index follows edits on disk before every call."
         ),
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "query": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 4000,
-                    "description": "The question, in natural language; naming classes, functions or files sharpens the answer.",
-                },
-                "maxOutputChars": {
-                    "type": "integer",
-                    "minimum": 1000,
-                    "maximum": 400000,
-                    "description": (
-                        "Upper bound on the returned markdown, in characters. Default by repository size: 13,000 "
-                        "(< 150 files), 18,000 (< 500 files), 24,000 otherwise, which keeps the answer under the "
-                        "~25,000-character inline limit of common agent hosts. Lower it for a quick look; raise it only "
-                        "if your host inlines larger tool results."
-                    ),
-                },
-                "adaptive": {
-                    "type": "boolean",
-                    "default": True,
-                    "description": (
-                        "true (default): files on the traced flow are shown in full or focused, peripheral files as "
-                        "skeletons, so more of the relevant code fits. false: plain relevance-ranked rendering."
-                    ),
-                },
-                "includeTests": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Also consider test files (left out by default).",
-                },
-            },
-            "required": ["query"],
-            "additionalProperties": False,
-        },
+        "inputSchema": _input_schema(service.EXPLORE, {
+            "query": {"description": "The question, in natural language; naming classes, functions or files sharpens the answer."},
+            "maxOutputChars": {"description": (
+                f"Upper bound on the returned markdown, in characters. Default by repository size: {_tiers()}, "
+                "which keeps the answer under the ~25,000-character inline limit of common agent hosts. Lower it for a quick look; "
+                "raise it only if your host inlines larger tool results."
+            )},
+            "adaptive": {"description": (
+                "true (default): files on the traced flow are shown in full or focused, peripheral files as "
+                "skeletons, so more of the relevant code fits. false: plain relevance-ranked rendering."
+            )},
+            "includeTests": {"description": "Also consider test files (left out by default)."},
+        }),
     },
     {
         "name": "codegraph_distill",
@@ -129,71 +138,25 @@ TOOLS: list[dict[str, Any]] = [
             "unfamiliar codebase. scenario 'query' with a question: a smaller pack directed at that question "
             "(giving a question alone implies 'query'). For the actual code that answers a concrete question, use "
             "codegraph_explore instead.\n"
-            "Size: the pack never exceeds the effective cap = min(release cap: 22,016 bytes for overview / 12,288 "
-            "for query, 24,576, budgetBytes). If even a minimal pack cannot fit, the call fails with the size it "
-            "needs. format 'markdown' (default) is agent-ready text; 'json' is the pack object. Read-only."
+            f"Size: the pack never exceeds the effective cap = {_CAPS}. If even a minimal pack cannot fit, the call "
+            "fails with the size it needs. format 'markdown' (default) is agent-ready text; 'json' is the pack object. Read-only."
         ),
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "scenario": {
-                    "type": "string",
-                    "enum": ["overview", "query"],
-                    "description": "'overview' (default unless a question is given) or 'query' (requires question).",
-                },
-                "question": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 4000,
-                    "description": "The directed question for scenario 'query'.",
-                },
-                "budgetBytes": {
-                    "type": "integer",
-                    "minimum": MIN_BUDGET_BYTES,  # the server's own minimum: below it not even the error fits
-                    "maximum": 1000000000,
-                    "description": (
-                        "Lower the byte cap below the release cap (it can never be raised above it). The smallest "
-                        "pack depends on the repository (about 1 KB); below it the call fails naming the bytes needed."
-                    ),
-                },
-                "format": {
-                    "type": "string",
-                    "enum": ["markdown", "json"],
-                    "default": "markdown",
-                    "description": "'markdown' (default): the agent-ready pack. 'json': the pack object as canonical JSON.",
-                },
-                "obligations": {
-                    "type": "array",
-                    "maxItems": 64,
-                    "description": (
-                        "Optional facts the pack must cover, each proven by one of its witness sets. A selector is "
-                        "'path::Qualified.name'. Most callers leave this out."
-                    ),
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "id": {"type": "string", "minLength": 1, "maxLength": 200},
-                            "required": {"type": "boolean", "default": True},
-                            "evidence": {"type": "string", "enum": ["direct_syntax", "resolved_static", "sourced_inference"]},
-                            "witnessSets": {
-                                "type": "array",
-                                "minItems": 1,
-                                "maxItems": 16,
-                                "items": {"type": "array", "minItems": 1, "maxItems": 16, "items": {"type": "string"}},
-                            },
-                        },
-                        "required": ["id", "witnessSets"],
-                    },
-                },
-                "deadlineMs": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 3600000,
-                    "description": "Give up after this many milliseconds (default 180,000).",
-                },
-            },
-            "additionalProperties": False,
-        },
+        "inputSchema": _input_schema(service.DISTILL, {
+            "scenario": {"description": "'overview' (default unless a question is given) or 'query' (requires question)."},
+            "question": {"description": "The directed question for scenario 'query'."},
+            "budgetBytes": {"description": (
+                "Lower the byte cap below the release cap (it can never be raised above it). The smallest "
+                "pack depends on the repository (about 1 KB); below it the call fails naming the bytes needed."
+            )},
+            # the default is this transport's (service.MCP): models read markdown
+            "format": {"default": service.MCP.distill_format,
+                       "description": "'markdown' (default): the agent-ready pack. 'json': the pack object as canonical JSON."},
+            "obligations": {"description": (
+                "Optional facts the pack must cover, each proven by one of its witness sets. A selector is "
+                "'path::Qualified.name'. Most callers leave this out."
+            )},
+            "deadlineMs": {"description": f"Give up after this many milliseconds (default {_DISTILL['defaultDeadlineMs']:,})."},
+        }),
     },
     {
         "name": "codegraph_evidence",
@@ -207,39 +170,16 @@ TOOLS: list[dict[str, Any]] = [
             "'content-modified' (the file changed: distill again), 'not-found' or 'outside-scope'. For free-form "
             "questions use codegraph_explore. Read-only."
         ),
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "sources": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 64,
-                    "description": "Source references from a pack.",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "path": {"type": "string", "description": "Path relative to the repository root."},
-                            "lines": {
-                                "type": "array",
-                                "items": {"type": "integer", "minimum": 1},
-                                "minItems": 2,
-                                "maxItems": 2,
-                                "description": "[start, end], 1-based, inclusive.",
-                            },
-                            "sha256": {"type": "string", "pattern": "^[0-9a-fA-F]{64}$", "description": "The file's sha256 as cited."},
-                        },
-                        "required": ["path", "lines", "sha256"],
-                    },
-                },
-                "maxBytes": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Upper bound on the returned text in bytes (default 98,304).",
-                },
-            },
-            "required": ["sources"],
-            "additionalProperties": False,
-        },
+        "inputSchema": _input_schema(service.EVIDENCE, {
+            "sources": {"description": "Source references from a pack.", "items": {"properties": {
+                "path": {"description": "Path relative to the repository root."},
+                "lines": {"description": "[start, end], 1-based, inclusive."},
+                "sha256": {"description": "The file's sha256 as cited."},
+            }}},
+            "maxBytes": {"description": (
+                f"Upper bound on the returned text in bytes (default {protocol.PROTOCOL['requests']['evidence']['defaultMaxBytes']:,})."
+            )},
+        }),
     },
     {
         "name": "codegraph_status",
@@ -249,7 +189,7 @@ TOOLS: list[dict[str, Any]] = [
             "edges, languages and skipped files (with reasons). Use it when an answer looks incomplete, e.g. to see "
             "whether a file was skipped. Read-only."
         ),
-        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
+        "inputSchema": _input_schema(service.STATUS, {}),
     },
 ]
 TOOL_NAMES = tuple(t["name"] for t in TOOLS)

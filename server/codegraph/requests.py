@@ -19,9 +19,11 @@ from .explore.engine import explore
 from .explore.model import ExploreRequest
 from .framing import encode_frame, frame_bytes_for, reference_frame_bytes  # noqa: F401 (the frame, for callers)
 from .index.index import RootIndex
+from .model import protocol
 from .model.canonical import canonical_json as encode_body  # noqa: F401 (the transports' serializer)
 from .model.fields import InvalidParams, RequestFailed, get_bool, get_enum, get_int, get_str, require_object  # noqa: F401
 from .render.guidance import no_answer
+from .render.layout import explore_layout
 from .render.markdown import redact_lines
 
 Checkpoint = Callable[[], None]  # raises when the request was cancelled
@@ -34,18 +36,15 @@ def _no_checkpoint() -> None:
 
 # ---- explore ---------------------------------------------------------------------------
 def default_explore_budget(file_count: int) -> int:
-    """Agent hosts inline ~25,000 characters; tiers by repository size (docs/explore.md)."""
-    if file_count < 150:
-        return 13_000
-    if file_count < 500:
-        return 18_000
-    return 24_000
+    """Agent hosts inline ~25,000 characters; tiers by repository size (docs/explore.md), declared
+    in the protocol (model/protocol.json)."""
+    return protocol.explore_budget(file_count)
 
 
 def parse_explore(params: Any, file_count: int, adaptive_default: bool = True) -> ExploreRequest:
     p = require_object(params)
-    query = get_str(p, "query", required=True, max_len=4000)
-    budget = get_int(p, "maxOutputChars", 1_000, 400_000, None) or default_explore_budget(file_count)
+    query = get_str(p, "query", required=True, max_len=protocol.param("explore", "query")["maxLength"])
+    budget = get_int(p, "maxOutputChars", *protocol.bounds("explore", "maxOutputChars"), None) or default_explore_budget(file_count)
     adaptive = get_bool(p, "adaptive", adaptive_default)
     if os.environ.get("CODEGRAPH_ADAPTIVE_EXPLORE", "").strip() == "0":
         adaptive = False
@@ -58,6 +57,10 @@ def run_explore(index: RootIndex, params: Any, checkpoint: Checkpoint = _no_chec
     if not result["flow"] and not result["stats"]["candidates"]:  # nothing matched: say why and what to try
         result["text"] = no_answer(index, request.query, request.include_tests, request.max_output_chars)
         result["stats"]["chars"] = len(result["text"])
+    # the text's structure as data (render/layout.py): clients link from it, not from the markdown
+    sections, result["refs"] = explore_layout(result["text"], [f["path"] for f in result["files"]], index.files)
+    for shown, where in zip(result["files"], sections):
+        shown.update(where)
     return result
 
 

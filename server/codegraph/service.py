@@ -31,6 +31,7 @@ from urllib.parse import unquote, urlparse
 from .index.disk import DiskWatch
 from .index.index import BuildStats, RootIndex
 from .framing import reference_frame_bytes
+from .model import protocol
 from .requests import Checkpoint, InvalidParams, RequestFailed, require_object, run_distill, run_evidence, run_explore
 from .workspace.scope import ScopeConfig
 
@@ -38,14 +39,9 @@ log = logging.getLogger("codegraph.service")
 
 EXPLORE, DISTILL, EVIDENCE, STATUS = "explore", "distill", "evidence", "status"
 
-# Every field each request takes. MCP's input schemas list exactly these, in this order
-# (tests/test_transports.py checks it).
-FIELDS: dict[str, tuple[str, ...]] = {
-    EXPLORE: ("query", "maxOutputChars", "adaptive", "includeTests"),
-    DISTILL: ("scenario", "question", "budgetBytes", "format", "obligations", "deadlineMs"),
-    EVIDENCE: ("sources", "maxBytes"),
-    STATUS: (),
-}
+# Every field each request takes, in the order the protocol declares them (model/protocol.json);
+# MCP's input schemas are built from the same declaration.
+FIELDS: dict[str, tuple[str, ...]] = {request: tuple(protocol.params(request)) for request in (EXPLORE, DISTILL, EVIDENCE, STATUS)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +57,7 @@ class Transport:
 # so distill defaults to the pack as data; the CLI and MCP answer people and models, so to
 # the markdown. Only the LSP serves several workspace folders and takes `rootUri`; only MCP
 # has no editor telling it about edits; only the CLI answers one request and exits.
-LSP = Transport("lsp", distill_format="json", routing=("rootUri",))
+LSP = Transport("lsp", distill_format="json", routing=tuple(protocol.PROTOCOL["routing"]))
 MCP = Transport("mcp", distill_format="markdown", follows_disk=True)
 CLI = Transport("cli", distill_format="markdown", long_lived=False)
 TRANSPORTS = {t.name: t for t in (LSP, MCP, CLI)}

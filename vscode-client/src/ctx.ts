@@ -3,12 +3,11 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import * as lc from "vscode-languageclient/node";
 import { Config, RESTART_SETTINGS, ServerCommand, findOnPath, isExecutable, resolveServerCommand } from "./config";
-import { ResultDocuments, ResultRequest } from "./documents";
+import { Result, ResultDocuments, ResultRequest } from "./documents";
+import { exploreLinks } from "./links";
 import * as lsp from "./lsp_ext";
 import { StatusBar } from "./status";
 
-/** Languages the server indexes; open documents of these are synced (they win over disk). */
-const LANGUAGES = ["python", "javascript", "javascriptreact", "typescript", "typescriptreact", "java", "kotlin", "go", "rust"];
 /** Requests faster than this show no progress notification. */
 const PROGRESS_DELAY_MS = 400;
 
@@ -75,7 +74,8 @@ export class Ctx {
             // `transport` stays unset: stdio without an extra `--stdio` argument.
             { command: server.command, args: server.args, options: { env: process.env } },
             {
-                documentSelector: LANGUAGES.map((language) => ({ scheme: "file", language })),
+                // open documents of the indexed languages are synced (they win over disk)
+                documentSelector: lsp.LANGUAGES.map((language) => ({ scheme: "file", language })),
                 // No `synchronize.fileEvents`: the server registers its file watchers (sources and
                 // .gitignore) itself, the same way for every client that allows it.
                 initializationOptions: this.config.initializationOptions,
@@ -191,8 +191,8 @@ export class Ctx {
         }
     }
 
-    /** The text of a result document for `req`. */
-    private async runResult(req: ResultRequest, token?: vscode.CancellationToken): Promise<string | undefined> {
+    /** The text of a result document for `req` (and, for explore, its links from the layout data). */
+    private async runResult(req: ResultRequest, token?: vscode.CancellationToken): Promise<Result | undefined> {
         const rootUri = req.root;
         if (req.kind === "explore") {
             const res = await this.request(
@@ -201,7 +201,7 @@ export class Ctx {
                 `exploring “${req.query}”…`,
                 token,
             );
-            return res?.text;
+            return res && { text: res.text, links: exploreLinks(res) };
         }
         const params: lsp.DistillParams =
             req.kind === "distill"
@@ -209,8 +209,8 @@ export class Ctx {
                 : { scenario: "query", question: req.question, format: "markdown", budgetBytes: this.config.budgetBytes, rootUri };
         const res = await this.request(lsp.distill, params, req.kind === "distill" ? "distilling the architecture…" : `distilling for “${req.question}”…`, token);
         if (res === undefined) return undefined;
-        if ("markdown" in res) return res.markdown;
-        return "```json\n" + JSON.stringify(res.pack, null, 2) + "\n```\n";
+        if ("markdown" in res) return { text: res.markdown };
+        return { text: "```json\n" + JSON.stringify(res.pack, null, 2) + "\n```\n" };
     }
 }
 

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { findSourceRefs } from "./links";
+import { SourceRef, findSourceRefs } from "./links";
 
 export const SCHEME = "codegraph";
 
@@ -14,8 +14,14 @@ export type ResultRequest =
     | { kind: "distill"; root?: string }
     | { kind: "distillQuestion"; question: string; root?: string };
 
+/** A result's text and, when the server sent its layout as data (explore), the links in it. */
+export interface Result {
+    text: string;
+    links?: SourceRef[];
+}
+
 /** Runs a request; `undefined` means cancelled. Errors are thrown with a readable message. */
-export type Runner = (req: ResultRequest, token?: vscode.CancellationToken) => Promise<string | undefined>;
+export type Runner = (req: ResultRequest, token?: vscode.CancellationToken) => Promise<Result | undefined>;
 
 export function toUri(req: ResultRequest): vscode.Uri {
     const name =
@@ -49,6 +55,8 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     readonly onDidChange = this.changed.event;
     /** Results a command just computed, served to the next provider call(s) for that URI. */
     private readonly fresh = new Map<string, { text: string; timer: NodeJS.Timeout }>();
+    /** The links of each document whose result came with its layout (explore), by URI. */
+    private readonly links = new Map<string, SourceRef[]>();
 
     constructor(
         private readonly run: Runner,
@@ -66,10 +74,11 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 
     /** Runs the request, then opens (or refreshes) its document beside the active editor. */
     async show(req: ResultRequest): Promise<vscode.TextDocument | undefined> {
-        const text = await this.run(req);
-        if (text === undefined) return undefined;
+        const result = await this.run(req);
+        if (result === undefined) return undefined;
         const uri = toUri(req);
         const key = uri.toString();
+        const text = this.keep(key, result);
         const old = this.fresh.get(key);
         if (old) clearTimeout(old.timer);
         // Kept briefly: the refresh and the open may both ask for the content.
@@ -90,7 +99,8 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
         const req = fromUri(uri);
         if (!req) return `# CodeGraph\n\nNot a CodeGraph request: \`${uri.toString()}\`\n`;
         try {
-            return (await this.run(req, token)) ?? `# CodeGraph: ${req.kind} cancelled\n`;
+            const result = await this.run(req, token);
+            return result ? this.keep(uri.toString(), result) : `# CodeGraph: ${req.kind} cancelled\n`;
         } catch (e) {
             const message = e instanceof Error ? e.message : String(e);
             this.onError(message);
@@ -98,10 +108,18 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
         }
     }
 
+    /** Remembers the result's links for its document; returns its text. */
+    private keep(key: string, result: Result): string {
+        if (result.links) this.links.set(key, result.links);
+        else this.links.delete(key);
+        return result.text;
+    }
+
     provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {
         const root = rootFor(fromUri(document.uri));
         if (!root) return [];
-        return findSourceRefs(document.getText()).map((ref) => {
+        const refs = this.links.get(document.uri.toString()) ?? findSourceRefs(document.getText());
+        return refs.map((ref) => {
             const file = path.isAbsolute(ref.path) ? vscode.Uri.file(ref.path) : vscode.Uri.joinPath(root, ref.path);
             const link = new vscode.DocumentLink(
                 new vscode.Range(ref.line, ref.start, ref.line, ref.end),

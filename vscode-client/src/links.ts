@@ -1,8 +1,17 @@
 /**
- * Finds the source references in a CodeGraph result (pure; no vscode import, unit-tested):
- * `path:line` anywhere outside code fences, the path of each `#### path — symbols · mode`
- * header, and the line numbers that start each source line inside that section's fence.
+ * The source references in a CodeGraph result (pure; no vscode import, unit-tested).
+ *
+ * An explore answer says where its text shows what as data (`files[].textLine`/`ranges`,
+ * `refs`: docs/protocol.md), so `exploreLinks` only places those on the text. A distill
+ * markdown pack has no such data (its byte budget counts the whole answer, so data would take
+ * room from the pack); `findSourceRefs` reads it: `path:line` anywhere outside
+ * code fences, the path of each `#### path — …` header and the numbers that start the lines of
+ * that section's fence.
  */
+import type { ExploreFile, ExploreResult } from "./lsp_ext";
+
+/** What of an explore result places its links. */
+export type ExploreLayout = Pick<ExploreResult, "text" | "refs"> & { files: Pick<ExploreFile, "path" | "textLine" | "ranges">[] };
 
 export interface SourceRef {
     /** 0-based line in the result text. */
@@ -14,6 +23,35 @@ export interface SourceRef {
     path: string;
     /** 1-based line in the source file. */
     targetLine: number;
+}
+
+/**
+ * The links of an explore answer, from its layout data: each section's header path (to line 1),
+ * each shown source line's number, and each `path:line` its prose names. Columns are found here,
+ * in the editor's own units (UTF-16), by locating the known path or number on its line.
+ */
+export function exploreLinks(result: ExploreLayout): SourceRef[] {
+    const lines = result.text.split("\n");
+    const refs: SourceRef[] = [];
+    for (const file of result.files) {
+        if (file.textLine === null) continue;
+        const start = (lines[file.textLine] ?? "").indexOf(file.path);
+        if (start >= 0) refs.push({ line: file.textLine, start, end: start + file.path.length, path: file.path, targetLine: 1 });
+        for (const range of file.ranges) {
+            for (let n = range.start; n <= range.end; n++) {
+                refs.push({ line: range.textLine + n - range.start, start: 0, end: String(n).length, path: file.path, targetLine: n });
+            }
+        }
+    }
+    const searched = new Map<number, number>(); // text line → where the next search on it starts
+    for (const ref of result.refs) {
+        const spelled = `${ref.path}:${ref.line}`;
+        const start = (lines[ref.textLine] ?? "").indexOf(spelled, searched.get(ref.textLine) ?? 0);
+        if (start < 0) continue;
+        searched.set(ref.textLine, start + spelled.length);
+        refs.push({ line: ref.textLine, start, end: start + spelled.length, path: ref.path, targetLine: ref.line });
+    }
+    return refs.sort((a, b) => a.line - b.line || a.start - b.start);
 }
 
 // A path ends in `.ext` whose first character is a letter (so `127.0.0.1:80` is no path).

@@ -1,8 +1,14 @@
 /**
- * The codegraph custom LSP methods, typed. Mirrors `docs/protocol.md` one to one:
- * field names are camelCase on the wire; optional fields have server-side defaults.
+ * The codegraph custom LSP methods, typed. Mirrors the one declaration of the protocol,
+ * `server/codegraph/model/protocol.json` (documented in `docs/protocol.md`): every interface,
+ * field, limit in a field's comment and language here is checked against it by
+ * `tests/test_protocol.py`. Field names are camelCase on the wire; optional fields have
+ * server-side defaults.
  */
 import * as lc from "vscode-languageclient";
+
+/** Languages the server indexes (VS Code language ids); open documents of these are synced. */
+export const LANGUAGES = ["python", "typescript", "typescriptreact", "javascript", "javascriptreact", "java", "kotlin", "go", "rust"];
 
 // ---- codegraph/status --------------------------------------------------------------------
 
@@ -24,13 +30,23 @@ export interface RootStatus {
     languages: Record<string, number>;
     /** First 50 skipped files. */
     skipped: SkippedFile[];
+    /** All skipped files. */
+    skippedTotal: number;
     lastUpdateMs: number;
+}
+
+/** The first index's build, while `ready` is false. */
+export interface StatusProgress {
+    done: number;
+    total: number;
+    message: string;
 }
 
 export interface StatusResult {
     indexVersion: number;
     ready: boolean;
     roots: RootStatus[];
+    progress?: StatusProgress;
 }
 
 export const status = new lc.RequestType<StatusParams, StatusResult, void>("codegraph/status");
@@ -68,12 +84,30 @@ export interface FlowStep {
 
 export type FileMode = "full" | "focused" | "skeleton" | "clusters";
 
+/** Text lines `textLine` … `textLine + end - start` of the answer show source lines `start` … `end`. */
+export interface ShownRange {
+    textLine: number;
+    start: number;
+    end: number;
+}
+
+/** A `path:line` written on text line `textLine` of the answer (a hop's call site, the entry, a candidate). */
+export interface TextRef {
+    textLine: number;
+    path: string;
+    line: number;
+}
+
 export interface ExploreFile {
     path: string;
     mode: FileMode;
     reason: string;
     chars: number;
     symbols: string[];
+    /** 0-based line of the file's `#### path …` header in `text`. */
+    textLine: number | null;
+    /** The source lines the section shows, and where. */
+    ranges: ShownRange[];
 }
 
 export interface ExploreStats {
@@ -81,6 +115,7 @@ export interface ExploreStats {
     budget: number;
     candidates: number;
     skeletonized: number;
+    dropped: number;
     elapsedMs: number;
     indexVersion: number;
     adaptive: boolean;
@@ -93,6 +128,8 @@ export interface ExploreResult {
     hops: FlowStep[];
     files: ExploreFile[];
     stats: ExploreStats;
+    /** Every `path:line` outside the code sections (text positions are 0-based lines of `text`). */
+    refs: TextRef[];
 }
 
 export const explore = new lc.RequestType<ExploreParams, ExploreResult, void>("codegraph/explore");
@@ -113,13 +150,15 @@ export type DistillFormat = "json" | "markdown";
 export interface DistillParams {
     /** Default "overview" (A); "query" (B) needs `question`. */
     scenario?: DistillScenario;
+    /** 1–4,000 characters. */
     question?: string;
-    obligations?: Obligation[];
-    /** Effective cap = min(release cap, 24,576, budgetBytes). */
+    /** 512–1,000,000,000; effective cap = min(release cap 22,016 / 12,288, 24,576, budgetBytes). */
     budgetBytes?: number;
     /** Default "json". */
     format?: DistillFormat;
-    /** Absolute deadline from receipt; default 180,000. */
+    /** At most 64. */
+    obligations?: Obligation[];
+    /** 1–3,600,000: absolute deadline from receipt; default 180,000. */
     deadlineMs?: number;
     rootUri?: string;
 }
@@ -151,8 +190,9 @@ export interface EvidenceSource {
 
 export interface EvidenceParams {
     sources: EvidenceSource[];
-    /** Default 98,304. */
+    /** 1–1,000,000,000; default 98,304. */
     maxBytes?: number;
+    rootUri?: string;
 }
 
 export type EvidenceError = "content-modified" | "not-found" | "outside-scope";

@@ -13,6 +13,8 @@ local uv = vim.uv or vim.loop
 
 local defaults = {
   cmd = { "codegraph-lsp" },
+  -- The languages the server indexes: the protocol's list (server/codegraph/model/protocol.json;
+  -- tests/test_protocol.py checks this table against it).
   filetypes = {
     "python", "typescript", "typescriptreact", "javascript", "javascriptreact",
     "java", "kotlin", "go", "rust",
@@ -600,7 +602,42 @@ function M.close()
   end
 end
 
--- Find a `path:line` reference at the cursor; in a code block, the line number that
+-- The reference at the cursor of an explore answer, from the layout the server sends as data
+-- (docs/protocol.md): `files[i].textLine` is the 0-based line of a section's header,
+-- `files[i].ranges` the runs of shown source lines ({textLine, start, end}), `refs` every
+-- `path:line` written in the prose ({textLine, path, line}). Nothing here reads the markdown:
+-- only a known `path:line` is looked up on its line, to pick the one under the cursor.
+local function explore_reference(result, row, col)
+  local t = row - 1
+  local line = vim.api.nvim_get_current_line()
+  local best
+  local init = 1
+  for _, ref in ipairs(result.refs or {}) do
+    if ref.textLine == t then
+      local spelled = ref.path .. ":" .. tostring(ref.line)
+      local s, e = line:find(spelled, init, true)
+      local found = { path = ref.path, line = ref.line }
+      best = best or found
+      if s then
+        init = e + 1
+        if col + 1 >= s and col + 1 <= e then return found end
+      end
+    end
+  end
+  if best then return best end
+  for _, file in ipairs(result.files or {}) do
+    if file.textLine == t then return { path = file.path, line = 1 } end
+    for _, r in ipairs(file.ranges or {}) do
+      if t >= r.textLine and t <= r.textLine + r["end"] - r.start then
+        return { path = file.path, line = r.start + t - r.textLine }
+      end
+    end
+  end
+  return nil
+end
+
+-- Find a `path:line` reference at the cursor of a distill pack (it carries no layout data: its
+-- byte budget counts the whole answer); in a code block, the line number that
 -- starts the line plus the file of the nearest `#### path — …` heading above it.
 local function reference_at_cursor()
   local row, col = unpack(vim.api.nvim_win_get_cursor(0))
@@ -632,7 +669,13 @@ end
 --- Open the `path:line` reference under the cursor of a result buffer.
 function M.jump()
   local info = results[vim.api.nvim_get_current_buf()]
-  local ref = reference_at_cursor()
+  local ref
+  if info and info.kind == "explore" and type(info.result) == "table" and info.result.refs then
+    local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+    ref = explore_reference(info.result, row, col)
+  else
+    ref = reference_at_cursor()
+  end
   if not ref then
     notify("no path:line reference under the cursor", vim.log.levels.WARN)
     return

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 
 from ..index.extract import sha256
+from ..model import protocol
 from ..model.fields import InvalidParams, get_int
 from ..workspace.scope import is_secret_path
 
-DEFAULT_MAX_BYTES = 98_304
-MAX_SOURCES = 64
+DEFAULT_MAX_BYTES: int = protocol.PROTOCOL["requests"]["evidence"]["defaultMaxBytes"]
+MAX_SOURCES: int = protocol.param("evidence", "sources")["maxItems"]
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -62,7 +63,7 @@ def evidence(index, params: dict) -> dict:
     if not isinstance(raw_sources, list) or not raw_sources or len(raw_sources) > MAX_SOURCES:
         raise InvalidParams("sources", f"must be a list of 1–{MAX_SOURCES} sources")
     wanted = [_source(s, n) for n, s in enumerate(raw_sources)]
-    budget = get_int(params, "maxBytes", 1, 1_000_000_000, DEFAULT_MAX_BYTES)
+    budget = get_int(params, "maxBytes", *protocol.bounds("evidence", "maxBytes"), DEFAULT_MAX_BYTES)
     blocks: list[dict] = []
     spent = 0
     for path, start, end, digest in wanted:

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model import protocol
 from ..model.fields import InvalidParams, get_enum, get_int, get_str
 
-RELEASE_CAP = {"overview": 22_016, "query": 12_288}  # bytes of the whole answer the transport sends
-HARD_CAP = 24_576
+# The limits are declared once, in the protocol (model/protocol.json).
+_DECLARED = protocol.PROTOCOL["requests"]["distill"]
+_OBLIGATION = protocol.param("distill", "obligations")
+RELEASE_CAP: dict[str, int] = dict(_DECLARED["releaseCaps"])  # bytes of the whole answer the transport sends
+HARD_CAP: int = _DECLARED["hardCap"]
 
-LEVELS = ("direct_syntax", "resolved_static", "sourced_inference")
-DEFAULT_DEADLINE_MS = 180_000
-MAX_OBLIGATIONS = 64
-MAX_SETS = 16
-MAX_SELECTORS = 16
+LEVELS = tuple(_OBLIGATION["items"]["properties"]["evidence"]["enum"])
+SCENARIOS = tuple(protocol.param("distill", "scenario")["enum"])
+FORMATS = tuple(protocol.param("distill", "format")["enum"])
+DEFAULT_DEADLINE_MS: int = _DECLARED["defaultDeadlineMs"]
+MAX_OBLIGATIONS: int = _OBLIGATION["maxItems"]
+MAX_SETS: int = _OBLIGATION["items"]["properties"]["witnessSets"]["maxItems"]
+MAX_SELECTORS: int = _OBLIGATION["items"]["properties"]["witnessSets"]["items"]["maxItems"]
+MAX_QUESTION: int = protocol.param("distill", "question")["maxLength"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +54,7 @@ class DistillRequest:
         }
 
 
-MIN_BUDGET_BYTES = 512
+MIN_BUDGET_BYTES, MAX_BUDGET_BYTES = protocol.bounds("distill", "budgetBytes")
 
 
 def _obligation(raw: object, n: int) -> ObligationSpec:
@@ -75,8 +82,8 @@ def _obligation(raw: object, n: int) -> ObligationSpec:
 
 def parse_distill(params: dict) -> DistillRequest:
     """Validates every field per protocol.md; raises InvalidParams naming the field and rule."""
-    scenario = get_enum(params, "scenario", ("overview", "query"), "overview")
-    question = get_str(params, "question", required=scenario == "query", max_len=4000)
+    scenario = get_enum(params, "scenario", SCENARIOS, "overview")
+    question = get_str(params, "question", required=scenario == "query", max_len=MAX_QUESTION)
     if question is not None and scenario != "query":
         raise InvalidParams("question", "is only allowed with scenario 'query'")
     raw_obligations = params.get("obligations", [])
@@ -90,10 +97,10 @@ def parse_distill(params: dict) -> DistillRequest:
         raise InvalidParams("obligations", "ids must be unique")
     release = RELEASE_CAP[scenario]
     # Below 512 B not even the error that says "not delivered" is sure to fit: refuse such caps up front.
-    budget = get_int(params, "budgetBytes", MIN_BUDGET_BYTES, 1_000_000_000, None)
+    budget = get_int(params, "budgetBytes", MIN_BUDGET_BYTES, MAX_BUDGET_BYTES, None)
     cap = min(release, HARD_CAP, budget if budget is not None else release)
-    fmt = get_enum(params, "format", ("json", "markdown"), "json")
-    deadline = get_int(params, "deadlineMs", 1, 3_600_000, DEFAULT_DEADLINE_MS)
+    fmt = get_enum(params, "format", FORMATS, "json")
+    deadline = get_int(params, "deadlineMs", *protocol.bounds("distill", "deadlineMs"), DEFAULT_DEADLINE_MS)
     get_str(params, "rootUri")  # chosen by the transport; validated for type only
     return DistillRequest(
         scenario=scenario,

@@ -209,6 +209,25 @@ step("jump-from-flow", function()
     .. vim.api.nvim_win_get_cursor(0)[1] .. ", expected " .. lnum)
 end)
 
+-- A file's `#### path` heading opens that file at its top; the plugin finds it in the layout
+-- the server sends as data (files[].textLine), not in the markdown.
+step("jump-from-heading", function()
+  check(explore_buf and vim.api.nvim_buf_is_valid(explore_buf), "no explore buffer")
+  vim.api.nvim_set_current_win(vim.fn.bufwinid(explore_buf))
+  local row, path
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(explore_buf, 0, -1, false)) do
+    path = l:match("^####%s+(%S+)")
+    if path then row = i; break end
+  end
+  check(row, "no #### heading in the explore result")
+  vim.api.nvim_win_set_cursor(0, { row, 0 })
+  vim.cmd("normal gd")
+  local name = vim.api.nvim_buf_get_name(0)
+  check(name:sub(-#path) == path, "gd on the heading opened " .. name .. ", expected " .. path)
+  check(vim.api.nvim_win_get_cursor(0)[1] == 1, "gd on the heading put the cursor at line "
+    .. vim.api.nvim_win_get_cursor(0)[1] .. ", expected 1")
+end)
+
 step("q-closes", function()
   check(explore_buf and vim.api.nvim_buf_is_valid(explore_buf), "no explore buffer")
   local win = vim.fn.bufwinid(explore_buf)

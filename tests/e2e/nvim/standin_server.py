@@ -57,9 +57,40 @@ def explore(ls: LanguageServer, params):
                 files.append({"path": rel, "mode": "full", "reason": "on-spine", "chars": 0, "symbols": [query]})
     text = "## Flow\n" + "".join(f"{i + 1}. {f['symbol']} — {f['path']}:{f['line']}\n" for i, f in enumerate(flow))
     text = (text + "\n" + "\n\n".join(sections))[:max_chars]
-    return {"text": text, "flow": flow, "files": files,
+    return with_layout({"text": text, "flow": flow, "files": files,
             "stats": {"chars": len(text), "budget": max_chars, "candidates": len(files),
-                      "skeletonized": 0, "elapsedMs": 1.0, "indexVersion": 1, "adaptive": True}}
+                      "skeletonized": 0, "elapsedMs": 1.0, "indexVersion": 1, "adaptive": True}})
+
+
+def with_layout(result: dict) -> dict:
+    """Adds the layout the real server sends as data (docs/protocol.md: files[].textLine and
+    ranges, refs), read off the text written here, so the client links the same way."""
+    lines = result["text"].split("\n")
+    paths = {f["path"] for f in result["files"]}
+    for f in result["files"]:
+        f.update(textLine=None, ranges=[])
+    refs, current = [], None
+    pending = list(result["files"])
+    for t, line in enumerate(lines):
+        if pending and line.startswith(f"#### {pending[0]['path']} "):
+            current = pending.pop(0)
+            current["textLine"] = t
+            continue
+        m = re.match(r"(\d+)\t", line)
+        if m and current is not None:
+            n, ranges = int(m.group(1)), current["ranges"]
+            if ranges and ranges[-1]["end"] + 1 == n and ranges[-1]["textLine"] + n - ranges[-1]["start"] == t:
+                ranges[-1]["end"] = n
+            else:
+                ranges.append({"textLine": t, "start": n, "end": n})
+            continue
+        if line.startswith("#"):
+            current = None
+        for m in re.finditer(r"(?<![^\s(`])([^\s(`]+):(\d+)(?!\d)", line):
+            if m.group(1) in paths:
+                refs.append({"textLine": t, "path": m.group(1), "line": int(m.group(2))})
+    result["refs"] = refs
+    return result
 
 
 @server.feature("codegraph/distill")

@@ -6,6 +6,7 @@ import ast
 import asyncio
 import hashlib
 import logging
+import re
 import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -80,8 +81,39 @@ async def explore(ls: LanguageServer, params):
     text = "## Flow\n" + "".join(f"{i}. {h['symbol']} — {h['path']}:{h['line']}\n" for i, h in enumerate(flow, 1))
     text += "\n" + "\n".join(section(p, node, "full") for _, p, node in spine)
     files = [{"path": h["path"], "mode": "full", "reason": "on-spine", "chars": 0, "symbols": [h["symbol"]]} for h in flow]
-    return {"text": text, "flow": flow, "files": files, "stats": {"chars": len(text), "budget": 13000,
-            "candidates": len(funcs), "skeletonized": 0, "elapsedMs": 1.0, "indexVersion": VERSION, "adaptive": True}}
+    return with_layout({"text": text, "flow": flow, "files": files, "stats": {"chars": len(text), "budget": 13000,
+            "candidates": len(funcs), "skeletonized": 0, "elapsedMs": 1.0, "indexVersion": VERSION, "adaptive": True}})
+
+
+def with_layout(result: dict) -> dict:
+    """Adds the layout the real server sends as data (docs/protocol.md: files[].textLine and
+    ranges, refs), read off the text written here, so the client links the same way."""
+    lines = result["text"].split("\n")
+    paths = {f["path"] for f in result["files"]}
+    for f in result["files"]:
+        f.update(textLine=None, ranges=[])
+    refs, current = [], None
+    pending = list(result["files"])
+    for t, line in enumerate(lines):
+        if pending and line.startswith(f"#### {pending[0]['path']} "):
+            current = pending.pop(0)
+            current["textLine"] = t
+            continue
+        m = re.match(r"(\d+)\t", line)
+        if m and current is not None:
+            n, ranges = int(m.group(1)), current["ranges"]
+            if ranges and ranges[-1]["end"] + 1 == n and ranges[-1]["textLine"] + n - ranges[-1]["start"] == t:
+                ranges[-1]["end"] = n
+            else:
+                ranges.append({"textLine": t, "start": n, "end": n})
+            continue
+        if line.startswith("#"):
+            current = None
+        for m in re.finditer(r"(?<![^\s(`])([^\s(`]+):(\d+)(?!\d)", line):
+            if m.group(1) in paths:
+                refs.append({"textLine": t, "path": m.group(1), "line": int(m.group(2))})
+    result["refs"] = refs
+    return result
 
 
 def distill(ls: LanguageServer, params):
