@@ -380,6 +380,8 @@ class Flow:
             foreign: set[str] = set()  # `t := template.New(…)`: t holds what an imported package built
             mods = self.modules(u.path)
             outside = self.outside_names(u.path)
+            spec = BY_NAME.get(self.index.files[u.path].language)
+            views = spec.self_views if spec is not None else frozenset()
             for c in m.calls.get(src, ()):
                 if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
                         and not any(m.units[d].name == c.name for d in self.out[src])):
@@ -394,6 +396,8 @@ class Flow:
             for c in m.unresolved[src]:
                 if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
                     c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
+                if views and "(" in c.receiver:  # `self.as_mut().poll_next(cx)`: a call on self
+                    c = c._replace(receiver=_without_views(c.receiver, views))
                 if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
                     continue  # a method of an outside package's object is not ours to guess
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
@@ -405,9 +409,11 @@ class Flow:
                 else:
                     named = by_name.get(c.name, [])
                     if root in me:
-                        same = [d for d in named if d != src and (m.units[d].parent == owner if owner else m.units[d].path == u.path)]
+                        same = [d for d in named if d != src and (_same_type(m, m.units[d].parent, owner) if owner else m.units[d].path == u.path)]
                         if not same and owner in outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
                             named = [d for d in named if m.units[d].parent in ancestors(owner)]  # unless a base in scope has it
+                        if not same and c.name in views:  # `self.as_mut()` its type does not define: the language's
+                            named = []
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
                     parts = c.receiver.split(".")
@@ -614,6 +620,23 @@ class Flow:
                         nxt.append(d)
             frontier = nxt
         return seen
+
+
+def _same_type(m: Model, a: str | None, b: str) -> bool:
+    """Two parents are one type: the same unit, or two blocks of one type in one file (Rust's
+    `impl Pump` and `impl Future for Pump`: a method of either is the object's own)."""
+    if a == b:
+        return True
+    ua, ub = m.units.get(a or ""), m.units.get(b)
+    return bool(ua and ub and ua.is_type and ub.is_type and ua.name == ub.name and ua.path == ub.path)
+
+
+def _without_views(receiver: str, views: frozenset[str]) -> str:
+    """A receiver without the steps that only view it (`self.as_mut().project().conn` →
+    `self.conn`): a pinned or projected `self` is still the object itself."""
+    parts = receiver.split(".")
+    kept = parts[:1] + [p for p in parts[1:] if not (p.strip().endswith("()") and p.strip()[:-2] in views)]
+    return ".".join(kept)
 
 
 @lru_cache(maxsize=16)
