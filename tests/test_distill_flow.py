@@ -20,7 +20,7 @@ from codegraph.requests import frame_bytes_for, run_distill_frame
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
-         "py-lib-helpers")
+         "py-lib-helpers", "java-loader")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -81,12 +81,13 @@ def test_flow_fixture_gold(name: str) -> None:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)
 
 
-@pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring", "rs-pinned-task"])
+@pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring", "rs-pinned-task", "java-loader"])
 def test_selection_edges(name: str) -> None:
     """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
     same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs
     those its caller's type names. rs-pinned-task: a pinned `self.as_mut()` is the object itself, and its
-    type's other impl blocks hold its own methods."""
+    type's other impl blocks hold its own methods. java-loader: a bare call in a method names its own
+    type's methods first."""
     from codegraph.distill.flow import Flow
     from codegraph.distill.topology import build_model
 

@@ -382,6 +382,7 @@ class Flow:
             outside = self.outside_names(u.path)
             spec = BY_NAME.get(self.index.files[u.path].language)
             views = spec.self_views if spec is not None else frozenset()
+            implicit_this = spec is not None and spec.implicit_this
             for c in m.calls.get(src, ()):
                 if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
                         and not any(m.units[d].name == c.name for d in self.out[src])):
@@ -414,6 +415,9 @@ class Flow:
                             named = [d for d in named if m.units[d].parent in ancestors(owner)]  # unless a base in scope has it
                         if not same and c.name in views:  # `self.as_mut()` its type does not define: the language's
                             named = []
+                        named = same or named
+                    elif not c.receiver and owner and implicit_this and c.name != u.name:  # `execute(request)` in a method: this.execute
+                        same = [d for d in named if _same_type(m, m.units[d].parent, owner)]
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
                     parts = c.receiver.split(".")
@@ -1127,6 +1131,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
             continue
         e_bits = flow.down_bits.get(e, 0)
         outer = [x for x in flow.callers.get(e, ()) if kind_of.get(x) == "surface" and x not in entries
+                 and _owner_type(m, x) in ("", _owner_type(m, e))  # another type's method is a client, not a door
                  and all(kind_of.get(c) == "surface" for c in flow.callers.get(x, ()))
                  and flow.down_bits.get(x, 0) & e_bits == e_bits]
         if outer:  # the nearest door: the least set in motion besides the inner entry's flow
