@@ -147,12 +147,15 @@ def test_what_a_unit_does_from_its_body() -> None:
     from codegraph.distill.flow import _fills, _stores_built, _wraps
 
     types = {"Command", "Slot"}
-    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c", types) == ["help"]  # Go: the receiver is its object
-    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n", "", types) == ["engine", "spider"]
-    assert _stores_built(b"self.count = self.total()\n", "", types) == []  # one call result stored: bookkeeping, not assembly
-    assert _stores_built(b"self.slot = Slot(self)\n", "", types) == ["slot"]  # one part of the code base built
-    assert _stores_built(b"{\n\tc.buf = new(bytes.Buffer)\n}", "c", types) == []  # an outside tool, not a part
-    assert _stores_built(b"self._lock = threading.Lock()\n", "", types) == []
+    none: set[str] = set()
+    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c", types, none) == ["help"]  # Go: the receiver is its object
+    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n", "", types, none) == ["engine", "spider"]
+    assert _stores_built(b"self.count = self.total()\n", "", types, none) == []  # one call result stored: bookkeeping, not assembly
+    assert _stores_built(b"self.slot = Slot(self)\n", "", types, none) == ["slot"]  # one part of the code base built
+    assert _stores_built(b"{\n\tc.buf = new(bytes.Buffer)\n}", "c", types, none) == []  # an outside tool, not a part
+    assert _stores_built(b"self._lock = threading.Lock()\n", "", types, {"threading"}) == []
+    # a lazy getter making its flag set and buffer: what a builtin or an outside module makes is a tool
+    assert _stores_built(b"{\n\tc.lflags = flag.NewFlagSet(c.Name())\n\tc.buf = new(bytes.Buffer)\n}", "c", types, {"flag"}) == []
     assert _wraps(b"app = self.router\nfor cls in layers:\n    app = cls(app)\nreturn app\n") == "app"
     assert _wraps(b"h := mws[len(mws)-1](endpoint)\nfor i := len(mws) - 2; i >= 0; i-- {\n\th = mws[i](h)\n}\nreturn h\n}") == "h"
     assert _wraps(b"out = append(out, x)\nreturn out\n}") == ""  # a collection grows: nothing is wrapped
@@ -173,3 +176,8 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
     assert body_role(index, model, "webkit/app.py::App.setup").startswith("builds parts")
     assert body_role(index, model, "webkit/app.py::App.serve") == ""
     assert body_role(index, model, "webkit/app.py::App.__init__") == ""
+    index = built("go-registry")
+    model = build_model(index)
+    assert "registration" in body_role(index, model, "registry.go::Registry.Add")  # `for _, x := range items`: x is handed in
+    assert body_role(index, model, "registry.go::Registry.Flags") == ""  # tools made on first use, not parts
+    assert body_role(index, model, "registry.go::Registry.Count") == ""

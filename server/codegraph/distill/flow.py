@@ -774,6 +774,7 @@ def _module_names(imports) -> set[str]:
 WRAPS = re.compile(rb"(?<![\w.])(\w+)\s*:?=\s*(?:await\s+)?\w+(?:\[[\w.\- ]*\])?\(\s*&?\1\b")
 # A part built and stored on the unit's own object (`self.engine = self._create_engine()`,
 # `this.slot = new Slot(…)`, `self._session = iface.open_session(…)`).
+TOOL_MAKERS = frozenset({b"new", b"make"})  # Go's builtin allocators
 STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:await\s+)?(new\s+|&)?([\w.]+)\s*[(<{]")
 # An output handed on as an argument: a response, a writer, a stream, a socket, `c.OutOrStdout()`.
 OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|stream|socket|sink)\b(?!\s*[.(\[])|"
@@ -872,19 +873,27 @@ def _fills(body: bytes) -> str:
     return hit.group(1).decode() if len(sets) >= 2 else ""
 
 
-def _stores_built(body: bytes, receiver: str, types: set[str]) -> list[str]:
+def _stores_built(body: bytes, receiver: str, types: set[str], outside: set[str]) -> list[str]:
     """Fields of its own object the unit sets from a construction or a call: at least two stores, or one
-    construction of a type of the code base (`new(bytes.Buffer)`, `threading.Lock()`: a tool, not a part)."""
+    construction of a type of the code base (`new(bytes.Buffer)`, `threading.Lock()`: a tool, not a part).
+    A store of what a builtin or an outside module makes (`new(…)`, `flag.NewFlagSet(…)`, `threading.Lock()`;
+    `outside`: the file's names for whole outside modules) is a tool too and does not count. *Why:* a lazy
+    getter that creates its flag set and error buffer on first use read as assembly and took its places."""
     pattern = STORES_BUILT
     if receiver and receiver.isidentifier() and receiver not in ("self", "this"):  # Go `c.help = &Command{…}`
         pattern = re.compile(STORES_BUILT.pattern.replace(b"(?:self|this)", b"(?:self|this|" + receiver.encode() + b")"))
     found = pattern.findall(body)
     built = [f for f, amp, rhs in found if (CALLISH.match(rhs) or amp)
              and rhs.rsplit(b".", 1)[-1].decode("utf-8", "replace") in types]
-    hits = [(f.decode(), rhs) for f, _, rhs in found]
+    hits = [(f.decode(), rhs) for f, _, rhs in found if not _tool(rhs, outside)]
     if built or len(hits) >= 2:
         return sorted({f for f, _ in hits})
     return []
+
+
+def _tool(callee: bytes, outside: set[str]) -> bool:
+    """A callee that makes a tool, not a part: a builtin allocator or an outside module's function."""
+    return callee in TOOL_MAKERS or callee.split(b".", 1)[0].decode("utf-8", "replace") in outside
 
 
 def _hands_output(body: bytes, calls, start: int, writes) -> tuple[str, str]:
@@ -909,6 +918,9 @@ def _hands_output(body: bytes, calls, start: int, writes) -> tuple[str, str]:
 
 
 LOCAL_DEF = re.compile(rb"(?:\b(?:const|let|var|val)\s+)(\w+)\s*(?::[^=\n]*)?=(?!=)")
+# A loop variable over a collection (Go `for i, x := range cmds`, `for x in cmds:`, `for (const x of cmds)`):
+# each element of what the unit is handed
+LOOP_DEF = re.compile(rb"\bfor\s*\(?\s*(?:(?:const|let|var|val)\s+)?(?:\w+\s*,\s*)?(\w+)\s*(?::=\s*range\b|\bin\b|\bof\b)\s*([\w.]+)")
 
 
 def _statement_end(body: bytes, start: int, limit: int = 2000) -> int:
@@ -953,6 +965,10 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             stmt = body[local.end() : _statement_end(body, local.end())]
             if name not in params and any(re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt) for p in params):
                 params.append(name)
+        for loop in LOOP_DEF.finditer(body):  # `for _, x := range cmds`: x is one of the handed-in parts
+            name, over = loop.group(1).decode("utf-8", "replace"), loop.group(2).decode("utf-8", "replace")
+            if name not in params and over in handed:
+                params.append(name)
         for hit in hits:
             if hit.re is REGISTER and hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
                 continue  # `x.f = append(x.f, …)` registers only on the method's own object
@@ -990,7 +1006,7 @@ def body_role(index, model: Model, uid: str) -> str:
     wraps = _wraps(body)
     if wraps:
         return f"composes `{wraps}` in layers and hands it back"
-    stores = _stores_built(body, u.receiver, model.type_names())
+    stores = _stores_built(body, u.receiver, model.type_names(), _module_names(index.files[u.path].imports))
     if stores:
         return "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
     made = _fills(body)
@@ -1379,7 +1395,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
-        stores = _stores_built(body, u.receiver, m.type_names())
+        stores = _stores_built(body, u.receiver, m.type_names(), flow.modules(u.path))
         factory = hands_back_built(uid, body)
         error_param = _error_param(u)
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
