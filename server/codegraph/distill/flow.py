@@ -50,6 +50,7 @@ RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `ret
 FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
+QUALIFIED_NEW = re.compile(rb"new\s+([A-Za-z_$][\w$]*)\.[\w$.]*[\w$]")  # `new pkg.Type.Inner(`: its first qualifier
 FAMILY_MAX = 24
 MAX_DEPTH = 12
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
@@ -170,6 +171,7 @@ class Flow:
         self._modules: dict[str, set[str]] = {}
         self._outside: dict[str, set[str]] = {}
         self._roots: set[str] | None = None
+        self._dirs: set[str] | None = None
         self._graph()
         self._reach()
 
@@ -387,6 +389,8 @@ class Flow:
                 if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
                         and not any(m.units[d].name == c.name for d in self.out[src])):
                     foreign.add(c.assigned_to)
+                elif c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
+                    foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
                 if c.assigned_to and c.assigned_to not in local_type:
                     if c.name in types and (c.construct or c.name[:1].isupper()):
                         local_type[c.assigned_to] = c.name
@@ -401,6 +405,8 @@ class Flow:
                     c = c._replace(receiver=_without_views(c.receiver, views))
                 if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
                     continue  # a method of an outside package's object is not ours to guess
+                if (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, outside):
+                    continue  # `new okhttp3.Request.Builder()` (and calls on it): an outside package's type, not ours
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
                 if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
@@ -599,18 +605,40 @@ class Flow:
             self._roots = roots
         got = set()
         facts = self.index.files[path]
-        if facts.language in ("python", "javascript", "typescript", "tsx"):
+        jvm = facts.language in ("java", "kotlin")
+        if facts.language in ("python", "javascript", "typescript", "tsx") or jvm:
             for imp in facts.imports:
                 if imp.level or imp.module.startswith(".") or not imp.module:
                     continue
                 top = imp.module.lstrip("@").split("/")[0].split(".")[0]
-                if top in self._roots:
-                    continue  # a package of this code base
+                if (imp.module.replace(".", "/") in self._package_dirs()) if jvm else top in self._roots:
+                    continue  # a package of this code base (Java, Kotlin: a directory of that package path)
                 local = imp.alias or (imp.name if imp.name not in ("", "*", "default") else "")
                 if local.isidentifier():
                     got.add(local)
         self._outside[path] = got
         return got
+
+    def _package_dirs(self) -> set[str]:
+        """Every trailing part of every directory path in scope (`a/b/c` → `c`, `b/c`, `a/b/c`): a JVM
+        package `b.c` is the code base's own when some directory ends with `b/c`."""
+        if self._dirs is None:
+            self._dirs = set()
+            for p in self.index.files:
+                parts = p.split("/")[:-1]
+                for i in range(len(parts)):
+                    self._dirs.add("/".join(parts[i:]))
+        return self._dirs
+
+    def _outside_type(self, path: str, c, outside: set[str]) -> bool:
+        """A construction written with a qualifier that names an outside package or one of its types
+        (`new okhttp3.Response.Builder()`, `new Request.Builder()` with `Request` imported from outside)."""
+        hit = QUALIFIED_NEW.search(self.index.sources[path], c.start_byte, c.end_byte)
+        if hit is None:
+            return False
+        head = hit.group(1).decode("utf-8", "replace")
+        self.outside_names(path)  # fills the code base's root names
+        return head in outside or (head[:1].islower() and head not in (self._roots or ()))
 
     def depths(self, start: str) -> dict[str, int]:
         seen = {start: 0}
