@@ -385,11 +385,12 @@ class Flow:
             spec = BY_NAME.get(self.index.files[u.path].language)
             views = spec.self_views if spec is not None else frozenset()
             implicit_this = spec is not None and spec.implicit_this
+            jvm = self.index.files[u.path].language in ("java", "kotlin")  # where `new pkg.Type()` names a package
             for c in m.calls.get(src, ()):
                 if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
                         and not any(m.units[d].name == c.name for d in self.out[src])):
                     foreign.add(c.assigned_to)
-                elif c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
+                elif jvm and c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
                     foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
                 if c.assigned_to and c.assigned_to not in local_type:
                     if c.name in types and (c.construct or c.name[:1].isupper()):
@@ -405,7 +406,7 @@ class Flow:
                     c = c._replace(receiver=_without_views(c.receiver, views))
                 if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
                     continue  # a method of an outside package's object is not ours to guess
-                if (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, outside):
+                if jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, outside):
                     continue  # `new okhttp3.Request.Builder()` (and calls on it): an outside package's type, not ours
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
