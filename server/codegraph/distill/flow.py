@@ -370,6 +370,15 @@ class Flow:
                         if d not in self.out[src]:
                             self.out[src].add(d)
                             self.likely.add((src, d))
+        # a type's blocks in one file are one type (Rust's `impl Pump` beside `impl Future for Pump`):
+        # a method of either is the object's own
+        blocks: dict[tuple[str, str], set[str]] = {}
+        for t in self.ordered:
+            tu = m.units[t]
+            if tu.kind == "impl":
+                blocks.setdefault((tu.path, tu.name), set()).add(t)
+        for (path, name), ids in blocks.items():
+            ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
@@ -386,6 +395,7 @@ class Flow:
             views = spec.self_views if spec is not None else frozenset()
             implicit_this = spec is not None and spec.implicit_this
             jvm = self.index.files[u.path].language in ("java", "kotlin")  # where `new pkg.Type()` names a package
+            own_blocks = blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
             for c in m.calls.get(src, ()):
                 if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
                         and not any(m.units[d].name == c.name for d in self.out[src])):
@@ -417,14 +427,14 @@ class Flow:
                 else:
                     named = by_name.get(c.name, [])
                     if root in me:
-                        same = [d for d in named if d != src and (_same_type(m, m.units[d].parent, owner) if owner else m.units[d].path == u.path)]
+                        same = [d for d in named if d != src and (m.units[d].parent in own_blocks if owner else m.units[d].path == u.path)]
                         if not same and owner in outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
                             named = [d for d in named if m.units[d].parent in ancestors(owner)]  # unless a base in scope has it
                         if not same and c.name in views:  # `self.as_mut()` its type does not define: the language's
                             named = []
                         named = same or named
                     elif not c.receiver and owner and implicit_this and c.name != u.name:  # `execute(request)` in a method: this.execute
-                        same = [d for d in named if _same_type(m, m.units[d].parent, owner)]
+                        same = [d for d in named if m.units[d].parent in own_blocks]
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
                     parts = c.receiver.split(".")
@@ -653,15 +663,6 @@ class Flow:
                         nxt.append(d)
             frontier = nxt
         return seen
-
-
-def _same_type(m: Model, a: str | None, b: str) -> bool:
-    """Two parents are one type: the same unit, or two blocks of one type in one file (Rust's
-    `impl Pump` and `impl Future for Pump`: a method of either is the object's own)."""
-    if a == b:
-        return True
-    ua, ub = m.units.get(a or ""), m.units.get(b)
-    return bool(ua and ub and ua.is_type and ub.is_type and ua.name == ub.name and ua.path == ub.path)
 
 
 def _without_views(receiver: str, views: frozenset[str]) -> str:
