@@ -82,14 +82,14 @@ def test_flow_fixture_gold(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring", "rs-pinned-task", "java-loader",
-                                  "java-outside"])
+                                  "java-outside", "java-fields"])
 def test_selection_edges(name: str) -> None:
     """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
     same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs
     those its caller's type names. rs-pinned-task: a pinned `self.as_mut()` is the object itself, and its
     type's other impl blocks hold its own methods. java-loader: a bare call in a method names its own
     type's methods first. java-outside: what an outside package's builder makes is not the code base's
-    same-named type."""
+    same-named type. java-fields: a bare field call is answered by the field's declared type."""
     from codegraph.distill.flow import Flow
     from codegraph.distill.topology import build_model
 

@@ -50,6 +50,8 @@ RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `ret
 FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
+# Types that only hold one value of their type argument: a field declared `Option<Conn>` holds a Conn
+VALUE_WRAPPERS = frozenset({"Option", "Box", "Arc", "Rc", "Pin", "RefCell", "Cell", "Mutex", "RwLock", "Optional"})
 QUALIFIED_NEW = re.compile(rb"new\s+([A-Za-z_$][\w$]*)\.[\w$.]*[\w$]")  # `new pkg.Type.Inner(`: its first qualifier
 FAMILY_MAX = 24
 MAX_DEPTH = 12
@@ -379,6 +381,7 @@ class Flow:
                 blocks.setdefault((tu.path, tu.name), set()).add(t)
         for (path, name), ids in blocks.items():
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
+        declared = self._declared_fields(types)
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
@@ -440,6 +443,10 @@ class Flow:
                     parts = c.receiver.split(".")
                     typed = []
                     held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else local_type.get(c.receiver)
+                    if not held and owner and implicit_this and len(parts) == 1 and c.receiver not in u.param_names:
+                        # a bare field its type declares (Java `requestFactory.create(args)` with
+                        # `private final RequestFactory requestFactory;`)
+                        held = declared.get((m.units[owner].path, m.units[owner].name, c.receiver), "")
                     if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
                         held = attr_type.get(parts[-1])
                     if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
@@ -457,6 +464,20 @@ class Flow:
                         self.likely.add((src, d))
                         if c.construct or m.units[d].is_type or d in self.ctor_units:
                             self.constructs.add((src, d))
+
+    def _declared_fields(self, types: dict[str, list[str]]) -> dict[tuple[str, str, str], str]:
+        """(file, type name, field) → the type of the code base its declaration holds, seen through the
+        wrappers that only hold one value (`Option<ProtoServer<…>>`, `Arc<Pool>`, `*node`). Keyed by file
+        and name, so a Rust `impl` block finds the fields of its struct."""
+        m = self.m
+        out: dict[tuple[str, str, str], str] = {}
+        for t in self.ordered:
+            tu = m.units[t]
+            for field, text in tu.attrs if tu.is_type else ():
+                held = _held_type(text)
+                if held in types:
+                    out.setdefault((tu.path, tu.name, field), held)
+        return out
 
     def _named_by_owner(self, src: str, targets: list[str], base_of: dict[str, str]) -> list[str]:
         """The targets whose type (or, for a closure, whose function) the caller's own type names in its
@@ -663,6 +684,17 @@ class Flow:
                         nxt.append(d)
             frontier = nxt
         return seen
+
+
+def _held_type(text: str) -> str:
+    """The named type a declaration holds: `Option<Foo<T>>` → `Foo`, `&mut pkg::Bar` → `Bar`."""
+    t = text.strip().lstrip("*&").removeprefix("mut ").strip()
+    while True:
+        head, _, rest = t.partition("<")
+        if head.strip() in VALUE_WRAPPERS and rest:
+            t = rest.rsplit(">", 1)[0].split(",", 1)[0].strip().lstrip("*&")
+            continue
+        return re.split(r"::|\.", head.strip())[-1]
 
 
 def _without_views(receiver: str, views: frozenset[str]) -> str:
