@@ -20,7 +20,7 @@ from codegraph.requests import frame_bytes_for, run_distill_frame
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
-         "py-lib-helpers", "java-loader")
+         "py-lib-helpers", "java-loader", "kt-door")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -156,8 +156,8 @@ def test_what_a_unit_does_from_its_body() -> None:
     assert _stores_built(b"self.slot = Slot(self)\n", "", types, none) == ["slot"]  # one part of the code base built
     assert _stores_built(b"{\n\tc.buf = new(bytes.Buffer)\n}", "c", types, none) == []  # an outside tool, not a part
     assert _stores_built(b"self._lock = threading.Lock()\n", "", types, {"threading"}) == []
-    # a lazy getter making its flag set and buffer: what a builtin or an outside module makes is a tool
-    assert _stores_built(b"{\n\tc.lflags = flag.NewFlagSet(c.Name())\n\tc.buf = new(bytes.Buffer)\n}", "c", types, {"flag"}) == []
+    # a lazy getter making its buffers: what a builtin or an outside module makes is a tool
+    assert _stores_built(b"{\n\tr.scratch = bytes.NewBufferString(r.Name())\n\tr.names = new(strings.Builder)\n}", "r", types, {"bytes"}) == []
     assert _wraps(b"app = self.router\nfor cls in layers:\n    app = cls(app)\nreturn app\n") == "app"
     assert _wraps(b"h := mws[len(mws)-1](endpoint)\nfor i := len(mws) - 2; i >= 0; i-- {\n\th = mws[i](h)\n}\nreturn h\n}") == "h"
     assert _wraps(b"out = append(out, x)\nreturn out\n}") == ""  # a collection grows: nothing is wrapped
@@ -181,5 +181,5 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
     index = built("go-registry")
     model = build_model(index)
     assert "registration" in body_role(index, model, "registry.go::Registry.Add")  # `for _, x := range items`: x is handed in
-    assert body_role(index, model, "registry.go::Registry.Flags") == ""  # tools made on first use, not parts
+    assert body_role(index, model, "registry.go::Registry.Scratch") == ""  # tools made on first use, not parts
     assert body_role(index, model, "registry.go::Registry.Count") == ""

@@ -420,7 +420,7 @@ class Flow:
                 if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
                     continue  # a method of an outside package's object is not ours to guess
                 if jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, outside):
-                    continue  # `new okhttp3.Request.Builder()` (and calls on it): an outside package's type, not ours
+                    continue  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
                 if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
@@ -436,7 +436,7 @@ class Flow:
                         if not same and c.name in views:  # `self.as_mut()` its type does not define: the language's
                             named = []
                         named = same or named
-                    elif not c.receiver and owner and implicit_this and c.name != u.name:  # `execute(request)` in a method: this.execute
+                    elif not c.receiver and owner and implicit_this and c.name != u.name:  # `run(request)` in a method: this.run
                         same = [d for d in named if m.units[d].parent in own_blocks]
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
@@ -444,8 +444,8 @@ class Flow:
                     typed = []
                     held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else local_type.get(c.receiver)
                     if not held and owner and implicit_this and len(parts) == 1 and c.receiver not in u.param_names:
-                        # a bare field its type declares (Java `requestFactory.create(args)` with
-                        # `private final RequestFactory requestFactory;`)
+                        # a bare field its type declares (Java `planner.plan(args)` with
+                        # `private final Planner planner;`)
                         held = declared.get((m.units[owner].path, m.units[owner].name, c.receiver), "")
                     if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
                         held = attr_type.get(parts[-1])
@@ -664,7 +664,7 @@ class Flow:
 
     def _outside_type(self, path: str, c, outside: set[str]) -> bool:
         """A construction written with a qualifier that names an outside package or one of its types
-        (`new okhttp3.Response.Builder()`, `new Request.Builder()` with `Request` imported from outside)."""
+        (`new vendor.kit.Ticket.Maker()`, `new Labels.Maker()` with `Labels` imported from outside)."""
         hit = QUALIFIED_NEW.search(self.index.sources[path], c.start_byte, c.end_byte)
         if hit is None:
             return False
@@ -938,9 +938,9 @@ def _fills(body: bytes) -> str:
 def _stores_built(body: bytes, receiver: str, types: set[str], outside: set[str]) -> list[str]:
     """Fields of its own object the unit sets from a construction or a call: at least two stores, or one
     construction of a type of the code base (`new(bytes.Buffer)`, `threading.Lock()`: a tool, not a part).
-    A store of what a builtin or an outside module makes (`new(…)`, `flag.NewFlagSet(…)`, `threading.Lock()`;
+    A store of what a builtin or an outside module makes (`new(…)`, `bytes.NewBufferString(…)`, `threading.Lock()`;
     `outside`: the file's names for whole outside modules) is a tool too and does not count. *Why:* a lazy
-    getter that creates its flag set and error buffer on first use read as assembly and took its places."""
+    getter that creates its buffers on first use read as assembly and took its places."""
     pattern = STORES_BUILT
     if receiver and receiver.isidentifier() and receiver not in ("self", "this"):  # Go `c.help = &Command{…}`
         pattern = re.compile(STORES_BUILT.pattern.replace(b"(?:self|this)", b"(?:self|this|" + receiver.encode() + b")"))
@@ -980,7 +980,7 @@ def _hands_output(body: bytes, calls, start: int, writes) -> tuple[str, str]:
 
 
 LOCAL_DEF = re.compile(rb"(?:\b(?:const|let|var|val)\s+)(\w+)\s*(?::[^=\n]*)?=(?!=)")
-# A loop variable over a collection (Go `for i, x := range cmds`, `for x in cmds:`, `for (const x of cmds)`):
+# A loop variable over a collection (Go `for i, x := range items`, `for x in items:`, `for (const x of items)`):
 # each element of what the unit is handed
 LOOP_DEF = re.compile(rb"\bfor\s*\(?\s*(?:(?:const|let|var|val)\s+)?(?:\w+\s*,\s*)?(\w+)\s*(?::=\s*range\b|\bin\b|\bof\b)\s*([\w.]+)")
 
@@ -1027,7 +1027,7 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             stmt = body[local.end() : _statement_end(body, local.end())]
             if name not in params and any(re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt) for p in params):
                 params.append(name)
-        for loop in LOOP_DEF.finditer(body):  # `for _, x := range cmds`: x is one of the handed-in parts
+        for loop in LOOP_DEF.finditer(body):  # `for _, x := range items`: x is one of the handed-in parts
             name, over = loop.group(1).decode("utf-8", "replace"), loop.group(2).decode("utf-8", "replace")
             if name not in params and over in handed:
                 params.append(name)
@@ -1203,7 +1203,9 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         covered |= mine
         p.picks.append((uid, "entry", cands[uid][1], 0))
     # the outermost door: a public surface that nothing calls and that leads into a chosen surface
-    # (and everything it reaches) is where callers enter; the inner one is part of its flow
+    # (and everything it reaches) is where callers enter; the inner one is part of its flow, unless
+    # it implements a public interface (callers holding the interface enter there): then both are entries
+    doors: list[tuple[str, str, str]] = []
     for i, e in enumerate(entries):
         if kind_of[e] != "surface" or e in extra:
             continue
@@ -1214,9 +1216,16 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
                  and flow.down_bits.get(x, 0) & e_bits == e_bits]
         if outer:  # the nearest door: the least set in motion besides the inner entry's flow
             x = min(outer, key=lambda x: (flow.down.get(x, 0), m.cost(x), stable(x)))
+            why = f"public door into `{m.units[e].qualname}`: only other public methods call it"
+            if e in implements and len(entries) + len(doors) - len(extra) < CAPS["entry"]:
+                doors.append((e, x, why))  # an interface's implementation is entered through the interface too
+                continue
             entries[i] = x
-            p.picks = [(x, k, f"public door into `{m.units[e].qualname}`: only other public methods call it", d)
-                       if u == e else (u, k, w, d) for u, k, w, d in p.picks]
+            p.picks = [(x, k, why, d) if u == e else (u, k, w, d) for u, k, w, d in p.picks]
+    for e, x, why in doors:  # the door goes just before the entry it leads into
+        entries.insert(entries.index(e), x)
+        at = next(j for j, pick in enumerate(p.picks) if pick[0] == e)
+        p.picks.insert(at, (x, "entry", why, 0))
     chosen = set(entries)
 
     # ---- the trunk of each entry's flow ---------------------------------------------------
