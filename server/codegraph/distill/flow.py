@@ -375,13 +375,13 @@ class Flow:
         # a type's blocks in one file are one type (Rust's `impl Pump` beside `impl Future for Pump`):
         # a method of either is the object's own
         blocks: dict[tuple[str, str], set[str]] = {}
-        for t in self.ordered:
-            tu = m.units[t]
-            if tu.kind == "impl":
-                blocks.setdefault((tu.path, tu.name), set()).add(t)
+        for name, ts in types.items():
+            for t in ts:
+                if m.units[t].kind == "impl":
+                    blocks.setdefault((m.units[t].path, name), set()).add(t)
         for (path, name), ids in blocks.items():
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
-        declared = self._declared_fields(types)
+        declared: dict[tuple[str, str, str], str] | None = None  # read on first use (Java, Kotlin)
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
@@ -446,6 +446,8 @@ class Flow:
                     if not held and owner and implicit_this and len(parts) == 1 and c.receiver not in u.param_names:
                         # a bare field its type declares (Java `planner.plan(args)` with
                         # `private final Planner planner;`)
+                        if declared is None:
+                            declared = self._declared_fields(types)
                         held = declared.get((m.units[owner].path, m.units[owner].name, c.receiver), "")
                     if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
                         held = attr_type.get(parts[-1])
@@ -471,9 +473,9 @@ class Flow:
         and name, so a Rust `impl` block finds the fields of its struct."""
         m = self.m
         out: dict[tuple[str, str, str], str] = {}
-        for t in self.ordered:
+        for t in sorted({t for ts in types.values() for t in ts}, key=m.order.__getitem__):
             tu = m.units[t]
-            for field, text in tu.attrs if tu.is_type else ():
+            for field, text in tu.attrs:
                 held = _held_type(text)
                 if held in types:
                     out.setdefault((tu.path, tu.name, field), held)
@@ -1027,7 +1029,7 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             stmt = body[local.end() : _statement_end(body, local.end())]
             if name not in params and any(re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt) for p in params):
                 params.append(name)
-        for loop in LOOP_DEF.finditer(body):  # `for _, x := range items`: x is one of the handed-in parts
+        for loop in LOOP_DEF.finditer(body) if b"for" in body else ():  # `for _, x := range items`: x is handed in
             name, over = loop.group(1).decode("utf-8", "replace"), loop.group(2).decode("utf-8", "replace")
             if name not in params and over in handed:
                 params.append(name)
