@@ -20,7 +20,7 @@ from codegraph.requests import frame_bytes_for, run_distill_frame
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
-         "py-lib-helpers")
+         "py-lib-helpers", "java-loader", "kt-door")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -81,11 +81,15 @@ def test_flow_fixture_gold(name: str) -> None:
             assert uid not in srcs or role not in srcs[uid]["roles"], (role, uid)
 
 
-@pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring"])
+@pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring", "rs-pinned-task", "java-loader",
+                                  "java-outside", "java-fields"])
 def test_selection_edges(name: str) -> None:
     """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
     same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs
-    those its caller's type names."""
+    those its caller's type names. rs-pinned-task: a pinned `self.as_mut()` is the object itself, and its
+    type's other impl blocks hold its own methods. java-loader: a bare call in a method names its own
+    type's methods first. java-outside: what an outside package's builder makes is not the code base's
+    same-named type. java-fields: a bare field call is answered by the field's declared type."""
     from codegraph.distill.flow import Flow
     from codegraph.distill.topology import build_model
 
@@ -145,12 +149,15 @@ def test_what_a_unit_does_from_its_body() -> None:
     from codegraph.distill.flow import _fills, _stores_built, _wraps
 
     types = {"Command", "Slot"}
-    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c", types) == ["help"]  # Go: the receiver is its object
-    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n", "", types) == ["engine", "spider"]
-    assert _stores_built(b"self.count = self.total()\n", "", types) == []  # one call result stored: bookkeeping, not assembly
-    assert _stores_built(b"self.slot = Slot(self)\n", "", types) == ["slot"]  # one part of the code base built
-    assert _stores_built(b"{\n\tc.buf = new(bytes.Buffer)\n}", "c", types) == []  # an outside tool, not a part
-    assert _stores_built(b"self._lock = threading.Lock()\n", "", types) == []
+    none: set[str] = set()
+    assert _stores_built(b"{\n\tc.help = &Command{Use: \"help\"}\n}", "c", types, none) == ["help"]  # Go: the receiver is its object
+    assert _stores_built(b"self.engine = self._create_engine()\nself.spider = self._create_spider()\n", "", types, none) == ["engine", "spider"]
+    assert _stores_built(b"self.count = self.total()\n", "", types, none) == []  # one call result stored: bookkeeping, not assembly
+    assert _stores_built(b"self.slot = Slot(self)\n", "", types, none) == ["slot"]  # one part of the code base built
+    assert _stores_built(b"{\n\tc.buf = new(bytes.Buffer)\n}", "c", types, none) == []  # an outside tool, not a part
+    assert _stores_built(b"self._lock = threading.Lock()\n", "", types, {"threading"}) == []
+    # a lazy getter making its buffers: what a builtin or an outside module makes is a tool
+    assert _stores_built(b"{\n\tr.scratch = bytes.NewBufferString(r.Name())\n\tr.names = new(strings.Builder)\n}", "r", types, {"bytes"}) == []
     assert _wraps(b"app = self.router\nfor cls in layers:\n    app = cls(app)\nreturn app\n") == "app"
     assert _wraps(b"h := mws[len(mws)-1](endpoint)\nfor i := len(mws) - 2; i >= 0; i-- {\n\th = mws[i](h)\n}\nreturn h\n}") == "h"
     assert _wraps(b"out = append(out, x)\nreturn out\n}") == ""  # a collection grows: nothing is wrapped
@@ -171,3 +178,8 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
     assert body_role(index, model, "webkit/app.py::App.setup").startswith("builds parts")
     assert body_role(index, model, "webkit/app.py::App.serve") == ""
     assert body_role(index, model, "webkit/app.py::App.__init__") == ""
+    index = built("go-registry")
+    model = build_model(index)
+    assert "registration" in body_role(index, model, "registry.go::Registry.Add")  # `for _, x := range items`: x is handed in
+    assert body_role(index, model, "registry.go::Registry.Scratch") == ""  # tools made on first use, not parts
+    assert body_role(index, model, "registry.go::Registry.Count") == ""

@@ -50,6 +50,9 @@ RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `ret
 FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
+# Types that only hold one value of their type argument: a field declared `Option<Conn>` holds a Conn
+VALUE_WRAPPERS = frozenset({"Option", "Box", "Arc", "Rc", "Pin", "RefCell", "Cell", "Mutex", "RwLock", "Optional"})
+QUALIFIED_NEW = re.compile(rb"new\s+([A-Za-z_$][\w$]*)\.[\w$.]*[\w$]")  # `new pkg.Type.Inner(`: its first qualifier
 FAMILY_MAX = 24
 MAX_DEPTH = 12
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
@@ -170,6 +173,7 @@ class Flow:
         self._modules: dict[str, set[str]] = {}
         self._outside: dict[str, set[str]] = {}
         self._roots: set[str] | None = None
+        self._dirs: set[str] | None = None
         self._graph()
         self._reach()
 
@@ -368,6 +372,16 @@ class Flow:
                         if d not in self.out[src]:
                             self.out[src].add(d)
                             self.likely.add((src, d))
+        # a type's blocks in one file are one type (Rust's `impl Pump` beside `impl Future for Pump`):
+        # a method of either is the object's own
+        blocks: dict[tuple[str, str], set[str]] = {}
+        for name, ts in types.items():
+            for t in ts:
+                if m.units[t].kind == "impl":
+                    blocks.setdefault((m.units[t].path, name), set()).add(t)
+        for (path, name), ids in blocks.items():
+            ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
+        declared: dict[tuple[str, str, str], str] | None = None  # read on first use (Java, Kotlin)
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in arch:
                 continue
@@ -380,10 +394,17 @@ class Flow:
             foreign: set[str] = set()  # `t := template.New(…)`: t holds what an imported package built
             mods = self.modules(u.path)
             outside = self.outside_names(u.path)
+            spec = BY_NAME.get(self.index.files[u.path].language)
+            views = spec.self_views if spec is not None else frozenset()
+            implicit_this = spec is not None and spec.implicit_this
+            jvm = self.index.files[u.path].language in ("java", "kotlin")  # where `new pkg.Type()` names a package
+            own_blocks = blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
             for c in m.calls.get(src, ()):
                 if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
                         and not any(m.units[d].name == c.name for d in self.out[src])):
                     foreign.add(c.assigned_to)
+                elif jvm and c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
+                    foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
                 if c.assigned_to and c.assigned_to not in local_type:
                     if c.name in types and (c.construct or c.name[:1].isupper()):
                         local_type[c.assigned_to] = c.name
@@ -394,8 +415,12 @@ class Flow:
             for c in m.unresolved[src]:
                 if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
                     c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
+                if views and "(" in c.receiver:  # `self.as_mut().poll_next(cx)`: a call on self
+                    c = c._replace(receiver=_without_views(c.receiver, views))
                 if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
                     continue  # a method of an outside package's object is not ours to guess
+                if jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, outside):
+                    continue  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
                 root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
                 cands: list[str] = []
                 if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
@@ -405,14 +430,25 @@ class Flow:
                 else:
                     named = by_name.get(c.name, [])
                     if root in me:
-                        same = [d for d in named if d != src and (m.units[d].parent == owner if owner else m.units[d].path == u.path)]
+                        same = [d for d in named if d != src and (m.units[d].parent in own_blocks if owner else m.units[d].path == u.path)]
                         if not same and owner in outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
                             named = [d for d in named if m.units[d].parent in ancestors(owner)]  # unless a base in scope has it
+                        if not same and c.name in views:  # `self.as_mut()` its type does not define: the language's
+                            named = []
+                        named = same or named
+                    elif not c.receiver and owner and implicit_this and c.name != u.name:  # `run(request)` in a method: this.run
+                        same = [d for d in named if m.units[d].parent in own_blocks]
                         named = same or named
                     # a member call on some other object names its target only when the name is unique
                     parts = c.receiver.split(".")
                     typed = []
                     held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else local_type.get(c.receiver)
+                    if not held and owner and implicit_this and len(parts) == 1 and c.receiver not in u.param_names:
+                        # a bare field its type declares (Java `planner.plan(args)` with
+                        # `private final Planner planner;`)
+                        if declared is None:
+                            declared = self._declared_fields(types)
+                        held = declared.get((m.units[owner].path, m.units[owner].name, c.receiver), "")
                     if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
                         held = attr_type.get(parts[-1])
                     if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
@@ -430,6 +466,20 @@ class Flow:
                         self.likely.add((src, d))
                         if c.construct or m.units[d].is_type or d in self.ctor_units:
                             self.constructs.add((src, d))
+
+    def _declared_fields(self, types: dict[str, list[str]]) -> dict[tuple[str, str, str], str]:
+        """(file, type name, field) → the type of the code base its declaration holds, seen through the
+        wrappers that only hold one value (`Option<ProtoServer<…>>`, `Arc<Pool>`, `*node`). Keyed by file
+        and name, so a Rust `impl` block finds the fields of its struct."""
+        m = self.m
+        out: dict[tuple[str, str, str], str] = {}
+        for t in sorted({t for ts in types.values() for t in ts}, key=m.order.__getitem__):
+            tu = m.units[t]
+            for field, text in tu.attrs:
+                held = _held_type(text)
+                if held in types:
+                    out.setdefault((tu.path, tu.name, field), held)
+        return out
 
     def _named_by_owner(self, src: str, targets: list[str], base_of: dict[str, str]) -> list[str]:
         """The targets whose type (or, for a closure, whose function) the caller's own type names in its
@@ -589,18 +639,40 @@ class Flow:
             self._roots = roots
         got = set()
         facts = self.index.files[path]
-        if facts.language in ("python", "javascript", "typescript", "tsx"):
+        jvm = facts.language in ("java", "kotlin")
+        if facts.language in ("python", "javascript", "typescript", "tsx") or jvm:
             for imp in facts.imports:
                 if imp.level or imp.module.startswith(".") or not imp.module:
                     continue
                 top = imp.module.lstrip("@").split("/")[0].split(".")[0]
-                if top in self._roots:
-                    continue  # a package of this code base
+                if (imp.module.replace(".", "/") in self._package_dirs()) if jvm else top in self._roots:
+                    continue  # a package of this code base (Java, Kotlin: a directory of that package path)
                 local = imp.alias or (imp.name if imp.name not in ("", "*", "default") else "")
                 if local.isidentifier():
                     got.add(local)
         self._outside[path] = got
         return got
+
+    def _package_dirs(self) -> set[str]:
+        """Every trailing part of every directory path in scope (`a/b/c` → `c`, `b/c`, `a/b/c`): a JVM
+        package `b.c` is the code base's own when some directory ends with `b/c`."""
+        if self._dirs is None:
+            self._dirs = set()
+            for p in self.index.files:
+                parts = p.split("/")[:-1]
+                for i in range(len(parts)):
+                    self._dirs.add("/".join(parts[i:]))
+        return self._dirs
+
+    def _outside_type(self, path: str, c, outside: set[str]) -> bool:
+        """A construction written with a qualifier that names an outside package or one of its types
+        (`new vendor.kit.Ticket.Maker()`, `new Labels.Maker()` with `Labels` imported from outside)."""
+        hit = QUALIFIED_NEW.search(self.index.sources[path], c.start_byte, c.end_byte)
+        if hit is None:
+            return False
+        head = hit.group(1).decode("utf-8", "replace")
+        self.outside_names(path)  # fills the code base's root names
+        return head in outside or (head[:1].islower() and head not in (self._roots or ()))
 
     def depths(self, start: str) -> dict[str, int]:
         seen = {start: 0}
@@ -614,6 +686,25 @@ class Flow:
                         nxt.append(d)
             frontier = nxt
         return seen
+
+
+def _held_type(text: str) -> str:
+    """The named type a declaration holds: `Option<Foo<T>>` → `Foo`, `&mut pkg::Bar` → `Bar`."""
+    t = text.strip().lstrip("*&").removeprefix("mut ").strip()
+    while True:
+        head, _, rest = t.partition("<")
+        if head.strip() in VALUE_WRAPPERS and rest:
+            t = rest.rsplit(">", 1)[0].split(",", 1)[0].strip().lstrip("*&")
+            continue
+        return re.split(r"::|\.", head.strip())[-1]
+
+
+def _without_views(receiver: str, views: frozenset[str]) -> str:
+    """A receiver without the steps that only view it (`self.as_mut().project().conn` →
+    `self.conn`): a pinned or projected `self` is still the object itself."""
+    parts = receiver.split(".")
+    kept = parts[:1] + [p for p in parts[1:] if not (p.strip().endswith("()") and p.strip()[:-2] in views)]
+    return ".".join(kept)
 
 
 @lru_cache(maxsize=16)
@@ -747,6 +838,7 @@ def _module_names(imports) -> set[str]:
 WRAPS = re.compile(rb"(?<![\w.])(\w+)\s*:?=\s*(?:await\s+)?\w+(?:\[[\w.\- ]*\])?\(\s*&?\1\b")
 # A part built and stored on the unit's own object (`self.engine = self._create_engine()`,
 # `this.slot = new Slot(…)`, `self._session = iface.open_session(…)`).
+TOOL_MAKERS = frozenset({b"new", b"make"})  # Go's builtin allocators
 STORES_BUILT = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(?:await\s+)?(new\s+|&)?([\w.]+)\s*[(<{]")
 # An output handed on as an argument: a response, a writer, a stream, a socket, `c.OutOrStdout()`.
 OUTPUT_ARG = re.compile(rb"(?<![\w.])(response|resp|res|w|wr|writer|out|output|stream|socket|sink)\b(?!\s*[.(\[])|"
@@ -845,19 +937,27 @@ def _fills(body: bytes) -> str:
     return hit.group(1).decode() if len(sets) >= 2 else ""
 
 
-def _stores_built(body: bytes, receiver: str, types: set[str]) -> list[str]:
+def _stores_built(body: bytes, receiver: str, types: set[str], outside: set[str]) -> list[str]:
     """Fields of its own object the unit sets from a construction or a call: at least two stores, or one
-    construction of a type of the code base (`new(bytes.Buffer)`, `threading.Lock()`: a tool, not a part)."""
+    construction of a type of the code base (`new(bytes.Buffer)`, `threading.Lock()`: a tool, not a part).
+    A store of what a builtin or an outside module makes (`new(…)`, `bytes.NewBufferString(…)`, `threading.Lock()`;
+    `outside`: the file's names for whole outside modules) is a tool too and does not count. *Why:* a lazy
+    getter that creates its buffers on first use read as assembly and took its places."""
     pattern = STORES_BUILT
     if receiver and receiver.isidentifier() and receiver not in ("self", "this"):  # Go `c.help = &Command{…}`
         pattern = re.compile(STORES_BUILT.pattern.replace(b"(?:self|this)", b"(?:self|this|" + receiver.encode() + b")"))
     found = pattern.findall(body)
     built = [f for f, amp, rhs in found if (CALLISH.match(rhs) or amp)
              and rhs.rsplit(b".", 1)[-1].decode("utf-8", "replace") in types]
-    hits = [(f.decode(), rhs) for f, _, rhs in found]
+    hits = [(f.decode(), rhs) for f, _, rhs in found if not _tool(rhs, outside)]
     if built or len(hits) >= 2:
         return sorted({f for f, _ in hits})
     return []
+
+
+def _tool(callee: bytes, outside: set[str]) -> bool:
+    """A callee that makes a tool, not a part: a builtin allocator or an outside module's function."""
+    return callee in TOOL_MAKERS or callee.split(b".", 1)[0].decode("utf-8", "replace") in outside
 
 
 def _hands_output(body: bytes, calls, start: int, writes) -> tuple[str, str]:
@@ -882,6 +982,9 @@ def _hands_output(body: bytes, calls, start: int, writes) -> tuple[str, str]:
 
 
 LOCAL_DEF = re.compile(rb"(?:\b(?:const|let|var|val)\s+)(\w+)\s*(?::[^=\n]*)?=(?!=)")
+# A loop variable over a collection (Go `for i, x := range items`, `for x in items:`, `for (const x of items)`):
+# each element of what the unit is handed
+LOOP_DEF = re.compile(rb"\bfor\s*\(?\s*(?:(?:const|let|var|val)\s+)?(?:\w+\s*,\s*)?(\w+)\s*(?::=\s*range\b|\bin\b|\bof\b)\s*([\w.]+)")
 
 
 def _statement_end(body: bytes, start: int, limit: int = 2000) -> int:
@@ -926,6 +1029,10 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
             stmt = body[local.end() : _statement_end(body, local.end())]
             if name not in params and any(re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt) for p in params):
                 params.append(name)
+        for loop in LOOP_DEF.finditer(body) if b"for" in body else ():  # `for _, x := range items`: x is handed in
+            name, over = loop.group(1).decode("utf-8", "replace"), loop.group(2).decode("utf-8", "replace")
+            if name not in params and over in handed:
+                params.append(name)
         for hit in hits:
             if hit.re is REGISTER and hit.group(1) and hit.group(1).decode("utf-8", "replace") != u.receiver:
                 continue  # `x.f = append(x.f, …)` registers only on the method's own object
@@ -963,7 +1070,7 @@ def body_role(index, model: Model, uid: str) -> str:
     wraps = _wraps(body)
     if wraps:
         return f"composes `{wraps}` in layers and hands it back"
-    stores = _stores_built(body, u.receiver, model.type_names())
+    stores = _stores_built(body, u.receiver, model.type_names(), _module_names(index.files[u.path].imports))
     if stores:
         return "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
     made = _fills(body)
@@ -1098,19 +1205,29 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         covered |= mine
         p.picks.append((uid, "entry", cands[uid][1], 0))
     # the outermost door: a public surface that nothing calls and that leads into a chosen surface
-    # (and everything it reaches) is where callers enter; the inner one is part of its flow
+    # (and everything it reaches) is where callers enter; the inner one is part of its flow, unless
+    # it implements a public interface (callers holding the interface enter there): then both are entries
+    doors: list[tuple[str, str, str]] = []
     for i, e in enumerate(entries):
         if kind_of[e] != "surface" or e in extra:
             continue
         e_bits = flow.down_bits.get(e, 0)
         outer = [x for x in flow.callers.get(e, ()) if kind_of.get(x) == "surface" and x not in entries
+                 and _owner_type(m, x) in ("", _owner_type(m, e))  # another type's method is a client, not a door
                  and all(kind_of.get(c) == "surface" for c in flow.callers.get(x, ()))
                  and flow.down_bits.get(x, 0) & e_bits == e_bits]
         if outer:  # the nearest door: the least set in motion besides the inner entry's flow
             x = min(outer, key=lambda x: (flow.down.get(x, 0), m.cost(x), stable(x)))
+            why = f"public door into `{m.units[e].qualname}`: only other public methods call it"
+            if e in implements and len(entries) + len(doors) - len(extra) < CAPS["entry"]:
+                doors.append((e, x, why))  # an interface's implementation is entered through the interface too
+                continue
             entries[i] = x
-            p.picks = [(x, k, f"public door into `{m.units[e].qualname}`: only other public methods call it", d)
-                       if u == e else (u, k, w, d) for u, k, w, d in p.picks]
+            p.picks = [(x, k, why, d) if u == e else (u, k, w, d) for u, k, w, d in p.picks]
+    for e, x, why in doors:  # the door goes just before the entry it leads into
+        entries.insert(entries.index(e), x)
+        at = next(j for j, pick in enumerate(p.picks) if pick[0] == e)
+        p.picks.insert(at, (x, "entry", why, 0))
     chosen = set(entries)
 
     # ---- the trunk of each entry's flow ---------------------------------------------------
@@ -1351,7 +1468,7 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
-        stores = _stores_built(body, u.receiver, m.type_names())
+        stores = _stores_built(body, u.receiver, m.type_names(), flow.modules(u.path))
         factory = hands_back_built(uid, body)
         error_param = _error_param(u)
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \

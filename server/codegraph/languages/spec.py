@@ -115,6 +115,10 @@ class LanguageSpec:
     # Member calls that hand the receiver function over rather than name a method of it
     # (`dispatch.bind(this)`, `fn.call(ctx)`): the ranked graph records a reference to it.
     value_calls: frozenset[str] = frozenset()
+    # Calls that hand back a view of their receiver, not another object (Rust's pinned
+    # `self.as_mut()`, a `pin_project` `self.project()`): when the receiver's type does not define
+    # the name, the ranked graph reads the call's result as the receiver itself.
+    self_views: frozenset[str] = frozenset()
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 

@@ -164,18 +164,33 @@ def rust_macro_calls(macro: Node) -> list[MacroCall]:
                 continue
             if i > 1 and tokens[i - 2].type in _DECLARES:
                 continue
-            chain: list[str] = []
-            j = i - 2
-            while j >= 1 and tokens[j].type in (".", "::") and tokens[j - 1].type in _PATH_SEGMENTS:
-                chain.append(text(tokens[j - 1]) + tokens[j].type)
-                j -= 2
-            if j >= 1 and tokens[j].type in (".", "::"):  # the chain starts after a call, an index, …
-                chain.append(text(tokens[j - 1]) + tokens[j].type)
-                j -= 2
+            chain, j = _macro_chain(tokens, i - 2)
             receiver = "".join(reversed(chain))[:-2 if chain and chain[0].endswith("::") else -1] if chain else ""
             start = tokens[j + 1] if chain else callee
             out.append((start.start_byte, tok.end_byte, callee.start_point.row + 1, text(callee), receiver[:120]))
     return out
+
+
+def _macro_chain(tokens: list[Node], j: int) -> tuple[list[str], int]:
+    """The receiver chain before a call among macro tokens, last step first, and the index just
+    before it. A step is a plain name or a call of one (`self.as_mut().poll(cx)` → `as_mut()`,
+    `self`: written like the same call outside a macro, arguments left out); a chain that starts
+    after anything else (an index, a literal) keeps that start, which binds nothing."""
+    chain: list[str] = []
+    while j >= 1 and tokens[j].type in (".", "::"):
+        sep, prev = tokens[j].type, tokens[j - 1]
+        if prev.type in _PATH_SEGMENTS:
+            chain.append(text(prev) + sep)
+            j -= 2
+        elif (j >= 2 and prev.type == "token_tree" and prev.child_count and prev.child(0).type == "("
+              and tokens[j - 2].type == "identifier"):
+            chain.append(text(tokens[j - 2]) + "()" + sep)
+            j -= 3
+        else:
+            chain.append(text(prev) + sep)
+            j -= 2
+            break
+    return chain, j
 
 
 def rust_import(node: Node) -> list[Import]:
@@ -312,6 +327,7 @@ RUST = LanguageSpec(
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
     declarations="(let_declaration pattern: (identifier) @name type: (_) @type)",
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
+    self_views=frozenset({"as_mut", "as_ref", "get_mut", "get_ref", "project", "project_ref", "borrow", "borrow_mut", "clone"}),
     host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""
