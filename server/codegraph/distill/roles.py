@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 
 from ..index.facts import Unit
+from ..languages import BY_NAME
 from .manifests import DeclaredEntry
 from .signals import (
     REGISTRATION_CALLS,
     boundary_marks,
     io_fields,
     io_locals,
-    is_async_main,
     is_registration_decorator,
     output_tier,
     persistence_tier,
@@ -63,22 +63,17 @@ def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
         return
     if not u.is_callable:
         return
+    spec = BY_NAME.get(facts.language)
     for deco in u.decorators:
-        if is_async_main(deco):
+        if spec is not None and spec.entry_attribute(deco):
             _put(roles, u.id, ENTRY, 2, f"runtime entry attribute `{deco[:60]}`")
         elif is_registration_decorator(deco):
             _put(roles, u.id, ENTRY, 2, f"handler registration `{deco[:60]}` (a signal, not proof of activation)")
     top = u.parent is None or index.resolver.units.get(u.parent, u).kind == "statement"
-    lang = facts.language
-    if u.name == "main":
-        if lang == "go" and top and u.kind == "function" and facts.package == "main":
-            _put(roles, u.id, ENTRY, 2, "`func main` in package main")
-        elif lang == "rust" and top and u.kind == "function":
-            _put(roles, u.id, ENTRY, 2, "`fn main`")
-        elif lang == "kotlin" and top:
-            _put(roles, u.id, ENTRY, 2, "top-level `fun main`")
-        elif lang in ("java", "kotlin") and re.search(rb"\bstatic\b|@JvmStatic", _signature(u, source)):
-            _put(roles, u.id, ENTRY, 2, "static `main` method")
+    if u.name == "main" and spec is not None:
+        why = spec.main_entry(u, facts, top, lambda: _signature(u, source))
+        if why:
+            _put(roles, u.id, ENTRY, 2, why)
 
 
 def _declared(roles: Roles, model: Model, entries: list[DeclaredEntry]) -> None:

@@ -14,6 +14,7 @@ from tree_sitter import Query, QueryCursor
 
 from ..index.extract import compiled, parse
 from ..index.facts import Call, FileFacts, Unit
+from ..languages import BY_NAME
 
 # Decorators / annotations / attributes that register a handler with a framework or host.
 REGISTRATION_DECORATOR = re.compile(
@@ -22,7 +23,6 @@ REGISTRATION_DECORATOR = re.compile(
     r"receiver|app\.\w+|(Get|Post|Put|Patch|Delete|Request)Mapping|Scheduled|EventListener|KafkaListener|"
     r"RabbitListener|GET|POST|PUT|DELETE|PATCH|Path|Command)\b"
 )
-ASYNC_MAIN_ATTR = re.compile(r"^#\[\s*(tokio|actix_web|actix_rt|async_std|rocket)::main\b")
 # Calls in a top-level statement that register something with a host (`app.use(...)`, `app.get(...)`).
 REGISTRATION_CALLS = frozenset({
     "use", "get", "post", "put", "patch", "delete", "all", "route", "listen", "on", "command", "register",
@@ -30,19 +30,6 @@ REGISTRATION_CALLS = frozenset({
     "add_api_route", "register_blueprint", "handle", "HandleFunc", "Handle", "ListenAndServe", "parse", "run",
 })
 
-IO_MODULES = {
-    # Serialization modules (json, yaml, pickle, tomllib, marshal) are not here: turning a
-    # string into values is parsing, not persistence; their file forms (`dump`, `load`)
-    # still count through the write/read names below.
-    "python": {"sqlite3", "shelve", "csv", "os", "io", "shutil", "pathlib", "tempfile", "sqlalchemy",
-               "psycopg2", "psycopg", "pymysql", "redis", "boto3", "gzip", "zipfile", "tarfile", "dbm",
-               "aiofiles", "asyncpg", "pymongo", "socket"},
-    "go": {"os", "io", "io/ioutil", "bufio", "database/sql", "encoding/gob", "encoding/csv", "path/filepath", "net"},
-    "js": {"fs", "fs/promises", "node:fs", "node:fs/promises", "better-sqlite3", "sqlite3", "pg", "mysql2", "redis",
-           "ioredis", "mongodb", "mongoose", "level", "knex", "typeorm", "prisma", "@prisma/client"},
-    "rust": {"std::fs", "std::io", "tokio::fs", "tokio::io", "rusqlite", "sqlx", "diesel", "sled", "fs", "io"},
-    "jvm": {"java.io", "java.nio.file", "java.sql", "javax.persistence", "jakarta.persistence", "java.nio.channels"},
-}
 WRITE_NAMES = frozenset({
     "write", "writelines", "write_text", "write_bytes", "save", "commit", "execute", "executemany", "executescript", "insert",
     "insert_one", "insert_many", "update_one", "update_many", "upsert", "flush", "fsync", "sync", "dump", "persist", "store",
@@ -97,43 +84,27 @@ def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tu
     return ""
 
 
-# Syntax that bounds the main path: (node type, tier). Handling and cleanup are explicit
-# syntax (2); bare rejection (raise/throw/`?`/`if err != nil`) is a weaker candidate (3).
-BOUNDARY_NODES = {
-    "python": {"try_statement": 2, "with_statement": 2, "raise_statement": 3},
-    "typescript": {"try_statement": 2, "throw_statement": 3},
-    "tsx": {"try_statement": 2, "throw_statement": 3},
-    "javascript": {"try_statement": 2, "throw_statement": 3},
-    "java": {"try_statement": 2, "try_with_resources_statement": 2, "throw_statement": 3},
-    "kotlin": {"try_expression": 2},
-    "go": {"defer_statement": 2, "if_statement": 4, "return_statement": 3},
-    "rust": {"try_expression": 3},
-}
-
-
-def io_family(language: str) -> str:
-    if language in ("typescript", "tsx", "javascript"):
-        return "js"
-    if language in ("java", "kotlin"):
-        return "jvm"
-    return language
-
-
 def io_locals(facts: FileFacts) -> frozenset[str]:
-    """Local names bound by imports of I/O modules (`import sqlite3`, `import {promises as fs} from "fs"`)."""
-    mods = IO_MODULES.get(io_family(facts.language), set())
+    """Local names bound by imports of the language's I/O modules (`import sqlite3`,
+    `import {promises as fs} from "fs"`); how an import names a module is the spec's module system."""
+    spec = BY_NAME.get(facts.language)
+    if spec is None or not spec.io_modules:
+        return frozenset()
+    mods, system = spec.io_modules, spec.module_system
     out: set[str] = set()
     for imp in facts.imports:
-        module = imp.module.replace("::", ".") if facts.language != "rust" else imp.module
-        hit = imp.module in mods or module.split(".")[0] in mods and facts.language == "python"
-        if facts.language in ("java", "kotlin"):
+        if system == "package":  # `java.nio.file.Files` is in `java.nio.file`
             hit = any(imp.module == m or imp.module.startswith(m + ".") for m in mods)
-        if facts.language == "rust":
+        elif system == "crate":  # `use std::fs` or `use std::{fs}`
             hit = imp.module in mods or f"{imp.module}::{imp.name}" in mods
+        elif system == "python":  # `import os.path` binds `os`
+            hit = imp.module in mods or imp.module.replace("::", ".").split(".")[0] in mods
+        else:
+            hit = imp.module in mods
         if not hit:
             continue
         if imp.name in ("", "*"):
-            out.add(imp.alias or (imp.module.split(".")[0] if facts.language == "python" else imp.module.rsplit("/", 1)[-1]))
+            out.add(imp.alias or (imp.module.split(".")[0] if system == "python" else imp.module.rsplit("/", 1)[-1]))
         else:
             out.add(imp.alias or imp.name)
     return frozenset(x for x in out if x)
@@ -189,12 +160,12 @@ class BoundaryMark:
 
 
 _queries: dict[str, Query] = {}
-GO_NEW_ERROR = re.compile(rb"\b(?:fmt\.Errorf|errors\.New)\s*\(|&?\w*Error\s*\{")
 
 
 def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
     """Boundary syntax of one file, each mark owned by its innermost enclosing callable/statement."""
-    types = BOUNDARY_NODES.get(facts.language)
+    spec = BY_NAME.get(facts.language)
+    types = dict(spec.boundary_nodes) if spec is not None else {}
     if not types:
         return []
     c = compiled(facts.language)
@@ -206,16 +177,9 @@ def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
     owners = sorted((u for u in facts.units if u.is_callable or u.kind == "statement"), key=lambda u: (u.start_byte, -u.end_byte))
     marks = []
     for node in sorted(QueryCursor(query).captures(tree.root_node).get("b", []), key=lambda n: n.start_byte):
-        tier = types[node.type]
-        if node.type == "if_statement":  # Go: only `if err != nil` rejects (it hands the error on: the weakest mark)
-            cond = node.child_by_field_name("condition")
-            if cond is None or b"!= nil" not in (cond.text or b""):
-                continue
-        elif node.type == "return_statement":  # Go: `return fmt.Errorf(…)` makes a new error, as `raise` does
-            if not GO_NEW_ERROR.search(node.text or b""):
-                continue
-        elif node.type == "defer_statement" and b"recover()" not in (node.text or b""):
-            tier = 4  # Go: a deferred cleanup; only `recover()` catches
+        tier = spec.boundary_tier(node, types[node.type])
+        if not tier:
+            continue
         owner = None
         for u in owners:  # innermost = last containing unit in (start, -end) order
             if u.start_byte <= node.start_byte and node.end_byte <= u.end_byte:
@@ -230,7 +194,3 @@ def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
 
 def is_registration_decorator(text: str) -> bool:
     return bool(REGISTRATION_DECORATOR.match(text.strip()))
-
-
-def is_async_main(text: str) -> bool:
-    return bool(ASYNC_MAIN_ATTR.match(text.strip()))

@@ -186,7 +186,14 @@ def import_candidates(base: str) -> list[str]:
     return [base] + [stem + e for e in MODULE_EXTENSIONS] + [f"{base}/index{e}" for e in MODULE_EXTENSIONS]
 
 
+IO_MODULES = frozenset({
+    "fs", "fs/promises", "node:fs", "node:fs/promises", "better-sqlite3", "sqlite3", "pg", "mysql2", "redis", "ioredis",
+    "mongodb", "mongoose", "level", "knex", "typeorm", "prisma", "@prisma/client",
+})
+
 _COMMON = dict(
+    boundary_nodes=(("try_statement", 2), ("throw_statement", 3)),
+    io_modules=IO_MODULES,
     module_system="path",
     import_candidates=import_candidates,
     refs=REFS,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from ..model.facts import Import
@@ -65,7 +67,22 @@ def java_receiver(node: Node) -> str:
     return "this"
 
 
+IO_MODULES = frozenset({"java.io", "java.nio.file", "java.sql", "javax.persistence", "jakarta.persistence", "java.nio.channels"})
+_STATIC = re.compile(rb"\bstatic\b|@JvmStatic")
+
+
+def java_main(u, facts, top: bool, signature) -> str:
+    return "static `main` method" if _STATIC.search(signature()) else ""
+
+
+def kotlin_main(u, facts, top: bool, signature) -> str:
+    return "top-level `fun main`" if top else java_main(u, facts, top, signature)
+
+
 JAVA = LanguageSpec(
+    boundary_nodes=(("try_statement", 2), ("try_with_resources_statement", 2), ("throw_statement", 3)),
+    io_modules=IO_MODULES,
+    main_entry=java_main,
     name="java",
     grammar="java",
     extensions=(".java",),
@@ -173,6 +190,9 @@ def kotlin_return_type(node: Node) -> Node | None:
 
 
 KOTLIN = LanguageSpec(
+    boundary_nodes=(("try_expression", 2),),
+    io_modules=IO_MODULES,
+    main_entry=kotlin_main,
     name="kotlin",
     grammar="kotlin",
     extensions=(".kt", ".kts"),

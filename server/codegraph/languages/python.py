@@ -145,7 +145,14 @@ def python_module(path: str) -> list[str]:
     return [n for n in names if n]
 
 
+IO_MODULES = frozenset({
+    "sqlite3", "shelve", "csv", "os", "io", "shutil", "pathlib", "tempfile", "sqlalchemy", "psycopg2", "psycopg", "pymysql",
+    "redis", "boto3", "gzip", "zipfile", "tarfile", "dbm", "aiofiles", "asyncpg", "pymongo", "socket",
+})
+
 SPEC = LanguageSpec(
+    boundary_nodes=(("try_statement", 2), ("with_statement", 2), ("raise_statement", 3)),
+    io_modules=IO_MODULES,
     module_system="python",
     module_names=python_module,
     import_binds="first",

@@ -122,6 +122,22 @@ class LanguageSpec:
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 
+    # ---- what distill reads of the language ---------------------------------------------------
+    # Syntax that bounds the main path: (node type, tier). Handling and cleanup are explicit
+    # syntax (2); bare rejection (raise/throw/`?`) is a weaker candidate (3).
+    boundary_nodes: tuple[tuple[str, int], ...] = ()
+    # (boundary node, its tier) -> the tier it has here, 0 when it marks nothing (Go: only
+    # `if err != nil` rejects, `return fmt.Errorf(…)` makes an error, only `recover()` catches)
+    boundary_tier: Callable[[Node, int], int] = lambda node, tier: tier
+    # Modules whose import makes calls on them input/output: persistence signals. Parsing
+    # modules (json, yaml, pickle) are not here: turning a string into values is not persistence.
+    io_modules: frozenset[str] = frozenset()
+    # (decorator or attribute text) -> it makes its function the runtime's entry (`#[tokio::main]`)
+    entry_attribute: Callable[[str], bool] = lambda text: False
+    # (unit named `main`, its file's facts, top-level?, its signature) -> why it is the program's
+    # entry, "" when it is not
+    main_entry: Callable[[object, object, bool, Callable[[], bytes]], str] = lambda u, facts, top, signature: ""
+
     # ---- how bindings/resolve.py treats the language's names ----------------------------------
     # How an import names what it imports: "python" (dotted modules, relative levels), "path"
     # (a relative file path: `import_candidates` says which files it may mean), "crate" (Rust

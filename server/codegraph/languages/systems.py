@@ -86,7 +86,29 @@ def go_statements(root: Node) -> list[ModuleStatement]:
     return out
 
 
+GO_NEW_ERROR = re.compile(rb"\b(?:fmt\.Errorf|errors\.New)\s*\(|&?\w*Error\s*\{")
+
+
+def go_boundary_tier(node: Node, tier: int) -> int:
+    if node.type == "if_statement":  # only `if err != nil` rejects (it hands the error on: the weakest mark)
+        cond = node.child_by_field_name("condition")
+        return tier if cond is not None and b"!= nil" in (cond.text or b"") else 0
+    if node.type == "return_statement":  # `return fmt.Errorf(…)` makes a new error, as `raise` does
+        return tier if GO_NEW_ERROR.search(node.text or b"") else 0
+    if node.type == "defer_statement" and b"recover()" not in (node.text or b""):
+        return 4  # a deferred cleanup; only `recover()` catches
+    return tier
+
+
+def go_main(u, facts, top: bool, signature) -> str:
+    return "`func main` in package main" if top and u.kind == "function" and facts.package == "main" else ""
+
+
 GO = LanguageSpec(
+    boundary_nodes=(("defer_statement", 2), ("if_statement", 4), ("return_statement", 3)),
+    boundary_tier=go_boundary_tier,
+    io_modules=frozenset({"os", "io", "io/ioutil", "bufio", "database/sql", "encoding/gob", "encoding/csv", "path/filepath", "net"}),
+    main_entry=go_main,
     module_system="directory",
     package_scope="directory",
     member_scope="directory",
@@ -311,7 +333,18 @@ def rust_module(path: str) -> list[str]:
     return ["::".join(["crate", *parts])]
 
 
+RUST_ENTRY_ATTRIBUTE = re.compile(r"^#\[\s*(tokio|actix_web|actix_rt|async_std|rocket)::main\b")
+
+
+def rust_main(u, facts, top: bool, signature) -> str:
+    return "`fn main`" if top and u.kind == "function" else ""
+
+
 RUST = LanguageSpec(
+    boundary_nodes=(("try_expression", 3),),
+    io_modules=frozenset({"std::fs", "std::io", "tokio::fs", "tokio::io", "rusqlite", "sqlx", "diesel", "sled", "fs", "io"}),
+    entry_attribute=lambda text: bool(RUST_ENTRY_ATTRIBUTE.match(text.strip())),
+    main_entry=rust_main,
     module_system="crate",
     module_names=rust_module,
     member_scope="crate",
