@@ -217,3 +217,8 @@ def test_names_that_only_contain_test_are_not_tests(path):
     from codegraph.workspace.scope import is_test_path
 
     assert not is_test_path(path)
+
+
+def test_a_generated_mark_written_as_a_value_marks_nothing(root):
+    write(root, "marks.py", 'MARK = re.compile(rb"@generated|DO NOT EDIT")\n' + CODE)
+    assert "marks.py" not in skipped(indexed(root))
