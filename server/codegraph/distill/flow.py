@@ -29,6 +29,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from tree_sitter import Query, QueryCursor
 
@@ -160,6 +161,20 @@ def _error_regions(index, path: str) -> list[tuple[int, int]]:
 _QUERIES: dict = {}
 
 
+class _Caller(NamedTuple):
+    """What a caller knows when its unresolved calls are read (see `Flow._caller_context`)."""
+    u: Unit
+    owner: str | None
+    me: set[str]
+    local_type: dict[str, str]
+    foreign: set[str]
+    outside: set[str]
+    views: frozenset[str]
+    implicit_this: bool
+    jvm: bool
+    own_blocks: set[str]
+
+
 class Flow:
     def __init__(self, index, model: Model) -> None:
         self.index, self.m = index, model
@@ -179,9 +194,32 @@ class Flow:
 
     # ---- the selection graph ----------------------------------------------------------
     def _graph(self) -> None:
-        m, arch = self.m, self.arch
-        by_name: dict[str, list[str]] = {}
-        types: dict[str, list[str]] = {}
+        """The selection graph: the calls the model resolves within the architecture, then the edges a reader
+        would follow though no call names them outright (`likely`), stage by stage. Every stage only adds
+        edges; the tables the stages share (`_by_name`, `_types`, `_methods_of`, …) are kept on the flow."""
+        self._index_units()
+        self._handed_members()
+        self._constructors_and_closures()
+        self._value_types()
+        self._families()
+        self._dispatch_to_overrides()
+        self._handed_functions()
+        self._host_calls()
+        self._unresolved_calls()
+
+    def _link(self, src: str, d: str) -> bool:
+        """A likely edge src → d; False when it was there already."""
+        if d in self.out[src]:
+            return False
+        self.out[src].add(d)
+        self.likely.add((src, d))
+        return True
+
+    def _index_units(self) -> None:
+        """Callables by name, types by name, each type's constructor, and the resolved edges in scope."""
+        m = self.m
+        self._by_name = by_name = {}
+        self._types = types = {}
         ctor_of: dict[str, str] = {}
         for uid in self.ordered:
             u = m.units[uid]
@@ -195,8 +233,13 @@ class Flow:
         self.ctor_units = set(ctor_of.values())
         self.constructs = {(s, d) for (s, d), k in m.kinds.items() if k == "constructs"}
         for src in self.ordered:
-            self.out[src] = {d for d in m.out.get(src, ()) if d in arch}
-        methods_of: dict[str, dict[str, str]] = {}
+            self.out[src] = {d for d in m.out.get(src, ()) if d in self.arch}
+
+    def _handed_members(self) -> None:
+        """`self.add` / `s.put` handed on (a callback table): it will run. The object's own method, else the
+        one method of that name in the file."""
+        m = self.m
+        self._methods_of = methods_of = {}  # type → {method name → uid}
         for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable and u.parent and m.units[u.parent].is_type:
@@ -205,7 +248,7 @@ class Flow:
         for t, ms in methods_of.items():
             for name, d in ms.items():
                 in_file.setdefault(m.units[t].path, {}).setdefault(name, []).append(d)
-        for uid, found in self._scan({path: sorted(names) for path, names in in_file.items()}, member=True):  # `self.add` / `s.put` handed on (a callback table): it will run
+        for uid, found in self._scan({path: sorted(names) for path, names in in_file.items()}, member=True):
             u = m.units[uid]
             local = in_file.get(u.path, {})
             mine = methods_of.get(u.parent or "", {})
@@ -215,18 +258,27 @@ class Flow:
                 d = mine.get(key) if obj.decode("utf-8", "replace") in me else None
                 if d is None and len(local.get(key, ())) == 1:
                     d = local[key][0]
-                if d and d != uid and d not in self.out[uid]:
-                    self.out[uid].add(d)
-                    self.likely.add((uid, d))
-        for t, ctor in sorted(ctor_of.items()):  # constructing a type runs its constructor
-            if t in self.out and ctor in arch:
+                if d and d != uid:
+                    self._link(uid, d)
+
+    def _constructors_and_closures(self) -> None:
+        """Constructing a type runs its constructor; a closure runs as part of (or is handed out by) its function."""
+        m = self.m
+        for t, ctor in sorted(self.ctor_of.items()):
+            if t in self.out and ctor in self.arch:
                 self.out[t].add(ctor)
-        for uid in self.ordered:  # a closure runs as part of (or is handed out by) its function
+        for uid in self.ordered:
             u = m.units[uid]
             if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
                 self.out[u.parent].add(uid)
                 self.likely.add((u.parent, uid))
-        returns: dict[str, str] = {}  # callable → the type name its signature says it returns (a type in scope)
+
+    def _value_types(self) -> None:
+        """What values hold, to name the target of a call on them: the type each callable's signature returns
+        (`returns`), the type stored in each field (`_field_type`: from a typed constructor parameter or a
+        constructing call), and the one type an attribute name is ever assigned anywhere (`_attr_type`)."""
+        m, types = self.m, self._types
+        self.returns = returns = {}  # callable → the type name its signature says it returns (a type in scope)
         for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable:
@@ -234,9 +286,25 @@ class Flow:
                                 self.index.files[u.path].language)
                 if t in types:
                     returns[uid] = t
-        self.returns = returns
-        field_type: dict[tuple[str, str], str] = {}  # (type, field) → declared type of the value stored there
-        for t, ctor in sorted(ctor_of.items()):
+        self._field_type = self._fields_from_params()
+        self._fields_from_constructing_calls(self._field_type)
+        attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
+        for path in sorted({m.units[x].path for x in self.arch}):
+            text = self.index.sources[path]
+            for hit in ATTR_FROM_CONSTRUCT.finditer(text):
+                if not hit.start() or not WORD_BYTE.match(text, hit.start() - 1):
+                    continue
+                f, ty = hit.groups()
+                name = ty.decode("utf-8", "replace")
+                if name in types:
+                    attr_types.setdefault(f.decode("utf-8", "replace"), set()).add(name)
+        self._attr_type = {f: next(iter(ts)) for f, ts in attr_types.items() if len(ts) == 1}
+
+    def _fields_from_params(self) -> dict[tuple[str, str], str]:
+        """(type, field) → declared type of the value stored there: a constructor storing a typed parameter."""
+        m = self.m
+        field_type: dict[tuple[str, str], str] = {}
+        for t, ctor in sorted(self.ctor_of.items()):
             u = m.units[ctor]
             typed = {n: ty for n, ty in zip(u.param_names, u.param_types) if ty}
             if not typed:
@@ -246,12 +314,17 @@ class Flow:
                 ty = typed.get(val.decode("utf-8", "replace"))
                 if ty:
                     field_type[(t, f.decode("utf-8", "replace"))] = ty
+        return field_type
+
+    def _fields_from_constructing_calls(self, field_type: dict[tuple[str, str], str]) -> None:
+        """`self.engine = Engine(...)`, `self.engine = self._create_engine()` in a method: one pass a file."""
+        m, methods_of = self.m, self._methods_of
         spans: dict[str, list[tuple[int, int, str]]] = {}  # path → (start, end, type) of each method body
         for t, ms in methods_of.items():
             for uid in ms.values():
                 u = m.units[uid]
                 spans.setdefault(u.path, []).append((u.sig_end_byte, u.end_byte, t))
-        for path in sorted(spans):  # `self.engine = Engine(...)`, `self.engine = self._create_engine()`: one pass a file
+        for path in sorted(spans):
             owned = sorted(spans[path])
             starts = [a for a, _, _ in owned]
             for start, field_name, value in _fields_from_calls(self.index.sources[path], owned[0][0], max(b for _, b, _ in owned)):
@@ -260,65 +333,60 @@ class Flow:
                     continue
                 t = owned[i][2]
                 key = value.decode("utf-8", "replace").rsplit(".", 1)[-1]
-                ty = key if key in types else returns.get(methods_of[t].get(key, ""), "")
+                ty = key if key in self._types else self.returns.get(methods_of[t].get(key, ""), "")
                 if ty:
                     field_type.setdefault((t, field_name.decode("utf-8", "replace")), ty)
-        attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
-        for path in sorted({m.units[x].path for x in arch}):
-            text = self.index.sources[path]
-            for hit in ATTR_FROM_CONSTRUCT.finditer(text):
-                if not hit.start() or not WORD_BYTE.match(text, hit.start() - 1):
-                    continue
-                f, ty = hit.groups()
-                name = ty.decode("utf-8", "replace")
-                if name in types:
-                    attr_types.setdefault(f.decode("utf-8", "replace"), set()).add(name)
-        attr_type = {f: next(iter(ts)) for f, ts in attr_types.items() if len(ts) == 1}
-        # families: a base type's method and its overrides in subtypes (dispatch through a family)
-        supers: dict[str, set[str]] = {}
+
+    def _families(self) -> None:
+        """Families: a base type's method and its overrides in subtypes (dispatch through a family). Also the
+        classes that extend something outside the code base (`class Session(dict)`): a `self.get(…)` their
+        own code does not answer comes from there, not from a same-named method of some other class."""
+        m, arch, types = self.m, self.arch, self._types
+        self._supers = supers = {}
         for path in sorted({m.units[x].path for x in arch}):
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)
-        # classes that extend something outside the code base (`class Session(dict)`): a `self.get(…)` their own
-        # code does not answer comes from there, not from a same-named method of some other class
-        outside_base = {t for t, names in supers.items() if m.units[t].kind == "class" and any(n not in types for n in names)}
-
-        def ancestors(t: str) -> set[str]:
-            """The types in scope that `t` extends, transitively."""
-            seen, todo = set(), [t]
-            while todo:
-                for n in supers.get(todo.pop(), ()):
-                    for b in types.get(n, ()):
-                        if b not in seen:
-                            seen.add(b)
-                            todo.append(b)
-            return seen
-
-        base_of: dict[str, str] = {}  # type name → its first base type declared in scope
+        self._outside_base = {t for t, names in supers.items()
+                              if m.units[t].kind == "class" and any(n not in types for n in names)}
+        self._base_of = base_of = {}  # type name → its first base type declared in scope
         for t, names in supers.items():
             bases = sorted(b for b in names if b in types and b != m.units[t].name)
             if bases:
                 base_of.setdefault(m.units[t].name, bases[0])
-
-        def root(name: str) -> str:  # the top of a hierarchy in scope (families are transitive)
-            seen = {name}
-            while name in base_of and base_of[name] not in seen:
-                name = base_of[name]
-                seen.add(name)
-            return name
-
-        family_of: dict[str, str] = {}  # method uid → the root type name of its family
+        self.family_of = family_of = {}  # method uid → the root type name of its family
         for b, ts in types.items():
             for t in ts:
-                for name, d in methods_of.get(t, {}).items():
-                    family_of.setdefault(d, root(b))
-        self.family_of = family_of
+                for name, d in self._methods_of.get(t, {}).items():
+                    family_of.setdefault(d, self._root(b))
+
+    def _ancestors(self, t: str) -> set[str]:
+        """The types in scope that `t` extends, transitively."""
+        seen, todo = set(), [t]
+        while todo:
+            for n in self._supers.get(todo.pop(), ()):
+                for b in self._types.get(n, ()):
+                    if b not in seen:
+                        seen.add(b)
+                        todo.append(b)
+        return seen
+
+    def _root(self, name: str) -> str:
+        """The top of a hierarchy in scope (families are transitive)."""
+        seen = {name}
+        while name in self._base_of and self._base_of[name] not in seen:
+            name = self._base_of[name]
+            seen.add(name)
+        return name
+
+    def _dispatch_to_overrides(self) -> None:
+        """A call to a method may run any override in its family (up to FAMILY_MAX of them)."""
+        m, family_of = self.m, self.family_of
         overrides: dict[tuple[str, str], list[str]] = {}
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
             overrides.setdefault((b, m.units[d].name), []).append(d)
         units = m.units
-        for src in self.ordered:  # a call to a method may run any override in its family
+        for src in self.ordered:
             for d in tuple(self.out[src]):  # only sets grow here: the order they are visited in does not matter
                 du = units[d]
                 if not du.is_callable:
@@ -327,24 +395,29 @@ class Flow:
                 subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d] if owner else []
                 if owner and 0 < len(subs) <= FAMILY_MAX:
                     for x in subs:
-                        if x != src and x not in self.out[src]:
-                            self.out[src].add(x)
-                            self.likely.add((src, x))
+                        if x != src:
+                            self._link(src, x)
+
+    def _handed_functions(self) -> None:
+        """A top-level function of the file handed on by name (`run(cb)`, `handlers = [cb]`) will run."""
+        m = self.m
         functions: dict[str, dict[bytes, str]] = {}
         for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable and (u.parent is None or m.units[u.parent].kind == "statement"):
                 functions.setdefault(u.path, {}).setdefault(u.name.encode(), uid)
-        for uid, found in self._scan({path: sorted(n.decode() for n in names) for path, names in functions.items()}, body_only=True):  # a function handed on by name
+        for uid, found in self._scan({path: sorted(n.decode() for n in names) for path, names in functions.items()}, body_only=True):
             u = m.units[uid]
             local = functions[u.path]
             for name in sorted({f.encode() for f in found} & local.keys()):
                 d = local[name]
-                if d != uid and d not in self.out[uid]:
-                    self.out[uid].add(d)
-                    self.likely.add((uid, d))
-        # a call that hands on a host interface's own arguments (`await self.app(scope, receive, send)`,
-        # `app(environ, start_response)`) may run any implementation of that interface in scope
+                if d != uid:
+                    self._link(uid, d)
+
+    def _host_calls(self) -> None:
+        """A call that hands on a host interface's own arguments (`await self.app(scope, receive, send)`,
+        `app(environ, start_response)`) may run any implementation of that interface in scope."""
+        m = self.m
         hosts: dict[str, list[str]] = {}
         self.host_kind: dict[str, str] = {}
         for uid in self.ordered:
@@ -356,7 +429,7 @@ class Flow:
                     and not kind.startswith("http.Handler"):
                 hosts.setdefault(kind, []).append(uid)
         for src in sorted(m.unresolved, key=m.order.__getitem__) if hosts else ():
-            if src not in arch:
+            if src not in self.arch:
                 continue
             text = self.index.sources[m.units[src].path]
             for c in m.unresolved[src]:
@@ -366,106 +439,133 @@ class Flow:
                 kind = next((k for k in hosts if k.startswith("ASGI" if args.group(1) else "WSGI")), "")
                 targets = [d for d in hosts.get(kind, ()) if d != src]
                 if len(targets) > FAMILY_MAX:  # too wide to guess: only the implementations its own type names
-                    targets = self._named_by_owner(src, targets, base_of)
+                    targets = self._named_by_owner(src, targets, self._base_of)
                 if 0 < len(targets) <= FAMILY_MAX:  # like a family: beyond that, too wide to guess
                     for d in targets:
-                        if d not in self.out[src]:
-                            self.out[src].add(d)
-                            self.likely.add((src, d))
+                        self._link(src, d)
+
+    def _unresolved_calls(self) -> None:
+        """The calls the model leaves unresolved: each names its likely targets from what the caller knows
+        (its own type's blocks, what its locals and fields hold, which names come from outside)."""
+        m, types = self.m, self._types
         # a type's blocks in one file are one type (Rust's `impl Pump` beside `impl Future for Pump`):
         # a method of either is the object's own
-        blocks: dict[tuple[str, str], set[str]] = {}
+        self._blocks = blocks = {}
         for name, ts in types.items():
             for t in ts:
                 if m.units[t].kind == "impl":
                     blocks.setdefault((m.units[t].path, name), set()).add(t)
         for (path, name), ids in blocks.items():
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
-        declared: dict[tuple[str, str, str], str] | None = None  # read on first use (Java, Kotlin)
+        self._declared = None  # read on first use (Java, Kotlin)
         for src in sorted(m.unresolved, key=m.order.__getitem__):
-            if src not in arch:
+            if src not in self.arch:
                 continue
-            u = m.units[src]
-            owner = u.parent
-            while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
-                owner = m.units[owner].parent
-            me = {"self", "this", u.receiver} - {""}
-            local_type: dict[str, str] = {}  # `x = Foo(...)`, `x = make_foo()` with `-> Foo`: x holds a Foo
-            foreign: set[str] = set()  # `t := template.New(…)`: t holds what an imported package built
-            mods = self.modules(u.path)
-            outside = self.outside_names(u.path)
-            spec = BY_NAME.get(self.index.files[u.path].language)
-            views = spec.self_views if spec is not None else frozenset()
-            implicit_this = spec is not None and spec.implicit_this
-            jvm = self.index.files[u.path].language in ("java", "kotlin")  # where `new pkg.Type()` names a package
-            own_blocks = blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
-            for c in m.calls.get(src, ()):
-                if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
-                        and not any(m.units[d].name == c.name for d in self.out[src])):
-                    foreign.add(c.assigned_to)
-                elif jvm and c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
-                    foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
-                if c.assigned_to and c.assigned_to not in local_type:
-                    if c.name in types and (c.construct or c.name[:1].isupper()):
-                        local_type[c.assigned_to] = c.name
-                    else:
-                        f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
-                        if len(f) == 1:
-                            local_type[c.assigned_to] = returns[f[0]]
+            ctx = self._caller_context(src)
             for c in m.unresolved[src]:
-                if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
-                    c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
-                if views and "(" in c.receiver:  # `self.as_mut().poll_next(cx)`: a call on self
-                    c = c._replace(receiver=_without_views(c.receiver, views))
-                if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
-                    continue  # a method of an outside package's object is not ours to guess
-                if jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, outside):
-                    continue  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
-                root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
-                cands: list[str] = []
-                if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
-                    tt = types.get(c.name, [])
-                    if len(tt) <= LIKELY_MAX:
-                        cands = [ctor_of.get(t, t) for t in tt]
-                else:
-                    named = by_name.get(c.name, [])
-                    if root in me:
-                        same = [d for d in named if d != src and (m.units[d].parent in own_blocks if owner else m.units[d].path == u.path)]
-                        if not same and owner in outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
-                            named = [d for d in named if m.units[d].parent in ancestors(owner)]  # unless a base in scope has it
-                        if not same and c.name in views:  # `self.as_mut()` its type does not define: the language's
-                            named = []
-                        named = same or named
-                    elif not c.receiver and owner and implicit_this and c.name != u.name:  # `run(request)` in a method: this.run
-                        same = [d for d in named if m.units[d].parent in own_blocks]
-                        named = same or named
-                    # a member call on some other object names its target only when the name is unique
-                    parts = c.receiver.split(".")
-                    typed = []
-                    held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else local_type.get(c.receiver)
-                    if not held and owner and implicit_this and len(parts) == 1 and c.receiver not in u.param_names:
-                        # a bare field its type declares (Java `planner.plan(args)` with
-                        # `private final Planner planner;`)
-                        if declared is None:
-                            declared = self._declared_fields(types)
-                        held = declared.get((m.units[owner].path, m.units[owner].name, c.receiver), "")
-                    if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
-                        held = attr_type.get(parts[-1])
-                    if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
-                        typed = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held]
-                        named = typed + [d for d in named if family_of.get(d) == held and d not in typed] if typed else named
-                    if len(named) <= (FAMILY_MAX if held and typed else LIKELY_MAX if root != "." or held else 1):
-                        cands = named
-                    elif len(named) <= FAMILY_MAX:
-                        fams = {family_of.get(d, "") for d in named}
-                        if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
-                            cands = named
+                c, cands = self._call_targets(src, ctx, c)
                 for d in cands:
-                    if d != src and d not in self.out[src]:
-                        self.out[src].add(d)
-                        self.likely.add((src, d))
+                    if d != src and self._link(src, d):
                         if c.construct or m.units[d].is_type or d in self.ctor_units:
                             self.constructs.add((src, d))
+
+    def _caller_context(self, src: str) -> "_Caller":
+        """What a caller knows when its unresolved calls are read: its owner type (a closure's is its method's)
+        and that type's blocks, the names that mean itself, what its locals hold (`x = Foo(...)`, `x =
+        make_foo()` with `-> Foo`: x holds a Foo; `t := template.New(…)`: t holds what an imported package
+        built), and its language's knowledge."""
+        m, types, returns = self.m, self._types, self.returns
+        u = m.units[src]
+        owner = u.parent
+        while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
+            owner = m.units[owner].parent
+        me = {"self", "this", u.receiver} - {""}
+        local_type: dict[str, str] = {}
+        foreign: set[str] = set()
+        mods = self.modules(u.path)
+        outside = self.outside_names(u.path)
+        spec = BY_NAME.get(self.index.files[u.path].language)
+        views = spec.self_views if spec is not None else frozenset()
+        implicit_this = spec is not None and spec.implicit_this
+        jvm = self.index.files[u.path].language in ("java", "kotlin")  # where `new pkg.Type()` names a package
+        own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
+        for c in m.calls.get(src, ()):
+            if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
+                    and not any(m.units[d].name == c.name for d in self.out[src])):
+                foreign.add(c.assigned_to)
+            elif jvm and c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
+                foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
+            if c.assigned_to and c.assigned_to not in local_type:
+                if c.name in types and (c.construct or c.name[:1].isupper()):
+                    local_type[c.assigned_to] = c.name
+                else:
+                    f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
+                    if len(f) == 1:
+                        local_type[c.assigned_to] = returns[f[0]]
+        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks)
+
+    def _call_targets(self, src: str, ctx: "_Caller", c) -> tuple:
+        """The call as read (a `fn.call(this, …)` is a call of fn, `self.as_mut().poll_next()` a call on self),
+        and the units it likely runs: none for an outside package's object or type."""
+        u = ctx.u
+        if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in self._by_name:
+            c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
+        if ctx.views and "(" in c.receiver:  # `self.as_mut().poll_next(cx)`: a call on self
+            c = c._replace(receiver=_without_views(c.receiver, ctx.views))
+        if (c.receiver in ctx.foreign or c.receiver.split(".")[0] in ctx.outside) and not c.construct:
+            return c, []  # a method of an outside package's object is not ours to guess
+        if ctx.jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, ctx.outside):
+            return c, []  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
+        if c.construct or (c.name[:1].isupper() and c.name in self._types and not self._by_name.get(c.name)):
+            tt = self._types.get(c.name, [])
+            return c, [self.ctor_of.get(t, t) for t in tt] if len(tt) <= LIKELY_MAX else []
+        return c, self._method_targets(src, ctx, c)
+
+    def _method_targets(self, src: str, ctx: "_Caller", c) -> list[str]:
+        """The callables a (non-constructing) call likely runs: its own type's method for a call on itself;
+        on some other object, the one of that name, or those of the type the receiver holds, or one family."""
+        m, u, owner, me = self.m, ctx.u, ctx.owner, ctx.me
+        root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
+        named = self._by_name.get(c.name, [])
+        if root in me:
+            same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
+            if not same and owner in self._outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
+                named = [d for d in named if m.units[d].parent in self._ancestors(owner)]  # unless a base in scope has it
+            if not same and c.name in ctx.views:  # `self.as_mut()` its type does not define: the language's
+                named = []
+            named = same or named
+        elif not c.receiver and owner and ctx.implicit_this and c.name != u.name:  # `run(request)` in a method: this.run
+            same = [d for d in named if m.units[d].parent in ctx.own_blocks]
+            named = same or named
+        # a member call on some other object names its target only when the name is unique
+        typed = []
+        held = self._held_by_receiver(ctx, c.receiver)
+        if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
+            typed = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held]
+            named = typed + [d for d in named if self.family_of.get(d) == held and d not in typed] if typed else named
+        if len(named) <= (FAMILY_MAX if held and typed else LIKELY_MAX if root != "." or held else 1):
+            return named
+        if len(named) <= FAMILY_MAX:
+            fams = {self.family_of.get(d, "") for d in named}
+            if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
+                return named
+        return []
+
+    def _held_by_receiver(self, ctx: "_Caller", receiver: str) -> str | None:
+        """The type of the code base the receiver holds: a field of the caller's own type, a local, a bare
+        field its type declares, or an attribute only ever assigned one type; else falsy."""
+        m, u, owner = self.m, ctx.u, ctx.owner
+        parts = receiver.split(".")
+        held = self._field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in ctx.me else ctx.local_type.get(receiver)
+        if not held and owner and ctx.implicit_this and len(parts) == 1 and receiver not in u.param_names:
+            # a bare field its type declares (Java `planner.plan(args)` with
+            # `private final Planner planner;`)
+            if self._declared is None:
+                self._declared = self._declared_fields(self._types)
+            held = self._declared.get((m.units[owner].path, m.units[owner].name, receiver), "")
+        if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
+            held = self._attr_type.get(parts[-1])
+        return held
 
     def _declared_fields(self, types: dict[str, list[str]]) -> dict[tuple[str, str, str], str]:
         """(file, type name, field) → the type of the code base its declaration holds, seen through the
