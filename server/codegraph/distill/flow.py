@@ -611,61 +611,65 @@ class Flow:
         out: list[tuple[str, set]] = []
         for path in sorted(by_path):
             units = sorted(by_path[path], key=lambda u: (u.start_byte, -u.end_byte))
-            starts = [u.start_byte for u in units]
-            found: dict[str, set] = {}
-            src = self.index.sources[path]
-            lo, hi = units[0].start_byte, max(u.end_byte for u in units)
-            if member:  # one pass over the file's member reads (not calls, stores or chains), then the names
-                wanted = set(names[path])
-                for hit in MEMBER_READ.finditer(src, lo):
-                    pos = hit.start()
-                    if hit.end() > hi:
-                        if pos >= hi:
-                            break
-                        continue
-                    name = hit.group(1).decode("utf-8", "replace")
-                    if name not in wanted or pos == 0 or not WORD_BYTE.match(src, pos - 1):
-                        continue  # `obj.name`: a word byte before the dot
-                    i = bisect.bisect_right(starts, pos) - 1
-                    while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
-                                          and (not body_only or pos >= units[i].sig_end_byte)):
-                        i -= 1  # the innermost unit holding this position
-                    if i >= 0:
-                        j = pos
-                        while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
-                            j -= 1
-                        found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
-                out += sorted(found.items(), key=lambda x: m.order[x[0]])
-                continue
-            for name in names[path]:
-                needle = ("." + name if member else name).encode()
-                pos = src.find(needle, lo, hi)
-                while pos != -1:
-                    end = pos + len(needle)
-                    before = src[pos - 1 : pos] if pos else b""
-                    after = src[end : end + 1]
-                    rest = src[end : end + 40].lstrip()
-                    ok = not (after.isalnum() or after == b"_") and not rest.startswith(b"(")
-                    if member:
-                        ok = ok and not rest[:1] in (b"=", b".", b"[") and (before.isalnum() or before == b"_")
-                    else:
-                        ok = ok and not (before.isalnum() or before in (b"_", b"."))
-                    if ok:
-                        i = bisect.bisect_right(starts, pos) - 1
-                        while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
-                                              and (not body_only or pos >= units[i].sig_end_byte)):
-                            i -= 1  # the innermost unit holding this position
-                        if i >= 0:
-                            if member:
-                                j = pos
-                                while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
-                                    j -= 1
-                                found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
-                            else:
-                                found.setdefault(units[i].id, set()).add(name)
-                    pos = src.find(needle, end, hi)
+            scan = self._scan_member_reads if member else self._scan_values
+            found = scan(self.index.sources[path], units, names[path], body_only)
             out += sorted(found.items(), key=lambda x: m.order[x[0]])
         return out
+
+    @staticmethod
+    def _innermost(units: list[Unit], starts: list[int], pos: int, body_only: bool) -> int:
+        """The index of the innermost unit holding this position (in its body, with `body_only`), or -1."""
+        i = bisect.bisect_right(starts, pos) - 1
+        while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
+                              and (not body_only or pos >= units[i].sig_end_byte)):
+            i -= 1
+        return i
+
+    def _scan_member_reads(self, src: bytes, units: list[Unit], names: list[str], body_only: bool) -> dict[str, set]:
+        """One pass over the file's member reads (not calls, stores or chains), then the names: uid →
+        {(obj, name)} for each `obj.name` read inside that unit."""
+        starts = [u.start_byte for u in units]
+        lo, hi = units[0].start_byte, max(u.end_byte for u in units)
+        found: dict[str, set] = {}
+        wanted = set(names)
+        for hit in MEMBER_READ.finditer(src, lo):
+            pos = hit.start()
+            if hit.end() > hi:
+                if pos >= hi:
+                    break
+                continue
+            name = hit.group(1).decode("utf-8", "replace")
+            if name not in wanted or pos == 0 or not WORD_BYTE.match(src, pos - 1):
+                continue  # `obj.name`: a word byte before the dot
+            i = self._innermost(units, starts, pos, body_only)
+            if i >= 0:
+                j = pos
+                while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
+                    j -= 1
+                found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
+        return found
+
+    def _scan_values(self, src: bytes, units: list[Unit], names: list[str], body_only: bool) -> dict[str, set]:
+        """Each name as a whole word that is not called nor a member (`run(cb)`, `[cb]`): uid → {name}."""
+        starts = [u.start_byte for u in units]
+        lo, hi = units[0].start_byte, max(u.end_byte for u in units)
+        found: dict[str, set] = {}
+        for name in names:
+            needle = name.encode()
+            pos = src.find(needle, lo, hi)
+            while pos != -1:
+                end = pos + len(needle)
+                before = src[pos - 1 : pos] if pos else b""
+                after = src[end : end + 1]
+                rest = src[end : end + 40].lstrip()
+                ok = not (after.isalnum() or after == b"_") and not rest.startswith(b"(")
+                ok = ok and not (before.isalnum() or before in (b"_", b"."))
+                if ok:
+                    i = self._innermost(units, starts, pos, body_only)
+                    if i >= 0:
+                        found.setdefault(units[i].id, set()).add(name)
+                pos = src.find(needle, end, hi)
+        return found
 
     # ---- reach over the condensation (bitsets) ------------------------------------------
     def _reach(self) -> None:
