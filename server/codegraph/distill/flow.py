@@ -84,38 +84,27 @@ def non_architecture(path: str) -> bool:
 
 
 def is_public(u: Unit, language: str, source: bytes) -> bool:
-    """Public by the language's own convention (syntax, not naming taste)."""
-    sig = source[u.start_byte : max(u.sig_end_byte, u.start_byte)]
-    if language == "python":
-        return not u.name.startswith("_") or u.name == "__call__"
-    if language == "go":
-        return u.name[:1].isupper()
-    if language == "rust":
-        return re.search(rb"\bpub\s+(?:async\s+)?(?:unsafe\s+)?fn\b", sig) is not None
-    if language == "java":
-        return re.search(rb"\bpublic\b", sig) is not None
-    if language == "kotlin":
-        return re.search(rb"\b(private|internal|protected)\b", sig) is None
-    if language in ("typescript", "tsx", "javascript"):
-        return not u.name.startswith(("_", "#")) and re.search(rb"\b(private|protected)\b", sig) is None
-    return not u.name.startswith("_")
+    """Public by the language's own convention (syntax, not naming taste): its spec's `is_public`."""
+    spec = BY_NAME.get(language)
+    if spec is None:
+        return not u.name.startswith("_")
+    return spec.is_public(u.name, source[u.start_byte : max(u.sig_end_byte, u.start_byte)])
 
 
 HOST_ARGS = re.compile(rb"\(\s*(?:(scope\s*,\s*\w*receive\w*\s*,\s*\w*send\w*)|environ\s*,\s*\w*start_response\w*)\s*\)")
-WSGI = ("environ", "start_response")
-ASGI = ("scope", "receive", "send")
 
 
 def host_interface(u: Unit, language: str) -> str:
-    """The host contract a callable implements, from its signature ('' when none)."""
-    if language == "python" and u.is_callable and len(u.param_names) >= 2 \
-            and ("environ" in (joined := " ".join(u.param_names)) or "scope" in joined):  # cheap: either contract names one
-        names = tuple(n.lstrip("*&") for n in u.param_names)
-        if all(n in names for n in WSGI):
-            return "WSGI application callable (environ, start_response)"
-        if all(n in names for n in ASGI):
-            return "ASGI application callable (scope, receive, send)"
+    """The host contract a callable implements, from its signature ('' when none): by its parameter
+    names (the spec's `param_hosts`), or a method a structural contract names."""
     spec = BY_NAME.get(language)
+    if spec is not None and spec.param_hosts and u.is_callable and len(u.param_names) >= 2:
+        joined = " ".join(u.param_names)
+        if any(wanted[0] in joined for wanted, _ in spec.param_hosts):  # cheap: every contract names its first
+            names = tuple(n.lstrip("*&") for n in u.param_names)
+            for wanted, shown in spec.param_hosts:
+                if all(n in names for n in wanted):
+                    return shown
     if spec is not None and spec.structural_hosts and u.kind == "method":
         for _, method, shown in spec.host_contracts:
             if u.name == method:
@@ -143,8 +132,8 @@ def _fields_from_calls(src: bytes, lo: int, hi: int):
 
 def _error_regions(index, path: str) -> list[tuple[int, int]]:
     facts = index.files.get(path)
-    types = {"python": "except_clause", "typescript": "catch_clause", "tsx": "catch_clause", "javascript": "catch_clause",
-             "java": "catch_clause", "kotlin": "catch_block"}.get(facts.language if facts else "")
+    spec = BY_NAME.get(facts.language) if facts else None
+    types = spec.catch_node if spec is not None else ""
     if not types:
         return []
     key = (facts.language, types)
@@ -487,7 +476,7 @@ class Flow:
         spec = BY_NAME.get(self.index.files[u.path].language)
         views = spec.self_views if spec is not None else frozenset()
         implicit_this = spec is not None and spec.implicit_this
-        jvm = self.index.files[u.path].language in ("java", "kotlin")  # where `new pkg.Type()` names a package
+        jvm = spec is not None and spec.outside_imports == "package"  # where `new pkg.Type()` names a package
         own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
         for c in m.calls.get(src, ()):
             if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
@@ -743,8 +732,9 @@ class Flow:
             self._roots = roots
         got = set()
         facts = self.index.files[path]
-        jvm = facts.language in ("java", "kotlin")
-        if facts.language in ("python", "javascript", "typescript", "tsx") or jvm:
+        spec = BY_NAME.get(facts.language)
+        jvm = spec is not None and spec.outside_imports == "package"
+        if spec is not None and spec.outside_imports:
             for imp in facts.imports:
                 if imp.level or imp.module.startswith(".") or not imp.module:
                     continue
@@ -854,7 +844,8 @@ def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str
             continue
         for name in sorted(supers[u.parent]):
             if _host_methods(index.files[u.path].language).get(name) == u.name:
-                out[uid] = (f"{name}::{u.name}" if index.files[u.path].language == "rust" else f"{name}.{u.name}", True)
+                spec = BY_NAME.get(index.files[u.path].language)
+                out[uid] = (f"{name}{spec.member_separator if spec is not None else '.'}{u.name}", True)
                 break
             if u.name in declared.get(name, ()):
                 out.setdefault(uid, (f"{name}.{u.name}", False))
@@ -1183,22 +1174,14 @@ def body_role(index, model: Model, uid: str) -> str:
     return ""
 
 
-RETURNS = {
-    "python": re.compile(rb"->\s*['\"]?(?:[\w.]+\[)?([A-Za-z_][\w.]*)"),
-    "typescript": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
-    "tsx": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
-    "kotlin": re.compile(rb"\)\s*:\s*([A-Za-z_]\w*)"),
-    "go": re.compile(rb"\)\s*\(?\*?([A-Za-z_]\w*)(?:\s*,\s*error\))?\s*\{?\s*$"),
-    "rust": re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
-}
-
-
 def return_type(signature: bytes, name: str, language: str) -> str:
-    """The type name a callable's signature says it returns ('' when none or not written)."""
-    if language == "java":
+    """The type name a callable's signature says it returns ('' when none or not written): the spec's
+    `signature_return`, or the type just before the name (`return_type_before_name`)."""
+    spec = BY_NAME.get(language)
+    if spec is not None and spec.return_type_before_name:
         hit = re.search(rb"\b([A-Za-z_]\w*)(?:<[^>]*>)?(?:\[\])?\s+" + re.escape(name.encode()) + rb"\s*\(", signature)
     else:
-        pattern = RETURNS.get(language)
+        pattern = spec.signature_return if spec is not None else None
         hit = pattern.search(signature) if pattern else None
     return hit.group(1).decode("utf-8", "replace").rsplit(".", 1)[-1] if hit else ""
 
@@ -1208,7 +1191,8 @@ def _public(index, model: Model, u: Unit) -> bool:
     if not is_public(u, lang, index.sources[u.path]):
         return False
     parent = model.units.get(u.parent) if u.parent else None
-    if parent is not None and parent.is_type and lang in ("go", "python"):
+    spec = BY_NAME.get(lang)
+    if parent is not None and parent.is_type and spec is not None and spec.public_through_type:
         return is_public(parent, lang, index.sources[u.path])
     return True
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from ..model.facts import Import
@@ -67,6 +69,10 @@ def java_receiver(node: Node) -> str:
 
 JAVA = LanguageSpec(
     name="java",
+    is_public=lambda name, signature: re.search(rb"\bpublic\b", signature) is not None,
+    catch_node="catch_clause",
+    return_type_before_name=True,
+    outside_imports="package",
     grammar="java",
     extensions=(".java",),
     host_contracts=(("Runnable", "run", "Runnable"),),
@@ -174,6 +180,10 @@ def kotlin_return_type(node: Node) -> Node | None:
 
 KOTLIN = LanguageSpec(
     name="kotlin",
+    is_public=lambda name, signature: re.search(rb"\b(private|internal|protected)\b", signature) is None,
+    catch_node="catch_block",
+    signature_return=re.compile(rb"\)\s*:\s*([A-Za-z_]\w*)"),
+    outside_imports="package",
     grammar="kotlin",
     extensions=(".kt", ".kts"),
     host_contracts=(("Runnable", "run", "Runnable"),),

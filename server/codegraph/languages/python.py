@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from ..model.facts import Import
@@ -145,7 +147,19 @@ def python_module(path: str) -> list[str]:
     return [n for n in names if n]
 
 
+def python_public(name: str, signature: bytes) -> bool:
+    """Public: no leading underscore (`__call__` is the object's own call)."""
+    return not name.startswith("_") or name == "__call__"
+
+
 SPEC = LanguageSpec(
+    is_public=python_public,
+    public_through_type=True,
+    param_hosts=((("environ", "start_response"), "WSGI application callable (environ, start_response)"),
+                 (("scope", "receive", "send"), "ASGI application callable (scope, receive, send)")),
+    catch_node="except_clause",
+    signature_return=re.compile(rb"->\s*['\"]?(?:[\w.]+\[)?([A-Za-z_][\w.]*)"),
+    outside_imports="root",
     module_system="python",
     module_names=python_module,
     import_binds="first",

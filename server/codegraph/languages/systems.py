@@ -87,6 +87,9 @@ def go_statements(root: Node) -> list[ModuleStatement]:
 
 
 GO = LanguageSpec(
+    is_public=lambda name, signature: name[:1].isupper(),
+    public_through_type=True,
+    signature_return=re.compile(rb"\)\s*\(?\*?([A-Za-z_]\w*)(?:\s*,\s*error\))?\s*\{?\s*$"),
     module_system="directory",
     package_scope="directory",
     member_scope="directory",
@@ -312,6 +315,9 @@ def rust_module(path: str) -> list[str]:
 
 
 RUST = LanguageSpec(
+    is_public=lambda name, signature: re.search(rb"\bpub\s+(?:async\s+)?(?:unsafe\s+)?fn\b", signature) is not None,
+    signature_return=re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
+    member_separator="::",
     module_system="crate",
     module_names=rust_module,
     member_scope="crate",
