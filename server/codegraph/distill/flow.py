@@ -1203,7 +1203,11 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
 
 
 class _Planner:
-    """The state the overview plan is built in, one stage after another (see `run`)."""
+    """The state the overview plan is built in, one stage after another (see `run`). Each stage sets
+    what the later ones read: the entry stages `cands`, `kind_of`, `ranked`, `entries`, `chosen`;
+    `trunks` the `depth` of each unit and what is `flowing`; `take_core` the `core` and `spare_core`;
+    `boundaries` the `err_callees`; `sinks` the `sink_units`; `assembly` the `asm` table; every
+    pick goes to `p.picks` (and its other roles to `p.qualities`)."""
 
     def __init__(self, index, model: Model, roles, sink_tier, assembly_units: set[str]):
         self.index, self.m, self.roles, self.assembly_units = index, model, roles, assembly_units
