@@ -29,6 +29,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from tree_sitter import Query, QueryCursor
 
@@ -83,38 +84,27 @@ def non_architecture(path: str) -> bool:
 
 
 def is_public(u: Unit, language: str, source: bytes) -> bool:
-    """Public by the language's own convention (syntax, not naming taste)."""
-    sig = source[u.start_byte : max(u.sig_end_byte, u.start_byte)]
-    if language == "python":
-        return not u.name.startswith("_") or u.name == "__call__"
-    if language == "go":
-        return u.name[:1].isupper()
-    if language == "rust":
-        return re.search(rb"\bpub\s+(?:async\s+)?(?:unsafe\s+)?fn\b", sig) is not None
-    if language == "java":
-        return re.search(rb"\bpublic\b", sig) is not None
-    if language == "kotlin":
-        return re.search(rb"\b(private|internal|protected)\b", sig) is None
-    if language in ("typescript", "tsx", "javascript"):
-        return not u.name.startswith(("_", "#")) and re.search(rb"\b(private|protected)\b", sig) is None
-    return not u.name.startswith("_")
+    """Public by the language's own convention (syntax, not naming taste): its spec's `is_public`."""
+    spec = BY_NAME.get(language)
+    if spec is None:
+        return not u.name.startswith("_")
+    return spec.is_public(u.name, source[u.start_byte : max(u.sig_end_byte, u.start_byte)])
 
 
 HOST_ARGS = re.compile(rb"\(\s*(?:(scope\s*,\s*\w*receive\w*\s*,\s*\w*send\w*)|environ\s*,\s*\w*start_response\w*)\s*\)")
-WSGI = ("environ", "start_response")
-ASGI = ("scope", "receive", "send")
 
 
 def host_interface(u: Unit, language: str) -> str:
-    """The host contract a callable implements, from its signature ('' when none)."""
-    if language == "python" and u.is_callable and len(u.param_names) >= 2 \
-            and ("environ" in (joined := " ".join(u.param_names)) or "scope" in joined):  # cheap: either contract names one
-        names = tuple(n.lstrip("*&") for n in u.param_names)
-        if all(n in names for n in WSGI):
-            return "WSGI application callable (environ, start_response)"
-        if all(n in names for n in ASGI):
-            return "ASGI application callable (scope, receive, send)"
+    """The host contract a callable implements, from its signature ('' when none): by its parameter
+    names (the spec's `param_hosts`), or a method a structural contract names."""
     spec = BY_NAME.get(language)
+    if spec is not None and spec.param_hosts and u.is_callable and len(u.param_names) >= 2:
+        joined = " ".join(u.param_names)
+        if any(wanted[0] in joined for wanted, _ in spec.param_hosts):  # cheap: every contract names its first
+            names = tuple(n.lstrip("*&") for n in u.param_names)
+            for wanted, shown in spec.param_hosts:
+                if all(n in names for n in wanted):
+                    return shown
     if spec is not None and spec.structural_hosts and u.kind == "method":
         for _, method, shown in spec.host_contracts:
             if u.name == method:
@@ -142,8 +132,8 @@ def _fields_from_calls(src: bytes, lo: int, hi: int):
 
 def _error_regions(index, path: str) -> list[tuple[int, int]]:
     facts = index.files.get(path)
-    types = {"python": "except_clause", "typescript": "catch_clause", "tsx": "catch_clause", "javascript": "catch_clause",
-             "java": "catch_clause", "kotlin": "catch_block"}.get(facts.language if facts else "")
+    spec = BY_NAME.get(facts.language) if facts else None
+    types = spec.catch_node if spec is not None else ""
     if not types:
         return []
     key = (facts.language, types)
@@ -158,6 +148,20 @@ def _error_regions(index, path: str) -> list[tuple[int, int]]:
 
 
 _QUERIES: dict = {}
+
+
+class _Caller(NamedTuple):
+    """What a caller knows when its unresolved calls are read (see `Flow._caller_context`)."""
+    u: Unit
+    owner: str | None
+    me: set[str]
+    local_type: dict[str, str]
+    foreign: set[str]
+    outside: set[str]
+    views: frozenset[str]
+    implicit_this: bool
+    jvm: bool
+    own_blocks: set[str]
 
 
 class Flow:
@@ -179,9 +183,32 @@ class Flow:
 
     # ---- the selection graph ----------------------------------------------------------
     def _graph(self) -> None:
-        m, arch = self.m, self.arch
-        by_name: dict[str, list[str]] = {}
-        types: dict[str, list[str]] = {}
+        """The selection graph: the calls the model resolves within the architecture, then the edges a reader
+        would follow though no call names them outright (`likely`), stage by stage. Every stage only adds
+        edges; the tables the stages share (`_by_name`, `_types`, `_methods_of`, …) are kept on the flow."""
+        self._index_units()
+        self._handed_members()
+        self._constructors_and_closures()
+        self._value_types()
+        self._families()
+        self._dispatch_to_overrides()
+        self._handed_functions()
+        self._host_calls()
+        self._unresolved_calls()
+
+    def _link(self, src: str, d: str) -> bool:
+        """A likely edge src → d; False when it was there already."""
+        if d in self.out[src]:
+            return False
+        self.out[src].add(d)
+        self.likely.add((src, d))
+        return True
+
+    def _index_units(self) -> None:
+        """Callables by name, types by name, each type's constructor, and the resolved edges in scope."""
+        m = self.m
+        self._by_name = by_name = {}
+        self._types = types = {}
         ctor_of: dict[str, str] = {}
         for uid in self.ordered:
             u = m.units[uid]
@@ -195,8 +222,13 @@ class Flow:
         self.ctor_units = set(ctor_of.values())
         self.constructs = {(s, d) for (s, d), k in m.kinds.items() if k == "constructs"}
         for src in self.ordered:
-            self.out[src] = {d for d in m.out.get(src, ()) if d in arch}
-        methods_of: dict[str, dict[str, str]] = {}
+            self.out[src] = {d for d in m.out.get(src, ()) if d in self.arch}
+
+    def _handed_members(self) -> None:
+        """`self.add` / `s.put` handed on (a callback table): it will run. The object's own method, else the
+        one method of that name in the file."""
+        m = self.m
+        self._methods_of = methods_of = {}  # type → {method name → uid}
         for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable and u.parent and m.units[u.parent].is_type:
@@ -205,7 +237,7 @@ class Flow:
         for t, ms in methods_of.items():
             for name, d in ms.items():
                 in_file.setdefault(m.units[t].path, {}).setdefault(name, []).append(d)
-        for uid, found in self._scan({path: sorted(names) for path, names in in_file.items()}, member=True):  # `self.add` / `s.put` handed on (a callback table): it will run
+        for uid, found in self._scan({path: sorted(names) for path, names in in_file.items()}, member=True):
             u = m.units[uid]
             local = in_file.get(u.path, {})
             mine = methods_of.get(u.parent or "", {})
@@ -215,18 +247,27 @@ class Flow:
                 d = mine.get(key) if obj.decode("utf-8", "replace") in me else None
                 if d is None and len(local.get(key, ())) == 1:
                     d = local[key][0]
-                if d and d != uid and d not in self.out[uid]:
-                    self.out[uid].add(d)
-                    self.likely.add((uid, d))
-        for t, ctor in sorted(ctor_of.items()):  # constructing a type runs its constructor
-            if t in self.out and ctor in arch:
+                if d and d != uid:
+                    self._link(uid, d)
+
+    def _constructors_and_closures(self) -> None:
+        """Constructing a type runs its constructor; a closure runs as part of (or is handed out by) its function."""
+        m = self.m
+        for t, ctor in sorted(self.ctor_of.items()):
+            if t in self.out and ctor in self.arch:
                 self.out[t].add(ctor)
-        for uid in self.ordered:  # a closure runs as part of (or is handed out by) its function
+        for uid in self.ordered:
             u = m.units[uid]
             if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
                 self.out[u.parent].add(uid)
                 self.likely.add((u.parent, uid))
-        returns: dict[str, str] = {}  # callable → the type name its signature says it returns (a type in scope)
+
+    def _value_types(self) -> None:
+        """What values hold, to name the target of a call on them: the type each callable's signature returns
+        (`returns`), the type stored in each field (`_field_type`: from a typed constructor parameter or a
+        constructing call), and the one type an attribute name is ever assigned anywhere (`_attr_type`)."""
+        m, types = self.m, self._types
+        self.returns = returns = {}  # callable → the type name its signature says it returns (a type in scope)
         for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable:
@@ -234,9 +275,25 @@ class Flow:
                                 self.index.files[u.path].language)
                 if t in types:
                     returns[uid] = t
-        self.returns = returns
-        field_type: dict[tuple[str, str], str] = {}  # (type, field) → declared type of the value stored there
-        for t, ctor in sorted(ctor_of.items()):
+        self._field_type = self._fields_from_params()
+        self._fields_from_constructing_calls(self._field_type)
+        attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
+        for path in sorted({m.units[x].path for x in self.arch}):
+            text = self.index.sources[path]
+            for hit in ATTR_FROM_CONSTRUCT.finditer(text):
+                if not hit.start() or not WORD_BYTE.match(text, hit.start() - 1):
+                    continue
+                f, ty = hit.groups()
+                name = ty.decode("utf-8", "replace")
+                if name in types:
+                    attr_types.setdefault(f.decode("utf-8", "replace"), set()).add(name)
+        self._attr_type = {f: next(iter(ts)) for f, ts in attr_types.items() if len(ts) == 1}
+
+    def _fields_from_params(self) -> dict[tuple[str, str], str]:
+        """(type, field) → declared type of the value stored there: a constructor storing a typed parameter."""
+        m = self.m
+        field_type: dict[tuple[str, str], str] = {}
+        for t, ctor in sorted(self.ctor_of.items()):
             u = m.units[ctor]
             typed = {n: ty for n, ty in zip(u.param_names, u.param_types) if ty}
             if not typed:
@@ -246,12 +303,17 @@ class Flow:
                 ty = typed.get(val.decode("utf-8", "replace"))
                 if ty:
                     field_type[(t, f.decode("utf-8", "replace"))] = ty
+        return field_type
+
+    def _fields_from_constructing_calls(self, field_type: dict[tuple[str, str], str]) -> None:
+        """`self.engine = Engine(...)`, `self.engine = self._create_engine()` in a method: one pass a file."""
+        m, methods_of = self.m, self._methods_of
         spans: dict[str, list[tuple[int, int, str]]] = {}  # path → (start, end, type) of each method body
         for t, ms in methods_of.items():
             for uid in ms.values():
                 u = m.units[uid]
                 spans.setdefault(u.path, []).append((u.sig_end_byte, u.end_byte, t))
-        for path in sorted(spans):  # `self.engine = Engine(...)`, `self.engine = self._create_engine()`: one pass a file
+        for path in sorted(spans):
             owned = sorted(spans[path])
             starts = [a for a, _, _ in owned]
             for start, field_name, value in _fields_from_calls(self.index.sources[path], owned[0][0], max(b for _, b, _ in owned)):
@@ -260,65 +322,60 @@ class Flow:
                     continue
                 t = owned[i][2]
                 key = value.decode("utf-8", "replace").rsplit(".", 1)[-1]
-                ty = key if key in types else returns.get(methods_of[t].get(key, ""), "")
+                ty = key if key in self._types else self.returns.get(methods_of[t].get(key, ""), "")
                 if ty:
                     field_type.setdefault((t, field_name.decode("utf-8", "replace")), ty)
-        attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
-        for path in sorted({m.units[x].path for x in arch}):
-            text = self.index.sources[path]
-            for hit in ATTR_FROM_CONSTRUCT.finditer(text):
-                if not hit.start() or not WORD_BYTE.match(text, hit.start() - 1):
-                    continue
-                f, ty = hit.groups()
-                name = ty.decode("utf-8", "replace")
-                if name in types:
-                    attr_types.setdefault(f.decode("utf-8", "replace"), set()).add(name)
-        attr_type = {f: next(iter(ts)) for f, ts in attr_types.items() if len(ts) == 1}
-        # families: a base type's method and its overrides in subtypes (dispatch through a family)
-        supers: dict[str, set[str]] = {}
+
+    def _families(self) -> None:
+        """Families: a base type's method and its overrides in subtypes (dispatch through a family). Also the
+        classes that extend something outside the code base (`class Session(dict)`): a `self.get(…)` their
+        own code does not answer comes from there, not from a same-named method of some other class."""
+        m, arch, types = self.m, self.arch, self._types
+        self._supers = supers = {}
         for path in sorted({m.units[x].path for x in arch}):
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)
-        # classes that extend something outside the code base (`class Session(dict)`): a `self.get(…)` their own
-        # code does not answer comes from there, not from a same-named method of some other class
-        outside_base = {t for t, names in supers.items() if m.units[t].kind == "class" and any(n not in types for n in names)}
-
-        def ancestors(t: str) -> set[str]:
-            """The types in scope that `t` extends, transitively."""
-            seen, todo = set(), [t]
-            while todo:
-                for n in supers.get(todo.pop(), ()):
-                    for b in types.get(n, ()):
-                        if b not in seen:
-                            seen.add(b)
-                            todo.append(b)
-            return seen
-
-        base_of: dict[str, str] = {}  # type name → its first base type declared in scope
+        self._outside_base = {t for t, names in supers.items()
+                              if m.units[t].kind == "class" and any(n not in types for n in names)}
+        self._base_of = base_of = {}  # type name → its first base type declared in scope
         for t, names in supers.items():
             bases = sorted(b for b in names if b in types and b != m.units[t].name)
             if bases:
                 base_of.setdefault(m.units[t].name, bases[0])
-
-        def root(name: str) -> str:  # the top of a hierarchy in scope (families are transitive)
-            seen = {name}
-            while name in base_of and base_of[name] not in seen:
-                name = base_of[name]
-                seen.add(name)
-            return name
-
-        family_of: dict[str, str] = {}  # method uid → the root type name of its family
+        self.family_of = family_of = {}  # method uid → the root type name of its family
         for b, ts in types.items():
             for t in ts:
-                for name, d in methods_of.get(t, {}).items():
-                    family_of.setdefault(d, root(b))
-        self.family_of = family_of
+                for name, d in self._methods_of.get(t, {}).items():
+                    family_of.setdefault(d, self._root(b))
+
+    def _ancestors(self, t: str) -> set[str]:
+        """The types in scope that `t` extends, transitively."""
+        seen, todo = set(), [t]
+        while todo:
+            for n in self._supers.get(todo.pop(), ()):
+                for b in self._types.get(n, ()):
+                    if b not in seen:
+                        seen.add(b)
+                        todo.append(b)
+        return seen
+
+    def _root(self, name: str) -> str:
+        """The top of a hierarchy in scope (families are transitive)."""
+        seen = {name}
+        while name in self._base_of and self._base_of[name] not in seen:
+            name = self._base_of[name]
+            seen.add(name)
+        return name
+
+    def _dispatch_to_overrides(self) -> None:
+        """A call to a method may run any override in its family (up to FAMILY_MAX of them)."""
+        m, family_of = self.m, self.family_of
         overrides: dict[tuple[str, str], list[str]] = {}
         for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
             overrides.setdefault((b, m.units[d].name), []).append(d)
         units = m.units
-        for src in self.ordered:  # a call to a method may run any override in its family
+        for src in self.ordered:
             for d in tuple(self.out[src]):  # only sets grow here: the order they are visited in does not matter
                 du = units[d]
                 if not du.is_callable:
@@ -327,24 +384,29 @@ class Flow:
                 subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d] if owner else []
                 if owner and 0 < len(subs) <= FAMILY_MAX:
                     for x in subs:
-                        if x != src and x not in self.out[src]:
-                            self.out[src].add(x)
-                            self.likely.add((src, x))
+                        if x != src:
+                            self._link(src, x)
+
+    def _handed_functions(self) -> None:
+        """A top-level function of the file handed on by name (`run(cb)`, `handlers = [cb]`) will run."""
+        m = self.m
         functions: dict[str, dict[bytes, str]] = {}
         for uid in self.ordered:
             u = m.units[uid]
             if u.is_callable and (u.parent is None or m.units[u.parent].kind == "statement"):
                 functions.setdefault(u.path, {}).setdefault(u.name.encode(), uid)
-        for uid, found in self._scan({path: sorted(n.decode() for n in names) for path, names in functions.items()}, body_only=True):  # a function handed on by name
+        for uid, found in self._scan({path: sorted(n.decode() for n in names) for path, names in functions.items()}, body_only=True):
             u = m.units[uid]
             local = functions[u.path]
             for name in sorted({f.encode() for f in found} & local.keys()):
                 d = local[name]
-                if d != uid and d not in self.out[uid]:
-                    self.out[uid].add(d)
-                    self.likely.add((uid, d))
-        # a call that hands on a host interface's own arguments (`await self.app(scope, receive, send)`,
-        # `app(environ, start_response)`) may run any implementation of that interface in scope
+                if d != uid:
+                    self._link(uid, d)
+
+    def _host_calls(self) -> None:
+        """A call that hands on a host interface's own arguments (`await self.app(scope, receive, send)`,
+        `app(environ, start_response)`) may run any implementation of that interface in scope."""
+        m = self.m
         hosts: dict[str, list[str]] = {}
         self.host_kind: dict[str, str] = {}
         for uid in self.ordered:
@@ -356,7 +418,7 @@ class Flow:
                     and not kind.startswith("http.Handler"):
                 hosts.setdefault(kind, []).append(uid)
         for src in sorted(m.unresolved, key=m.order.__getitem__) if hosts else ():
-            if src not in arch:
+            if src not in self.arch:
                 continue
             text = self.index.sources[m.units[src].path]
             for c in m.unresolved[src]:
@@ -366,106 +428,133 @@ class Flow:
                 kind = next((k for k in hosts if k.startswith("ASGI" if args.group(1) else "WSGI")), "")
                 targets = [d for d in hosts.get(kind, ()) if d != src]
                 if len(targets) > FAMILY_MAX:  # too wide to guess: only the implementations its own type names
-                    targets = self._named_by_owner(src, targets, base_of)
+                    targets = self._named_by_owner(src, targets, self._base_of)
                 if 0 < len(targets) <= FAMILY_MAX:  # like a family: beyond that, too wide to guess
                     for d in targets:
-                        if d not in self.out[src]:
-                            self.out[src].add(d)
-                            self.likely.add((src, d))
+                        self._link(src, d)
+
+    def _unresolved_calls(self) -> None:
+        """The calls the model leaves unresolved: each names its likely targets from what the caller knows
+        (its own type's blocks, what its locals and fields hold, which names come from outside)."""
+        m, types = self.m, self._types
         # a type's blocks in one file are one type (Rust's `impl Pump` beside `impl Future for Pump`):
         # a method of either is the object's own
-        blocks: dict[tuple[str, str], set[str]] = {}
+        self._blocks = blocks = {}
         for name, ts in types.items():
             for t in ts:
                 if m.units[t].kind == "impl":
                     blocks.setdefault((m.units[t].path, name), set()).add(t)
         for (path, name), ids in blocks.items():
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
-        declared: dict[tuple[str, str, str], str] | None = None  # read on first use (Java, Kotlin)
+        self._declared = None  # read on first use (Java, Kotlin)
         for src in sorted(m.unresolved, key=m.order.__getitem__):
-            if src not in arch:
+            if src not in self.arch:
                 continue
-            u = m.units[src]
-            owner = u.parent
-            while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
-                owner = m.units[owner].parent
-            me = {"self", "this", u.receiver} - {""}
-            local_type: dict[str, str] = {}  # `x = Foo(...)`, `x = make_foo()` with `-> Foo`: x holds a Foo
-            foreign: set[str] = set()  # `t := template.New(…)`: t holds what an imported package built
-            mods = self.modules(u.path)
-            outside = self.outside_names(u.path)
-            spec = BY_NAME.get(self.index.files[u.path].language)
-            views = spec.self_views if spec is not None else frozenset()
-            implicit_this = spec is not None and spec.implicit_this
-            jvm = self.index.files[u.path].language in ("java", "kotlin")  # where `new pkg.Type()` names a package
-            own_blocks = blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
-            for c in m.calls.get(src, ()):
-                if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
-                        and not any(m.units[d].name == c.name for d in self.out[src])):
-                    foreign.add(c.assigned_to)
-                elif jvm and c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
-                    foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
-                if c.assigned_to and c.assigned_to not in local_type:
-                    if c.name in types and (c.construct or c.name[:1].isupper()):
-                        local_type[c.assigned_to] = c.name
-                    else:
-                        f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
-                        if len(f) == 1:
-                            local_type[c.assigned_to] = returns[f[0]]
+            ctx = self._caller_context(src)
             for c in m.unresolved[src]:
-                if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in by_name:
-                    c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
-                if views and "(" in c.receiver:  # `self.as_mut().poll_next(cx)`: a call on self
-                    c = c._replace(receiver=_without_views(c.receiver, views))
-                if (c.receiver in foreign or c.receiver.split(".")[0] in outside) and not c.construct:
-                    continue  # a method of an outside package's object is not ours to guess
-                if jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, outside):
-                    continue  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
-                root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
-                cands: list[str] = []
-                if c.construct or (c.name[:1].isupper() and c.name in types and not by_name.get(c.name)):
-                    tt = types.get(c.name, [])
-                    if len(tt) <= LIKELY_MAX:
-                        cands = [ctor_of.get(t, t) for t in tt]
-                else:
-                    named = by_name.get(c.name, [])
-                    if root in me:
-                        same = [d for d in named if d != src and (m.units[d].parent in own_blocks if owner else m.units[d].path == u.path)]
-                        if not same and owner in outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
-                            named = [d for d in named if m.units[d].parent in ancestors(owner)]  # unless a base in scope has it
-                        if not same and c.name in views:  # `self.as_mut()` its type does not define: the language's
-                            named = []
-                        named = same or named
-                    elif not c.receiver and owner and implicit_this and c.name != u.name:  # `run(request)` in a method: this.run
-                        same = [d for d in named if m.units[d].parent in own_blocks]
-                        named = same or named
-                    # a member call on some other object names its target only when the name is unique
-                    parts = c.receiver.split(".")
-                    typed = []
-                    held = field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in me else local_type.get(c.receiver)
-                    if not held and owner and implicit_this and len(parts) == 1 and c.receiver not in u.param_names:
-                        # a bare field its type declares (Java `planner.plan(args)` with
-                        # `private final Planner planner;`)
-                        if declared is None:
-                            declared = self._declared_fields(types)
-                        held = declared.get((m.units[owner].path, m.units[owner].name, c.receiver), "")
-                    if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
-                        held = attr_type.get(parts[-1])
-                    if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
-                        typed = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held]
-                        named = typed + [d for d in named if family_of.get(d) == held and d not in typed] if typed else named
-                    if len(named) <= (FAMILY_MAX if held and typed else LIKELY_MAX if root != "." or held else 1):
-                        cands = named
-                    elif len(named) <= FAMILY_MAX:
-                        fams = {family_of.get(d, "") for d in named}
-                        if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
-                            cands = named
+                c, cands = self._call_targets(src, ctx, c)
                 for d in cands:
-                    if d != src and d not in self.out[src]:
-                        self.out[src].add(d)
-                        self.likely.add((src, d))
+                    if d != src and self._link(src, d):
                         if c.construct or m.units[d].is_type or d in self.ctor_units:
                             self.constructs.add((src, d))
+
+    def _caller_context(self, src: str) -> "_Caller":
+        """What a caller knows when its unresolved calls are read: its owner type (a closure's is its method's)
+        and that type's blocks, the names that mean itself, what its locals hold (`x = Foo(...)`, `x =
+        make_foo()` with `-> Foo`: x holds a Foo; `t := template.New(…)`: t holds what an imported package
+        built), and its language's knowledge."""
+        m, types, returns = self.m, self._types, self.returns
+        u = m.units[src]
+        owner = u.parent
+        while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
+            owner = m.units[owner].parent
+        me = {"self", "this", u.receiver} - {""}
+        local_type: dict[str, str] = {}
+        foreign: set[str] = set()
+        mods = self.modules(u.path)
+        outside = self.outside_names(u.path)
+        spec = BY_NAME.get(self.index.files[u.path].language)
+        views = spec.self_views if spec is not None else frozenset()
+        implicit_this = spec is not None and spec.implicit_this
+        jvm = spec is not None and spec.outside_imports == "package"  # where `new pkg.Type()` names a package
+        own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
+        for c in m.calls.get(src, ()):
+            if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
+                    and not any(m.units[d].name == c.name for d in self.out[src])):
+                foreign.add(c.assigned_to)
+            elif jvm and c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
+                foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
+            if c.assigned_to and c.assigned_to not in local_type:
+                if c.name in types and (c.construct or c.name[:1].isupper()):
+                    local_type[c.assigned_to] = c.name
+                else:
+                    f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
+                    if len(f) == 1:
+                        local_type[c.assigned_to] = returns[f[0]]
+        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks)
+
+    def _call_targets(self, src: str, ctx: "_Caller", c) -> tuple:
+        """The call as read (a `fn.call(this, …)` is a call of fn, `self.as_mut().poll_next()` a call on self),
+        and the units it likely runs: none for an outside package's object or type."""
+        u = ctx.u
+        if c.name in ("call", "apply", "bind") and c.receiver.isidentifier() and c.receiver in self._by_name:
+            c = c._replace(name=c.receiver, receiver="")  # JS `fn.call(this, …)` calls fn
+        if ctx.views and "(" in c.receiver:  # `self.as_mut().poll_next(cx)`: a call on self
+            c = c._replace(receiver=_without_views(c.receiver, ctx.views))
+        if (c.receiver in ctx.foreign or c.receiver.split(".")[0] in ctx.outside) and not c.construct:
+            return c, []  # a method of an outside package's object is not ours to guess
+        if ctx.jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, ctx.outside):
+            return c, []  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
+        if c.construct or (c.name[:1].isupper() and c.name in self._types and not self._by_name.get(c.name)):
+            tt = self._types.get(c.name, [])
+            return c, [self.ctor_of.get(t, t) for t in tt] if len(tt) <= LIKELY_MAX else []
+        return c, self._method_targets(src, ctx, c)
+
+    def _method_targets(self, src: str, ctx: "_Caller", c) -> list[str]:
+        """The callables a (non-constructing) call likely runs: its own type's method for a call on itself;
+        on some other object, the one of that name, or those of the type the receiver holds, or one family."""
+        m, u, owner, me = self.m, ctx.u, ctx.owner, ctx.me
+        root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
+        named = self._by_name.get(c.name, [])
+        if root in me:
+            same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
+            if not same and owner in self._outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
+                named = [d for d in named if m.units[d].parent in self._ancestors(owner)]  # unless a base in scope has it
+            if not same and c.name in ctx.views:  # `self.as_mut()` its type does not define: the language's
+                named = []
+            named = same or named
+        elif not c.receiver and owner and ctx.implicit_this and c.name != u.name:  # `run(request)` in a method: this.run
+            same = [d for d in named if m.units[d].parent in ctx.own_blocks]
+            named = same or named
+        # a member call on some other object names its target only when the name is unique
+        typed = []
+        held = self._held_by_receiver(ctx, c.receiver)
+        if held:  # `self.store.save()` where the constructor stored a `store: SqliteStore` parameter
+            typed = [d for d in named if m.units[d].parent and m.units[m.units[d].parent].name == held]
+            named = typed + [d for d in named if self.family_of.get(d) == held and d not in typed] if typed else named
+        if len(named) <= (FAMILY_MAX if held and typed else LIKELY_MAX if root != "." or held else 1):
+            return named
+        if len(named) <= FAMILY_MAX:
+            fams = {self.family_of.get(d, "") for d in named}
+            if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
+                return named
+        return []
+
+    def _held_by_receiver(self, ctx: "_Caller", receiver: str) -> str | None:
+        """The type of the code base the receiver holds: a field of the caller's own type, a local, a bare
+        field its type declares, or an attribute only ever assigned one type; else falsy."""
+        m, u, owner = self.m, ctx.u, ctx.owner
+        parts = receiver.split(".")
+        held = self._field_type.get((owner or "", parts[1])) if len(parts) == 2 and parts[0] in ctx.me else ctx.local_type.get(receiver)
+        if not held and owner and ctx.implicit_this and len(parts) == 1 and receiver not in u.param_names:
+            # a bare field its type declares (Java `planner.plan(args)` with
+            # `private final Planner planner;`)
+            if self._declared is None:
+                self._declared = self._declared_fields(self._types)
+            held = self._declared.get((m.units[owner].path, m.units[owner].name, receiver), "")
+        if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
+            held = self._attr_type.get(parts[-1])
+        return held
 
     def _declared_fields(self, types: dict[str, list[str]]) -> dict[tuple[str, str, str], str]:
         """(file, type name, field) → the type of the code base its declaration holds, seen through the
@@ -511,61 +600,65 @@ class Flow:
         out: list[tuple[str, set]] = []
         for path in sorted(by_path):
             units = sorted(by_path[path], key=lambda u: (u.start_byte, -u.end_byte))
-            starts = [u.start_byte for u in units]
-            found: dict[str, set] = {}
-            src = self.index.sources[path]
-            lo, hi = units[0].start_byte, max(u.end_byte for u in units)
-            if member:  # one pass over the file's member reads (not calls, stores or chains), then the names
-                wanted = set(names[path])
-                for hit in MEMBER_READ.finditer(src, lo):
-                    pos = hit.start()
-                    if hit.end() > hi:
-                        if pos >= hi:
-                            break
-                        continue
-                    name = hit.group(1).decode("utf-8", "replace")
-                    if name not in wanted or pos == 0 or not WORD_BYTE.match(src, pos - 1):
-                        continue  # `obj.name`: a word byte before the dot
-                    i = bisect.bisect_right(starts, pos) - 1
-                    while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
-                                          and (not body_only or pos >= units[i].sig_end_byte)):
-                        i -= 1  # the innermost unit holding this position
-                    if i >= 0:
-                        j = pos
-                        while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
-                            j -= 1
-                        found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
-                out += sorted(found.items(), key=lambda x: m.order[x[0]])
-                continue
-            for name in names[path]:
-                needle = ("." + name if member else name).encode()
-                pos = src.find(needle, lo, hi)
-                while pos != -1:
-                    end = pos + len(needle)
-                    before = src[pos - 1 : pos] if pos else b""
-                    after = src[end : end + 1]
-                    rest = src[end : end + 40].lstrip()
-                    ok = not (after.isalnum() or after == b"_") and not rest.startswith(b"(")
-                    if member:
-                        ok = ok and not rest[:1] in (b"=", b".", b"[") and (before.isalnum() or before == b"_")
-                    else:
-                        ok = ok and not (before.isalnum() or before in (b"_", b"."))
-                    if ok:
-                        i = bisect.bisect_right(starts, pos) - 1
-                        while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
-                                              and (not body_only or pos >= units[i].sig_end_byte)):
-                            i -= 1  # the innermost unit holding this position
-                        if i >= 0:
-                            if member:
-                                j = pos
-                                while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
-                                    j -= 1
-                                found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
-                            else:
-                                found.setdefault(units[i].id, set()).add(name)
-                    pos = src.find(needle, end, hi)
+            scan = self._scan_member_reads if member else self._scan_values
+            found = scan(self.index.sources[path], units, names[path], body_only)
             out += sorted(found.items(), key=lambda x: m.order[x[0]])
         return out
+
+    @staticmethod
+    def _innermost(units: list[Unit], starts: list[int], pos: int, body_only: bool) -> int:
+        """The index of the innermost unit holding this position (in its body, with `body_only`), or -1."""
+        i = bisect.bisect_right(starts, pos) - 1
+        while i >= 0 and not (units[i].start_byte <= pos < units[i].end_byte
+                              and (not body_only or pos >= units[i].sig_end_byte)):
+            i -= 1
+        return i
+
+    def _scan_member_reads(self, src: bytes, units: list[Unit], names: list[str], body_only: bool) -> dict[str, set]:
+        """One pass over the file's member reads (not calls, stores or chains), then the names: uid →
+        {(obj, name)} for each `obj.name` read inside that unit."""
+        starts = [u.start_byte for u in units]
+        lo, hi = units[0].start_byte, max(u.end_byte for u in units)
+        found: dict[str, set] = {}
+        wanted = set(names)
+        for hit in MEMBER_READ.finditer(src, lo):
+            pos = hit.start()
+            if hit.end() > hi:
+                if pos >= hi:
+                    break
+                continue
+            name = hit.group(1).decode("utf-8", "replace")
+            if name not in wanted or pos == 0 or not WORD_BYTE.match(src, pos - 1):
+                continue  # `obj.name`: a word byte before the dot
+            i = self._innermost(units, starts, pos, body_only)
+            if i >= 0:
+                j = pos
+                while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
+                    j -= 1
+                found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
+        return found
+
+    def _scan_values(self, src: bytes, units: list[Unit], names: list[str], body_only: bool) -> dict[str, set]:
+        """Each name as a whole word that is not called nor a member (`run(cb)`, `[cb]`): uid → {name}."""
+        starts = [u.start_byte for u in units]
+        lo, hi = units[0].start_byte, max(u.end_byte for u in units)
+        found: dict[str, set] = {}
+        for name in names:
+            needle = name.encode()
+            pos = src.find(needle, lo, hi)
+            while pos != -1:
+                end = pos + len(needle)
+                before = src[pos - 1 : pos] if pos else b""
+                after = src[end : end + 1]
+                rest = src[end : end + 40].lstrip()
+                ok = not (after.isalnum() or after == b"_") and not rest.startswith(b"(")
+                ok = ok and not (before.isalnum() or before in (b"_", b"."))
+                if ok:
+                    i = self._innermost(units, starts, pos, body_only)
+                    if i >= 0:
+                        found.setdefault(units[i].id, set()).add(name)
+                pos = src.find(needle, end, hi)
+        return found
 
     # ---- reach over the condensation (bitsets) ------------------------------------------
     def _reach(self) -> None:
@@ -639,8 +732,9 @@ class Flow:
             self._roots = roots
         got = set()
         facts = self.index.files[path]
-        jvm = facts.language in ("java", "kotlin")
-        if facts.language in ("python", "javascript", "typescript", "tsx") or jvm:
+        spec = BY_NAME.get(facts.language)
+        jvm = spec is not None and spec.outside_imports == "package"
+        if spec is not None and spec.outside_imports:
             for imp in facts.imports:
                 if imp.level or imp.module.startswith(".") or not imp.module:
                     continue
@@ -750,7 +844,8 @@ def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str
             continue
         for name in sorted(supers[u.parent]):
             if _host_methods(index.files[u.path].language).get(name) == u.name:
-                out[uid] = (f"{name}::{u.name}" if index.files[u.path].language == "rust" else f"{name}.{u.name}", True)
+                spec = BY_NAME.get(index.files[u.path].language)
+                out[uid] = (f"{name}{spec.member_separator if spec is not None else '.'}{u.name}", True)
                 break
             if u.name in declared.get(name, ()):
                 out.setdefault(uid, (f"{name}.{u.name}", False))
@@ -1079,22 +1174,14 @@ def body_role(index, model: Model, uid: str) -> str:
     return ""
 
 
-RETURNS = {
-    "python": re.compile(rb"->\s*['\"]?(?:[\w.]+\[)?([A-Za-z_][\w.]*)"),
-    "typescript": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
-    "tsx": re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)"),
-    "kotlin": re.compile(rb"\)\s*:\s*([A-Za-z_]\w*)"),
-    "go": re.compile(rb"\)\s*\(?\*?([A-Za-z_]\w*)(?:\s*,\s*error\))?\s*\{?\s*$"),
-    "rust": re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
-}
-
-
 def return_type(signature: bytes, name: str, language: str) -> str:
-    """The type name a callable's signature says it returns ('' when none or not written)."""
-    if language == "java":
+    """The type name a callable's signature says it returns ('' when none or not written): the spec's
+    `signature_return`, or the type just before the name (`return_type_before_name`)."""
+    spec = BY_NAME.get(language)
+    if spec is not None and spec.return_type_before_name:
         hit = re.search(rb"\b([A-Za-z_]\w*)(?:<[^>]*>)?(?:\[\])?\s+" + re.escape(name.encode()) + rb"\s*\(", signature)
     else:
-        pattern = RETURNS.get(language)
+        pattern = spec.signature_return if spec is not None else None
         hit = pattern.search(signature) if pattern else None
     return hit.group(1).decode("utf-8", "replace").rsplit(".", 1)[-1] if hit else ""
 
@@ -1104,226 +1191,285 @@ def _public(index, model: Model, u: Unit) -> bool:
     if not is_public(u, lang, index.sources[u.path]):
         return False
     parent = model.units.get(u.parent) if u.parent else None
-    if parent is not None and parent.is_type and lang in ("go", "python"):
+    spec = BY_NAME.get(lang)
+    if parent is not None and parent.is_type and spec is not None and spec.public_through_type:
         return is_public(parent, lang, index.sources[u.path])
     return True
 
 
 def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tuple[Plan, Flow]:
     """The overview plan: entries, then per entry the trunk of its flow, assembly, sinks, boundaries."""
-    flow = Flow(index, model)
-    m, p = model, Plan()
-    reg_memo: dict[str, str | None] = {}
-    p.likely = len(flow.likely)
-    p.down = flow.down
-    stable = m.stable
-    arch = flow.arch
+    return _Planner(index, model, roles, sink_tier, assembly_units).run()
+
+
+class _Planner:
+    """The state the overview plan is built in, one stage after another (see `run`). Each stage sets
+    what the later ones read: the entry stages `cands`, `kind_of`, `ranked`, `entries`, `chosen`;
+    `trunks` the `depth` of each unit and what is `flowing`; `take_core` the `core` and `spare_core`;
+    `boundaries` the `err_callees`; `sinks` the `sink_units`; `assembly` the `asm` table; every
+    pick goes to `p.picks` (and its other roles to `p.qualities`)."""
+
+    def __init__(self, index, model: Model, roles, sink_tier, assembly_units: set[str]):
+        self.index, self.m, self.roles, self.assembly_units = index, model, roles, assembly_units
+        self.sink_tier = dict(sink_tier)  # sinks found on the flow are added to a copy
+        self.flow = Flow(index, model)
+        self.p = Plan()
+        self.p.likely = len(self.flow.likely)
+        self.p.down = self.flow.down
+        self.stable = model.stable
+        self.arch = self.flow.arch
+        self.reg_memo: dict[str, str | None] = {}
+        self.handing: dict[str, bool] = {}
+
+    def run(self) -> tuple[Plan, Flow]:
+        """The stages in reading order: what enters, what the flow runs through, what builds and feeds it,
+        where it writes and fails; then the slots left free, and the roles each pick qualifies for."""
+        self.entry_candidates()
+        self.entry_ranking()
+        self.choose_entries()
+        self.outer_doors()
+        self.trunks()
+        self.take_core()
+        self.boundaries()
+        self.sinks()
+        self.assembly()
+        self.place_picks()
+        self.fill()
+        self.closures_to_outer()
+        self.error_writers_to_boundaries()
+        self.all_qualities()
+        return self.p, self.flow
 
     # ---- entries ---------------------------------------------------------------------------
-    implements = _implementations(index, m, arch)
-    cands: dict[str, tuple[int, str]] = {}
-    kind_of: dict[str, str] = {}  # host|declared|surface
-    for uid in flow.ordered:
-        u = m.units[uid]
-        ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
-        host = "" if ctor else flow.host_kind.get(uid, "") or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
-        if host:
-            cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
-            continue
-        mine = roles.get(uid, {}).get("TRIGGER_ENTRY")
-        own_entry = mine and (mine[0] == 1 or u.stmt_kind == "main_guard" or (u.name == "main" and not u.decorators))
-        if own_entry and not (u.kind == "statement" and u.stmt_kind == "wiring" and not flow.out.get(uid)):
-            cands[uid], kind_of[uid] = (mine[0], mine[1]), "declared"
-            continue
-        nested = bool(u.parent and m.units[u.parent].is_callable)  # a closure is part of its function's surface
-        if (u.is_callable and not nested and flow.down.get(uid, 0) >= 2
-                and not (u.kind == "constructor" or u.name in ("__init__", "constructor"))):
-            if uid in implements:
-                cands[uid], kind_of[uid] = (3, f"implements `{implements[uid][0]}`, part of the public interface"), "surface"
-            elif _public(index, m, u):
-                cands[uid], kind_of[uid] = (3, f"public; {flow.up[uid]} units lead into it, {flow.down[uid]} lie downstream"), "surface"
-        if uid not in cands and mine and flow.out.get(uid):  # registrations: a signal, not proof
-            cands[uid], kind_of[uid] = (3, mine[1]), "surface"
+    def entry_candidates(self) -> None:
+        """Every unit that could be an entry, with its kind: a host interface's implementation (`host`), a
+        declared entry such as a main guard (`declared`), or a public unit that sets much in motion (`surface`)."""
+        m, flow, roles = self.m, self.flow, self.roles
+        self.implements = implements = _implementations(self.index, m, self.arch)
+        self.cands = cands = {}  # uid -> (tier, why)
+        self.kind_of = kind_of = {}  # host|declared|surface
+        for uid in flow.ordered:
+            u = m.units[uid]
+            ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
+            host = "" if ctor else flow.host_kind.get(uid, "") or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
+            if host:
+                cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
+                continue
+            mine = roles.get(uid, {}).get("TRIGGER_ENTRY")
+            own_entry = mine and (mine[0] == 1 or u.stmt_kind == "main_guard" or (u.name == "main" and not u.decorators))
+            if own_entry and not (u.kind == "statement" and u.stmt_kind == "wiring" and not flow.out.get(uid)):
+                cands[uid], kind_of[uid] = (mine[0], mine[1]), "declared"
+                continue
+            nested = bool(u.parent and m.units[u.parent].is_callable)  # a closure is part of its function's surface
+            if (u.is_callable and not nested and flow.down.get(uid, 0) >= 2
+                    and not (u.kind == "constructor" or u.name in ("__init__", "constructor"))):
+                if uid in implements:
+                    cands[uid], kind_of[uid] = (3, f"implements `{implements[uid][0]}`, part of the public interface"), "surface"
+                elif _public(self.index, m, u):
+                    cands[uid], kind_of[uid] = (3, f"public; {flow.up[uid]} units lead into it, {flow.down[uid]} lie downstream"), "surface"
+            if uid not in cands and mine and flow.out.get(uid):  # registrations: a signal, not proof
+                cands[uid], kind_of[uid] = (3, mine[1]), "surface"
 
-    type_reach = _type_reach(m, flow, {_owner_type(m, x) for x in cands if kind_of[x] in ("host", "surface")} - {""})
-
-    surface_reach = {x: flow.down.get(x, 0) * (1 + flow.up.get(x, 0) / (flow.up.get(x, 0) + 8))
-                     for x in cands if kind_of[x] == "surface"}
-    best_of_type: dict[str, float] = {}
-    for x, r in surface_reach.items():
-        owner = _owner_type(m, x)
-        if owner:
-            best_of_type[owner] = max(best_of_type.get(owner, 0), r)
-
-    best_surface = max(surface_reach.values(), default=0)
-
-    def rank(x: str) -> tuple:
-        if kind_of[x] == "host":  # the application object: the one that sets the most in motion
+    def entry_ranking(self) -> None:
+        """What `rank` weighs: how much each host type and each public surface sets in motion."""
+        m, flow, cands, kind_of = self.m, self.flow, self.cands, self.kind_of
+        self.type_reach = _type_reach(m, flow, {_owner_type(m, x) for x in cands if kind_of[x] in ("host", "surface")} - {""})
+        self.surface_reach = {x: flow.down.get(x, 0) * (1 + flow.up.get(x, 0) / (flow.up.get(x, 0) + 8))
+                              for x in cands if kind_of[x] == "surface"}
+        self.best_of_type: dict[str, float] = {}
+        for x, r in self.surface_reach.items():
             owner = _owner_type(m, x)
-            return (-type_reach.get(owner, flow.down.get(x, 0)), -flow.down.get(x, 0))
-        if kind_of[x] == "surface":  # the main methods of the object that sets the most in motion; then reach
-            own_reach = surface_reach[x]
-            owner = _owner_type(m, x)
-            lifted = owner and own_reach * 4 >= best_of_type.get(owner, 0) and own_reach * 10 >= best_surface
-            return (-max(type_reach.get(owner, 0) if lifted else 0, own_reach), -own_reach)
-        return (0, -flow.down.get(x, 0))
+            if owner:
+                self.best_of_type[owner] = max(self.best_of_type.get(owner, 0), r)
+        self.best_surface = max(self.surface_reach.values(), default=0)
+        self.ranked = sorted(cands, key=lambda x: (cands[x][0], self.rank(x), self.stable(x)))
 
-    ranked = sorted(cands, key=lambda x: (cands[x][0], rank(x), stable(x)))
-    entries: list[str] = []
-    extra: set[str] = set()
-    covered = 0
-    hosts = 0
-    first_host = mounted = 0
-    own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
-    for uid in ranked:
-        mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
-        if kind_of[uid] == "declared" and mine & ~covered == 0:  # a main guard calling a chosen entry: shown, not counted
+    def rank(self, x: str) -> tuple:
+        """An entry candidate's place within its tier: the most set in motion first."""
+        m, flow = self.m, self.flow
+        if self.kind_of[x] == "host":  # the application object: the one that sets the most in motion
+            owner = _owner_type(m, x)
+            return (-self.type_reach.get(owner, flow.down.get(x, 0)), -flow.down.get(x, 0))
+        if self.kind_of[x] == "surface":  # the main methods of the object that sets the most in motion; then reach
+            own_reach = self.surface_reach[x]
+            owner = _owner_type(m, x)
+            lifted = owner and own_reach * 4 >= self.best_of_type.get(owner, 0) and own_reach * 10 >= self.best_surface
+            return (-max(self.type_reach.get(owner, 0) if lifted else 0, own_reach), -own_reach)
+        return (0, -self.flow.down.get(x, 0))
+
+    def choose_entries(self) -> None:
+        """The entries, best first: each must set in motion mostly what the ones before it do not; public
+        surfaces stop counting once the application shows entries of its own."""
+        flow, cands, kind_of, p = self.flow, self.cands, self.kind_of, self.p
+        self.entries = entries = []
+        self.extra = extra = set()  # shown, not counted
+        covered = 0
+        hosts = 0
+        first_host = mounted = 0
+        own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
+        for uid in self.ranked:
+            mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
+            if kind_of[uid] == "declared" and mine & ~covered == 0:  # a main guard calling a chosen entry: shown, not counted
+                entries.append(uid)
+                extra.add(uid)
+                p.picks.append((uid, "entry", cands[uid][1], 0))
+                continue
+            if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
+                break
+            if kind_of[uid] == "surface" and own + hosts + mounted >= 2:
+                break  # an application with its own entries: public surfaces are not further entries
+            if kind_of[uid] == "surface" and entries and flow.down.get(uid, 0) * 4 < max(flow.down.get(e, 0) for e in entries):
+                continue  # a public helper that sets in motion under a quarter of what a chosen entry does: not a further entry
+            if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
+                continue
+            if kind_of[uid] == "host" and hosts and -self.rank(uid)[0] * 2 < first_host:
+                mounted += 1  # a host object that sets in motion less than half of what the first one does: a part
+                continue  # it mounts, not a second entry (it still shows the code base is built around the host)
+            if kind_of[uid] == "host" and not hosts:
+                first_host = -self.rank(uid)[0]
+            if kind_of[uid] != "declared":
+                if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
+                    continue  # reached from a chosen entry: part of its flow, not a second entry
+                if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
+                    continue
+            hosts += kind_of[uid] == "host"
             entries.append(uid)
-            extra.add(uid)
+            covered |= mine
             p.picks.append((uid, "entry", cands[uid][1], 0))
-            continue
-        if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
-            break
-        if kind_of[uid] == "surface" and own + hosts + mounted >= 2:
-            break  # an application with its own entries: public surfaces are not further entries
-        if kind_of[uid] == "surface" and entries and flow.down.get(uid, 0) * 4 < max(flow.down.get(e, 0) for e in entries):
-            continue  # a public helper that sets in motion under a quarter of what a chosen entry does: not a further entry
-        if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
-            continue
-        if kind_of[uid] == "host" and hosts and -rank(uid)[0] * 2 < first_host:
-            mounted += 1  # a host object that sets in motion less than half of what the first one does: a part
-            continue  # it mounts, not a second entry (it still shows the code base is built around the host)
-        if kind_of[uid] == "host" and not hosts:
-            first_host = -rank(uid)[0]
-        if kind_of[uid] != "declared":
-            if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
-                continue  # reached from a chosen entry: part of its flow, not a second entry
-            if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
+
+    def outer_doors(self) -> None:
+        """The outermost door: a public surface that nothing calls and that leads into a chosen surface
+        (and everything it reaches) is where callers enter; the inner one is part of its flow, unless
+        it implements a public interface (callers holding the interface enter there): then both are entries."""
+        m, flow, kind_of, entries, p = self.m, self.flow, self.kind_of, self.entries, self.p
+        doors: list[tuple[str, str, str]] = []
+        for i, e in enumerate(entries):
+            if kind_of[e] != "surface" or e in self.extra:
                 continue
-        hosts += kind_of[uid] == "host"
-        entries.append(uid)
-        covered |= mine
-        p.picks.append((uid, "entry", cands[uid][1], 0))
-    # the outermost door: a public surface that nothing calls and that leads into a chosen surface
-    # (and everything it reaches) is where callers enter; the inner one is part of its flow, unless
-    # it implements a public interface (callers holding the interface enter there): then both are entries
-    doors: list[tuple[str, str, str]] = []
-    for i, e in enumerate(entries):
-        if kind_of[e] != "surface" or e in extra:
-            continue
-        e_bits = flow.down_bits.get(e, 0)
-        outer = [x for x in flow.callers.get(e, ()) if kind_of.get(x) == "surface" and x not in entries
-                 and _owner_type(m, x) in ("", _owner_type(m, e))  # another type's method is a client, not a door
-                 and all(kind_of.get(c) == "surface" for c in flow.callers.get(x, ()))
-                 and flow.down_bits.get(x, 0) & e_bits == e_bits]
-        if outer:  # the nearest door: the least set in motion besides the inner entry's flow
-            x = min(outer, key=lambda x: (flow.down.get(x, 0), m.cost(x), stable(x)))
-            why = f"public door into `{m.units[e].qualname}`: only other public methods call it"
-            if e in implements and len(entries) + len(doors) - len(extra) < CAPS["entry"]:
-                doors.append((e, x, why))  # an interface's implementation is entered through the interface too
-                continue
-            entries[i] = x
-            p.picks = [(x, k, why, d) if u == e else (u, k, w, d) for u, k, w, d in p.picks]
-    for e, x, why in doors:  # the door goes just before the entry it leads into
-        entries.insert(entries.index(e), x)
-        at = next(j for j, pick in enumerate(p.picks) if pick[0] == e)
-        p.picks.insert(at, (x, "entry", why, 0))
-    chosen = set(entries)
+            e_bits = flow.down_bits.get(e, 0)
+            outer = [x for x in flow.callers.get(e, ()) if kind_of.get(x) == "surface" and x not in entries
+                     and _owner_type(m, x) in ("", _owner_type(m, e))  # another type's method is a client, not a door
+                     and all(kind_of.get(c) == "surface" for c in flow.callers.get(x, ()))
+                     and flow.down_bits.get(x, 0) & e_bits == e_bits]
+            if outer:  # the nearest door: the least set in motion besides the inner entry's flow
+                x = min(outer, key=lambda x: (flow.down.get(x, 0), m.cost(x), self.stable(x)))
+                why = f"public door into `{m.units[e].qualname}`: only other public methods call it"
+                if e in self.implements and len(entries) + len(doors) - len(self.extra) < CAPS["entry"]:
+                    doors.append((e, x, why))  # an interface's implementation is entered through the interface too
+                    continue
+                entries[i] = x
+                p.picks = [(x, k, why, d) if u == e else (u, k, w, d) for u, k, w, d in p.picks]
+        for e, x, why in doors:  # the door goes just before the entry it leads into
+            entries.insert(entries.index(e), x)
+            at = next(j for j, pick in enumerate(p.picks) if pick[0] == e)
+            p.picks.insert(at, (x, "entry", why, 0))
+        self.chosen = set(entries)
 
     # ---- the trunk of each entry's flow ---------------------------------------------------
-    depth: dict[str, int] = {}
-    per_entry: list[list[str]] = []
-    weights: list[int] = []  # an entry's share of the trunk follows what it sets in motion
-    for e in entries:
-        d = flow.depths(e)
-        for uid, k in d.items():
-            if uid not in depth or k < depth[uid]:
-                depth[uid] = k
-        trunk = [u for u in d if u not in chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
-        reach = flow.down_bits.get(e, 0) | (1 << flow.bit[e])
-        # two views of the trunk, taking turns: what sets the most in motion, and where this
-        # entry's flow converges (paths through u: units of the flow leading into it × downstream)
-        through = {u: min(flow.down[u], 400) * (1 + (flow.up_bits[u] & reach).bit_count()) for u in trunk}
-        converging = sorted(trunk, key=lambda u: (-through[u], d[u], stable(u)))
-        trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
-        per_entry += [trunk, converging]
-        weights += [max(1, flow.down.get(e, 0))] * 2
-    core: list[str] = []
-    # one member of a family of overrides stands for the family (`run` of six commands, the
-    # constructors of five response types): siblings are interchangeable for a reader
-    def sibling_key(u: str) -> tuple | None:
-        fam = flow.family_of.get(u)
+    def trunks(self) -> None:
+        """Per entry, two orderings of its flow's callables (what sets the most in motion, and where the
+        flow converges), weighted by what the entry sets in motion; and each unit's depth from the entries."""
+        m, flow, stable = self.m, self.flow, self.stable
+        self.depth = depth = {}
+        self.per_entry = per_entry = []
+        self.weights = weights = []  # an entry's share of the trunk follows what it sets in motion
+        for e in self.entries:
+            d = flow.depths(e)
+            for uid, k in d.items():
+                if uid not in depth or k < depth[uid]:
+                    depth[uid] = k
+            trunk = [u for u in d if u not in self.chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
+            reach = flow.down_bits.get(e, 0) | (1 << flow.bit[e])
+            # two views of the trunk, taking turns: what sets the most in motion, and where this
+            # entry's flow converges (paths through u: units of the flow leading into it × downstream)
+            through = {u: min(flow.down[u], 400) * (1 + (flow.up_bits[u] & reach).bit_count()) for u in trunk}
+            converging = sorted(trunk, key=lambda u: (-through[u], d[u], stable(u)))
+            trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
+            per_entry += [trunk, converging]
+            weights += [max(1, flow.down.get(e, 0))] * 2
+        self.flowing = set(depth)
+        self.families_taken = {k for k in map(self.sibling_key, self.entries) if k}
+
+    def sibling_key(self, u: str) -> tuple | None:
+        """One member of a family of overrides stands for the family (`run` of six commands, the
+        constructors of five response types): siblings are interchangeable for a reader."""
+        m = self.m
+        fam = self.flow.family_of.get(u)
         if fam and fam != m.units[m.units[u].parent].name:
             return (fam, m.units[u].name)
-        out = flow.out.get(u, ())
+        out = self.flow.out.get(u, ())
         if 0 < len(out) <= 2 and m.units[u].parent:  # look-alikes: methods of one type that only call the same units
             return ("same-callees", m.units[u].parent, tuple(sorted(out)))
         return None
 
-    families_taken = {k for k in map(sibling_key, entries) if k}
-
-    def one_per_family(units: list[str]) -> list[str]:
+    def one_per_family(self, units: list[str]) -> list[str]:
         """The units in order, leaving out a sibling of a family member already taken."""
         kept = []
         for u in units:
-            k = sibling_key(u)
-            if k and k in families_taken:
+            k = self.sibling_key(u)
+            if k and k in self.families_taken:
                 continue
             if k:
-                families_taken.add(k)
+                self.families_taken.add(k)
             kept.append(u)
         return kept
-    i = 0
-    credit = [0] * len(per_entry)
-    while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
-        # smooth weighted turns: every list gains its weight, the richest (then the first) takes a turn
-        live = [j for j, lst in enumerate(per_entry) if lst]
-        for j in live:
-            credit[j] += weights[j]
-        turn = max(live, key=lambda j: (credit[j], -j))
-        credit[turn] -= sum(weights[j] for j in live)
-        lst = per_entry[turn]
-        while lst:
-            u = lst.pop(0)
-            k = sibling_key(u)
-            if u not in core and not (k and k in families_taken):
-                core.append(u)
-                if k:
-                    families_taken.add(k)
+
+    def take_core(self) -> None:
+        """The core: the entries' trunk lists take smooth weighted turns, one unit per family; beyond the
+        core's share, the rest (`spare_core`) fills slots the other stages leave."""
+        per_entry, weights = self.per_entry, self.weights
+        core: list[str] = []
+        i = 0
+        credit = [0] * len(per_entry)
+        while len(core) < TOTAL and any(per_entry):  # more than the core's share: the rest fills slots others leave
+            # smooth weighted turns: every list gains its weight, the richest (then the first) takes a turn
+            live = [j for j, lst in enumerate(per_entry) if lst]
+            for j in live:
+                credit[j] += weights[j]
+            turn = max(live, key=lambda j: (credit[j], -j))
+            credit[turn] -= sum(weights[j] for j in live)
+            lst = per_entry[turn]
+            while lst:
+                u = lst.pop(0)
+                k = self.sibling_key(u)
+                if u not in core and not (k and k in self.families_taken):
+                    core.append(u)
+                    if k:
+                        self.families_taken.add(k)
+                    break
+            i += 1
+            if i > 10_000:
                 break
-        i += 1
-        if i > 10_000:
-            break
-    flowing = set(depth)
-    spare_core = core[CAPS["core"] :]
-    core = core[: CAPS["core"]]
+        self.spare_core = core[CAPS["core"] :]
+        self.core = core[: CAPS["core"]]
 
     # ---- boundaries: what the flow calls from its error handlers --------------------------
-    spine = entries + core
-    regions: dict[str, list[tuple[int, int]]] = {}
-    err_callees: dict[str, str] = {}
-    for s in spine:
-        u = m.units[s]
-        calls = m.calls.get(s, ())
-        if not calls:
-            continue
-        if u.path not in regions:
-            regions[u.path] = _error_regions(index, u.path)
-        reg = regions[u.path]
-        if not reg:
-            continue
-        in_err = {c.name for c in calls if any(a <= c.start_byte < b for a, b in reg)}
-        for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
-            if m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1:
-                err_callees[d] = f"called from an error handler in `{u.qualname}`"
-    boundary_all = [u for u in err_callees if u not in chosen]
-    boundary = boundary_all[: CAPS["boundary"]]
+    def boundaries(self) -> None:
+        """The units the entries and the core call from inside their error handlers."""
+        m, flow = self.m, self.flow
+        self.regions = regions = {}  # path -> error-handler byte ranges
+        self.err_callees = err_callees = {}
+        for s in self.entries + self.core:
+            u = m.units[s]
+            calls = m.calls.get(s, ())
+            if not calls:
+                continue
+            if u.path not in regions:
+                regions[u.path] = _error_regions(self.index, u.path)
+            reg = regions[u.path]
+            if not reg:
+                continue
+            in_err = {c.name for c in calls if any(a <= c.start_byte < b for a, b in reg)}
+            for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
+                if m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1:
+                    err_callees[d] = f"called from an error handler in `{u.qualname}`"
+        self.boundary_all = [u for u in err_callees if u not in self.chosen]
+        self.boundary = self.boundary_all[: CAPS["boundary"]]
 
-    handing: dict[str, bool] = {}
-
-    def hands_out(uid: str, depth_left: int = 3) -> bool:
+    def hands_out(self, uid: str, depth_left: int = 3) -> bool:
         """The unit writes: an output sink, or it hands an output on to one (a few calls deep)."""
-        if sink_tier.get(uid, (9,))[0] == 1:
+        m, handing = self.m, self.handing
+        if self.sink_tier.get(uid, (9,))[0] == 1:
             return True
         if uid in handing or depth_left == 0:
             return handing.get(uid, False)
@@ -1331,110 +1477,164 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
         u = m.units[uid]
         if not u.is_callable:
             return False
-        callees = {m.units[d].name for d in flow.out.get(uid, ())}
+        callees = {m.units[d].name for d in self.flow.out.get(uid, ())}
         if len(callees) > FEW_CALLEES:
             return False  # it sets much in motion: the flow, not a writer
-        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
+        body = self.index.sources[u.path][u.sig_end_byte : u.end_byte]
         handing[uid] = bool(_hands_output(body, m.calls.get(uid, ()), u.sig_end_byte,
-                                          lambda c: writer(uid, c, depth_left - 1))[0])
+                                          lambda c: self.writer(uid, c, depth_left - 1))[0])
         return handing[uid]
 
-    def writer(uid: str, call, depth_left: int = 3) -> bool:
+    def writer(self, uid: str, call, depth_left: int = 3) -> bool:
         """The call goes to a writer: an output call (`write`, `send`) or a method of an outside package's
         object (`fmt.Fprintf`, `t.Execute(w, …)` with `t := template.New(…)`) that nothing in scope
         answers, or a unit that writes."""
-        targets = [d for d in flow.out.get(uid, ()) if m.units[d].name == call.name]
+        m = self.m
+        targets = [d for d in self.flow.out.get(uid, ()) if m.units[d].name == call.name]
         if targets:
-            return all(hands_out(d, depth_left) for d in targets)
+            return all(self.hands_out(d, depth_left) for d in targets)
         u = m.units[uid]
-        mods = flow.modules(u.path)
+        mods = self.flow.modules(u.path)
         root = call.receiver.split(".")[0].split("::")[0]
         foreign = {c.assigned_to for c in m.calls.get(uid, ()) if c.assigned_to and c.receiver in mods}
         return call.name in OUTPUT_NAMES or (bool(root) and (root in mods or root in foreign))
 
     # ---- sinks: output and persistence on the flow -----------------------------------------
-    # a leaf that hands the output it is given (`w io.Writer`) to an outside writer (`t.Execute(w, …)`)
-    sink_tier = dict(sink_tier)
-    for uid in flow.ordered:
-        u = m.units[uid]
-        if uid not in flowing or uid in sink_tier or not u.is_callable or flow.out.get(uid) or not m.calls.get(uid):
-            continue
-        typed = dict(zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names)))
-        if not any(OUTPUT_PARAM.search(t or p.lstrip("*&")) for p, t in typed.items() if p not in ("self", "this")):
-            continue
-        handed, to = _hands_output(index.sources[u.path][u.sig_end_byte : u.end_byte], m.calls[uid], u.sig_end_byte,
-                                   lambda c, uid=uid: writer(uid, c))
-        if handed:
-            sink_tier[uid] = (1, f"hands its output `{handed}` to `{to}`, which writes it out")
-    sinks_all = sorted((u for u in flowing if sink_tier.get(u) and u not in chosen),
-                       key=lambda u: (sink_tier[u][0], depth[u], stable(u)))
-    sinks_all = one_per_family(sinks_all)
-    sinks = sinks_all[: CAPS["sink"]]
+    def sinks(self) -> None:
+        """The flow's output and persistence, nearest first, one per family; a leaf that hands the output it
+        is given (`w io.Writer`) to an outside writer (`t.Execute(w, …)`) counts as one."""
+        m, flow, sink_tier = self.m, self.flow, self.sink_tier
+        for uid in flow.ordered:
+            u = m.units[uid]
+            if uid not in self.flowing or uid in sink_tier or not u.is_callable or flow.out.get(uid) or not m.calls.get(uid):
+                continue
+            typed = dict(zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names)))
+            if not any(OUTPUT_PARAM.search(t or p.lstrip("*&")) for p, t in typed.items() if p not in ("self", "this")):
+                continue
+            handed, to = _hands_output(self.index.sources[u.path][u.sig_end_byte : u.end_byte], m.calls[uid], u.sig_end_byte,
+                                       lambda c, uid=uid: self.writer(uid, c))
+            if handed:
+                sink_tier[uid] = (1, f"hands its output `{handed}` to `{to}`, which writes it out")
+        sinks_all = sorted((u for u in self.flowing if sink_tier.get(u) and u not in self.chosen),
+                           key=lambda u: (sink_tier[u][0], self.depth[u], self.stable(u)))
+        self.sinks_all = self.one_per_family(sinks_all)
+        self.sink_units = self.sinks_all[: CAPS["sink"]]
 
     # ---- assembly: constructors and factories of what the flow runs through ------------------
-    owners: dict[str, int] = {}
-    for s in entries + core + sinks:
-        parent = m.units[s].parent
-        if parent:
-            owners[parent] = owners.get(parent, 0) + 1
-    # a class expression (`module.exports = class … {}`) leaves its methods without a parent: a
-    # file whose parentless methods include exactly one constructor, that constructor is theirs
-    orphan_ctor: dict[str, str] = {}
-    for s in entries + core + sinks:
-        u = m.units[s]
-        if u.parent or u.kind != "method" or u.path in orphan_ctor:
-            continue
-        ctors = [x for x in flow.ordered if m.units[x].path == u.path and not m.units[x].parent
-                 and m.units[x].kind in ("method", "constructor") and m.units[x].name in ("constructor", "__init__")]
-        orphan_ctor[u.path] = ctors[0] if len(ctors) == 1 else ""
-    asm: dict[str, tuple[int, int, str]] = {}
-    for path, ctor in sorted(orphan_ctor.items()):
-        if ctor:
-            n = sum(1 for s in entries + core + sinks if m.units[s].path == path and not m.units[s].parent)
-            asm[ctor] = (0, -n, f"constructor of the class whose methods the flow runs through ({n} of them)")
-    for parent, n in owners.items():
-        ctor = flow.ctor_of.get(parent)
-        if ctor and ctor in arch:
-            asm[ctor] = (0, -n, f"constructor of `{m.units[parent].qualname}`, which the flow runs through")
-    for src in flow.ordered:
-        if src in asm or not m.units[src].is_callable:
-            continue
-        built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs  # a constructor stands for its type;
-                 and (d in owners or (d in flow.ctor_units and m.units[d].parent in owners))]  # a nested type for itself
-        made = {m.units[d].parent if d in flow.ctor_units else d for d in built}
-        if made:
-            n = sum(owners.get(x, 0) for x in made)
-            names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
-            asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
-    for src in flow.ordered:  # a leaf on the flow that creates, fills and returns an object (a context, a config)
-        if src in asm or src not in flowing or not m.units[src].is_callable or flow.out.get(src):
-            continue
-        u = m.units[src]
-        made = _fills(index.sources[u.path][u.sig_end_byte : u.end_byte])
-        if made:
-            asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
-    wired = _registrations_memo(index, m, [u for u in flow.ordered if u in flowing], reg_memo)
-    for uid, why in wired.items():  # where handed-in parts are stored: routes, middleware, handlers
-        asm.setdefault(uid, (2, 0, why))
-    # what the constructors of the flow's objects call to wire their parts in (`self._add_route(…)` in `__init__`)
-    ctor_callees = sorted({d for c, t in asm.items() if t[0] == 0 for d in flow.out.get(c, ()) if d not in flowing
-                           and m.units[d].is_callable}, key=m.order.__getitem__)
-    for uid, why in _registrations_memo(index, m, ctor_callees, reg_memo).items():
-        asm.setdefault(uid, (2, 0, f"{why}; a constructor of the flow wires its parts in through it"))
-    for uid in sorted(assembly_units & flowing, key=m.order.__getitem__):
-        asm.setdefault(uid, (3, 0, roles[uid]["ASSEMBLY_INIT"][1]))
-    assembly = sorted((u for u in asm if u not in chosen), key=lambda u: (asm[u][0], asm[u][1], depth.get(u, 99), stable(u)))
-    assembly_all, assembly = assembly, assembly[: CAPS["assembly"]]
+    def assembly(self) -> None:
+        """What builds and wires the flow's objects, by tier: constructors of the types the flow runs through
+        (0), units that construct them or fill and hand back an object (1), registrations (2), declared init (3)."""
+        m = self.m
+        self.asm = {}  # uid -> (tier, -weight, why)
+        owners: dict[str, int] = {}
+        for s in self.entries + self.core + self.sink_units:
+            parent = m.units[s].parent
+            if parent:
+                owners[parent] = owners.get(parent, 0) + 1
+        self.constructors(owners)
+        self.constructing(owners)
+        self.registrations()
+        assembly = sorted((u for u in self.asm if u not in self.chosen),
+                          key=lambda u: (self.asm[u][0], self.asm[u][1], self.depth.get(u, 99), self.stable(u)))
+        self.assembly_all, self.assembly_units_picked = assembly, assembly[: CAPS["assembly"]]
 
-    taken = set(chosen)
-    registers = _registrations_memo(index, m, core + spare_core, reg_memo)
-    entry_owners = {_owner_type(m, e) for e in entries} - {""}
-    # component types: the flow runs through their methods (a returned result or value object is not assembly)
-    types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in flowing} if t}
+    def constructors(self, owners: dict[str, int]) -> None:
+        """Tier 0: the constructors of the types whose methods the flow runs through. A class expression
+        (`module.exports = class … {}`) leaves its methods without a parent: a file whose parentless
+        methods include exactly one constructor, that constructor is theirs."""
+        m, flow, asm = self.m, self.flow, self.asm
+        picked = self.entries + self.core + self.sink_units
+        orphan_ctor: dict[str, str] = {}
+        for s in picked:
+            u = m.units[s]
+            if u.parent or u.kind != "method" or u.path in orphan_ctor:
+                continue
+            ctors = [x for x in flow.ordered if m.units[x].path == u.path and not m.units[x].parent
+                     and m.units[x].kind in ("method", "constructor") and m.units[x].name in ("constructor", "__init__")]
+            orphan_ctor[u.path] = ctors[0] if len(ctors) == 1 else ""
+        for path, ctor in sorted(orphan_ctor.items()):
+            if ctor:
+                n = sum(1 for s in picked if m.units[s].path == path and not m.units[s].parent)
+                asm[ctor] = (0, -n, f"constructor of the class whose methods the flow runs through ({n} of them)")
+        for parent, n in owners.items():
+            ctor = flow.ctor_of.get(parent)
+            if ctor and ctor in self.arch:
+                asm[ctor] = (0, -n, f"constructor of `{m.units[parent].qualname}`, which the flow runs through")
 
-    def hands_back_built(uid: str, body: bytes) -> str:
+    def constructing(self, owners: dict[str, int]) -> None:
+        """Tier 1: units that construct the flow's objects, and leaves on the flow that create, fill and
+        return an object (a context, a config)."""
+        m, flow, asm = self.m, self.flow, self.asm
+        for src in flow.ordered:
+            if src in asm or not m.units[src].is_callable:
+                continue
+            built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs  # a constructor stands for its type;
+                     and (d in owners or (d in flow.ctor_units and m.units[d].parent in owners))]  # a nested type for itself
+            made = {m.units[d].parent if d in flow.ctor_units else d for d in built}
+            if made:
+                n = sum(owners.get(x, 0) for x in made)
+                names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
+                asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
+        for src in flow.ordered:
+            if src in asm or src not in self.flowing or not m.units[src].is_callable or flow.out.get(src):
+                continue
+            u = m.units[src]
+            made = _fills(self.index.sources[u.path][u.sig_end_byte : u.end_byte])
+            if made:
+                asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
+
+    def registrations(self) -> None:
+        """Tiers 2 and 3: where handed-in parts are stored (routes, middleware, handlers), also when a
+        constructor of the flow wires them in (`self._add_route(…)` in `__init__`); then declared init."""
+        m, flow, asm = self.m, self.flow, self.asm
+        wired = _registrations_memo(self.index, m, [u for u in flow.ordered if u in self.flowing], self.reg_memo)
+        for uid, why in wired.items():
+            asm.setdefault(uid, (2, 0, why))
+        ctor_callees = sorted({d for c, t in asm.items() if t[0] == 0 for d in flow.out.get(c, ()) if d not in self.flowing
+                               and m.units[d].is_callable}, key=m.order.__getitem__)
+        for uid, why in _registrations_memo(self.index, m, ctor_callees, self.reg_memo).items():
+            asm.setdefault(uid, (2, 0, f"{why}; a constructor of the flow wires its parts in through it"))
+        for uid in sorted(self.assembly_units & self.flowing, key=m.order.__getitem__):
+            asm.setdefault(uid, (3, 0, self.roles[uid]["ASSEMBLY_INIT"][1]))
+
+    # ---- the picks -------------------------------------------------------------------------
+    def place_picks(self) -> None:
+        """The core (each trunk unit saying first what else it is), then assembly, sinks and boundaries;
+        the spare core takes the slots they leave."""
+        m, p, flow = self.m, self.p, self.flow
+        self.taken = set(self.chosen)
+        self.registers = _registrations_memo(self.index, m, self.core + self.spare_core, self.reg_memo)
+        self.entry_owners = {_owner_type(m, e) for e in self.entries} - {""}
+        # component types: the flow runs through their methods (a returned result or value object is not assembly)
+        self.types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in self.flowing} if t}
+        for uid in self.core:
+            self.trunk_pick(uid)
+        for uid in self.assembly_units_picked:
+            if uid not in self.taken:
+                self.taken.add(uid)
+                p.picks.append((uid, "assembly", self.asm[uid][2], self.depth.get(uid, 0)))
+        for uid in self.sink_units:
+            if uid not in self.taken:
+                self.taken.add(uid)
+                if self.sink_tier[uid][0] >= 2 and flow.down[uid] > 3:  # it calls a read/write interface, but drives more
+                    p.qualities.setdefault(uid, {})["sink"] = self.sink_tier[uid][1]
+                    p.picks.append((uid, "core", f"on the flow from the entries: {flow.down[uid]} units downstream", self.depth.get(uid, 0)))
+                else:
+                    p.picks.append((uid, "sink", self.sink_tier[uid][1], self.depth.get(uid, 0)))
+        for uid in self.boundary:
+            if uid not in self.taken:
+                self.taken.add(uid)
+                p.picks.append((uid, "boundary", self.err_callees[uid], self.depth.get(uid, 0)))
+        for uid in self.spare_core:  # slots the other stages left free go to more of the flow
+            if len(p.picks) >= TOTAL:
+                break
+            if uid not in self.taken:
+                self.trunk_pick(uid)
+
+    def hands_back_built(self, uid: str, body: bytes) -> str:
         """The factory whose product the unit returns (`return Factory.make(…)`, or a local last assigned
         from it): a unit of the flow's assembly (a constructor or a factory of a component), or ''."""
+        m = self.m
         hit = RETURNS_WHAT.search(body.rstrip())
         if not hit:
             return ""
@@ -1450,158 +1650,154 @@ def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tup
 
         def owner_name(d: str) -> str:
             return m.units[m.units[d].parent].name if m.units[d].parent else ""
-        named = [d for d in flow.out.get(uid, ()) if m.units[d].name == name]
+        named = [d for d in self.flow.out.get(uid, ()) if m.units[d].name == name]
         if recv and any(owner_name(d) == recv for d in named):
             named = [d for d in named if owner_name(d) == recv]  # `Type.make(…)`: that type's method
         for d in sorted(named, key=m.order.__getitem__):
-            tier = asm.get(d, (9,))[0]
-            if d != uid and (tier <= 1 or (tier <= 3 and owner_name(d) == recv) or d in flow.ctor_units or m.units[d].is_type):
+            tier = self.asm.get(d, (9,))[0]
+            if d != uid and (tier <= 1 or (tier <= 3 and owner_name(d) == recv) or d in self.flow.ctor_units or m.units[d].is_type):
                 return d
         return ""
 
-    def trunk_pick(uid: str) -> None:
-        """A trunk unit whose main job is something else says so first."""
-        taken.add(uid)
-        u = m.units[uid]
-        tier = sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
-        body = index.sources[u.path][u.sig_end_byte : u.end_byte]
-        built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in types_in_scope]
-        ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
-        wraps = _wraps(body)
-        stores = _stores_built(body, u.receiver, m.type_names(), flow.modules(u.path))
-        factory = hands_back_built(uid, body)
-        error_param = _error_param(u)
+    def handed_output(self, uid: str, body: bytes) -> tuple[str, str]:
+        """The output a trunk unit hands to a writer, and the writer, when besides writing it sets little else
+        in motion (as for a direct writer: at most 3 units); else ('', …)."""
+        m, flow, u = self.m, self.flow, self.m.units[uid]
         handed, to = ("", "") if len({m.units[d].name for d in flow.out.get(uid, ())}) > FEW_CALLEES else \
-            _hands_output(body, m.calls.get(uid, ()), u.sig_end_byte, lambda c: writer(uid, c))
-        if handed:  # besides writing, it sets little else in motion (as for a direct writer: at most 3 units)
+            _hands_output(body, m.calls.get(uid, ()), u.sig_end_byte, lambda c: self.writer(uid, c))
+        if handed:
             written = 0
             for d in flow.out.get(uid, ()):
                 if m.units[d].name == to and d in flow.bit:
                     written |= flow.down_bits.get(d, 0) | (1 << flow.bit[d])
             if (flow.down_bits.get(uid, 0) & ~written).bit_count() > 3:
                 handed = ""
-        if uid in cands and kind_of.get(uid) == "host" and _owner_type(m, uid) in entry_owners:
-            key, why = "entry", cands[uid][1]  # the chosen application object's other host method
-        elif (not ctor and not flow.callers.get(uid) and not (u.parent and m.units[u.parent].is_callable)
-              and _public(index, m, u)):
-            key, why = "entry", "public, and nothing in the code base calls it: callers from outside enter here"
-        elif uid in err_callees:
-            key, why = "boundary", err_callees[uid]
-        elif error_param and not ctor:
-            key, why = "boundary", f"handles the error it is handed (`{error_param}`)"
-        elif guarded := _guards_handoff(index, m, u, regions):
-            key, why = "boundary", f"catches what goes wrong in `{guarded}`, to which it hands its own arguments on"
-        elif u.kind == "constructor" or u.name in ("__init__", "constructor"):
-            key, why = "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
-        elif uid in registers:
-            key, why = "assembly", registers[uid]
-        elif built:
-            key, why = "assembly", f"builds and hands on a `{built[0]}`"
-        elif factory:
-            key, why = "assembly", f"hands back what `{m.units[factory].qualname}` builds"
-        elif wraps:
-            key, why = "assembly", f"composes `{wraps}` in layers and hands it back"
-        elif stores:
-            key, why = "assembly", "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
-        elif handed:
-            key, why = "sink", f"hands its output `{handed}` to `{to}`, which writes it out"
-        elif _fills(body):
-            key, why = "assembly", f"creates `{_fills(body)}`, sets its parts and hands it back"
-        elif tier == 1 or (tier == 2 and flow.down[uid] <= 3):
-            key, why = "sink", sink_tier[uid][1]
-        else:
-            key, why = "core", ""
-        p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
+        return handed, to
+
+    def trunk_pick(self, uid: str) -> None:
+        """A trunk unit whose main job is something else says so first."""
+        m, flow, p = self.m, self.flow, self.p
+        self.taken.add(uid)
+        u = m.units[uid]
+        key, why = self.trunk_role(uid, u, self.index.sources[u.path][u.sig_end_byte : u.end_byte])
+        p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", self.depth.get(uid, 0)))
         p.qualities.setdefault(uid, {})["core"] = f"on the flow from the entries: {flow.down[uid]} units downstream"
 
-    for uid in core:
-        trunk_pick(uid)
-    for uid in assembly:
-        if uid not in taken:
-            taken.add(uid)
-            p.picks.append((uid, "assembly", asm[uid][2], depth.get(uid, 0)))
-    for uid in sinks:
-        if uid not in taken:
-            taken.add(uid)
-            if sink_tier[uid][0] >= 2 and flow.down[uid] > 3:  # it calls a read/write interface, but drives more
-                p.qualities.setdefault(uid, {})["sink"] = sink_tier[uid][1]
-                p.picks.append((uid, "core", f"on the flow from the entries: {flow.down[uid]} units downstream", depth.get(uid, 0)))
-            else:
-                p.picks.append((uid, "sink", sink_tier[uid][1], depth.get(uid, 0)))
-    for uid in boundary:
-        if uid not in taken:
-            taken.add(uid)
-            p.picks.append((uid, "boundary", err_callees[uid], depth.get(uid, 0)))
-    for uid in spare_core:  # slots the other stages left free go to more of the flow
-        if len(p.picks) >= TOTAL:
-            break
-        if uid not in taken:
-            trunk_pick(uid)
+    def trunk_role(self, uid: str, u, body: bytes) -> tuple[str, str]:
+        """The role of a trunk unit, first match wins: entry, boundary, assembly, sink, else core ('' why)."""
+        m, flow = self.m, self.flow
+        tier = self.sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
+        built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in self.types_in_scope]
+        ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
+        wraps = _wraps(body)
+        stores = _stores_built(body, u.receiver, m.type_names(), flow.modules(u.path))
+        factory = self.hands_back_built(uid, body)
+        error_param = _error_param(u)
+        handed, to = self.handed_output(uid, body)
+        if uid in self.cands and self.kind_of.get(uid) == "host" and _owner_type(m, uid) in self.entry_owners:
+            return "entry", self.cands[uid][1]  # the chosen application object's other host method
+        if (not ctor and not flow.callers.get(uid) and not (u.parent and m.units[u.parent].is_callable)
+                and _public(self.index, m, u)):
+            return "entry", "public, and nothing in the code base calls it: callers from outside enter here"
+        if uid in self.err_callees:
+            return "boundary", self.err_callees[uid]
+        if error_param and not ctor:
+            return "boundary", f"handles the error it is handed (`{error_param}`)"
+        if guarded := _guards_handoff(self.index, m, u, self.regions):
+            return "boundary", f"catches what goes wrong in `{guarded}`, to which it hands its own arguments on"
+        if u.kind == "constructor" or u.name in ("__init__", "constructor"):
+            return "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
+        if uid in self.registers:
+            return "assembly", self.registers[uid]
+        if built:
+            return "assembly", f"builds and hands on a `{built[0]}`"
+        if factory:
+            return "assembly", f"hands back what `{m.units[factory].qualname}` builds"
+        if wraps:
+            return "assembly", f"composes `{wraps}` in layers and hands it back"
+        if stores:
+            return "assembly", "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
+        if handed:
+            return "sink", f"hands its output `{handed}` to `{to}`, which writes it out"
+        if _fills(body):
+            return "assembly", f"creates `{_fills(body)}`, sets its parts and hands it back"
+        if tier == 1 or (tier == 2 and flow.down[uid] <= 3):
+            return "sink", self.sink_tier[uid][1]
+        return "core", ""
 
     # ---- a small code base leaves slots free: more of each stage, then the rest of the public surface ----
-    api = sorted((u for u in flow.ordered if u not in cands and m.units[u].is_callable
-                  and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
-                  and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
-                  and _public(index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), stable(u)))
-    api = api[: TOTAL]
-    surfaces_left = [u for u in ranked if kind_of[u] == "surface" and u not in chosen]
-    wired_api = _registrations_memo(index, m, surfaces_left + api, reg_memo)  # a public method that registers a part is assembly
-    more = [(u, "assembly", asm[u][2]) for u in assembly_all[CAPS["assembly"] :]]
-    more += [(u, "assembly", wired_api[u]) for u in surfaces_left + api if u in wired_api]  # before the rest of the surface
-    more += [(u, "sink", sink_tier[u][1]) for u in sinks_all[CAPS["sink"] :]]
-    more += [(u, "entry", cands[u][1]) for u in ranked if kind_of[u] == "surface" and u not in chosen]
-    more += [(u, "boundary", err_callees[u]) for u in boundary_all[CAPS["boundary"] :]]
-    more += [(u, "entry", "public, part of the API") for u in api
-             if u not in wired_api and flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
-    for uid, key, why in more:
-        if len(p.picks) >= TOTAL:
-            break
-        if uid not in taken:
-            taken.add(uid)
-            err = reports_error(index, m.units[uid]) if key == "entry" else ""
-            if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
-                p.qualities.setdefault(uid, {})["entry"] = why
-                key, why = "boundary", err
-            p.picks.append((uid, key, why, depth.get(uid, 0)))
-            p.fill.add(uid)
-
-    # ---- a closure is read inside its function: pick the enclosing callable (when it is not huge) ----
-    remapped: list[tuple[str, str, str, int]] = []
-    seen_pick: set[str] = set()
-    for uid, key, why, dep in p.picks:
-        original = outer = uid
-        while m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
-            outer = m.units[outer].parent
-        if outer != uid and m.cost(outer) <= MAX_OUTER_BYTES:
-            why = f"{why} (in `{m.units[uid].name}`, inside it)"
-            if uid in p.qualities:
-                p.qualities.setdefault(outer, {}).update({k: v for k, v in p.qualities.pop(uid).items()
-                                                          if k not in p.qualities.get(outer, {})})
-            uid = outer
-        if uid not in seen_pick:
-            seen_pick.add(uid)
-            remapped.append((uid, key, why, dep))
-            if outer != original and original in p.fill:
+    def fill(self) -> None:
+        """Free slots take, in order: more assembly, public methods that register parts, more sinks, the
+        remaining public surfaces, more boundaries, then the rest of the public API that calls anything."""
+        m, flow, p = self.m, self.flow, self.p
+        api = sorted((u for u in flow.ordered if u not in self.cands and m.units[u].is_callable
+                      and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
+                      and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
+                      and _public(self.index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), self.stable(u)))
+        api = api[: TOTAL]
+        surfaces_left = [u for u in self.ranked if self.kind_of[u] == "surface" and u not in self.chosen]
+        wired_api = _registrations_memo(self.index, m, surfaces_left + api, self.reg_memo)  # a public method that registers a part is assembly
+        more = [(u, "assembly", self.asm[u][2]) for u in self.assembly_all[CAPS["assembly"] :]]
+        more += [(u, "assembly", wired_api[u]) for u in surfaces_left + api if u in wired_api]  # before the rest of the surface
+        more += [(u, "sink", self.sink_tier[u][1]) for u in self.sinks_all[CAPS["sink"] :]]
+        more += [(u, "entry", self.cands[u][1]) for u in self.ranked if self.kind_of[u] == "surface" and u not in self.chosen]
+        more += [(u, "boundary", self.err_callees[u]) for u in self.boundary_all[CAPS["boundary"] :]]
+        more += [(u, "entry", "public, part of the API") for u in api
+                 if u not in wired_api and flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
+        for uid, key, why in more:
+            if len(p.picks) >= TOTAL:
+                break
+            if uid not in self.taken:
+                self.taken.add(uid)
+                err = reports_error(self.index, m.units[uid]) if key == "entry" else ""
+                if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
+                    p.qualities.setdefault(uid, {})["entry"] = why
+                    key, why = "boundary", err
+                p.picks.append((uid, key, why, self.depth.get(uid, 0)))
                 p.fill.add(uid)
-    p.picks = remapped
 
-    # ---- an error handler that writes out (reports, logs) is a boundary first ------------------
-    for i, (uid, key, why, dep) in enumerate(p.picks):
-        err = reports_error(index, m.units[uid]) if key == "sink" else ""
-        if err:
-            p.qualities.setdefault(uid, {})["sink"] = why
-            p.picks[i] = (uid, "boundary", err, dep)
+    def closures_to_outer(self) -> None:
+        """A closure is read inside its function: pick the enclosing callable (when it is not huge)."""
+        m, p = self.m, self.p
+        remapped: list[tuple[str, str, str, int]] = []
+        seen_pick: set[str] = set()
+        for uid, key, why, dep in p.picks:
+            original = outer = uid
+            while m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
+                outer = m.units[outer].parent
+            if outer != uid and m.cost(outer) <= MAX_OUTER_BYTES:
+                why = f"{why} (in `{m.units[uid].name}`, inside it)"
+                if uid in p.qualities:
+                    p.qualities.setdefault(outer, {}).update({k: v for k, v in p.qualities.pop(uid).items()
+                                                              if k not in p.qualities.get(outer, {})})
+                uid = outer
+            if uid not in seen_pick:
+                seen_pick.add(uid)
+                remapped.append((uid, key, why, dep))
+                if outer != original and original in p.fill:
+                    p.fill.add(uid)
+        p.picks = remapped
 
-    # ---- every role a picked unit qualifies for, each with its reason ------------------------
-    for uid, key, why, _ in p.picks:
-        q = p.qualities.setdefault(uid, {})
-        q[key] = why
-        if uid in err_callees:
-            q.setdefault("boundary", err_callees[uid])
-        if uid in sink_tier:
-            q.setdefault("sink", sink_tier[uid][1])
-        if uid in asm:
-            q.setdefault("assembly", asm[uid][2])
-        if uid in cands and uid in chosen:
-            q.setdefault("entry", cands[uid][1])
-    return p, flow
+    def error_writers_to_boundaries(self) -> None:
+        """An error handler that writes out (reports, logs) is a boundary first."""
+        p = self.p
+        for i, (uid, key, why, dep) in enumerate(p.picks):
+            err = reports_error(self.index, self.m.units[uid]) if key == "sink" else ""
+            if err:
+                p.qualities.setdefault(uid, {})["sink"] = why
+                p.picks[i] = (uid, "boundary", err, dep)
+
+    def all_qualities(self) -> None:
+        """Every role a picked unit qualifies for, each with its reason."""
+        p = self.p
+        for uid, key, why, _ in p.picks:
+            q = p.qualities.setdefault(uid, {})
+            q[key] = why
+            if uid in self.err_callees:
+                q.setdefault("boundary", self.err_callees[uid])
+            if uid in self.sink_tier:
+                q.setdefault("sink", self.sink_tier[uid][1])
+            if uid in self.asm:
+                q.setdefault("assembly", self.asm[uid][2])
+            if uid in self.cands and uid in self.chosen:
+                q.setdefault("entry", self.cands[uid][1])

@@ -191,9 +191,20 @@ IO_MODULES = frozenset({
     "mongodb", "mongoose", "level", "knex", "typeorm", "prisma", "@prisma/client",
 })
 
+
+def js_public(name: str, signature: bytes) -> bool:
+    """Public: no leading `_` or `#`, and not declared `private` or `protected`."""
+    return not name.startswith(("_", "#")) and re.search(rb"\b(private|protected)\b", signature) is None
+
+
+TS_RETURN = re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)")
+
 _COMMON = dict(
     boundary_nodes=(("try_statement", 2), ("throw_statement", 3)),
     io_modules=IO_MODULES,
+    is_public=js_public,
+    catch_node="catch_clause",
+    outside_imports="root",
     module_system="path",
     import_candidates=import_candidates,
     refs=REFS,
@@ -217,12 +228,13 @@ _COMMON = dict(
 _TS_DECLARATIONS = "(variable_declarator name: (identifier) @name type: (type_annotation) @type)"
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
-    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, **_COMMON
+    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
 # In TSX a line may well start with `<Tag>(`: only the variance rewrite is safe there.
 TSX = LanguageSpec(
-    name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=_blank_variance, declarations=_TS_DECLARATIONS, members=TS_MEMBERS, **_JSX
+    name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=_blank_variance, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
+    signature_return=TS_RETURN, **_JSX
 )
 JAVASCRIPT = LanguageSpec(
     name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, **_JSX

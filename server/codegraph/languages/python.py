@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from ..model.facts import Import
@@ -150,9 +152,22 @@ IO_MODULES = frozenset({
     "redis", "boto3", "gzip", "zipfile", "tarfile", "dbm", "aiofiles", "asyncpg", "pymongo", "socket",
 })
 
+
+def python_public(name: str, signature: bytes) -> bool:
+    """Public: no leading underscore (`__call__` is the object's own call)."""
+    return not name.startswith("_") or name == "__call__"
+
+
 SPEC = LanguageSpec(
     boundary_nodes=(("try_statement", 2), ("with_statement", 2), ("raise_statement", 3)),
     io_modules=IO_MODULES,
+    is_public=python_public,
+    public_through_type=True,
+    param_hosts=((("environ", "start_response"), "WSGI application callable (environ, start_response)"),
+                 (("scope", "receive", "send"), "ASGI application callable (scope, receive, send)")),
+    catch_node="except_clause",
+    signature_return=re.compile(rb"->\s*['\"]?(?:[\w.]+\[)?([A-Za-z_][\w.]*)"),
+    outside_imports="root",
     module_system="python",
     module_names=python_module,
     import_binds="first",

@@ -6,6 +6,7 @@ hooks turn the few matched nodes into facts where a query cannot say enough.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -160,3 +161,27 @@ class LanguageSpec:
     import_binds: str = "last"
     # `impl Trait for Type` blocks in the type's file carry the type's supertypes (Rust)
     impl_blocks: bool = False
+
+    # ---- how distill/flow.py reads the language ------------------------------------------------
+    # (name, signature bytes) -> public by the language's own convention (syntax, not naming taste)
+    is_public: Callable[[str, bytes], bool] = lambda name, signature: not name.startswith("_")
+    # A method is public only when its type is too (Go: an exported method of an unexported type;
+    # Python: a public method of a `_Private` class)
+    public_through_type: bool = False
+    # Host contracts a callable implements by its parameter names (Python's WSGI and ASGI application
+    # callables): (the parameter names, how a reader knows the contract), the first that fits wins
+    param_hosts: tuple[tuple[tuple[str, ...], str], ...] = ()
+    # The node type of an error handler (`except_clause`, `catch_clause`); "" when the language has none
+    catch_node: str = ""
+    # Group 1 is the declared return type's name in a callable's signature (`-> Foo`, `): Foo`);
+    # None when it is not written after the parameters
+    signature_return: "re.Pattern[bytes] | None" = None
+    # The declared return type precedes the callable's name (Java: `Foo make(…)`)
+    return_type_before_name: bool = False
+    # How distill tells an import from outside the code base: "root" (its first segment names no
+    # directory or file of the code base: Python, JavaScript, TypeScript), "package" (its package
+    # path is no directory of the code base, and `new pkg.Type()` names a package: Java, Kotlin);
+    # "" it does not tell
+    outside_imports: str = ""
+    # How a member is written after its type or trait for a reader (`Handler.handle`, `Future::poll`)
+    member_separator: str = "."
