@@ -104,3 +104,20 @@ def test_no_import_cycles():
         if module not in seen and visit([module]):
             break
     assert not cycle, " -> ".join(cycle)
+
+
+def test_language_knowledge_lives_in_the_language_specs():
+    """Outside `languages/` no code branches on a language's name (`language == "python"`,
+    `lang in ("java", "kotlin")`): what a language means is a field of its spec. The jedi layer
+    is Python's by definition."""
+    import re
+    from pathlib import Path
+
+    branch = re.compile(r"\b(?:language|lang)\s*(?:==|!=|in|not in)\s*[(\"']")
+    root = Path(__file__).resolve().parents[1] / "server" / "codegraph"
+    found = [
+        f"{p.relative_to(root)}:{n}: {line.strip()}"
+        for p in sorted(root.rglob("*.py")) if "languages" not in p.relative_to(root).parts and p.name != "jedi_upgrade.py"
+        for n, line in enumerate(p.read_text().splitlines(), 1) if branch.search(line)
+    ]
+    assert not found, "\n".join(found)

@@ -102,7 +102,7 @@ def decode_source(raw: bytes, language: str) -> bytes:
         return raw
     except UnicodeDecodeError:
         pass
-    if language == "python":
+    if BY_NAME[language].encoding_declaration:
         for line in raw.split(b"\n", 2)[:2]:
             m = _CODING.match(line)
             if m:

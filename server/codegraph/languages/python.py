@@ -159,6 +159,7 @@ def python_public(name: str, signature: bytes) -> bool:
 
 
 SPEC = LanguageSpec(
+    encoding_declaration=True,
     boundary_nodes=(("try_statement", 2), ("with_statement", 2), ("raise_statement", 3)),
     io_modules=IO_MODULES,
     is_public=python_public,

@@ -68,6 +68,8 @@ class LanguageSpec:
     comment_types: frozenset[str] = frozenset({"comment", "line_comment", "block_comment"})
     # (callable node) -> qualifying type name for definitions outside their type (Go receivers)
     receiver_type: Callable[[Node], str] = lambda node: ""
+    # A file may declare its encoding in its first two lines (PEP 263: `# -*- coding: latin-1 -*-`)
+    encoding_declaration: bool = False
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):
     # works around constructs the pinned grammar cannot parse (TypeScript variance annotations).
     preprocess: Callable[[bytes], bytes] = lambda source: source
