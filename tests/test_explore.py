@@ -200,3 +200,26 @@ def test_a_module_variable_the_question_names_is_shown(tmp_path):
     result = explore(idx, ExploreRequest("How does `current_app` find the running app?", 4000), lambda: None)
     shown = sections(result["text"])
     assert "web/globals.py" in shown and 6 in shown["web/globals.py"][1], result["files"]
+
+
+def test_typescript_overload_signatures_are_one_definition(tmp_path):
+    """Twelve overload signatures of `pipe` are one method to the question, not twelve
+    ambiguous definitions: `pipe` is then as specific as any name defined once."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    overloads = "".join(f"  pipe(op{k}: Op): Stream;\n" for k in range(6))
+    (tmp_path / "stream.ts").write_text(
+        "type Op = (s: Stream) => Stream;\n\nexport class Stream {\n" + overloads
+        + "  pipe(...ops: Op[]): Stream {\n    return ops.reduce((s, op) => op(s), this);\n  }\n}\n"
+    )
+    (tmp_path / "other.ts").write_text("export function pipe(a: number): number {\n  return a;\n}\n")
+    (tmp_path / "Builder.kt").write_text(
+        "class Builder {\n    fun size(n: Int) = size(n, n)\n    fun size(w: Int, h: Int): Builder {\n        return this\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    q = parse_query("What does pipe do, and what does size do?", idx.files, NameTable(idx.files))
+    assert sorted(u.path for u in q.weak["pipe"]) == ["other.ts", "stream.ts"]
+    stream_pipe = next(u for u in q.weak["pipe"] if u.path == "stream.ts")
+    assert stream_pipe.end_line > stream_pipe.sig_end_line  # the implementation, not a signature
+    assert len(q.weak["size"]) == 2  # Kotlin overloads with bodies (even one-line ones) are code each

@@ -138,6 +138,17 @@ class NameTable:
         return []
 
 
+def _without_overload_signatures(units: list[Unit]) -> list[Unit]:
+    """TypeScript's overload signatures are declarations of the one implementation beside them:
+    one definition to the question, not a dozen. (Overloads with bodies of their own, as in
+    Java and Kotlin, stay: each is code.)"""
+    def has_body(u: Unit) -> bool:
+        return u.end_byte - u.sig_end_byte > 2  # more than a `;` after the signature
+
+    with_body = {(u.path, u.qualname) for u in units if has_body(u)}
+    return [u for u in units if has_body(u) or (u.path, u.qualname) not in with_body]
+
+
 def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Query:
     q = Query(text)
     for quoted in _QUOTED.findall(text):
@@ -149,7 +160,7 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         token = match.group(0).strip(":.")
         if not token:
             continue
-        hits = names.lookup(token, files)
+        hits = _without_overload_signatures(names.lookup(token, files))
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
         if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
