@@ -28,6 +28,7 @@ MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
 NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares its file
 MAX_CANDIDATES = 40
+WORD_SCORE = 1.0  # a word match's own share of the best match, added to its score (beside its seed)
 WORD_SEEDS = 80  # the best word matches that seed the ranking (weakly: 0.3 × their share of the best)
 
 
@@ -188,7 +189,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
     flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
     checkpoint()
-    score = _scores(index, d, seeds, ranks, top_rank, flow)
+    score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
     plans = _file_plans(index, q, req, score, excluded)
     _gate(index, d, q, req, plans, flow, _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds))
     return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started)
@@ -242,8 +243,13 @@ def _ambiguity(q) -> dict[str, int]:
     return out
 
 
-def _scores(index: RootIndex, d: Derived, seeds, ranks, top_rank: float, flow: Flow) -> dict[str, float]:
+def _scores(index: RootIndex, d: Derived, seeds, ranks, top_rank: float, flow: Flow, top_words) -> dict[str, float]:
     score: dict[str, float] = defaultdict(float)
+    # how well a unit matches the question's words counts for its own body, not only through
+    # what it lends the ranking: the application's `use` and `onerror` a question names in words
+    best_word = top_words[0][0] if top_words else 1.0
+    for s, uid in top_words:
+        score[uid] += WORD_SCORE * s / best_word
     for uid, s in seeds.items():
         score[uid] += 4.0 * s
     for uid, r in ranks.items():
