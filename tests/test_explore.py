@@ -223,3 +223,15 @@ def test_typescript_overload_signatures_are_one_definition(tmp_path):
     stream_pipe = next(u for u in q.weak["pipe"] if u.path == "stream.ts")
     assert stream_pipe.end_line > stream_pipe.sig_end_line  # the implementation, not a signature
     assert len(q.weak["size"]) == 2  # Kotlin overloads with bodies (even one-line ones) are code each
+
+
+def test_call_syntax_in_a_question_is_code(tmp_path):
+    """`subscribe()` is code even in a sentence of prose: a named symbol, not a plain word."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "stream.ts").write_text("export class Stream {\n  subscribe(f: () => void): void {\n    f();\n  }\n}\n")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    names = NameTable(idx.files)
+    assert "subscribe" in parse_query("How does subscribe() reach the source?", idx.files, names).named
+    assert "subscribe" not in parse_query("How do I subscribe to the source?", idx.files, names).named

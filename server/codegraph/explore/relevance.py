@@ -161,10 +161,12 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         if not token:
             continue
         hits = _without_overload_signatures(names.lookup(token, files))
+        # call syntax is code in any sentence: `subscribe()`, `.pipe(map(…))`
+        called = text[match.end() : match.end() + 1] == "("
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
         if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
-        if hits and looks_like_code(token):
+        if hits and (called or looks_like_code(token)):
             q.named[token] = hits
             for part in re.split(r"[.:#]+", token):
                 q.name_counts[part] = len(names.by_name.get(part, ()))
