@@ -235,3 +235,20 @@ def test_call_syntax_in_a_question_is_code(tmp_path):
     names = NameTable(idx.files)
     assert "subscribe" in parse_query("How does subscribe() reach the source?", idx.files, names).named
     assert "subscribe" not in parse_query("How do I subscribe to the source?", idx.files, names).named
+
+
+def test_a_receiver_named_like_its_type_picks_that_types_method(tmp_path):
+    """`imageLoader.execute(request)`: of four `execute` methods, those of the types the
+    receiver is named after (`ImageLoader`, `RealImageLoader`) are the ones meant."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "Loader.kt").write_text(
+        "interface ImageLoader {\n    fun execute(request: String): String\n}\n\n"
+        "class RealImageLoader : ImageLoader {\n    override fun execute(request: String): String {\n        return request\n    }\n}\n\n"
+        "class EngineInterceptor {\n    fun execute(request: String): String {\n        return request\n    }\n}\n\n"
+        "class Pool {\n    fun execute(task: String): String {\n        return task\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    q = parse_query("What does `imageLoader.execute(request)` do?", idx.files, NameTable(idx.files))
+    assert sorted(u.qualname for u in q.named["imageLoader.execute"]) == ["ImageLoader.execute", "RealImageLoader.execute"]

@@ -157,3 +157,11 @@ def test_into_from_cached_facts_equals_into_from_parsed_ones(tmp_path):
     assert got == want
     assert sum(map(len, got.values())) > 0
     warm.close()
+
+
+def test_an_overload_call_lands_on_the_overload_that_takes_its_arguments(index):
+    """`execute(request, 1)` inside the one-parameter `execute` delegates to the two-parameter
+    overload; the caller itself cannot take two arguments and is no target."""
+    graph = likely_graph(index)
+    src = "kt/src/main/kotlin/demo/Loader.kt::Loader.execute"
+    assert [(e.dst, e.confidence) for e in graph.out(src)] == [(src + "#2", 0.9)]

@@ -322,7 +322,10 @@ def _wanted_in_family(index: RootIndex, d: Derived, flow: Flow, anchors: set[str
                 built.add(dst.parent if dst.kind == "constructor" and dst.parent else dst.id)
     pointed = {uid for uid, s in seeds.items() if s >= FAMILY_KEEP_SEED and uid in units and units[uid].parent in built}
     context = {uid for uid in flow.periphery if uid in units and not _interchangeable(d, units[uid])}
-    return anchors | pointed | context | {uid for uid in reached if uid not in alternatives or uid in flow.spine}
+    wanted = anchors | pointed | context | {uid for uid in reached if uid not in alternatives or uid in flow.spine}
+    # a body on its signature's line (a default no-op, a one-line forward) is what the focused
+    # file's signatures show anyway: no reason to bring the file in
+    return {uid for uid in wanted if uid in flow.spine or uid not in units or units[uid].end_line > units[uid].sig_end_line}
 
 
 def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -> set[str]:

@@ -134,7 +134,14 @@ class NameTable:
             return by_module
         # `r.Route(...)`, `ctx.push()`: a method called on a variable; the methods of that name
         if head[:1].islower() and "." not in head:
-            return [u for u in defs if u.parent is not None and u.is_callable]
+            methods = [u for u in defs if u.parent is not None and u.is_callable]
+            # the receiver's name agrees with its type's (`imageLoader` ↔ `RealImageLoader`)
+            owner = head.replace("_", "").lower()
+            agree = [
+                u for u in methods
+                if len(owner) >= 4 and u.qualname.rsplit(".", 2)[-2].replace("_", "").lower().endswith(owner) and path_prior(u.path) == 1.0
+            ]
+            return agree or methods
         return []
 
 

@@ -163,6 +163,33 @@ def _calls(facts: FileFacts) -> tuple[Call, ...]:
 
 
 @lru_cache(maxsize=65536)
+def _arity(source: bytes, call: Call) -> int:
+    """How many arguments a call passes (commas at the top level of its first parentheses);
+    -1 when the text does not say (no parentheses, a spread, a trailing lambda)."""
+    text = source[call.start_byte : call.end_byte]
+    open_ = text.find(b"(")
+    if open_ < 0 or b"..." in text or text.rstrip().endswith(b"}"):
+        return -1
+    depth, commas, empty, quote = 0, 0, True, 0
+    for ch in text[open_ + 1 :]:
+        if quote:  # inside a string literal: its commas and brackets are text
+            quote = 0 if ch == quote else quote
+            continue
+        if ch in b"\"'`":
+            quote, empty = ch, False
+        elif ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            if depth == 0:
+                return 0 if empty else commas + 1
+            depth -= 1
+        elif ch == 44 and depth == 0:  # ","
+            commas += 1
+        if ch not in b" \t\r\n":
+            empty = False
+    return -1
+
+
 def _dirname(path: str) -> str:
     return posixpath.dirname(path)
 
@@ -671,6 +698,7 @@ class LikelyGraph:
             if spec is not None and spec.implicit_this and not call.construct:  # `foo()` in a method: this.foo()
                 _, owner = self._enclosing(caller)
                 base = [m for m in self._members_named(owner, call.name) if m.kind != "constructor"] if owner is not None else []
+                base = self._overload(facts, call, base)
                 if base and len(base) <= MAX_NAME_CANDIDATES:
                     conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
                     return [(m, conf, "base-method") for m in base]
@@ -734,7 +762,7 @@ class LikelyGraph:
             if rule == "self":  # self.m() the resolver could not bind
                 # defined more than once in the type or its bases (a getter and a setter, a
                 # conditional definition): each of them
-                base = self._members_named(t, call.name)
+                base = self._overload(facts, call, self._members_named(t, call.name))
                 if base and len(base) <= MAX_NAME_CANDIDATES:
                     conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
                     return [(m, conf, "base-method") for m in base]
@@ -763,6 +791,16 @@ class LikelyGraph:
             if out:
                 return out
         return self._receiver_name(facts, call, steps[-1][0])
+
+    def _overload(self, facts: FileFacts, call: Call, cands: list[Unit]) -> list[Unit]:
+        """Among overloads (`execute(request)` delegating to `execute(request, type)`), those
+        that can take as many arguments as the call passes (more parameters may have defaults),
+        when any can."""
+        if len(cands) < 2:
+            return cands
+        n = _arity(self.index.sources.get(facts.path, b""), call)
+        fit = [u for u in cands if u.params < 0 or u.params >= n]
+        return fit if n >= 0 and fit else cands
 
     def _members_named(self, t: Unit, name: str) -> list[Unit]:
         """Callables named `name` in `t` or, when it has none, in its nearest supertypes."""
