@@ -252,3 +252,45 @@ def test_a_receiver_named_like_its_type_picks_that_types_method(tmp_path):
     idx.build()
     q = parse_query("What does `imageLoader.execute(request)` do?", idx.files, NameTable(idx.files))
     assert sorted(u.qualname for u in q.named["imageLoader.execute"]) == ["ImageLoader.execute", "RealImageLoader.execute"]
+
+
+def _adapter_families(root):
+    (root / "core").mkdir()
+    (root / "core" / "__init__.py").write_text("")
+    (root / "core" / "base.py").write_text(
+        "class Adapter:\n    def adapt(self, call):\n        raise NotImplementedError\n\n\n"
+        "class AdapterFactory:\n    def get(self, kind):\n        raise NotImplementedError\n"
+    )
+    for name in ("json", "xml", "rx"):
+        cls = name.capitalize()
+        (root / name).mkdir()
+        (root / name / "__init__.py").write_text("")
+        made = "BodyStream(call)" if name == "rx" else f"('{name}', call)"
+        (root / name / "adapter.py").write_text(
+            "from core.base import Adapter\n" + ("from rx.stream import BodyStream\n" if name == "rx" else "")
+            + f"\n\nclass {cls}Adapter(Adapter):\n    def adapt(self, call):\n        return {made}\n"
+        )
+        (root / name / "factory.py").write_text(
+            f"from core.base import AdapterFactory\nfrom {name}.adapter import {cls}Adapter\n\n\n"
+            f"class {cls}Factory(AdapterFactory):\n    def get(self, kind):\n        return {cls}Adapter() if kind == '{name}' else None\n"
+        )
+    (root / "rx" / "stream.py").write_text(
+        "class BodyStream:\n    def __init__(self, call):\n        self.call = call\n\n"
+        "    def subscribe(self, observer):\n        observer.on_next(self.call.execute().body)\n"
+    )
+
+
+def test_the_family_member_a_question_names_brings_the_types_it_builds(tmp_path):
+    """`RxFactory` is one adapter factory among three; the adapter it builds and the stream that
+    adapter builds are its parts, whose bodies stay even in family files. A type outside any
+    family brings nothing."""
+    from codegraph.explore.engine import _the_named_variant, derived
+
+    _adapter_families(tmp_path)
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    d = derived(idx)
+    parts = {units[u].qualname for u in _the_named_variant(idx, d, [units["rx/factory.py::RxFactory"]])}
+    assert {"RxAdapter.adapt", "BodyStream.subscribe"} <= parts and not any(p.startswith(("Json", "Xml")) for p in parts)
+    assert not _the_named_variant(idx, d, [units["rx/stream.py::BodyStream"]])

@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..graph.likely import likely_graph
+from ..graph.likely import CTOR_NAMES, likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..languages.spec import last_segment
@@ -29,6 +29,8 @@ WHOLE_FILE_LINES = 220
 NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares its file
 MAX_CANDIDATES = 40
 WORD_SCORE = 1.0  # a word match's own share of the best match, added to its score (beside its seed)
+VARIANT_DEPTH = 2  # levels of family members built by a named type, then by those
+MAX_VARIANT_TYPES = 3
 WORD_SEEDS = 80  # the best word matches that seed the ranking (weakly: 0.3 × their share of the best)
 
 
@@ -191,7 +193,8 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     checkpoint()
     score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
     plans = _file_plans(index, q, req, score, excluded)
-    _gate(index, d, q, req, plans, flow, _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds))
+    wanted = _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds) | _the_named_variant(index, d, strong)
+    _gate(index, d, q, req, plans, flow, wanted)
     return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started)
 
 
@@ -326,6 +329,36 @@ def _wanted_in_family(index: RootIndex, d: Derived, flow: Flow, anchors: set[str
     # a body on its signature's line (a default no-op, a one-line forward) is what the focused
     # file's signatures show anyway: no reason to bring the file in
     return {uid for uid in wanted if uid in flow.spine or uid not in units or units[uid].end_line > units[uid].sig_end_line}
+
+
+def _the_named_variant(index: RootIndex, d: Derived, strong: list[Unit]) -> set[str]:
+    """When the question names one member of a family (`RxJava3CallAdapterFactory`, one call
+    adapter factory among many), the types that member builds, and those they build in turn,
+    are that variant's parts: `get` makes the `RxJava3CallAdapter` whose `adapt` makes the
+    observables that run the call. Their methods keep their bodies even where their files
+    are family members themselves."""
+    units = index.resolver.units
+    likely = likely_graph(index)
+    named = {u.id for u in strong if u.is_type} | {u.parent for u in strong if u.parent and u.parent in units}
+    frontier = sorted(t for t in named if units[t].is_type and _interchangeable(d, units[t]))
+    seen, out = set(frontier), set()
+    for _ in range(VARIANT_DEPTH):
+        built: list[str] = []
+        for tid in frontier:
+            for members in index.resolver.members_of(units[tid]).values():
+                for m in members:
+                    for e in likely.out(m.id) if m.is_callable else ():
+                        dst = units.get(e.dst)
+                        t = units.get(dst.parent) if dst is not None and (dst.kind == "constructor" or dst.name in CTOR_NAMES) and dst.parent else dst
+                        if e.rule == "resolved" and t is not None and t.is_type and t.id not in seen and not in_test_module(t):
+                            seen.add(t.id)
+                            built.append(t.id)
+        frontier = built[:MAX_VARIANT_TYPES]
+        for tid in frontier:  # the type's methods and those of the types nested in it (its callbacks)
+            facts = index.files[units[tid].path]
+            nested = [tid] + [u.id for u in facts.units if u.is_type and u.parent == tid]
+            out |= {m.id for n in nested for members in index.resolver.members_of(units[n]).values() for m in members if m.is_callable}
+    return out
 
 
 def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -> set[str]:
