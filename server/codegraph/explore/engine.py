@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -353,7 +353,9 @@ def _the_named_variant(index: RootIndex, d: Derived, strong: list[Unit]) -> set[
                         if e.rule == "resolved" and t is not None and t.is_type and t.id not in seen and not in_test_module(t):
                             seen.add(t.id)
                             built.append(t.id)
-        frontier = built[:MAX_VARIANT_TYPES]
+        # several members of one family built together (an interceptor list) are that family
+        per_family = Counter(key for tid in built for key, _ in d.supers.get(tid, []) if family_size(d, key) >= MIN_SIBLINGS)
+        frontier = [tid for tid in built if all(per_family[key] < MIN_SIBLINGS for key, _ in d.supers.get(tid, []))][:MAX_VARIANT_TYPES]
         for tid in frontier:  # the type's methods and those of the types nested in it (its callbacks)
             facts = index.files[units[tid].path]
             nested = [tid] + [u.id for u in facts.units if u.is_type and u.parent == tid]
