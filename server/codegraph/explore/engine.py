@@ -582,7 +582,7 @@ def _reason(plan: FilePlan, flow: Flow, on_spine: bool, sibling, family, spared:
     return base
 
 
-FLOW_SHARE = 0.08  # the flow listing may take this share of the budget (at least FLOW_MIN chars)
+FLOW_SHARE = 0.05  # the flow listing may take this share of the budget (at least FLOW_MIN chars)
 FLOW_MIN = 600
 
 
