@@ -274,6 +274,10 @@ def _adapter_families(root):
             f"from core.base import AdapterFactory\nfrom {name}.adapter import {cls}Adapter\n\n\n"
             f"class {cls}Factory(AdapterFactory):\n    def get(self, kind):\n        return {cls}Adapter() if kind == '{name}' else None\n"
         )
+    (root / "core" / "tracked.py").write_text(
+        "class Tracked:\n    def track(self):\n        return id(self)\n\n\n"
+        + "".join(f"class Plain{k}(Tracked):\n    def run(self):\n        return self.track()\n\n\n" for k in (1, 2, 3))
+    )
     (root / "rx" / "stream.py").write_text(
         "class BodyStream:\n    def __init__(self, call):\n        self.call = call\n\n"
         "    def subscribe(self, observer):\n        observer.on_next(self.call.execute().body)\n"
@@ -281,9 +285,9 @@ def _adapter_families(root):
 
 
 def test_the_family_member_a_question_names_brings_the_types_it_builds(tmp_path):
-    """`RxFactory` is one adapter factory among three; the adapter it builds and the stream that
-    adapter builds are its parts, whose bodies stay even in family files. A type outside any
-    family brings nothing."""
+    """`RxFactory` is one adapter factory among three; its own methods, the adapter it builds
+    and the stream that adapter builds are its parts, whose bodies stay even in family files.
+    A type outside any family, or one that only inherits a mixin's methods, brings nothing."""
     from codegraph.explore.engine import _the_named_variant, derived
 
     _adapter_families(tmp_path)
@@ -292,5 +296,7 @@ def test_the_family_member_a_question_names_brings_the_types_it_builds(tmp_path)
     units = idx.resolver.units
     d = derived(idx)
     parts = {units[u].qualname for u in _the_named_variant(idx, d, [units["rx/factory.py::RxFactory"]])}
-    assert {"RxAdapter.adapt", "BodyStream.subscribe"} <= parts and not any(p.startswith(("Json", "Xml")) for p in parts)
+    assert {"RxFactory.get", "RxAdapter.adapt", "BodyStream.subscribe"} <= parts and not any(p.startswith(("Json", "Xml")) for p in parts)
     assert not _the_named_variant(idx, d, [units["rx/stream.py::BodyStream"]])
+    # a base that only lends methods (a tracking mixin) makes no variants
+    assert not _the_named_variant(idx, d, [units["core/tracked.py::Plain1"]])

@@ -340,8 +340,10 @@ def _the_named_variant(index: RootIndex, d: Derived, strong: list[Unit]) -> set[
     units = index.resolver.units
     likely = likely_graph(index)
     named = {u.id for u in strong if u.is_type} | {u.parent for u in strong if u.parent and u.parent in units}
-    frontier = sorted(t for t in named if units[t].is_type and _interchangeable(d, units[t]))
-    seen, out = set(frontier), set()
+    frontier = sorted(t for t in named if units[t].is_type and _implements_a_family(index, d, units[t]))
+    seen = set(frontier)
+    # the named member's own methods first: "a Route's endpoint" means Route.matches and handle
+    out = {m.id for tid in frontier for members in index.resolver.members_of(units[tid]).values() for m in members if m.is_callable and m.parent == tid}
     for _ in range(VARIANT_DEPTH):
         built: list[str] = []
         for tid in frontier:
@@ -361,6 +363,17 @@ def _the_named_variant(index: RootIndex, d: Derived, strong: list[Unit]) -> set[
             nested = [tid] + [u.id for u in facts.units if u.is_type and u.parent == tid]
             out |= {m.id for n in nested for members in index.resolver.members_of(units[n]).values() for m in members if m.is_callable}
     return out
+
+
+def _implements_a_family(index: RootIndex, d: Derived, t: Unit) -> bool:
+    """A variant of a family: it defines a method of a supertype with MIN_SIBLINGS or more
+    implementers (a mixin that only lends methods, like a tracking base, makes no variants)."""
+    own = {name for name, ms in index.resolver.members_of(t).items() if name not in CTOR_NAMES and name != t.name and any(m.parent == t.id for m in ms)}
+    units = index.resolver.units
+    return any(
+        family_size(d, key) >= MIN_SIBLINGS and key in units and own & set(index.resolver.members_of(units[key]))
+        for key, _ in d.supers.get(t.id, [])
+    )
 
 
 def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -> set[str]:
