@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from codegraph.explore.engine import explore
+from codegraph.explore.relevance import parse_query
 from codegraph.explore.model import ExploreRequest
 from codegraph.index.index import RootIndex
 from codegraph.requests import InvalidParams, run_explore
@@ -300,3 +301,22 @@ def test_the_family_member_a_question_names_brings_the_types_it_builds(tmp_path)
     assert not _the_named_variant(idx, d, [units["rx/stream.py::BodyStream"]])
     # a base that only lends methods (a tracking mixin) makes no variants
     assert not _the_named_variant(idx, d, [units["core/tracked.py::Plain1"]])
+
+
+def test_a_data_name_the_question_writes_finds_the_code_that_reads_it(tmp_path):
+    """`ITEM_PIPELINES` is no definition but a settings key: the callables whose bodies spell it
+    out are where it is read. Prose capitals ("How") are no data names."""
+    from codegraph.explore.engine import _readers_of_data_names, derived
+
+    (tmp_path / "settings.py").write_text("ITEM_PIPELINES = {}\nLOG_LEVEL = 'INFO'\n")
+    (tmp_path / "manager.py").write_text(
+        "class PipelineManager:\n    @classmethod\n    def from_settings(cls, settings):\n"
+        "        names = sorted(settings.get('ITEM_PIPELINES', {}))\n        return cls(names)\n\n"
+        "    def __init__(self, names):\n        self.names = names\n\n\n"
+        "def item_pipelines_help():\n    return 'configure item pipelines in the settings'\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    q = parse_query("How is the ITEM_PIPELINES chain assembled?", idx.files, derived(idx).names)
+    assert q.data_names == ["ITEM_PIPELINES"]
+    assert [u.qualname for u in _readers_of_data_names(idx, q, lambda p: False)] == ["PipelineManager.from_settings"]

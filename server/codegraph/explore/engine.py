@@ -8,6 +8,7 @@ unless the file itself defines such a supertype: the family file, which is focus
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import Counter, defaultdict
@@ -31,6 +32,7 @@ MAX_CANDIDATES = 40
 WORD_SCORE = 1.0  # a word match's own share of the best match, added to its score (beside its seed)
 VARIANT_DEPTH = 2  # levels of family members built by a named type, then by those
 MAX_VARIANT_TYPES = 3
+MAX_DATA_READERS = 4  # a data name more callables mention is too common to point anywhere
 WORD_SEEDS = 80  # the best word matches that seed the ranking (weakly: 0.3 × their share of the best)
 
 
@@ -180,6 +182,8 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     seeds, top_words = _seeds(d, q, req, excluded)
     checkpoint()
     endpoints = _endpoints(index, d, q, top_words, excluded)
+    readers = _readers_of_data_names(index, q, excluded)
+    endpoints += [u for u in readers if u not in endpoints]
     for u in endpoints:
         seeds[u.id] = max(seeds.get(u.id, 0.0), 0.8)
     ranks = rank_on_ranked_graph(index.graph.g, likely_graph(index), seeds)
@@ -188,6 +192,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     for uid, s_ in seeds.items():
         relevance[uid] = max(relevance.get(uid, 0.0), s_)
     strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, _ambiguity(q), top_words, d, excluded)
+    weak = weak + [u for u in readers if u not in weak and u not in strong]
     relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
     flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
     checkpoint()
@@ -235,6 +240,28 @@ def _endpoints(index: RootIndex, d: Derived, q, top_words, excluded) -> list[Uni
     if not endpoints:
         endpoints = [d.words.units[uid] for _, uid in top_words[:3] if d.words.units[uid].is_callable]
     return [u for u in dict((u.id, u) for u in endpoints).values() if not excluded(u.path)]
+
+
+def _readers_of_data_names(index: RootIndex, q, excluded) -> list[Unit]:
+    """A name the question writes in code form that no definition has (a settings key such as
+    `ITEM_PIPELINES`, a constant) is found where code spells it out: the few callables whose
+    bodies mention it exactly are what reads or writes it."""
+    out: list[Unit] = []
+    for token in q.data_names:
+        pattern = re.compile(rb"(?<![\w$])" + re.escape(token.encode()) + rb"(?![\w$])")
+        found: dict[str, Unit] = {}
+        for path, source in index.sources.items():
+            if excluded(path) or token.encode() not in source or path_prior(path) < 1.0:
+                continue
+            units = [u for u in index.files[path].units if u.is_callable]
+            for m in pattern.finditer(source):
+                inner = [u for u in units if u.start_byte <= m.start() < u.end_byte]
+                if inner:
+                    u = max(inner, key=lambda u: u.start_byte)  # the innermost callable
+                    found[u.id] = u
+        if 0 < len(found) <= MAX_DATA_READERS:
+            out += sorted(found.values(), key=lambda u: u.id)
+    return out
 
 
 def _ambiguity(q) -> dict[str, int]:

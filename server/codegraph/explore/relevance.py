@@ -83,6 +83,7 @@ class Query:
     words: list[str] = field(default_factory=list)  # stemmed content words
     paths: list[str] = field(default_factory=list)  # files named by path
     name_counts: dict[str, int] = field(default_factory=dict)  # unit name → number of definitions
+    data_names: list[str] = field(default_factory=list)  # code-form names no definition has (`ITEM_PIPELINES`)
 
     def named_units(self) -> list[Unit]:
         seen: dict[str, Unit] = {}
@@ -173,6 +174,9 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
         if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
+        data_form = re.search(r"_|[a-z][A-Z]", token) is not None  # `ITEM_PIPELINES`, `PersistentPreRun`, not "How"
+        if data_form and "." not in token and all(u.kind == "statement" for u in hits) and token not in q.data_names:
+            q.data_names.append(token)
         if hits and (called or looks_like_code(token)):
             q.named[token] = hits
             for part in re.split(r"[.:#]+", token):
