@@ -320,3 +320,23 @@ def test_a_data_name_the_question_writes_finds_the_code_that_reads_it(tmp_path):
     q = parse_query("How is the ITEM_PIPELINES chain assembled?", idx.files, derived(idx).names)
     assert q.data_names == ["ITEM_PIPELINES"]
     assert [u.qualname for u in _readers_of_data_names(idx, q, lambda p: False)] == ["PipelineManager.from_settings"]
+
+
+def test_a_shown_module_statement_brings_the_module_variables_it_names(tmp_path):
+    """`current_app = LocalProxy(_cv_app, …)`: the `_cv_app` it wraps, defined further up the
+    same file, is shown with it."""
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "__init__.py").write_text("")
+    filler = "".join(f"HELP_{k} = 'see the docs for the {k}th option of the application'\n" for k in range(60))
+    (tmp_path / "web" / "globals.py").write_text(
+        "from contextvars import ContextVar\n\nfrom .proxy import LocalProxy\n\n"
+        "_cv_app = ContextVar('web.app')\n" + filler + "current_app = LocalProxy(_cv_app, 'app')\n"
+    )
+    (tmp_path / "web" / "proxy.py").write_text(
+        "class LocalProxy:\n    def __init__(self, var, name):\n        self.var = var\n        self.name = name\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `current_app` find the running app?", 4000), lambda: None)
+    shown = sections(result["text"])["web/globals.py"][1]
+    assert 66 in shown and 5 in shown and 30 not in shown, result["text"]

@@ -403,6 +403,20 @@ def _implements_a_family(index: RootIndex, d: Derived, t: Unit) -> bool:
     )
 
 
+def _statements_they_use(index: RootIndex, facts, shown: set[str]) -> set[str]:
+    """The module variables a shown module-level statement names, in its own file
+    (`current_app = LocalProxy(_cv_app, …)` → `_cv_app = ContextVar(…)`)."""
+    statements = [u for u in facts.units if u.kind == "statement" and u.parent is None and u.name.isidentifier()]
+    source = index.sources.get(facts.path, b"")
+    out: set[str] = set()
+    for u in statements:
+        if u.id not in shown:
+            continue
+        body = source[u.start_byte : u.end_byte]
+        out |= {v.id for v in statements if v.id not in shown and re.search(rb"(?<![\w$])" + re.escape(v.name.encode()) + rb"(?![\w$])", body)}
+    return out
+
+
 def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -> set[str]:
     """A kept body's proven callees in the same file (`execute` → `getRawCall` → `createRawCall`):
     the member's own steps, not interchangeable siblings."""
@@ -429,6 +443,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
     for plan in plans:
         facts = index.files[plan.path]
         plan.must = {u.id for u in facts.units if u.id in flow.spine or u.id in named_unique_callables or (u.kind == "statement" and u.id in named_ids)}
+        plan.must |= _statements_they_use(index, facts, plan.must)
         types_ = [u for u in facts.units if u.is_type]
         sibling = [(key, disp) for t in types_ for key, disp in d.supers.get(t.id, []) if family_size(d, key) >= MIN_SIBLINGS]
         shaped = [u for u in facts.units if u.id in d.shape_family]
