@@ -227,7 +227,8 @@ def test_typescript_overload_signatures_are_one_definition(tmp_path):
 
 
 def test_call_syntax_in_a_question_is_code(tmp_path):
-    """`subscribe()` is code even in a sentence of prose: a named symbol, not a plain word."""
+    """`subscribe()`, or a word in backticks, is code even in a sentence of prose: a named
+    symbol, not a plain word."""
     from codegraph.explore.relevance import NameTable, parse_query
 
     (tmp_path / "stream.ts").write_text("export class Stream {\n  subscribe(f: () => void): void {\n    f();\n  }\n}\n")
@@ -236,6 +237,7 @@ def test_call_syntax_in_a_question_is_code(tmp_path):
     names = NameTable(idx.files)
     assert "subscribe" in parse_query("How does subscribe() reach the source?", idx.files, names).named
     assert "subscribe" not in parse_query("How do I subscribe to the source?", idx.files, names).named
+    assert "subscribe" in parse_query("Where does `subscribe` reach the source?", idx.files, names).named  # backticks
 
 
 def test_a_receiver_named_like_its_type_picks_that_types_method(tmp_path):

@@ -164,13 +164,14 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
             hits = [p for p in files if p == quoted or p.endswith("/" + quoted.lstrip("./"))]
             q.paths += [h for h in hits if h not in q.paths]
     seen_words: list[str] = []
+    quoted = [m.span() for m in re.finditer(r"`[^`\n]+`", text)]  # `request`: code by the writer's mark
     for match in _IDENT.finditer(text):
         token = match.group(0).strip(":.")
         if not token:
             continue
         hits = _without_overload_signatures(names.lookup(token, files))
-        # call syntax is code in any sentence: `subscribe()`, `.pipe(map(…))`
-        called = text[match.end() : match.end() + 1] == "("
+        # call syntax, or backticks, make code of any word: `subscribe()`, `.pipe(map(…))`, `request`
+        called = text[match.end() : match.end() + 1] == "(" or any(a < match.start() < b for a, b in quoted)
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
         if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
