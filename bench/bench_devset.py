@@ -1,0 +1,98 @@
+"""The development set's answers, per case and on average: explore and distill as a user runs them.
+
+    python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE] [explore|distill ...]
+
+Runs the development set's own scorer (`DIR/run.py`, default `../shared/devset` next to this
+repository or $CODEGRAPH_DEVSET) on the `codegraph` CLI and prints one table per task: each
+case's metrics, the means, and with `--baseline` (a file an earlier run wrote with `--save`)
+the value before → after, with the cases that got worse marked. The corpora are fetched by the
+development set's `materialize.sh`; nothing here downloads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+METRICS = {
+    "explore": ("spine_full_recall", "sibling_skeleton_rate", "distinct_step_full_rate"),
+    "distill": ("anchor_full_recall", "role_agreement"),
+}
+HEADLINE = {"explore": "spine_full_recall", "distill": "anchor_full_recall"}
+
+
+def run_task(devset: Path, cg: str, task: str) -> dict[str, dict]:
+    """case id → the scorer's row for it."""
+    proc = subprocess.run([sys.executable, str(devset / "run.py"), task, "--cg", cg], capture_output=True, text=True, check=False)
+    rows = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("{"):
+            row = json.loads(line)
+            rows[row["case_id"]] = row
+    if not rows:
+        raise SystemExit(f"{task}: the scorer printed no case rows\n{proc.stderr[-2000:]}")
+    return rows
+
+
+def _fmt(value) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def table(task: str, rows: dict[str, dict], before: dict[str, dict] | None) -> str:
+    metrics = METRICS[task]
+    head = "| case | " + " | ".join(metrics) + " |"
+    lines = [head, "|" + "---|" * (len(metrics) + 1)]
+    worse = 0
+    for case, row in rows.items():
+        cells = []
+        for m in metrics:
+            old = (before or {}).get(case, {}).get(m)
+            cell = _fmt(row.get(m)) if before is None else f"{_fmt(old)} → {_fmt(row.get(m))}"
+            if before is not None and m == HEADLINE[task] and old is not None and row.get(m) is not None and row[m] < old - 1e-9:
+                cell += " **worse**"
+                worse += 1
+            cells.append(cell)
+        lines.append(f"| {case} | " + " | ".join(cells) + " |")
+    means = []
+    for m in metrics:
+        now = [r[m] for r in rows.values() if r.get(m) is not None]
+        old = [r[m] for r in (before or {}).values() if r.get(m) is not None]
+        mean_now = statistics.mean(now) if now else None
+        means.append(_fmt(mean_now) if before is None else f"{_fmt(statistics.mean(old) if old else None)} → {_fmt(mean_now)}")
+    lines.append("| **mean** | " + " | ".join(means) + " |")
+    if before is not None:
+        lines.append(f"\n{worse} case(s) worse on {HEADLINE[task]}.")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("tasks", nargs="*", default=["explore", "distill"], choices=["explore", "distill"])
+    ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(REPO.parent / "shared" / "devset")))
+    ap.add_argument("--cg", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
+    ap.add_argument("--save", help="write this run's rows as JSON (a later --baseline)")
+    ap.add_argument("--baseline", help="a JSON file an earlier run wrote with --save")
+    args = ap.parse_args()
+    devset = Path(args.devset)
+    if not (devset / "run.py").is_file():
+        raise SystemExit(f"no development set at {devset} (set --devset or CODEGRAPH_DEVSET)")
+    before = json.loads(Path(args.baseline).read_text()) if args.baseline else {}
+    saved = {}
+    for task in args.tasks:
+        rows = run_task(devset, args.cg, task)
+        saved[task] = rows
+        print(f"\n## {task}\n")
+        print(table(task, rows, before.get(task) if args.baseline else None))
+    if args.save:
+        Path(args.save).write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()
