@@ -342,3 +342,23 @@ def test_a_shown_module_statement_brings_the_module_variables_it_names(tmp_path)
     result = explore(idx, ExploreRequest("How does `current_app` find the running app?", 4000), lambda: None)
     shown = sections(result["text"])["web/globals.py"][1]
     assert 66 in shown and 5 in shown and 30 not in shown, result["text"]
+
+
+def test_a_rust_trait_impl_reads_whole_with_any_of_its_methods(tmp_path):
+    """`poll_ready` and `call` are one protocol: a trait impl of up to TRAIT_IMPL_LINES comes
+    whole with either method. An inherent impl as long is only a container: its other
+    methods stay out."""
+    steps = "".join(f"        let step{k} = self.pending + {k};\n        self.ready += step{k};\n" for k in range(20))
+    helpers = "".join(f"    pub fn helper{k}(&self) -> usize {{\n        self.ready + {k}\n    }}\n\n" for k in range(80))
+    (tmp_path / "lib.rs").write_text(
+        "pub trait Service<R> {\n    fn poll_ready(&mut self) -> bool;\n    fn call(&mut self, req: R) -> usize;\n}\n\n"
+        "pub struct Balance {\n    pending: usize,\n    ready: usize,\n}\n\n"
+        "impl Service<usize> for Balance {\n    fn poll_ready(&mut self) -> bool {\n" + steps + "        self.ready > 0\n    }\n\n"
+        "    fn call(&mut self, req: usize) -> usize {\n        let picked = self.ready % (req + 1);\n        picked\n    }\n}\n\n"
+        "impl Balance {\n    pub fn ready_len(&self) -> usize {\n        let total = self.ready;\n        total\n    }\n\n" + helpers + "}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    text = explore(idx, ExploreRequest("How does `Balance::poll_ready` and `Balance::ready_len` work?", 8000), lambda: None)["text"]
+    assert "let picked = self.ready % (req + 1);" in text  # call, beside poll_ready in the trait impl
+    assert "self.ready + 7" not in text  # helper7, beside ready_len in a long inherent impl

@@ -495,6 +495,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
         facts = index.files[plan.path]
         views[plan.path] = file_view(plan.path, plan.mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units))
         views[plan.path].sibling = plan.sibling
+        views[plan.path].trait_impls = frozenset(s.unit for s in facts.supertypes if s.kind == "implements")
         if plan.mode == "skeleton":
             continue
         scored = {u.id: (s, u) for s, u in plan.units}
