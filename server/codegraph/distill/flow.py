@@ -162,6 +162,7 @@ class _Caller(NamedTuple):
     implicit_this: bool
     jvm: bool
     own_blocks: set[str]
+    params: frozenset[str]
 
 
 class Flow:
@@ -491,7 +492,12 @@ class Flow:
                     f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
                     if len(f) == 1:
                         local_type[c.assigned_to] = returns[f[0]]
-        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks)
+        params, up = set(u.param_names), u.parent  # its own parameters and those of the functions around it
+        while up and m.units[up].is_callable:
+            params.update(m.units[up].param_names)
+            up = m.units[up].parent
+        params = frozenset(p.lstrip("*&") for p in params)
+        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks, params)
 
     def _call_targets(self, src: str, ctx: "_Caller", c) -> tuple:
         """The call as read (a `fn.call(this, …)` is a call of fn, `self.as_mut().poll_next()` a call on self),
@@ -516,6 +522,11 @@ class Flow:
         m, u, owner, me = self.m, ctx.u, ctx.owner, ctx.me
         root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
         named = self._by_name.get(c.name, [])
+        if not c.receiver:  # a bare call runs what was handed in (`send(message)`), else a function: a type's
+            if c.name in ctx.params:  # method only where a bare name can mean the object's member
+                return []
+            if not ctx.implicit_this:
+                named = [d for d in named if not (m.units[d].parent and m.units[m.units[d].parent].is_type)]
         if root in me:
             same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
             if not same and owner in self._outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
@@ -1378,7 +1389,8 @@ class _Planner:
             for uid, k in d.items():
                 if uid not in depth or k < depth[uid]:
                     depth[uid] = k
-            trunk = [u for u in d if u not in self.chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
+            trunk = [u for u in d if u not in self.chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1
+                     and u not in flow.ctor_units]  # a constructor is assembly: it takes no turn in the core
             reach = flow.down_bits.get(e, 0) | (1 << flow.bit[e])
             # two views of the trunk, taking turns: what sets the most in motion, and where this
             # entry's flow converges (paths through u: units of the flow leading into it × downstream)
@@ -1534,8 +1546,16 @@ class _Planner:
         self.constructors(owners)
         self.constructing(owners)
         self.registrations()
+        # a type is built before the flow enters it: its constructor sits at the depth of its nearest method
+        built_at: dict[str, int] = {}
+        for s in self.entries + self.core + self.sink_units:
+            parent = m.units[s].parent
+            if parent and parent in self.flow.ctor_of:
+                built_at[parent] = min(built_at.get(parent, 99), self.depth.get(s, 99))
+        at = {self.flow.ctor_of[t]: k for t, k in built_at.items()}
         assembly = sorted((u for u in self.asm if u not in self.chosen),
-                          key=lambda u: (self.asm[u][0], self.asm[u][1], self.depth.get(u, 99), self.stable(u)))
+                          key=lambda u: (self.asm[u][0], self.asm[u][1], min(self.depth.get(u, 99), at.get(u, 99)),
+                                         self.stable(u)))
         self.assembly_all, self.assembly_units_picked = assembly, assembly[: CAPS["assembly"]]
 
     def constructors(self, owners: dict[str, int]) -> None:
