@@ -1384,19 +1384,23 @@ class _Planner:
         self.depth = depth = {}
         self.per_entry = per_entry = []
         self.weights = weights = []  # an entry's share of the trunk follows what it sets in motion
+        self.ctor_trunk: set[str] = set()
         for e in self.entries:
             d = flow.depths(e)
             for uid, k in d.items():
                 if uid not in depth or k < depth[uid]:
                     depth[uid] = k
-            trunk = [u for u in d if u not in self.chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1
-                     and u not in flow.ctor_units]  # a constructor is assembly: it takes no turn in the core
+            trunk = [u for u in d if u not in self.chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
             reach = flow.down_bits.get(e, 0) | (1 << flow.bit[e])
             # two views of the trunk, taking turns: what sets the most in motion, and where this
             # entry's flow converges (paths through u: units of the flow leading into it × downstream)
             through = {u: min(flow.down[u], 400) * (1 + (flow.up_bits[u] & reach).bit_count()) for u in trunk}
             converging = sorted(trunk, key=lambda u: (-through[u], d[u], stable(u)))
             trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
+            # a constructor is assembly, never a core turn; one that would rank in the core marks its type
+            # as one the flow runs through (assembly builds it)
+            self.ctor_trunk.update(u for u in converging[: CAPS["core"]] if u in flow.ctor_units)
+            trunk, converging = ([u for u in x if u not in flow.ctor_units] for x in (trunk, converging))
             per_entry += [trunk, converging]
             weights += [max(1, flow.down.get(e, 0))] * 2
         self.flowing = set(depth)
@@ -1543,6 +1547,8 @@ class _Planner:
             parent = m.units[s].parent
             if parent:
                 owners[parent] = owners.get(parent, 0) + 1
+        for s in sorted(self.ctor_trunk, key=m.order.__getitem__):  # a type the flow builds on its way
+            owners[m.units[s].parent] = owners.get(m.units[s].parent, 0) + 1
         self.constructors(owners)
         self.constructing(owners)
         self.registrations()
@@ -1554,7 +1560,7 @@ class _Planner:
                 built_at[parent] = min(built_at.get(parent, 99), self.depth.get(s, 99))
         at = {self.flow.ctor_of[t]: k for t, k in built_at.items()}
         assembly = sorted((u for u in self.asm if u not in self.chosen),
-                          key=lambda u: (self.asm[u][0], self.asm[u][1], min(self.depth.get(u, 99), at.get(u, 99)),
+                          key=lambda u: (self.asm[u][0], min(self.depth.get(u, 99), at.get(u, 99)), self.asm[u][1],
                                          self.stable(u)))
         self.assembly_all, self.assembly_units_picked = assembly, assembly[: CAPS["assembly"]]
 
