@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from tree_sitter import Query, QueryCursor
 
-from ..index.extract import compiled, parse
+from ..index.extract import grammar, parse
 from ..index.facts import Unit
 from ..languages import BY_NAME
 from .signals import OUTPUT_NAMES, OUTPUT_PARAM
@@ -140,7 +140,7 @@ def _error_regions(index, path: str) -> list[tuple[int, int]]:
     query = _QUERIES.get(key)
     if query is None:
         try:
-            query = _QUERIES.setdefault(key, Query(compiled(facts.language).language, f"({types}) @e"))
+            query = _QUERIES.setdefault(key, Query(grammar(facts.language), f"({types}) @e"))
         except Exception:  # a grammar without this node type: no error regions
             return []
     tree = parse(facts.language, index.sources[path])
