@@ -448,11 +448,17 @@ class Flow:
         for (path, name), ids in blocks.items():
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
         self._declared = None  # read on first use (Java, Kotlin)
+        by_name = self._by_name
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in self.arch:
                 continue
+            # a call whose name nothing in scope defines reaches nothing (`fn.call(…)` is a call of fn)
+            calls = [c for c in m.unresolved[src] if c.name in by_name or c.name in types
+                     or (c.name in ("call", "apply", "bind") and c.receiver in by_name)]
+            if not calls:
+                continue
             ctx = self._caller_context(src)
-            for c in m.unresolved[src]:
+            for c in calls:
                 c, cands = self._call_targets(src, ctx, c)
                 for d in cands:
                     if d != src and self._link(src, d):
