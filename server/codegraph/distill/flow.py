@@ -1557,6 +1557,7 @@ class _Planner:
             owners[m.units[s].parent] = owners.get(m.units[s].parent, 0) + 1
         self.constructors(owners)
         self.constructing(owners)
+        self.patching(owners)
         self.registrations()
         # a type is built before the flow enters it: its constructor sits at the depth of its nearest method
         built_at: dict[str, int] = {}
@@ -1615,6 +1616,25 @@ class _Planner:
             if made:
                 asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
 
+    def patching(self, owners: dict[str, int]) -> None:
+        """Tier 1 too: module-level code that gives a type the flow runs through members when its module loads
+        (`Axios.prototype[method] = …` for each verb): nothing calls it, but it builds that type's surface."""
+        m, asm = self.m, self.asm
+        weight = {m.units[t].name: n for t, n in owners.items()}
+        entry_types = {m.units[t].name for t in (_owner_type(m, e) for e in self.entries) if t}
+        self.entry_patches: dict[str, str] = {}  # statement → why: it gives an entry's type more public methods
+        for uid in self.flow.ordered:
+            u = m.units[uid]
+            spec = BY_NAME.get(self.index.files[u.path].language) if u.kind == "statement" and uid not in asm else None
+            if spec is None or spec.runtime_members is None:
+                continue
+            body = self.index.sources[u.path][u.start_byte : u.end_byte]
+            named = [h.group(1).decode() for h in spec.runtime_members.finditer(body) if h.group(1).decode() in weight]
+            if named and named[0] in entry_types:  # more of the entry object's own methods: an entry surface
+                self.entry_patches[uid] = f"gives `{named[0]}`, the entry's type, more public methods when its module loads"
+            elif named:
+                asm[uid] = (1, -weight[named[0]], f"gives `{named[0]}` members when its module loads")
+
     def registrations(self) -> None:
         """Tiers 2 and 3: where handed-in parts are stored (routes, middleware, handlers), also when a
         constructor of the flow wires them in (`self._add_route(…)` in `__init__`); then declared init."""
@@ -1639,6 +1659,9 @@ class _Planner:
         self.entry_owners = {_owner_type(m, e) for e in self.entries} - {""}
         # component types: the flow runs through their methods (a returned result or value object is not assembly)
         self.types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in self.flowing} if t}
+        for uid, why in self.entry_patches.items():  # beside the entries they extend
+            self.taken.add(uid)
+            p.picks.append((uid, "entry", why, 0))
         for uid in self.core:
             self.trunk_pick(uid)
         for uid in self.assembly_units_picked:

@@ -197,12 +197,16 @@ def js_public(name: str, signature: bytes) -> bool:
     return not name.startswith(("_", "#")) and re.search(rb"\b(private|protected)\b", signature) is None
 
 
+# `Type.prototype.name = …`, `Type.prototype[name] = …`: a member added to a type when the module loads
+RUNTIME_MEMBERS = re.compile(rb"\b([A-Z][\w$]*)\.prototype(?:\.[\w$]+|\[[^\]\n]+\])\s*=(?!=)")
+
 TS_RETURN = re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)")
 
 _COMMON = dict(
     boundary_nodes=(("try_statement", 2), ("throw_statement", 3)),
     io_modules=IO_MODULES,
     is_public=js_public,
+    runtime_members=RUNTIME_MEMBERS,
     catch_node="catch_clause",
     outside_imports="root",
     module_system="path",

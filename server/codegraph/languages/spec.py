@@ -167,6 +167,9 @@ class LanguageSpec:
     # ---- how distill/flow.py reads the language ------------------------------------------------
     # (name, signature bytes) -> public by the language's own convention (syntax, not naming taste)
     is_public: Callable[[str, bytes], bool] = lambda name, signature: not name.startswith("_")
+    # Group 1 names a type that a statement gives a member at load time (`Axios.prototype[m] = …`):
+    # module-level code that does so assembles that type
+    runtime_members: "re.Pattern[bytes] | None" = None
     # A method is public only when its type is too (Go: an exported method of an unexported type;
     # Python: a public method of a `_Private` class)
     public_through_type: bool = False
