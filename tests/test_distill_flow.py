@@ -84,7 +84,7 @@ def test_flow_fixture_gold(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring", "rs-pinned-task", "java-loader",
-                                  "java-outside", "java-fields", "py-app-parts"])
+                                  "java-outside", "java-fields", "py-app-parts", "js-proto-verbs"])
 def test_selection_edges(name: str) -> None:
     """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
     same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs

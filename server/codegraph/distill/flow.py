@@ -571,6 +571,8 @@ class Flow:
             held = self._declared.get((m.units[owner].path, m.units[owner].name, receiver), "")
         if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
             held = self._attr_type.get(parts[-1])
+        if not held and len(parts) == 1 and receiver in self._types and receiver not in ctx.params:
+            held = receiver  # `AxiosError.from(…)`: a call on the type itself (a static or class method)
         return held
 
     def _declared_fields(self, types: dict[str, list[str]]) -> dict[tuple[str, str, str], str]:
