@@ -721,8 +721,6 @@ class Flow:
             else:
                 self.down_bits[u], self.down[u] = down[c], down_n[c]
                 self.up_bits[u], self.up[u] = up[c], up_n[c]
-        # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
-        self.through = {u: self.up[u] * self.down[u] for u in nodes}
         self.callers = {u: set() for u in nodes}
         for s in nodes:
             for d in self.out.get(s, ()):
