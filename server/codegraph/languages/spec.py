@@ -176,7 +176,8 @@ class LanguageSpec:
     # Host contracts a callable implements by its parameter names (Python's WSGI and ASGI application
     # callables): (the parameter names, how a reader knows the contract), the first that fits wins
     param_hosts: tuple[tuple[tuple[str, ...], str], ...] = ()
-    # The node type of an error handler (`except_clause`, `catch_clause`); "" when the language has none
+    # The node type of an error handler (`except_clause`, `catch_clause`), or a node pattern (Rust: a match
+    # arm taking `Err(…)`); "" when the language has none
     catch_node: str = ""
     # Group 1 is the declared return type's name in a callable's signature (`-> Foo`, `): Foo`);
     # None when it is not written after the parameters
