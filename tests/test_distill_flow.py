@@ -185,3 +185,24 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
     assert "registration" in body_role(index, model, "registry.go::Registry.Add")  # `for _, x := range items`: x is handed in
     assert body_role(index, model, "registry.go::Registry.Scratch") == ""  # tools made on first use, not parts
     assert body_role(index, model, "registry.go::Registry.Count") == ""
+
+
+def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
+    """py-builder: `Client.Builder.build()` constructs the entry's own object: its assembly tier is the
+    constructors' (0), not the other factories' (1), so the cap on assembly does not push it out."""
+    from codegraph.distill import flow
+
+    got = {}
+    run = flow._Planner.run
+
+    def spy(self):
+        got["planner"] = self
+        return run(self)
+
+    monkeypatch.setattr(flow._Planner, "run", spy)
+    index = RootIndex(FIXTURES / "py-builder", use_cache=False)
+    index.build()
+    run_distill_frame(index, {"format": "json"})
+    asm = got["planner"].asm
+    assert asm["webclient/client.py::Client.Builder.build"][0] == 0, asm
+    assert asm["webclient/pool.py::Pool.get"][0] > 0, asm  # another type's builder is not the entry object's

@@ -834,6 +834,15 @@ def _outermost(model: Model, uid: str, stop_at_type: bool = False) -> str:
     return uid
 
 
+def _holders(model: Model, uid: str) -> set[str]:
+    """The units a unit is nested in (`Retrofit.Builder` is held by `Retrofit`)."""
+    out, parent = set(), model.units[uid].parent if uid else None
+    while parent:
+        out.add(parent)
+        parent = model.units[parent].parent
+    return out
+
+
 def _owner_type(model: Model, uid: str) -> str:
     parent = model.units[uid].parent
     while parent and not model.units[parent].is_type:
@@ -1598,6 +1607,7 @@ class _Planner:
         """Tier 1: units that construct the flow's objects, and leaves on the flow that create, fill and
         return an object (a context, a config)."""
         m, flow, asm = self.m, self.flow, self.asm
+        entry_types = {t for t in (_owner_type(m, e) for e in self.entries) if t}
         for src in flow.ordered:
             if src in asm or not m.units[src].is_callable:
                 continue
@@ -1607,7 +1617,9 @@ class _Planner:
             if made:
                 n = sum(owners.get(x, 0) for x in made)
                 names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
-                asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
+                # the entry object's own builder (`Retrofit.Builder.build()` → `Retrofit`) ranks with the constructors
+                own = any(t in _holders(m, _owner_type(m, src)) for t in made & entry_types)
+                asm[src] = (0 if own else 1, -n, f"constructs {names}, which the flow runs through")
         for src in flow.ordered:
             if src in asm or src not in self.flowing or not m.units[src].is_callable or flow.out.get(src):
                 continue
