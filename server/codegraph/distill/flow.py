@@ -1212,6 +1212,12 @@ def return_type(signature: bytes, name: str, language: str) -> str:
     return hit.group(1).decode("utf-8", "replace").rsplit(".", 1)[-1] if hit else ""
 
 
+def _takes_output(u: Unit) -> bool:
+    """A parameter typed or named as an output (a writer, a stream, a response)."""
+    typed = zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names))
+    return any(OUTPUT_PARAM.search(t or p.lstrip("*&")) for p, t in typed if p not in ("self", "this"))
+
+
 def _public(index, model: Model, u: Unit) -> bool:
     lang = index.files[u.path].language
     if not is_public(u, lang, index.sources[u.path]):
@@ -1346,6 +1352,8 @@ class _Planner:
                 break  # an application with its own entries: public surfaces are not further entries
             if kind_of[uid] == "surface" and entries and flow.down.get(uid, 0) * 4 < max(flow.down.get(e, 0) for e in entries):
                 continue  # a public helper that sets in motion under a quarter of what a chosen entry does: not a further entry
+            if kind_of[uid] == "surface" and entries and self.writes_out(uid):
+                continue  # a public writer (`GenCompletionFile(path)`, `GenCompletion(w)`): where results leave
             if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
                 continue
             if kind_of[uid] == "host" and hosts and -self.rank(uid)[0] * 2 < first_host:
@@ -1363,6 +1371,10 @@ class _Planner:
             covered |= mine
             p.picks.append((uid, "entry", cands[uid][1], 0))
 
+    def writes_out(self, uid: str) -> bool:
+        """It writes results out: to an output it is handed (`w io.Writer`) or through an imported I/O module."""
+        return _takes_output(self.m.units[uid]) or self.sink_tier.get(uid, (9,))[0] == 1
+
     def outer_doors(self) -> None:
         """The outermost door: a public surface that nothing calls and that leads into a chosen surface
         (and everything it reaches) is where callers enter; the inner one is part of its flow, unless
@@ -1375,6 +1387,7 @@ class _Planner:
             e_bits = flow.down_bits.get(e, 0)
             outer = [x for x in flow.callers.get(e, ()) if kind_of.get(x) == "surface" and x not in entries
                      and _owner_type(m, x) in ("", _owner_type(m, e))  # another type's method is a client, not a door
+                     and not self.writes_out(x)  # nor is a writer that uses it
                      and all(kind_of.get(c) == "surface" for c in flow.callers.get(x, ()))
                      and flow.down_bits.get(x, 0) & e_bits == e_bits]
             if outer:  # the nearest door: the least set in motion besides the inner entry's flow
