@@ -1224,9 +1224,19 @@ def _public(index, model: Model, u: Unit) -> bool:
         return False
     parent = model.units.get(u.parent) if u.parent else None
     spec = BY_NAME.get(lang)
+    if spec is not None and u.kind == "function" and (parent is None or parent.kind == "statement"):
+        exported = _exported(spec.exported_names, index.sources[u.path])  # a module's function: public if exported
+        if exported is not None and u.name not in exported:
+            return False
     if parent is not None and parent.is_type and spec is not None and spec.public_through_type:
         return is_public(parent, lang, index.sources[u.path])
     return True
+
+
+@lru_cache(maxsize=4096)
+def _exported(names_of, source: bytes) -> "frozenset[str] | None":
+    """The names a module file exports (read once per file content)."""
+    return names_of(source)
 
 
 def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tuple[Plan, Flow]:

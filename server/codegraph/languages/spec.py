@@ -170,6 +170,9 @@ class LanguageSpec:
     # Group 1 names a type that a statement gives a member at load time (`Axios.prototype[m] = …`):
     # module-level code that does so assembles that type
     runtime_members: "re.Pattern[bytes] | None" = None
+    # (file source) -> the names a module file exports, None when the file has no export syntax (a script,
+    # where every top-level name is shared): a top-level function the file does not export is private
+    exported_names: Callable[[bytes], "frozenset[str] | None"] = lambda source: None
     # A method is public only when its type is too (Go: an exported method of an unexported type;
     # Python: a public method of a `_Private` class)
     public_through_type: bool = False
