@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns")
+         "py-cli-docs", "js-private-fns", "py-builder")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -85,7 +85,8 @@ def test_flow_fixture_gold(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring", "rs-pinned-task", "java-loader",
-                                  "java-outside", "java-fields", "py-app-parts", "js-proto-verbs"])
+                                  "java-outside", "java-fields", "py-app-parts", "js-proto-verbs",
+                                  "py-builder"])
 def test_selection_edges(name: str) -> None:
     """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
     same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs

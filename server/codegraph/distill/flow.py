@@ -163,6 +163,7 @@ class _Caller(NamedTuple):
     jvm: bool
     own_blocks: set[str]
     params: frozenset[str]
+    class_param: str
 
 
 class Flow:
@@ -449,11 +450,13 @@ class Flow:
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
         self._declared = None  # read on first use (Java, Kotlin)
         by_name = self._by_name
+        class_params = {spec.class_param for spec in BY_NAME.values() if spec.class_param}
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in self.arch:
                 continue
-            # a call whose name nothing in scope defines reaches nothing (`fn.call(…)` is a call of fn)
-            calls = [c for c in m.unresolved[src] if c.name in by_name or c.name in types
+            # a call whose name nothing in scope defines reaches nothing (`fn.call(…)` is a call of fn, `cls(…)`
+            # builds the class method's own type)
+            calls = [c for c in m.unresolved[src] if c.name in by_name or c.name in types or c.name in class_params
                      or (c.name in ("call", "apply", "bind") and c.receiver in by_name)]
             if not calls:
                 continue
@@ -503,7 +506,8 @@ class Flow:
             params.update(m.units[up].param_names)
             up = m.units[up].parent
         params = frozenset(p.lstrip("*&") for p in params)
-        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks, params)
+        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks, params,
+                       spec.class_param if spec is not None else "")
 
     def _call_targets(self, src: str, ctx: "_Caller", c) -> tuple:
         """The call as read (a `fn.call(this, …)` is a call of fn, `self.as_mut().poll_next()` a call on self),
@@ -517,6 +521,9 @@ class Flow:
             return c, []  # a method of an outside package's object is not ours to guess
         if ctx.jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, ctx.outside):
             return c, []  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
+        if (not c.receiver and ctx.owner and ctx.class_param and c.name == ctx.class_param
+                and u.param_names[:1] == (ctx.class_param,)):  # `cls(…)` in a class method builds its own type
+            return c._replace(construct=True), [self.ctor_of.get(ctx.owner, ctx.owner)]
         if c.construct or (c.name[:1].isupper() and c.name in self._types and not self._by_name.get(c.name)):
             tt = self._types.get(c.name, [])
             return c, [self.ctor_of.get(t, t) for t in tt] if len(tt) <= LIKELY_MAX else []
@@ -1749,6 +1756,15 @@ class _Planner:
                 return d
         return ""
 
+    def builds_own_class(self, u: Unit, body: bytes) -> str:
+        """A class method that returns a new object of its class (`return cls(*parts)`): its type's name, or ''."""
+        spec = BY_NAME.get(self.index.files[u.path].language)
+        cp = spec.class_param if spec is not None else ""
+        owner = _owner_type(self.m, u.id)
+        if not (cp and owner and u.param_names[:1] == (cp,)):
+            return ""
+        return self.m.units[owner].name if re.search(rb"\breturn\s+" + cp.encode() + rb"\s*\(", body) else ""
+
     def handed_output(self, uid: str, body: bytes) -> tuple[str, str]:
         """The output a trunk unit hands to a writer, and the writer, when besides writing it sets little else
         in motion (as for a direct writer: at most 3 units); else ('', …)."""
@@ -1801,6 +1817,8 @@ class _Planner:
             return "assembly", self.registers[uid]
         if built:
             return "assembly", f"builds and hands on a `{built[0]}`"
+        if own := self.builds_own_class(u, body):
+            return "assembly", f"builds and hands back its own class, `{own}`"
         if factory:
             return "assembly", f"hands back what `{m.units[factory].qualname}` builds"
         if wraps:

@@ -173,6 +173,9 @@ class LanguageSpec:
     # (file source) -> the names a module file exports, None when the file has no export syntax (a script,
     # where every top-level name is shared): a top-level function the file does not export is private
     exported_names: Callable[[bytes], "frozenset[str] | None"] = lambda source: None
+    # The parameter through which a class method receives its own class (Python's `cls`): calling it
+    # (`cls(…)`) builds the method's type
+    class_param: str = ""
     # A method is public only when its type is too (Go: an exported method of an unexported type;
     # Python: a public method of a `_Private` class)
     public_through_type: bool = False
