@@ -20,7 +20,8 @@ from codegraph.requests import frame_bytes_for, run_distill_frame
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
-         "py-lib-helpers", "java-loader", "kt-door")
+         "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
+         "py-cli-docs", "js-private-fns", "py-builder")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -57,6 +58,8 @@ def test_flow_fixture_gold(name: str) -> None:
         assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
     for uid, words in gold.get("why_contains", {}).items():  # the main role's reason names the rule that chose it
         assert uid in srcs and words in srcs[uid]["why"][0], (uid, srcs.get(uid, {}).get("why"))
+    if "first_assembly" in gold:  # the first unit whose main role is assembly
+        assert next(k for k, s in srcs.items() if s["roles"][0] == "ASSEMBLY_INIT") == gold["first_assembly"], list(srcs)
     fam = gold.get("family_core_at_most")
     if fam:  # one member of a family of overrides stands for it in the core
         core = [k for k, s in srcs.items() if k.startswith(fam["prefix"]) and k.endswith(fam["suffix"])
@@ -82,7 +85,8 @@ def test_flow_fixture_gold(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring", "rs-pinned-task", "java-loader",
-                                  "java-outside", "java-fields"])
+                                  "java-outside", "java-fields", "py-app-parts", "js-proto-verbs",
+                                  "py-builder"])
 def test_selection_edges(name: str) -> None:
     """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
     same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs
@@ -183,3 +187,24 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
     assert "registration" in body_role(index, model, "registry.go::Registry.Add")  # `for _, x := range items`: x is handed in
     assert body_role(index, model, "registry.go::Registry.Scratch") == ""  # tools made on first use, not parts
     assert body_role(index, model, "registry.go::Registry.Count") == ""
+
+
+def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
+    """py-builder: `Client.Builder.build()` constructs the entry's own object: its assembly tier is the
+    constructors' (0), not the other factories' (1), so the cap on assembly does not push it out."""
+    from codegraph.distill import flow
+
+    got = {}
+    run = flow._Planner.run
+
+    def spy(self):
+        got["planner"] = self
+        return run(self)
+
+    monkeypatch.setattr(flow._Planner, "run", spy)
+    index = RootIndex(FIXTURES / "py-builder", use_cache=False)
+    index.build()
+    run_distill_frame(index, {"format": "json"})
+    asm = got["planner"].asm
+    assert asm["webclient/client.py::Client.Builder.build"][0] == 0, asm
+    assert asm["webclient/pool.py::Pool.get"][0] > 0, asm  # another type's builder is not the entry object's

@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from tree_sitter import Query, QueryCursor
 
-from ..index.extract import compiled, parse
+from ..index.extract import grammar, parse
 from ..index.facts import Unit
 from ..languages import BY_NAME
 from .signals import OUTPUT_NAMES, OUTPUT_PARAM
@@ -140,7 +140,7 @@ def _error_regions(index, path: str) -> list[tuple[int, int]]:
     query = _QUERIES.get(key)
     if query is None:
         try:
-            query = _QUERIES.setdefault(key, Query(compiled(facts.language).language, f"({types}) @e"))
+            query = _QUERIES.setdefault(key, Query(grammar(facts.language), f"({types}) @e"))
         except Exception:  # a grammar without this node type: no error regions
             return []
     tree = parse(facts.language, index.sources[path])
@@ -162,6 +162,8 @@ class _Caller(NamedTuple):
     implicit_this: bool
     jvm: bool
     own_blocks: set[str]
+    params: frozenset[str]
+    class_param: str
 
 
 class Flow:
@@ -447,11 +449,19 @@ class Flow:
         for (path, name), ids in blocks.items():
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
         self._declared = None  # read on first use (Java, Kotlin)
+        by_name = self._by_name
+        class_params = {spec.class_param for spec in BY_NAME.values() if spec.class_param}
         for src in sorted(m.unresolved, key=m.order.__getitem__):
             if src not in self.arch:
                 continue
+            # a call whose name nothing in scope defines reaches nothing (`fn.call(…)` is a call of fn, `cls(…)`
+            # builds the class method's own type)
+            calls = [c for c in m.unresolved[src] if c.name in by_name or c.name in types or c.name in class_params
+                     or (c.name in ("call", "apply", "bind") and c.receiver in by_name)]
+            if not calls:
+                continue
             ctx = self._caller_context(src)
-            for c in m.unresolved[src]:
+            for c in calls:
                 c, cands = self._call_targets(src, ctx, c)
                 for d in cands:
                     if d != src and self._link(src, d):
@@ -491,7 +501,13 @@ class Flow:
                     f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
                     if len(f) == 1:
                         local_type[c.assigned_to] = returns[f[0]]
-        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks)
+        params, up = set(u.param_names), u.parent  # its own parameters and those of the functions around it
+        while up and m.units[up].is_callable:
+            params.update(m.units[up].param_names)
+            up = m.units[up].parent
+        params = frozenset(p.lstrip("*&") for p in params)
+        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks, params,
+                       spec.class_param if spec is not None else "")
 
     def _call_targets(self, src: str, ctx: "_Caller", c) -> tuple:
         """The call as read (a `fn.call(this, …)` is a call of fn, `self.as_mut().poll_next()` a call on self),
@@ -505,6 +521,9 @@ class Flow:
             return c, []  # a method of an outside package's object is not ours to guess
         if ctx.jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, ctx.outside):
             return c, []  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
+        if (not c.receiver and ctx.owner and ctx.class_param and c.name == ctx.class_param
+                and u.param_names[:1] == (ctx.class_param,)):  # `cls(…)` in a class method builds its own type
+            return c._replace(construct=True), [self.ctor_of.get(ctx.owner, ctx.owner)]
         if c.construct or (c.name[:1].isupper() and c.name in self._types and not self._by_name.get(c.name)):
             tt = self._types.get(c.name, [])
             return c, [self.ctor_of.get(t, t) for t in tt] if len(tt) <= LIKELY_MAX else []
@@ -516,6 +535,11 @@ class Flow:
         m, u, owner, me = self.m, ctx.u, ctx.owner, ctx.me
         root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
         named = self._by_name.get(c.name, [])
+        if not c.receiver:  # a bare call runs what was handed in (`send(message)`), else a function: a type's
+            if c.name in ctx.params:  # method only where a bare name can mean the object's member
+                return []
+            if not ctx.implicit_this:
+                named = [d for d in named if not (m.units[d].parent and m.units[m.units[d].parent].is_type)]
         if root in me:
             same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
             if not same and owner in self._outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
@@ -554,6 +578,8 @@ class Flow:
             held = self._declared.get((m.units[owner].path, m.units[owner].name, receiver), "")
         if not held and len(parts) >= 2:  # an attribute that is only ever assigned one type
             held = self._attr_type.get(parts[-1])
+        if not held and len(parts) == 1 and receiver in self._types and receiver not in ctx.params:
+            held = receiver  # `AxiosError.from(…)`: a call on the type itself (a static or class method)
         return held
 
     def _declared_fields(self, types: dict[str, list[str]]) -> dict[tuple[str, str, str], str]:
@@ -702,8 +728,6 @@ class Flow:
             else:
                 self.down_bits[u], self.down[u] = down[c], down_n[c]
                 self.up_bits[u], self.up[u] = up[c], up_n[c]
-        # Pairs (a, b) with a path a → v → b: how much of the code base's flow can pass through v.
-        self.through = {u: self.up[u] * self.down[u] for u in nodes}
         self.callers = {u: set() for u in nodes}
         for s in nodes:
             for d in self.out.get(s, ()):
@@ -815,6 +839,15 @@ def _outermost(model: Model, uid: str, stop_at_type: bool = False) -> str:
             return parent if stop_at_type else uid
         uid = parent
     return uid
+
+
+def _holders(model: Model, uid: str) -> set[str]:
+    """The units a unit is nested in (`Retrofit.Builder` is held by `Retrofit`)."""
+    out, parent = set(), model.units[uid].parent if uid else None
+    while parent:
+        out.add(parent)
+        parent = model.units[parent].parent
+    return out
 
 
 def _owner_type(model: Model, uid: str) -> str:
@@ -1186,15 +1219,31 @@ def return_type(signature: bytes, name: str, language: str) -> str:
     return hit.group(1).decode("utf-8", "replace").rsplit(".", 1)[-1] if hit else ""
 
 
+def _takes_output(u: Unit) -> bool:
+    """A parameter typed or named as an output (a writer, a stream, a response)."""
+    typed = zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names))
+    return any(OUTPUT_PARAM.search(t or p.lstrip("*&")) for p, t in typed if p not in ("self", "this"))
+
+
 def _public(index, model: Model, u: Unit) -> bool:
     lang = index.files[u.path].language
     if not is_public(u, lang, index.sources[u.path]):
         return False
     parent = model.units.get(u.parent) if u.parent else None
     spec = BY_NAME.get(lang)
+    if spec is not None and u.kind == "function" and (parent is None or parent.kind == "statement"):
+        exported = _exported(spec.exported_names, index.sources[u.path])  # a module's function: public if exported
+        if exported is not None and u.name not in exported:
+            return False
     if parent is not None and parent.is_type and spec is not None and spec.public_through_type:
         return is_public(parent, lang, index.sources[u.path])
     return True
+
+
+@lru_cache(maxsize=4096)
+def _exported(names_of, source: bytes) -> "frozenset[str] | None":
+    """The names a module file exports (read once per file content)."""
+    return names_of(source)
 
 
 def plan(index, model: Model, roles, sink_tier, assembly_units: set[str]) -> tuple[Plan, Flow]:
@@ -1320,6 +1369,8 @@ class _Planner:
                 break  # an application with its own entries: public surfaces are not further entries
             if kind_of[uid] == "surface" and entries and flow.down.get(uid, 0) * 4 < max(flow.down.get(e, 0) for e in entries):
                 continue  # a public helper that sets in motion under a quarter of what a chosen entry does: not a further entry
+            if kind_of[uid] == "surface" and entries and self.writes_out(uid):
+                continue  # a public writer (`GenCompletionFile(path)`, `GenCompletion(w)`): where results leave
             if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
                 continue
             if kind_of[uid] == "host" and hosts and -self.rank(uid)[0] * 2 < first_host:
@@ -1337,6 +1388,10 @@ class _Planner:
             covered |= mine
             p.picks.append((uid, "entry", cands[uid][1], 0))
 
+    def writes_out(self, uid: str) -> bool:
+        """It writes results out: to an output it is handed (`w io.Writer`) or through an imported I/O module."""
+        return _takes_output(self.m.units[uid]) or self.sink_tier.get(uid, (9,))[0] == 1
+
     def outer_doors(self) -> None:
         """The outermost door: a public surface that nothing calls and that leads into a chosen surface
         (and everything it reaches) is where callers enter; the inner one is part of its flow, unless
@@ -1349,6 +1404,7 @@ class _Planner:
             e_bits = flow.down_bits.get(e, 0)
             outer = [x for x in flow.callers.get(e, ()) if kind_of.get(x) == "surface" and x not in entries
                      and _owner_type(m, x) in ("", _owner_type(m, e))  # another type's method is a client, not a door
+                     and not self.writes_out(x)  # nor is a writer that uses it
                      and all(kind_of.get(c) == "surface" for c in flow.callers.get(x, ()))
                      and flow.down_bits.get(x, 0) & e_bits == e_bits]
             if outer:  # the nearest door: the least set in motion besides the inner entry's flow
@@ -1373,6 +1429,7 @@ class _Planner:
         self.depth = depth = {}
         self.per_entry = per_entry = []
         self.weights = weights = []  # an entry's share of the trunk follows what it sets in motion
+        self.ctor_trunk: set[str] = set()
         for e in self.entries:
             d = flow.depths(e)
             for uid, k in d.items():
@@ -1385,6 +1442,10 @@ class _Planner:
             through = {u: min(flow.down[u], 400) * (1 + (flow.up_bits[u] & reach).bit_count()) for u in trunk}
             converging = sorted(trunk, key=lambda u: (-through[u], d[u], stable(u)))
             trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
+            # a constructor is assembly, never a core turn; one that would rank in the core marks its type
+            # as one the flow runs through (assembly builds it)
+            self.ctor_trunk.update(u for u in converging[: CAPS["core"]] if u in flow.ctor_units)
+            trunk, converging = ([u for u in x if u not in flow.ctor_units] for x in (trunk, converging))
             per_entry += [trunk, converging]
             weights += [max(1, flow.down.get(e, 0))] * 2
         self.flowing = set(depth)
@@ -1531,11 +1592,22 @@ class _Planner:
             parent = m.units[s].parent
             if parent:
                 owners[parent] = owners.get(parent, 0) + 1
+        for s in sorted(self.ctor_trunk, key=m.order.__getitem__):  # a type the flow builds on its way
+            owners[m.units[s].parent] = owners.get(m.units[s].parent, 0) + 1
         self.constructors(owners)
         self.constructing(owners)
+        self.patching(owners)
         self.registrations()
+        # a type is built before the flow enters it: its constructor sits at the depth of its nearest method
+        built_at: dict[str, int] = {}
+        for s in self.entries + self.core + self.sink_units:
+            parent = m.units[s].parent
+            if parent and parent in self.flow.ctor_of:
+                built_at[parent] = min(built_at.get(parent, 99), self.depth.get(s, 99))
+        at = {self.flow.ctor_of[t]: k for t, k in built_at.items()}
         assembly = sorted((u for u in self.asm if u not in self.chosen),
-                          key=lambda u: (self.asm[u][0], self.asm[u][1], self.depth.get(u, 99), self.stable(u)))
+                          key=lambda u: (self.asm[u][0], min(self.depth.get(u, 99), at.get(u, 99)), self.asm[u][1],
+                                         self.stable(u)))
         self.assembly_all, self.assembly_units_picked = assembly, assembly[: CAPS["assembly"]]
 
     def constructors(self, owners: dict[str, int]) -> None:
@@ -1565,6 +1637,7 @@ class _Planner:
         """Tier 1: units that construct the flow's objects, and leaves on the flow that create, fill and
         return an object (a context, a config)."""
         m, flow, asm = self.m, self.flow, self.asm
+        entry_types = {t for t in (_owner_type(m, e) for e in self.entries) if t}
         for src in flow.ordered:
             if src in asm or not m.units[src].is_callable:
                 continue
@@ -1574,7 +1647,9 @@ class _Planner:
             if made:
                 n = sum(owners.get(x, 0) for x in made)
                 names = ", ".join(sorted(f"`{m.units[x].qualname}`" for x in made)[:3])
-                asm[src] = (1, -n, f"constructs {names}, which the flow runs through")
+                # the entry object's own builder (`Retrofit.Builder.build()` → `Retrofit`) ranks with the constructors
+                own = any(t in _holders(m, _owner_type(m, src)) for t in made & entry_types)
+                asm[src] = (0 if own else 1, -n, f"constructs {names}, which the flow runs through")
         for src in flow.ordered:
             if src in asm or src not in self.flowing or not m.units[src].is_callable or flow.out.get(src):
                 continue
@@ -1582,6 +1657,25 @@ class _Planner:
             made = _fills(self.index.sources[u.path][u.sig_end_byte : u.end_byte])
             if made:
                 asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
+
+    def patching(self, owners: dict[str, int]) -> None:
+        """Tier 1 too: module-level code that gives a type the flow runs through members when its module loads
+        (`Axios.prototype[method] = …` for each verb): nothing calls it, but it builds that type's surface."""
+        m, asm = self.m, self.asm
+        weight = {m.units[t].name: n for t, n in owners.items()}
+        entry_types = {m.units[t].name for t in (_owner_type(m, e) for e in self.entries) if t}
+        self.entry_patches: dict[str, str] = {}  # statement → why: it gives an entry's type more public methods
+        for uid in self.flow.ordered:
+            u = m.units[uid]
+            spec = BY_NAME.get(self.index.files[u.path].language) if u.kind == "statement" and uid not in asm else None
+            if spec is None or spec.runtime_members is None:
+                continue
+            body = self.index.sources[u.path][u.start_byte : u.end_byte]
+            named = [h.group(1).decode() for h in spec.runtime_members.finditer(body) if h.group(1).decode() in weight]
+            if named and named[0] in entry_types:  # more of the entry object's own methods: an entry surface
+                self.entry_patches[uid] = f"gives `{named[0]}`, the entry's type, more public methods when its module loads"
+            elif named:
+                asm[uid] = (1, -weight[named[0]], f"gives `{named[0]}` members when its module loads")
 
     def registrations(self) -> None:
         """Tiers 2 and 3: where handed-in parts are stored (routes, middleware, handlers), also when a
@@ -1607,6 +1701,9 @@ class _Planner:
         self.entry_owners = {_owner_type(m, e) for e in self.entries} - {""}
         # component types: the flow runs through their methods (a returned result or value object is not assembly)
         self.types_in_scope = {m.units[t].name for t in {_owner_type(m, x) for x in self.flowing} if t}
+        for uid, why in self.entry_patches.items():  # beside the entries they extend
+            self.taken.add(uid)
+            p.picks.append((uid, "entry", why, 0))
         for uid in self.core:
             self.trunk_pick(uid)
         for uid in self.assembly_units_picked:
@@ -1658,6 +1755,15 @@ class _Planner:
             if d != uid and (tier <= 1 or (tier <= 3 and owner_name(d) == recv) or d in self.flow.ctor_units or m.units[d].is_type):
                 return d
         return ""
+
+    def builds_own_class(self, u: Unit, body: bytes) -> str:
+        """A class method that returns a new object of its class (`return cls(*parts)`): its type's name, or ''."""
+        spec = BY_NAME.get(self.index.files[u.path].language)
+        cp = spec.class_param if spec is not None else ""
+        owner = _owner_type(self.m, u.id)
+        if not (cp and owner and u.param_names[:1] == (cp,)):
+            return ""
+        return self.m.units[owner].name if re.search(rb"\breturn\s+" + cp.encode() + rb"\s*\(", body) else ""
 
     def handed_output(self, uid: str, body: bytes) -> tuple[str, str]:
         """The output a trunk unit hands to a writer, and the writer, when besides writing it sets little else
@@ -1711,6 +1817,8 @@ class _Planner:
             return "assembly", self.registers[uid]
         if built:
             return "assembly", f"builds and hands on a `{built[0]}`"
+        if own := self.builds_own_class(u, body):
+            return "assembly", f"builds and hands back its own class, `{own}`"
         if factory:
             return "assembly", f"hands back what `{m.units[factory].qualname}` builds"
         if wraps:

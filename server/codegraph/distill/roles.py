@@ -184,7 +184,7 @@ def boundary_roles(index, model: Model, uids: set[str]) -> dict[str, tuple[int, 
             tier, why, marks = out.get(m.unit, (9, "", ()))
             out[m.unit] = (min(tier, m.tier), why, marks + (m,))
     for uid, (tier, _, marks) in list(out.items()):
-        kinds = sorted({m.node_type.replace("_statement", "").replace("_expression", "") for m in marks})
+        kinds = sorted({m.node_type.replace("_statement", "").replace("_expression", "").replace("_", " ") for m in marks})
         out[uid] = (tier, "error/cleanup syntax: " + ", ".join(kinds), marks)
     return out
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Query, QueryCursor
 
-from ..index.extract import compiled, parse
+from ..index.extract import grammar, parse
 from ..index.facts import Call, FileFacts, Unit
 from ..languages import BY_NAME
 
@@ -168,11 +168,10 @@ def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
     types = dict(spec.boundary_nodes) if spec is not None else {}
     if not types:
         return []
-    c = compiled(facts.language)
     query = _queries.get(facts.language)
     if query is None:
         pattern = " ".join(f"({t}) @b" for t in sorted(types))
-        query = _queries.setdefault(facts.language, Query(c.language, pattern))
+        query = _queries.setdefault(facts.language, Query(grammar(facts.language), pattern))
     tree = parse(facts.language, source)
     owners = sorted((u for u in facts.units if u.is_callable or u.kind == "statement"), key=lambda u: (u.start_byte, -u.end_byte))
     marks = []

@@ -58,12 +58,19 @@ class Compiled:
 
 
 @lru_cache(maxsize=None)
-def compiled(language: str) -> Compiled:
-    """Compiles a spec's queries once per process (raises QueryError on grammar drift)."""
+def grammar(language: str) -> Language:
+    """The language's grammar alone, loaded once per process: enough to parse and run a small query
+    (compiling every fact query costs more than a request that only parses a few files)."""
     from tree_sitter_language_pack import get_language
 
+    return get_language(BY_NAME[language].grammar)
+
+
+@lru_cache(maxsize=None)
+def compiled(language: str) -> Compiled:
+    """Compiles a spec's queries once per process (raises QueryError on grammar drift)."""
     spec = BY_NAME[language]
-    lang = get_language(spec.grammar)
+    lang = grammar(language)
     definitions, calls = Query(lang, spec.definitions), Query(lang, spec.calls)
     assignments = Query(lang, spec.assignments).pattern_count if spec.assignments else 0
     macros = Query(lang, spec.macros).pattern_count if spec.macros else 0
@@ -85,7 +92,7 @@ def _parser(language: str) -> Parser:
         parsers = _local.parsers = {}
     parser = parsers.get(language)
     if parser is None:
-        parser = parsers[language] = Parser(compiled(language).language)
+        parser = parsers[language] = Parser(grammar(language))
     return parser
 
 
@@ -115,7 +122,7 @@ def decode_source(raw: bytes, language: str) -> bytes:
 
 def parse(language: str, source: bytes, old_tree: Tree | None = None, timeout_s: float | None = None) -> Tree:
     """Parses within a deadline; py-tree-sitter honours progress_callback only with a read callback."""
-    source = compiled(language).spec.preprocess(source)
+    source = BY_NAME[language].preprocess(source)
     limit = PARSE_TIMEOUT_S if timeout_s is None else timeout_s
     deadline = time.monotonic() + limit
     parser = _parser(language)

@@ -197,12 +197,43 @@ def js_public(name: str, signature: bytes) -> bool:
     return not name.startswith(("_", "#")) and re.search(rb"\b(private|protected)\b", signature) is None
 
 
+# `Type.prototype.name = …`, `Type.prototype[name] = …`: a member added to a type when the module loads
+RUNTIME_MEMBERS = re.compile(rb"\b([A-Z][\w$]*)\.prototype(?:\.[\w$]+|\[[^\]\n]+\])\s*=(?!=)")
+
+# `export function f`, `export default class C`, `export const x`, `export default f;`
+_EXPORT_DECL = re.compile(rb"^[ \t]*export\s+(?:default\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|abstract\s+class)\s*([A-Za-z_$][\w$]*)", re.M)
+_EXPORT_NAME = re.compile(rb"^[ \t]*(?:export\s+default|module\.exports\s*=)\s*([A-Za-z_$][\w$]*)\s*;?\s*$", re.M)
+# `export { a, b as c }`, `export default { a, b: c }`, `module.exports = { a, b: c }`
+_EXPORT_LIST = re.compile(rb"^[ \t]*(?:export(?:\s+default)?|module\.exports\s*=)\s*\{([^{}]*)\}", re.M)
+_EXPORT_MEMBER = re.compile(rb"^[ \t]*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*)?", re.M)
+_LIST_ITEM = re.compile(rb"([A-Za-z_$][\w$]*)\s*(?:(?:as|:)\s*([A-Za-z_$][\w$]*))?")
+_ANY_EXPORT = re.compile(rb"^[ \t]*(?:export\b|module\.exports\b|exports\.)", re.M)
+
+
+def js_exported_names(source: bytes) -> "frozenset[str] | None":
+    """The local names a module file exports (ES `export`, CommonJS `module.exports`/`exports.x`); None
+    when it has no export syntax at all (a script: its top-level names are shared)."""
+    if not _ANY_EXPORT.search(source):
+        return None
+    names = {m.group(1) for m in _EXPORT_DECL.finditer(source)} | {m.group(1) for m in _EXPORT_NAME.finditer(source)}
+    for m in _EXPORT_LIST.finditer(source):
+        for item in _LIST_ITEM.finditer(m.group(1)):
+            names.add(item.group(1))
+            if item.group(2):
+                names.add(item.group(2))
+    for m in _EXPORT_MEMBER.finditer(source):
+        names.update(n for n in m.groups() if n)
+    return frozenset(n.decode("utf-8", "replace") for n in names)
+
+
 TS_RETURN = re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)")
 
 _COMMON = dict(
     boundary_nodes=(("try_statement", 2), ("throw_statement", 3)),
     io_modules=IO_MODULES,
     is_public=js_public,
+    runtime_members=RUNTIME_MEMBERS,
+    exported_names=js_exported_names,
     catch_node="catch_clause",
     outside_imports="root",
     module_system="path",

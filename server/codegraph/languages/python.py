@@ -163,6 +163,7 @@ SPEC = LanguageSpec(
     boundary_nodes=(("try_statement", 2), ("with_statement", 2), ("raise_statement", 3)),
     io_modules=IO_MODULES,
     is_public=python_public,
+    class_param="cls",
     public_through_type=True,
     param_hosts=((("environ", "start_response"), "WSGI application callable (environ, start_response)"),
                  (("scope", "receive", "send"), "ASGI application callable (scope, receive, send)")),

@@ -167,13 +167,23 @@ class LanguageSpec:
     # ---- how distill/flow.py reads the language ------------------------------------------------
     # (name, signature bytes) -> public by the language's own convention (syntax, not naming taste)
     is_public: Callable[[str, bytes], bool] = lambda name, signature: not name.startswith("_")
+    # Group 1 names a type that a statement gives a member at load time (`Axios.prototype[m] = …`):
+    # module-level code that does so assembles that type
+    runtime_members: "re.Pattern[bytes] | None" = None
+    # (file source) -> the names a module file exports, None when the file has no export syntax (a script,
+    # where every top-level name is shared): a top-level function the file does not export is private
+    exported_names: Callable[[bytes], "frozenset[str] | None"] = lambda source: None
+    # The parameter through which a class method receives its own class (Python's `cls`): calling it
+    # (`cls(…)`) builds the method's type
+    class_param: str = ""
     # A method is public only when its type is too (Go: an exported method of an unexported type;
     # Python: a public method of a `_Private` class)
     public_through_type: bool = False
     # Host contracts a callable implements by its parameter names (Python's WSGI and ASGI application
     # callables): (the parameter names, how a reader knows the contract), the first that fits wins
     param_hosts: tuple[tuple[tuple[str, ...], str], ...] = ()
-    # The node type of an error handler (`except_clause`, `catch_clause`); "" when the language has none
+    # The node type of an error handler (`except_clause`, `catch_clause`), or a node pattern (Rust: a match
+    # arm taking `Err(…)`); "" when the language has none
     catch_node: str = ""
     # Group 1 is the declared return type's name in a callable's signature (`-> Foo`, `): Foo`);
     # None when it is not written after the parameters

@@ -343,8 +343,21 @@ def rust_main(u, facts, top: bool, signature) -> str:
     return "`fn main`" if top and u.kind == "function" else ""
 
 
+def rust_boundary_tier(node: Node, tier: int) -> int:
+    """A match arm handles an error only when it matches `Err(…)`; `?` hands one on."""
+    if node.type == "match_arm":
+        pattern = node.child_by_field_name("pattern")
+        return tier if pattern is not None and (pattern.text or b"").lstrip().startswith(b"Err(") else 0
+    return tier
+
+
+# Rust has no catch: the arm of a `match` that takes an `Err(…)` is where an error is handled
+RUST_ERROR_ARM = 'match_arm pattern: (match_pattern (tuple_struct_pattern type: (identifier) @_err (#eq? @_err "Err")))'
+
 RUST = LanguageSpec(
-    boundary_nodes=(("try_expression", 3),),
+    boundary_nodes=(("try_expression", 3), ("match_arm", 2)),
+    boundary_tier=rust_boundary_tier,
+    catch_node=RUST_ERROR_ARM,
     io_modules=frozenset({"std::fs", "std::io", "tokio::fs", "tokio::io", "rusqlite", "sqlx", "diesel", "sled", "fs", "io"}),
     entry_attribute=lambda text: bool(RUST_ENTRY_ATTRIBUTE.match(text.strip())),
     main_entry=rust_main,
