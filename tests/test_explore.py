@@ -232,12 +232,14 @@ def test_call_syntax_in_a_question_is_code(tmp_path):
     from codegraph.explore.relevance import NameTable, parse_query
 
     (tmp_path / "stream.ts").write_text("export class Stream {\n  subscribe(f: () => void): void {\n    f();\n  }\n}\n")
+    (tmp_path / "min.js").write_text("function T(a) {\n  return a;\n}\n")  # a minified helper
     idx = RootIndex(tmp_path, use_cache=False)
     idx.build()
     names = NameTable(idx.files)
     assert "subscribe" in parse_query("How does subscribe() reach the source?", idx.files, names).named
     assert "subscribe" not in parse_query("How do I subscribe to the source?", idx.files, names).named
     assert "subscribe" in parse_query("Where does `subscribe` reach the source?", idx.files, names).named  # backticks
+    assert "T" not in parse_query("What gives me a `Response<T>`?", idx.files, names).named  # one letter is no name
 
 
 def test_a_receiver_named_like_its_type_picks_that_types_method(tmp_path):

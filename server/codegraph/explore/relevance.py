@@ -171,7 +171,7 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
             continue
         hits = _without_overload_signatures(names.lookup(token, files))
         # call syntax, or backticks, make code of any word: `subscribe()`, `.pipe(map(…))`, `request`
-        called = text[match.end() : match.end() + 1] == "(" or any(a < match.start() < b for a, b in quoted)
+        called = len(token) > 1 and (text[match.end() : match.end() + 1] == "(" or any(a < match.start() < b for a, b in quoted))
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
         if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
