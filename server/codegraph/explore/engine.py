@@ -248,7 +248,7 @@ def _readers_of_data_names(index: RootIndex, q, excluded) -> list[Unit]:
     bodies mention it exactly are what reads or writes it."""
     out: list[Unit] = []
     for token in q.data_names:
-        pattern = re.compile(rb"(?<![\w$])" + re.escape(token.encode()) + rb"(?![\w$])")
+        pattern = _spelled(token)
         found: dict[str, Unit] = {}
         for path, source in index.sources.items():
             if excluded(path) or token.encode() not in source or path_prior(path) < 1.0:
@@ -262,6 +262,11 @@ def _readers_of_data_names(index: RootIndex, q, excluded) -> list[Unit]:
         if 0 < len(found) <= MAX_DATA_READERS:
             out += sorted(found.values(), key=lambda u: u.id)
     return out
+
+
+def _spelled(name: str) -> re.Pattern[bytes]:
+    """`name` as a whole identifier in source bytes (not inside a longer name)."""
+    return re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
 
 
 def _ambiguity(q) -> dict[str, int]:
@@ -413,7 +418,7 @@ def _statements_they_use(index: RootIndex, facts, shown: set[str]) -> set[str]:
         if u.id not in shown:
             continue
         body = source[u.start_byte : u.end_byte]
-        out |= {v.id for v in statements if v.id not in shown and re.search(rb"(?<![\w$])" + re.escape(v.name.encode()) + rb"(?![\w$])", body)}
+        out |= {v.id for v in statements if v.id not in shown and _spelled(v.name).search(body)}
     return out
 
 
