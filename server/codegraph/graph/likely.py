@@ -162,7 +162,6 @@ def _calls(facts: FileFacts) -> tuple[Call, ...]:
     return calls.materialize() if isinstance(calls, DeferredCalls) else calls  # type: ignore[return-value]
 
 
-@lru_cache(maxsize=65536)
 def _arity(source: bytes, call: Call) -> int:
     """How many arguments a call passes (commas at the top level of its first parentheses);
     -1 when the text does not say (no parentheses, a spread, a trailing lambda)."""
@@ -190,6 +189,7 @@ def _arity(source: bytes, call: Call) -> int:
     return -1
 
 
+@lru_cache(maxsize=65536)
 def _dirname(path: str) -> str:
     return posixpath.dirname(path)
 
