@@ -364,3 +364,26 @@ def test_a_rust_trait_impl_reads_whole_with_any_of_its_methods(tmp_path):
     text = explore(idx, ExploreRequest("How does `Balance::poll_ready` and `Balance::ready_len` work?", 8000), lambda: None)["text"]
     assert "let picked = self.ready % (req + 1);" in text  # call, beside poll_ready in the trait impl
     assert "self.ready + 7" not in text  # helper7, beside ready_len in a long inherent impl
+
+
+def test_a_tests_fake_does_not_make_a_family(tmp_path):
+    """Two implementations and a test's fake are no family of three: the implementations stay
+    distinct steps, never sibling skeletons."""
+    from codegraph.explore.engine import _interchangeable, derived
+
+    (tmp_path / "store.py").write_text(
+        "class Store:\n    def get(self, key):\n        raise NotImplementedError\n\n\n"
+        "class RealStore(Store):\n    def get(self, key):\n        return key\n\n\n"
+        "class EmptyStore(Store):\n    def get(self, key):\n        return None\n"
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_store.py").write_text(
+        "from store import Store\n\n\nclass FakeStore(Store):\n    def get(self, key):\n        return 'fake'\n\n\n"
+        "def test_fake():\n    assert FakeStore().get(1) == 'fake'\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    d = derived(idx)
+    units = idx.resolver.units
+    assert sorted(units[x].name for x in d.implementers["store.py::Store"]) == ["EmptyStore", "RealStore"]
+    assert not _interchangeable(d, units["store.py::RealStore.get"])

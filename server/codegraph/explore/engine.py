@@ -68,11 +68,12 @@ def derived(index: RootIndex) -> Derived:
 
 def _build_derived(index: RootIndex) -> Derived:
     names = NameTable(index.files)
-    implementers = {k: set(v) for k, v in index.graph.implementers().items()}
+    units = index.resolver.units
+    # a test's fake is no sibling a reader meets: families count the code's own implementations
+    implementers = {k: {x for x in v if x in units and not is_test_path(units[x].path)} for k, v in index.graph.implementers().items()}
     for proto, impls in _structural_implementers(index).items():
         implementers.setdefault(proto, set()).update(impls)
     supers: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    units = index.resolver.units
     for dst, srcs in implementers.items():
         for src in srcs:
             supers[src].append((dst, units[dst].name if dst in units else dst))
