@@ -51,6 +51,8 @@ RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `ret
 FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
+QUOTED_NAME = re.compile(rb"""['\"]([A-Za-z_$][\w$]*)['\"]""")
+WIRED_NAMES_MIN = 3  # a registration naming this many members of the flow wires them (one or two may be labels)
 # Types that only hold one value of their type argument: a field declared `Option<Conn>` holds a Conn
 VALUE_WRAPPERS = frozenset({"Option", "Box", "Arc", "Rc", "Pin", "RefCell", "Cell", "Mutex", "RwLock", "Optional"})
 QUALIFIED_NEW = re.compile(rb"new\s+([A-Za-z_$][\w$]*)\.[\w$.]*[\w$]")  # `new pkg.Type.Inner(`: its first qualifier
@@ -1688,8 +1690,26 @@ class _Planner:
                                and m.units[d].is_callable}, key=m.order.__getitem__)
         for uid, why in _registrations_memo(self.index, m, ctor_callees, self.reg_memo).items():
             asm.setdefault(uid, (2, 0, f"{why}; a constructor of the flow wires its parts in through it"))
+        for uid, why in self.wired_by_name().items():
+            asm.setdefault(uid, (2, 0, why))
         for uid in sorted(self.assembly_units & self.flowing, key=m.order.__getitem__):
             asm.setdefault(uid, (3, 0, self.roles[uid]["ASSEMBLY_INIT"][1]))
+
+    def wired_by_name(self) -> dict[str, str]:
+        """Module-level registration calls that name members of the flow as strings (`delegate(proto,
+        'response').method('redirect').access('body')`): they wire those members onto an object."""
+        m = self.m
+        members = {m.units[u].name for u in self.flowing if m.units[u].is_callable}
+        out: dict[str, str] = {}
+        for uid in self.flow.ordered:
+            u = m.units[uid]
+            if u.kind != "statement" or u.stmt_kind != "registration" or u.parent:
+                continue
+            named = [n.decode() for n in dict.fromkeys(QUOTED_NAME.findall(self.index.sources[u.path][u.start_byte : u.end_byte]))]
+            named = [n for n in named if n in members]
+            if len(named) >= WIRED_NAMES_MIN:
+                out[uid] = "wires members of the flow onto an object by name: " + ", ".join(f"`{n}`" for n in named[:3])
+        return out
 
     # ---- the picks -------------------------------------------------------------------------
     def place_picks(self) -> None:
