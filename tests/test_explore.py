@@ -387,3 +387,20 @@ def test_a_tests_fake_does_not_make_a_family(tmp_path):
     units = idx.resolver.units
     assert sorted(units[x].name for x in d.implementers["store.py::Store"]) == ["EmptyStore", "RealStore"]
     assert not _interchangeable(d, units["store.py::RealStore.get"])
+
+
+def test_a_method_added_when_a_module_loads_is_what_the_question_names(tmp_path):
+    """`store.get(key)`: no class writes `get`; the statement that adds it to `Store` when its
+    module loads (`Store.prototype[verb] = …` for 'get' and 'peek') is the definition meant."""
+    filler = "".join(f"export function format{k}(value) {{\n  const text = String(value);\n  return text + '{k}';\n}}\n\n" for k in range(70))
+    (tmp_path / "store.js").write_text(
+        "class Store {\n  load(key) {\n    return key;\n  }\n}\n\n"
+        "['get', 'peek'].forEach(function addReader(verb) {\n  Store.prototype[verb] = function (key) {\n"
+        "    return this.load(key);\n  };\n});\n\nexport default Store;\n\n" + filler
+    )
+    (tmp_path / "cache.js").write_text("export class Cache {\n  get(key) {\n    return key;\n  }\n}\n")
+    (tmp_path / "map.js").write_text("export class LruMap {\n  get(key) {\n    return null;\n  }\n}\n")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("What happens when I call `store.get(key)`?", 4000), lambda: None)
+    assert 8 in sections(result["text"]).get("store.js", ("", set()))[1], result["text"]  # `Store.prototype[verb] = …`

@@ -18,6 +18,7 @@ from typing import Callable
 from ..graph.likely import CTOR_NAMES, likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
+from ..languages import BY_NAME
 from ..languages.spec import last_segment
 from ..workspace.scope import is_test_path
 from .flow import DISPATCH_RULES, Flow, find_flow
@@ -179,6 +180,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     d = derived(index)
     checkpoint()
     q = parse_query(req.query, index.files, d.names)
+    _members_added_at_load(index, q)
     excluded = (lambda p: False) if req.include_tests else is_test_path
     seeds, top_words = _seeds(d, q, req, excluded)
     checkpoint()
@@ -263,6 +265,28 @@ def _readers_of_data_names(index: RootIndex, q, excluded) -> list[Unit]:
         if 0 < len(found) <= MAX_DATA_READERS:
             out += sorted(found.values(), key=lambda u: u.id)
     return out
+
+
+def _members_added_at_load(index: RootIndex, q) -> None:
+    """`axios.get(…)` where `get` is no method written in a class but one a module-level
+    statement adds to `Axios` when it loads (`Axios.prototype[m] = …` for m in 'get', …): that
+    statement is what the question names."""
+    for token in list(q.named):
+        head, _, name = token.rpartition(".")
+        if not head.isidentifier() or not head[:1].islower() or len(head) < 4:
+            continue
+        found = []
+        for path, facts in index.files.items():
+            spec = BY_NAME.get(facts.language)
+            if spec is None or spec.runtime_members is None:
+                continue
+            source = index.sources.get(path, b"")
+            for u in facts.units:
+                hit = spec.runtime_members.search(source, u.start_byte, u.end_byte) if u.kind == "statement" and u.parent is None else None
+                if hit and hit.group(1).decode().lower().endswith(head.lower()) and _spelled(name).search(source, u.start_byte, u.end_byte):
+                    found.append(u)
+        if 0 < len(found) <= 3:
+            q.named[token] = found
 
 
 def _spelled(name: str) -> re.Pattern[bytes]:

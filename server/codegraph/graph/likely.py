@@ -499,7 +499,19 @@ class LikelyGraph:
             owner = self._type_named(owner.path, owner.name) or owner
         if owner is None and method is not None and "." in method.qualname:
             owner = self._type_named(method.path, method.qualname.rsplit(".", 1)[0].rsplit(".", 1)[-1])
+        if owner is None and method is None and caller is not None and caller.kind == "statement":
+            owner = self._patched_type(caller)
         return method, owner
+
+    def _patched_type(self, statement: Unit) -> Unit | None:
+        """The type a module-level statement gives members when it loads (`Axios.prototype[m] =
+        function () { return this.request(…) }`): `this` in the functions it assigns is that type."""
+        facts = self.index.files.get(statement.path)
+        spec = BY_NAME.get(facts.language) if facts is not None else None
+        if spec is None or spec.runtime_members is None:
+            return None
+        hit = spec.runtime_members.search(self.index.sources.get(statement.path, b""), statement.start_byte, statement.end_byte)
+        return self._type_named(statement.path, hit.group(1).decode()) if hit else None
 
     def _type_named(self, path: str, name: str) -> Unit | None:
         """A type called `name` near `path`: in the file, else the one in the nearest tier."""
