@@ -404,3 +404,25 @@ def test_a_method_added_when_a_module_loads_is_what_the_question_names(tmp_path)
     idx.build()
     result = explore(idx, ExploreRequest("What happens when I call `store.get(key)`?", 4000), lambda: None)
     assert 8 in sections(result["text"]).get("store.js", ("", set()))[1], result["text"]  # `Store.prototype[verb] = …`
+
+
+def test_a_registration_naming_the_flows_callables_is_shown(tmp_path):
+    """`delegate(proto, 'response').access('body')…` calls nothing in the code base and nothing
+    calls it, yet it is how `ctx.body` reaches the response: a module-level registration that
+    names three or more of the flow's callables as strings is shown with them."""
+    filler = "".join(f"export function helper{k}(value) {{\n  const text = String(value);\n  return text + '{k}';\n}}\n\n" for k in range(70))
+    (tmp_path / "context.js").write_text(
+        "import delegate from 'delegates';\n\nconst proto = {};\n\n" + filler
+        + "delegate(proto, 'response')\n  .method('set')\n  .access('status')\n  .access('body')\n  .access('type');\n\nexport default proto;\n"
+    )
+    (tmp_path / "response.js").write_text(
+        "export default {\n  get body() {\n    return this._body;\n  },\n\n  set body(val) {\n    this._body = val;\n    if (!this._explicitStatus) this.status = 200;\n"
+        "    this.type = 'json';\n  },\n\n  get status() {\n    return this.res.statusCode;\n  },\n\n  set status(code) {\n    this.res.statusCode = code;\n  },\n\n"
+        "  get type() {\n    return this.get('Content-Type');\n  },\n\n  set type(value) {\n    this.set('Content-Type', value);\n  },\n\n"
+        "  set(field, val) {\n    this.res.setHeader(field, val);\n  },\n};\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("When a middleware sets `ctx.body`, what do the `body` setter, `status` and `type` do?", 5000), lambda: None)
+    shown = sections(result["text"]).get("context.js", ("", set()))[1]
+    assert {355, 358} <= shown, result["text"]

@@ -34,6 +34,7 @@ WORD_SCORE = 1.0  # a word match's own share of the best match, added to its sco
 VARIANT_DEPTH = 2  # levels of family members built by a named type, then by those
 MAX_VARIANT_TYPES = 3
 MAX_DATA_READERS = 4  # a data name more callables mention is too common to point anywhere
+MIN_WIRED_NAMES = 3  # a registration naming this many of the flow's callables wires them
 WORD_SEEDS = 80  # the best word matches that seed the ranking (weakly: 0.3 × their share of the best)
 
 
@@ -49,6 +50,9 @@ class Derived:
     # top-level function id → the size of its shape family (same parameter and return types,
     # SHAPE_FAMILY_MIN or more across SHAPE_FAMILY_FILES files): Go middleware, operator functions
     shape_family: dict[str, int] = field(default_factory=dict)
+    # module-level registration statements → the identifiers they spell as strings (`delegate(…)
+    # .access('body')`): read by `_wiring`
+    registrations: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 _tables_lock = threading.Lock()  # one builder at a time: the LSP prebuilds while a question may arrive
@@ -80,7 +84,7 @@ def _build_derived(index: RootIndex) -> Derived:
             supers[src].append((dst, units[dst].name if dst in units else dst))
     # Only resolved edges to definitions in scope form families: `Exception`, `str` or a
     # framework base outside the workspace never make their subclasses interchangeable siblings.
-    d = Derived(index.version, names, WordIndex(index.files, index.sources), implementers, supers, _shape_families(index))
+    d = Derived(index.version, names, WordIndex(index.files, index.sources), implementers, supers, _shape_families(index), _registrations(index))
     index.memo["explore"] = d
     return d
 
@@ -200,9 +204,12 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
     checkpoint()
     score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
-    plans = _file_plans(index, q, req, score, excluded)
+    wired = _wiring(index, d, flow, excluded)
+    for uid in wired:
+        score[uid] += 5.0  # part of the flow, like the spine
+    plans = _file_plans(index, q, req, score, excluded, wired)
     wanted = _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds) | _the_named_variant(index, d, strong)
-    _gate(index, d, q, req, plans, flow, wanted)
+    _gate(index, d, q, req, plans, flow, wanted, wired)
     return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started)
 
 
@@ -325,10 +332,11 @@ def _scores(index: RootIndex, d: Derived, seeds, ranks, top_rank: float, flow: F
     return score
 
 
-def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float], excluded) -> list[FilePlan]:
+def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float], excluded, wired: set[str] = frozenset()) -> list[FilePlan]:
     """Scored units grouped by file, the MAX_CANDIDATES most relevant files first."""
     units = index.resolver.units
-    named = {u.id for u in q.named_units()}  # a module variable the question names is shown like a definition
+    # a module variable the question names is shown like a definition, and so is the wiring of the flow
+    named = {u.id for u in q.named_units()} | wired
     by_file: dict[str, list[tuple[float, Unit]]] = defaultdict(list)
     for uid, s in score.items():
         u = units.get(uid)
@@ -433,6 +441,30 @@ def _implements_a_family(index: RootIndex, d: Derived, t: Unit) -> bool:
     )
 
 
+_STRING = re.compile(rb"['\"]([A-Za-z_$][\w$]*)['\"]")
+
+
+def _registrations(index: RootIndex) -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for path, facts in index.files.items():
+        source = index.sources.get(path, b"")
+        for u in facts.units:
+            if u.kind == "statement" and u.stmt_kind == "registration" and u.parent is None:
+                spelled = frozenset(m.group(1).decode() for m in _STRING.finditer(source, u.start_byte, u.end_byte))
+                if len(spelled) >= MIN_WIRED_NAMES:
+                    out[u.id] = spelled
+    return out
+
+
+def _wiring(index: RootIndex, d: Derived, flow: Flow, excluded) -> set[str]:
+    """Module-level calls that name three or more of the flow's callables as strings
+    (`delegate(proto, 'response').method('set').access('body')…`): they wire those members up,
+    and since nothing calls them and they call nothing of the code base, no flow reaches them."""
+    units = index.resolver.units
+    names = {units[uid].name for uid in set(flow.spine) | set(flow.periphery) if uid in units and units[uid].is_callable}
+    return {uid for uid, spelled in d.registrations.items() if len(spelled & names) >= MIN_WIRED_NAMES and not excluded(units[uid].path)}
+
+
 def _statements_they_use(index: RootIndex, facts, shown: set[str]) -> set[str]:
     """The module variables a shown module-level statement names, in its own file
     (`current_app = LocalProxy(_cv_app, …)` → `_cv_app = ContextVar(…)`)."""
@@ -459,7 +491,7 @@ def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -
     return out
 
 
-def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow, wanted: set[str] = frozenset()) -> None:
+def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow, wanted: set[str] = frozenset(), wired: set[str] = frozenset()) -> None:
     """Each file's mode and reason (docs/explore.md, "The gate")."""
     named_ids = {u.id for u in q.named_units()}
     # A near-unique named callable spares its file; a focused view also keeps the bodies of a
@@ -473,6 +505,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
     for plan in plans:
         facts = index.files[plan.path]
         plan.must = {u.id for u in facts.units if u.id in flow.spine or u.id in named_unique_callables or (u.kind == "statement" and u.id in named_ids)}
+        plan.must |= {u.id for u in facts.units if u.id in wired}
         plan.must |= _statements_they_use(index, facts, plan.must)
         types_ = [u for u in facts.units if u.is_type]
         sibling = [(key, disp) for t in types_ for key, disp in d.supers.get(t.id, []) if family_size(d, key) >= MIN_SIBLINGS]
