@@ -705,17 +705,21 @@ class Flow:
             for v in vs:
                 own[c] |= 1 << v
         down = [0] * len(members)
+        with_own = [0] * len(members)  # down | own of each finished component: one big-int OR per edge, not two
         for c in range(len(members)):  # successors have smaller numbers: already done
             bits = own[c] if len(members[c]) > 1 else 0
             for d in csucc[c]:
-                bits |= down[d] | own[d]
+                bits |= with_own[d]
             down[c] = bits
+            with_own[c] = bits | own[c]
         up = [0] * len(members)
         for c in reversed(range(len(members))):
             if len(members[c]) > 1:
                 up[c] |= own[c]
-            for d in csucc[c]:
-                up[d] |= up[c] | own[c]
+            if csucc[c]:
+                bits = up[c] | own[c]
+                for d in csucc[c]:
+                    up[d] |= bits
         # a unit alone in its component is not in its own sets: share the component's ints and counts
         down_n = [b.bit_count() for b in down]
         up_n = [b.bit_count() for b in up]
@@ -1858,6 +1862,8 @@ class _Planner:
         """Free slots take, in order: more assembly, public methods that register parts, more sinks, the
         remaining public surfaces, more boundaries, then the rest of the public API that calls anything."""
         m, flow, p = self.m, self.flow, self.p
+        if len(p.picks) >= TOTAL:  # no slot free (a large code base): nothing below could be placed
+            return
         api = sorted((u for u in flow.ordered if u not in self.cands and m.units[u].is_callable
                       and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
                       and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))

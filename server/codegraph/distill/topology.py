@@ -110,11 +110,12 @@ def build_model(index, include_tests: bool = False) -> Model:
         if path not in index.files or (not include_tests and is_test_path(path)):
             continue
         facts, b = index.files[path], index.bindings[path]
-        for call in facts.calls:
+        calls = tuple(facts.calls)  # decoded once: indexing a cached file's deferred records decodes per item
+        for call in calls:
             if call.caller in model.units:
                 model.calls.setdefault(call.caller, []).append(call)
         for i in b.unresolved:
-            call = facts.calls[i]
+            call = calls[i]
             model.unresolved_total += 1
             if call.caller in model.units:
                 model.unresolved.setdefault(call.caller, []).append(call)
@@ -166,48 +167,45 @@ def _call_cycles(model: Model) -> list[tuple[str, ...]]:
 
 
 def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
-    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order."""
+    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order.
+    A visited vertex is on the stack until its component is known (`comp` -1); each frame resumes
+    its own successor iterator, and a component is the stack above its root's recorded position."""
     n = len(succ)
     index = [-1] * n
     low = [0] * n
-    on = [False] * n
     comp = [-1] * n
+    at = [0] * n  # position of each vertex on the stack
     members: list[list[int]] = []
     stack: list[int] = []
     counter = 0
     for root in range(n):
         if index[root] != -1:
             continue
-        work = [(root, 0)]
         index[root] = low[root] = counter
         counter += 1
+        at[root] = len(stack)
         stack.append(root)
-        on[root] = True
+        work = [(root, iter(succ[root]))]
         while work:
-            v, i = work[-1]
-            if i < len(succ[v]):
-                work[-1] = (v, i + 1)
-                w = succ[v][i]
+            v, successors = work[-1]
+            for w in successors:
                 if index[w] == -1:
                     index[w] = low[w] = counter
                     counter += 1
+                    at[w] = len(stack)
                     stack.append(w)
-                    on[w] = True
-                    work.append((w, 0))
-                elif on[w]:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                group = []
-                while True:
-                    w = stack.pop()
-                    on[w] = False
-                    comp[w] = len(members)
-                    group.append(w)
-                    if w == v:
-                        break
-                members.append(sorted(group))
+                    work.append((w, iter(succ[w])))
+                    break
+                if comp[w] == -1 and index[w] < low[v]:  # on the stack
+                    low[v] = index[w]
+            else:
+                work.pop()
+                if work and low[v] < low[work[-1][0]]:
+                    low[work[-1][0]] = low[v]
+                if low[v] == index[v]:
+                    group = stack[at[v]:]
+                    del stack[at[v]:]
+                    for w in group:
+                        comp[w] = len(members)
+                    members.append(sorted(group))
     return comp, members
