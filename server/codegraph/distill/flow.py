@@ -33,10 +33,10 @@ from typing import NamedTuple
 
 from tree_sitter import Query, QueryCursor
 
-from ..index.extract import grammar, parse
+from ..index.extract import grammar
 from ..index.facts import Unit
 from ..languages import BY_NAME
-from .signals import OUTPUT_NAMES, OUTPUT_PARAM
+from .signals import OUTPUT_NAMES, OUTPUT_PARAM, parsed
 from .topology import Model, _scc
 
 # `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
@@ -145,7 +145,7 @@ def _error_regions(index, path: str) -> list[tuple[int, int]]:
             query = _QUERIES.setdefault(key, Query(grammar(facts.language), f"({types}) @e"))
         except Exception:  # a grammar without this node type: no error regions
             return []
-    tree = parse(facts.language, index.sources[path])
+    tree = parsed(facts.language, index.sources[path])
     return sorted((n.start_byte, n.end_byte) for n in QueryCursor(query).captures(tree.root_node).get("e", []))
 
 
@@ -500,7 +500,7 @@ class Flow:
                 if c.name in types and (c.construct or c.name[:1].isupper()):
                     local_type[c.assigned_to] = c.name
                 else:
-                    f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
+                    f = [d for d in self.out[src] if d in returns and m.units[d].name == c.name] if returns else []
                     if len(f) == 1:
                         local_type[c.assigned_to] = returns[f[0]]
         params, up = set(u.param_names), u.parent  # its own parameters and those of the functions around it
