@@ -857,10 +857,14 @@ def _holders(model: Model, uid: str) -> set[str]:
 
 
 def _owner_type(model: Model, uid: str) -> str:
-    parent = model.units[uid].parent
-    while parent and not model.units[parent].is_type:
-        parent = model.units[parent].parent
-    return parent or ""
+    """The type holding a unit ("" when none); each unit's is walked once per model (the plan asks ~30,000 times)."""
+    got = model.owner_types.get(uid)
+    if got is None:
+        parent = model.units[uid].parent
+        while parent and not model.units[parent].is_type:
+            parent = model.units[parent].parent
+        got = model.owner_types[uid] = parent or ""
+    return got
 
 
 def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str, bool]]:
