@@ -491,12 +491,14 @@ class Flow:
         jvm = spec is not None and spec.outside_imports == "package"  # where `new pkg.Type()` names a package
         own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
         for c in m.calls.get(src, ()):
-            if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
+            if not c.assigned_to:  # every rule below reads what a call's result is assigned to
+                continue
+            if (c.receiver in mods and c.assigned_to not in local_type
                     and not any(m.units[d].name == c.name for d in self.out[src])):
                 foreign.add(c.assigned_to)
-            elif jvm and c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
+            elif jvm and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
                 foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
-            if c.assigned_to and c.assigned_to not in local_type:
+            if c.assigned_to not in local_type:
                 if c.name in types and (c.construct or c.name[:1].isupper()):
                     local_type[c.assigned_to] = c.name
                 else:
@@ -867,7 +869,7 @@ def _owner_type(model: Model, uid: str) -> str:
     return got
 
 
-def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str, bool]]:
+def _implementations(index, model: Model, arch: set[str], ordered: list[str]) -> dict[str, tuple[str, bool]]:
     """Methods implementing an interface: uid → (interface.method, is a host contract).
 
     Interfaces declared in scope count when they are public; a few runtime contracts
@@ -881,7 +883,7 @@ def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str
         for st in index.files[path].supertypes:
             supers.setdefault(st.unit, set()).add(st.name)
     out: dict[str, tuple[str, bool]] = {}
-    for uid in sorted(arch, key=model.order.__getitem__):
+    for uid in ordered:  # arch in stable order
         u = model.units[uid]
         if not (u.is_callable and u.parent and u.parent in supers):
             continue
@@ -1304,7 +1306,7 @@ class _Planner:
         """Every unit that could be an entry, with its kind: a host interface's implementation (`host`), a
         declared entry such as a main guard (`declared`), or a public unit that sets much in motion (`surface`)."""
         m, flow, roles = self.m, self.flow, self.roles
-        self.implements = implements = _implementations(self.index, m, self.arch)
+        self.implements = implements = _implementations(self.index, m, self.arch, flow.ordered)
         self.cands = cands = {}  # uid -> (tier, why)
         self.kind_of = kind_of = {}  # host|declared|surface
         for uid in flow.ordered:
