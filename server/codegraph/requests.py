@@ -73,7 +73,8 @@ def run_distill(index: RootIndex, params: Any, measure: Callable[[dict], int], c
     def budgeted(result: dict) -> int:
         return max(reference_frame_bytes(result), measure(result))
 
-    return distill(index, parse_distill(require_object(params)), budgeted, checkpoint)
+    # the reference frame itself (the LSP's and the CLI's measure): one serialization a trial, not two
+    return distill(index, parse_distill(require_object(params)), measure if measure is reference_frame_bytes else budgeted, checkpoint)
 
 
 def run_evidence(index: RootIndex, params: Any) -> dict:

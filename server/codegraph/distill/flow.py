@@ -33,10 +33,10 @@ from typing import NamedTuple
 
 from tree_sitter import Query, QueryCursor
 
-from ..index.extract import grammar, parse
+from ..index.extract import grammar
 from ..index.facts import Unit
 from ..languages import BY_NAME
-from .signals import OUTPUT_NAMES, OUTPUT_PARAM
+from .signals import OUTPUT_NAMES, OUTPUT_PARAM, parsed
 from .topology import Model, _scc
 
 # `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
@@ -145,7 +145,7 @@ def _error_regions(index, path: str) -> list[tuple[int, int]]:
             query = _QUERIES.setdefault(key, Query(grammar(facts.language), f"({types}) @e"))
         except Exception:  # a grammar without this node type: no error regions
             return []
-    tree = parse(facts.language, index.sources[path])
+    tree = parsed(facts.language, index.sources[path])
     return sorted((n.start_byte, n.end_byte) for n in QueryCursor(query).captures(tree.root_node).get("e", []))
 
 
@@ -491,16 +491,18 @@ class Flow:
         jvm = spec is not None and spec.outside_imports == "package"  # where `new pkg.Type()` names a package
         own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
         for c in m.calls.get(src, ()):
-            if (c.assigned_to and c.receiver in mods and c.assigned_to not in local_type
+            if not c.assigned_to:  # every rule below reads what a call's result is assigned to
+                continue
+            if (c.receiver in mods and c.assigned_to not in local_type
                     and not any(m.units[d].name == c.name for d in self.out[src])):
                 foreign.add(c.assigned_to)
-            elif jvm and c.assigned_to and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
+            elif jvm and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
                 foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
-            if c.assigned_to and c.assigned_to not in local_type:
+            if c.assigned_to not in local_type:
                 if c.name in types and (c.construct or c.name[:1].isupper()):
                     local_type[c.assigned_to] = c.name
                 else:
-                    f = [d for d in self.out[src] if m.units[d].name == c.name and d in returns]
+                    f = [d for d in self.out[src] if d in returns and m.units[d].name == c.name] if returns else []
                     if len(f) == 1:
                         local_type[c.assigned_to] = returns[f[0]]
         params, up = set(u.param_names), u.parent  # its own parameters and those of the functions around it
@@ -705,17 +707,21 @@ class Flow:
             for v in vs:
                 own[c] |= 1 << v
         down = [0] * len(members)
+        with_own = [0] * len(members)  # down | own of each finished component: one big-int OR per edge, not two
         for c in range(len(members)):  # successors have smaller numbers: already done
             bits = own[c] if len(members[c]) > 1 else 0
             for d in csucc[c]:
-                bits |= down[d] | own[d]
+                bits |= with_own[d]
             down[c] = bits
+            with_own[c] = bits | own[c]
         up = [0] * len(members)
         for c in reversed(range(len(members))):
             if len(members[c]) > 1:
                 up[c] |= own[c]
-            for d in csucc[c]:
-                up[d] |= up[c] | own[c]
+            if csucc[c]:
+                bits = up[c] | own[c]
+                for d in csucc[c]:
+                    up[d] |= bits
         # a unit alone in its component is not in its own sets: share the component's ints and counts
         down_n = [b.bit_count() for b in down]
         up_n = [b.bit_count() for b in up]
@@ -853,13 +859,17 @@ def _holders(model: Model, uid: str) -> set[str]:
 
 
 def _owner_type(model: Model, uid: str) -> str:
-    parent = model.units[uid].parent
-    while parent and not model.units[parent].is_type:
-        parent = model.units[parent].parent
-    return parent or ""
+    """The type holding a unit ("" when none); each unit's is walked once per model (the plan asks ~30,000 times)."""
+    got = model.owner_types.get(uid)
+    if got is None:
+        parent = model.units[uid].parent
+        while parent and not model.units[parent].is_type:
+            parent = model.units[parent].parent
+        got = model.owner_types[uid] = parent or ""
+    return got
 
 
-def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str, bool]]:
+def _implementations(index, model: Model, arch: set[str], ordered: list[str]) -> dict[str, tuple[str, bool]]:
     """Methods implementing an interface: uid → (interface.method, is a host contract).
 
     Interfaces declared in scope count when they are public; a few runtime contracts
@@ -873,7 +883,7 @@ def _implementations(index, model: Model, arch: set[str]) -> dict[str, tuple[str
         for st in index.files[path].supertypes:
             supers.setdefault(st.unit, set()).add(st.name)
     out: dict[str, tuple[str, bool]] = {}
-    for uid in sorted(arch, key=model.order.__getitem__):
+    for uid in ordered:  # arch in stable order
         u = model.units[uid]
         if not (u.is_callable and u.parent and u.parent in supers):
             continue
@@ -1296,7 +1306,7 @@ class _Planner:
         """Every unit that could be an entry, with its kind: a host interface's implementation (`host`), a
         declared entry such as a main guard (`declared`), or a public unit that sets much in motion (`surface`)."""
         m, flow, roles = self.m, self.flow, self.roles
-        self.implements = implements = _implementations(self.index, m, self.arch)
+        self.implements = implements = _implementations(self.index, m, self.arch, flow.ordered)
         self.cands = cands = {}  # uid -> (tier, why)
         self.kind_of = kind_of = {}  # host|declared|surface
         for uid in flow.ordered:
@@ -1858,6 +1868,8 @@ class _Planner:
         """Free slots take, in order: more assembly, public methods that register parts, more sinks, the
         remaining public surfaces, more boundaries, then the rest of the public API that calls anything."""
         m, flow, p = self.m, self.flow, self.p
+        if len(p.picks) >= TOTAL:  # no slot free (a large code base): nothing below could be placed
+            return
         api = sorted((u for u in flow.ordered if u not in self.cands and m.units[u].is_callable
                       and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
                       and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))

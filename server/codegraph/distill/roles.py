@@ -69,8 +69,8 @@ def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
             _put(roles, u.id, ENTRY, 2, f"runtime entry attribute `{deco[:60]}`")
         elif is_registration_decorator(deco):
             _put(roles, u.id, ENTRY, 2, f"handler registration `{deco[:60]}` (a signal, not proof of activation)")
-    top = u.parent is None or index.resolver.units.get(u.parent, u).kind == "statement"
     if u.name == "main" and spec is not None:
+        top = u.parent is None or index.resolver.units.get(u.parent, u).kind == "statement"
         why = spec.main_entry(u, facts, top, lambda: _signature(u, source))
         if why:
             _put(roles, u.id, ENTRY, 2, why)
@@ -93,7 +93,7 @@ def _declared(roles: Roles, model: Model, entries: list[DeclaredEntry]) -> None:
 
 
 def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[bytes]) -> None:
-    out = model.out.get(u.id, set())
+    out = model.out.get(u.id, ())
     if u.kind == "statement":
         if u.stmt_kind == "wiring":
             _put(roles, u.id, ASSEMBLY, 1 if out else 2, "module-level wiring" + (" of resolved components" if out else ""))
@@ -128,8 +128,8 @@ def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
     Calls to leaf helpers (resolved callees that call nothing resolved) count once at most,
     so a utility used everywhere never makes its callers look like orchestrators.
     """
-    if not (u.is_callable or u.stmt_kind == "main_guard"):
-        return
+    if not (u.is_callable or u.stmt_kind == "main_guard") or not (u.id in model.out or u.id in model.calls):
+        return  # (a unit that calls nothing drives nothing)
     callees = [d for d in model.out.get(u.id, ()) if model.units[d].is_callable]
     inner = {model.units[d].parent or model.units[d].path for d in callees if model.out.get(d)}
     leaves = any(not model.out.get(d) for d in callees)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tree_sitter import Query, QueryCursor
 
@@ -62,13 +63,19 @@ OUTPUT_PARAM = re.compile(r"(?i)(response|writer|stream|socket|channel|output|si
 QUERY_CALL = re.compile(r"^(get|is|has|can|to|as|read)[A-Z_]|^(get|is|has|len|size|read)$")
 
 
+@lru_cache(maxsize=8192)
+def output_like(text: str) -> bool:
+    """A parameter's declared type (or, untyped, its name) says it is an output (OUTPUT_PARAM)."""
+    return OUTPUT_PARAM.search(text) is not None
+
+
 def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tuple[str, ...] = ()) -> str:
     """The output parameter a unit writes to ('' when none): a write on (or a call of) one of its parameters."""
     params = {p.lstrip("*&") for p in param_names} - {"self", "this", ""}
     if not calls:
         return ""
     typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
-    outputs = {p for p in params if OUTPUT_PARAM.search(typed.get(p, "") or p)}
+    outputs = {p for p in params if output_like(typed.get(p, "") or p)}
     for c in calls:
         written = c.name in OUTPUT_NAMES
         if not (written or outputs):
@@ -160,6 +167,20 @@ class BoundaryMark:
 
 
 _queries: dict[str, Query] = {}
+_trees: dict[tuple[str, bytes], object] = {}
+TREES_KEPT = 64
+
+
+def parsed(language: str, source: bytes):
+    """The tree of one file's content, parsed once: boundary marks and error regions read the same
+    few files (the trees are only read). The last TREES_KEPT contents are kept."""
+    key = (language, source)
+    tree = _trees.get(key)
+    if tree is None:
+        tree = _trees[key] = parse(language, source)
+        while len(_trees) > TREES_KEPT:
+            del _trees[next(iter(_trees))]
+    return tree
 
 
 def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
@@ -172,7 +193,7 @@ def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
     if query is None:
         pattern = " ".join(f"({t}) @b" for t in sorted(types))
         query = _queries.setdefault(facts.language, Query(grammar(facts.language), pattern))
-    tree = parse(facts.language, source)
+    tree = parsed(facts.language, source)
     owners = sorted((u for u in facts.units if u.is_callable or u.kind == "statement"), key=lambda u: (u.start_byte, -u.end_byte))
     marks = []
     for node in sorted(QueryCursor(query).captures(tree.root_node).get("b", []), key=lambda n: n.start_byte):

@@ -7,10 +7,10 @@ same model.
 
 from __future__ import annotations
 
+import heapq
 import posixpath
 from dataclasses import dataclass, field
 
-import networkx as nx
 
 from ..model.facts import Call, Unit
 from ..workspace.scope import is_test_path
@@ -47,6 +47,7 @@ class Model:
     cycles: list[tuple[str, ...]] = field(default_factory=list)  # call-layer SCCs of size > 1
     unresolved_total: int = 0
     _centrality: dict[str, float] = field(default_factory=dict)
+    owner_types: dict[str, str] = field(default_factory=dict)  # uid → the type holding it ("" when none), filled on use
     _type_names: set[str] | None = None
 
     def type_names(self) -> set[str]:
@@ -110,11 +111,12 @@ def build_model(index, include_tests: bool = False) -> Model:
         if path not in index.files or (not include_tests and is_test_path(path)):
             continue
         facts, b = index.files[path], index.bindings[path]
-        for call in facts.calls:
+        calls = tuple(facts.calls)  # decoded once: indexing a cached file's deferred records decodes per item
+        for call in calls:
             if call.caller in model.units:
                 model.calls.setdefault(call.caller, []).append(call)
         for i in b.unresolved:
-            call = facts.calls[i]
+            call = calls[i]
             model.unresolved_total += 1
             if call.caller in model.units:
                 model.unresolved.setdefault(call.caller, []).append(call)
@@ -138,21 +140,46 @@ def build_model(index, include_tests: bool = False) -> Model:
 
 
 def _components(model: Model, pkg_edges: set[tuple[str, str]]) -> None:
-    """Packages condensed by SCC (networkx's SCC is iterative), numbered in stable topological order."""
+    """Packages condensed by SCC, numbered in stable topological order: among the components whose
+    dependents are all numbered, the one holding the smallest package name comes next."""
     packages = sorted({p for p in model.package_of.values()})
-    g = nx.DiGraph()
-    g.add_nodes_from(packages)
-    g.add_edges_from(sorted((a, b) for a, b in pkg_edges if a != b and a in g and b in g))
-    dag = nx.condensation(g)
-    members = {c: tuple(sorted(dag.nodes[c]["members"])) for c in dag.nodes}
-    order = list(nx.lexicographical_topological_sort(dag, key=lambda c: members[c][0]))
+    pos = {p: i for i, p in enumerate(packages)}
+    succ: list[list[int]] = [[] for _ in packages]
+    for a, b in pkg_edges:
+        if a != b and a in pos and b in pos:
+            succ[pos[a]].append(pos[b])
+    comp, groups = _scc(succ)
+    dag: list[set[int]] = [set() for _ in groups]
+    for v, ws in enumerate(succ):
+        dag[comp[v]].update(comp[w] for w in ws if comp[w] != comp[v])
+    members = [tuple(packages[i] for i in g) for g in groups]  # groups are sorted: so are the names
+    order = _lexicographic_order(dag, [m[0] for m in members])
     renum = {c: i for i, c in enumerate(order)}
     for c in order:
         pk = members[c]
-        deps = tuple(sorted(renum[d] for d in dag.successors(c)))
+        deps = tuple(sorted(renum[d] for d in dag[c]))
         model.components.append(Component(renum[c], "+".join(pk), pk, deps))
         for p in pk:
             model.component_of[p] = renum[c]
+
+
+def _lexicographic_order(succ: list[set[int]], key: list[str]) -> list[int]:
+    """Topological order of a DAG taking, of the ready vertices, the one with the smallest (unique) key."""
+    indegree = [0] * len(succ)
+    for ws in succ:
+        for w in ws:
+            indegree[w] += 1
+    ready = [(key[v], v) for v in range(len(succ)) if not indegree[v]]
+    heapq.heapify(ready)
+    order: list[int] = []
+    while ready:
+        _, v = heapq.heappop(ready)
+        order.append(v)
+        for w in succ[v]:
+            indegree[w] -= 1
+            if not indegree[w]:
+                heapq.heappush(ready, (key[w], w))
+    return order
 
 
 def _call_cycles(model: Model) -> list[tuple[str, ...]]:
@@ -166,48 +193,45 @@ def _call_cycles(model: Model) -> list[tuple[str, ...]]:
 
 
 def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
-    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order."""
+    """Iterative Tarjan: component of each vertex, components numbered in reverse topological order.
+    A visited vertex is on the stack until its component is known (`comp` -1); each frame resumes
+    its own successor iterator, and a component is the stack above its root's recorded position."""
     n = len(succ)
     index = [-1] * n
     low = [0] * n
-    on = [False] * n
     comp = [-1] * n
+    at = [0] * n  # position of each vertex on the stack
     members: list[list[int]] = []
     stack: list[int] = []
     counter = 0
     for root in range(n):
         if index[root] != -1:
             continue
-        work = [(root, 0)]
         index[root] = low[root] = counter
         counter += 1
+        at[root] = len(stack)
         stack.append(root)
-        on[root] = True
+        work = [(root, iter(succ[root]))]
         while work:
-            v, i = work[-1]
-            if i < len(succ[v]):
-                work[-1] = (v, i + 1)
-                w = succ[v][i]
+            v, successors = work[-1]
+            for w in successors:
                 if index[w] == -1:
                     index[w] = low[w] = counter
                     counter += 1
+                    at[w] = len(stack)
                     stack.append(w)
-                    on[w] = True
-                    work.append((w, 0))
-                elif on[w]:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                group = []
-                while True:
-                    w = stack.pop()
-                    on[w] = False
-                    comp[w] = len(members)
-                    group.append(w)
-                    if w == v:
-                        break
-                members.append(sorted(group))
+                    work.append((w, iter(succ[w])))
+                    break
+                if comp[w] == -1 and index[w] < low[v]:  # on the stack
+                    low[v] = index[w]
+            else:
+                work.pop()
+                if work and low[v] < low[work[-1][0]]:
+                    low[work[-1][0]] = low[v]
+                if low[v] == index[v]:
+                    group = stack[at[v]:]
+                    del stack[at[v]:]
+                    for w in group:
+                        comp[w] = len(members)
+                    members.append(sorted(group))
     return comp, members
