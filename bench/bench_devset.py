@@ -74,18 +74,23 @@ def table(task: str, rows: dict[str, dict], before: dict[str, dict] | None) -> s
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("tasks", nargs="*", default=["explore", "distill"], choices=["explore", "distill"])
+    # No argparse `choices` here: with nargs="*" it rejects the list default on Python 3.11.
+    ap.add_argument("tasks", nargs="*", help="explore and/or distill (default both)")
     ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(REPO.parent / "shared" / "devset")))
     ap.add_argument("--cg", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
     ap.add_argument("--save", help="write this run's rows as JSON (a later --baseline)")
     ap.add_argument("--baseline", help="a JSON file an earlier run wrote with --save")
     args = ap.parse_args()
+    tasks = args.tasks or ["explore", "distill"]
+    unknown = sorted(set(tasks) - {"explore", "distill"})
+    if unknown:
+        ap.error(f"tasks must be explore or distill, not {', '.join(unknown)}")
     devset = Path(args.devset)
     if not (devset / "run.py").is_file():
         raise SystemExit(f"no development set at {devset} (set --devset or CODEGRAPH_DEVSET)")
     before = json.loads(Path(args.baseline).read_text()) if args.baseline else {}
     saved = {}
-    for task in args.tasks:
+    for task in tasks:
         rows = run_task(devset, args.cg, task)
         saved[task] = rows
         print(f"\n## {task}\n")
