@@ -426,3 +426,33 @@ def test_a_registration_naming_the_flows_callables_is_shown(tmp_path):
     result = explore(idx, ExploreRequest("When a middleware sets `ctx.body`, what do the `body` setter, `status` and `type` do?", 5000), lambda: None)
     shown = sections(result["text"]).get("context.js", ("", set()))[1]
     assert {355, 358} <= shown, result["text"]
+
+
+def test_when_the_spine_overflows_the_step_next_to_the_entry_stays_full():
+    """The flow enters at `serve`, which hands the request to `dispatch`; `dispatch`
+    calls three helpers that match the question's words better per character. Not everything fits: the
+    step next to the entry is what a reader follows first, so it is shown in full and the
+    deeper helpers give way (their call sites still show)."""
+    from codegraph.explore.pack import Piece, file_view, pack
+    from codegraph.model.facts import Unit
+
+    lines = ["def serve(environ):", "    return dispatch(environ)", ""]
+    lines += ["def dispatch(request):"] + [f"    request.step{k} = {k}" for k in range(14)]
+    lines += ["    check(request)", "    route(request)", "    finish(request)", "    return request", ""]
+    helpers = {}
+    for name in ("check", "route", "finish"):
+        helpers[name] = len(lines) + 1
+        lines += [f"def {name}(request):"] + [f"    request.{name}{k} = {k}" for k in range(14)] + ["    return request", ""]
+    source = "\n".join(lines).encode()
+
+    def unit(name: str, start: int, end: int) -> Unit:
+        return Unit(f"app.py::{name}", "app.py", name, name, "function", 0, 0, start, end, start, start, 0)
+
+    dispatch_end = 4 + 14 + 4
+    units = [unit("serve", 1, 2), unit("dispatch", 4, dispatch_end)] + [unit(n, s, s + 15) for n, s in helpers.items()]
+    view = file_view("app.py", "bodies", "spine", 10.0, source, units)
+    depth = {"serve": 0, "dispatch": 1, "check": 2, "route": 2, "finish": 2}
+    score = {"serve": 6.0, "dispatch": 8.0, "check": 10.0, "route": 10.0, "finish": 10.0}
+    pieces = [Piece(u, "app.py", score[u.name], i, True, depth=depth[u.name]) for i, u in enumerate(units)]
+    shown, left_out = pack({"app.py": view}, pieces, {"app.py::dispatch": [19, 20, 21]}, 1700, lambda: None)
+    assert "dispatch" in shown[0].symbols, shown[0].text  # in full, not "dispatch (call sites)"

@@ -210,7 +210,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     plans = _file_plans(index, q, req, score, excluded, wired)
     wanted = _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds) | _the_named_variant(index, d, strong)
     _gate(index, d, q, req, plans, flow, wanted, wired)
-    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started)
+    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak})
 
 
 def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, float], list[tuple[float, str]]]:
@@ -545,13 +545,14 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.mode = "bodies"
 
 
-def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float) -> dict:
+def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset()) -> dict:
     """Pack within the budget (pack.py): spine bodies first, then by relevance; render."""
     footer_reserve = 400
     flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)))
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
+    depth = _spine_depths(flow, anchor_ids)
     next_to_named = {h.dst.id for h in flow.hops if h.src.id in strong_ids} | {h.src.id for h in flow.hops if h.dst.id in strong_ids}
     next_to_named &= flow.spine
     for plan in plans:
@@ -568,7 +569,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
         for uid, (s, u) in scored.items():
             if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):
                 continue
-            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named))
+            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0)))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)
@@ -630,6 +631,28 @@ def _spine_positions(flow: Flow) -> dict[str, int]:
     for uid in sorted(flow.spine):
         pos.setdefault(uid, len(pos))
     return pos
+
+
+def _spine_depths(flow: Flow, anchors: set[str]) -> dict[str, int]:
+    """Hops along the core's own hops from where the flow enters or from a unit the question
+    points at: when the spine overflows the budget, those steps are what a reader follows first."""
+    below: dict[str, list[str]] = defaultdict(list)
+    called: set[str] = set()
+    for h in flow.hops:
+        if h.src.id in flow.spine and h.dst.id in flow.spine and h.src.id != h.dst.id:
+            below[h.src.id].append(h.dst.id)
+            called.add(h.dst.id)
+    depth = {uid: 0 for uid in flow.spine if uid not in called or uid in anchors}
+    frontier = sorted(depth)
+    while frontier:
+        nxt = []
+        for uid in frontier:
+            for v in below[uid]:
+                if v not in depth:
+                    depth[v] = depth[uid] + 1
+                    nxt.append(v)
+        frontier = nxt
+    return depth
 
 
 def _shown_mode(v: FileView) -> str:

@@ -29,6 +29,7 @@ FOCUSED_BASE_SHARE = 0.3  # a family file's signatures may take at most this sha
 WHOLE_SPINE_FILE_LINES = 300  # a spine file up to this long is shown whole when the budget allows
 SPINE_FILE_RESERVE = 0.25  # ...while this share of the budget stays for other relevant bodies
 BODY_OVERHEAD = 300  # characters a shown body costs beyond its lines (section, elision marks)
+DEPTH_FADE = 0.7  # when the spine overflows, a body one hop further from the entry counts this much less
 MIN_SCORE_SHARE = 0.04  # bodies scoring below this share of the best are not worth the reader's time
 
 
@@ -73,6 +74,7 @@ class Piece:
     must: bool  # spine or named-unique: kept first, compacted rather than dropped
     named: bool = False  # a symbol the question names: shown in full whenever it fits at all
     next_to_named: bool = False  # a core unit one hop from a symbol the question names: its direct step
+    depth: int = 0  # hops below where the flow enters (0 for the entry and for units off the spine)
 
 
 def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
@@ -158,7 +160,7 @@ class _Packer:
         views, left_out = self.views, []
         need = sum(_alone(views, p) for p in musts)
         if need > self.remaining:
-            musts = sorted(musts, key=lambda p: (not p.named, not p.next_to_named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.spine_pos, p.unit.id))
+            musts = sorted(musts, key=lambda p: (not p.named, not p.next_to_named, -DEPTH_FADE ** p.depth * p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.spine_pos, p.unit.id))
         for piece in musts:
             self.checkpoint()
             view = views.get(piece.path)
