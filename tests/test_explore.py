@@ -456,3 +456,41 @@ def test_when_the_spine_overflows_the_step_next_to_the_entry_stays_full():
     pieces = [Piece(u, "app.py", score[u.name], i, True, depth=depth[u.name]) for i, u in enumerate(units)]
     shown, left_out = pack({"app.py": view}, pieces, {"app.py::dispatch": [19, 20, 21]}, 1700, lambda: None)
     assert "dispatch" in shown[0].symbols, shown[0].text  # in full, not "dispatch (call sites)"
+
+
+def test_callers_above_an_entry_extend_the_flow_upward(tmp_path, monkeypatch):
+    """Entries are taken closest first, at most two flows apart. A caller above an entry already
+    taken (the broker's `deliver` above `Outbox.send`, `next_delivery` above both) leads into
+    the same flow: it is an entry too, even when it reaches a single part of the question the
+    others do not (`send` itself, then `settle`)."""
+    import codegraph.explore.flow as flow_module
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "models.py").write_text("class Message:\n    pass\n\n\nclass Ack:\n    pass\n")
+    (tmp_path / "outbox.py").write_text(
+        "class Outbox:\n    def send(self, message):\n        return self.route(message)\n\n"
+        "    def route(self, message):\n        return self.check(message)\n\n    def check(self, message):\n        return message\n"
+    )
+    (tmp_path / "broker.py").write_text(
+        "from outbox import Outbox\n\n\nclass Broker:\n    def __init__(self):\n        self.outbox = Outbox()\n\n"
+        "    def next_delivery(self, message):\n        ack = self.deliver(message)\n        self.settle(ack)\n\n"
+        "    def deliver(self, message):\n        return self.outbox.send(message)\n\n"
+        "    def settle(self, ack):\n        return ack\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = {u.qualname: u for u in idx.resolver.units.values()}
+    parts = [units[n] for n in ("Outbox.route", "Outbox.check", "Outbox.send", "Broker.settle")]
+    ids = lambda *names: {units[n].id for n in names}
+    # where the work enters, closest first, and the parts of the question each reaches
+    candidates = [
+        (2.0, units["Outbox.send"], ids("Outbox.route", "Outbox.check")),
+        (1.8, units["Broker.deliver"], ids("Outbox.send", "Outbox.route", "Outbox.check")),
+        (1.5, units["Broker.next_delivery"], ids("Outbox.send", "Outbox.route", "Outbox.check", "Broker.settle")),
+    ]
+    monkeypatch.setattr(flow_module, "_entries", lambda *a: candidates)
+    strong = [units["Message"], units["Ack"]]
+    search = flow_module._FlowSearch(idx, likely_graph(idx), {u.id: 0.5 for u in parts}, lambda p: False, lambda: None, lambda u: False, strong)
+    search.aim([], parts)
+    entries = search.enter()
+    assert [u.qualname for u in entries] == ["Outbox.send", "Broker.deliver", "Broker.next_delivery"]

@@ -46,6 +46,7 @@ ENTRY_FANIN = 3  # likeliest callers followed per unit and level
 ENTRY_MIN_CONF = 0.5
 ENTRY_FADE = 0.85  # a vote fades by this much (times the edge's confidence) per level
 MAX_ENTRIES = 2
+MAX_CHAINED = 2  # ...and entries above those, which extend the same flow upward
 DOWN_DEPTH = 3  # callees followed below each core unit
 MAX_DOWN_NAMED = 14
 DOWN_DEPTH_NAMED = 6
@@ -331,12 +332,17 @@ class _FlowSearch:
         two of the question's units the named symbols do not, is context (it leads into the
         named flow), not core."""
         entries: list[Unit] = []
+        apart = 0
         for _, entry, reach in _entries(self.targets, self.units, self.steps, self.rel, self.checkpoint):
-            if len(entries) >= MAX_ENTRIES:
+            if apart >= MAX_ENTRIES or len(entries) >= MAX_ENTRIES + MAX_CHAINED:
                 break
-            if self.strong and (len(reach - self.covered) < 2 or reach & self.strong_ids):
+            # a caller above an entry already taken leads into the same flow: it extends the
+            # flow upward and does not count as a second one
+            chained = any(e.id in reach for e in entries)
+            if self.strong and (len(reach - self.covered) < 2 - chained or reach & self.strong_ids):
                 self.context(entry.id, 0.5)
                 continue
+            apart += not chained
             entries.append(entry)
             self.connect_from(entry, 0.8)
         return entries
