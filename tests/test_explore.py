@@ -458,11 +458,9 @@ def test_when_the_spine_overflows_the_step_next_to_the_entry_stays_full():
     assert "dispatch" in shown[0].symbols, shown[0].text  # in full, not "dispatch (call sites)"
 
 
-def test_callers_above_an_entry_extend_the_flow_upward(tmp_path, monkeypatch):
-    """Entries are taken closest first, at most two flows apart. A caller above an entry already
-    taken (the broker's `deliver` above `Outbox.send`, `next_delivery` above both) leads into
-    the same flow: it is an entry too, even when it reaches a single part of the question the
-    others do not (`send` itself, then `settle`)."""
+def _broker_search(tmp_path, monkeypatch, candidates):
+    """A flow search over a small broker whose entry candidates (value, unit, parts reached)
+    are given by name: the rules `enter` applies to them, without the walk that finds them."""
     import codegraph.explore.flow as flow_module
     from codegraph.graph.likely import likely_graph
 
@@ -482,15 +480,34 @@ def test_callers_above_an_entry_extend_the_flow_upward(tmp_path, monkeypatch):
     units = {u.qualname: u for u in idx.resolver.units.values()}
     parts = [units[n] for n in ("Outbox.route", "Outbox.check", "Outbox.send", "Broker.settle")]
     ids = lambda *names: {units[n].id for n in names}
-    # where the work enters, closest first, and the parts of the question each reaches
-    candidates = [
-        (2.0, units["Outbox.send"], ids("Outbox.route", "Outbox.check")),
-        (1.8, units["Broker.deliver"], ids("Outbox.send", "Outbox.route", "Outbox.check")),
-        (1.5, units["Broker.next_delivery"], ids("Outbox.send", "Outbox.route", "Outbox.check", "Broker.settle")),
-    ]
-    monkeypatch.setattr(flow_module, "_entries", lambda *a: candidates)
+    monkeypatch.setattr(flow_module, "_entries", lambda *a: [(v, units[n], ids(*reach)) for v, n, reach in candidates])
     strong = [units["Message"], units["Ack"]]
     search = flow_module._FlowSearch(idx, likely_graph(idx), {u.id: 0.5 for u in parts}, lambda p: False, lambda: None, lambda u: False, strong)
     search.aim([], parts)
-    entries = search.enter()
-    assert [u.qualname for u in entries] == ["Outbox.send", "Broker.deliver", "Broker.next_delivery"]
+    return [u.qualname for u in search.enter()]
+
+
+def test_callers_above_an_entry_extend_the_flow_upward(tmp_path, monkeypatch):
+    """Entries are taken closest first, at most two flows apart. A caller above an entry already
+    taken (the broker's `deliver` above `Outbox.send`, `next_delivery` above both) leads into
+    the same flow: it is an entry too, even when it reaches a single part of the question the
+    others do not (`send` itself, then `settle`)."""
+    candidates = [
+        (2.0, "Outbox.send", ("Outbox.route", "Outbox.check")),
+        (1.8, "Broker.deliver", ("Outbox.send", "Outbox.route", "Outbox.check")),
+        (1.5, "Broker.next_delivery", ("Outbox.send", "Outbox.route", "Outbox.check", "Broker.settle")),
+    ]
+    assert _broker_search(tmp_path, monkeypatch, candidates) == ["Outbox.send", "Broker.deliver", "Broker.next_delivery"]
+
+
+@pytest.mark.parametrize("candidates", [
+    # the best candidates lead into a named symbol (context); what is left is far below them
+    [(2.0, "Broker.next_delivery", ("Outbox.send", "Message")), (0.6, "Broker.deliver", ("Outbox.route", "Outbox.check"))],
+    # an entry apart from the first one, far below it
+    [(2.0, "Outbox.send", ("Outbox.route", "Outbox.check")), (0.9, "Broker.settle", ("Broker.next_delivery", "Broker.deliver"))],
+])
+def test_an_entry_far_below_the_best_candidate_is_no_entry(tmp_path, monkeypatch, candidates):
+    """An ancestor whose vote is a small share of the best candidate's reaches only a corner
+    of the question (a completion script's generator for a question about running a command):
+    it is not where the work enters."""
+    assert _broker_search(tmp_path, monkeypatch, candidates) == [n for v, n, _ in candidates if n == "Outbox.send"]

@@ -46,6 +46,8 @@ ENTRY_FANIN = 3  # likeliest callers followed per unit and level
 ENTRY_MIN_CONF = 0.5
 ENTRY_FADE = 0.85  # a vote fades by this much (times the edge's confidence) per level
 MAX_ENTRIES = 2
+ENTRY_MIN_SHARE = 0.33  # an entry's vote at least this share of the best candidate's
+NEXT_ENTRY_SHARE = 0.5  # ...and a further entry this share of the first one's
 MAX_CHAINED = 2  # ...and entries above those, which extend the same flow upward
 DOWN_DEPTH = 3  # callees followed below each core unit
 MAX_DOWN_NAMED = 14
@@ -330,11 +332,14 @@ class _FlowSearch:
     def enter(self) -> list[Unit]:
         """Entries joined to the core. An entry above a named symbol, or that reaches fewer than
         two of the question's units the named symbols do not, is context (it leads into the
-        named flow), not core."""
+        named flow), not core. An ancestor far below the best candidate, or a further entry far
+        below the first one, reaches only a corner of the question: the search stops there."""
         entries: list[Unit] = []
         apart = 0
-        for _, entry, reach in _entries(self.targets, self.units, self.steps, self.rel, self.checkpoint):
-            if apart >= MAX_ENTRIES or len(entries) >= MAX_ENTRIES + MAX_CHAINED:
+        candidates = _entries(self.targets, self.units, self.steps, self.rel, self.checkpoint)
+        floor = ENTRY_MIN_SHARE * candidates[0][0] if candidates else 0.0
+        for value, entry, reach in candidates:
+            if apart >= MAX_ENTRIES or len(entries) >= MAX_ENTRIES + MAX_CHAINED or value < floor:
                 break
             # a caller above an entry already taken leads into the same flow: it extends the
             # flow upward and does not count as a second one
@@ -342,6 +347,8 @@ class _FlowSearch:
             if self.strong and (len(reach - self.covered) < 2 - chained or reach & self.strong_ids):
                 self.context(entry.id, 0.5)
                 continue
+            if not entries:
+                floor = max(floor, NEXT_ENTRY_SHARE * value)
             apart += not chained
             entries.append(entry)
             self.connect_from(entry, 0.8)
