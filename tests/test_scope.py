@@ -205,14 +205,18 @@ def test_cli_index_json_lists_skipped_paths_with_reasons(root):
     assert {"path": ".env", "reason": "secret-bearing file"} in data["skipped"]
 
 
-@pytest.mark.parametrize("path", ["src/balance/test.rs", "src/tests.rs", "shop/tests.py"])
+@pytest.mark.parametrize("path", [
+    "src/balance/test.rs", "src/tests.rs", "shop/tests.py",
+    # Gradle / Kotlin Multiplatform test source sets: `<sourceSet>Test`
+    "core/src/commonTest/kotlin/app/FakeLoader.kt", "core/src/androidUnitTest/kotlin/app/LoaderCheck.kt", "src/jvmTest/kotlin/Fake.kt",
+])
 def test_conventional_test_module_files_are_tests(path):
     from codegraph.workspace.scope import is_test_path
 
     assert is_test_path(path)
 
 
-@pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs"])
+@pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs", "core/src/commonMain/kotlin/app/Loader.kt"])
 def test_names_that_only_contain_test_are_not_tests(path):
     from codegraph.workspace.scope import is_test_path
 

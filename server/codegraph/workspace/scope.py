@@ -49,7 +49,7 @@ SECRET_DIRS = {".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker"}
 
 TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|"
-    r"\.(test|spec)\.[jt]sx?$|(^|/)src/test/|Tests?\.(java|kt)$|(^|/)conftest\.py$|"
+    r"\.(test|spec)\.[jt]sx?$|(^|/)src/test/|(^|/)src/[a-z]\w*Test/|Tests?\.(java|kt)$|(^|/)conftest\.py$|"
     r"(^|/)tests?\.rs$|(^|/)tests\.py$"  # Rust's `#[cfg(test)] mod tests;` file, Django's app tests
 )
 
