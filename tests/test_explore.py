@@ -511,3 +511,29 @@ def test_an_entry_far_below_the_best_candidate_is_no_entry(tmp_path, monkeypatch
     of the question (a completion script's generator for a question about running a command):
     it is not where the work enters."""
     assert _broker_search(tmp_path, monkeypatch, candidates) == [n for v, n, _ in candidates if n == "Outbox.send"]
+
+
+def test_words_matching_one_method_across_a_family_start_no_flow(tmp_path):
+    """"The converted body": every converter's `convert` matches the words about as well; any
+    one of them is a sibling, not where the flow starts. The client's own steps are."""
+    from codegraph.explore.engine import _anchors, _ambiguity, _endpoints, _seeds, derived
+    from codegraph.workspace.scope import is_test_path
+
+    kinds = ["Json", "Xml", "Text", "Bytes", "Form"]
+    (tmp_path / "converters.py").write_text("class Converter:\n    def convert(self, body):\n        raise NotImplementedError\n\n\n" + "".join(
+        f"class {k}Converter(Converter):\n    def convert(self, body):\n        converted = body.decode()  # the converted {k.lower()} body\n        return converted\n\n\n" for k in kinds
+    ))
+    (tmp_path / "client.py").write_text(
+        "class Client:\n    def fetch(self, url):\n        raw = self.transport.get(url)\n        return self.decode_body(raw)\n\n"
+        "    def decode_body(self, raw):\n        converter = self.converters[raw.kind]\n        return converter.convert(raw.body)\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    d = derived(idx)
+    req = ExploreRequest("How does the client fetch a URL and give me the converted body?", 6000)
+    q = parse_query(req.query, idx.files, d.names)
+    seeds, top_words = _seeds(d, q, req, is_test_path)
+    endpoints = _endpoints(idx, d, q, top_words, is_test_path)
+    strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, _ambiguity(q), top_words, d, is_test_path)
+    # the base's `convert` may stand for the family; no member's does
+    assert weak and not any(u.qualname.endswith("Converter.convert") and u.qualname != "Converter.convert" for u in weak), [u.qualname for u in weak]

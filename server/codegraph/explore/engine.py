@@ -608,6 +608,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
 
 MAX_ANCHORS = 6
 RELEVANT_TARGETS = 25  # the best text matches a connecting path may join to the flow
+WORD_FAMILY_WINDOW = 10  # the best word matches looked at for one method matched across a family
 WORD_ANCHORS = 2  # the best text matches join the named symbols as anchors
 
 
@@ -619,6 +620,11 @@ def _anchors(endpoints: list[Unit], named: set[str], ambiguity: dict[str, int], 
     specific = [u for u in endpoints if ambiguity.get(u.id, 1) <= 3 and (u.is_callable or u.is_type) and (u.id in named or looks_like_code(u.name))]
     strong = [u for u in specific if u.id in named][:MAX_ANCHORS]
     words = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable and not excluded(d.words.units[uid].path)]
+    # when the words match one method across a family (every converter's `convert`), any one
+    # member is a sibling, not where the flow starts
+    same_method = Counter((u.name, key) for u in words[:WORD_FAMILY_WINDOW] for key, _ in d.supers.get(u.parent or "", []))
+    crowd = {k for k, n in same_method.items() if n >= MIN_SIBLINGS}
+    words = [u for u in words if not any((u.name, key) in crowd for key, _ in d.supers.get(u.parent or "", []))]
     weak = [u for u in specific if u.id not in named] + words[: WORD_ANCHORS + (0 if strong else 2)]
     return strong, list(dict((u.id, u) for u in weak).values())
 
