@@ -622,11 +622,18 @@ def _anchors(endpoints: list[Unit], named: set[str], ambiguity: dict[str, int], 
     words = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable and not excluded(d.words.units[uid].path)]
     # when the words match one method across a family (every converter's `convert`), any one
     # member is a sibling, not where the flow starts
-    same_method = Counter((u.name, key) for u in words[:WORD_FAMILY_WINDOW] for key, _ in d.supers.get(u.parent or "", []))
-    crowd = {k for k, n in same_method.items() if n >= MIN_SIBLINGS}
-    words = [u for u in words if not any((u.name, key) in crowd for key, _ in d.supers.get(u.parent or "", []))]
+    crowded = _crowded(d, words)
+    words = [u for u in words if not crowded(u)]
     weak = [u for u in specific if u.id not in named] + words[: WORD_ANCHORS + (0 if strong else 2)]
     return strong, list(dict((u.id, u) for u in weak).values())
+
+
+def _crowded(d: Derived, words: list[Unit]) -> Callable[[Unit], bool]:
+    """Whether a unit is one of a family's members whose same method the best word matches
+    hit three or more times: the words describe the family's method, not this member."""
+    same_method = Counter((u.name, key) for u in words[:WORD_FAMILY_WINDOW] for key, _ in d.supers.get(u.parent or "", []))
+    crowd = {k for k, n in same_method.items() if n >= MIN_SIBLINGS}
+    return lambda u: bool(crowd) and any((u.name, key) in crowd for key, _ in d.supers.get(u.parent or "", []))
 
 
 def _spine_positions(flow: Flow) -> dict[str, int]:
