@@ -537,3 +537,35 @@ def test_words_matching_one_method_across_a_family_start_no_flow(tmp_path):
     strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, _ambiguity(q), top_words, d, is_test_path)
     # the base's `convert` may stand for the family; no member's does
     assert weak and not any(u.qualname.endswith("Converter.convert") and u.qualname != "Converter.convert" for u in weak), [u.qualname for u in weak]
+
+
+def test_bodiless_declarations_take_no_room_from_bodies():
+    """Beside the flow, an interface's 120 one-line declarations (`fun get(key: Key): Value?`)
+    are cheap and score a little, yet each is only a signature; the implementation's 14-line
+    `set` is what a reader needs, and the budget has room for it only if they give way."""
+    from codegraph.explore.pack import Piece, file_view, pack
+    from codegraph.model.facts import Unit
+
+    names = [f"{verb}{k}" for k in range(24) for verb in ("get", "set", "remove", "trim", "clear")]
+    decl = ["interface Cache {"] + [f"    fun {n}(key: String, fallback: String, policy: CachePolicy): String?" for n in names] + ["}", ""]
+    body = ["class RealCache : Cache {", "    override fun set(key: String, value: String) {"]
+    body += [f"        val step{k} = key.length + {k}  // keep the strong reference" for k in range(12)] + ["    }", "}"]
+    lines = decl + body + [""] + [f"val unrelated{k} = \"a long table of settings that nobody asked about, line {k}\"" for k in range(200)]
+    source = "\n".join(lines).encode()
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+
+    def unit(name: str, qual: str, start: int, end: int, sig_end: int, parent: str | None = None, kind: str = "method") -> Unit:
+        return Unit(f"c.kt::{qual}", "c.kt", name, qual, kind, offsets[start - 1], offsets[end] - 1, start, end, start, sig_end, offsets[sig_end] - 1 if sig_end == end else offsets[sig_end - 1] + len(lines[sig_end - 1]) - 1, parent)
+
+    cache = unit("Cache", "Cache", 1, len(names) + 2, 1, kind="interface")
+    real = unit("RealCache", "RealCache", len(decl) + 1, len(lines), len(decl) + 1, kind="class")
+    decls = [unit(n, f"Cache.{n}", 2 + k, 2 + k, 2 + k, cache.id) for k, n in enumerate(names)]
+    start = len(decl) + 2
+    impl = unit("set", "RealCache.set", start, start + 13, start, real.id)
+    view = file_view("c.kt", "bodies", "related", 2.0, source, [cache, real] + decls + [impl])
+    pieces = [Piece(u, "c.kt", 1.4, -1, False) for u in decls] + [Piece(impl, "c.kt", 1.9, -1, False)]
+    shown, _ = pack({"c.kt": view}, pieces, {}, 6000, lambda: None)
+    text = shown[0].text if shown else ""
+    assert "val step11 = key.length + 11" in text, text
