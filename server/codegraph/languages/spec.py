@@ -122,6 +122,9 @@ class LanguageSpec:
     # `self.as_mut()`, a `pin_project` `self.project()`): when the receiver's type does not define
     # the name, the ranked graph reads the call's result as the receiver itself.
     self_views: frozenset[str] = frozenset()
+    # Calls that hand back their one argument wrapped, not another object (Rust's `Pin::new(x)`,
+    # `Box::pin(x)`): a method called on the result is a method of the argument's type.
+    wrapper_calls: tuple[str, ...] = ()
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 
