@@ -366,11 +366,27 @@ class _FlowSearch:
                 self.context(src.id, value)
                 cur = src
 
+    def _named_ends(self) -> set[str]:
+        """Where a named callable's core path ends: the core units its core hops lead down to
+        that lead nowhere further in the core. The named flow goes on below them."""
+        core_out: dict[str, list[str]] = defaultdict(list)
+        for hop in self.flow.hops:
+            if hop.src.id in self.core and hop.dst.id in self.core:
+                core_out[hop.src.id].append(hop.dst.id)
+        seen, stack = set(self.strong_ids), [u for u in self.strong_ids if u in core_out]
+        while stack:
+            for nxt in core_out[stack.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return {u for u in seen - self.strong_ids if not core_out.get(u)}
+
     def below(self, anchors: list[Unit]) -> None:
         """The periphery below the core, cheapest callees first. A named callable's own flow is
-        what the question asks about: followed deeper and wider."""
+        what the question asks about: followed deeper and wider, also below where its core path ends."""
+        named_ends = self._named_ends()
         for anchor in anchors:
-            named = anchor.id in self.strong_ids
+            named = anchor.id in self.strong_ids or anchor.id in named_ends
             limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
             max_cost = MAX_DOWN_COST_NAMED if named else MAX_DOWN_COST
             heap = [(0.0, 0, anchor.id, anchor)]

@@ -96,6 +96,9 @@ RULE_CONFIDENCE: dict[str, float] = {
     "family-dispatch": 0.5,  # / sqrt(number of implementations)
     "subtype-method": 0.5,  # / sqrt(number of implementations)
     "protocol-call": 0.4,
+    # a local named like a field of its method's own type, with no type of its own: that field,
+    # destructured from self (Rust patterns): a hand check, see docs/explore.md
+    "field-binding": 0.8,
     # a Rust future or stream built here is polled later (`Server { … }` → `Server::poll`): a hand
     # check of 25 sampled sites on two async corpora, 25 right (returned, spawned, awaited or
     # stored to be polled); kept at the typed rules' level, not above (the poll runs later)
@@ -467,6 +470,16 @@ class LikelyGraph:
                 add(src, dst, ref.line, conf, rule)
         return out
 
+    def returned_protocol(self, callable_: Unit) -> list[Unit]:
+        """The protocol methods a runtime runs on what a callable returns (`fn serve(…) ->
+        Server<…>` where `impl Future for Server` → `Server::poll`): what awaiting its result runs."""
+        facts = self.index.files.get(callable_.path)
+        spec = BY_NAME.get(facts.language) if facts is not None else None
+        if spec is None or not spec.construct_protocol or not callable_.is_callable or not callable_.returns:
+            return []
+        t = self._type_from_text(facts, callable_.returns)
+        return self._constructed_protocol(t, spec) if t is not None else []
+
     def _constructed_protocol(self, t: Unit, spec: LanguageSpec) -> list[Unit]:
         """Methods a runtime calls on a value of type `t` once it is built (`impl Future for T`
         → `T::poll`): the type implements the named trait in one of its impl blocks."""
@@ -480,13 +493,19 @@ class LikelyGraph:
         out = []
         for trait, method in spec.construct_protocol:
             if trait in traits:
-                m = self.index.resolver.find_member(t, method)
-                if m is None:  # same-named types of other modules share a member table: the type's own file decides
-                    own = [x for x in self.index.resolver.members_of(t).get(method, ()) if x.path == t.path]
-                    m = own[0] if len(own) == 1 else None
+                m = self._member(t, method)
                 if m is not None and m.is_callable:
                     out.append(m)
         return out
+
+    def _member(self, t: Unit, name: str) -> Unit | None:
+        """`t`'s member `name`. Same-named types of other modules share a member table (Rust
+        impl blocks anywhere in the crate): when that leaves two, the type's own file decides."""
+        m = self.index.resolver.find_member(t, name)
+        if m is None:
+            own = [x for x in self.index.resolver.members_of(t).get(name, ()) if x.path == t.path]
+            m = own[0] if len(own) == 1 else None
+        return m
 
     def _dispatch(self, add, src: str, method: Unit, line: int) -> None:
         """A resolved call on a base/interface method may run any override below it."""
@@ -572,14 +591,45 @@ class LikelyGraph:
         if t is not None:
             return t
         name = last_segment(text)
+        t = self._type_by_path(facts, text, name)  # `proto::h2::Server`: the path decides before locality
+        if t is not None:
+            return t
         t = self._type_named(facts.path, name) if name and name[:1].isupper() else None
         if t is not None:
             return t
+        aliased = self._alias_of(facts, name) if name and name[:1].isupper() else ""
+        if aliased:
+            return self._type_from_text(facts, aliased)
         for args in _type_args(text)[::-1]:
             t = self._type_from_text(facts, args)
             if t is not None:
                 return t
         return None
+
+    def _type_by_path(self, facts: FileFacts, text: str, name: str) -> Unit | None:
+        """`proto::h1::Dispatcher<…>`: the one type of that name whose file lies under the
+        directories the path spells (`…/proto/h1/…`), where the path's modules do not resolve."""
+        head = text.split("<", 1)[0].replace("::", ".").split(".")
+        dirs = [p for p in head[:-1] if p not in ("crate", "self", "super", "")]
+        if not dirs or not name:
+            return None
+        spelled = "/" + "/".join(dirs) + "/"
+        hits = [
+            u for u in self.by_name().get(name, ())
+            if u.kind in CLASS_KINDS and u.kind != "impl" and (spelled in "/" + u.path or ("/" + posixpath.splitext(u.path)[0]).endswith(spelled[:-1]))
+        ]
+        hits = [u for u in hits if not _is_test(u.path)] if not _is_test(facts.path) else hits
+        return hits[0] if len(hits) == 1 else None
+
+    def _alias_of(self, facts: FileFacts, name: str) -> str:
+        """What a type alias declared in the file stands for (`type H1<T> = proto::Dispatcher<T>;`),
+        "" when the file declares none of that name. An alias of itself is none."""
+        spec = BY_NAME.get(facts.language)
+        if spec is None or not spec.type_alias:
+            return ""
+        m = re.search(spec.type_alias % re.escape(name.encode()), self.index.sources.get(facts.path, b""))
+        target = m.group(1).decode("utf-8", "replace").strip() if m else ""
+        return target if target and last_segment(target) != name else ""
 
     def _held_type(self, facts: FileFacts, held: str) -> tuple[Unit | None, bool]:
         """The type a member or local holds: (type, made by a call)."""
@@ -668,6 +718,8 @@ class LikelyGraph:
                     spec = BY_NAME.get(facts.language)
                     if spec is not None and spec.implicit_this and not self._is_local(facts, caller, head):
                         t, rule = self._member_type(owner, head)
+                    elif spec is not None and spec.field_bindings and not self._is_local(facts, caller, head):
+                        t, rule = self._field_binding(owner, head)
         views = self._self_views(facts)
         for name, called in steps[1:]:
             if t is None:
@@ -697,6 +749,12 @@ class LikelyGraph:
         if t is None or self.index.resolver.find_member(t, call.name) is not None:
             return None, ""
         return t, rule
+
+    def _field_binding(self, owner: Unit, local: str) -> tuple[Unit | None, str]:
+        """A local named like a field of the method's own type (or one of its enum variants'),
+        destructured from self: that field's declared type."""
+        t, rule = self._member_type(owner, local)
+        return (t, "field-binding") if t is not None and rule == "field-type" else (None, "")
 
     def _made_by(self, hit) -> tuple[Unit | None, str]:
         """The type a call of `hit` makes: a type's instance, a callable's declared return type."""
@@ -826,7 +884,7 @@ class LikelyGraph:
                 if held is not None and spec is not None:
                     return self._protocol_of(held, spec)
                 return self._name_rules(facts, caller, call)  # a member set from outside: by name
-            m = resolver.find_member(t, call.name)
+            m = self._member(t, call.name)
             out: list[tuple[Unit, float, str]] = []
             if m is not None and m.is_callable:
                 out.append((m, RULE_CONFIDENCE[rule], rule))

@@ -109,6 +109,16 @@ class LanguageSpec:
     # (trait/interface name, method): constructing a type that implements it hands the method to
     # a runtime that calls it later (Rust: a `Future` built here is `poll`ed by the executor)
     construct_protocol: tuple[tuple[str, str], ...] = ()
+    # How code awaits a value after the call that makes it (Rust `serve(svc).await`): a question
+    # that writes it names the awaited value's protocol method (its type's `Future::poll`)
+    await_suffix: str = ""
+    # A local named like a field of its method's own type, with no type of its own, holds that
+    # field: it was destructured from self (Rust `match self.project() { Proj::H1 { h1 } => … }`,
+    # `let Self { conn, .. } = self`)
+    field_bindings: bool = False
+    # `%s` → a pattern whose group 1 is what a type alias of that name stands for in its file
+    # (Rust `type Http1Dispatcher<T> = proto::Dispatcher<…>;`)
+    type_alias: bytes = b""
     # Contracts a runtime calls a library through: (interface or trait, the method the host calls,
     # how a reader knows the contract). Distill takes their implementations as entry surfaces.
     host_contracts: tuple[tuple[str, str, str], ...] = ()
