@@ -531,3 +531,19 @@ def test_a_named_flow_goes_on_below_where_its_core_path_ends(tmp_path):
     result = explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
     reached = {h["to"] for h in result["hops"]}
     assert {"handoff", "level1", "level4", "level5"} <= reached, reached
+
+
+def test_below_a_named_flows_core_path_the_core_goes_on_along_its_surest_callees(tmp_path):
+    """Below where the named flow's core path ends (`handoff`), its surest callees, at most two
+    of each unit, carry the core on (`level1`, `level2`, …): a future polled by a future polled by
+    a future is one flow, not periphery."""
+    chain = "".join(f"def level{k}(request):\n    return level{k + 1}(request)\n\n\n" for k in range(1, 4))
+    (tmp_path / "app.py").write_text(
+        "def start(request):\n    return handoff(request)\n\n\n"
+        "def handoff(request):\n    return level1(request)\n\n\n" + chain + "def level4(request):\n    return request\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
+    core = {h["to"] for h in result["hops"] if h["core"]}
+    assert {"handoff", "level1", "level2", "level3"} <= core, result["hops"]

@@ -61,6 +61,8 @@ UP_FADE = 0.6  # a caller's value: confidence × (0.3 + relevance) × this
 MAX_UP_VALUE = 0.9
 MIN_FAMILY_CALLERS = 3  # this many family members calling one core unit are the family
 MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first while the budget lasts
+SURE_STEP = 0.8  # below where a named flow's core path ends, hops this likely carry the core on
+SURE_WIDTH = 2  # ...at most this many callees of each unit on that line
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
@@ -385,17 +387,19 @@ class _FlowSearch:
         """The periphery below the core, cheapest callees first. A named callable's own flow is
         what the question asks about: followed deeper and wider, also below where its core path ends."""
         named_ends = self._named_ends()
+        sure: set[str] = set()
         for anchor in anchors:
             named = anchor.id in self.strong_ids or anchor.id in named_ends
             limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
             max_cost = MAX_DOWN_COST_NAMED if named else MAX_DOWN_COST
-            heap = [(0.0, 0, anchor.id, anchor)]
+            heap = [(0.0, 0, anchor.id, anchor, anchor.id in named_ends)]
             kept = 0
             reached = {anchor.id}
             while heap and kept < limit:
-                cost, depth, _, unit = heapq.heappop(heap)
+                cost, depth, _, unit, chain = heapq.heappop(heap)
                 if depth >= max_depth:
                     continue
+                steps = []
                 for dst, line, how, conf in self.steps.out(unit):
                     if dst.id in reached or dst.id in self.core:
                         continue
@@ -406,7 +410,13 @@ class _FlowSearch:
                     self.context(dst.id, 1.0 - c / (2 * MAX_DOWN_COST_NAMED))
                     if self.add(Hop(unit, dst, line, how)):
                         kept += 1
-                    heapq.heappush(heap, (c, depth + 1, dst.id, dst))
+                    steps.append((c, dst, conf))
+                # the core goes on along a line: the cheapest sure callees of each unit on it
+                line_on = {x[1].id for x in sorted((x for x in steps if chain and x[2] >= SURE_STEP and x[1].is_callable), key=lambda x: (x[0], x[1].id))[:SURE_WIDTH]}
+                sure |= line_on
+                for c, dst, _ in steps:
+                    heapq.heappush(heap, (c, depth + 1, dst.id, dst, dst.id in line_on))
+        self.core |= sure
 
     def _down_step(self, dst: Unit, conf: float) -> float:
         """A hop down costs more when it is only likely, when its callee does not speak the
