@@ -63,6 +63,7 @@ MIN_FAMILY_CALLERS = 3  # this many family members calling one core unit are the
 MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first while the budget lasts
 SURE_STEP = 0.8  # below where a named flow's core path ends, hops this likely carry the core on
 SURE_WIDTH = 2  # ...at most this many callees of each unit on that line
+SURE_MAX = 12  # ...and this many units below each end
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
@@ -385,21 +386,20 @@ class _FlowSearch:
 
     def below(self, anchors: list[Unit]) -> None:
         """The periphery below the core, cheapest callees first. A named callable's own flow is
-        what the question asks about: followed deeper and wider, also below where its core path ends."""
+        what the question asks about: followed deeper and wider, also below where its core path
+        ends, where its surest callees carry the core on (`_sure_lines`)."""
         named_ends = self._named_ends()
-        sure: set[str] = set()
         for anchor in anchors:
             named = anchor.id in self.strong_ids or anchor.id in named_ends
             limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
             max_cost = MAX_DOWN_COST_NAMED if named else MAX_DOWN_COST
-            heap = [(0.0, 0, anchor.id, anchor, anchor.id in named_ends)]
+            heap = [(0.0, 0, anchor.id, anchor)]
             kept = 0
             reached = {anchor.id}
             while heap and kept < limit:
-                cost, depth, _, unit, chain = heapq.heappop(heap)
+                cost, depth, _, unit = heapq.heappop(heap)
                 if depth >= max_depth:
                     continue
-                steps = []
                 for dst, line, how, conf in self.steps.out(unit):
                     if dst.id in reached or dst.id in self.core:
                         continue
@@ -410,13 +410,30 @@ class _FlowSearch:
                     self.context(dst.id, 1.0 - c / (2 * MAX_DOWN_COST_NAMED))
                     if self.add(Hop(unit, dst, line, how)):
                         kept += 1
-                    steps.append((c, dst, conf))
-                # the core goes on along a line: the cheapest sure callees of each unit on it
-                line_on = {x[1].id for x in sorted((x for x in steps if chain and x[2] >= SURE_STEP and x[1].is_callable), key=lambda x: (x[0], x[1].id))[:SURE_WIDTH]}
-                sure |= line_on
-                for c, dst, _ in steps:
-                    heapq.heappush(heap, (c, depth + 1, dst.id, dst, dst.id in line_on))
-        self.core |= sure
+                    heapq.heappush(heap, (c, depth + 1, dst.id, dst))
+        self.core |= self._sure_lines(named_ends)
+
+    def _sure_lines(self, ends: set[str]) -> set[str]:
+        """Below where a named flow's core path ends, its surest callees (at least SURE_STEP
+        likely, the SURE_WIDTH cheapest of each unit) carry the core on, at most SURE_MAX units
+        below each end: a future polled by a future polled by a future is one flow."""
+        sure: set[str] = set()
+        for end in sorted(e for e in ends if e in self.units):
+            heap, seen, taken = [(0.0, end, self.units[end])], {end}, 0
+            while heap and taken < SURE_MAX:
+                cost, _, unit = heapq.heappop(heap)
+                callees = sorted(
+                    ((cost + self._down_step(dst, conf), dst.id, dst, line, how) for dst, line, how, conf in self.steps.out(unit)
+                     if conf >= SURE_STEP and dst.is_callable and dst.id not in seen and dst.id not in self.core),
+                    key=lambda x: (x[0], x[1]),
+                )[:SURE_WIDTH]
+                for c, uid, dst, line, how in callees:
+                    seen.add(uid)
+                    sure.add(uid)
+                    taken += 1
+                    self.add(Hop(unit, dst, line, how))
+                    heapq.heappush(heap, (c, uid, dst))
+        return sure
 
     def _down_step(self, dst: Unit, conf: float) -> float:
         """A hop down costs more when it is only likely, when its callee does not speak the
