@@ -16,7 +16,10 @@ Rules, by what they read:
 - dispatch: a call bound to a base/interface method may run each override below it
   (`family-dispatch`); `self.m()` with m defined only below (`subtype-method`) or twice
   (`base-method`); calling an object (`protocol-call`: `__call__`, `invoke`) and building a
-  Rust future or stream (its `poll`)
+  Rust future or stream (its `poll`: `built-protocol`)
+- views and bindings of self: a view call (`self.as_mut()`, `let me = self.project()`) and a
+  wrapper (`Pin::new(x)`) keep the type; a local named like a field of the method's own type,
+  with no type of its own, holds that field (`field-binding`: destructured from self)
 - names: a bare name defined in this file, a file it imports, its package (`same-file`,
   `import-reach`, `same-package`), once anywhere (`unique-name`); untyped member calls by
   receiver name ↔ type name (`receiver-name`) and by locality (`member-*`)
