@@ -300,6 +300,7 @@ class LikelyGraph:
         self._ctxs: dict[str, _FileCtx] = {}
         self._outs: dict[str, list[Likely]] = {}
         self._memo_types: dict[tuple[str, str], Unit | None] = {}
+        self._aliases: dict[str, dict[str, str]] = {}  # path → type alias name → what it stands for
         self._memo_tier: dict[str, dict[str, int]] = {}  # caller path → definition path → tier
         self._landing: dict[str, frozenset[str]] = {}  # path → names its unresolved calls and references can land on
         self._memo_rn: dict[tuple[str, str], list[Unit]] = {}
@@ -627,11 +628,15 @@ class LikelyGraph:
     def _alias_of(self, facts: FileFacts, name: str) -> str:
         """What a type alias declared in the file stands for (`type H1<T> = proto::Dispatcher<T>;`),
         "" when the file declares none of that name. An alias of itself is none."""
-        spec = BY_NAME.get(facts.language)
-        if spec is None or not spec.type_alias:
-            return ""
-        m = re.search(spec.type_alias % re.escape(name.encode()), self.index.sources.get(facts.path, b""))
-        target = m.group(1).decode("utf-8", "replace").strip() if m else ""
+        aliases = self._aliases.get(facts.path)
+        if aliases is None:
+            spec = BY_NAME.get(facts.language)
+            source = self.index.sources.get(facts.path, b"") if spec is not None and spec.type_alias is not None else b""
+            aliases = self._aliases[facts.path] = {  # the first declaration of a name wins (`#[cfg]` variants)
+                m.group(1).decode(): m.group(2).decode("utf-8", "replace").strip()
+                for m in reversed(list(spec.type_alias.finditer(source)))
+            } if b"type " in source else {}
+        target = aliases.get(name, "")
         return target if target and last_segment(target) != name else ""
 
     def _held_type(self, facts: FileFacts, held: str) -> tuple[Unit | None, bool]:

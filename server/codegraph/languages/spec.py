@@ -116,9 +116,9 @@ class LanguageSpec:
     # field: it was destructured from self (Rust `match self.project() { Proj::H1 { h1 } => … }`,
     # `let Self { conn, .. } = self`)
     field_bindings: bool = False
-    # `%s` → a pattern whose group 1 is what a type alias of that name stands for in its file
-    # (Rust `type Http1Dispatcher<T> = proto::Dispatcher<…>;`)
-    type_alias: bytes = b""
+    # A type alias declared in a file: group 1 its name, group 2 what it stands for (Rust
+    # `type Http1Dispatcher<T> = proto::Dispatcher<…>;`)
+    type_alias: "re.Pattern[bytes] | None" = None
     # Contracts a runtime calls a library through: (interface or trait, the method the host calls,
     # how a reader knows the contract). Distill takes their implementations as entry surfaces.
     host_contracts: tuple[tuple[str, str, str], ...] = ()

@@ -384,7 +384,7 @@ RUST = LanguageSpec(
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
     await_suffix=".await",
     field_bindings=True,
-    type_alias=rb"(?m)^\s*(?:pub(?:\([\w:]+\))?\s+)?type\s+%s\b(?:<[^=;]*>)?\s*=\s*([^;]+);",
+    type_alias=re.compile(rb"(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
     self_views=frozenset({"as_mut", "as_ref", "get_mut", "get_ref", "project", "project_ref", "borrow", "borrow_mut", "clone"}),
     wrapper_calls=RUST_WRAPPERS,
     host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
