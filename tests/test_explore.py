@@ -569,3 +569,56 @@ def test_bodiless_declarations_take_no_room_from_bodies():
     shown, _ = pack({"c.kt": view}, pieces, {}, 6000, lambda: None)
     text = shown[0].text if shown else ""
     assert "val step11 = key.length + 11" in text, text
+
+
+def test_awaiting_a_call_in_the_question_names_the_awaited_futures_poll(tmp_path):
+    """`serve(svc).await`: awaiting the result runs the `Future::poll` of the type `serve`
+    returns; the question names it as much as `serve` itself."""
+    from codegraph.explore.engine import _awaited, derived
+
+    (tmp_path / "lib.rs").write_text(
+        "use std::future::Future;\nuse std::pin::Pin;\nuse std::task::{Context, Poll};\n\n"
+        "pub struct Builder {\n    port: u16,\n}\n\npub struct Server {\n    port: u16,\n}\n\n"
+        "impl Builder {\n    pub fn serve(self, svc: u32) -> Server {\n        Server { port: self.port }\n    }\n}\n\n"
+        "impl Future for Server {\n    type Output = ();\n\n"
+        "    fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {\n        Poll::Ready(())\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    q = parse_query("After `builder.serve(svc).await`, what accepts connections?", idx.files, derived(idx).names)
+    _awaited(idx, q)
+    assert [u.qualname for u in q.named.get("builder.serve.await", [])] == ["Server.poll"], q.named
+    q = parse_query("What does `builder.serve(svc)` build?", idx.files, derived(idx).names)
+    _awaited(idx, q)
+    assert not any(t.endswith(".await") for t in q.named)
+
+
+def test_a_named_flow_goes_on_below_where_its_core_path_ends(tmp_path):
+    """`start` reaches the word match `handoff` on the core; below `handoff` the named flow goes
+    on as deep as below a named callable (not only the periphery's three levels)."""
+    chain = "".join(f"def level{k}(request):\n    return level{k + 1}(request)\n\n\n" for k in range(1, 7))
+    (tmp_path / "app.py").write_text(
+        "def start(request):\n    return handoff(request)\n\n\n"
+        "def handoff(request):\n    return level1(request)\n\n\n" + chain + "def level7(request):\n    return request\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
+    reached = {h["to"] for h in result["hops"]}
+    assert {"handoff", "level1", "level4", "level5"} <= reached, reached
+
+
+def test_below_a_named_flows_core_path_the_core_goes_on_along_its_surest_callees(tmp_path):
+    """Below where the named flow's core path ends (`handoff`), its surest callees, at most two
+    of each unit, carry the core on (`level1`, `level2`, …): a future polled by a future polled by
+    a future is one flow, not periphery."""
+    chain = "".join(f"def level{k}(request):\n    return level{k + 1}(request)\n\n\n" for k in range(1, 10))
+    (tmp_path / "app.py").write_text(
+        "def start(request):\n    return handoff(request)\n\n\n"
+        "def handoff(request):\n    return level1(request)\n\n\n" + chain + "def level10(request):\n    return request\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
+    core = {h["to"] for h in result["hops"] if h["core"]}
+    assert {"handoff", "level1", "level2", "level3", "level8", "level9"} <= core, result["hops"]  # deeper than the periphery goes

@@ -283,4 +283,4 @@ def test_rust_items_inside_item_macros_are_indexed_where_they_are_written(tmp_pa
     idx = RootIndex(tmp_path, use_cache=False)
     idx.build()
     out = {(e.dst.split("::")[1], e.rule) for e in likely_graph(idx).out("src/server.rs::serve")}
-    assert ("Server", "resolved") in out and ("Server.poll", "protocol-call") in out  # built here, polled later
+    assert ("Server", "resolved") in out and ("Server.poll", "built-protocol") in out  # built here, polled later

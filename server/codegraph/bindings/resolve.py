@@ -66,6 +66,22 @@ def _module_binds(spec: LanguageSpec, module: str) -> str:
     return module.split(".")[0] if spec.import_binds == "first" else module.rsplit("/", 1)[-1]
 
 
+def _crate_absolute(here: str, module: str) -> str:
+    """A crate path relative to the module `here` as written from the crate root: `self::a` →
+    `here::a`, `super::a` → `a` beside `here` (`super::super::a` one level further up)."""
+    if module == "self" or module.startswith("self::"):
+        return here + module[4:]
+    base, steps = here, 0
+    while module == "super" or module.startswith("super::"):
+        module, steps = module[7:], steps + 1
+    if not steps:
+        return module
+    parts = base.split("::")
+    if len(parts) - steps < 1:
+        return module
+    return "::".join(parts[: len(parts) - steps] + ([module] if module else []))
+
+
 def scope_key(facts: FileFacts) -> str:
     """Where members of a type may be defined: its file, its Go package dir, its Rust crate."""
     scope = spec_of(facts).member_scope
@@ -415,8 +431,7 @@ class Resolver:
                     return cand
             return None
         if system == "crate":
-            mod = module.replace("self::", spec.module_names(facts.path)[0] + "::", 1) if module.startswith("self") else module
-            return self.rust_modules.get(mod)
+            return self.rust_modules.get(_crate_absolute(spec.module_names(facts.path)[0], module))
         return None
 
     def _go_package_dir(self, import_path: str) -> str | None:

@@ -185,6 +185,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     checkpoint()
     q = parse_query(req.query, index.files, d.names)
     _members_added_at_load(index, q)
+    _awaited(index, q)
     excluded = (lambda p: False) if req.include_tests else is_test_path
     seeds, top_words = _seeds(d, q, req, excluded)
     checkpoint()
@@ -294,6 +295,20 @@ def _members_added_at_load(index: RootIndex, q) -> None:
                     found.append(u)
         if 0 < len(found) <= 3:
             q.named[token] = found
+
+
+def _awaited(index: RootIndex, q) -> None:
+    """`serve(make_svc).await` in the question: awaiting the call's result runs the protocol
+    method of the type it returns (`Server::poll`), which the question names as much as `serve`."""
+    likely = likely_graph(index)
+    for token, units in list(q.named.items()):
+        suffixes = {BY_NAME[index.files[u.path].language].await_suffix for u in units if u.path in index.files} - {""}
+        name = re.escape(re.split(r"[.:#]+", token)[-1])
+        if not any(re.search(rf"\b{name}\s*(?:\([^()]*\))?\s*{re.escape(s)}\b", q.text) for s in suffixes):
+            continue
+        found = {m.id: m for u in units for m in likely.returned_protocol(u)}
+        if 0 < len(found) <= 3:
+            q.named[token + suffixes.pop()] = list(found.values())
 
 
 def _spelled(name: str) -> re.Pattern[bytes]:

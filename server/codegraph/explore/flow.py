@@ -63,6 +63,9 @@ UP_FADE = 0.6  # a caller's value: confidence × (0.3 + relevance) × this
 MAX_UP_VALUE = 0.9
 MIN_FAMILY_CALLERS = 3  # this many family members calling one core unit are the family
 MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first while the budget lasts
+SURE_STEP = 0.8  # below where a named flow's core path ends, hops this likely carry the core on
+SURE_WIDTH = 2  # ...at most this many callees of each unit on that line
+SURE_MAX = 12  # ...and this many units below each end
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
@@ -373,11 +376,28 @@ class _FlowSearch:
                 self.context(src.id, value)
                 cur = src
 
+    def _named_ends(self) -> set[str]:
+        """Where a named callable's core path ends: the core units its core hops lead down to
+        that lead nowhere further in the core. The named flow goes on below them."""
+        core_out: dict[str, list[str]] = defaultdict(list)
+        for hop in self.flow.hops:
+            if hop.src.id in self.core and hop.dst.id in self.core:
+                core_out[hop.src.id].append(hop.dst.id)
+        seen, stack = set(self.strong_ids), [u for u in self.strong_ids if u in core_out]
+        while stack:
+            for nxt in core_out[stack.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return {u for u in seen - self.strong_ids if not core_out.get(u)}
+
     def below(self, anchors: list[Unit]) -> None:
         """The periphery below the core, cheapest callees first. A named callable's own flow is
-        what the question asks about: followed deeper and wider."""
+        what the question asks about: followed deeper and wider, also below where its core path
+        ends, where its surest callees carry the core on (`_sure_lines`)."""
+        named_ends = self._named_ends()
         for anchor in anchors:
-            named = anchor.id in self.strong_ids
+            named = anchor.id in self.strong_ids or anchor.id in named_ends
             limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
             max_cost = MAX_DOWN_COST_NAMED if named else MAX_DOWN_COST
             heap = [(0.0, 0, anchor.id, anchor)]
@@ -398,6 +418,29 @@ class _FlowSearch:
                     if self.add(Hop(unit, dst, line, how)):
                         kept += 1
                     heapq.heappush(heap, (c, depth + 1, dst.id, dst))
+        self.core |= self._sure_lines(named_ends)
+
+    def _sure_lines(self, ends: set[str]) -> set[str]:
+        """Below where a named flow's core path ends, its surest callees (at least SURE_STEP
+        likely, the SURE_WIDTH cheapest of each unit) carry the core on, at most SURE_MAX units
+        below each end: a future polled by a future polled by a future is one flow."""
+        sure: set[str] = set()
+        for end in sorted(e for e in ends if e in self.units):
+            heap, seen, taken = [(0.0, end, self.units[end])], {end}, 0
+            while heap and taken < SURE_MAX:
+                cost, _, unit = heapq.heappop(heap)
+                callees = sorted(
+                    ((cost + self._down_step(dst, conf), dst.id, dst, line, how) for dst, line, how, conf in self.steps.out(unit)
+                     if conf >= SURE_STEP and dst.is_callable and dst.id not in seen and dst.id not in self.core),
+                    key=lambda x: (x[0], x[1]),
+                )[:SURE_WIDTH]
+                for c, uid, dst, line, how in callees:
+                    seen.add(uid)
+                    sure.add(uid)
+                    taken += 1
+                    self.add(Hop(unit, dst, line, how))
+                    heapq.heappush(heap, (c, uid, dst))
+        return sure
 
     def _down_step(self, dst: Unit, conf: float) -> float:
         """A hop down costs more when it is only likely, when its callee does not speak the

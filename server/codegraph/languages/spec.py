@@ -109,6 +109,16 @@ class LanguageSpec:
     # (trait/interface name, method): constructing a type that implements it hands the method to
     # a runtime that calls it later (Rust: a `Future` built here is `poll`ed by the executor)
     construct_protocol: tuple[tuple[str, str], ...] = ()
+    # How code awaits a value after the call that makes it (Rust `serve(svc).await`): a question
+    # that writes it names the awaited value's protocol method (its type's `Future::poll`)
+    await_suffix: str = ""
+    # A local named like a field of its method's own type, with no type of its own, holds that
+    # field: it was destructured from self (Rust `match self.project() { Proj::H1 { h1 } => … }`,
+    # `let Self { conn, .. } = self`)
+    field_bindings: bool = False
+    # A type alias declared in a file: group 1 its name, group 2 what it stands for (Rust
+    # `type Http1Dispatcher<T> = proto::Dispatcher<…>;`)
+    type_alias: "re.Pattern[bytes] | None" = None
     # Contracts a runtime calls a library through: (interface or trait, the method the host calls,
     # how a reader knows the contract). Distill takes their implementations as entry surfaces.
     host_contracts: tuple[tuple[str, str, str], ...] = ()
@@ -122,6 +132,9 @@ class LanguageSpec:
     # `self.as_mut()`, a `pin_project` `self.project()`): when the receiver's type does not define
     # the name, the ranked graph reads the call's result as the receiver itself.
     self_views: frozenset[str] = frozenset()
+    # Calls that hand back their one argument wrapped, not another object (Rust's `Pin::new(x)`,
+    # `Box::pin(x)`): a method called on the result is a method of the argument's type.
+    wrapper_calls: tuple[str, ...] = ()
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 

@@ -162,6 +162,8 @@ RUST_CALLS = """
 """
 
 
+# Calls that hand back their one argument wrapped (`Pin::new(x).poll(cx)` polls x)
+RUST_WRAPPERS = ("Pin::new", "Pin::new_unchecked", "Box::pin", "Box::new")
 # Macros whose arguments are patterns, not expressions: `Foo(x)` there matches a value, it calls nothing.
 _PATTERN_MACROS = frozenset({"matches", "assert_matches", "debug_assert_matches"})
 _PATH_SEGMENTS = frozenset({"identifier", "self", "super", "crate"})
@@ -209,7 +211,8 @@ def _macro_chain(tokens: list[Node], j: int) -> tuple[list[str], int]:
             j -= 2
         elif (j >= 2 and prev.type == "token_tree" and prev.child_count and prev.child(0).type == "("
               and tokens[j - 2].type == "identifier"):
-            chain.append(text(tokens[j - 2]) + "()" + sep)
+            wrapper = j >= 4 and tokens[j - 3].type == "::" and f"{text(tokens[j - 4])}::{text(tokens[j - 2])}" in RUST_WRAPPERS
+            chain.append(text(tokens[j - 2]) + (text(prev) if wrapper else "()") + sep)  # `Pin::new(x)` keeps x
             j -= 3
         else:
             chain.append(text(prev) + sep)
@@ -379,7 +382,11 @@ RUST = LanguageSpec(
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
     declarations="(let_declaration pattern: (identifier) @name type: (_) @type)",
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
+    await_suffix=".await",
+    field_bindings=True,
+    type_alias=re.compile(rb"(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
     self_views=frozenset({"as_mut", "as_ref", "get_mut", "get_ref", "project", "project_ref", "borrow", "borrow_mut", "clone"}),
+    wrapper_calls=RUST_WRAPPERS,
     host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""
