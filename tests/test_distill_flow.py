@@ -58,6 +58,8 @@ def test_flow_fixture_gold(name: str) -> None:
         assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
     for uid, words in gold.get("why_contains", {}).items():  # the main role's reason names the rule that chose it
         assert uid in srcs and words in srcs[uid]["why"][0], (uid, srcs.get(uid, {}).get("why"))
+    for uid in gold.get("plan_picks", []):  # chosen by the plan's own stages, not by the one-hop context
+        assert uid in srcs and srcs[uid]["lane"] != "context", (uid, srcs.get(uid, {}).get("lane"))
     if "first_assembly" in gold:  # the first unit whose main role is assembly
         assert next(k for k, s in srcs.items() if s["roles"][0] == "ASSEMBLY_INIT") == gold["first_assembly"], list(srcs)
     fam = gold.get("family_core_at_most")

@@ -1666,9 +1666,11 @@ class _Planner:
             if src in asm or src not in self.flowing or not m.units[src].is_callable or flow.out.get(src):
                 continue
             u = m.units[src]
-            made = _fills(self.index.sources[u.path][u.sig_end_byte : u.end_byte])
-            if made:
+            body = self.index.sources[u.path][u.sig_end_byte : u.end_byte]
+            if made := _fills(body):
                 asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
+            elif layered := _wraps(body):  # a leaf: it only calls what it is handed (`h = mw[i](h)`), so no
+                asm[src] = (1, 0, f"composes `{layered}` in layers and hands it back")  # trunk turn finds it
 
     def patching(self, owners: dict[str, int]) -> None:
         """Tier 1 too: module-level code that gives a type the flow runs through members when its module loads
