@@ -210,3 +210,25 @@ def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
     asm = got["planner"].asm
     assert asm["webclient/client.py::Client.Builder.build"][0] == 0, asm
     assert asm["webclient/pool.py::Pool.get"][0] > 0, asm  # another type's builder is not the entry object's
+
+
+def test_spent_slots_leave_the_boundary_lanes_own_places_to_error_handlers(monkeypatch) -> None:
+    """js-context-proto: once the fill has spent the plan's slots, a public method whose job is the error it
+    is handed (`fail(err)`) still takes a free place of the boundary lane, which nothing else would fill."""
+    from codegraph.distill import flow
+
+    got = {}
+    run = flow._Planner.run
+
+    def spy(self):
+        got["planner"] = self
+        return run(self)
+
+    monkeypatch.setattr(flow._Planner, "run", spy)
+    monkeypatch.setattr(flow, "TOTAL", 22)  # the main path takes 20; the fill spends the rest before `fail`
+    index = RootIndex(FIXTURES / "js-context-proto", use_cache=False)
+    index.build()
+    run_distill_frame(index, {"format": "json"})
+    picks = {uid: key for uid, key, _, _ in got["planner"].p.picks}
+    assert picks.get("lib/context.js::fail") == "boundary", picks
+    assert "lib/context.js::varyOn" not in picks  # a further writer waits for a free slot

@@ -1886,20 +1886,26 @@ class _Planner:
         more += [(u, "boundary", self.err_callees[u]) for u in self.boundary_all[CAPS["boundary"] :]]
         more += [(u, "entry", "public, part of the API") for u in api
                  if u not in wired_api and flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
+        bounds = sum(1 for _, k, _, _ in p.picks if k == "boundary")
         for uid, key, why in more:
-            if len(p.picks) >= TOTAL:
+            full = len(p.picks) >= TOTAL
+            if full and bounds >= CAPS["boundary"]:
                 break
-            if uid not in self.taken:
-                self.taken.add(uid)
-                err = reports_error(self.index, m.units[uid]) if key == "entry" else ""
-                if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
-                    p.qualities.setdefault(uid, {})["entry"] = why
-                    key, why = "boundary", err
-                elif key == "entry" and self.sink_tier.get(uid):  # a public writer (`set body(v)`): a sink first, so
-                    p.qualities.setdefault(uid, {})["entry"] = why  # it may go to context when the main path is full
-                    key, why = "sink", self.sink_tier[uid][1]
-                p.picks.append((uid, key, why, self.depth.get(uid, 0)))
-                p.fill.add(uid)
+            if uid in self.taken:
+                continue
+            err = reports_error(self.index, m.units[uid]) if key == "entry" else ""
+            if full and not (err or key == "boundary"):
+                continue  # the plan's slots are spent, but the boundary lane's own places are still free
+            self.taken.add(uid)
+            bounds += bool(err) or key == "boundary"
+            if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
+                p.qualities.setdefault(uid, {})["entry"] = why
+                key, why = "boundary", err
+            elif key == "entry" and self.sink_tier.get(uid):  # a public writer (`set body(v)`): a sink first, so
+                p.qualities.setdefault(uid, {})["entry"] = why  # it may go to context when the main path is full
+                key, why = "sink", self.sink_tier[uid][1]
+            p.picks.append((uid, key, why, self.depth.get(uid, 0)))
+            p.fill.add(uid)
 
     def closures_to_outer(self) -> None:
         """A closure is read inside its function: pick the enclosing callable (when it is not huge)."""
