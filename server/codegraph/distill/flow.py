@@ -1901,7 +1901,7 @@ class _Planner:
             if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
                 p.qualities.setdefault(uid, {})["entry"] = why
                 key, why = "boundary", err
-            elif key == "entry" and self.sink_tier.get(uid):  # a public writer (`set body(v)`): a sink first, so
+            elif key == "entry" and self.sink_tier.get(uid):  # a public writer (`moveTo(url)`): a sink first, so
                 p.qualities.setdefault(uid, {})["entry"] = why  # it may go to context when the main path is full
                 key, why = "sink", self.sink_tier[uid][1]
             p.picks.append((uid, key, why, self.depth.get(uid, 0)))
