@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates")
+         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -232,3 +232,18 @@ def test_spent_slots_leave_the_boundary_lanes_own_places_to_error_handlers(monke
     picks = {uid: key for uid, key, _, _ in got["planner"].p.picks}
     assert picks.get("lib/context.js::fail") == "boundary", picks
     assert "lib/context.js::varyOn" not in picks  # a further writer waits for a free slot
+
+
+def test_how_a_unit_ends_the_errors_it_catches() -> None:
+    """py-rule-family: a handler that hands the caught error to an output its caller gave it, or that raises
+    the errors it collected as its own, ends the errors it meets (a boundary); one that swallows does not."""
+    from codegraph.distill.flow import _error_turn
+    from codegraph.distill.topology import build_model
+
+    index = built("py-rule-family")
+    model = build_model(index)
+    unit = model.units.__getitem__
+    assert "reporter.failed" in _error_turn(index, model, unit("siteroute/routing.py::PathRule.render"), {})
+    assert "RuleTableError" in _error_turn(index, model, unit("siteroute/paths.py::load_rules"), {})
+    assert _error_turn(index, model, unit("siteroute/paths.py::safe_depth"), {}) == ""
+    assert _error_turn(index, model, unit("siteroute/routing.py::PathRule.layout"), {}) == ""
