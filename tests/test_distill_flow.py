@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates")
+         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -58,6 +58,8 @@ def test_flow_fixture_gold(name: str) -> None:
         assert uid in srcs and srcs[uid]["roles"][0] == role, (uid, srcs.get(uid, {}).get("roles"))
     for uid, words in gold.get("why_contains", {}).items():  # the main role's reason names the rule that chose it
         assert uid in srcs and words in srcs[uid]["why"][0], (uid, srcs.get(uid, {}).get("why"))
+    for uid in gold.get("plan_picks", []):  # chosen by the plan's own stages, not by the one-hop context
+        assert uid in srcs and srcs[uid]["lane"] != "context", (uid, srcs.get(uid, {}).get("lane"))
     if "first_assembly" in gold:  # the first unit whose main role is assembly
         assert next(k for k, s in srcs.items() if s["roles"][0] == "ASSEMBLY_INIT") == gold["first_assembly"], list(srcs)
     fam = gold.get("family_core_at_most")
@@ -208,3 +210,40 @@ def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
     asm = got["planner"].asm
     assert asm["webclient/client.py::Client.Builder.build"][0] == 0, asm
     assert asm["webclient/pool.py::Pool.get"][0] > 0, asm  # another type's builder is not the entry object's
+
+
+def test_spent_slots_leave_the_boundary_lanes_own_places_to_error_handlers(monkeypatch) -> None:
+    """js-context-proto: once the fill has spent the plan's slots, a public method whose job is the error it
+    is handed (`fail(err)`) still takes a free place of the boundary lane, which nothing else would fill."""
+    from codegraph.distill import flow
+
+    got = {}
+    run = flow._Planner.run
+
+    def spy(self):
+        got["planner"] = self
+        return run(self)
+
+    monkeypatch.setattr(flow._Planner, "run", spy)
+    monkeypatch.setattr(flow, "TOTAL", 22)  # the main path takes 20; the fill spends the rest before `fail`
+    index = RootIndex(FIXTURES / "js-context-proto", use_cache=False)
+    index.build()
+    run_distill_frame(index, {"format": "json"})
+    picks = {uid: key for uid, key, _, _ in got["planner"].p.picks}
+    assert picks.get("lib/context.js::fail") == "boundary", picks
+    assert "lib/context.js::varyOn" not in picks  # a further writer waits for a free slot
+
+
+def test_how_a_unit_ends_the_errors_it_catches() -> None:
+    """py-rule-family: a handler that hands the caught error to an output its caller gave it, or that raises
+    the errors it collected as its own, ends the errors it meets (a boundary); one that swallows does not."""
+    from codegraph.distill.flow import _error_turn
+    from codegraph.distill.topology import build_model
+
+    index = built("py-rule-family")
+    model = build_model(index)
+    unit = model.units.__getitem__
+    assert "reporter.failed" in _error_turn(index, model, unit("siteroute/routing.py::PathRule.render"), {})
+    assert "RuleTableError" in _error_turn(index, model, unit("siteroute/paths.py::load_rules"), {})
+    assert _error_turn(index, model, unit("siteroute/paths.py::safe_depth"), {}) == ""
+    assert _error_turn(index, model, unit("siteroute/routing.py::PathRule.layout"), {}) == ""

@@ -1038,6 +1038,37 @@ def _guards_handoff(index, model: Model, u: Unit, regions: dict[str, list[tuple[
     return ""
 
 
+CAUGHT_ARG = re.compile(rb"[(,]\s*(?:e|err|error|ex|exc|exception|cause)\s*[,)]")  # the caught error handed on
+HANDLER_KEEPS = re.compile(rb"\b(\w+)\s*(?:=(?!=)|\.(?:push|append|add)\()")  # `errors = [e]`, `errors.push(e)`
+RAISES_NEW = re.compile(rb"\b(?:throw|raise)\s+(?:new\s+)?([A-Z]\w*)\s*\(")  # `throw new Failure(…)`, `raise Failure(…)`
+
+
+def _error_turn(index, model: Model, u: Unit, regions: dict[str, list[tuple[int, int]]]) -> str:
+    """How a unit with an error handler of its own ends the errors it meets ('' when it does not): it hands
+    what it catches to an output it was given (`catch (err) { sink.error(err) }`), or it catches and raises an
+    error of its own (`throw new CombinedFailure(errors)`)."""
+    if u.path not in regions:
+        regions[u.path] = _error_regions(index, u.path)
+    handlers = [(a, b) for a, b in regions[u.path] if u.sig_end_byte <= a < u.end_byte]
+    if not handlers:
+        return ""
+    params = {p.lstrip("*&") for p in u.param_names} - {"self", "this", ""}
+    src = index.sources[u.path]
+    for c in model.calls.get(u.id, ()):
+        root = c.receiver.split(".")[0] if c.receiver else ""
+        if (root in params and any(a <= c.start_byte < b for a, b in handlers)
+                and CAUGHT_ARG.search(src, c.start_byte + len(c.receiver) + len(c.name) + 1, c.end_byte)):
+            return f"hands the errors it catches to `{c.receiver}.{c.name}`, which its caller gave it"
+    kept = {n for a, b in handlers for n in HANDLER_KEEPS.findall(src, a, b)}  # what its handlers collect
+    for raised in RAISES_NEW.finditer(src, handlers[0][0], u.end_byte):
+        inside = any(a <= raised.start() < b for a, b in handlers)
+        close = src.find(b")", raised.end(), u.end_byte)
+        named = set(re.findall(rb"\w+", src[raised.end() : close if close >= 0 else u.end_byte]))
+        if inside or named & kept:  # `catch (e) { throw new Failure(e) }`, or the caught errors raised together
+            return f"catches errors and raises its own (`{raised.group(1).decode()}`)"
+    return ""
+
+
 def _held_callable(model: Model, u: Unit, c) -> bool:
     """The call runs a callable the unit holds, not a method of its own: a field of its object that its
     class does not define (`self.app`, the app a middleware wraps) or a parameter."""
@@ -1461,6 +1492,7 @@ class _Planner:
             per_entry += [trunk, converging]
             weights += [max(1, flow.down.get(e, 0))] * 2
         self.flowing = set(depth)
+        self._imported: dict[str, int] | None = None  # type name → files importing it (best_known)
         self.families_taken = {k for k in map(self.sibling_key, self.entries) if k}
 
     def sibling_key(self, u: str) -> tuple | None:
@@ -1506,6 +1538,7 @@ class _Planner:
                 u = lst.pop(0)
                 k = self.sibling_key(u)
                 if u not in core and not (k and k in self.families_taken):
+                    u = self.best_known(u, k, lst) if k and k[0] != "same-callees" else u
                     core.append(u)
                     if k:
                         self.families_taken.add(k)
@@ -1515,6 +1548,38 @@ class _Planner:
                 break
         self.spare_core = core[CAPS["core"] :]
         self.core = core[: CAPS["core"]]
+
+    def best_known(self, u: str, key: tuple, rest: list[str]) -> str:
+        """The member of an override family that stands for it: the one whose type the most other files of
+        the code base import (the rule everyone writes, not a rarer variant), else the first by reach."""
+        m = self.m
+        members = [u] + [x for x in rest if x != u and self.sibling_key(x) == key]
+        if len(members) == 1:
+            return u
+        if self._imported is None:
+            self._imported = self.files_importing()
+
+        def known(x: str) -> int:
+            parent = m.units[x].parent
+            return self._imported.get(m.units[parent].name, 0) if parent else 0
+
+        return max(members, key=lambda x: (known(x), -members.index(x)))
+
+    def files_importing(self) -> dict[str, int]:
+        """Type name → how many other files of the code base import it by name (package index files aside):
+        the type a reader meets most. Imports only: a file's calls are decoded on demand, and that costs."""
+        home: dict[str, set[str]] = {}  # type name → the files defining it (they do not count)
+        for t in self.flow._methods_of:
+            home.setdefault(self.m.units[t].name, set()).add(self.m.units[t].path)
+        count: dict[str, int] = {}
+        for path in sorted({self.m.units[x].path for x in self.flow.arch}):
+            if path.rsplit("/", 1)[-1].startswith(("__init__.", "index.", "mod.", "lib.")):
+                continue
+            imported = {x for imp in self.index.files[path].imports for x in (imp.name, imp.alias) if x}
+            for name in home.keys() & imported:
+                if path not in home[name]:
+                    count[name] = count.get(name, 0) + 1
+        return count
 
     # ---- boundaries: what the flow calls from its error handlers --------------------------
     def boundaries(self) -> None:
@@ -1666,9 +1731,11 @@ class _Planner:
             if src in asm or src not in self.flowing or not m.units[src].is_callable or flow.out.get(src):
                 continue
             u = m.units[src]
-            made = _fills(self.index.sources[u.path][u.sig_end_byte : u.end_byte])
-            if made:
+            body = self.index.sources[u.path][u.sig_end_byte : u.end_byte]
+            if made := _fills(body):
                 asm[src] = (1, 0, f"creates `{made}`, sets its parts and hands it back")
+            elif layered := _wraps(body):  # a leaf: it only calls what it is handed (`h = mw[i](h)`), so no
+                asm[src] = (1, 0, f"composes `{layered}` in layers and hands it back")  # trunk turn finds it
 
     def patching(self, owners: dict[str, int]) -> None:
         """Tier 1 too: module-level code that gives a type the flow runs through members when its module loads
@@ -1841,6 +1908,8 @@ class _Planner:
             return "boundary", f"handles the error it is handed (`{error_param}`)"
         if guarded := _guards_handoff(self.index, m, u, self.regions):
             return "boundary", f"catches what goes wrong in `{guarded}`, to which it hands its own arguments on"
+        if turned := _error_turn(self.index, m, u, self.regions):
+            return "boundary", turned
         if u.kind == "constructor" or u.name in ("__init__", "constructor"):
             return "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         if uid in self.registers:
@@ -1884,17 +1953,26 @@ class _Planner:
         more += [(u, "boundary", self.err_callees[u]) for u in self.boundary_all[CAPS["boundary"] :]]
         more += [(u, "entry", "public, part of the API") for u in api
                  if u not in wired_api and flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
+        bounds = sum(1 for _, k, _, _ in p.picks if k == "boundary")
         for uid, key, why in more:
-            if len(p.picks) >= TOTAL:
+            full = len(p.picks) >= TOTAL
+            if full and bounds >= CAPS["boundary"]:
                 break
-            if uid not in self.taken:
-                self.taken.add(uid)
-                err = reports_error(self.index, m.units[uid]) if key == "entry" else ""
-                if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
-                    p.qualities.setdefault(uid, {})["entry"] = why
-                    key, why = "boundary", err
-                p.picks.append((uid, key, why, self.depth.get(uid, 0)))
-                p.fill.add(uid)
+            if uid in self.taken:
+                continue
+            err = reports_error(self.index, m.units[uid]) if key == "entry" else ""
+            if full and not (err or key == "boundary"):
+                continue  # the plan's slots are spent, but the boundary lane's own places are still free
+            self.taken.add(uid)
+            bounds += bool(err) or key == "boundary"
+            if err:  # a public method whose job is the error it is handed (`fail(err)`): a boundary first
+                p.qualities.setdefault(uid, {})["entry"] = why
+                key, why = "boundary", err
+            elif key == "entry" and self.sink_tier.get(uid):  # a public writer (`moveTo(url)`): a sink first, so
+                p.qualities.setdefault(uid, {})["entry"] = why  # it may go to context when the main path is full
+                key, why = "sink", self.sink_tier[uid][1]
+            p.picks.append((uid, key, why, self.depth.get(uid, 0)))
+            p.fill.add(uid)
 
     def closures_to_outer(self) -> None:
         """A closure is read inside its function: pick the enclosing callable (when it is not huge)."""

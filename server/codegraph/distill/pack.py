@@ -174,7 +174,8 @@ def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, ti
     pack = t.assemble(inc, status)
     size = measure(render(pack))
     if size > cap:
-        raise RequestFailed(f"knowledge pack not delivered: needs {size} bytes, cap {cap}")
+        needed = max(_needed(t.assemble(inc, st), size, render, measure) for st in {status, "partial"})
+        raise RequestFailed(f"knowledge pack not delivered: needs {needed} bytes, cap {cap}")
     for item in _items(t):
         tick()
         trial = _with(t, inc, item)
@@ -184,6 +185,23 @@ def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, ti
         if fits(render(trial_pack)):
             inc, pack = trial, trial_pack
     return pack, inc
+
+
+def _needed(pack: dict, size: int, render: Render, measure: Measure) -> int:
+    """The cap that would hold this pack: the pack states its own cap, so a cap with more digits than the
+    one asked for makes it longer (512 → 1068 adds a byte); measured until the stated cap holds it. The
+    caller asks for both statuses: at the smallest cap the pack is delivered `partial`, which a rendering
+    may state at more length than `complete`."""
+    budget = pack.get("budget")
+    if not isinstance(budget, dict) or "cap" not in budget:
+        return size
+    for _ in range(3):
+        trial = dict(pack, budget=dict(budget, cap=size))
+        again = measure(render(trial))
+        if again <= size:
+            return size
+        size = again
+    return size
 
 
 def deliver(parts: Parts, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None],
