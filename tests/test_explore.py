@@ -494,3 +494,29 @@ def test_callers_above_an_entry_extend_the_flow_upward(tmp_path, monkeypatch):
     search.aim([], parts)
     entries = search.enter()
     assert [u.qualname for u in entries] == ["Outbox.send", "Broker.deliver", "Broker.next_delivery"]
+
+
+def test_a_table_the_flow_reads_by_key_brings_its_functions(tmp_path):
+    """`strategies[key] || deepMerge` calls no function by name: the module-level table it
+    indexes is where the call goes, so the table and the functions it lists (and the fallback
+    on the lookup line) join the flow and keep their bodies."""
+    filler = "".join(f"export function format{k}(value) {{\n  const text = String(value);\n  return text + '{k}';\n}}\n\n" for k in range(70))
+    (tmp_path / "combine.js").write_text(
+        "function fromRequest(base, request) {\n  return request;\n}\n\n"
+        "function preferRequest(base, request) {\n  return request === undefined ? base : request;\n}\n\n"
+        "function deepMerge(base, request) {\n  return Object.assign({}, base, request);\n}\n\n"
+        + filler
+        + "const strategies = {\n  url: fromRequest,\n  timeout: preferRequest,\n};\n\n"
+        "export default function combine(base, request) {\n  const out = {};\n"
+        "  for (const key of Object.keys({ ...base, ...request })) {\n    const pick = strategies[key] || deepMerge;\n"
+        "    out[key] = pick(base[key], request[key]);\n  }\n  return out;\n}\n"
+    )
+    (tmp_path / "client.js").write_text(
+        "import combine from './combine.js';\n\nexport function send(defaults, config) {\n  const merged = combine(defaults, config);\n  return merged;\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `combine` decide, key by key, between the base and the request value?", 3000), lambda: None)
+    shown = sections(result["text"]).get("combine.js", ("", set()))[1]
+    assert {2, 6, 10} <= shown, result["text"]  # fromRequest, preferRequest, the deepMerge fallback
+    assert 363 in shown, result["text"]  # the table: `url: fromRequest`

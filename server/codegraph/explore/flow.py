@@ -64,6 +64,9 @@ MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
+TABLE_RULE = "table-lookup"
+FALLBACK_RULES = frozenset({"callback-ref"})
+MAX_TABLE_ENTRIES = 8  # a table of more distinct functions is a registry, not one call's alternatives
 MAX_CONNECT_COST = 2.5  # a connecting path costlier than this (−log confidence + per hop) is no path
 
 
@@ -254,6 +257,7 @@ def find_flow(
     flow = search.flow
     flow.hops = _flow_order(flow.hops)  # from where the work enters down, breadth first
     core_callables = [search.units[uid] for uid in sorted(search.core) if uid in search.units and search.units[uid].is_callable]
+    core_callables += search.tables(core_callables)
     search.below(core_callables)
     search.beside(core_callables)
     flow.spine = search.core
@@ -365,6 +369,30 @@ class _FlowSearch:
                 self.add(Hop(src, cur, line, how))
                 self.context(src.id, value)
                 cur = src
+
+    def tables(self, anchors: list[Unit]) -> list[Unit]:
+        """A lookup table a core unit indexes (`strategies[key](…)`) is where its call goes: the
+        table and the functions it lists join the core (a switch written as data). Returns the
+        entries added. Interchangeable family members listed there stay siblings."""
+        added: list[Unit] = []
+        for anchor in anchors:
+            for table, line, how, _ in self.steps.out(anchor):
+                if how != TABLE_RULE or table.kind != "statement":
+                    continue
+                entries = {dst.id: Hop(table, dst, at, "table-entry") for dst, at, _, conf in self.steps.out(table) if dst.is_callable and conf >= ENTRY_MIN_CONF}
+                # the fallback the lookup line hands over when the key is missing (`table[k] || f`)
+                entries.update({dst.id: Hop(anchor, dst, at, rule) for dst, at, rule, _ in self.steps.out(anchor) if at == line and rule in FALLBACK_RULES and dst.is_callable})
+                if not entries or len(entries) > MAX_TABLE_ENTRIES:
+                    continue
+                self.add(Hop(anchor, table, line, how))
+                self.core.add(table.id)
+                for hop in entries.values():
+                    if self.interchangeable(hop.dst) or hop.dst.id in self.core:
+                        continue
+                    self.add(hop)
+                    self.core.add(hop.dst.id)
+                    added.append(hop.dst)
+        return added
 
     def below(self, anchors: list[Unit]) -> None:
         """The periphery below the core, cheapest callees first. A named callable's own flow is

@@ -96,6 +96,8 @@ RULE_CONFIDENCE: dict[str, float] = {
     "family-dispatch": 0.5,  # / sqrt(number of implementations)
     "subtype-method": 0.5,  # / sqrt(number of implementations)
     "protocol-call": 0.4,
+    # a callable indexing a module-level table of functions of its file (`strategies[key]`)
+    "table-lookup": 0.9,
 }
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.33}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess
@@ -150,6 +152,12 @@ def _segments(receiver: str) -> list[tuple[str, bool]] | None:
             continue  # `factories.get(i)`: an element, like `handlers[p]`
         out.append((m.group(1), m.group(2).startswith("(")))
     return out or None
+
+
+@lru_cache(maxsize=4096)
+def _indexed(name: str) -> re.Pattern[bytes]:
+    """`name[` as a whole identifier read by index (not a member `x.name[`, not a longer name)."""
+    return re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*\[")
 
 
 def _norm(name: str) -> str:
@@ -446,6 +454,24 @@ class LikelyGraph:
         for ref in ctx.refs_by_caller.get(src, ()):
             for dst, conf, rule in self.ref_targets(facts, ref):
                 add(src, dst, ref.line, conf, rule)
+        if unit.is_callable:
+            for dst, line in self._tables_read(unit, facts):
+                add(src, dst, line, RULE_CONFIDENCE["table-lookup"], "table-lookup")
+        return out
+
+    def _tables_read(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:
+        """The lookup tables of its file a callable indexes (`strategies[key]`, `(table[k] ||
+        fallback)(…)`): the entry it reads is called or handed on, so the table's functions are
+        where the call goes (the table's own references lead on to them)."""
+        tables = [u for u in facts.units if u.kind == "statement" and u.stmt_kind == "table" and u.parent is None]
+        if not tables:
+            return []
+        source = self.index.sources.get(facts.path, b"")
+        out = []
+        for t in tables:
+            m = _indexed(t.name).search(source, unit.start_byte, unit.end_byte)
+            if m is not None:
+                out.append((t, unit.start_line + source.count(b"\n", unit.start_byte, m.start())))
         return out
 
     def _constructed_protocol(self, t: Unit, spec: LanguageSpec) -> list[Unit]:
@@ -1136,6 +1162,8 @@ class LikelyGraph:
         if unit.kind == "method" and parent is not None and parent.kind in CLASS_KINDS:
             family |= {m.id for t in resolver.supertypes_of(parent) for m in resolver.members_of(t).get(unit.name, [])}
         full: set[str] = set()
+        if unit.kind == "statement" and unit.stmt_kind == "table":
+            full = {unit.path}  # read by index (`table[key]`), which no call or reference records
         if unit.name in protocol:
             full = {unit.path} | set(sorted(near, key=lambda p: (_is_test(p), _secondary(p), p))[:MAX_INTO_FILES])
         return names, files | candidates, full, family

@@ -129,7 +129,23 @@ def _statement_call(node: Node) -> tuple[str, str] | None:
                     value = named_children(value)[0] if named_children(value) else None
                 if value is not None and value.type in ("call_expression", "new_expression"):
                     return "wiring", text(decl.child_by_field_name("name"))[:80]
+                if value is not None and value.type == "object" and _function_entries(value) >= MIN_TABLE_ENTRIES:
+                    return "table", text(decl.child_by_field_name("name"))[:80]
     return None
+
+
+# A module-level object whose entries are functions (`const strategies = { url: fromRequest,
+# headers: (a, b) => … }`) is a lookup table: code calls its entries by key, not by name.
+MIN_TABLE_ENTRIES = 2
+_ENTRY_VALUES = frozenset({"identifier", "arrow_function", "function_expression", "function"})
+
+
+def _function_entries(obj: Node) -> int:
+    """How many entries of an object literal hold a function or a name (`k: f`, `k: (a) => …`)."""
+    return sum(
+        1 for pair in obj.children
+        if pair.type == "pair" and (pair.child_by_field_name("value") is not None and pair.child_by_field_name("value").type in _ENTRY_VALUES)
+    )
 
 
 def module_statements(root: Node) -> list[ModuleStatement]:
@@ -168,6 +184,13 @@ REFS = "\n".join(
     for holder in ("arguments", "array", "pair value:", "assignment_expression right:")
     for ref in (_MEMBER_REF, "(identifier) @bare")
 )
+# A function chosen as a fallback value (`table[key] || fallback`, `has ? table[key] : fallback`)
+REFS += """
+(ternary_expression consequence: (identifier) @bare)
+(ternary_expression alternative: (identifier) @bare)
+(binary_expression operator: "||" right: (identifier) @bare)
+(binary_expression operator: "??" right: (identifier) @bare)
+"""
 _THIS_MEMBERS = "(assignment_expression left: (member_expression object: (this) @obj property: (property_identifier) @name) right: (_) @value)\n"
 TS_MEMBERS = _THIS_MEMBERS + """
 (public_field_definition name: (_) @name type: (type_annotation) @type)
