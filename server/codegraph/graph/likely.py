@@ -96,6 +96,8 @@ RULE_CONFIDENCE: dict[str, float] = {
     "family-dispatch": 0.5,  # / sqrt(number of implementations)
     "subtype-method": 0.5,  # / sqrt(number of implementations)
     "protocol-call": 0.4,
+    # `Type.member()` where `Type` is an import binding a class of the imported file
+    "class-member": 0.9,
     # a callable indexing a module-level table of functions of its file (`strategies[key]`)
     "table-lookup": 0.9,
 }
@@ -152,6 +154,10 @@ def _segments(receiver: str) -> list[tuple[str, bool]] | None:
             continue  # `factories.get(i)`: an element, like `handlers[p]`
         out.append((m.group(1), m.group(2).startswith("(")))
     return out or None
+
+
+_NEAR_NAME_RULES = frozenset({"same-file", "import-reach", "same-package"})  # not a namesake anywhere
+_STATIC = re.compile(rb"\s*(?:@\w+\s*)*(?:public\s+|protected\s+|private\s+)?static\b")
 
 
 @lru_cache(maxsize=4096)
@@ -725,8 +731,13 @@ class LikelyGraph:
             if spec is not None and call.name in spec.value_calls:  # `dispatch.bind(this)`: a reference
                 receiver, _, name = call.receiver.rpartition(".")
                 if name.isidentifier():
-                    return self.ref_targets(facts, call._replace(name=name, receiver=receiver))
-            member = self._module_member(facts, call.receiver, call.name)
+                    found = self.ref_targets(facts, call._replace(name=name, receiver=receiver))
+                    if not found and not receiver and not self._is_local(facts, caller, name):
+                        # `transform.call(config, fns)`: calls the function a bare name the resolver
+                        # could not bind denotes (a default import), found like a bare call
+                        found = [h for h in self._name_rules(facts, caller, call._replace(name=name, receiver="")) if h[2] in _NEAR_NAME_RULES]
+                    return found
+            member = self._module_member(facts, call.receiver, call.name) or self._imported_class_member(facts, call.receiver, call.name)
             if member:
                 return member
             typed = self._receiver_rules(facts, caller, call, spec)
@@ -765,6 +776,26 @@ class LikelyGraph:
             return []
         conf = RULE_CONFIDENCE["module-member"] * _K_FACTOR[len(found)]
         return [(u, conf, "module-member") for u in found]
+
+    def _imported_class_member(self, facts: FileFacts, receiver: str, name: str) -> list[tuple[Unit, float, str]]:
+        """`Headers.concat(a, b)` where `Headers` is an import binding the class of that name in
+        the imported file: a call on the class itself, so its static member when it has one."""
+        if not receiver.isidentifier() or not receiver[:1].isupper():
+            return []
+        lines = {imp.line for imp in facts.imports if (imp.alias or imp.name) == receiver or (imp.name == "default" and imp.alias == receiver)}
+        b = self.index.bindings.get(facts.path)
+        files = {e.dst for e in b.edges if e.kind == "imports" and e.line in lines} if b is not None and lines else set()
+        owners = [u for u in self.by_name().get(receiver, ()) if u.path in files and u.kind in CLASS_KINDS and not u.parent]
+        if len(owners) != 1:
+            return []
+        found = [m for m in self.index.resolver.members_of(owners[0]).get(name, []) if m.is_callable]
+        source = self.index.sources.get(owners[0].path, b"")
+        static = [m for m in found if _STATIC.match(source, m.start_byte)]
+        found = static or found
+        if not 0 < len(found) <= MAX_NAME_CANDIDATES:
+            return []
+        conf = RULE_CONFIDENCE["class-member"] * _K_FACTOR[len(found)]
+        return [(m, conf, "class-member") for m in found]
 
     def _protocol(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
         """`handler(x)` where `handler` holds an object: the object's call protocol method."""
