@@ -679,7 +679,9 @@ class LikelyGraph:
                     spec = BY_NAME.get(facts.language)
                     if spec is not None and spec.implicit_this and not self._is_local(facts, caller, head):
                         t, rule = self._member_type(owner, head)
-        for name, called in steps[1:]:
+        rest = steps[1:]
+        while rest:
+            (name, called), rest = rest[0], rest[1:]
             if t is None:
                 return None, ""
             if called:  # `x.make()`: what make returns; `list.get(i)` on a container: its element
@@ -687,6 +689,10 @@ class LikelyGraph:
                 if m is None and rule != "self":
                     continue
                 t, rule = self._made_by(m)
+            elif rest and not rest[0][1] and self._member_type(t, f"{name}.{rest[0][0]}")[0] is not None:
+                # `this.queues.request`: an entry of an object literal the member holds
+                t, rule = self._member_type(t, f"{name}.{rest[0][0]}")
+                rest = rest[1:]
             else:
                 t, rule = self._member_type(t, name)
         return (t, rule) if t is not None else (None, "")

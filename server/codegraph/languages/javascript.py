@@ -192,6 +192,8 @@ REFS += """
 (binary_expression operator: "??" right: (identifier) @bare)
 """
 _THIS_MEMBERS = "(assignment_expression left: (member_expression object: (this) @obj property: (property_identifier) @name) right: (_) @value)\n"
+# `this.queues = { request: new Queue(), … }`: each entry built there is a member `queues.request`
+_THIS_MEMBERS += "(assignment_expression left: (member_expression object: (this) @obj property: (property_identifier) @outer) right: (object (pair key: (property_identifier) @name value: (new_expression) @value)))\n"
 TS_MEMBERS = _THIS_MEMBERS + """
 (public_field_definition name: (_) @name type: (type_annotation) @type)
 (public_field_definition name: (_) @name value: (new_expression) @value)
