@@ -96,6 +96,8 @@ RULE_CONFIDENCE: dict[str, float] = {
     "family-dispatch": 0.5,  # / sqrt(number of implementations)
     "subtype-method": 0.5,  # / sqrt(number of implementations)
     "protocol-call": 0.4,
+    # `super(…)` / `super.m()`: the supertype's constructor or member
+    "super-call": 0.95,
     # `Type.member()` where `Type` is an import binding a class of the imported file
     "class-member": 0.9,
     # a callable indexing a module-level table of functions of its file (`strategies[key]`)
@@ -724,6 +726,8 @@ class LikelyGraph:
         resolver = self.index.resolver
         caller = resolver.units.get(call.caller) if call.caller else None
         spec = BY_NAME.get(facts.language)
+        if spec is not None and spec.super_name and spec.super_name in (call.name, call.receiver):
+            return self._super_member(caller, call)
         if call.name not in self.by_name():  # defined nowhere: only a reference or a call protocol can lead anywhere
             if spec is None:
                 return []
@@ -782,6 +786,21 @@ class LikelyGraph:
             return []
         conf = RULE_CONFIDENCE["module-member"] * _K_FACTOR[len(found)]
         return [(u, conf, "module-member") for u in found]
+
+    def _super_member(self, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:
+        """`super(…)` in a constructor runs the supertype's constructor; `super.close()` the
+        supertype's `close` (the nearest one up the chain)."""
+        method, owner = self._enclosing(caller)
+        if owner is None:
+            return []
+        name = call.name if call.receiver else (method.name if method is not None else "")
+        for base in self.index.resolver.supertypes_of(owner):
+            m = self.index.resolver.find_member(base, name) if name else None
+            if m is None and not call.receiver and base.kind in CLASS_KINDS:
+                m = self.constructor(base)
+            if m is not None and m.is_callable:
+                return [(m, RULE_CONFIDENCE["super-call"], "super-call")]
+        return []
 
     def _imported_class_member(self, facts: FileFacts, receiver: str, name: str) -> list[tuple[Unit, float, str]]:
         """`Headers.concat(a, b)` where `Headers` is an import binding the class of that name in
@@ -1169,7 +1188,8 @@ class LikelyGraph:
                 anchors.add(parent.name)
                 anchors.update(t.name for t in resolver.supertypes_of(parent))
                 anchors.update(resolver.units[x].name for x in self.subtypes().get(parent.id, ()) if x in resolver.units)
-        files: set[str] = {unit.path}
+        below, super_name = self._subtype_files(unit, parent)
+        files: set[str] = {unit.path} | below
         for src, _, _ in self.index.graph.inc(unit.id):
             su = resolver.units.get(src)
             if su is not None:
@@ -1203,7 +1223,21 @@ class LikelyGraph:
             full = {unit.path}  # read by index (`table[key]`), which no call or reference records
         if unit.name in protocol:
             full = {unit.path} | set(sorted(near, key=lambda p: (_is_test(p), _secondary(p), p))[:MAX_INTO_FILES])
+        if super_name:
+            names.add(super_name)  # after the name lookups: `super` is written in most files
         return names, files | candidates, full, family
+
+    def _subtype_files(self, unit: Unit, parent: Unit | None) -> tuple[set[str], str]:
+        """A type's member is reached by `super(…)` / `super.m()` in its subtypes' files: those
+        files, and the language's super name (a name a call into the member writes there)."""
+        if parent is None or parent.kind not in CLASS_KINDS or not unit.is_callable:
+            return set(), ""
+        spec = BY_NAME.get(self.index.files[unit.path].language) if unit.path in self.index.files else None
+        subtypes = self.subtypes().get(parent.id, ()) if spec is not None and spec.super_name else ()
+        if not subtypes:
+            return set(), ""
+        units = self.index.resolver.units
+        return {units[x].path for x in subtypes if x in units}, spec.super_name
 
     def _edges_into(self, unit: Unit, facts: FileFacts, names: set[str], family: set[str]) -> list[Likely]:
         """The edges of one file into `unit`: resolved edges into it or a method it overrides,

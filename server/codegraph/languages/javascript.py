@@ -36,6 +36,8 @@ _JS_DEFS = _COMMON_DEFS + """
 
 CALLS = """
 (call_expression function: (identifier) @name) @call
+(call_expression function: (super) @name) @call
+(call_expression function: (member_expression object: (super) @receiver property: (_) @name)) @call
 (call_expression function: (member_expression object: (_) @receiver property: (_) @name)) @call
 (new_expression constructor: (identifier) @name) @construct
 (new_expression constructor: (member_expression object: (_) @receiver property: (_) @name)) @construct
@@ -267,6 +269,7 @@ _COMMON = dict(
     copy_suffixes=(".d.ts", ".d.cts", ".d.mts", ".min.js", ".cjs", ".mjs"),
     file_scoped_names=True,
     value_calls=frozenset({"bind", "call", "apply"}),
+    super_name="super",
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
     refine_kind=refine_kind,
     calls=CALLS,
