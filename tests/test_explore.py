@@ -520,3 +520,24 @@ def test_a_table_the_flow_reads_by_key_brings_its_functions(tmp_path):
     shown = sections(result["text"]).get("combine.js", ("", set()))[1]
     assert {2, 6, 10} <= shown, result["text"]  # fromRequest, preferRequest, the deepMerge fallback
     assert 363 in shown, result["text"]  # the table: `url: fromRequest`
+
+
+def test_a_receiver_built_by_a_module_call_brings_its_builder(tmp_path):
+    """`client.send(msg)` where `client` is no definition but a module variable a call builds
+    (`const client = assemble(defaults)`): the function that builds it is where the object
+    the question calls comes from, and is shown with the flow."""
+    filler = "".join(f"export function format{k}(value) {{\n  const text = String(value);\n  return text + '{k}';\n}}\n\n" for k in range(70))
+    (tmp_path / "transport.js").write_text(
+        "export class Transport {\n  constructor(options) {\n    this.options = options;\n  }\n\n"
+        "  send(message) {\n    return this.write(message);\n  }\n\n  write(message) {\n    return message;\n  }\n}\n\n" + filler
+    )
+    (tmp_path / "index.js").write_text(
+        "import { Transport } from './transport.js';\n\n"
+        "function assemble(options) {\n  const transport = new Transport(options);\n  transport.retries = options.retries || 3;\n  return transport;\n}\n\n"
+        "const client = assemble({ retries: 2 });\n\nexport default client;\n\n" + filler.replace("format", "render")
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("What happens when I call `client.send(msg)`?", 2500), lambda: None)
+    shown = sections(result["text"]).get("index.js", ("", set()))[1]
+    assert {3, 4, 5} <= shown, result["text"]  # assemble
