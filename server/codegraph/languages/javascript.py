@@ -53,13 +53,41 @@ JSX_CALLS = CALLS + """
 """
 
 IMPORTS = "(import_statement) @import"
+# CommonJS: `const x = require('./x')`, `const { a, b: c } = require('./x')`
+IMPORTS += """
+(variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
+"""
 
 
 def _unquote(s: str) -> str:
     return s.strip().strip("'\"`")
 
 
+def _parse_require(node: Node) -> list[Import]:
+    """`const x = require('./x')` binds the module's export (a default); `const { a, b: c } =
+    require('./x')` binds its named exports."""
+    line = node.start_point.row + 1
+    value = node.child_by_field_name("value")
+    args = value.child_by_field_name("arguments") if value is not None else None
+    source = next((c for c in args.children if c.type == "string"), None) if args is not None else None
+    target = node.child_by_field_name("name")
+    if source is None or target is None:
+        return []
+    module = _unquote(text(source))
+    if target.type == "identifier":
+        return [Import(module, "default", text(target), line)]
+    out: list[Import] = []
+    for part in named_children(target) if target.type == "object_pattern" else []:
+        if part.type == "shorthand_property_identifier_pattern":
+            out.append(Import(module, text(part), "", line))
+        elif part.type == "pair_pattern" and part.child_by_field_name("value") is not None and part.child_by_field_name("value").type == "identifier":
+            out.append(Import(module, text(part.child_by_field_name("key")), text(part.child_by_field_name("value")), line))
+    return out
+
+
 def parse_import(node: Node) -> list[Import]:
+    if node.type == "variable_declarator":
+        return _parse_require(node)
     line = node.start_point.row + 1
     module = _unquote(text(node.child_by_field_name("source")))
     clause = next((c for c in node.children if c.type == "import_clause"), None)
