@@ -541,3 +541,22 @@ def test_a_receiver_built_by_a_module_call_brings_its_builder(tmp_path):
     result = explore(idx, ExploreRequest("What happens when I call `client.send(msg)`?", 2500), lambda: None)
     shown = sections(result["text"]).get("index.js", ("", set()))[1]
     assert {3, 4, 5} <= shown, result["text"]  # assemble
+
+
+def test_a_caller_of_one_other_unit_of_the_question_is_no_entry_context(tmp_path):
+    """`load` matches the question's words and calls `sign`, which the named `save` calls too:
+    reaching one other unit of the question, `load` is that unit's neighbour, not where the
+    work enters, and gets no entry-context value (only what `beside` gives a caller)."""
+    from codegraph.explore.flow import find_flow
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "app.py").write_text(
+        "def save(session):\n    return sign(session)\n\n\ndef sign(data):\n    return data\n\n\ndef load(cookie):\n    return sign(cookie)\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    flow = find_flow(idx, likely_graph(idx), [units["app.py::save"]], [], [units["app.py::load"], units["app.py::sign"]], {}, lambda p: False, lambda: None)
+    assert flow.spine == {"app.py::save", "app.py::sign"}
+    assert "app.py::save" not in flow.periphery
+    assert flow.periphery.get("app.py::load", 0.0) < 0.5

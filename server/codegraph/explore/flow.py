@@ -343,6 +343,10 @@ class _FlowSearch:
             # a caller above an entry already taken leads into the same flow: it extends the
             # flow upward and does not count as a second one
             chained = any(e.id in reach for e in entries)
+            if len(reach) < 2 - chained:
+                # it reaches one other unit of the question (it counted itself): a neighbour of
+                # that unit, not where the work enters, and no context of its own either
+                continue
             if self.strong and (len(reach - self.covered) < 2 - chained or reach & self.strong_ids):
                 self.context(entry.id, 0.5)
                 continue
