@@ -159,6 +159,8 @@ def _statement_call(node: Node) -> tuple[str, str] | None:
                     value = named_children(value)[0] if named_children(value) else None
                 if value is not None and value.type in ("call_expression", "new_expression"):
                     return "wiring", text(decl.child_by_field_name("name"))[:80]
+                while value is not None and value.type in ("as_expression", "satisfies_expression"):
+                    value = named_children(value)[0] if named_children(value) else None  # `{…} as const`
                 if value is not None and value.type == "object" and _function_entries(value) >= MIN_TABLE_ENTRIES:
                     return "table", text(decl.child_by_field_name("name"))[:80]
     return None
@@ -171,10 +173,11 @@ _ENTRY_VALUES = frozenset({"identifier", "arrow_function", "function_expression"
 
 
 def _function_entries(obj: Node) -> int:
-    """How many entries of an object literal hold a function or a name (`k: f`, `k: (a) => …`)."""
+    """How many entries of an object literal hold a function or a name (`k: f`, `f`, `k: (a) => …`)."""
     return sum(
         1 for pair in obj.children
-        if pair.type == "pair" and (pair.child_by_field_name("value") is not None and pair.child_by_field_name("value").type in _ENTRY_VALUES)
+        if pair.type == "shorthand_property_identifier"
+        or (pair.type == "pair" and pair.child_by_field_name("value") is not None and pair.child_by_field_name("value").type in _ENTRY_VALUES)
     )
 
 
@@ -220,6 +223,7 @@ REFS += """
 (ternary_expression alternative: (identifier) @bare)
 (binary_expression operator: "||" right: (identifier) @bare)
 (binary_expression operator: "??" right: (identifier) @bare)
+(object (shorthand_property_identifier) @bare)
 """
 _THIS_MEMBERS = "(assignment_expression left: (member_expression object: (this) @obj property: (property_identifier) @name) right: (_) @value)\n"
 # `this.queues = { request: new Queue(), … }`: each entry built there is a member `queues.request`
