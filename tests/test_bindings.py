@@ -133,6 +133,19 @@ def test_typescript_named_import_alias_resolves(tmp_path):
     assert target(index, "src/b.ts", "build") == "src/a.ts::make"
 
 
+def test_commonjs_destructured_require_resolves(tmp_path):
+    """`const { parse, format: render } = require('./util')` binds like a named import; a
+    require of a package outside the index binds nothing."""
+    index = index_of(tmp_path, {
+        "lib/util.js": "function parse(text) { return text; }\nfunction format(value) { return String(value); }\nmodule.exports = { parse, format };\n",
+        "lib/main.js": "const { parse, format: render } = require('./util');\nconst { join } = require('node:path');\n"
+        "function main(text) { return render(parse(join(text))); }\nmodule.exports = main;\n",
+    })
+    assert target(index, "lib/main.js", "parse") == "lib/util.js::parse"
+    assert target(index, "lib/main.js", "render") == "lib/util.js::format"
+    assert target(index, "lib/main.js", "join") is None
+
+
 def test_rust_use_alias_resolves(tmp_path):
     index = index_of(tmp_path, {
         "src/util.rs": "pub fn helper() -> u32 { 1 }\n",

@@ -500,19 +500,6 @@ def test_callers_above_an_entry_extend_the_flow_upward(tmp_path, monkeypatch):
     assert _broker_search(tmp_path, monkeypatch, candidates) == ["Outbox.send", "Broker.deliver", "Broker.next_delivery"]
 
 
-@pytest.mark.parametrize("candidates", [
-    # the best candidates lead into a named symbol (context); what is left is far below them
-    [(2.0, "Broker.next_delivery", ("Outbox.send", "Message")), (0.6, "Broker.deliver", ("Outbox.route", "Outbox.check"))],
-    # an entry apart from the first one, far below it
-    [(2.0, "Outbox.send", ("Outbox.route", "Outbox.check")), (0.9, "Broker.settle", ("Broker.next_delivery", "Broker.deliver"))],
-])
-def test_an_entry_far_below_the_best_candidate_is_no_entry(tmp_path, monkeypatch, candidates):
-    """An ancestor whose vote is a small share of the best candidate's reaches only a corner
-    of the question (a completion script's generator for a question about running a command):
-    it is not where the work enters."""
-    assert _broker_search(tmp_path, monkeypatch, candidates) == [n for v, n, _ in candidates if n == "Outbox.send"]
-
-
 def test_words_matching_one_method_across_a_family_start_no_flow(tmp_path):
     """"The converted body": every converter's `convert` matches the words about as well; any
     one of them is a sibling, not where the flow starts. The client's own steps are."""
@@ -622,3 +609,69 @@ def test_below_a_named_flows_core_path_the_core_goes_on_along_its_surest_callees
     result = explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
     core = {h["to"] for h in result["hops"] if h["core"]}
     assert {"handoff", "level1", "level2", "level3", "level8", "level9"} <= core, result["hops"]  # deeper than the periphery goes
+
+
+def test_a_table_the_flow_reads_by_key_brings_its_functions(tmp_path):
+    """`strategies[key] || deepMerge` calls no function by name: the module-level table it
+    indexes is where the call goes, so the table and the functions it lists (and the fallback
+    on the lookup line) join the flow and keep their bodies."""
+    filler = "".join(f"export function format{k}(value) {{\n  const text = String(value);\n  return text + '{k}';\n}}\n\n" for k in range(70))
+    (tmp_path / "combine.js").write_text(
+        "function fromRequest(base, request) {\n  return request;\n}\n\n"
+        "function preferRequest(base, request) {\n  return request === undefined ? base : request;\n}\n\n"
+        "function deepMerge(base, request) {\n  return Object.assign({}, base, request);\n}\n\n"
+        + filler
+        + "const strategies = {\n  url: fromRequest,\n  timeout: preferRequest,\n};\n\n"
+        "export default function combine(base, request) {\n  const out = {};\n"
+        "  for (const key of Object.keys({ ...base, ...request })) {\n    const pick = strategies[key] || deepMerge;\n"
+        "    out[key] = pick(base[key], request[key]);\n  }\n  return out;\n}\n"
+    )
+    (tmp_path / "client.js").write_text(
+        "import combine from './combine.js';\n\nexport function send(defaults, config) {\n  const merged = combine(defaults, config);\n  return merged;\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `combine` decide, key by key, between the base and the request value?", 3000), lambda: None)
+    shown = sections(result["text"]).get("combine.js", ("", set()))[1]
+    assert {2, 6, 10} <= shown, result["text"]  # fromRequest, preferRequest, the deepMerge fallback
+    assert 363 in shown, result["text"]  # the table: `url: fromRequest`
+
+
+def test_a_receiver_built_by_a_module_call_brings_its_builder(tmp_path):
+    """`client.send(msg)` where `client` is no definition but a module variable a call builds
+    (`const client = assemble(defaults)`): the function that builds it is where the object
+    the question calls comes from, and is shown with the flow."""
+    filler = "".join(f"export function format{k}(value) {{\n  const text = String(value);\n  return text + '{k}';\n}}\n\n" for k in range(70))
+    (tmp_path / "transport.js").write_text(
+        "export class Transport {\n  constructor(options) {\n    this.options = options;\n  }\n\n"
+        "  send(message) {\n    return this.write(message);\n  }\n\n  write(message) {\n    return message;\n  }\n}\n\n" + filler
+    )
+    (tmp_path / "index.js").write_text(
+        "import { Transport } from './transport.js';\n\n"
+        "function assemble(options) {\n  const transport = new Transport(options);\n  transport.retries = options.retries || 3;\n  return transport;\n}\n\n"
+        "const client = assemble({ retries: 2 });\n\nexport default client;\n\n" + filler.replace("format", "render")
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("What happens when I call `client.send(msg)`?", 2500), lambda: None)
+    shown = sections(result["text"]).get("index.js", ("", set()))[1]
+    assert {3, 4, 5} <= shown, result["text"]  # assemble
+
+
+def test_a_caller_of_one_other_unit_of_the_question_is_no_entry_context(tmp_path):
+    """`load` matches the question's words and calls `sign`, which the named `save` calls too:
+    reaching one other unit of the question, `load` is that unit's neighbour, not where the
+    work enters, and gets no entry-context value (only what `beside` gives a caller)."""
+    from codegraph.explore.flow import find_flow
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "app.py").write_text(
+        "def save(session):\n    return sign(session)\n\n\ndef sign(data):\n    return data\n\n\ndef load(cookie):\n    return sign(cookie)\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    flow = find_flow(idx, likely_graph(idx), [units["app.py::save"]], [], [units["app.py::load"], units["app.py::sign"]], {}, lambda p: False, lambda: None)
+    assert flow.spine == {"app.py::save", "app.py::sign"}
+    assert "app.py::save" not in flow.periphery
+    assert flow.periphery.get("app.py::load", 0.0) < 0.5

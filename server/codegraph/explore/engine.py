@@ -186,6 +186,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     q = parse_query(req.query, index.files, d.names)
     _members_added_at_load(index, q)
     _awaited(index, q)
+    _receivers_built_by_calls(index, q, d.names)
     excluded = (lambda p: False) if req.include_tests else is_test_path
     seeds, top_words = _seeds(d, q, req, excluded)
     checkpoint()
@@ -309,6 +310,22 @@ def _awaited(index: RootIndex, q) -> None:
         found = {m.id: m for u in units for m in likely.returned_protocol(u)}
         if 0 < len(found) <= 3:
             q.named[token + suffixes.pop()] = list(found.values())
+
+
+def _receivers_built_by_calls(index: RootIndex, q, names: NameTable) -> None:
+    """`axios.get(…)` where `axios` is a module variable a call builds (`const axios =
+    createInstance(defaults)`): the function that builds it is where that object comes from,
+    and it stands for the receiver among the question's words."""
+    likely = likely_graph(index)
+    units = index.resolver.units
+    for token in list(q.named):
+        head = token.rpartition(".")[0]
+        held = q.weak.get(head) or (names.assigned.get(head, []) if head.isidentifier() and head not in names.by_name else [])
+        if not held or any(u.kind != "statement" or u.stmt_kind != "wiring" or u.parent is not None for u in held):
+            continue
+        builders = {e.dst: units[e.dst] for s in held for e in likely.out(s.id) if e.confidence >= 0.9 and e.dst in units and units[e.dst].is_callable}
+        if 0 < len(builders) <= 2:
+            q.weak[head] = sorted(builders.values(), key=lambda u: u.id)
 
 
 def _spelled(name: str) -> re.Pattern[bytes]:

@@ -46,8 +46,6 @@ ENTRY_FANIN = 3  # likeliest callers followed per unit and level
 ENTRY_MIN_CONF = 0.5
 ENTRY_FADE = 0.85  # a vote fades by this much (times the edge's confidence) per level
 MAX_ENTRIES = 2
-ENTRY_MIN_SHARE = 0.33  # an entry's vote at least this share of the best candidate's
-NEXT_ENTRY_SHARE = 0.5  # ...and a further entry this share of the first one's
 MAX_CHAINED = 2  # ...and entries above those, which extend the same flow upward
 DOWN_DEPTH = 3  # callees followed below each core unit
 MAX_DOWN_NAMED = 14
@@ -69,6 +67,9 @@ SURE_MAX = 12  # ...and this many units below each end
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
+TABLE_RULE = "table-lookup"
+FALLBACK_RULES = frozenset({"callback-ref"})
+MAX_TABLE_ENTRIES = 8  # a table of more distinct functions is a registry, not one call's alternatives
 MAX_CONNECT_COST = 2.5  # a connecting path costlier than this (−log confidence + per hop) is no path
 
 
@@ -259,6 +260,7 @@ def find_flow(
     flow = search.flow
     flow.hops = _flow_order(flow.hops)  # from where the work enters down, breadth first
     core_callables = [search.units[uid] for uid in sorted(search.core) if uid in search.units and search.units[uid].is_callable]
+    core_callables += search.tables(core_callables)
     search.below(core_callables)
     search.beside(core_callables)
     flow.spine = search.core
@@ -335,23 +337,22 @@ class _FlowSearch:
     def enter(self) -> list[Unit]:
         """Entries joined to the core. An entry above a named symbol, or that reaches fewer than
         two of the question's units the named symbols do not, is context (it leads into the
-        named flow), not core. An ancestor far below the best candidate, or a further entry far
-        below the first one, reaches only a corner of the question: the search stops there."""
+        named flow), not core."""
         entries: list[Unit] = []
         apart = 0
-        candidates = _entries(self.targets, self.units, self.steps, self.rel, self.checkpoint)
-        floor = ENTRY_MIN_SHARE * candidates[0][0] if candidates else 0.0
-        for value, entry, reach in candidates:
-            if apart >= MAX_ENTRIES or len(entries) >= MAX_ENTRIES + MAX_CHAINED or value < floor:
+        for _, entry, reach in _entries(self.targets, self.units, self.steps, self.rel, self.checkpoint):
+            if apart >= MAX_ENTRIES or len(entries) >= MAX_ENTRIES + MAX_CHAINED:
                 break
             # a caller above an entry already taken leads into the same flow: it extends the
             # flow upward and does not count as a second one
             chained = any(e.id in reach for e in entries)
+            if len(reach) < 2 - chained:
+                # it reaches one other unit of the question (it counted itself): a neighbour of
+                # that unit, not where the work enters, and no context of its own either
+                continue
             if self.strong and (len(reach - self.covered) < 2 - chained or reach & self.strong_ids):
                 self.context(entry.id, 0.5)
                 continue
-            if not entries:
-                floor = max(floor, NEXT_ENTRY_SHARE * value)
             apart += not chained
             entries.append(entry)
             self.connect_from(entry, 0.8)
@@ -390,6 +391,30 @@ class _FlowSearch:
                     seen.add(nxt)
                     stack.append(nxt)
         return {u for u in seen - self.strong_ids if not core_out.get(u)}
+
+    def tables(self, anchors: list[Unit]) -> list[Unit]:
+        """A lookup table a core unit indexes (`strategies[key](…)`) is where its call goes: the
+        table and the functions it lists join the core (a switch written as data). Returns the
+        entries added. Interchangeable family members listed there stay siblings."""
+        added: list[Unit] = []
+        for anchor in anchors:
+            for table, line, how, _ in self.steps.out(anchor):
+                if how != TABLE_RULE or table.kind != "statement":
+                    continue
+                entries = {dst.id: Hop(table, dst, at, "table-entry") for dst, at, _, conf in self.steps.out(table) if dst.is_callable and conf >= ENTRY_MIN_CONF}
+                # the fallback the lookup line hands over when the key is missing (`table[k] || f`)
+                entries.update({dst.id: Hop(anchor, dst, at, rule) for dst, at, rule, _ in self.steps.out(anchor) if at == line and rule in FALLBACK_RULES and dst.is_callable})
+                if not entries or len(entries) > MAX_TABLE_ENTRIES:
+                    continue
+                self.add(Hop(anchor, table, line, how))
+                self.core.add(table.id)
+                for hop in entries.values():
+                    if self.interchangeable(hop.dst) or hop.dst.id in self.core:
+                        continue
+                    self.add(hop)
+                    self.core.add(hop.dst.id)
+                    added.append(hop.dst)
+        return added
 
     def below(self, anchors: list[Unit]) -> None:
         """The periphery below the core, cheapest callees first. A named callable's own flow is

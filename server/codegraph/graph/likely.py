@@ -106,6 +106,12 @@ RULE_CONFIDENCE: dict[str, float] = {
     # check of 25 sampled sites on two async corpora, 25 right (returned, spawned, awaited or
     # stored to be polled); kept at the typed rules' level, not above (the poll runs later)
     "built-protocol": 0.9,
+    # `super(…)` / `super.m()`: the supertype's constructor or member
+    "super-call": 0.95,
+    # `Type.member()` where `Type` is an import binding a class of the imported file
+    "class-member": 0.9,
+    # a callable indexing a module-level table of functions of its file (`strategies[key]`)
+    "table-lookup": 0.9,
 }
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.33}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess
@@ -175,6 +181,16 @@ def _unwrapped(receiver: str, wrappers: tuple[str, ...]) -> str:
                     return receiver
             return inner.lstrip("&").removeprefix("mut ").strip() if depth == 0 else receiver
     return receiver
+
+
+_NEAR_NAME_RULES = frozenset({"same-file", "import-reach", "same-package"})  # not a namesake anywhere
+_STATIC = re.compile(rb"\s*(?:@\w+\s*)*(?:public\s+|protected\s+|private\s+)?static\b")
+
+
+@lru_cache(maxsize=4096)
+def _indexed(name: str) -> re.Pattern[bytes]:
+    """`name[` as a whole identifier read by index (not a member `x.name[`, not a longer name)."""
+    return re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*\[")
 
 
 def _norm(name: str) -> str:
@@ -472,6 +488,24 @@ class LikelyGraph:
         for ref in ctx.refs_by_caller.get(src, ()):
             for dst, conf, rule in self.ref_targets(facts, ref):
                 add(src, dst, ref.line, conf, rule)
+        if unit.is_callable:
+            for dst, line in self._tables_read(unit, facts):
+                add(src, dst, line, RULE_CONFIDENCE["table-lookup"], "table-lookup")
+        return out
+
+    def _tables_read(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:
+        """The lookup tables of its file a callable indexes (`strategies[key]`, `(table[k] ||
+        fallback)(…)`): the entry it reads is called or handed on, so the table's functions are
+        where the call goes (the table's own references lead on to them)."""
+        tables = [u for u in facts.units if u.kind == "statement" and u.stmt_kind == "table" and u.parent is None]
+        if not tables:
+            return []
+        source = self.index.sources.get(facts.path, b"")
+        out = []
+        for t in tables:
+            m = _indexed(t.name).search(source, unit.start_byte, unit.end_byte)
+            if m is not None:
+                out.append((t, unit.start_line + source.count(b"\n", unit.start_byte, m.start())))
         return out
 
     def returned_protocol(self, callable_: Unit) -> list[Unit]:
@@ -729,7 +763,9 @@ class LikelyGraph:
                     elif spec is not None and spec.field_bindings and not self._is_local(facts, caller, head):
                         t, rule = self._field_binding(owner, head)
         views = self._self_views(facts)
-        for name, called in steps[1:]:
+        rest = steps[1:]
+        while rest:
+            (name, called), rest = rest[0], rest[1:]
             if t is None:
                 return None, ""
             if called:  # `x.make()`: what make returns; `list.get(i)` on a container: its element
@@ -737,6 +773,10 @@ class LikelyGraph:
                 if m is None and (rule != "self" or name in views):  # `self.as_mut()`: self itself
                     continue
                 t, rule = self._made_by(m)
+            elif rest and not rest[0][1] and self._member_type(t, f"{name}.{rest[0][0]}")[0] is not None:
+                # `this.queues.request`: an entry of an object literal the member holds
+                t, rule = self._member_type(t, f"{name}.{rest[0][0]}")
+                rest = rest[1:]
             else:
                 t, rule = self._member_type(t, name)
         return (t, rule) if t is not None else (None, "")
@@ -791,6 +831,8 @@ class LikelyGraph:
         resolver = self.index.resolver
         caller = resolver.units.get(call.caller) if call.caller else None
         spec = BY_NAME.get(facts.language)
+        if spec is not None and spec.super_name and spec.super_name in (call.name, call.receiver):
+            return self._super_member(caller, call)
         if call.name not in self.by_name():  # defined nowhere: only a reference or a call protocol can lead anywhere
             if spec is None:
                 return []
@@ -804,8 +846,13 @@ class LikelyGraph:
             if spec is not None and call.name in spec.value_calls:  # `dispatch.bind(this)`: a reference
                 receiver, _, name = call.receiver.rpartition(".")
                 if name.isidentifier():
-                    return self.ref_targets(facts, call._replace(name=name, receiver=receiver))
-            member = self._module_member(facts, call.receiver, call.name)
+                    found = self.ref_targets(facts, call._replace(name=name, receiver=receiver))
+                    if not found and not receiver and not self._is_local(facts, caller, name):
+                        # `transform.call(config, fns)`: calls the function a bare name the resolver
+                        # could not bind denotes (a default import), found like a bare call
+                        found = [h for h in self._name_rules(facts, caller, call._replace(name=name, receiver="")) if h[2] in _NEAR_NAME_RULES]
+                    return found
+            member = self._module_member(facts, call.receiver, call.name) or self._imported_class_member(facts, call.receiver, call.name)
             if member:
                 return member
             typed = self._receiver_rules(facts, caller, call, spec)
@@ -844,6 +891,41 @@ class LikelyGraph:
             return []
         conf = RULE_CONFIDENCE["module-member"] * _K_FACTOR[len(found)]
         return [(u, conf, "module-member") for u in found]
+
+    def _super_member(self, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:
+        """`super(…)` in a constructor runs the supertype's constructor; `super.close()` the
+        supertype's `close` (the nearest one up the chain)."""
+        method, owner = self._enclosing(caller)
+        if owner is None:
+            return []
+        name = call.name if call.receiver else (method.name if method is not None else "")
+        for base in self.index.resolver.supertypes_of(owner):
+            m = self.index.resolver.find_member(base, name) if name else None
+            if m is None and not call.receiver and base.kind in CLASS_KINDS:
+                m = self.constructor(base)
+            if m is not None and m.is_callable:
+                return [(m, RULE_CONFIDENCE["super-call"], "super-call")]
+        return []
+
+    def _imported_class_member(self, facts: FileFacts, receiver: str, name: str) -> list[tuple[Unit, float, str]]:
+        """`Headers.concat(a, b)` where `Headers` is an import binding the class of that name in
+        the imported file: a call on the class itself, so its static member when it has one."""
+        if not receiver.isidentifier() or not receiver[:1].isupper():
+            return []
+        lines = {imp.line for imp in facts.imports if (imp.alias or imp.name) == receiver or (imp.name == "default" and imp.alias == receiver)}
+        b = self.index.bindings.get(facts.path)
+        files = {e.dst for e in b.edges if e.kind == "imports" and e.line in lines} if b is not None and lines else set()
+        owners = [u for u in self.by_name().get(receiver, ()) if u.path in files and u.kind in CLASS_KINDS and not u.parent]
+        if len(owners) != 1:
+            return []
+        found = [m for m in self.index.resolver.members_of(owners[0]).get(name, []) if m.is_callable]
+        source = self.index.sources.get(owners[0].path, b"")
+        static = [m for m in found if _STATIC.match(source, m.start_byte)]
+        found = static or found
+        if not 0 < len(found) <= MAX_NAME_CANDIDATES:
+            return []
+        conf = RULE_CONFIDENCE["class-member"] * _K_FACTOR[len(found)]
+        return [(m, conf, "class-member") for m in found]
 
     def _protocol(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec) -> list[tuple[Unit, float, str]]:
         """`handler(x)` where `handler` holds an object: the object's call protocol method."""
@@ -1211,7 +1293,8 @@ class LikelyGraph:
                 anchors.add(parent.name)
                 anchors.update(t.name for t in resolver.supertypes_of(parent))
                 anchors.update(resolver.units[x].name for x in self.subtypes().get(parent.id, ()) if x in resolver.units)
-        files: set[str] = {unit.path}
+        below, super_name = self._subtype_files(unit, parent)
+        files: set[str] = {unit.path} | below
         for src, _, _ in self.index.graph.inc(unit.id):
             su = resolver.units.get(src)
             if su is not None:
@@ -1241,9 +1324,25 @@ class LikelyGraph:
         if unit.kind == "method" and parent is not None and parent.kind in CLASS_KINDS:
             family |= {m.id for t in resolver.supertypes_of(parent) for m in resolver.members_of(t).get(unit.name, [])}
         full: set[str] = set()
+        if unit.kind == "statement" and unit.stmt_kind == "table":
+            full = {unit.path}  # read by index (`table[key]`), which no call or reference records
         if unit.name in protocol:
             full = {unit.path} | set(sorted(near, key=lambda p: (_is_test(p), _secondary(p), p))[:MAX_INTO_FILES])
+        if super_name:
+            names.add(super_name)  # after the name lookups: `super` is written in most files
         return names, files | candidates, full, family
+
+    def _subtype_files(self, unit: Unit, parent: Unit | None) -> tuple[set[str], str]:
+        """A type's member is reached by `super(…)` / `super.m()` in its subtypes' files: those
+        files, and the language's super name (a name a call into the member writes there)."""
+        if parent is None or parent.kind not in CLASS_KINDS or not unit.is_callable:
+            return set(), ""
+        spec = BY_NAME.get(self.index.files[unit.path].language) if unit.path in self.index.files else None
+        subtypes = self.subtypes().get(parent.id, ()) if spec is not None and spec.super_name else ()
+        if not subtypes:
+            return set(), ""
+        units = self.index.resolver.units
+        return {units[x].path for x in subtypes if x in units}, spec.super_name
 
     def _edges_into(self, unit: Unit, facts: FileFacts, names: set[str], family: set[str]) -> list[Likely]:
         """The edges of one file into `unit`: resolved edges into it or a method it overrides,

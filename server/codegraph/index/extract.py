@@ -305,6 +305,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
             continue
         seen = found.setdefault(owner.id, {})
         name = text(names[0])
+        if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
+            name = f"{text(caps['outer'][0])}.{name}"
         seen[name] = declared if seen.get(name, declared) == declared else ""
     if not found:
         return units
@@ -387,6 +389,8 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
             continue
         seen = found.setdefault(owner.id, {})
         name = text(names[0])
+        if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
+            name = f"{text(caps['outer'][0])}.{name}"
         if name not in seen or seen[name][0] > rank:
             seen[name] = (rank, held)
     if not found:

@@ -36,6 +36,8 @@ _JS_DEFS = _COMMON_DEFS + """
 
 CALLS = """
 (call_expression function: (identifier) @name) @call
+(call_expression function: (super) @name) @call
+(call_expression function: (member_expression object: (super) @receiver property: (_) @name)) @call
 (call_expression function: (member_expression object: (_) @receiver property: (_) @name)) @call
 (new_expression constructor: (identifier) @name) @construct
 (new_expression constructor: (member_expression object: (_) @receiver property: (_) @name)) @construct
@@ -51,13 +53,41 @@ JSX_CALLS = CALLS + """
 """
 
 IMPORTS = "(import_statement) @import"
+# CommonJS: `const x = require('./x')`, `const { a, b: c } = require('./x')`
+IMPORTS += """
+(variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
+"""
 
 
 def _unquote(s: str) -> str:
     return s.strip().strip("'\"`")
 
 
+def _parse_require(node: Node) -> list[Import]:
+    """`const x = require('./x')` binds the module's export (a default); `const { a, b: c } =
+    require('./x')` binds its named exports."""
+    line = node.start_point.row + 1
+    value = node.child_by_field_name("value")
+    args = value.child_by_field_name("arguments") if value is not None else None
+    source = next((c for c in args.children if c.type == "string"), None) if args is not None else None
+    target = node.child_by_field_name("name")
+    if source is None or target is None:
+        return []
+    module = _unquote(text(source))
+    if target.type == "identifier":
+        return [Import(module, "default", text(target), line)]
+    out: list[Import] = []
+    for part in named_children(target) if target.type == "object_pattern" else []:
+        if part.type == "shorthand_property_identifier_pattern":
+            out.append(Import(module, text(part), "", line))
+        elif part.type == "pair_pattern" and part.child_by_field_name("value") is not None and part.child_by_field_name("value").type == "identifier":
+            out.append(Import(module, text(part.child_by_field_name("key")), text(part.child_by_field_name("value")), line))
+    return out
+
+
 def parse_import(node: Node) -> list[Import]:
+    if node.type == "variable_declarator":
+        return _parse_require(node)
     line = node.start_point.row + 1
     module = _unquote(text(node.child_by_field_name("source")))
     clause = next((c for c in node.children if c.type == "import_clause"), None)
@@ -129,7 +159,26 @@ def _statement_call(node: Node) -> tuple[str, str] | None:
                     value = named_children(value)[0] if named_children(value) else None
                 if value is not None and value.type in ("call_expression", "new_expression"):
                     return "wiring", text(decl.child_by_field_name("name"))[:80]
+                while value is not None and value.type in ("as_expression", "satisfies_expression"):
+                    value = named_children(value)[0] if named_children(value) else None  # `{…} as const`
+                if value is not None and value.type == "object" and _function_entries(value) >= MIN_TABLE_ENTRIES:
+                    return "table", text(decl.child_by_field_name("name"))[:80]
     return None
+
+
+# A module-level object whose entries are functions (`const strategies = { url: fromRequest,
+# headers: (a, b) => … }`) is a lookup table: code calls its entries by key, not by name.
+MIN_TABLE_ENTRIES = 2
+_ENTRY_VALUES = frozenset({"identifier", "arrow_function", "function_expression", "function"})
+
+
+def _function_entries(obj: Node) -> int:
+    """How many entries of an object literal hold a function or a name (`k: f`, `f`, `k: (a) => …`)."""
+    return sum(
+        1 for pair in obj.children
+        if pair.type == "shorthand_property_identifier"
+        or (pair.type == "pair" and pair.child_by_field_name("value") is not None and pair.child_by_field_name("value").type in _ENTRY_VALUES)
+    )
 
 
 def module_statements(root: Node) -> list[ModuleStatement]:
@@ -168,7 +217,17 @@ REFS = "\n".join(
     for holder in ("arguments", "array", "pair value:", "assignment_expression right:")
     for ref in (_MEMBER_REF, "(identifier) @bare")
 )
+# A function chosen as a fallback value (`table[key] || fallback`, `has ? table[key] : fallback`)
+REFS += """
+(ternary_expression consequence: (identifier) @bare)
+(ternary_expression alternative: (identifier) @bare)
+(binary_expression operator: "||" right: (identifier) @bare)
+(binary_expression operator: "??" right: (identifier) @bare)
+(object (shorthand_property_identifier) @bare)
+"""
 _THIS_MEMBERS = "(assignment_expression left: (member_expression object: (this) @obj property: (property_identifier) @name) right: (_) @value)\n"
+# `this.queues = { request: new Queue(), … }`: each entry built there is a member `queues.request`
+_THIS_MEMBERS += "(assignment_expression left: (member_expression object: (this) @obj property: (property_identifier) @outer) right: (object (pair key: (property_identifier) @name value: (new_expression) @value)))\n"
 TS_MEMBERS = _THIS_MEMBERS + """
 (public_field_definition name: (_) @name type: (type_annotation) @type)
 (public_field_definition name: (_) @name value: (new_expression) @value)
@@ -242,6 +301,7 @@ _COMMON = dict(
     copy_suffixes=(".d.ts", ".d.cts", ".d.mts", ".min.js", ".cjs", ".mjs"),
     file_scoped_names=True,
     value_calls=frozenset({"bind", "call", "apply"}),
+    super_name="super",
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
     refine_kind=refine_kind,
     calls=CALLS,

@@ -128,6 +128,9 @@ class LanguageSpec:
     # Member calls that hand the receiver function over rather than name a method of it
     # (`dispatch.bind(this)`, `fn.call(ctx)`): the ranked graph records a reference to it.
     value_calls: frozenset[str] = frozenset()
+    # The name that denotes the enclosing type's supertype in a call (`super(…)` in a
+    # constructor, `super.close()`): the ranked graph follows it to the supertype's member
+    super_name: str = ""
     # Calls that hand back a view of their receiver, not another object (Rust's pinned
     # `self.as_mut()`, a `pin_project` `self.project()`): when the receiver's type does not define
     # the name, the ranked graph reads the call's result as the receiver itself.
