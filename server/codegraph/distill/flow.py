@@ -2017,5 +2017,5 @@ class _Planner:
                 q.setdefault("sink", self.sink_tier[uid][1])
             if uid in self.asm:
                 q.setdefault("assembly", self.asm[uid][2])
-            if uid in self.cands and uid in self.chosen:
-                q.setdefault("entry", self.cands[uid][1])
+            if uid in self.cands and (uid in self.chosen or uid in self.implements):
+                q.setdefault("entry", self.cands[uid][1])  # a door of a public interface the core passes through is both
