@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family")
+         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call")
 _CACHE: dict[str, RootIndex] = {}
 
 

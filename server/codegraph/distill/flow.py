@@ -36,7 +36,7 @@ from tree_sitter import Query, QueryCursor
 from ..index.extract import grammar
 from ..index.facts import Unit
 from ..languages import BY_NAME
-from .signals import OUTPUT_NAMES, OUTPUT_PARAM, parsed
+from .signals import NETWORK_NAMES, OUTPUT_NAMES, OUTPUT_PARAM, parsed
 from .topology import Model, _scc
 
 # `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
@@ -1930,6 +1930,8 @@ class _Planner:
             return "assembly", f"creates `{_fills(body)}`, sets its parts and hands it back"
         if tier == 1 or (tier == 2 and flow.down[uid] <= 3):
             return "sink", self.sink_tier[uid][1]
+        if sent := next((c.name for c in m.calls.get(uid, ()) if c.name in NETWORK_NAMES and c.receiver), ""):
+            return "sink", f"sends the request through the platform's network client (`{sent}`)"
         return "core", ""
 
     # ---- a small code base leaves slots free: more of each stage, then the rest of the public surface ----
@@ -2017,5 +2019,5 @@ class _Planner:
                 q.setdefault("sink", self.sink_tier[uid][1])
             if uid in self.asm:
                 q.setdefault("assembly", self.asm[uid][2])
-            if uid in self.cands and uid in self.chosen:
-                q.setdefault("entry", self.cands[uid][1])
+            if uid in self.cands and (uid in self.chosen or uid in self.implements):
+                q.setdefault("entry", self.cands[uid][1])  # a door of a public interface the core passes through is both
