@@ -102,13 +102,6 @@ RULE_CONFIDENCE: dict[str, float] = {
     # a local named like a field of its method's own type, with no type of its own: that field,
     # destructured from self (Rust patterns): a hand check, see docs/explore.md
     "field-binding": 0.8,
-    "bound-type": 0.9,  # provisional
-    "class-param": 0.95,  # provisional
-    "local-path": 0.5,
-    "bound-method": 0.8,  # provisional
-    "class-ref": 0.9,  # provisional
-    "object-ref": 0.4,  # provisional
-    "subtype-assigned": 0.5,  # provisional
     # a Rust future or stream built here is polled later (`Server { … }` → `Server::poll`): a hand
     # check of 25 sampled sites on two async corpora, 25 right (returned, spawned, awaited or
     # stored to be polled); kept at the typed rules' level, not above (the poll runs later)
@@ -198,24 +191,6 @@ _STATIC = re.compile(rb"\s*(?:@\w+\s*)*(?:public\s+|protected\s+|private\s+)?sta
 def _indexed(name: str) -> re.Pattern[bytes]:
     """`name[` as a whole identifier read by index (not a member `x.name[`, not a longer name)."""
     return re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*\[")
-
-
-_BARE_PARAM = re.compile(r"&?\s*(?:mut\s+)?([A-Za-z_]\w*)")  # `D`, `&mut S`: a type parameter's name
-
-
-@lru_cache(maxsize=4096)
-def _local_assignment(local: str) -> re.Pattern[bytes]:
-    """`local = a.b[i]` (also `val`/`let`/`:=`, a declared type, a leading `&`): group 1 the path,
-    which must end the statement (no operator or call on the whole after it)."""
-    name = re.escape(local).encode()
-    return re.compile(
-        rb"(?<![\w.$])" + name + rb"\s*(?::[^=\n;]+)?(?::=|=)(?![=>])\s*&?(?:mut\s+)?"
-        rb"([A-Za-z_$][\w$]*(?:(?:\.|::|\?\.)[A-Za-z_$][\w$]*|\[[^\]\n]*\]|\([^()\n]*\))*)\s*(?=;|\n|$)"
-    )
-
-
-import os as _os_tmp  # TEMP measurement toggle
-_OFF_TMP = frozenset(_os_tmp.environ.get("CG_OFF", "").split(","))
 
 
 def _norm(name: str) -> str:
@@ -342,7 +317,6 @@ class LikelyGraph:
         self._outs: dict[str, list[Likely]] = {}
         self._memo_types: dict[tuple[str, str], Unit | None] = {}
         self._aliases: dict[str, dict[str, str]] = {}  # path → type alias name → what it stands for
-        self._local_paths: dict[tuple[str, str], tuple[Unit | None, str]] = {}  # (callable, local) → what a path assigned to it holds
         self._memo_tier: dict[str, dict[str, int]] = {}  # caller path → definition path → tier
         self._landing: dict[str, frozenset[str]] = {}  # path → names its unresolved calls and references can land on
         self._memo_rn: dict[tuple[str, str], list[Unit]] = {}
@@ -720,9 +694,8 @@ class LikelyGraph:
             return None, True
         return self._type_named(facts.path, parts[-1]) if parts[-1][:1].isupper() else None, True
 
-    def _member_type(self, t: Unit, name: str, caller: Unit | None = None) -> tuple[Unit | None, str]:
-        """What member `name` of type `t` (or of its supertypes) holds: (type, rule). A member of
-        a type parameter's type holds the bound the declaring type or the caller's scope gives it."""
+    def _member_type(self, t: Unit, name: str) -> tuple[Unit | None, str]:
+        """What member `name` of type `t` (or of its supertypes) holds: (type, rule)."""
         resolver = self.index.resolver
         frontier, seen = [t], set()
         for _ in range(5):
@@ -737,9 +710,6 @@ class LikelyGraph:
                     if facts is None:
                         return None, ""
                     found, made = self._held_type(facts, held)
-                    if found is None and not made:
-                        bound = self._bound_type(held, [*self._scopes(caller), cur])
-                        return (bound, "bound-type") if bound is not None else (None, "")
                     return found, ("attr-type" if made else "field-type")
                 nxt += resolver.supertypes_of(cur)
             frontier = nxt
@@ -754,7 +724,7 @@ class LikelyGraph:
         ctx = self._ctx(facts.path)
         idxs = ctx.assigned.get((caller.id, local))
         if not idxs:
-            return self._local_path_type(facts, caller, local) if "local-path" not in _OFF_TMP else (None, "")
+            return None, ""
         dsts = {ctx.call_dst.get(i) for i in idxs}
         if dsts == {None} and len(idxs) == 1:  # `let me = self.project()`: a view of what it is called on
             return self._view_type(facts, caller, _calls(facts)[idxs[0]])
@@ -766,24 +736,6 @@ class LikelyGraph:
         if target.kind == "constructor" and target.parent:
             return self.index.resolver.units.get(target.parent), "local-type"
         return self._made_by(target)
-
-    def _local_path_type(self, facts: FileFacts, caller: Unit, local: str) -> tuple[Unit | None, str]:
-        """A local assigned once from a plain path (`val interceptor = interceptors[index]`,
-        `let svc = &self.services[i]`, `x = self.handler`) holds what the path holds."""
-        key = (caller.id, local)
-        if key in self._local_paths:
-            return self._local_paths[key]
-        self._local_paths[key] = (None, "")  # a path through the local itself types nothing
-        body = self.index.sources.get(caller.path, b"")[caller.sig_end_byte:caller.end_byte]
-        hits = _local_assignment(local).findall(body) if local.encode() in body else []
-        found: tuple[Unit | None, str] = (None, "")
-        if len(hits) == 1:
-            steps = _segments(hits[0].decode("utf-8", "replace"))
-            if steps is not None and steps[0][0] != local:
-                t, _ = self._receiver_type(facts, caller, steps)
-                found = (t, "local-path") if t is not None else (None, "")
-        self._local_paths[key] = found
-        return found
 
     def _receiver_type(self, facts: FileFacts, caller: Unit | None, steps: list[tuple[str, bool]]) -> tuple[Unit | None, str]:
         """The type a receiver holds (`self.session_interface`, `ctx`, `factories.get(i)`), and
@@ -802,14 +754,12 @@ class LikelyGraph:
             declared = resolver._declared_type(caller, head)
             if declared:
                 t, rule = self._type_from_text(facts, declared), "declared-type"
-                if t is None:  # `fn f<S: Load>(svc: S)`: a parameter of a type parameter's type
-                    t, rule = self._bound_type(declared, self._scopes(caller)), "bound-type"
             else:
                 t, rule = self._local_type(facts, caller, head)
                 if t is None and owner is not None:
                     spec = BY_NAME.get(facts.language)
                     if spec is not None and spec.implicit_this and not self._is_local(facts, caller, head):
-                        t, rule = self._member_type(owner, head, caller)
+                        t, rule = self._member_type(owner, head)
                     elif spec is not None and spec.field_bindings and not self._is_local(facts, caller, head):
                         t, rule = self._field_binding(owner, head)
         views = self._self_views(facts)
@@ -828,35 +778,8 @@ class LikelyGraph:
                 t, rule = self._member_type(t, f"{name}.{rest[0][0]}")
                 rest = rest[1:]
             else:
-                t, rule = self._member_type(t, name, caller)
+                t, rule = self._member_type(t, name)
         return (t, rule) if t is not None else (None, "")
-
-    def _scopes(self, caller: Unit | None) -> list[Unit]:
-        """The caller and the declarations around it, innermost first (whose headers bound type
-        parameters: the method's own, its impl block's or class's)."""
-        out, cur = [], caller
-        while cur is not None:
-            out.append(cur)
-            cur = self.index.resolver.units.get(cur.parent) if cur.parent else None
-        return out
-
-    def _bound_type(self, text: str, scopes: list[Unit]) -> Unit | None:
-        """A type parameter stands for its bound (`impl<D: Dispatch>`, `where D: Dispatch`,
-        `<T extends Foo>`): the first header, innermost first, that bounds it by a known type."""
-        bare = _BARE_PARAM.fullmatch(text.strip())
-        if bare is None or "bound-type" in _OFF_TMP:
-            return None
-        for scope in scopes:
-            facts = self.index.files.get(scope.path)
-            spec = BY_NAME.get(facts.language) if facts is not None else None
-            if spec is None or not spec.type_bound:
-                continue
-            pattern = re.compile(spec.type_bound.format(param=re.escape(bare.group(1))).encode())
-            hit = pattern.search(self.index.sources.get(scope.path, b""), scope.start_byte, scope.sig_end_byte)
-            t = self._bound_unit(facts, hit.group(1).decode()) if hit else None
-            if t is not None:
-                return t
-        return None
 
     def _self_views(self, facts: FileFacts) -> frozenset[str]:
         spec = BY_NAME.get(facts.language)
@@ -935,8 +858,6 @@ class LikelyGraph:
             typed = self._receiver_rules(facts, caller, call, spec)
             if typed:
                 return typed
-            if self._external_type(call.receiver) and "external-type" not in _OFF_TMP:
-                return []  # `Pin::new(…)`, `Collections.sort(…)`: a type the index does not define
         else:
             if spec is not None and spec.implicit_this and not call.construct:  # `foo()` in a method: this.foo()
                 _, owner = self._enclosing(caller)
@@ -945,25 +866,11 @@ class LikelyGraph:
                 if base and len(base) <= MAX_NAME_CANDIDATES:
                     conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
                     return [(m, conf, "base-method") for m in base]
-            built = self._class_param_construct(caller, call, spec)
-            if built:
-                return built
             if spec is not None and spec.call_protocol:
                 proto = self._protocol(facts, caller, call, spec)
                 if proto:
                     return proto
         return self._name_rules(facts, caller, call)
-
-    def _class_param_construct(self, caller: Unit | None, call: Call, spec: LanguageSpec | None) -> list[tuple[Unit, float, str]]:
-        """`cls(…)` in a class method (its first parameter receives the class) builds the method's
-        own type: that type's constructor, its own or inherited."""
-        if spec is None or not spec.class_param or call.name != spec.class_param or "class-param" in _OFF_TMP:
-            return []
-        method, owner = self._enclosing(caller)
-        if method is None or owner is None or method.param_names[:1] != (spec.class_param,):
-            return []
-        ctor = self.constructor(owner)
-        return [(ctor, RULE_CONFIDENCE["class-param"], "class-param")] if ctor is not None and ctor.is_callable else []
 
     def _module_member(self, facts: FileFacts, receiver: str, name: str) -> list[tuple[Unit, float, str]]:
         """`mod.name()` where `mod` binds a whole imported module or its default export: the
@@ -1082,79 +989,7 @@ class LikelyGraph:
                         out = self._protocol_of(held, spec)
             if out:
                 return out
-        # what subtypes assign comes first; the name's other guesses stay (a member may also be
-        # handed in: a base's constructor parameter)
-        assigned = self._subtype_assigned(caller, call, steps) or self._bound_method(facts, caller, call, steps)
-        if not assigned:
-            return self._receiver_name(facts, call, steps[-1][0])
-        named = self._receiver_name(facts, call, steps[-1][0]) or self._name_rules(facts, caller, call)
-        return assigned + [h for h in named if h[0].id not in {a[0].id for a in assigned}]
-
-    def _bound_unit(self, facts: FileFacts, text: str) -> Unit | None:
-        """The trait or type a bound names, only as the file's imports or its own definitions
-        resolve it: `F: Future` with `use std::future::Future` is the library's, no namesake here."""
-        t = self.index.resolver._resolve_type_text(facts, text)
-        if t is None and "::" not in text and "." not in text:
-            local = [u for u in self.index.resolver.top.get(facts.path, {}).get(text, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
-            t = local[0] if len(local) == 1 else None
-        return t if t is not None and not self._blanket_only(t) else None
-
-    def _blanket_only(self, t: Unit) -> bool:
-        """A trait implemented only for a type parameter (`impl<D: TryStream> Discover for D`) is
-        another trait under a new name: its one implementation forwards out of the index."""
-        if "blanket" in _OFF_TMP:
-            return False
-        impls = [self.index.resolver.units.get(i) for i in self.subtypes().get(t.id, ())]
-        return bool(impls) and all(u is not None and u.kind == "impl" and self._type_named(u.path, u.name) is None for u in impls)
-
-    def _bound_method(self, facts: FileFacts, caller: Unit | None, call: Call, steps: list[tuple[str, bool]]) -> list[tuple[Unit, float, str]]:
-        """`svc.load()` on an untyped local where the headers around the caller bound some type by
-        `Load` (`where D::Service: Load`): the one bound trait that defines the method."""
-        spec = BY_NAME.get(facts.language)
-        if spec is None or spec.any_bound is None or len(steps) != 1 or steps[0][1] or not steps[0][0][:1].islower() or "bound-method" in _OFF_TMP:
-            return []
-        found: dict[str, Unit] = {}
-        for scope in self._scopes(caller):
-            source = self.index.sources.get(scope.path, b"")
-            for hit in spec.any_bound.finditer(source, scope.start_byte, scope.sig_end_byte):
-                t = self._bound_unit(facts, hit.group(1).decode())
-                m = self._member(t, call.name) if t is not None else None
-                if m is not None and m.is_callable:
-                    found[m.id] = m
-        if len(found) != 1:
-            return []
-        m = next(iter(found.values()))
-        return [(m, RULE_CONFIDENCE["bound-method"], "bound-method")]
-
-    def _subtype_assigned(self, caller: Unit | None, call: Call, steps: list[tuple[str, bool]]) -> list[tuple[Unit, float, str]]:
-        """`this.destination.next(v)` in a base whose own declaration gives `destination` no type,
-        where subtypes assign it a construction (`this.destination = new ConsumerObserver(…)`):
-        the constructed types' method (one guess per subtype that assigns one)."""
-        method, owner = self._enclosing(caller)
-        self_words = {"self", "this"} | ({method.receiver} if method is not None and method.receiver else set())
-        if "subtype-assigned" in _OFF_TMP or owner is None or len(steps) != 2 or steps[0] != (steps[0][0], False) or steps[0][0] not in self_words or steps[1][1]:
-            return []
-        found: dict[str, Unit] = {}
-        for sub in self._all_subtypes(owner):
-            held = next((h for n, h in sub.attrs if n == steps[1][0]), None)
-            facts = self.index.files.get(sub.path) if held and held.endswith("()") else None
-            t = self._held_type(facts, held)[0] if facts is not None else None
-            m = self._member(t, call.name) if t is not None else None
-            if m is not None and m.is_callable:
-                found[m.id] = m
-        if not 0 < len(found) <= MAX_NAME_CANDIDATES:
-            return []
-        conf = RULE_CONFIDENCE["subtype-assigned"] * _K_FACTOR[len(found)]
-        return [(m, conf, "subtype-assigned") for m in found.values()]
-
-    def _all_subtypes(self, t: Unit) -> list[Unit]:
-        """The types below `t`, nearest first (a bounded walk)."""
-        units, subtypes = self.index.resolver.units, self.subtypes()
-        out, seen, frontier = [], {t.id}, [t.id]
-        for _ in range(4):
-            frontier = [s for cur in frontier for s in sorted(subtypes.get(cur, ())) if s not in seen and not seen.add(s)]
-            out += [units[s] for s in frontier if s in units]
-        return out
+        return self._receiver_name(facts, call, steps[-1][0])
 
     def _overload(self, facts: FileFacts, call: Call, cands: list[Unit]) -> list[Unit]:
         """Among overloads (`execute(request)` delegating to `execute(request, type)`), those
@@ -1221,8 +1056,8 @@ class LikelyGraph:
 
     # ---- references: functions handed over as values -----------------------------------------
     def ref_targets(self, facts: FileFacts, ref: Call) -> list[tuple[Unit, float, str]]:
-        if ref.name not in self.by_name() and not (ref.receiver and self._call_protocol(facts)):
-            return []  # (a member no definition is named like may hold a callable object)
+        if ref.name not in self.by_name():
+            return []
         resolver = self.index.resolver
         caller = resolver.units.get(ref.caller) if ref.caller else None
         if not ref.receiver:
@@ -1234,8 +1069,6 @@ class LikelyGraph:
             hit = resolver._lookup(facts, caller, ref.name)
             if isinstance(hit, Unit) and hit.is_callable:
                 return [(hit, RULE_CONFIDENCE["callback-ref"], "callback-ref")]
-            if isinstance(hit, Unit) and hit.kind in CLASS_KINDS and hit.kind != "impl" and "class-ref" not in _OFF_TMP:
-                return self._class_value(hit, BY_NAME.get(facts.language))
             return []
         steps = _segments(ref.receiver)
         if steps is None:
@@ -1260,46 +1093,12 @@ class LikelyGraph:
                     return [(local[0], RULE_CONFIDENCE["method-value"] * 0.9, "method-value")]
             return []
         m = resolver.find_member(t, ref.name)
-        if (m is None or not m.is_callable) and "object-ref" not in _OFF_TMP:
-            # `app = self.router`: an object handed over as a value is called through its protocol
-            held, _ = self._member_type(t, ref.name, caller)
-            spec = BY_NAME.get(facts.language)
-            return [(x, c, "object-ref") for x, c, _ in self._protocol_of(held, spec)] if held is not None and spec is not None else []
         if m is None or not m.is_callable:
             return []
         out = [(m, RULE_CONFIDENCE["method-value"], "method-value")]
         owner = resolver.units.get(m.parent) if m.parent else None
         if owner is not None:
             out += [(x, c, "family-dispatch") for x, c in self._family(owner, ref.name, facts.path) if x.id != m.id]
-        return out
-
-    def _external_type(self, receiver: str) -> bool:
-        """A receiver that names a type (`Pin`, `std::sync::Arc`) no file of the index defines: a
-        call on it is the library's, no namesake's here."""
-        name = last_segment(receiver.replace("::", "."))
-        if not name[:1].isupper() or not name.isidentifier() or name == "Self" or receiver != receiver.strip():
-            return False
-        if any(c in receiver for c in "()[]<> "):
-            return False
-        return not any(u.kind in CLASS_KINDS for u in self.by_name().get(name, ()))
-
-    def _call_protocol(self, facts: FileFacts) -> tuple[str, ...]:
-        spec = BY_NAME.get(facts.language)
-        return spec.call_protocol if spec is not None else ()
-
-    def _class_value(self, t: Unit, spec: LanguageSpec | None) -> list[tuple[Unit, float, str]]:
-        """A class handed over as a value (`Middleware(ServerErrorMiddleware, …)`) is built where it
-        arrives, and an instance of a callable class is called there: its constructor and its call
-        protocol method."""
-        out = []
-        ctor = self.constructor(t)
-        if ctor is not None and ctor.is_callable:
-            out.append((ctor, RULE_CONFIDENCE["class-ref"], "class-ref"))
-        for pname in spec.call_protocol if spec is not None else ():
-            m = self.index.resolver.find_member(t, pname)
-            if m is not None and m.is_callable:
-                out.append((m, RULE_CONFIDENCE["class-ref"], "class-ref"))
-                break
         return out
 
     def _name_rules(self, facts: FileFacts, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:

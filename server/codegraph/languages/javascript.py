@@ -316,17 +316,16 @@ _COMMON = dict(
     body_types=frozenset({"class_body", "statement_block", "interface_body", "enum_body", "object_type"}),
 )
 
-_TS_BOUND = r"[<,]\s*{param}\s+extends\s+([A-Za-z_][\w.]*)"  # `<T extends Foo>`
 _TS_DECLARATIONS = "(variable_declarator name: (identifier) @name type: (type_annotation) @type)"
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
-    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, type_bound=_TS_BOUND, **_COMMON
+    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
 # In TSX a line may well start with `<Tag>(`: only the variance rewrite is safe there.
 TSX = LanguageSpec(
     name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=_blank_variance, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
-    signature_return=TS_RETURN, type_bound=_TS_BOUND, **_JSX
+    signature_return=TS_RETURN, **_JSX
 )
 JAVASCRIPT = LanguageSpec(
     name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, **_JSX

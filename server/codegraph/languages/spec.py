@@ -119,13 +119,6 @@ class LanguageSpec:
     # A type alias declared in a file: group 1 its name, group 2 what it stands for (Rust
     # `type Http1Dispatcher<T> = proto::Dispatcher<…>;`)
     type_alias: "re.Pattern[bytes] | None" = None
-    # How a declaration's header bounds a type parameter, `{param}` standing for its name; group 1
-    # is the bound (Rust `impl<D: Dispatch>` / `where D: Dispatch`, Java `<T extends Foo>`): a
-    # field or parameter of that type parameter holds something of the bound's type
-    type_bound: str = ""
-    # Every bound a declaration's header names (group 1): an untyped receiver whose method only
-    # one of them defines is of that bound (`where D::Service: Load` → `svc.load()`)
-    any_bound: "re.Pattern[bytes] | None" = None
     # Contracts a runtime calls a library through: (interface or trait, the method the host calls,
     # how a reader knows the contract). Distill takes their implementations as entry surfaces.
     host_contracts: tuple[tuple[str, str, str], ...] = ()

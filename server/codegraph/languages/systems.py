@@ -384,8 +384,6 @@ RUST = LanguageSpec(
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
     await_suffix=".await",
     field_bindings=True,
-    any_bound=re.compile(rb"(?:(?<!:):(?!:)|\+)\s*(?:\?Sized\s*\+\s*)?([A-Z][\w]*(?:::[A-Z]\w*)*)"),
-    type_bound=r"(?<![\w:'])\b{param}\s*:(?!:)\s*(?:\?Sized\s*\+\s*)?(?:'\w+\s*\+\s*)?([A-Za-z_][\w:]*)",
     type_alias=re.compile(rb"(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
     self_views=frozenset({"as_mut", "as_ref", "get_mut", "get_ref", "project", "project_ref", "borrow", "borrow_mut", "clone"}),
     wrapper_calls=RUST_WRAPPERS,
