@@ -74,7 +74,7 @@ class Piece:
     must: bool  # spine or named-unique: kept first, compacted rather than dropped
     named: bool = False  # a symbol the question names: shown in full whenever it fits at all
     next_to_named: bool = False  # a core unit one hop from a symbol the question names: its direct step
-    depth: int = 0  # hops below where the flow enters (0 for the entry and for units off the spine)
+    depth: int = 0  # hops below where the flow enters or a unit the question points at (0 there and off the spine)
 
 
 def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
@@ -154,7 +154,8 @@ class _Packer:
 
     def spine_bodies(self, musts: list[Piece], call_sites: dict[str, list[int]]) -> list[str]:
         """The spine's bodies: all of them in full when they fit. Otherwise the named symbols,
-        then their direct steps, then by relevance per character, each in full unless it alone
+        then their direct steps, then by relevance per character faded by depth (DEPTH_FADE per
+        hop below where the flow enters), each in full unless it alone
         would take more than SPINE_PIECE_SHARE of the budget (then its signature and call
         sites); the last ones get what is left. Returns those left out."""
         views, left_out = self.views, []
