@@ -191,9 +191,8 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
     assert body_role(index, model, "registry.go::Registry.Count") == ""
 
 
-def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
-    """py-builder: `Client.Builder.build()` constructs the entry's own object: its assembly tier is the
-    constructors' (0), not the other factories' (1), so the cap on assembly does not push it out."""
+def _planner_of(monkeypatch, fixture: str):
+    """The distill planner of one JSON pack of a fixture, as it stands after its run."""
     from codegraph.distill import flow
 
     got = {}
@@ -204,10 +203,16 @@ def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
         return run(self)
 
     monkeypatch.setattr(flow._Planner, "run", spy)
-    index = RootIndex(FIXTURES / "py-builder", use_cache=False)
+    index = RootIndex(FIXTURES / fixture, use_cache=False)
     index.build()
     run_distill_frame(index, {"format": "json"})
-    asm = got["planner"].asm
+    return got["planner"]
+
+
+def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
+    """py-builder: `Client.Builder.build()` constructs the entry's own object: its assembly tier is the
+    constructors' (0), not the other factories' (1), so the cap on assembly does not push it out."""
+    asm = _planner_of(monkeypatch, "py-builder").asm
     assert asm["webclient/client.py::Client.Builder.build"][0] == 0, asm
     assert asm["webclient/pool.py::Pool.get"][0] > 0, asm  # another type's builder is not the entry object's
 
@@ -217,19 +222,8 @@ def test_spent_slots_leave_the_boundary_lanes_own_places_to_error_handlers(monke
     is handed (`fail(err)`) still takes a free place of the boundary lane, which nothing else would fill."""
     from codegraph.distill import flow
 
-    got = {}
-    run = flow._Planner.run
-
-    def spy(self):
-        got["planner"] = self
-        return run(self)
-
-    monkeypatch.setattr(flow._Planner, "run", spy)
     monkeypatch.setattr(flow, "TOTAL", 22)  # the main path takes 20; the fill spends the rest before `fail`
-    index = RootIndex(FIXTURES / "js-context-proto", use_cache=False)
-    index.build()
-    run_distill_frame(index, {"format": "json"})
-    picks = {uid: key for uid, key, _, _ in got["planner"].p.picks}
+    picks = {uid: key for uid, key, _, _ in _planner_of(monkeypatch, "js-context-proto").p.picks}
     assert picks.get("lib/context.js::fail") == "boundary", picks
     assert "lib/context.js::varyOn" not in picks  # a further writer waits for a free slot
 

@@ -580,17 +580,22 @@ def test_awaiting_a_call_in_the_question_names_the_awaited_futures_poll(tmp_path
     assert not any(t.endswith(".await") for t in q.named)
 
 
-def test_a_named_flow_goes_on_below_where_its_core_path_ends(tmp_path):
-    """`start` reaches the word match `handoff` on the core; below `handoff` the named flow goes
-    on as deep as below a named callable (not only the periphery's three levels)."""
-    chain = "".join(f"def level{k}(request):\n    return level{k + 1}(request)\n\n\n" for k in range(1, 7))
+def _explore_handoff_chain(tmp_path, depth: int) -> dict:
+    """`start` → `handoff` → `level1` → … → `level{depth}`, asked about `start` and the handoff."""
+    chain = "".join(f"def level{k}(request):\n    return level{k + 1}(request)\n\n\n" for k in range(1, depth))
     (tmp_path / "app.py").write_text(
         "def start(request):\n    return handoff(request)\n\n\n"
-        "def handoff(request):\n    return level1(request)\n\n\n" + chain + "def level7(request):\n    return request\n"
+        "def handoff(request):\n    return level1(request)\n\n\n" + chain + f"def level{depth}(request):\n    return request\n"
     )
     idx = RootIndex(tmp_path, use_cache=False)
     idx.build()
-    result = explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
+    return explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
+
+
+def test_a_named_flow_goes_on_below_where_its_core_path_ends(tmp_path):
+    """`start` reaches the word match `handoff` on the core; below `handoff` the named flow goes
+    on as deep as below a named callable (not only the periphery's three levels)."""
+    result = _explore_handoff_chain(tmp_path, 7)
     reached = {h["to"] for h in result["hops"]}
     assert {"handoff", "level1", "level4", "level5"} <= reached, reached
 
@@ -599,14 +604,7 @@ def test_below_a_named_flows_core_path_the_core_goes_on_along_its_surest_callees
     """Below where the named flow's core path ends (`handoff`), its surest callees, at most two
     of each unit, carry the core on (`level1`, `level2`, …): a future polled by a future polled by
     a future is one flow, not periphery."""
-    chain = "".join(f"def level{k}(request):\n    return level{k + 1}(request)\n\n\n" for k in range(1, 10))
-    (tmp_path / "app.py").write_text(
-        "def start(request):\n    return handoff(request)\n\n\n"
-        "def handoff(request):\n    return level1(request)\n\n\n" + chain + "def level10(request):\n    return request\n"
-    )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
-    result = explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
+    result = _explore_handoff_chain(tmp_path, 10)
     core = {h["to"] for h in result["hops"] if h["core"]}
     assert {"handoff", "level1", "level2", "level3", "level8", "level9"} <= core, result["hops"]  # deeper than the periphery goes
 
