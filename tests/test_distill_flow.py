@@ -241,3 +241,15 @@ def test_how_a_unit_ends_the_errors_it_catches() -> None:
     assert "RuleTableError" in _error_turn(index, model, unit("siteroute/paths.py::load_rules"), {})
     assert _error_turn(index, model, unit("siteroute/paths.py::safe_depth"), {}) == ""
     assert _error_turn(index, model, unit("siteroute/routing.py::PathRule.layout"), {}) == ""
+
+
+def test_spare_core_starts_with_the_steps_the_core_calls(monkeypatch) -> None:
+    """py-pipeline, with a core of two places: the slots left free go first to a step the core hands its work
+    to (`Runner.run` → `run_forever`), before deeper units of the entries' turns (`CrawlCommand.run`)."""
+    from codegraph.distill import flow
+
+    monkeypatch.setitem(flow.CAPS, "core", 2)
+    planner = _planner_of(monkeypatch, "py-pipeline")
+    first = planner.spare_core[0]
+    assert first == "pipeline/loop.py::run_forever", planner.spare_core
+    assert any(first in planner.flow.out[c] for c in planner.core), planner.core

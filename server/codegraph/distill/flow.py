@@ -1546,8 +1546,29 @@ class _Planner:
             i += 1
             if i > 10_000:
                 break
-        self.spare_core = core[CAPS["core"] :]
         self.core = core[: CAPS["core"]]
+        below = self.below_core()  # the steps the core hands its work to, before more of the turns
+        self.spare_core = below + [u for u in core[CAPS["core"] :] if u not in below]
+
+    def below_core(self) -> list[str]:
+        """The flow's units that the core calls directly, most core callers first, then nearest the entries,
+        then by reach; one per family (without claiming the family for the later stages). Leaves and
+        constructors never, as in the trunk."""
+        m, flow, core = self.m, self.flow, set(self.core)
+        count: dict[str, int] = {}
+        for c in self.core:
+            for d in flow.out.get(c, ()):
+                if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].is_callable
+                        and d not in flow.ctor_units and flow.down.get(d, 0) >= 1):
+                    count[d] = count.get(d, 0) + 1
+        ordered = sorted(count, key=lambda d: (-count[d], self.depth.get(d, 99), -flow.down.get(d, 0), self.stable(d)))
+        kept, keys = [], set(self.families_taken)
+        for d in ordered:
+            k = self.sibling_key(d)
+            if k is None or k not in keys:
+                keys.add(k)
+                kept.append(d)
+        return kept
 
     def best_known(self, u: str, key: tuple, rest: list[str]) -> str:
         """The member of an override family that stands for it: the one whose type the most other files of
