@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call")
+         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -88,14 +88,15 @@ def test_flow_fixture_gold(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["py-roles", "py-asgi-mounts", "py-deep-wiring", "rs-pinned-task", "java-loader",
                                   "java-outside", "java-fields", "py-app-parts", "js-proto-verbs",
-                                  "py-builder"])
+                                  "py-builder", "js-adapter-table"])
 def test_selection_edges(name: str) -> None:
     """py-roles: `tpl = string.Template(...)`; `tpl.substitute(...)` is the imported module's method, not a
     same-named one in scope. py-asgi-mounts: a handed-on host call among too many implementations runs
     those its caller's type names. rs-pinned-task: a pinned `self.as_mut()` is the object itself, and its
     type's other impl blocks hold its own methods. java-loader: a bare call in a method names its own
     type's methods first. java-outside: what an outside package's builder makes is not the code base's
-    same-named type. java-fields: a bare field call is answered by the field's declared type."""
+    same-named type. java-fields: a bare field call is answered by the field's declared type. js-adapter-table:
+    a function that reads a lookup table of its file by key runs the callables the table names."""
     from codegraph.distill.flow import Flow
     from codegraph.distill.topology import build_model
 

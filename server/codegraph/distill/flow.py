@@ -197,6 +197,7 @@ class Flow:
         self._families()
         self._dispatch_to_overrides()
         self._handed_functions()
+        self._table_lookups()
         self._host_calls()
         self._unresolved_calls()
 
@@ -406,6 +407,30 @@ class Flow:
                 d = local[name]
                 if d != uid:
                     self._link(uid, d)
+
+    def _table_lookups(self) -> None:
+        """A function that reads a lookup table of its file (`const adapters = {http, fetch: {get: getFetch}}`,
+        then `adapters[name]`) may run the callables the table names: the entry it reads is called or handed
+        on. Which functions read a table, and what the table names, is the ranked graph's (`table-lookup`)."""
+        m = self.m
+        with_tables = {m.units[x].path for x in self.arch if m.units[x].kind == "statement"
+                       and m.units[x].stmt_kind == "table" and m.units[x].parent is None}
+        if not with_tables:
+            return
+        from ..graph.likely import likely_graph
+
+        graph = likely_graph(self.index)
+        named: dict[str, list[str]] = {}
+        for src in self.ordered:
+            u = m.units[src]
+            if u.path not in with_tables or not u.is_callable:
+                continue
+            for table, _line in graph._tables_read(u, self.index.files[u.path]):
+                if table.id not in named:
+                    named[table.id] = [e.dst for e in graph.out(table.id) if e.dst in self.arch and m.units[e.dst].is_callable]
+                for d in named[table.id]:
+                    if d != src:
+                        self._link(src, d)
 
     def _host_calls(self) -> None:
         """A call that hands on a host interface's own arguments (`await self.app(scope, receive, send)`,
@@ -741,6 +766,11 @@ class Flow:
             for d in self.out.get(s, ()):
                 if d in self.callers:
                     self.callers[d].add(s)
+
+    def up_members(self, uid: str) -> list[str]:
+        """The units upstream of uid (those leading into it), in flow order."""
+        b = self.up_bits.get(uid, 0)
+        return [u for u in self.ordered if b >> self.bit[u] & 1]
 
     def modules(self, path: str) -> set[str]:
         """Local names bound to whole outside modules or packages in that file."""
@@ -1425,11 +1455,32 @@ class _Planner:
                 if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                     continue  # reached from a chosen entry: part of its flow, not a second entry
                 if mine & ~covered == 0 or (mine & covered).bit_count() * 5 > mine.bit_count() * 4:
+                    inner = self.inner_entry(uid)
+                    if inner is not None:  # the candidate leads into a chosen free function: callers enter here
+                        entries[entries.index(inner)] = uid
+                        p.picks = [(uid, k, cands[uid][1], d) if u == inner else (u, k, w, d) for u, k, w, d in p.picks]
+                        covered |= mine
                     continue
             hosts += kind_of[uid] == "host"
             entries.append(uid)
             covered |= mine
             p.picks.append((uid, "entry", cands[uid][1], 0))
+
+    def inner_entry(self, uid: str) -> str | None:
+        """A chosen public-surface entry that the public method `uid` leads into (through private steps: no other
+        public surface leads into it) and that is a free function, not an interface's implementation: a step
+        of `uid`'s flow, which sets in motion at least as much. The units leading into it lifted it above `uid`.
+        (A free function leading into it is a door, `outer_doors`; a method there is taken for a client.)"""
+        m, flow = self.m, self.flow
+        if self.kind_of[uid] != "surface" or not _owner_type(m, uid):  # a free function leading in is a door (below)
+            return None
+        for e in self.entries:
+            if (e not in self.extra and self.kind_of[e] == "surface" and e not in self.implements
+                    and not _owner_type(m, e) and flow.down_bits.get(uid, 0) >> flow.bit[e] & 1
+                    and flow.down.get(uid, 0) >= flow.down.get(e, 0)
+                    and not any(x != uid and self.kind_of.get(x) == "surface" for x in flow.up_members(e))):
+                return e
+        return None
 
     def writes_out(self, uid: str) -> bool:
         """It writes results out: to an output it is handed (`w io.Writer`) or through an imported I/O module."""
