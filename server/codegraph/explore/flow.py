@@ -116,6 +116,11 @@ class RankedSteps:
         return out
 
 
+def _bodiless(u: Unit) -> bool:
+    """A declaration with no body of its own (an interface's or an abstract method)."""
+    return u.is_callable and u.sig_end_byte >= u.end_byte
+
+
 def _reach(target_weight: float, src_weight: float) -> float:
     """How far a connecting path may go, as a share of MAX_CONNECT_COST: both ends count (their
     geometric mean), so a named symbol reaches a word match nearby, another named symbol far."""
@@ -484,6 +489,8 @@ class _FlowSearch:
         more of them (every interceptor's `intercept` calls `chain.proceed`, every operator calls
         `operate`), are the family, not the flow."""
         for anchor in anchors:
+            if _bodiless(anchor):
+                continue  # an interface's declaration: its callers are the API's clients, not the flow's steps
             into = [(src, line, how, conf) for src, line, how, conf in self.steps.into(anchor) if src.id not in self.core and conf >= ENTRY_MIN_CONF]
             members = {src.id for src, *_ in into if self.interchangeable(src)}
             family_calls = len(members) >= MIN_FAMILY_CALLERS
