@@ -21,7 +21,7 @@ from ..index.index import RootIndex
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
 from ..workspace.scope import is_test_path
-from .flow import DISPATCH_RULES, Flow, find_flow
+from .flow import DISPATCH_RULES, NAMED_VARIANT, Flow, find_flow
 from .model import ExploreRequest
 from .pack import FileView, Piece, file_view, pack
 from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph
@@ -585,7 +585,8 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
-    depth = _spine_depths(flow, anchor_ids)
+    # a named type's method the flow dispatches to is a unit the question points at
+    depth = _spine_depths(flow, anchor_ids | {h.dst.id for h in flow.hops if h.how == NAMED_VARIANT})
     next_to_named = {h.dst.id for h in flow.hops if h.src.id in strong_ids} | {h.src.id for h in flow.hops if h.dst.id in strong_ids}
     next_to_named &= flow.spine
     for plan in plans:

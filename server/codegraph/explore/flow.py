@@ -68,6 +68,7 @@ MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
 TABLE_RULE = "table-lookup"
+NAMED_VARIANT = "named-variant"  # a core call to a method the named type overrides runs its override
 FALLBACK_RULES = frozenset({"callback-ref"})
 MAX_TABLE_ENTRIES = 8  # a table of more distinct functions is a registry, not one call's alternatives
 MAX_CONNECT_COST = 2.5  # a connecting path costlier than this (−log confidence + per hop) is no path
@@ -266,6 +267,7 @@ def find_flow(
     flow.hops = _flow_order(flow.hops)  # from where the work enters down, breadth first
     core_callables = [search.units[uid] for uid in sorted(search.core) if uid in search.units and search.units[uid].is_callable]
     core_callables += search.tables(core_callables)
+    core_callables += search.named_variants(core_callables)
     search.below(core_callables)
     search.beside(core_callables)
     flow.spine = search.core
@@ -419,6 +421,24 @@ class _FlowSearch:
                     self.add(hop)
                     self.core.add(hop.dst.id)
                     added.append(hop.dst)
+        return added
+
+    def named_variants(self, anchors: list[Unit]) -> list[Unit]:
+        """A core call to a base or interface method that a type the question names overrides
+        (`factories.get(i).get(…)` with `RxJava3CallAdapterFactory` named) runs that type's
+        method: it joins the core, though one of a family's members is otherwise a sibling.
+        Returns the units added."""
+        added: list[Unit] = []
+        for anchor in anchors:
+            for dst, line, how, conf in self.steps.out(anchor):
+                owner = self.units.get(dst.parent) if dst.parent else None
+                if conf < ENTRY_MIN_CONF or how in DISPATCH_RULES or owner is None or not owner.is_type:
+                    continue
+                impls = [m for m in self.steps.likely.overrides(owner, dst.name) if m.parent in self.named_types and m.id not in self.core]
+                if len(impls) == 1 and not self.excluded(impls[0].path):
+                    self.add(Hop(anchor, impls[0], line, NAMED_VARIANT))
+                    self.core.add(impls[0].id)
+                    added.append(impls[0])
         return added
 
     def below(self, anchors: list[Unit]) -> None:
