@@ -598,7 +598,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             continue
         scored = {u.id: (s, u) for s, u in plan.units}
         for u in facts.units:
-            if u.id in plan.must and u.id not in scored:
+            if (u.id in plan.must or u.id in plan.keep) and u.id not in scored:
                 scored[u.id] = (score.get(u.id, 0.0), u)
         for uid, (s, u) in scored.items():
             if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):
