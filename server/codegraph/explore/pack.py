@@ -91,9 +91,16 @@ def piece_ranges(u: Unit, by_id: dict[str, Unit], trait_impls: frozenset[str] = 
         # a short trait impl (`impl Future for Server { type Output …; fn poll … }`) reads as one
         span.append((parent.start_line, parent.end_line))
     while parent is not None:
-        span.append((parent.name_line, parent.sig_end_line))
+        span.append(_context_signature(parent))
         parent = by_id.get(parent.parent) if parent.parent else None
     return span
+
+
+def _context_signature(t: Unit) -> tuple[int, int]:
+    """The lines of an enclosing type shown around a body: its signature, or only its first line
+    when the signature is long (a Go struct's signature is its 200 lines of fields)."""
+    end = t.sig_end_line if t.sig_end_line - t.name_line <= BIG_TYPE_LINES else t.name_line
+    return (t.name_line, max(t.name_line, end))
 
 
 def compact_ranges(u: Unit, call_lines: list[int], by_id: dict[str, Unit]) -> list[tuple[int, int]]:
