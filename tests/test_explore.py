@@ -783,3 +783,28 @@ def test_a_kept_body_nothing_scored_is_still_shown(tmp_path):
     plan = FilePlan("stream.py", 1.0, mode="focused", keep={"stream.py::BodyStream.on_next"}, hide={"stream.py::BodyStream.__init__"})
     result = _answer(idx, ExploreRequest("q", 4000), [plan], Flow(), {}, set(), lambda: None, 0.0)
     assert {5, 6, 7} <= sections(result["text"]).get("stream.py", ("", set()))[1], result["text"]
+
+
+def test_a_named_flows_steps_go_on_into_their_own_helpers_but_not_shared_ones(tmp_path):
+    """`run` (named) reaches the word match `legacy` through `find`. `find`'s own helper in its
+    file (`strip`, one caller) carries the flow on; a helper three callers share (`name`) and
+    one in another file (`parse`) do not, not even below where the core path ends."""
+    from codegraph.explore.flow import find_flow
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "util.py").write_text("def parse(args):\n    return list(args)\n")
+    (tmp_path / "cmd.py").write_text(
+        "from util import parse\n\n\n"
+        "def run(args):\n    return find(args)\n\n\n"
+        "def find(args):\n    rest = strip(args)\n    parse(rest)\n    name(rest)\n    return legacy(rest)\n\n\n"
+        "def strip(args):\n    return args[1:]\n\n\n"
+        "def legacy(args):\n    return name(args)\n\n\n"
+        "def name(args):\n    return str(args)\n\n\n"
+        "def usage(args):\n    return name(args)\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    flow = find_flow(idx, likely_graph(idx), [units["cmd.py::run"]], [], [units["cmd.py::legacy"]], {}, lambda p: False, lambda: None)
+    assert {"cmd.py::find", "cmd.py::legacy", "cmd.py::strip"} <= flow.spine, flow.spine
+    assert not {"cmd.py::name", "util.py::parse"} & flow.spine, flow.spine

@@ -64,6 +64,7 @@ MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first
 SURE_STEP = 0.8  # below where a named flow's core path ends, hops this likely carry the core on
 SURE_WIDTH = 2  # ...at most this many callees of each unit on that line
 SURE_MAX = 12  # ...and this many units below each end
+SURE_CALLERS = 2  # ...and never a helper with more callers than this
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
@@ -384,9 +385,10 @@ class _FlowSearch:
                 self.context(src.id, value)
                 cur = src
 
-    def _named_ends(self) -> set[str]:
-        """Where a named callable's core path ends: the core units its core hops lead down to
-        that lead nowhere further in the core. The named flow goes on below them."""
+    def _named_flow(self) -> tuple[set[str], set[str]]:
+        """The core units a named callable's core hops lead down to, and among them where its
+        core path ends (those that lead nowhere further in the core): the named flow goes on
+        below them."""
         core_out: dict[str, list[str]] = defaultdict(list)
         for hop in self.flow.hops:
             if hop.src.id in self.core and hop.dst.id in self.core:
@@ -397,7 +399,8 @@ class _FlowSearch:
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
-        return {u for u in seen - self.strong_ids if not core_out.get(u)}
+        steps = seen - self.strong_ids
+        return steps, {u for u in steps if not core_out.get(u)}
 
     def tables(self, anchors: list[Unit]) -> list[Unit]:
         """A lookup table a core unit indexes (`strategies[key](…)`) is where its call goes: the
@@ -445,7 +448,7 @@ class _FlowSearch:
         """The periphery below the core, cheapest callees first. A named callable's own flow is
         what the question asks about: followed deeper and wider, also below where its core path
         ends, where its surest callees carry the core on (`_sure_lines`)."""
-        named_ends = self._named_ends()
+        named_steps, named_ends = self._named_flow()
         for anchor in anchors:
             named = anchor.id in self.strong_ids or anchor.id in named_ends
             limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
@@ -469,11 +472,15 @@ class _FlowSearch:
                         kept += 1
                     heapq.heappush(heap, (c, depth + 1, dst.id, dst))
         self.core |= self._sure_lines(named_ends)
+        # above the ends, each step's own helpers carry the flow on too (`Find` → `stripFlags`)
+        self.core |= self._sure_lines(named_steps - named_ends, own_file=True)
 
-    def _sure_lines(self, ends: set[str]) -> set[str]:
+    def _sure_lines(self, ends: set[str], own_file: bool = False) -> set[str]:
         """Below where a named flow's core path ends, its surest callees (at least SURE_STEP
-        likely, the SURE_WIDTH cheapest of each unit) carry the core on, at most SURE_MAX units
-        below each end: a future polled by a future polled by a future is one flow."""
+        likely, the SURE_WIDTH cheapest of each unit, none a helper shared by more than
+        SURE_CALLERS callers) carry the core on, at most SURE_MAX units below each end: a future
+        polled by a future polled by a future is one flow. With `own_file`, only callees in the
+        caller's own file: a step's own helpers."""
         sure: set[str] = set()
         for end in sorted(e for e in ends if e in self.units):
             heap, seen, taken = [(0.0, end, self.units[end])], {end}, 0
@@ -481,7 +488,8 @@ class _FlowSearch:
                 cost, _, unit = heapq.heappop(heap)
                 callees = sorted(
                     ((cost + self._down_step(dst, conf), dst.id, dst, line, how) for dst, line, how, conf in self.steps.out(unit)
-                     if conf >= SURE_STEP and dst.is_callable and dst.id not in seen and dst.id not in self.core),
+                     if conf >= SURE_STEP and dst.is_callable and dst.id not in seen and dst.id not in self.core and not self._shared(dst)
+                     and (not own_file or dst.path == unit.path)),
                     key=lambda x: (x[0], x[1]),
                 )[:SURE_WIDTH]
                 for c, uid, dst, line, how in callees:
@@ -491,6 +499,11 @@ class _FlowSearch:
                     self.add(Hop(unit, dst, line, how))
                     heapq.heappush(heap, (c, uid, dst))
         return sure
+
+    def _shared(self, unit: Unit) -> bool:
+        """A helper more than SURE_CALLERS callers use (`c.Name()`, `c.Root()`) is shared, not
+        the next step of this one flow."""
+        return len({src.id for src, _, _, conf in self.steps.into(unit) if conf >= ENTRY_MIN_CONF}) > SURE_CALLERS
 
     def _down_step(self, dst: Unit, conf: float) -> float:
         """A hop down costs more when it is only likely, when its callee does not speak the
