@@ -14,6 +14,7 @@ from typing import Callable
 
 from ..index.facts import Unit
 from ..index.index import RootIndex
+from .pack import bodiless
 from .relevance import in_test_module, path_prior
 
 MAX_SOURCES = 12
@@ -116,11 +117,6 @@ class RankedSteps:
         if parent is not None and parent.is_callable and unit.is_callable:
             out.append((parent, unit.name_line, "nested", 0.9))
         return out
-
-
-def _bodiless(u: Unit) -> bool:
-    """A declaration with no body of its own (an interface's or an abstract method)."""
-    return u.is_callable and u.sig_end_byte >= u.end_byte
 
 
 def _reach(target_weight: float, src_weight: float) -> float:
@@ -522,7 +518,7 @@ class _FlowSearch:
         more of them (every interceptor's `intercept` calls `chain.proceed`, every operator calls
         `operate`), are the family, not the flow."""
         for anchor in anchors:
-            if _bodiless(anchor):
+            if bodiless(anchor):
                 continue  # an interface's declaration: its callers are the API's clients, not the flow's steps
             into = [(src, line, how, conf) for src, line, how, conf in self.steps.into(anchor) if src.id not in self.core and conf >= ENTRY_MIN_CONF]
             members = {src.id for src, *_ in into if self.interchangeable(src)}

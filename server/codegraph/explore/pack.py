@@ -127,7 +127,7 @@ def pack(
     top = max((p.score for p in pieces), default=0.0)
     # by relevance per character: two short bodies the question needs beat one long one
     packer.other_bodies([p for p in sorted(order, key=lambda p: (-p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
-                         if not p.must and p.score >= MIN_SCORE_SHARE * top and not _bodiless(p.unit)])
+                         if not p.must and p.score >= MIN_SCORE_SHARE * top and not bodiless(p.unit)])
     packer.whole_when_mostly_shown()
     shown = [v for v in views.values() if v.included]
     for v in shown:
@@ -240,7 +240,7 @@ class _Packer:
             self.remaining -= extra
 
 
-def _bodiless(u: Unit) -> bool:
+def bodiless(u: Unit) -> bool:
     """A declaration with no body of its own (an interface's or abstract method): as context it
     is a signature, not a body worth a piece."""
     return u.is_callable and u.sig_end_byte >= u.end_byte
@@ -273,4 +273,4 @@ def file_view(path: str, mode: str, reason: str, score: float, source: bytes, un
     return FileView(path, mode, reason, score, split_lines(source), defs, base)
 
 
-__all__ = ["FileView", "Piece", "file_view", "pack"]
+__all__ = ["FileView", "Piece", "bodiless", "file_view", "pack"]
