@@ -673,3 +673,138 @@ def test_a_caller_of_one_other_unit_of_the_question_is_no_entry_context(tmp_path
     assert flow.spine == {"app.py::save", "app.py::sign"}
     assert "app.py::save" not in flow.periphery
     assert flow.periphery.get("app.py::load", 0.0) < 0.5
+
+
+def _factory_registry(root):
+    """Three factories of one family, a registry that asks a `Factory` for an adapter (a typed
+    call that lands on the base's declaration), and a `create()` on the Rx variant."""
+    (root / "base.py").write_text("class Factory:\n    def get(self, kind):\n        raise NotImplementedError\n")
+    for name in ("Json", "Xml", "Rx"):
+        extra = "\n    @staticmethod\n    def create():\n        return RxFactory()\n" if name == "Rx" else ""
+        (root / f"{name.lower()}_factory.py").write_text(
+            f"from base import Factory\n\n\nclass {name}Factory(Factory):\n    def get(self, kind):\n"
+            f"        adapter = ('{name.lower()}', kind)\n        return adapter\n{extra}"
+        )
+    (root / "registry.py").write_text(
+        "from base import Factory\n\n\nclass Registry:\n    def next_adapter(self, factory: Factory, kind):\n        return factory.get(kind)\n"
+    )
+    idx = RootIndex(root, use_cache=False)
+    idx.build()
+    return idx
+
+
+def test_a_core_call_the_named_type_overrides_runs_its_override(tmp_path):
+    """`factory.get(kind)` lands on the base's declaration; with `RxFactory.create` named, the
+    `get` that runs is RxFactory's: it joins the core (a `named-variant` hop), while the other
+    members stay out. Without the variant named, no member is a step of the flow."""
+    from codegraph.explore.flow import NAMED_VARIANT, find_flow
+    from codegraph.graph.likely import likely_graph
+
+    idx = _factory_registry(tmp_path)
+    units = idx.resolver.units
+    lookup, create = units["registry.py::Registry.next_adapter"], units["rx_factory.py::RxFactory.create"]
+    flow = find_flow(idx, likely_graph(idx), [lookup, create], [], [], {}, lambda p: False, lambda: None)
+    assert "rx_factory.py::RxFactory.get" in flow.spine and "json_factory.py::JsonFactory.get" not in flow.spine
+    assert any(h.how == NAMED_VARIANT and h.src.id == lookup.id for h in flow.hops)
+    flow = find_flow(idx, likely_graph(idx), [lookup], [], [], {}, lambda p: False, lambda: None)
+    assert not {"rx_factory.py::RxFactory.get", "json_factory.py::JsonFactory.get"} & flow.spine
+
+
+def test_the_callers_of_an_interface_declaration_on_the_core_are_not_beside_it(tmp_path):
+    """`Loader.execute` is a declaration with no body: the core's `execute` stands for the
+    implementation, and `App.start`, a client of the interface, is not a step beside the flow.
+    The implementation's own caller is."""
+    from codegraph.explore.flow import find_flow
+    from codegraph.graph.likely import likely_graph
+
+    src = tmp_path / "src" / "main" / "java" / "demo"
+    src.mkdir(parents=True)
+    (src / "Loader.java").write_text("package demo;\n\ninterface Loader {\n    String execute(String request);\n}\n")
+    (src / "RealLoader.java").write_text(
+        "package demo;\n\nclass RealLoader implements Loader {\n    public String execute(String request) {\n        return request;\n    }\n}\n"
+    )
+    (src / "App.java").write_text(
+        "package demo;\n\nclass App {\n    private Loader loader;\n    private RealLoader real;\n\n"
+        "    String start(String request) {\n        return loader.execute(request);\n    }\n\n"
+        "    String direct(String request) {\n        return real.execute(request);\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = {u.qualname: u for u in idx.resolver.units.values()}
+    flow = find_flow(idx, likely_graph(idx), [units["RealLoader.execute"]], [], [], {}, lambda p: False, lambda: None)
+    assert units["App.direct"].id in flow.periphery
+    flow = find_flow(idx, likely_graph(idx), [units["Loader.execute"]], [], [], {}, lambda p: False, lambda: None)
+    assert units["App.start"].id not in flow.periphery
+
+
+def test_a_body_kept_as_context_brings_no_helpers_of_its_own(tmp_path):
+    """A focused file keeps a flow unit's same-file helpers (its own steps); a body kept only as
+    context around the flow (a caller beside it) keeps no helpers of its own."""
+    from codegraph.explore.engine import _with_own_helpers
+    from codegraph.explore.flow import Flow
+
+    (tmp_path / "app.py").write_text("def caller():\n    return helper()\n\n\ndef helper():\n    return 1\n")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    facts = idx.files["app.py"]
+    context = Flow(periphery={"app.py::caller": 0.5})
+    assert _with_own_helpers(idx, facts, context, {"app.py::caller"}) == {"app.py::caller"}
+    step = Flow(spine={"app.py::caller"})
+    assert _with_own_helpers(idx, facts, step, {"app.py::caller"}) == {"app.py::caller", "app.py::helper"}
+
+
+def test_a_long_type_signature_around_a_body_shows_its_first_line_only():
+    """A Go method's enclosing struct has its 200 lines of fields as its signature: around the
+    method's body only the struct's first line is shown; a short signature stays whole."""
+    from codegraph.explore.pack import piece_ranges
+    from codegraph.model.facts import Unit
+
+    struct = Unit("c.go::Command", "c.go", "Command", "Command", "struct", 0, 0, 10, 210, 10, 210, 0)
+    method = Unit("c.go::Command.Find", "c.go", "Find", "Command.Find", "method", 0, 0, 300, 320, 300, 300, 0, parent=struct.id)
+    assert piece_ranges(method, {struct.id: struct}) == [(300, 320), (10, 10)]
+    short = struct._replace(sig_end_line=14)
+    assert piece_ranges(method, {struct.id: short}) == [(300, 320), (10, 14)]
+
+
+
+def test_a_kept_body_nothing_scored_is_still_shown(tmp_path):
+    """A focused file keeps the bodies of the named variant's parts; one a library drives
+    (`on_next` has no caller in the workspace, nor the question's words) has no score, and is
+    shown all the same."""
+    from codegraph.explore.engine import FilePlan, _answer
+    from codegraph.explore.flow import Flow
+
+    (tmp_path / "stream.py").write_text(
+        "class BodyStream:\n    def __init__(self, call):\n        self.call = call\n\n"
+        "    def on_next(self, response):\n        payload = response.payload\n        return payload\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    plan = FilePlan("stream.py", 1.0, mode="focused", keep={"stream.py::BodyStream.on_next"}, hide={"stream.py::BodyStream.__init__"})
+    result = _answer(idx, ExploreRequest("q", 4000), [plan], Flow(), {}, set(), lambda: None, 0.0)
+    assert {5, 6, 7} <= sections(result["text"]).get("stream.py", ("", set()))[1], result["text"]
+
+
+def test_a_named_flows_steps_go_on_into_their_own_helpers_but_not_shared_ones(tmp_path):
+    """`run` (named) reaches the word match `legacy` through `find`. `find`'s own helper in its
+    file (`strip`, one caller) carries the flow on; a helper three callers share (`name`) and
+    one in another file (`parse`) do not, not even below where the core path ends."""
+    from codegraph.explore.flow import find_flow
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "util.py").write_text("def parse(args):\n    return list(args)\n")
+    (tmp_path / "cmd.py").write_text(
+        "from util import parse\n\n\n"
+        "def run(args):\n    return find(args)\n\n\n"
+        "def find(args):\n    rest = strip(args)\n    parse(rest)\n    name(rest)\n    return legacy(rest)\n\n\n"
+        "def strip(args):\n    return args[1:]\n\n\n"
+        "def legacy(args):\n    return name(args)\n\n\n"
+        "def name(args):\n    return str(args)\n\n\n"
+        "def usage(args):\n    return name(args)\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    flow = find_flow(idx, likely_graph(idx), [units["cmd.py::run"]], [], [units["cmd.py::legacy"]], {}, lambda p: False, lambda: None)
+    assert {"cmd.py::find", "cmd.py::legacy", "cmd.py::strip"} <= flow.spine, flow.spine
+    assert not {"cmd.py::name", "util.py::parse"} & flow.spine, flow.spine

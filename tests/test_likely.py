@@ -165,3 +165,22 @@ def test_an_overload_call_lands_on_the_overload_that_takes_its_arguments(index):
     graph = likely_graph(index)
     src = "kt/src/main/kotlin/demo/Loader.kt::Loader.execute"
     assert [(e.dst, e.confidence) for e in graph.out(src)] == [(src + "#2", 0.9)]
+
+
+def test_a_member_initialised_in_the_class_body_is_no_local(tmp_path):
+    """`private val cache = MemoryCache()` in a Kotlin class body is a member: `cache.get(k)` in a
+    method calls MemoryCache.get (attr-type), not whatever else is named `get`."""
+    src = tmp_path / "src" / "main" / "kotlin" / "demo"
+    src.mkdir(parents=True)
+    (src / "Cache.kt").write_text(
+        "package demo\n\nclass MemoryCache {\n    fun get(key: String): String? = null\n}\n\n"
+        "class DiskCache {\n    fun get(key: String): String? = key\n}\n"
+    )
+    (src / "Engine.kt").write_text(
+        "package demo\n\nclass Engine {\n    private val cache = MemoryCache()\n\n"
+        "    fun run(key: String): String? {\n        return cache.get(key)\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    out = [(e.dst.split("::")[1], e.rule) for e in likely_graph(idx).out("src/main/kotlin/demo/Engine.kt::Engine.run")]
+    assert out == [("MemoryCache.get", "attr-type")]

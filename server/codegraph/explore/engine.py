@@ -21,7 +21,7 @@ from ..index.index import RootIndex
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
 from ..workspace.scope import is_test_path
-from .flow import DISPATCH_RULES, Flow, find_flow
+from .flow import DISPATCH_RULES, NAMED_VARIANT, Flow, find_flow
 from .model import ExploreRequest
 from .pack import FileView, Piece, file_view, pack
 from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph
@@ -511,12 +511,13 @@ def _statements_they_use(index: RootIndex, facts, shown: set[str]) -> set[str]:
     return out
 
 
-def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -> set[str]:
+def _with_own_helpers(index: RootIndex, facts, flow: Flow, kept: set[str], depth: int = 2) -> set[str]:
     """A kept body's proven callees in the same file (`execute` → `getRawCall` → `createRawCall`):
-    the member's own steps, not interchangeable siblings."""
+    the member's own steps, not interchangeable siblings. A body kept only as context around
+    the flow (a caller beside it) brings no helpers of its own: they are not the flow's steps."""
     likely = likely_graph(index)
     here = {u.id for u in facts.units}
-    out, frontier = set(kept), set(kept)
+    out, frontier = set(kept), {uid for uid in kept if uid in flow.spine or uid not in flow.periphery}
     for _ in range(depth):
         frontier = {e.dst for uid in sorted(frontier) for e in likely.out(uid) if e.rule == "resolved" and e.dst in here} - out
         out |= frontier
@@ -556,7 +557,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
         elif family and sibling and (large or (flow_exists and not on_spine)):
             plan.mode = "focused"
             base_ids = {t.id for t in family}
-            plan.keep = _with_own_helpers(index, facts, {
+            plan.keep = _with_own_helpers(index, facts, flow, {
                 u.id for u in facts.units
                 if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable)
                 or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
@@ -569,7 +570,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.reason = f"family-file:{family[0].name}({len(d.implementers[family[0].id])})" + (" on-spine" if on_spine else "")
         elif flow_exists and not on_spine and sibling and not spared:
             plan.mode = "skeleton"
-            kept = _with_own_helpers(index, facts, {u.id for u in facts.units if u.id in wanted and u.is_callable})
+            kept = _with_own_helpers(index, facts, flow, {u.id for u in facts.units if u.id in wanted and u.is_callable})
             if kept:  # the member the flow runs through: its signatures and those bodies
                 plan.mode, plan.keep = "focused", kept
                 plan.hide = {u.id for u in facts.units if u.id not in kept}
@@ -584,7 +585,8 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
-    depth = _spine_depths(flow, anchor_ids)
+    # a named type's method the flow dispatches to is a unit the question points at
+    depth = _spine_depths(flow, anchor_ids | {h.dst.id for h in flow.hops if h.how == NAMED_VARIANT})
     next_to_named = {h.dst.id for h in flow.hops if h.src.id in strong_ids} | {h.src.id for h in flow.hops if h.dst.id in strong_ids}
     next_to_named &= flow.spine
     for plan in plans:
@@ -596,7 +598,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             continue
         scored = {u.id: (s, u) for s, u in plan.units}
         for u in facts.units:
-            if u.id in plan.must and u.id not in scored:
+            if (u.id in plan.must or u.id in plan.keep) and u.id not in scored:
                 scored[u.id] = (score.get(u.id, 0.0), u)
         for uid, (s, u) in scored.items():
             if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):

@@ -14,6 +14,7 @@ from typing import Callable
 
 from ..index.facts import Unit
 from ..index.index import RootIndex
+from .pack import bodiless
 from .relevance import in_test_module, path_prior
 
 MAX_SOURCES = 12
@@ -64,10 +65,12 @@ MAX_DOWN = 6  # callees kept per core unit: the packer takes them cheapest first
 SURE_STEP = 0.8  # below where a named flow's core path ends, hops this likely carry the core on
 SURE_WIDTH = 2  # ...at most this many callees of each unit on that line
 SURE_MAX = 12  # ...and this many units below each end
+SURE_CALLERS = 2  # ...and never a helper with more callers than this
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
 TABLE_RULE = "table-lookup"
+NAMED_VARIANT = "named-variant"  # a core call to a method the named type overrides runs its override
 FALLBACK_RULES = frozenset({"callback-ref"})
 MAX_TABLE_ENTRIES = 8  # a table of more distinct functions is a registry, not one call's alternatives
 MAX_CONNECT_COST = 2.5  # a connecting path costlier than this (−log confidence + per hop) is no path
@@ -261,6 +264,7 @@ def find_flow(
     flow.hops = _flow_order(flow.hops)  # from where the work enters down, breadth first
     core_callables = [search.units[uid] for uid in sorted(search.core) if uid in search.units and search.units[uid].is_callable]
     core_callables += search.tables(core_callables)
+    core_callables += search.named_variants(core_callables)
     search.below(core_callables)
     search.beside(core_callables)
     flow.spine = search.core
@@ -377,9 +381,10 @@ class _FlowSearch:
                 self.context(src.id, value)
                 cur = src
 
-    def _named_ends(self) -> set[str]:
-        """Where a named callable's core path ends: the core units its core hops lead down to
-        that lead nowhere further in the core. The named flow goes on below them."""
+    def _named_flow(self) -> tuple[set[str], set[str]]:
+        """The core units a named callable's core hops lead down to, and among them where its
+        core path ends (those that lead nowhere further in the core): the named flow goes on
+        below them."""
         core_out: dict[str, list[str]] = defaultdict(list)
         for hop in self.flow.hops:
             if hop.src.id in self.core and hop.dst.id in self.core:
@@ -390,7 +395,8 @@ class _FlowSearch:
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
-        return {u for u in seen - self.strong_ids if not core_out.get(u)}
+        steps = seen - self.strong_ids
+        return steps, {u for u in steps if not core_out.get(u)}
 
     def tables(self, anchors: list[Unit]) -> list[Unit]:
         """A lookup table a core unit indexes (`strategies[key](…)`) is where its call goes: the
@@ -416,11 +422,29 @@ class _FlowSearch:
                     added.append(hop.dst)
         return added
 
+    def named_variants(self, anchors: list[Unit]) -> list[Unit]:
+        """A core call to a base or interface method that a type the question names overrides
+        (`factories.get(i).get(…)` with `RxJava3CallAdapterFactory` named) runs that type's
+        method: it joins the core, though one of a family's members is otherwise a sibling.
+        Returns the units added."""
+        added: list[Unit] = []
+        for anchor in anchors:
+            for dst, line, how, conf in self.steps.out(anchor):
+                owner = self.units.get(dst.parent) if dst.parent else None
+                if conf < ENTRY_MIN_CONF or how in DISPATCH_RULES or owner is None or not owner.is_type:
+                    continue
+                impls = [m for m in self.steps.likely.overrides(owner, dst.name) if m.parent in self.named_types and m.id not in self.core]
+                if len(impls) == 1 and not self.excluded(impls[0].path):
+                    self.add(Hop(anchor, impls[0], line, NAMED_VARIANT))
+                    self.core.add(impls[0].id)
+                    added.append(impls[0])
+        return added
+
     def below(self, anchors: list[Unit]) -> None:
         """The periphery below the core, cheapest callees first. A named callable's own flow is
         what the question asks about: followed deeper and wider, also below where its core path
         ends, where its surest callees carry the core on (`_sure_lines`)."""
-        named_ends = self._named_ends()
+        named_steps, named_ends = self._named_flow()
         for anchor in anchors:
             named = anchor.id in self.strong_ids or anchor.id in named_ends
             limit, max_depth = (MAX_DOWN_NAMED, DOWN_DEPTH_NAMED) if named else (MAX_DOWN, DOWN_DEPTH)
@@ -444,11 +468,15 @@ class _FlowSearch:
                         kept += 1
                     heapq.heappush(heap, (c, depth + 1, dst.id, dst))
         self.core |= self._sure_lines(named_ends)
+        # above the ends, each step's own helpers carry the flow on too (`Find` → `stripFlags`)
+        self.core |= self._sure_lines(named_steps - named_ends, own_file=True)
 
-    def _sure_lines(self, ends: set[str]) -> set[str]:
+    def _sure_lines(self, ends: set[str], own_file: bool = False) -> set[str]:
         """Below where a named flow's core path ends, its surest callees (at least SURE_STEP
-        likely, the SURE_WIDTH cheapest of each unit) carry the core on, at most SURE_MAX units
-        below each end: a future polled by a future polled by a future is one flow."""
+        likely, the SURE_WIDTH cheapest of each unit, none a helper shared by more than
+        SURE_CALLERS callers) carry the core on, at most SURE_MAX units below each end: a future
+        polled by a future polled by a future is one flow. With `own_file`, only callees in the
+        caller's own file: a step's own helpers."""
         sure: set[str] = set()
         for end in sorted(e for e in ends if e in self.units):
             heap, seen, taken = [(0.0, end, self.units[end])], {end}, 0
@@ -456,7 +484,8 @@ class _FlowSearch:
                 cost, _, unit = heapq.heappop(heap)
                 callees = sorted(
                     ((cost + self._down_step(dst, conf), dst.id, dst, line, how) for dst, line, how, conf in self.steps.out(unit)
-                     if conf >= SURE_STEP and dst.is_callable and dst.id not in seen and dst.id not in self.core),
+                     if conf >= SURE_STEP and dst.is_callable and dst.id not in seen and dst.id not in self.core and not self._shared(dst)
+                     and (not own_file or dst.path == unit.path)),
                     key=lambda x: (x[0], x[1]),
                 )[:SURE_WIDTH]
                 for c, uid, dst, line, how in callees:
@@ -466,6 +495,11 @@ class _FlowSearch:
                     self.add(Hop(unit, dst, line, how))
                     heapq.heappush(heap, (c, uid, dst))
         return sure
+
+    def _shared(self, unit: Unit) -> bool:
+        """A helper more than SURE_CALLERS callers use (`c.Name()`, `c.Root()`) is shared, not
+        the next step of this one flow."""
+        return len({src.id for src, _, _, conf in self.steps.into(unit) if conf >= ENTRY_MIN_CONF}) > SURE_CALLERS
 
     def _down_step(self, dst: Unit, conf: float) -> float:
         """A hop down costs more when it is only likely, when its callee does not speak the
@@ -484,6 +518,8 @@ class _FlowSearch:
         more of them (every interceptor's `intercept` calls `chain.proceed`, every operator calls
         `operate`), are the family, not the flow."""
         for anchor in anchors:
+            if bodiless(anchor):
+                continue  # an interface's declaration: its callers are the API's clients, not the flow's steps
             into = [(src, line, how, conf) for src, line, how, conf in self.steps.into(anchor) if src.id not in self.core and conf >= ENTRY_MIN_CONF]
             members = {src.id for src, *_ in into if self.interchangeable(src)}
             family_calls = len(members) >= MIN_FAMILY_CALLERS

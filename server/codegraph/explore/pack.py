@@ -91,9 +91,16 @@ def piece_ranges(u: Unit, by_id: dict[str, Unit], trait_impls: frozenset[str] = 
         # a short trait impl (`impl Future for Server { type Output …; fn poll … }`) reads as one
         span.append((parent.start_line, parent.end_line))
     while parent is not None:
-        span.append((parent.name_line, parent.sig_end_line))
+        span.append(_context_signature(parent))
         parent = by_id.get(parent.parent) if parent.parent else None
     return span
+
+
+def _context_signature(t: Unit) -> tuple[int, int]:
+    """The lines of an enclosing type shown around a body: its signature, or only its first line
+    when the signature is long (a Go struct's signature is its 200 lines of fields)."""
+    end = t.sig_end_line if t.sig_end_line - t.name_line <= BIG_TYPE_LINES else t.name_line
+    return (t.name_line, max(t.name_line, end))
 
 
 def compact_ranges(u: Unit, call_lines: list[int], by_id: dict[str, Unit]) -> list[tuple[int, int]]:
@@ -120,7 +127,7 @@ def pack(
     top = max((p.score for p in pieces), default=0.0)
     # by relevance per character: two short bodies the question needs beat one long one
     packer.other_bodies([p for p in sorted(order, key=lambda p: (-p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
-                         if not p.must and p.score >= MIN_SCORE_SHARE * top and not _bodiless(p.unit)])
+                         if not p.must and p.score >= MIN_SCORE_SHARE * top and not bodiless(p.unit)])
     packer.whole_when_mostly_shown()
     shown = [v for v in views.values() if v.included]
     for v in shown:
@@ -233,7 +240,7 @@ class _Packer:
             self.remaining -= extra
 
 
-def _bodiless(u: Unit) -> bool:
+def bodiless(u: Unit) -> bool:
     """A declaration with no body of its own (an interface's or abstract method): as context it
     is a signature, not a body worth a piece."""
     return u.is_callable and u.sig_end_byte >= u.end_byte
@@ -266,4 +273,4 @@ def file_view(path: str, mode: str, reason: str, score: float, source: bytes, un
     return FileView(path, mode, reason, score, split_lines(source), defs, base)
 
 
-__all__ = ["FileView", "Piece", "file_view", "pack"]
+__all__ = ["FileView", "Piece", "bodiless", "file_view", "pack"]

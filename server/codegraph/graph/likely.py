@@ -819,7 +819,8 @@ class LikelyGraph:
         resolver = self.index.resolver
         assigned = self._ctx(facts.path).assigned
         cur = caller
-        while cur is not None:
+        # a name assigned in a class body (`private val cache = Cache()`) is a member, not a local
+        while cur is not None and not cur.is_type:
             if name in cur.param_names or (cur.id, name) in assigned or any(n == name for n, _ in cur.local_types):
                 return True
             cur = resolver.units.get(cur.parent) if cur.parent else None
