@@ -673,3 +673,50 @@ def test_a_caller_of_one_other_unit_of_the_question_is_no_entry_context(tmp_path
     assert flow.spine == {"app.py::save", "app.py::sign"}
     assert "app.py::save" not in flow.periphery
     assert flow.periphery.get("app.py::load", 0.0) < 0.5
+
+
+def _tag_family(root: Path) -> None:
+    members = {
+        "Tuple": ("isinstance(value, tuple)", "[self.serializer.tag(item) for item in value]"),
+        "Bytes": ("isinstance(value, bytes)", "encode_base64(value)"),
+        "Dict": ("isinstance(value, dict) and len(value) == 1", '{k + "__": self.serializer.tag(v) for k, v in value.items()}'),
+        "UUID": ('hasattr(value, "hex")', "value.hex"),
+        "Markup": ('callable(getattr(value, "__html__", None))', "str(value.__html__())"),
+    }
+    (root / "tags.py").write_text(
+        "class Tag:\n    key = ''\n\n    def __init__(self, serializer):\n        self.serializer = serializer\n\n"
+        "    def check(self, value):\n        raise NotImplementedError\n\n    def to_json(self, value):\n        raise NotImplementedError\n\n\n"
+        + "".join(
+            f"class Tag{n}(Tag):\n    key = ' {n[0].lower()}'\n\n    def check(self, value):\n\n        return {c}\n\n"
+            f"    def to_json(self, value):\n\n        return {j}\n\n\n" for n, (c, j) in members.items()
+        )
+        + "def encode_base64(value):\n    import base64\n    return base64.b64encode(value).decode('ascii')\n\n\n"
+        "class Serializer:\n    default_tags = [TagDict, TagTuple, TagBytes, TagUUID, TagMarkup]\n\n"
+        "    def __init__(self):\n        self.order = [cls(self) for cls in self.default_tags]\n\n"
+        "    def tag(self, value):\n        for t in self.order:\n            if t.check(value):\n                return t.to_json(value)\n        return value\n\n"
+        "    def dumps(self, value):\n        return render_json(self.tag(value))\n\n\n"
+        "def render_json(value):\n    import json\n    return json.dumps(value)\n"
+    )
+    (root / "session.py").write_text(
+        "from tags import Serializer\n\n\nclass CookieSession:\n    serializer = Serializer()\n\n"
+        "    def save_session(self, response, session):\n        value = self.serializer.dumps(dict(session))\n"
+        "        response.set_cookie('session', value)\n"
+    )
+
+
+def test_family_members_a_question_lists_by_word_are_distinct_steps(tmp_path):
+    """"tuples or bytes" tells TagTuple and TagBytes apart from the other `Tag…` members of a
+    family beside the flow: their bodies are shown, the others stay signatures. One word alone
+    ("bytes") lists nothing: every member stays a sibling."""
+    _tag_family(tmp_path)
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+
+    def text(question: str) -> str:
+        return explore(idx, ExploreRequest(question, 6000), lambda: None)["text"]
+
+    listed = text("How does CookieSession.save_session write the cookie, and how does the serializer keep values such as tuples or bytes?")
+    assert "return [self.serializer.tag(item) for item in value]" in listed and "return encode_base64(value)" in listed
+    assert "isinstance(value, dict)" not in listed and "value.hex" not in listed
+    one = text("How does CookieSession.save_session write the cookie, and how does the serializer keep bytes?")
+    assert "return encode_base64(value)" not in one

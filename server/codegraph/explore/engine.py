@@ -24,7 +24,7 @@ from ..workspace.scope import is_test_path
 from .flow import DISPATCH_RULES, Flow, find_flow
 from .model import ExploreRequest
 from .pack import FileView, Piece, file_view, pack
-from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph
+from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, stem, STOP
 
 MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
@@ -211,7 +211,8 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         score[uid] += 5.0  # part of the flow, like the spine
     plans = _file_plans(index, q, req, score, excluded, wired)
     wanted = _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds) | _the_named_variant(index, d, strong)
-    _gate(index, d, q, req, plans, flow, wanted, wired)
+    distinct = _members_named_by_words(index, d, q, flow)
+    _gate(index, d, q, req, plans, flow, wanted | distinct, wired, distinct)
     return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak})
 
 
@@ -462,6 +463,47 @@ def _the_named_variant(index: RootIndex, d: Derived, strong: list[Unit]) -> set[
     return out
 
 
+def _members_named_by_words(index: RootIndex, d: Derived, q, flow: Flow) -> set[str]:
+    """A family member the question singles out by a plain word ("tuples, bytes or datetimes"
+    → TagTuple, TagBytes, TagDateTime) is a distinct step, not an interchangeable sibling: the
+    family names its members by a shared word (`Tag…`), and the word that tells this one apart
+    is in the question. Only when the question lists two or more members so (a single common
+    word, "body", "spider", tells nothing apart) and fewer than half of the family, and for a
+    family beside the flow (a member's file holds a unit of the flow's hops). The member keeps its
+    whole body, and the base the methods it overrides (its contract)."""
+    plain = {stem(w) for w in _PLAIN_WORD.findall(re.sub(r"`[^`]*`", " ", q.text)) if w not in STOP}
+    units = index.resolver.units
+    on_flow = flow.spine | {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops}
+    flow_files = {units[uid].path for uid in on_flow if uid in units}
+    out: set[str] = set()
+    for key, members in d.implementers.items():
+        base = units.get(key)
+        typed = [units[m] for m in sorted(members) if m in units]
+        if base is None or len(typed) < MIN_SIBLINGS or not any(t.path in flow_files for t in typed):
+            continue
+        shared = Counter(w for t in typed for w in set(split_words(t.name)))
+        family_words = {w for w, n in shared.items() if n * 2 >= len(typed)}
+        told_apart: dict[str, Unit] = {}  # the question's word → the member it names
+        for t in typed:
+            words = split_words(t.name)
+            own = [w for w in words if w not in family_words]
+            hit = ({stem(w) for w in own} | {stem("".join(own))}) & plain if own and len(own) < len(words) else set()
+            told_apart.update((w, t) for w in hit)
+        chosen = {t.id: t for t in told_apart.values()}
+        # an enumeration: two or more members by distinct words, but not most of the family
+        if len(told_apart) < 2 or 2 * len(chosen) >= len(typed):
+            continue
+        for t in chosen.values():
+            out.add(t.id)
+            for name, ms in index.resolver.members_of(t).items():
+                out |= {m.id for m in ms if m.is_callable and m.parent == t.id}
+                out |= {m.id for m in index.resolver.members_of(base).get(name, ()) if m.is_callable and m.parent == base.id}
+    return out
+
+
+_PLAIN_WORD = re.compile(r"(?<![\w.`])[a-z]{3,}(?![\w(`])")
+
+
 def _implements_a_family(index: RootIndex, d: Derived, t: Unit) -> bool:
     """A variant of a family: it defines a method of a supertype with MIN_SIBLINGS or more
     implementers (a mixin that only lends methods, like a tracking base, makes no variants)."""
@@ -523,7 +565,7 @@ def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -
     return out
 
 
-def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow, wanted: set[str] = frozenset(), wired: set[str] = frozenset()) -> None:
+def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow, wanted: set[str] = frozenset(), wired: set[str] = frozenset(), distinct: set[str] = frozenset()) -> None:
     """Each file's mode and reason (docs/explore.md, "The gate")."""
     named_ids = {u.id for u in q.named_units()}
     # A near-unique named callable spares its file; a focused view also keeps the bodies of a
@@ -558,7 +600,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             base_ids = {t.id for t in family}
             plan.keep = _with_own_helpers(index, facts, {
                 u.id for u in facts.units
-                if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable)
+                if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable) or u.id in distinct
                 or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
             })
             # the family's interchangeable members show signatures; the base, the helpers and
@@ -569,7 +611,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.reason = f"family-file:{family[0].name}({len(d.implementers[family[0].id])})" + (" on-spine" if on_spine else "")
         elif flow_exists and not on_spine and sibling and not spared:
             plan.mode = "skeleton"
-            kept = _with_own_helpers(index, facts, {u.id for u in facts.units if u.id in wanted and u.is_callable})
+            kept = _with_own_helpers(index, facts, {u.id for u in facts.units if (u.id in wanted and u.is_callable) or u.id in distinct})
             if kept:  # the member the flow runs through: its signatures and those bodies
                 plan.mode, plan.keep = "focused", kept
                 plan.hide = {u.id for u in facts.units if u.id not in kept}
