@@ -207,6 +207,8 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     checkpoint()
     score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
     wired = _wiring(index, d, flow, excluded)
+    for uid in _state_writers(index, flow):
+        score[uid] += STATE_WRITER_SCORE
     for uid in wired:
         score[uid] += 5.0  # part of the flow, like the spine
     plans = _file_plans(index, q, req, score, excluded, wired)
@@ -537,6 +539,55 @@ def _wiring(index: RootIndex, d: Derived, flow: Flow, excluded) -> set[str]:
     units = index.resolver.units
     names = {units[uid].name for uid in set(flow.spine) | set(flow.periphery) if uid in units and units[uid].is_callable}
     return {uid for uid, spelled in d.registrations.items() if len(spelled & names) >= MIN_WIRED_NAMES and not excluded(units[uid].path)}
+
+
+_SELF_READ = rb"\b(?:self|this)\.(\w+)\s*[(\[]|\bin\s+(?:self|this)\.(\w+)\b"
+_SELF_FILL = rb"\b(?:self|this)\.%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b(?:self|this)\.%s\[[^\]\n]*\]\s*=(?!=)"
+STATE_WRITER_SCORE = 3.0
+MAX_STATE_WRITERS = 4  # more methods writing one member: shared state, not the flow's setup
+
+
+def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
+    """Where the state a spine method runs comes from: a member the core calls, indexes or
+    iterates (`for m in self.methods[name]`, `self.middleware_stack(…)`) is built by the
+    methods of the same object that assign or fill it (`self.methods[name].append(…)` in
+    `_add_middleware`). No call joins them — the flow passes through data — so they are found
+    by the member's name, in the core method's class, its supertypes and the subtypes the flow
+    runs in. "How is the chain assembled" is answered there."""
+    units = index.resolver.units
+    resolver = index.resolver
+    core_types = {units[uid].parent for uid in flow.spine if uid in units and units[uid].parent}
+    out: set[str] = set()
+    for uid in sorted(flow.spine):
+        u = units.get(uid)
+        if u is None or not u.is_callable or not u.parent or u.parent not in units:
+            continue
+        source = index.sources.get(u.path, b"")
+        read = {(m.group(1) or m.group(2)).decode() for m in re.finditer(_SELF_READ, source[u.sig_end_byte : u.end_byte])}
+        if not read:
+            continue
+        owner = units[u.parent]
+        family = _ancestors(resolver, owner) | {units[t] for t in core_types if t in units and owner.id in {a.id for a in _ancestors(resolver, units[t])}}
+        for name in sorted(read):
+            pattern = re.compile(_SELF_FILL % ((re.escape(name.encode()),) * 2))
+            writers = set()
+            for t in sorted(family, key=lambda t: t.id):
+                tsrc = index.sources.get(t.path, b"")
+                for m in index.files[t.path].units:
+                    if m.parent == t.id and m.is_callable and m.kind != "constructor" and m.name not in CTOR_NAMES and m.id != uid and pattern.search(tsrc, m.sig_end_byte, m.end_byte):
+                        writers.add(m.id)
+            if len(writers) <= MAX_STATE_WRITERS:
+                out |= writers - flow.spine
+    return out
+
+
+def _ancestors(resolver, t: Unit) -> set[Unit]:
+    seen: dict[str, Unit] = {t.id: t}
+    frontier = [t]
+    while frontier:
+        frontier = [s for cur in frontier for s in resolver.supertypes_of(cur) if s.id not in seen]
+        seen.update((s.id, s) for s in frontier)
+    return set(seen.values())
 
 
 def _statements_they_use(index: RootIndex, facts, shown: set[str]) -> set[str]:
