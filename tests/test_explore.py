@@ -725,8 +725,9 @@ def test_family_members_a_question_lists_by_word_are_distinct_steps(tmp_path):
 def test_the_methods_filling_a_member_the_flow_reads_are_its_setup(tmp_path):
     """`for m in self.methods[name]` in a spine method: the chain it runs is filled by
     `_add_middleware` (`self.methods[…].append(…)`), in the same class or the subclass the flow
-    runs in. No call joins them; the member's name does. The constructor that only initialises
-    it, a method that reads it, and another object's same-named member are no setup."""
+    runs in, called while the object is built. No call joins them; the member's name does. The
+    constructor that only initialises it, a method that reads it, a filler only the object's
+    users call (`use`: their registration) and another object's same-named member are no setup."""
     from codegraph.explore.engine import _state_writers
     from codegraph.explore.flow import Flow
 
@@ -734,6 +735,7 @@ def test_the_methods_filling_a_member_the_flow_reads_are_its_setup(tmp_path):
         "class Manager:\n    def __init__(self, *mws):\n        self.methods = {}\n        for mw in mws:\n            self._add_middleware(mw)\n\n"
         "    def _add_middleware(self, mw):\n        self.methods['open'] = [mw.open]\n\n"
         "    def count(self):\n        return len(self.methods['run'])\n\n"
+        "    def use(self, f):\n        self.methods['run'].append(f)\n\n"
         "    def chain(self, name, obj):\n        for m in self.methods[name]:\n            obj = m(obj)\n        return obj\n\n\n"
         "class PipelineManager(Manager):\n    def _add_middleware(self, pipe):\n        super()._add_middleware(pipe)\n"
         "        self.methods['run'].append(pipe.run)\n\n    def run(self, item):\n        return self.chain('run', item)\n\n\n"

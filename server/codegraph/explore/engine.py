@@ -553,7 +553,7 @@ def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
     methods of the same object that assign or fill it (`self.methods[name].append(…)` in
     `_add_middleware`). No call joins them — the flow passes through data — so they are found
     by the member's name, in the core method's class, its supertypes and the subtypes the flow
-    runs in. "How is the chain assembled" is answered there."""
+    runs in, when the object calls them while it is built. "How is the chain assembled" is answered there."""
     units = index.resolver.units
     resolver = index.resolver
     core_types = {units[uid].parent for uid in flow.spine if uid in units and units[uid].parent}
@@ -577,8 +577,22 @@ def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
                     if m.parent == t.id and m.is_callable and m.kind != "constructor" and m.name not in CTOR_NAMES and m.id != uid and pattern.search(tsrc, m.sig_end_byte, m.end_byte):
                         writers.add(m.id)
             if len(writers) <= MAX_STATE_WRITERS:
-                out |= writers - flow.spine
+                out |= {w for w in writers - flow.spine if _called_at_construction(index, family, units[w])}
     return out
+
+
+def _called_at_construction(index: RootIndex, types: set[Unit], m: Unit) -> bool:
+    """The object fills the member while it is built (`for mw in middlewares:
+    self._add_middleware(mw)` in `__init__`): the flow's setup. A filler only the object's users
+    call later (a `before_request` decorator) is their registration, not how the flow is
+    assembled."""
+    call = re.compile(rb"\b(?:self|this)\.%s\s*\(" % re.escape(m.name.encode()))
+    for t in types:
+        source = index.sources.get(t.path, b"")
+        for c in index.files[t.path].units:
+            if c.parent == t.id and (c.kind == "constructor" or c.name in CTOR_NAMES) and call.search(source, c.start_byte, c.end_byte):
+                return True
+    return False
 
 
 def _ancestors(resolver, t: Unit) -> set[Unit]:
