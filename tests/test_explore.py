@@ -747,3 +747,29 @@ def test_the_methods_filling_a_member_the_flow_reads_are_its_setup(tmp_path):
     spine = {"manager.py::Manager.chain", "manager.py::PipelineManager.run"}
     found = {units[u].qualname for u in _state_writers(idx, Flow(spine=spine))}
     assert found == {"Manager._add_middleware", "PipelineManager._add_middleware"}
+
+
+def test_a_class_a_spine_body_hands_over_is_run_through_its_call_protocol(tmp_path):
+    """`Middleware(ErrorMiddleware, …)` in a spine body hands the class over to be built and
+    called later: its `__call__` is where the flow goes on. A type test (`isinstance(app, T)`)
+    or a base list hands nothing over, and a class without `__call__` has no protocol to run."""
+    from codegraph.explore.engine import _protocols_of_classes_handed_over
+    from codegraph.explore.flow import Flow
+
+    (tmp_path / "middleware.py").write_text(
+        "class Middleware:\n    def __init__(self, cls, **options):\n        self.cls, self.options = cls, options\n\n\n"
+        "class ErrorMiddleware:\n    def __init__(self, app):\n        self.app = app\n\n    def __call__(self, scope):\n        try:\n            return self.app(scope)\n        except Exception:\n            return 500\n\n\n"
+        "class TimingMiddleware:\n    def __init__(self, app):\n        self.app = app\n\n    def __call__(self, scope):\n        return self.app(scope)\n\n\n"
+        "class Options:\n    debug = False\n\n\n"
+        "class LoudErrorMiddleware(ErrorMiddleware):\n    pass\n"
+    )
+    (tmp_path / "app.py").write_text(
+        "from middleware import Middleware, ErrorMiddleware, TimingMiddleware, Options\n\n\n"
+        "class App:\n    def build_stack(self, app):\n        stack = [Middleware(ErrorMiddleware, debug=True), Middleware(Options)]\n"
+        "        if isinstance(app, TimingMiddleware):\n            return app\n        for m in reversed(stack):\n            app = m.cls(app, **m.options)\n        return app\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    found = {units[u].qualname for u in _protocols_of_classes_handed_over(idx, Flow(spine={"app.py::App.build_stack"}))}
+    assert found == {"ErrorMiddleware.__call__"}

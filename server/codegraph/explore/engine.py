@@ -208,7 +208,9 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
     wired = _wiring(index, d, flow, excluded)
     for uid in _state_writers(index, flow):
-        score[uid] += STATE_WRITER_SCORE
+        score[uid] += DATA_STEP_SCORE
+    for uid in _protocols_of_classes_handed_over(index, flow):
+        score[uid] += DATA_STEP_SCORE
     for uid in wired:
         score[uid] += 5.0  # part of the flow, like the spine
     plans = _file_plans(index, q, req, score, excluded, wired)
@@ -543,8 +545,39 @@ def _wiring(index: RootIndex, d: Derived, flow: Flow, excluded) -> set[str]:
 
 _SELF_READ = rb"\b(?:self|this)\.(\w+)\s*[(\[]|\bin\s+(?:self|this)\.(\w+)\b"
 _SELF_FILL = rb"\b(?:self|this)\.%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b(?:self|this)\.%s\[[^\]\n]*\]\s*=(?!=)"
-STATE_WRITER_SCORE = 3.0
+DATA_STEP_SCORE = 3.0  # a step the flow reaches through data, not a call: context beside the spine
 MAX_STATE_WRITERS = 4  # more methods writing one member: shared state, not the flow's setup
+
+
+_TYPE_TEST = re.compile(rb"\b(?:isinstance|issubclass|except|type|class)\b")  # on the line before the name
+
+
+def _protocols_of_classes_handed_over(index: RootIndex, flow: Flow) -> set[str]:
+    """A class a spine body hands over as a value (`Middleware(ServerErrorMiddleware, …)`,
+    a factory registered for later) is built and run later through its call protocol
+    (`__call__`): that method is where the flow goes on, though no call names it. Type tests
+    (`isinstance(x, T)`, `except T`) and base lists (`class A(T):`) hand over nothing."""
+    units = index.resolver.units
+    out: set[str] = set()
+    for uid in sorted(flow.spine):
+        u = units.get(uid)
+        facts = index.files.get(u.path) if u is not None and u.is_callable else None
+        spec = BY_NAME.get(facts.language) if facts is not None else None
+        if facts is None or spec is None or not spec.call_protocol:
+            continue
+        source = index.sources.get(u.path, b"")
+        for ref in facts.refs:
+            if ref.caller != uid or ref.receiver:
+                continue
+            line_start = source.rfind(b"\n", 0, ref.start_byte) + 1
+            if _TYPE_TEST.search(source, line_start, ref.start_byte):
+                continue
+            t = index.resolver._lookup(facts, u, ref.name)
+            if not isinstance(t, Unit) or not t.is_type:
+                continue
+            for pname in spec.call_protocol:
+                out |= {m.id for m in index.resolver.members_of(t).get(pname, ()) if m.parent == t.id and m.is_callable}
+    return out - flow.spine
 
 
 def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
