@@ -773,3 +773,40 @@ def test_a_class_a_spine_body_hands_over_is_run_through_its_call_protocol(tmp_pa
     units = idx.resolver.units
     found = {units[u].qualname for u in _protocols_of_classes_handed_over(idx, Flow(spine={"app.py::App.build_stack"}))}
     assert found == {"ErrorMiddleware.__call__"}
+
+
+def test_a_door_that_only_forwards_to_the_entry_is_part_of_the_flow(indexes):
+    """`App.__call__` only returns `self.wsgi_app(…)`: the host calls it, so it is the flow's
+    first step (core), not context above it; and being a door it adds no depth below."""
+    from codegraph.explore.engine import _spine_depths
+    from codegraph.explore.flow import Flow
+
+    name = "plain-question-python"
+    result = run(indexes(name), gold(name))
+    hops = {(h["from"], h["to"]): h["core"] for h in result["hops"]}
+    assert hops.get(("App.__call__", "App.wsgi_app")) is True
+    idx = indexes(name)
+    units = idx.resolver.units
+    door, entry, step = (units[f"minweb/app.py::App.{n}"] for n in ("__call__", "wsgi_app", "full_dispatch_request"))
+    from codegraph.explore.flow import Hop
+    flow = Flow(hops=[Hop(door, entry, 1, "resolved"), Hop(entry, step, 2, "resolved")], spine={door.id, entry.id, step.id}, doors={door.id})
+    assert _spine_depths(flow, set()) == {door.id: 0, entry.id: 0, step.id: 1}
+
+
+def test_a_spine_method_of_a_small_class_shows_the_class_whole():
+    """A spine body in a class of at most SMALL_CLASS_LINES lines brings the whole class (its
+    fields and its other short methods: `Middleware.__init__` with `__iter__`); as context, or
+    in a longer class, the method comes alone with the class's signature line."""
+    from codegraph.explore.pack import SMALL_CLASS_LINES, piece_ranges
+    from codegraph.model.facts import Unit
+
+    def unit(uid, kind, start, end, parent=None):
+        return Unit(id=uid, name=uid, qualname=uid, kind=kind, path="m.py", start_line=start, end_line=end,
+                    start_byte=0, end_byte=0, name_line=start, sig_end_line=start, sig_end_byte=0, parent=parent)
+
+    small, big = unit("Small", "class", 1, 12), unit("Big", "class", 20, 22 + SMALL_CLASS_LINES)
+    init, other = unit("Small.__init__", "method", 3, 5, "Small"), unit("Big.run", "method", 24, 26, "Big")
+    by_id = {u.id: u for u in (small, big, init, other)}
+    assert (1, 12) in piece_ranges(init, by_id, whole_class=True)
+    assert (1, 12) not in piece_ranges(init, by_id)
+    assert (20, 22 + SMALL_CLASS_LINES) not in piece_ranges(other, by_id, whole_class=True)

@@ -824,7 +824,8 @@ def _spine_depths(flow: Flow, anchors: set[str]) -> dict[str, int]:
     below: dict[str, list[str]] = defaultdict(list)
     called: set[str] = set()
     for h in flow.hops:
-        if h.src.id in flow.spine and h.dst.id in flow.spine and h.src.id != h.dst.id:
+        # a door above the entry (`__call__` → `wsgi_app`) adds no depth: the entry stays the top
+        if h.src.id in flow.spine and h.dst.id in flow.spine and h.src.id != h.dst.id and h.src.id not in flow.doors:
             below[h.src.id].append(h.dst.id)
             called.add(h.dst.id)
     depth = {uid: 0 for uid in flow.spine if uid not in called or uid in anchors}

@@ -33,6 +33,7 @@ class Flow:
     spine: set[str] = field(default_factory=set)  # unit ids on the traced chain(s): shown first, in full
     entry: list[Unit] = field(default_factory=list)
     periphery: dict[str, float] = field(default_factory=dict)  # callers above and callees below: unit id → how likely it matters
+    doors: set[str] = field(default_factory=set)  # core units that only forward to the entry (`__call__` → `wsgi_app`)
 
 
 # ---- the flow search over the ranked graph ----------------------------------------------
@@ -375,7 +376,17 @@ class _FlowSearch:
                 visited.add(src.id)
                 self.add(Hop(src, cur, line, how))
                 self.context(src.id, value)
+                if cur.id in self.core and self._forwards_to(src, cur, line):
+                    # the door the host calls (`__call__` → `wsgi_app`): part of the flow's body
+                    self.core.add(src.id)
+                    self.flow.doors.add(src.id)
                 cur = src
+
+    def _forwards_to(self, src: Unit, dst: Unit, line: int) -> bool:
+        """`src` only hands its work on to `dst`: all it calls, it calls on that one line, and
+        `dst` is among it (a protocol method over the real entry: `return self.wsgi_app(…)`)."""
+        out = self.steps.out(src)
+        return bool(out) and all(at == line for _, at, _, _ in out) and any(d.id == dst.id for d, _, _, _ in out)
 
     def _named_ends(self) -> set[str]:
         """Where a named callable's core path ends: the core units its core hops lead down to
