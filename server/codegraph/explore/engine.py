@@ -543,7 +543,7 @@ def _wiring(index: RootIndex, d: Derived, flow: Flow, excluded) -> set[str]:
     return {uid for uid, spelled in d.registrations.items() if len(spelled & names) >= MIN_WIRED_NAMES and not excluded(units[uid].path)}
 
 
-_SELF_READ = rb"\b(?:self|this)\.(\w+)\s*[(\[]|\bin\s+(?:self|this)\.(\w+)\b"
+_SELF_READ = re.compile(rb"\b(?:self|this)\.(\w+)\s*[(\[]|\bin\s+(?:self|this)\.(\w+)\b")
 _SELF_FILL = rb"\b(?:self|this)\.%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b(?:self|this)\.%s\[[^\]\n]*\]\s*=(?!=)"
 DATA_STEP_SCORE = 3.0  # a step the flow reaches through data, not a call: context beside the spine
 MAX_STATE_WRITERS = 4  # more methods writing one member: shared state, not the flow's setup
@@ -590,25 +590,28 @@ def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
     units = index.resolver.units
     resolver = index.resolver
     core_types = {units[uid].parent for uid in flow.spine if uid in units and units[uid].parent}
+    ancestors = {tid: _ancestors(resolver, units[tid]) for tid in sorted(core_types) if tid in units}
     out: set[str] = set()
     for uid in sorted(flow.spine):
         u = units.get(uid)
-        if u is None or not u.is_callable or not u.parent or u.parent not in units:
-            continue
-        source = index.sources.get(u.path, b"")
-        read = {(m.group(1) or m.group(2)).decode() for m in re.finditer(_SELF_READ, source[u.sig_end_byte : u.end_byte])}
-        if not read:
+        if u is None or not u.is_callable or u.parent not in ancestors:
             continue
         owner = units[u.parent]
-        family = _ancestors(resolver, owner) | {units[t] for t in core_types if t in units and owner.id in {a.id for a in _ancestors(resolver, units[t])}}
+        source = index.sources.get(u.path, b"")
+        read = {(m.group(1) or m.group(2)).decode() for m in _SELF_READ.finditer(source, u.sig_end_byte, u.end_byte)}
+        read = {name for name in read if not (resolver.find_member(owner, name) or owner).is_callable}  # `self.m()`: a method, no member
+        if not read:
+            continue
+        family = ancestors[owner.id] | {units[t] for t, above in ancestors.items() if owner in above}
         for name in sorted(read):
             pattern = re.compile(_SELF_FILL % ((re.escape(name.encode()),) * 2))
-            writers = set()
+            writers: set[str] = set()
             for t in sorted(family, key=lambda t: t.id):
                 tsrc = index.sources.get(t.path, b"")
-                for m in index.files[t.path].units:
-                    if m.parent == t.id and m.is_callable and m.kind != "constructor" and m.name not in CTOR_NAMES and m.id != uid and pattern.search(tsrc, m.sig_end_byte, m.end_byte):
-                        writers.add(m.id)
+                for hit in pattern.finditer(tsrc, t.start_byte, t.end_byte):
+                    writers |= {m.id for m in index.files[t.path].units
+                                if m.parent == t.id and m.is_callable and m.kind != "constructor" and m.name not in CTOR_NAMES
+                                and m.id != uid and m.sig_end_byte <= hit.start() < m.end_byte}
             if len(writers) <= MAX_STATE_WRITERS:
                 out |= {w for w in writers - flow.spine if _called_at_construction(index, family, units[w])}
     return out
