@@ -810,3 +810,31 @@ def test_a_spine_method_of_a_small_class_shows_the_class_whole():
     assert (1, 12) in piece_ranges(init, by_id, whole_class=True)
     assert (1, 12) not in piece_ranges(init, by_id)
     assert (20, 22 + SMALL_CLASS_LINES) not in piece_ranges(other, by_id, whole_class=True)
+
+
+def test_a_core_call_to_an_abstract_method_runs_its_one_implementation(tmp_path):
+    """`self.scheduler.enqueue_request(…)` on a `BaseScheduler` whose method only raises
+    NotImplementedError: the one implementation (`Scheduler.enqueue_request`) is what runs, so
+    it joins the core. An abstract `log` called from everywhere is a service, not a step."""
+    (tmp_path / "scheduler.py").write_text(
+        "class BaseScheduler:\n    def enqueue_request(self, request):\n        \"\"\"Store the request.\"\"\"\n        raise NotImplementedError\n\n\n"
+        "class Scheduler(BaseScheduler):\n    def __init__(self):\n        self.queue = []\n\n"
+        "    def enqueue_request(self, request):\n        self.queue.append(request)\n        return True\n"
+    )
+    (tmp_path / "log.py").write_text(
+        "class Logger:\n    def log(self, msg):\n        raise NotImplementedError\n\n\n"
+        "class PrintLogger(Logger):\n    def log(self, msg):\n        print(msg)\n\n\n"
+        + "".join(f"def helper{k}(logger: Logger):\n    logger.log('{k}')\n\n\n" for k in range(6))
+    )
+    (tmp_path / "engine.py").write_text(
+        "from scheduler import BaseScheduler\nfrom log import Logger\n\n\n"
+        "class Engine:\n    def __init__(self, scheduler: BaseScheduler, logger: Logger):\n        self.scheduler = scheduler\n        self.logger = logger\n\n"
+        "    def crawl(self, request):\n        self.logger.log('crawl')\n        self.schedule(request)\n\n"
+        "    def schedule(self, request):\n        if not self.scheduler.enqueue_request(request):\n            self.logger.log('dropped')\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does Engine.crawl schedule a request?", 6000), lambda: None)
+    core = {(h["from"], h["to"]) for h in result["hops"] if h["core"]}
+    assert ("Engine.schedule", "Scheduler.enqueue_request") in core
+    assert not any(to == "PrintLogger.log" for _, to in core)
