@@ -582,11 +582,12 @@ def _protocols_of_classes_handed_over(index: RootIndex, flow: Flow) -> set[str]:
 
 def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
     """Where the state a spine method runs comes from: a member the core calls, indexes or
-    iterates (`for m in self.methods[name]`, `self.middleware_stack(…)`) is built by the
-    methods of the same object that assign or fill it (`self.methods[name].append(…)` in
-    `_add_middleware`). No call joins them — the flow passes through data — so they are found
-    by the member's name, in the core method's class, its supertypes and the subtypes the flow
-    runs in, when the object calls them while it is built. "How is the chain assembled" is answered there."""
+    iterates (`for m in self.methods[name]`, `self.handlers[key](…)`) is built by the methods
+    of the same object that fill it (`self.methods[name].append(…)` in `_add_middleware`,
+    `self.handlers[k] = h`). No call joins them — the flow passes through data — so they are
+    found by the member's name, in the core method's class, its supertypes and the subtypes the
+    flow runs in, when the object calls them while it is built. "How is the chain assembled" is
+    answered there."""
     units = index.resolver.units
     resolver = index.resolver
     core_types = {units[uid].parent for uid in flow.spine if uid in units and units[uid].parent}

@@ -446,8 +446,9 @@ class _FlowSearch:
         return added
 
     def implementations(self, anchors: list[Unit]) -> list[Unit]:
-        """A core call to an abstract method (a declaration with no body) that one
-        implementation in the code base overrides runs that implementation: it joins the core
+        """A core call to an abstract method (no body, or one that only raises
+        NotImplementedError) that one implementation in the code base overrides runs that
+        implementation: it joins the core
         (`self.slot.scheduler.enqueue_request(…)` on a `BaseScheduler` → `Scheduler.enqueue_request`).
         Returns the units added."""
         added: list[Unit] = []

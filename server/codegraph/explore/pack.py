@@ -83,13 +83,14 @@ def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
 
 
 def piece_ranges(u: Unit, by_id: dict[str, Unit], trait_impls: frozenset[str] = frozenset(), whole_class: bool = False) -> list[tuple[int, int]]:
-    """A unit's body, or a big type's header, plus the signatures of the types around it."""
+    """A unit's body, or a big type's header, plus the signatures of the types around it (with
+    `whole_class`, a spine body's small class whole)."""
     big_type = u.is_type and (u.end_line - u.start_line) > BIG_TYPE_LINES
     span = [(u.start_line, u.sig_end_line)] if big_type else [(u.start_line, u.end_line)]
     parent = by_id.get(u.parent) if u.parent else None
     whole = TRAIT_IMPL_LINES if parent is not None and parent.id in trait_impls else SMALL_IMPL_LINES
     if whole_class and parent is not None and parent.kind == "class" and parent.end_line - parent.start_line <= SMALL_CLASS_LINES:
-        span.append((parent.start_line, parent.end_line))  # a small class reads as one (`Middleware`: `__init__` with `__iter__`)
+        span.append((parent.start_line, parent.end_line))  # a small class reads as one (`CallAdapted`: its fields with `adapt`)
     if parent is not None and parent.kind == "impl" and parent.end_line - parent.start_line <= whole:
         # a short trait impl (`impl Future for Server { type Output …; fn poll … }`) reads as one
         span.append((parent.start_line, parent.end_line))
