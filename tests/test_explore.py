@@ -808,3 +808,168 @@ def test_a_named_flows_steps_go_on_into_their_own_helpers_but_not_shared_ones(tm
     flow = find_flow(idx, likely_graph(idx), [units["cmd.py::run"]], [], [units["cmd.py::legacy"]], {}, lambda p: False, lambda: None)
     assert {"cmd.py::find", "cmd.py::legacy", "cmd.py::strip"} <= flow.spine, flow.spine
     assert not {"cmd.py::name", "util.py::parse"} & flow.spine, flow.spine
+
+
+def _tag_family(root: Path) -> None:
+    members = {
+        "Tuple": ("isinstance(value, tuple)", "[self.serializer.tag(item) for item in value]"),
+        "Bytes": ("isinstance(value, bytes)", "encode_base64(value)"),
+        "Dict": ("isinstance(value, dict) and len(value) == 1", '{k + "__": self.serializer.tag(v) for k, v in value.items()}'),
+        "UUID": ('hasattr(value, "hex")', "value.hex"),
+        "Markup": ('callable(getattr(value, "__html__", None))', "str(value.__html__())"),
+    }
+    (root / "tags.py").write_text(
+        "class Tag:\n    key = ''\n\n    def __init__(self, serializer):\n        self.serializer = serializer\n\n"
+        "    def check(self, value):\n        raise NotImplementedError\n\n    def to_json(self, value):\n        raise NotImplementedError\n\n\n"
+        + "".join(
+            f"class Tag{n}(Tag):\n    key = ' {n[0].lower()}'\n\n    def check(self, value):\n\n        return {c}\n\n"
+            f"    def to_json(self, value):\n\n        return {j}\n\n\n" for n, (c, j) in members.items()
+        )
+        + "def encode_base64(value):\n    import base64\n    return base64.b64encode(value).decode('ascii')\n\n\n"
+        "class Serializer:\n    default_tags = [TagDict, TagTuple, TagBytes, TagUUID, TagMarkup]\n\n"
+        "    def __init__(self):\n        self.order = [cls(self) for cls in self.default_tags]\n\n"
+        "    def tag(self, value):\n        for t in self.order:\n            if t.check(value):\n                return t.to_json(value)\n        return value\n\n"
+        "    def dumps(self, value):\n        return render_json(self.tag(value))\n\n\n"
+        "def render_json(value):\n    import json\n    return json.dumps(value)\n"
+    )
+    (root / "session.py").write_text(
+        "from tags import Serializer\n\n\nclass CookieSession:\n    serializer = Serializer()\n\n"
+        "    def save_session(self, response, session):\n        value = self.serializer.dumps(dict(session))\n"
+        "        response.set_cookie('session', value)\n"
+    )
+
+
+def test_family_members_a_question_lists_by_word_are_distinct_steps(tmp_path):
+    """"tuples or bytes" tells TagTuple and TagBytes apart from the other `Tag…` members of a
+    family beside the flow: their bodies are shown, the others stay signatures. One word alone
+    ("bytes") lists nothing: every member stays a sibling."""
+    _tag_family(tmp_path)
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+
+    def text(question: str) -> str:
+        return explore(idx, ExploreRequest(question, 6000), lambda: None)["text"]
+
+    listed = text("How does CookieSession.save_session write the cookie, and how does the serializer keep values such as tuples or bytes?")
+    assert "return [self.serializer.tag(item) for item in value]" in listed and "return encode_base64(value)" in listed
+    assert "isinstance(value, dict)" not in listed and "value.hex" not in listed
+    one = text("How does CookieSession.save_session write the cookie, and how does the serializer keep bytes?")
+    assert "return encode_base64(value)" not in one
+
+
+def test_the_methods_filling_a_member_the_flow_reads_are_its_setup(tmp_path):
+    """`for m in self.methods[name]` in a spine method: the chain it runs is filled by
+    `_add_middleware` (`self.methods[…].append(…)`), in the same class or the subclass the flow
+    runs in, called while the object is built. No call joins them; the member's name does. The
+    constructor that only initialises it, a method that reads it, a filler only the object's
+    users call (`use`: their registration) and another object's same-named member are no setup."""
+    from codegraph.explore.engine import _state_writers
+    from codegraph.explore.flow import Flow
+
+    (tmp_path / "manager.py").write_text(
+        "class Manager:\n    def __init__(self, *mws):\n        self.methods = {}\n        for mw in mws:\n            self._add_middleware(mw)\n\n"
+        "    def _add_middleware(self, mw):\n        self.methods['open'] = [mw.open]\n\n"
+        "    def count(self):\n        return len(self.methods['run'])\n\n"
+        "    def use(self, f):\n        self.methods['run'].append(f)\n\n"
+        "    def chain(self, name, obj):\n        for m in self.methods[name]:\n            obj = m(obj)\n        return obj\n\n\n"
+        "class PipelineManager(Manager):\n    def _add_middleware(self, pipe):\n        super()._add_middleware(pipe)\n"
+        "        self.methods['run'].append(pipe.run)\n\n    def run(self, item):\n        return self.chain('run', item)\n\n\n"
+        "class Registry:\n    def register(self, f):\n        self.methods['x'] = f\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    spine = {"manager.py::Manager.chain", "manager.py::PipelineManager.run"}
+    found = {units[u].qualname for u in _state_writers(idx, Flow(spine=spine))}
+    assert found == {"Manager._add_middleware", "PipelineManager._add_middleware"}
+
+
+def test_a_class_a_spine_body_hands_over_is_run_through_its_call_protocol(tmp_path):
+    """`Middleware(ErrorMiddleware, …)` in a spine body hands the class over to be built and
+    called later: its `__call__` is where the flow goes on. A type test (`isinstance(app, T)`)
+    or a base list hands nothing over, and a class without `__call__` has no protocol to run."""
+    from codegraph.explore.engine import _protocols_of_classes_handed_over
+    from codegraph.explore.flow import Flow
+
+    (tmp_path / "middleware.py").write_text(
+        "class Middleware:\n    def __init__(self, cls, **options):\n        self.cls, self.options = cls, options\n\n\n"
+        "class ErrorMiddleware:\n    def __init__(self, app):\n        self.app = app\n\n    def __call__(self, scope):\n        try:\n            return self.app(scope)\n        except Exception:\n            return 500\n\n\n"
+        "class TimingMiddleware:\n    def __init__(self, app):\n        self.app = app\n\n    def __call__(self, scope):\n        return self.app(scope)\n\n\n"
+        "class Options:\n    debug = False\n\n\n"
+        "class LoudErrorMiddleware(ErrorMiddleware):\n    pass\n"
+    )
+    (tmp_path / "app.py").write_text(
+        "from middleware import Middleware, ErrorMiddleware, TimingMiddleware, Options\n\n\n"
+        "class App:\n    def build_stack(self, app):\n        stack = [Middleware(ErrorMiddleware, debug=True), Middleware(Options)]\n"
+        "        if isinstance(app, TimingMiddleware):\n            return app\n        for m in reversed(stack):\n            app = m.cls(app, **m.options)\n        return app\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    found = {units[u].qualname for u in _protocols_of_classes_handed_over(idx, Flow(spine={"app.py::App.build_stack"}))}
+    assert found == {"ErrorMiddleware.__call__"}
+
+
+def test_a_door_that_only_forwards_to_the_entry_is_part_of_the_flow(indexes):
+    """`App.__call__` only returns `self.wsgi_app(…)`: the host calls it, so it is the flow's
+    first step (core), not context above it; and being a door it adds no depth below."""
+    from codegraph.explore.engine import _spine_depths
+    from codegraph.explore.flow import Flow
+
+    name = "plain-question-python"
+    result = run(indexes(name), gold(name))
+    hops = {(h["from"], h["to"]): h["core"] for h in result["hops"]}
+    assert hops.get(("App.__call__", "App.wsgi_app")) is True
+    idx = indexes(name)
+    units = idx.resolver.units
+    door, entry, step = (units[f"minweb/app.py::App.{n}"] for n in ("__call__", "wsgi_app", "full_dispatch_request"))
+    from codegraph.explore.flow import Hop
+    flow = Flow(hops=[Hop(door, entry, 1, "resolved"), Hop(entry, step, 2, "resolved")], spine={door.id, entry.id, step.id}, doors={door.id})
+    assert _spine_depths(flow, set()) == {door.id: 0, entry.id: 0, step.id: 1}
+
+
+def test_a_spine_method_of_a_small_class_shows_the_class_whole():
+    """A spine body in a class of at most SMALL_CLASS_LINES lines brings the whole class (its
+    fields and its other short methods: `Middleware.__init__` with `__iter__`); as context, or
+    in a longer class, the method comes alone with the class's signature line."""
+    from codegraph.explore.pack import SMALL_CLASS_LINES, piece_ranges
+    from codegraph.model.facts import Unit
+
+    def unit(uid, kind, start, end, parent=None):
+        return Unit(id=uid, name=uid, qualname=uid, kind=kind, path="m.py", start_line=start, end_line=end,
+                    start_byte=0, end_byte=0, name_line=start, sig_end_line=start, sig_end_byte=0, parent=parent)
+
+    small, big = unit("Small", "class", 1, 12), unit("Big", "class", 20, 22 + SMALL_CLASS_LINES)
+    init, other = unit("Small.__init__", "method", 3, 5, "Small"), unit("Big.run", "method", 24, 26, "Big")
+    by_id = {u.id: u for u in (small, big, init, other)}
+    assert (1, 12) in piece_ranges(init, by_id, whole_class=True)
+    assert (1, 12) not in piece_ranges(init, by_id)
+    assert (20, 22 + SMALL_CLASS_LINES) not in piece_ranges(other, by_id, whole_class=True)
+
+
+def test_a_core_call_to_an_abstract_method_runs_its_one_implementation(tmp_path):
+    """`self.scheduler.enqueue_request(…)` on a `BaseScheduler` whose method only raises
+    NotImplementedError: the one implementation (`Scheduler.enqueue_request`) is what runs, so
+    it joins the core. An abstract `log` called from everywhere is a service, not a step."""
+    (tmp_path / "scheduler.py").write_text(
+        "class BaseScheduler:\n    def enqueue_request(self, request):\n        \"\"\"Store the request.\"\"\"\n        raise NotImplementedError\n\n\n"
+        "class Scheduler(BaseScheduler):\n    def __init__(self):\n        self.queue = []\n\n"
+        "    def enqueue_request(self, request):\n        self.queue.append(request)\n        return True\n"
+    )
+    (tmp_path / "log.py").write_text(
+        "class Logger:\n    def log(self, msg):\n        raise NotImplementedError\n\n\n"
+        "class PrintLogger(Logger):\n    def log(self, msg):\n        print(msg)\n\n\n"
+        + "".join(f"def helper{k}(logger: Logger):\n    logger.log('{k}')\n\n\n" for k in range(6))
+    )
+    (tmp_path / "engine.py").write_text(
+        "from scheduler import BaseScheduler\nfrom log import Logger\n\n\n"
+        "class Engine:\n    def __init__(self, scheduler: BaseScheduler, logger: Logger):\n        self.scheduler = scheduler\n        self.logger = logger\n\n"
+        "    def crawl(self, request):\n        self.logger.log('crawl')\n        self.schedule(request)\n\n"
+        "    def schedule(self, request):\n        if not self.scheduler.enqueue_request(request):\n            self.logger.log('dropped')\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does Engine.crawl schedule a request?", 6000), lambda: None)
+    core = {(h["from"], h["to"]) for h in result["hops"] if h["core"]}
+    assert ("Engine.schedule", "Scheduler.enqueue_request") in core
+    assert not any(to == "PrintLogger.log" for _, to in core)

@@ -24,7 +24,7 @@ from ..workspace.scope import is_test_path
 from .flow import DISPATCH_RULES, NAMED_VARIANT, Flow, find_flow
 from .model import ExploreRequest
 from .pack import FileView, Piece, file_view, pack
-from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph
+from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, stem, STOP
 
 MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
@@ -207,11 +207,16 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     checkpoint()
     score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
     wired = _wiring(index, d, flow, excluded)
+    for uid in _state_writers(index, flow):
+        score[uid] += DATA_STEP_SCORE
+    for uid in _protocols_of_classes_handed_over(index, flow):
+        score[uid] += DATA_STEP_SCORE
     for uid in wired:
         score[uid] += 5.0  # part of the flow, like the spine
     plans = _file_plans(index, q, req, score, excluded, wired)
     wanted = _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds) | _the_named_variant(index, d, strong)
-    _gate(index, d, q, req, plans, flow, wanted, wired)
+    distinct = _members_named_by_words(index, d, q, flow)
+    _gate(index, d, q, req, plans, flow, wanted | distinct, wired, distinct)
     return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak})
 
 
@@ -462,6 +467,47 @@ def _the_named_variant(index: RootIndex, d: Derived, strong: list[Unit]) -> set[
     return out
 
 
+def _members_named_by_words(index: RootIndex, d: Derived, q, flow: Flow) -> set[str]:
+    """A family member the question singles out by a plain word ("tuples, bytes or datetimes"
+    → TagTuple, TagBytes, TagDateTime) is a distinct step, not an interchangeable sibling: the
+    family names its members by a shared word (`Tag…`), and the word that tells this one apart
+    is in the question. Only when the question lists two or more members so (a single common
+    word, "body", "spider", tells nothing apart) and fewer than half of the family, and for a
+    family beside the flow (a member's file holds a unit of the flow's hops). The member keeps its
+    whole body, and the base the methods it overrides (its contract)."""
+    plain = {stem(w) for w in _PLAIN_WORD.findall(re.sub(r"`[^`]*`", " ", q.text)) if w not in STOP}
+    units = index.resolver.units
+    on_flow = flow.spine | {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops}
+    flow_files = {units[uid].path for uid in on_flow if uid in units}
+    out: set[str] = set()
+    for key, members in d.implementers.items():
+        base = units.get(key)
+        typed = [units[m] for m in sorted(members) if m in units]
+        if base is None or len(typed) < MIN_SIBLINGS or not any(t.path in flow_files for t in typed):
+            continue
+        shared = Counter(w for t in typed for w in set(split_words(t.name)))
+        family_words = {w for w, n in shared.items() if n * 2 >= len(typed)}
+        told_apart: dict[str, Unit] = {}  # the question's word → the member it names
+        for t in typed:
+            words = split_words(t.name)
+            own = [w for w in words if w not in family_words]
+            hit = ({stem(w) for w in own} | {stem("".join(own))}) & plain if own and len(own) < len(words) else set()
+            told_apart.update((w, t) for w in hit)
+        chosen = {t.id: t for t in told_apart.values()}
+        # an enumeration: two or more members by distinct words, but not most of the family
+        if len(told_apart) < 2 or 2 * len(chosen) >= len(typed):
+            continue
+        for t in chosen.values():
+            out.add(t.id)
+            for name, ms in index.resolver.members_of(t).items():
+                out |= {m.id for m in ms if m.is_callable and m.parent == t.id}
+                out |= {m.id for m in index.resolver.members_of(base).get(name, ()) if m.is_callable and m.parent == base.id}
+    return out
+
+
+_PLAIN_WORD = re.compile(r"(?<![\w.`])[a-z]{3,}(?![\w(`])")
+
+
 def _implements_a_family(index: RootIndex, d: Derived, t: Unit) -> bool:
     """A variant of a family: it defines a method of a supertype with MIN_SIBLINGS or more
     implementers (a mixin that only lends methods, like a tracking base, makes no variants)."""
@@ -497,6 +543,104 @@ def _wiring(index: RootIndex, d: Derived, flow: Flow, excluded) -> set[str]:
     return {uid for uid, spelled in d.registrations.items() if len(spelled & names) >= MIN_WIRED_NAMES and not excluded(units[uid].path)}
 
 
+_SELF_READ = re.compile(rb"\b(?:self|this)\.(\w+)\s*[(\[]|\bin\s+(?:self|this)\.(\w+)\b")
+_SELF_FILL = rb"\b(?:self|this)\.%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b(?:self|this)\.%s\[[^\]\n]*\]\s*=(?!=)"
+DATA_STEP_SCORE = 3.0  # a step the flow reaches through data, not a call: context beside the spine
+MAX_STATE_WRITERS = 4  # more methods writing one member: shared state, not the flow's setup
+
+
+_TYPE_TEST = re.compile(rb"\b(?:isinstance|issubclass|except|type|class)\b")  # on the line before the name
+
+
+def _protocols_of_classes_handed_over(index: RootIndex, flow: Flow) -> set[str]:
+    """A class a spine body hands over as a value (`Middleware(ServerErrorMiddleware, …)`,
+    a factory registered for later) is built and run later through its call protocol
+    (`__call__`): that method is where the flow goes on, though no call names it. Type tests
+    (`isinstance(x, T)`, `except T`) and base lists (`class A(T):`) hand over nothing."""
+    units = index.resolver.units
+    out: set[str] = set()
+    for uid in sorted(flow.spine):
+        u = units.get(uid)
+        facts = index.files.get(u.path) if u is not None and u.is_callable else None
+        spec = BY_NAME.get(facts.language) if facts is not None else None
+        if facts is None or spec is None or not spec.call_protocol:
+            continue
+        source = index.sources.get(u.path, b"")
+        for ref in facts.refs:
+            if ref.caller != uid or ref.receiver:
+                continue
+            line_start = source.rfind(b"\n", 0, ref.start_byte) + 1
+            if _TYPE_TEST.search(source, line_start, ref.start_byte):
+                continue
+            t = index.resolver._lookup(facts, u, ref.name)
+            if not isinstance(t, Unit) or not t.is_type:
+                continue
+            for pname in spec.call_protocol:
+                out |= {m.id for m in index.resolver.members_of(t).get(pname, ()) if m.parent == t.id and m.is_callable}
+    return out - flow.spine
+
+
+def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
+    """Where the state a spine method runs comes from: a member the core calls, indexes or
+    iterates (`for m in self.methods[name]`, `self.handlers[key](…)`) is built by the methods
+    of the same object that fill it (`self.methods[name].append(…)` in `_add_middleware`,
+    `self.handlers[k] = h`). No call joins them — the flow passes through data — so they are
+    found by the member's name, in the core method's class, its supertypes and the subtypes the
+    flow runs in, when the object calls them while it is built. "How is the chain assembled" is
+    answered there."""
+    units = index.resolver.units
+    resolver = index.resolver
+    core_types = {units[uid].parent for uid in flow.spine if uid in units and units[uid].parent}
+    ancestors = {tid: _ancestors(resolver, units[tid]) for tid in sorted(core_types) if tid in units}
+    out: set[str] = set()
+    for uid in sorted(flow.spine):
+        u = units.get(uid)
+        if u is None or not u.is_callable or u.parent not in ancestors:
+            continue
+        owner = units[u.parent]
+        source = index.sources.get(u.path, b"")
+        read = {(m.group(1) or m.group(2)).decode() for m in _SELF_READ.finditer(source, u.sig_end_byte, u.end_byte)}
+        read = {name for name in read if not (resolver.find_member(owner, name) or owner).is_callable}  # `self.m()`: a method, no member
+        if not read:
+            continue
+        family = ancestors[owner.id] | {units[t] for t, above in ancestors.items() if owner in above}
+        for name in sorted(read):
+            pattern = re.compile(_SELF_FILL % ((re.escape(name.encode()),) * 2))
+            writers: set[str] = set()
+            for t in sorted(family, key=lambda t: t.id):
+                tsrc = index.sources.get(t.path, b"")
+                for hit in pattern.finditer(tsrc, t.start_byte, t.end_byte):
+                    writers |= {m.id for m in index.files[t.path].units
+                                if m.parent == t.id and m.is_callable and m.kind != "constructor" and m.name not in CTOR_NAMES
+                                and m.id != uid and m.sig_end_byte <= hit.start() < m.end_byte}
+            if len(writers) <= MAX_STATE_WRITERS:
+                out |= {w for w in writers - flow.spine if _called_at_construction(index, family, units[w])}
+    return out
+
+
+def _called_at_construction(index: RootIndex, types: set[Unit], m: Unit) -> bool:
+    """The object fills the member while it is built (`for mw in middlewares:
+    self._add_middleware(mw)` in `__init__`): the flow's setup. A filler only the object's users
+    call later (a `before_request` decorator) is their registration, not how the flow is
+    assembled."""
+    call = re.compile(rb"\b(?:self|this)\.%s\s*\(" % re.escape(m.name.encode()))
+    for t in types:
+        source = index.sources.get(t.path, b"")
+        for c in index.files[t.path].units:
+            if c.parent == t.id and (c.kind == "constructor" or c.name in CTOR_NAMES) and call.search(source, c.start_byte, c.end_byte):
+                return True
+    return False
+
+
+def _ancestors(resolver, t: Unit) -> set[Unit]:
+    seen: dict[str, Unit] = {t.id: t}
+    frontier = [t]
+    while frontier:
+        frontier = [s for cur in frontier for s in resolver.supertypes_of(cur) if s.id not in seen]
+        seen.update((s.id, s) for s in frontier)
+    return set(seen.values())
+
+
 def _statements_they_use(index: RootIndex, facts, shown: set[str]) -> set[str]:
     """The module variables a shown module-level statement names, in its own file
     (`current_app = LocalProxy(_cv_app, …)` → `_cv_app = ContextVar(…)`)."""
@@ -524,7 +668,7 @@ def _with_own_helpers(index: RootIndex, facts, flow: Flow, kept: set[str], depth
     return out
 
 
-def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow, wanted: set[str] = frozenset(), wired: set[str] = frozenset()) -> None:
+def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[FilePlan], flow: Flow, wanted: set[str] = frozenset(), wired: set[str] = frozenset(), distinct: set[str] = frozenset()) -> None:
     """Each file's mode and reason (docs/explore.md, "The gate")."""
     named_ids = {u.id for u in q.named_units()}
     # A near-unique named callable spares its file; a focused view also keeps the bodies of a
@@ -559,7 +703,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             base_ids = {t.id for t in family}
             plan.keep = _with_own_helpers(index, facts, flow, {
                 u.id for u in facts.units
-                if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable)
+                if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable) or u.id in distinct
                 or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
             })
             # the family's interchangeable members show signatures; the base, the helpers and
@@ -570,7 +714,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.reason = f"family-file:{family[0].name}({len(d.implementers[family[0].id])})" + (" on-spine" if on_spine else "")
         elif flow_exists and not on_spine and sibling and not spared:
             plan.mode = "skeleton"
-            kept = _with_own_helpers(index, facts, flow, {u.id for u in facts.units if u.id in wanted and u.is_callable})
+            kept = _with_own_helpers(index, facts, flow, {u.id for u in facts.units if (u.id in wanted and u.is_callable) or u.id in distinct})
             if kept:  # the member the flow runs through: its signatures and those bodies
                 plan.mode, plan.keep = "focused", kept
                 plan.hide = {u.id for u in facts.units if u.id not in kept}
@@ -686,7 +830,8 @@ def _spine_depths(flow: Flow, anchors: set[str]) -> dict[str, int]:
     below: dict[str, list[str]] = defaultdict(list)
     called: set[str] = set()
     for h in flow.hops:
-        if h.src.id in flow.spine and h.dst.id in flow.spine and h.src.id != h.dst.id:
+        # a door above the entry (`__call__` → `wsgi_app`) adds no depth: the entry stays the top
+        if h.src.id in flow.spine and h.dst.id in flow.spine and h.src.id != h.dst.id and h.src.id not in flow.doors:
             below[h.src.id].append(h.dst.id)
             called.add(h.dst.id)
     depth = {uid: 0 for uid in flow.spine if uid not in called or uid in anchors}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
@@ -34,6 +35,7 @@ class Flow:
     spine: set[str] = field(default_factory=set)  # unit ids on the traced chain(s): shown first, in full
     entry: list[Unit] = field(default_factory=list)
     periphery: dict[str, float] = field(default_factory=dict)  # callers above and callees below: unit id → how likely it matters
+    doors: set[str] = field(default_factory=set)  # core units that only forward to the entry (`__call__` → `wsgi_app`)
 
 
 # ---- the flow search over the ranked graph ----------------------------------------------
@@ -73,6 +75,7 @@ TABLE_RULE = "table-lookup"
 NAMED_VARIANT = "named-variant"  # a core call to a method the named type overrides runs its override
 FALLBACK_RULES = frozenset({"callback-ref"})
 MAX_TABLE_ENTRIES = 8  # a table of more distinct functions is a registry, not one call's alternatives
+MAX_STEP_CALLERS = 4  # an abstract method with more callers is a service, not a step of one flow
 MAX_CONNECT_COST = 2.5  # a connecting path costlier than this (−log confidence + per hop) is no path
 
 
@@ -163,6 +166,21 @@ def _connect(
                 parents[dst.id] = Hop(unit, dst, line, how)
                 heapq.heappush(heap, (c, depth + 1, dst.id, dst))
     return found
+
+
+_NOT_HERE = re.compile(rb"^(?:raise\s+NotImplementedError(?:\(.*\))?|pass|\.\.\.|)$")
+_DOC_OR_COMMENT = re.compile(rb'(?s)^\s*(?:[rbuRBU]{0,2}(?:"""(?:.*?)"""|\'\'\'(?:.*?)\'\'\'|"[^"\n]*"|\'[^\'\n]*\')|#[^\n]*|//[^\n]*|/\*.*?\*/)')
+
+
+def _abstract(u: Unit, source: bytes) -> bool:
+    """A declaration that is not implemented where it is declared: no body, or a body that
+    only documents it and says so (`raise NotImplementedError`, `pass`, `...`)."""
+    if not u.is_callable:
+        return False
+    body = source[u.sig_end_byte : u.end_byte].strip().lstrip(b":{").rstrip(b"}").strip()
+    while (m := _DOC_OR_COMMENT.match(body)) and m.end() > 0:
+        body = body[m.end() :].strip()
+    return _NOT_HERE.match(body.rstrip(b";")) is not None
 
 
 def _flow_order(hops: list[Hop]) -> list[Hop]:
@@ -265,6 +283,7 @@ def find_flow(
     core_callables = [search.units[uid] for uid in sorted(search.core) if uid in search.units and search.units[uid].is_callable]
     core_callables += search.tables(core_callables)
     core_callables += search.named_variants(core_callables)
+    core_callables += search.implementations(core_callables)
     search.below(core_callables)
     search.beside(core_callables)
     flow.spine = search.core
@@ -379,7 +398,17 @@ class _FlowSearch:
                 visited.add(src.id)
                 self.add(Hop(src, cur, line, how))
                 self.context(src.id, value)
+                if cur.id in self.core and self._forwards_to(src, cur, line):
+                    # the door the host calls (`__call__` → `wsgi_app`): part of the flow's body
+                    self.core.add(src.id)
+                    self.flow.doors.add(src.id)
                 cur = src
+
+    def _forwards_to(self, src: Unit, dst: Unit, line: int) -> bool:
+        """`src` only hands its work on to `dst`: all it calls, it calls on that one line, and
+        `dst` is among it (a protocol method over the real entry: `return self.wsgi_app(…)`)."""
+        out = self.steps.out(src)
+        return bool(out) and all(at == line for _, at, _, _ in out) and any(d.id == dst.id for d, _, _, _ in out)
 
     def _named_flow(self) -> tuple[set[str], set[str]]:
         """The core units a named callable's core hops lead down to, and among them where its
@@ -438,6 +467,29 @@ class _FlowSearch:
                     self.add(Hop(anchor, impls[0], line, NAMED_VARIANT))
                     self.core.add(impls[0].id)
                     added.append(impls[0])
+        return added
+
+    def implementations(self, anchors: list[Unit]) -> list[Unit]:
+        """A core call to an abstract method (no body, or one that only raises
+        NotImplementedError) that one implementation in the code base overrides runs that
+        implementation: it joins the core
+        (`self.slot.scheduler.enqueue_request(…)` on a `BaseScheduler` → `Scheduler.enqueue_request`).
+        Returns the units added."""
+        added: list[Unit] = []
+        for anchor in anchors:
+            by_line: dict[int, list[tuple[Unit, str]]] = defaultdict(list)
+            for dst, line, how, _ in self.steps.out(anchor):
+                by_line[line].append((dst, how))
+            for line, dsts in sorted(by_line.items()):
+                declared = [d for d, how in dsts if how not in DISPATCH_RULES]
+                impls = [d for d, how in dsts if how in DISPATCH_RULES]
+                if len(impls) != 1 or len(declared) != 1 or not _abstract(declared[0], self.index.sources.get(declared[0].path, b"")) or impls[0].id in self.core:
+                    continue
+                if len({src.id for src, *_ in self.steps.into(declared[0])}) > MAX_STEP_CALLERS:
+                    continue  # a service called from everywhere (a logger's `log`), not a step of this flow
+                self.add(Hop(anchor, impls[0], line, "family-dispatch"))
+                self.core.add(impls[0].id)
+                added.append(impls[0])
         return added
 
     def below(self, anchors: list[Unit]) -> None:

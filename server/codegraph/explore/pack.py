@@ -19,6 +19,7 @@ from ..render.markdown import merge_ranges, numbered, section, split_lines
 
 CLUSTER_GAP = 2  # elided stretches this short are shown instead of a `⋮`
 SMALL_IMPL_LINES = 30  # a Rust impl block this short is shown whole with any of its methods
+SMALL_CLASS_LINES = 20  # a class this short is shown whole with any of its methods
 TRAIT_IMPL_LINES = 120  # ...and a trait impl this short: a protocol's methods read together (`poll_ready` with `call`)
 BIG_TYPE_LINES = 60  # a type longer than this shows its header; its members come as their own pieces
 SPINE_PIECE_SHARE = 0.3  # when the spine does not fit, a spine body may still take this share before it shows signature + call sites
@@ -81,12 +82,15 @@ def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
     return [(u.name_line, max(u.name_line, u.sig_end_line)) for u in units if u.kind != "statement"]
 
 
-def piece_ranges(u: Unit, by_id: dict[str, Unit], trait_impls: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
-    """A unit's body, or a big type's header, plus the signatures of the types around it."""
+def piece_ranges(u: Unit, by_id: dict[str, Unit], trait_impls: frozenset[str] = frozenset(), whole_class: bool = False) -> list[tuple[int, int]]:
+    """A unit's body, or a big type's header, plus the signatures of the types around it (with
+    `whole_class`, a spine body's small class whole)."""
     big_type = u.is_type and (u.end_line - u.start_line) > BIG_TYPE_LINES
     span = [(u.start_line, u.sig_end_line)] if big_type else [(u.start_line, u.end_line)]
     parent = by_id.get(u.parent) if u.parent else None
     whole = TRAIT_IMPL_LINES if parent is not None and parent.id in trait_impls else SMALL_IMPL_LINES
+    if whole_class and parent is not None and parent.kind == "class" and parent.end_line - parent.start_line <= SMALL_CLASS_LINES:
+        span.append((parent.start_line, parent.end_line))  # a small class reads as one (`CallAdapted`: its fields with `adapt`)
     if parent is not None and parent.kind == "impl" and parent.end_line - parent.start_line <= whole:
         # a short trait impl (`impl Future for Server { type Output …; fn poll … }`) reads as one
         span.append((parent.start_line, parent.end_line))
@@ -175,7 +179,7 @@ class _Packer:
             if view is None or view.mode == "skeleton":
                 continue
             by_id = {u.id: u for u in view.defs}
-            span = piece_ranges(piece.unit, by_id, view.trait_impls)
+            span = piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True)
             if _covered(view, span):
                 continue  # already shown inside another piece
             base = view.base if not view.included else []
@@ -260,7 +264,7 @@ def _alone(views: dict[str, FileView], piece: Piece) -> int:
     if view is None or view.mode == "skeleton":
         return 0
     by_id = {u.id: u for u in view.defs}
-    return len(view.render(piece_ranges(piece.unit, by_id, view.trait_impls), [piece.unit.qualname], "clusters"))
+    return len(view.render(piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True), [piece.unit.qualname], "clusters"))
 
 
 def _top_symbols(view: FileView) -> list[str]:
