@@ -254,3 +254,17 @@ def test_spare_core_starts_with_the_steps_the_core_calls(monkeypatch) -> None:
     first = planner.spare_core[0]
     assert first == "pipeline/loop.py::run_forever", planner.spare_core
     assert any(first in planner.flow.out[c] for c in planner.core), planner.core
+
+
+def test_query_helpers_are_neither_error_handlers_nor_the_cores_first_steps(monkeypatch) -> None:
+    """js-query-helpers: a query with little downstream (`isRetryable(err)`, `hasBody(config)`) answers a question.
+    Called inside an error handler it tests the error, it does not handle it (`wrapError` does); called by the
+    core it is not a step the core hands its work to, so the steps (`encodeBody`) take the free slots first."""
+    from codegraph.distill import flow
+
+    monkeypatch.setitem(flow.CAPS, "core", 1)
+    planner = _planner_of(monkeypatch, "js-query-helpers")
+    assert planner.core == ["lib/client.js::Client.dispatch"], planner.core
+    assert "lib/errors.js::wrapError" in planner.err_callees, planner.err_callees
+    assert "lib/errors.js::isRetryable" not in planner.err_callees, planner.err_callees
+    assert planner.below_core() == ["lib/body.js::encodeBody", "lib/body.js::hasBody"], planner.below_core()

@@ -36,7 +36,7 @@ from tree_sitter import Query, QueryCursor
 from ..index.extract import grammar
 from ..index.facts import Unit
 from ..languages import BY_NAME
-from .signals import NETWORK_NAMES, OUTPUT_NAMES, OUTPUT_PARAM, parsed
+from .signals import NETWORK_NAMES, OUTPUT_NAMES, OUTPUT_PARAM, QUERY_CALL, parsed
 from .topology import Model, _scc
 
 # `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
@@ -60,6 +60,7 @@ FAMILY_MAX = 24
 MAX_DEPTH = 12
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 TOTAL = 30
+QUERY_REACH = 16  # a query (`is…`, `has…`, `get…`) setting fewer units in motion answers a question: a helper
 FEW_CALLEES = 8  # a unit that calls more distinct units than this sets the flow in motion: not a writer
 MAX_OUTER_BYTES = 12_000  # a closure's enclosing function is read whole up to this size
 
@@ -1546,6 +1547,12 @@ class _Planner:
         self._imported: dict[str, int] | None = None  # type name → files importing it (best_known)
         self.families_taken = {k for k in map(self.sibling_key, self.entries) if k}
 
+    def query_helper(self, u: str) -> bool:
+        """A query that sets little in motion (`isThenable`, `hasBody`, `get_value`): it answers a question. Called
+        in an error handler it tests the error, it does not handle it; called by the core it is a helper, not a
+        step the core hands its work to. (A query that drives much, a `getAdapter` dispatching, is a step.)"""
+        return bool(QUERY_CALL.search(self.m.units[u].name)) and self.flow.down.get(u, 0) < QUERY_REACH
+
     def sibling_key(self, u: str) -> tuple | None:
         """One member of a family of overrides stands for the family (`run` of six commands, the
         constructors of five response types): siblings are interchangeable for a reader."""
@@ -1602,9 +1609,9 @@ class _Planner:
         self.spare_core = below + [u for u in core[CAPS["core"] :] if u not in below]
 
     def below_core(self) -> list[str]:
-        """The flow's units that the core calls directly, most core callers first, then nearest the entries,
-        then by reach; one per family (without claiming the family for the later stages). Leaves and
-        constructors never, as in the trunk."""
+        """The flow's units that the core calls directly, most core callers first (queries that set little in
+        motion after all the others), then nearest the entries, then by reach; one per family (without claiming
+        the family for the later stages). Leaves and constructors never, as in the trunk."""
         m, flow, core = self.m, self.flow, set(self.core)
         count: dict[str, int] = {}
         for c in self.core:
@@ -1612,7 +1619,8 @@ class _Planner:
                 if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].is_callable
                         and d not in flow.ctor_units and flow.down.get(d, 0) >= 1):
                     count[d] = count.get(d, 0) + 1
-        ordered = sorted(count, key=lambda d: (-count[d], self.depth.get(d, 99), -flow.down.get(d, 0), self.stable(d)))
+        ordered = sorted(count, key=lambda d: (self.query_helper(d), -count[d], self.depth.get(d, 99),
+                                               -flow.down.get(d, 0), self.stable(d)))
         kept, keys = [], set(self.families_taken)
         for d in ordered:
             k = self.sibling_key(d)
@@ -1671,7 +1679,8 @@ class _Planner:
                 continue
             in_err = {c.name for c in calls if any(a <= c.start_byte < b for a, b in reg)}
             for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
-                if m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1:
+                if (m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1
+                        and not self.query_helper(d)):  # `isThenable(err)` in a handler tests the error
                     err_callees[d] = f"called from an error handler in `{u.qualname}`"
         self.boundary_all = [u for u in err_callees if u not in self.chosen]
         self.boundary = self.boundary_all[: CAPS["boundary"]]
