@@ -268,3 +268,14 @@ def test_query_helpers_are_neither_error_handlers_nor_the_cores_first_steps(monk
     assert "lib/errors.js::wrapError" in planner.err_callees, planner.err_callees
     assert "lib/errors.js::isRetryable" not in planner.err_callees, planner.err_callees
     assert planner.below_core() == ["lib/body.js::encodeBody", "lib/body.js::hasBody"], planner.below_core()
+
+
+def test_error_doors_are_public_units_that_catch_or_make_errors(monkeypatch) -> None:
+    """go-error-doors: the library offers `Recover` (a deferred `recover()` in its handler) and `CheckHeaderName`
+    (`return fmt.Errorf(…)`), which nothing in it calls: the fill's error doors, catching first. A public helper
+    without error syntax (`Trim`) and a private reporter (`report`) are not."""
+    planner = _planner_of(monkeypatch, "go-error-doors")
+    planner.taken = set(planner.chosen)
+    doors = [(uid, key) for uid, key, _ in planner.error_doors()]
+    assert doors == [("middleware/recover.go::Recover", "boundary"),
+                     ("middleware/require.go::CheckHeaderName", "boundary")], doors
