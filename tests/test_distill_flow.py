@@ -254,3 +254,28 @@ def test_spare_core_starts_with_the_steps_the_core_calls(monkeypatch) -> None:
     first = planner.spare_core[0]
     assert first == "pipeline/loop.py::run_forever", planner.spare_core
     assert any(first in planner.flow.out[c] for c in planner.core), planner.core
+
+
+def test_query_helpers_are_neither_error_handlers_nor_the_cores_first_steps(monkeypatch) -> None:
+    """js-query-helpers: a query with little downstream (`isRetryable(err)`, `hasBody(config)`) answers a question.
+    Called inside an error handler it tests the error, it does not handle it (`wrapError` does); called by the
+    core it is not a step the core hands its work to, so the steps (`encodeBody`) take the free slots first."""
+    from codegraph.distill import flow
+
+    monkeypatch.setitem(flow.CAPS, "core", 1)
+    planner = _planner_of(monkeypatch, "js-query-helpers")
+    assert planner.core == ["lib/client.js::Client.dispatch"], planner.core
+    assert "lib/errors.js::wrapError" in planner.err_callees, planner.err_callees
+    assert "lib/errors.js::isRetryable" not in planner.err_callees, planner.err_callees
+    assert planner.below_core() == ["lib/body.js::encodeBody", "lib/body.js::hasBody"], planner.below_core()
+
+
+def test_error_doors_are_public_units_that_catch_or_make_errors(monkeypatch) -> None:
+    """go-error-doors: the library offers `Recover` (a deferred `recover()` in its handler) and `CheckHeaderName`
+    (`return fmt.Errorf(…)`), which nothing in it calls: the fill's error doors, catching first. A public helper
+    without error syntax (`Trim`) and a private reporter (`report`) are not."""
+    planner = _planner_of(monkeypatch, "go-error-doors")
+    planner.taken = set(planner.chosen)
+    doors = [(uid, key) for uid, key, _ in planner.error_doors()]
+    assert doors == [("middleware/recover.go::Recover", "boundary"),
+                     ("middleware/require.go::CheckHeaderName", "boundary")], doors

@@ -36,7 +36,7 @@ from tree_sitter import Query, QueryCursor
 from ..index.extract import grammar
 from ..index.facts import Unit
 from ..languages import BY_NAME
-from .signals import NETWORK_NAMES, OUTPUT_NAMES, OUTPUT_PARAM, parsed
+from .signals import NETWORK_NAMES, OUTPUT_NAMES, OUTPUT_PARAM, QUERY_CALL, boundary_marks, parsed
 from .topology import Model, _scc
 
 # `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
@@ -60,6 +60,10 @@ FAMILY_MAX = 24
 MAX_DEPTH = 12
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 TOTAL = 30
+# error syntax named in a body (`try`, `catch`, `except`, `recover()`, `throw`, `raise`, Go's new errors): a
+# cheap filter before the language's own boundary syntax is parsed
+ERROR_WORDS = re.compile(rb"\b(?:try|catch|except|recover|throw|raise|Errorf)\b|\berrors\.New\b")
+QUERY_REACH = 16  # a query (`is…`, `has…`, `get…`) setting fewer units in motion answers a question: a helper
 FEW_CALLEES = 8  # a unit that calls more distinct units than this sets the flow in motion: not a writer
 MAX_OUTER_BYTES = 12_000  # a closure's enclosing function is read whole up to this size
 
@@ -1546,6 +1550,12 @@ class _Planner:
         self._imported: dict[str, int] | None = None  # type name → files importing it (best_known)
         self.families_taken = {k for k in map(self.sibling_key, self.entries) if k}
 
+    def query_helper(self, u: str) -> bool:
+        """A query that sets little in motion (`isThenable`, `hasBody`, `get_value`): it answers a question. Called
+        in an error handler it tests the error, it does not handle it; called by the core it is a helper, not a
+        step the core hands its work to. (A query that drives much, a `getAdapter` dispatching, is a step.)"""
+        return bool(QUERY_CALL.search(self.m.units[u].name)) and self.flow.down.get(u, 0) < QUERY_REACH
+
     def sibling_key(self, u: str) -> tuple | None:
         """One member of a family of overrides stands for the family (`run` of six commands, the
         constructors of five response types): siblings are interchangeable for a reader."""
@@ -1602,9 +1612,9 @@ class _Planner:
         self.spare_core = below + [u for u in core[CAPS["core"] :] if u not in below]
 
     def below_core(self) -> list[str]:
-        """The flow's units that the core calls directly, most core callers first, then nearest the entries,
-        then by reach; one per family (without claiming the family for the later stages). Leaves and
-        constructors never, as in the trunk."""
+        """The flow's units that the core calls directly, most core callers first (queries that set little in
+        motion after all the others), then nearest the entries, then by reach; one per family (without claiming
+        the family for the later stages). Leaves and constructors never, as in the trunk."""
         m, flow, core = self.m, self.flow, set(self.core)
         count: dict[str, int] = {}
         for c in self.core:
@@ -1612,7 +1622,8 @@ class _Planner:
                 if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].is_callable
                         and d not in flow.ctor_units and flow.down.get(d, 0) >= 1):
                     count[d] = count.get(d, 0) + 1
-        ordered = sorted(count, key=lambda d: (-count[d], self.depth.get(d, 99), -flow.down.get(d, 0), self.stable(d)))
+        ordered = sorted(count, key=lambda d: (self.query_helper(d), -count[d], self.depth.get(d, 99),
+                                               -flow.down.get(d, 0), self.stable(d)))
         kept, keys = [], set(self.families_taken)
         for d in ordered:
             k = self.sibling_key(d)
@@ -1671,7 +1682,8 @@ class _Planner:
                 continue
             in_err = {c.name for c in calls if any(a <= c.start_byte < b for a, b in reg)}
             for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
-                if m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1:
+                if (m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1
+                        and not self.query_helper(d)):  # `isThenable(err)` in a handler tests the error
                     err_callees[d] = f"called from an error handler in `{u.qualname}`"
         self.boundary_all = [u for u in err_callees if u not in self.chosen]
         self.boundary = self.boundary_all[: CAPS["boundary"]]
@@ -2009,7 +2021,7 @@ class _Planner:
     # ---- a small code base leaves slots free: more of each stage, then the rest of the public surface ----
     def fill(self) -> None:
         """Free slots take, in order: more assembly, public methods that register parts, more sinks, the
-        remaining public surfaces, more boundaries, then the rest of the public API that calls anything."""
+        remaining public surfaces, more boundaries, error doors, then the rest of the public API that calls anything."""
         m, flow, p = self.m, self.flow, self.p
         if len(p.picks) >= TOTAL:  # no slot free (a large code base): nothing below could be placed
             return
@@ -2025,6 +2037,7 @@ class _Planner:
         more += [(u, "sink", self.sink_tier[u][1]) for u in self.sinks_all[CAPS["sink"] :]]
         more += [(u, "entry", self.cands[u][1]) for u in self.ranked if self.kind_of[u] == "surface" and u not in self.chosen]
         more += [(u, "boundary", self.err_callees[u]) for u in self.boundary_all[CAPS["boundary"] :]]
+        more += self.error_doors()
         more += [(u, "entry", "public, part of the API") for u in api
                  if u not in wired_api and flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
         bounds = sum(1 for _, k, _, _ in p.picks if k == "boundary")
@@ -2047,6 +2060,29 @@ class _Planner:
                 key, why = "sink", self.sink_tier[uid][1]
             p.picks.append((uid, key, why, self.depth.get(uid, 0)))
             p.fill.add(uid)
+
+    def error_doors(self) -> list[tuple[str, str, str]]:
+        """Public callables whose own body catches errors (`try`, Go's deferred `recover()`) or makes a new one
+        (`throw`, `raise`): where a library's callers get their errors caught or made (a recovering middleware,
+        `ctx.throw`), whether or not the code base calls them. Catching first, then by reach. The language's
+        boundary syntax decides; only files where a public callable names such syntax are parsed."""
+        m, flow, src = self.m, self.flow, self.index.sources
+        public = [u for u in self.arch if u not in self.taken and m.units[u].is_callable
+                  and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
+                  and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
+                  and ERROR_WORDS.search(src[m.units[u].path], m.units[u].sig_end_byte, m.units[u].end_byte)
+                  and _public(self.index, m, m.units[u])]
+        tier: dict[str, int] = {}
+        for path in sorted({m.units[u].path for u in public}):
+            for mark in boundary_marks(self.index.files[path], src[path]):
+                outer = mark.unit  # a mark in a closure is its function's (`defer func() { recover() }()`)
+                while outer in m.units and m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
+                    outer = m.units[outer].parent
+                if mark.tier <= 3 and mark.tier < tier.get(outer, 9):
+                    tier[outer] = mark.tier
+        doors = sorted((u for u in public if u in tier), key=lambda u: (tier[u], -flow.down.get(u, 0), self.stable(u)))
+        return [(u, "boundary", ("catches errors in its own body" if tier[u] <= 2 else "makes an error of its own")
+                 + ", offered to callers") for u in doors]
 
     def closures_to_outer(self) -> None:
         """A closure is read inside its function: pick the enclosing callable (when it is not huge)."""
