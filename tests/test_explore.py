@@ -257,6 +257,20 @@ def test_prose_words_that_name_no_code_are_no_question_words(tmp_path):
     assert "end" in parse_query("What happens at the end of the stream?", idx.files, names).words  # only the idiom
 
 
+def test_a_plural_word_names_the_type_of_that_name(tmp_path):
+    """"how are their loads compared" is about the `Load` trait: the plain plural word finds
+    the type, never a function of that name."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "load.rs").write_text("pub trait Load {\n    fn load(&self) -> u32;\n}\n\npub fn drive() {}\n")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    names = NameTable(idx.files)
+    q = parse_query("How are their loads compared, and what drives it?", idx.files, names)
+    assert [u.qualname for u in q.weak["loads"]] == ["Load"]
+    assert "drives" not in q.weak  # `drive` is a function, not a type
+
+
 def test_a_receiver_named_like_its_type_picks_that_types_method(tmp_path):
     """`imageLoader.execute(request)`: of four `execute` methods, those of the types the
     receiver is named after (`ImageLoader`, `RealImageLoader`) are the ones meant."""

@@ -185,6 +185,9 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
         if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
+        if not hits and re.fullmatch(r"[a-z]{3,}s", token):
+            # a plural names the type of that name: "how are their loads compared" → the `Load` trait
+            hits = [u for u in names.by_name.get(token[:-1].capitalize(), ()) if u.is_type]
         data_form = re.search(r"_|[a-z][A-Z]", token) is not None  # `ITEM_PIPELINES`, `PersistentPreRun`, not "How"
         if data_form and "." not in token and all(u.kind == "statement" for u in hits) and token not in q.data_names:
             q.data_names.append(token)
