@@ -242,6 +242,35 @@ def test_call_syntax_in_a_question_is_code(tmp_path):
     assert "T" not in parse_query("What gives me a `Response<T>`?", idx.files, names).named  # one letter is no name
 
 
+def test_prose_words_that_name_no_code_are_no_question_words(tmp_path):
+    """"end up", "if" and "come" are English: they would match `combineURLs`-like names by a
+    verb of the sentence (`defaultIfEmpty`, `com` in a URL) and crowd out the flow's units."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "a.js").write_text("function endpoint(u) {\n  return u;\n}\n")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    names = NameTable(idx.files)
+    q = parse_query("If I call it, which keys come only from the request, and how do headers end up flattened?", idx.files, names)
+    assert not {"if", "com", "end", "up"} & set(q.words)
+    assert {"key", "request", "header", "flatten"} <= set(q.words)
+    assert "end" in parse_query("What happens at the end of the stream?", idx.files, names).words  # only the idiom
+
+
+def test_a_plural_word_names_the_type_of_that_name(tmp_path):
+    """"how are their loads compared" is about the `Load` trait: the plain plural word finds
+    the type, never a function of that name."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "load.rs").write_text("pub trait Load {\n    fn load(&self) -> u32;\n}\n\npub fn drive() {}\n")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    names = NameTable(idx.files)
+    q = parse_query("How are their loads compared, and what drives it?", idx.files, names)
+    assert [u.qualname for u in q.weak["loads"]] == ["Load"]
+    assert "drives" not in q.weak  # `drive` is a function, not a type
+
+
 def test_a_receiver_named_like_its_type_picks_that_types_method(tmp_path):
     """`imageLoader.execute(request)`: of four `execute` methods, those of the types the
     receiver is named after (`ImageLoader`, `RealImageLoader`) are the ones meant."""

@@ -27,6 +27,11 @@ STOP = frozenset(
     "get gets set use uses used using work works call calls called make makes made code file files function functions method methods "
     "class classes go goes happen happens happening flow path way find show explain about between each every all any some".split()
 )
+# prose idioms whose words name no code: "how do the headers end up flattened", "ends up calling"
+_IDIOM_WORDS = re.compile(r"(?:end|ends|ended|ending)\s+up\b", re.IGNORECASE)
+# words of a question's prose that name no code, though code spells them (`if`, `defaultIfEmpty`;
+# "come" stems to `com`)
+QUESTION_STOP = frozenset("if come comes came coming".split())
 PROTOCOL_WORDS = {
     "iterate": ["__iter__", "__next__"], "iterating": ["__iter__", "__next__"], "iteration": ["__iter__", "__next__"],
     "iter": ["__iter__"], "init": ["__init__", "constructor"], "construct": ["__init__", "constructor"],
@@ -157,6 +162,11 @@ def _without_overload_signatures(units: list[Unit]) -> list[Unit]:
     return [u for u in units if has_body(u) or (u.path, u.qualname) not in with_body]
 
 
+def _in_idiom(text: str, at: int) -> bool:
+    """A word of a prose idiom ("end up")."""
+    return any(m.start() <= at < m.end() for m in _IDIOM_WORDS.finditer(text, max(0, at - 12), at + 12))
+
+
 def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Query:
     q = Query(text)
     for quoted in _QUOTED.findall(text):
@@ -175,6 +185,9 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
         if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
+        if not hits and re.fullmatch(r"[a-z]{3,}s", token):
+            # a plural names the type of that name: "how are their loads compared" → the `Load` trait
+            hits = [u for u in names.by_name.get(token[:-1].capitalize(), ()) if u.is_type]
         data_form = re.search(r"_|[a-z][A-Z]", token) is not None  # `ITEM_PIPELINES`, `PersistentPreRun`, not "How"
         if data_form and "." not in token and all(u.kind == "statement" for u in hits) and token not in q.data_names:
             q.data_names.append(token)
@@ -185,9 +198,9 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         elif hits and token.lower() not in STOP and len(token) > 2:
             q.weak[token] = hits
             q.name_counts[token] = len(hits)
-        for part in re.split(r"[.:#/]+", token):
+        for part in re.split(r"[.:#/]+", token) if not _in_idiom(text, match.start()) else ():
             for w in split_words(part):
-                if w not in STOP and len(w) > 1:
+                if w not in STOP and w not in QUESTION_STOP and len(w) > 1:
                     seen_words.append(stem(w))
                     for dunder in PROTOCOL_WORDS.get(w, ()):
                         if names.by_name.get(dunder):

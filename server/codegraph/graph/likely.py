@@ -68,6 +68,7 @@ class Likely(NamedTuple):
 # sample it decides; rules neither measure can test (dispatch alternatives, protocols) carry
 # a prior, marked. A rule proposing k targets for one site gives each `_K_FACTOR[k]` of it
 # (measured: k=2 0.47-0.51, k=3 0.32-0.33).
+PROTOTYPE_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})  # `T.prototype.m` is T's method m
 RULE_CONFIDENCE: dict[str, float] = {
     "resolved": 1.0,
     # functions handed over as values: (a2) 255/255 and 96/96
@@ -908,19 +909,40 @@ class LikelyGraph:
                 return [(m, RULE_CONFIDENCE["super-call"], "super-call")]
         return []
 
-    def _imported_class_member(self, facts: FileFacts, receiver: str, name: str) -> list[tuple[Unit, float, str]]:
-        """`Headers.concat(a, b)` where `Headers` is an import binding the class of that name in
-        the imported file: a call on the class itself, so its static member when it has one."""
+    def _imported_class(self, facts: FileFacts, receiver: str) -> Unit | None:
+        """The class an import binds to `receiver` (`import Axios from './core/Axios.js'`), when
+        the imported file defines one class of that name."""
         if not receiver.isidentifier() or not receiver[:1].isupper():
-            return []
+            return None
         lines = {imp.line for imp in facts.imports if (imp.alias or imp.name) == receiver or (imp.name == "default" and imp.alias == receiver)}
         b = self.index.bindings.get(facts.path)
         files = {e.dst for e in b.edges if e.kind == "imports" and e.line in lines} if b is not None and lines else set()
         owners = [u for u in self.by_name().get(receiver, ()) if u.path in files and u.kind in CLASS_KINDS and not u.parent]
-        if len(owners) != 1:
+        return owners[0] if len(owners) == 1 else None
+
+    def _prototype_member(self, facts: FileFacts, caller: Unit | None, ref: Call) -> list[tuple[Unit, float, str]]:
+        """`bind(Axios.prototype.request, ctx)`: a JavaScript class's prototype holds its methods,
+        so the reference hands over that method (the class defined or imported here)."""
+        cls = ref.receiver.removesuffix(".prototype")
+        if facts.language not in PROTOTYPE_LANGUAGES or cls == ref.receiver or not cls.isidentifier():
             return []
-        found = [m for m in self.index.resolver.members_of(owners[0]).get(name, []) if m.is_callable]
-        source = self.index.sources.get(owners[0].path, b"")
+        hit = self.index.resolver._lookup(facts, caller, cls)
+        owner = hit if isinstance(hit, Unit) and hit.kind in CLASS_KINDS else self._imported_class(facts, cls)
+        if owner is None:
+            return []
+        source = self.index.sources.get(owner.path, b"")
+        # the prototype holds the instance methods, not the static ones
+        found = [m for m in self.index.resolver.members_of(owner).get(ref.name, []) if m.is_callable and not _STATIC.match(source, m.start_byte)]
+        return [(found[0], RULE_CONFIDENCE["method-value"], "method-value")] if len(found) == 1 else []
+
+    def _imported_class_member(self, facts: FileFacts, receiver: str, name: str) -> list[tuple[Unit, float, str]]:
+        """`Headers.concat(a, b)` where `Headers` is an import binding the class of that name in
+        the imported file: a call on the class itself, so its static member when it has one."""
+        owner = self._imported_class(facts, receiver)
+        if owner is None:
+            return []
+        found = [m for m in self.index.resolver.members_of(owner).get(name, []) if m.is_callable]
+        source = self.index.sources.get(owner.path, b"")
         static = [m for m in found if _STATIC.match(source, m.start_byte)]
         found = static or found
         if not 0 < len(found) <= MAX_NAME_CANDIDATES:
@@ -1071,6 +1093,9 @@ class LikelyGraph:
             if isinstance(hit, Unit) and hit.is_callable:
                 return [(hit, RULE_CONFIDENCE["callback-ref"], "callback-ref")]
             return []
+        proto = self._prototype_member(facts, caller, ref)
+        if proto:
+            return proto
         steps = _segments(ref.receiver)
         if steps is None:
             return []
