@@ -1625,10 +1625,14 @@ class _Planner:
             named: dict[str, int] = {}  # a call that may reach any of n same-named units counts 1/n for each
             for d in flow.out.get(c, ()):
                 named[m.units[d].name] = named.get(m.units[d].name, 0) + 1
+            sites: dict[str, int] = {}
+            for call in m.calls.get(c, ()):
+                sites[call.name] = sites.get(call.name, 0) + 1
             for d in flow.out.get(c, ()):
                 if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].is_callable
                         and d not in flow.ctor_units and flow.down.get(d, 0) >= 1):
-                    count[d] = count.get(d, 0) + 1 / named[m.units[d].name]
+                    name = m.units[d].name
+                    count[d] = count.get(d, 0) + min(1, max(1, sites.get(name, 0)) / named[name])
         ordered = sorted(count, key=lambda d: (self.query_helper(d), -count[d], self.depth.get(d, 99),
                                                -flow.down.get(d, 0), self.stable(d)))
         kept, keys = [], set(self.families_taken)
