@@ -1435,8 +1435,12 @@ class _Planner:
         own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
         for uid in self.ranked:
             mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
-            if kind_of[uid] == "declared" and self.only_calls_chosen(uid, covered):
-                continue  # a main guard calling a chosen entry: the entry it calls stands for it
+            if kind_of[uid] == "declared" and self.only_calls_chosen(uid, covered):  # shown, not counted
+                if not self.guard_shown(uid, entries, extra):
+                    entries.append(uid)
+                    extra.add(uid)
+                    p.picks.append((uid, "entry", cands[uid][1], 0))
+                continue
             if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
                 break
             if kind_of[uid] == "surface" and own + hosts + mounted >= 2:
@@ -1473,6 +1477,13 @@ class _Planner:
         calls a guard, so no chosen flow covers it."""
         down = self.flow.down_bits.get(uid, 0)
         return down != 0 and (down & covered).bit_count() * 5 > down.bit_count() * 4
+
+    def guard_shown(self, uid: str, entries: list[str], extra: set[str]) -> bool:
+        """A main guard already shown calls the entries this one calls (`__main__.py` beside the module's own
+        guard): it stands for this one, a duplicate would take a unit's place."""
+        out = self.flow.out
+        calls = set(out.get(uid, ())) & set(entries)
+        return any(calls <= set(out.get(x, ())) for x in extra)
 
     def inner_entry(self, uid: str) -> str | None:
         """A chosen public-surface entry that the public method `uid` leads into (through private steps: no other
