@@ -1483,7 +1483,7 @@ class _Planner:
         guard): it stands for this one, a duplicate would take a unit's place."""
         out = self.flow.out
         calls = set(out.get(uid, ())) & set(entries)
-        return any(calls <= set(out.get(x, ())) for x in extra)
+        return bool(calls) and any(calls <= set(out.get(x, ())) for x in extra)
 
     def inner_entry(self, uid: str) -> str | None:
         """A chosen public-surface entry that the public method `uid` leads into (through private steps: no other
