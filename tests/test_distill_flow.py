@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table")
+         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table", "py-guards")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -279,3 +279,35 @@ def test_error_doors_are_public_units_that_catch_or_make_errors(monkeypatch) -> 
     doors = [(uid, key) for uid, key, _ in planner.error_doors()]
     assert doors == [("middleware/recover.go::Recover", "boundary"),
                      ("middleware/require.go::CheckHeaderName", "boundary")], doors
+
+
+def test_main_guards_calling_a_chosen_entry_are_shown_once_and_not_counted(monkeypatch) -> None:
+    """py-guards: the module's guard calls the console script's `main` (and a cleanup beside it), and so does
+    `__main__.py`'s. Nothing calls a guard, so its own unit is left out of the test that its flow lies in the
+    chosen entries' flows; one guard shows for both, and neither counts as a further entry."""
+    planner = _planner_of(monkeypatch, "py-guards")
+    assert [e for e in planner.entries if e not in planner.extra] == ["packer/cli.py::main"], planner.entries
+    assert planner.extra == {"packer/cli.py::<main_guard@17>"}, planner.extra
+    picked = [uid for uid, _, _, _ in planner.p.picks]
+    assert "packer/__main__.py::<main_guard@3>" not in picked, picked
+
+
+def test_a_call_that_may_reach_several_same_named_units_counts_a_share_of_a_core_caller() -> None:
+    """The core's direct steps, most core callers first: a call site that may reach any of n same-named units
+    (`part.build()` with three `build` methods in scope) gives each 1/n, so a step two core units call that way
+    comes after one a single core unit calls for sure; two call sites of one name (`A.parse()`, `B.parse()`)
+    each reach their own unit in full."""
+    from types import SimpleNamespace as NS
+
+    from codegraph.distill import flow
+
+    names = {"c1": "run", "c2": "serve", "b1": "build", "b2": "build", "b3": "build", "s": "step",
+             "p1": "parse", "p2": "parse"}
+    units = {u: NS(name=n, is_callable=True) for u, n in names.items()}
+    out = {"c1": {"b1", "b2", "b3", "s"}, "c2": {"b1", "b2", "b3", "p1", "p2"}}
+    calls = {"c1": [NS(name="build"), NS(name="step")], "c2": [NS(name="build"), NS(name="parse"), NS(name="parse")]}
+    depth = {"s": 3, "b1": 1, "b2": 1, "b3": 1, "p1": 2, "p2": 2}
+    planner = NS(m=NS(units=units, calls=calls), flow=NS(out=out, ctor_units=set(), down={u: 2 for u in names}),
+                 core=["c1", "c2"], chosen=set(), flowing=set(names), depth=depth, families_taken=set(),
+                 query_helper=lambda u: False, stable=lambda u: u, sibling_key=lambda u: None)
+    assert flow._Planner.below_core(planner) == ["p1", "p2", "s", "b1", "b2", "b3"]

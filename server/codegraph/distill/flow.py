@@ -1435,10 +1435,11 @@ class _Planner:
         own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
         for uid in self.ranked:
             mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
-            if kind_of[uid] == "declared" and mine & ~covered == 0:  # a main guard calling a chosen entry: shown, not counted
-                entries.append(uid)
-                extra.add(uid)
-                p.picks.append((uid, "entry", cands[uid][1], 0))
+            if kind_of[uid] == "declared" and self.only_calls_chosen(uid, covered):  # shown, not counted
+                if not self.guard_shown(uid, entries, extra):
+                    entries.append(uid)
+                    extra.add(uid)
+                    p.picks.append((uid, "entry", cands[uid][1], 0))
                 continue
             if len(entries) - sum(1 for e in entries if e in extra) >= CAPS["entry"]:
                 break
@@ -1469,6 +1470,20 @@ class _Planner:
             entries.append(uid)
             covered |= mine
             p.picks.append((uid, "entry", cands[uid][1], 0))
+
+    def only_calls_chosen(self, uid: str, covered: int) -> bool:
+        """A declared entry (a main guard) whose flow lies in chosen entries' flows (80 % or more, as for any
+        candidate): it calls a chosen entry, and perhaps a cleanup beside it. Its own bit is left out: nothing
+        calls a guard, so no chosen flow covers it."""
+        down = self.flow.down_bits.get(uid, 0)
+        return down != 0 and (down & covered).bit_count() * 5 > down.bit_count() * 4
+
+    def guard_shown(self, uid: str, entries: list[str], extra: set[str]) -> bool:
+        """A main guard already shown calls the entries this one calls (`__main__.py` beside the module's own
+        guard): it stands for this one, a duplicate would take a unit's place."""
+        out = self.flow.out
+        calls = set(out.get(uid, ())) & set(entries)
+        return bool(calls) and any(calls <= set(out.get(x, ())) for x in extra)
 
     def inner_entry(self, uid: str) -> str | None:
         """A chosen public-surface entry that the public method `uid` leads into (through private steps: no other
@@ -1616,12 +1631,19 @@ class _Planner:
         motion after all the others), then nearest the entries, then by reach; one per family (without claiming
         the family for the later stages). Leaves and constructors never, as in the trunk."""
         m, flow, core = self.m, self.flow, set(self.core)
-        count: dict[str, int] = {}
+        count: dict[str, float] = {}
         for c in self.core:
+            named: dict[str, int] = {}  # a call that may reach any of n same-named units counts 1/n for each
+            for d in flow.out.get(c, ()):
+                named[m.units[d].name] = named.get(m.units[d].name, 0) + 1
+            sites: dict[str, int] = {}
+            for call in m.calls.get(c, ()):
+                sites[call.name] = sites.get(call.name, 0) + 1
             for d in flow.out.get(c, ()):
                 if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].is_callable
                         and d not in flow.ctor_units and flow.down.get(d, 0) >= 1):
-                    count[d] = count.get(d, 0) + 1
+                    name = m.units[d].name
+                    count[d] = count.get(d, 0) + min(1, max(1, sites.get(name, 0)) / named[name])
         ordered = sorted(count, key=lambda d: (self.query_helper(d), -count[d], self.depth.get(d, 99),
                                                -flow.down.get(d, 0), self.stable(d)))
         kept, keys = [], set(self.families_taken)
@@ -1933,9 +1955,16 @@ class _Planner:
             named = [d for d in named if owner_name(d) == recv]  # `Type.make(…)`: that type's method
         for d in sorted(named, key=m.order.__getitem__):
             tier = self.asm.get(d, (9,))[0]
-            if d != uid and (tier <= 1 or (tier <= 3 and owner_name(d) == recv) or d in self.flow.ctor_units or m.units[d].is_type):
+            built = d in self.flow.ctor_units or m.units[d].is_type  # a result value the flow never enters is not a part
+            if d != uid and (tier <= 1 or (tier <= 3 and owner_name(d) == recv) or (built and self.component(d))):
                 return d
         return ""
+
+    def component(self, d: str) -> bool:
+        """The type `d` builds (a type or its constructor) is one the flow runs through: it has methods on the flow."""
+        m = self.m
+        t = d if m.units[d].is_type else m.units[d].parent
+        return bool(t) and m.units[t].name in self.types_in_scope
 
     def builds_own_class(self, u: Unit, body: bytes) -> str:
         """A class method that returns a new object of its class (`return cls(*parts)`): its type's name, or ''."""
