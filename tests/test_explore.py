@@ -487,6 +487,32 @@ def test_when_the_spine_overflows_the_step_next_to_the_entry_stays_full():
     assert "dispatch" in shown[0].symbols, shown[0].text  # in full, not "dispatch (call sites)"
 
 
+def test_beside_the_spine_a_body_the_flow_reaches_comes_before_bodies_only_near_it():
+    """Off the spine, the flow's callee `retry` (a hop reaches it) and 150 short helpers that
+    only share the question's words compete for the same room. The helpers score better per
+    character, but nothing in the flow leads to them: the flow's body is shown first."""
+    from codegraph.explore.pack import Piece, file_view, pack
+    HELPERS = 150
+    from codegraph.model.facts import Unit
+
+    lines = ["def retry(request):"] + [f"    request.attempt{k} = {k}  # back off before the next try" for k in range(14)] + ["    return request", ""]
+    helpers = []
+    for k in range(HELPERS):
+        helpers.append(len(lines) + 1)
+        lines += [f"def request_label{k}(request):", f"    return 'request {k}'", ""]
+    source = "\n".join(lines).encode()
+
+    def unit(name: str, start: int, end: int) -> Unit:
+        return Unit(f"app.py::{name}", "app.py", name, name, "function", 0, 2, start, end, start, start, 1)
+
+    retry = unit("retry", 1, 16)
+    labels = [unit(f"request_label{k}", s, s + 1) for k, s in enumerate(helpers)]
+    view = file_view("app.py", "bodies", "related", 2.0, source, [retry] + labels)
+    pieces = [Piece(retry, "app.py", 2.0, 3, False)] + [Piece(u, "app.py", 1.5, -1, False, nearby=True) for u in labels]
+    shown, _ = pack({"app.py": view}, pieces, {}, 5000, lambda: None)
+    assert shown and "retry" in shown[0].symbols, shown[0].text if shown else ""
+
+
 def _broker_search(tmp_path, monkeypatch, candidates):
     """A flow search over a small broker whose entry candidates (value, unit, parts reached)
     are given by name: the rules `enter` applies to them, without the walk that finds them."""

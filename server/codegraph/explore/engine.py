@@ -207,9 +207,8 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     checkpoint()
     score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
     wired = _wiring(index, d, flow, excluded)
-    for uid in _state_writers(index, flow):
-        score[uid] += DATA_STEP_SCORE
-    for uid in _protocols_of_classes_handed_over(index, flow):
+    data_steps = _state_writers(index, flow) | _protocols_of_classes_handed_over(index, flow)
+    for uid in data_steps:
         score[uid] += DATA_STEP_SCORE
     for uid in wired:
         score[uid] += 5.0  # part of the flow, like the spine
@@ -217,7 +216,9 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     wanted = _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds) | _the_named_variant(index, d, strong)
     distinct = _members_named_by_words(index, d, q, flow)
     _gate(index, d, q, req, plans, flow, wanted | distinct, wired, distinct)
-    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak})
+    # what the flow or the question itself points at; any other body is only near them
+    pointed = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops} | flow.spine | data_steps | wired | {u.id for u in endpoints}
+    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak}, pointed)
 
 
 def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, float], list[tuple[float, str]]]:
@@ -722,7 +723,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.mode = "bodies"
 
 
-def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset()) -> dict:
+def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset()) -> dict:
     """Pack within the budget (pack.py): spine bodies first, then by relevance; render."""
     footer_reserve = 400
     flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)))
@@ -747,7 +748,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
         for uid, (s, u) in scored.items():
             if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):
                 continue
-            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0)))
+            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0), uid not in pointed))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)

@@ -76,6 +76,7 @@ class Piece:
     named: bool = False  # a symbol the question names: shown in full whenever it fits at all
     next_to_named: bool = False  # a core unit one hop from a symbol the question names: its direct step
     depth: int = 0  # hops below where the flow enters or a unit the question points at (0 there and off the spine)
+    nearby: bool = False  # on no hop of the flow, no data step, no unit the question names: only near them
 
 
 def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
@@ -129,8 +130,10 @@ def pack(
     left_out = packer.spine_bodies([p for p in order if p.must], call_sites)
     packer.whole_spine_files()
     top = max((p.score for p in pieces), default=0.0)
-    # by relevance per character: two short bodies the question needs beat one long one
-    packer.other_bodies([p for p in sorted(order, key=lambda p: (-p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
+    # the bodies the flow's hops or the question's own units point at first, then those only
+    # near them (a word match or a PageRank neighbour no hop reaches); each group by relevance
+    # per character: two short bodies the question needs beat one long one
+    packer.other_bodies([p for p in sorted(order, key=lambda p: (p.nearby, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
                          if not p.must and p.score >= MIN_SCORE_SHARE * top and not bodiless(p.unit)])
     packer.whole_when_mostly_shown()
     shown = [v for v in views.values() if v.included]
