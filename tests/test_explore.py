@@ -939,6 +939,27 @@ def test_the_methods_filling_a_member_the_flow_reads_are_its_setup(tmp_path):
     assert found == {"Manager._add_middleware", "PipelineManager._add_middleware"}
 
 
+def test_a_spine_method_running_what_a_named_method_registers_is_its_direct_step(tmp_path):
+    """`after_request` appends to `self.after_request_funcs`; `process_response`, on the spine
+    in a subclass, iterates it: it runs what the question's `after_request` registers. A spine
+    method that does not read the member, and another object's member of the same name, are not."""
+    from codegraph.explore.engine import _readers_of_named_fillers
+    from codegraph.explore.flow import Flow
+
+    (tmp_path / "app.py").write_text(
+        "class Scaffold:\n    def after_request(self, f):\n        self.after_request_funcs.setdefault(None, []).append(f)\n        return f\n\n\n"
+        "class App(Scaffold):\n    def process_response(self, response):\n        for func in reversed(self.after_request_funcs[None]):\n"
+        "            response = func(response)\n        return response\n\n    def dispatch(self, request):\n        return request\n\n\n"
+        "class Other:\n    def flush(self):\n        for func in self.after_request_funcs[None]:\n            func()\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    spine = {"app.py::Scaffold.after_request", "app.py::App.process_response", "app.py::App.dispatch", "app.py::Other.flush"}
+    found = {units[u].qualname for u in _readers_of_named_fillers(idx, Flow(spine=spine), {"app.py::Scaffold.after_request"})}
+    assert found == {"App.process_response"}
+
+
 def test_a_class_a_spine_body_hands_over_is_run_through_its_call_protocol(tmp_path):
     """`Middleware(ErrorMiddleware, …)` in a spine body hands the class over to be built and
     called later: its `__call__` is where the flow goes on. A type test (`isinstance(app, T)`)

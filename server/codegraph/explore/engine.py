@@ -619,6 +619,39 @@ def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
     return out
 
 
+_FILLS = re.compile(
+    rb"\b(?:self|this)\.(\w+)(?:\[[^\]\n]*\]|\.setdefault\([^)\n]*\))?\.(?:append|appendleft|insert|extend|add|push|unshift|put)\s*\("
+    rb"|\b(?:self|this)\.(\w+)\[[^\]\n]*\]\s*=(?!=)"
+)
+
+
+def _readers_of_named_fillers(index: RootIndex, flow: Flow, anchor_ids: set[str]) -> set[str]:
+    """The spine methods that run what one of the question's anchors registers: `after_request`
+    appends to `self.after_request_funcs`, `process_response` iterates it. No call joins them,
+    the member's name does (in the anchor's class or a subclass); the reader is the anchor's
+    direct step."""
+    units = index.resolver.units
+    out: set[str] = set()
+    for nid in sorted(anchor_ids):
+        named = units.get(nid)
+        if named is None or not named.is_callable or not named.parent or named.parent not in units:
+            continue
+        source = index.sources.get(named.path, b"")
+        filled = {(m.group(1) or m.group(2)).decode() for m in _FILLS.finditer(source, named.sig_end_byte, named.end_byte)}
+        if not filled:
+            continue
+        for uid in sorted(flow.spine - anchor_ids):
+            u = units.get(uid)
+            if u is None or not u.is_callable or not u.parent or u.parent not in units:
+                continue
+            if units[named.parent] not in _ancestors(index.resolver, units[u.parent]):
+                continue  # another object's member of that name
+            body = index.sources.get(u.path, b"")
+            if filled & {(m.group(1) or m.group(2)).decode() for m in _SELF_READ.finditer(body, u.sig_end_byte, u.end_byte)}:
+                out.add(uid)
+    return out
+
+
 def _called_at_construction(index: RootIndex, types: set[Unit], m: Unit) -> bool:
     """The object fills the member while it is built (`for mw in middlewares:
     self._add_middleware(mw)` in `__init__`): the flow's setup. A filler only the object's users
@@ -733,6 +766,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     # a named type's method the flow dispatches to is a unit the question points at
     depth = _spine_depths(flow, anchor_ids | {h.dst.id for h in flow.hops if h.how == NAMED_VARIANT})
     next_to_named = {h.dst.id for h in flow.hops if h.src.id in strong_ids} | {h.src.id for h in flow.hops if h.dst.id in strong_ids}
+    next_to_named |= _readers_of_named_fillers(index, flow, anchor_ids)
     next_to_named &= flow.spine
     for plan in plans:
         facts = index.files[plan.path]
