@@ -1002,3 +1002,26 @@ def test_a_core_call_to_an_abstract_method_runs_its_one_implementation(tmp_path)
     core = {(h["from"], h["to"]) for h in result["hops"] if h["core"]}
     assert ("Engine.schedule", "Scheduler.enqueue_request") in core
     assert not any(to == "PrintLogger.log" for _, to in core)
+
+
+def test_a_module_table_the_flow_reads_by_key_brings_the_functions_that_fill_it(tmp_path):
+    """`fn := handlers[name]` in a spine function: the table is filled by `Register`
+    (`handlers[name] = f`), which no call joins to the flow; an example in a comment fills nothing."""
+    from types import SimpleNamespace
+
+    from codegraph.explore.engine import _registry_writers
+
+    (tmp_path / "go.mod").write_text("module example.com/reg\n\ngo 1.21\n")
+    (tmp_path / "reg.go").write_text(
+        "package reg\n\nvar handlers = map[string]func() string{}\n\n"
+        "// Register adds a handler.\nfunc Register(name string, f func() string) {\n\thandlers[name] = f\n}\n\n"
+        "// Lookup runs the named handler.\nfunc Lookup(name string) string {\n\treturn handlers[name]()\n}\n\n"
+        "// Usage documents the table.\nfunc Usage() string {\n\t// handlers[\"x\"] = f registers x\n\treturn \"x\"\n}\n\n"
+        "func Local() {\n\tseen := map[string]int{}\n\tseen[\"a\"] = 1\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    ids = {u.qualname: u.id for u in idx.files["reg.go"].units}
+    writers = _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Lookup"]})))
+    assert writers == {ids["Register"]}
+    assert _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Local"]}))) == set()
