@@ -1025,3 +1025,25 @@ def test_a_module_table_the_flow_reads_by_key_brings_the_functions_that_fill_it(
     writers = _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Lookup"]})))
     assert writers == {ids["Register"]}
     assert _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Local"]}))) == set()
+
+
+def test_an_error_a_step_throws_is_no_step_of_the_core(tmp_path):
+    """`raise NotFound(path)` in `find` is where the flow stops: a connecting path does not go
+    through it to a word match, though it does to a symbol the question names."""
+    from codegraph.explore.flow import RankedSteps, _connect
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "app.py").write_text(
+        "class NotFound(Exception):\n    def __init__(self, path):\n        self.path = path\n\n\n"
+        "def find(path):\n    if not path:\n        raise NotFound(path)\n    return load(path)\n\n\n"
+        "def load(path):\n    return path\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = {u.qualname: u for u in idx.files["app.py"].units}
+    steps = RankedSteps(idx, likely_graph(idx), lambda p: False)
+    error = {units["NotFound"].id, units["NotFound.__init__"].id}
+    named = _connect(units["find"], {u.id: 1.0 for u in units.values()}, steps, lambda: None)
+    assert error & set(named), named
+    weak = _connect(units["find"], {u.id: 0.5 for u in units.values()}, steps, lambda: None)
+    assert units["load"].id in weak and not error & set(weak), weak
