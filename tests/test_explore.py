@@ -1047,3 +1047,38 @@ def test_an_error_a_step_throws_is_no_step_of_the_core(tmp_path):
     assert error & set(named), named
     weak = _connect(units["find"], {u.id: 0.5 for u in units.values()}, steps, lambda: None)
     assert units["load"].id in weak and not error & set(weak), weak
+
+
+def test_an_error_a_core_step_throws_is_no_periphery_either(tmp_path):
+    """Below the core, `raise NotFound(path)` leads nowhere the reader follows: no hop."""
+    (tmp_path / "app.py").write_text(
+        "class NotFound(Exception):\n    def __init__(self, path):\n        self.path = path\n\n\n"
+        "def find(path):\n    if not path:\n        raise NotFound(path)\n    return load(path)\n\n\n"
+        "def load(path):\n    return path\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `find` load a path?", 4000), lambda: None)
+    reached = {h["to"] for h in result["hops"]}
+    assert "load" in reached and not {"NotFound", "NotFound.__init__"} & reached, reached
+
+
+def test_members_a_module_adds_to_a_core_type_that_call_the_core_are_shown_with_it(tmp_path):
+    """`Store.prototype[m] = function (key) { return this.load(key); }` for 'get' and 'peek':
+    the type's methods made when the module loads, a way into `load` no definition shows."""
+    from types import SimpleNamespace
+
+    from codegraph.explore.engine import _members_added_to_the_core
+
+    (tmp_path / "store.js").write_text(
+        "class Store {\n  load(key) {\n    return key;\n  }\n}\n\n"
+        "['get', 'peek'].forEach(function addReads(m) {\n  Store.prototype[m] = function (key) {\n    return this.load(key);\n  };\n});\n\n"
+        "['drop'].forEach(function addDrops(m) {\n  Store.prototype[m] = function (key) {\n    return key;\n  };\n});\n\n"
+        "export default Store;\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.files["store.js"].units
+    load = next(u for u in units if u.qualname == "Store.load")
+    added = _members_added_to_the_core(idx, SimpleNamespace(spine=frozenset({load.id})))
+    assert [idx.resolver.units[uid].start_line for uid in added] == [7], [(u.qualname, u.start_line) for u in units]

@@ -206,7 +206,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
     checkpoint()
     score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
-    wired = _wiring(index, d, flow, excluded) | _registry_writers(index, flow)
+    wired = _wiring(index, d, flow, excluded) | _registry_writers(index, flow) | _members_added_to_the_core(index, flow)
     for uid in _state_writers(index, flow):
         score[uid] += DATA_STEP_SCORE
     for uid in _protocols_of_classes_handed_over(index, flow):
@@ -656,6 +656,30 @@ def _registry_writers(index: RootIndex, flow: Flow) -> set[str]:
             writers.discard(uid)
             if len(writers) <= MAX_STATE_WRITERS:
                 out |= writers - flow.spine
+    return out
+
+
+def _members_added_to_the_core(index: RootIndex, flow: Flow) -> set[str]:
+    """A module-level statement that adds members to a type of the spine when its module loads
+    (`Axios.prototype[method] = function (url, config) { return this.request(mergeConfig(…)) }`)
+    and whose members call the spine: the type's methods made at run time, a way into the flow
+    no definition shows (the language's `runtime_members`)."""
+    units = index.resolver.units
+    core = [units[uid] for uid in sorted(flow.spine) if uid in units]
+    types = {units[u.parent].name for u in core if u.parent in units}
+    calls = re.compile(rb"\b(?:%s)\s*\(" % b"|".join(re.escape(u.name.encode()) for u in core if u.is_callable)) if core else None
+    out: set[str] = set()
+    for path, facts in index.files.items():
+        spec = BY_NAME.get(facts.language)
+        if spec is None or spec.runtime_members is None or calls is None:
+            continue
+        source = index.sources.get(path, b"")
+        for u in facts.units:
+            if u.kind != "statement" or u.parent is not None or u.id in flow.spine:
+                continue
+            hit = spec.runtime_members.search(source, u.start_byte, u.end_byte)
+            if hit and hit.group(1).decode() in types and calls.search(source, hit.end(), u.end_byte):
+                out.add(u.id)
     return out
 
 

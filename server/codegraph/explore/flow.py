@@ -523,7 +523,7 @@ class _FlowSearch:
                 if depth >= max_depth:
                     continue
                 for dst, line, how, conf in self.steps.out(unit):
-                    if dst.id in reached or dst.id in self.core:
+                    if dst.id in reached or dst.id in self.core or self.steps.thrown(unit, line):
                         continue
                     c = cost + self._down_step(dst, conf)
                     if c > max_cost:
