@@ -1017,7 +1017,9 @@ def test_a_module_table_the_flow_reads_by_key_brings_the_functions_that_fill_it(
         "// Register adds a handler.\nfunc Register(name string, f func() string) {\n\thandlers[name] = f\n}\n\n"
         "// Lookup runs the named handler.\nfunc Lookup(name string) string {\n\treturn handlers[name]()\n}\n\n"
         "// Usage documents the table.\nfunc Usage() string {\n\t// handlers[\"x\"] = f registers x\n\treturn \"x\"\n}\n\n"
-        "func Local() {\n\tseen := map[string]int{}\n\tseen[\"a\"] = 1\n}\n"
+        "func Local() {\n\tseen := map[string]int{}\n\tseen[\"a\"] = 1\n}\n\n"
+        "var hooks []func()\n\nfunc OnStart(f func()) {\n\thooks = append(hooks, f)\n}\n\n"
+        "func start() {\n\tfor _, h := range hooks {\n\t\th()\n\t}\n}\n"
     )
     idx = RootIndex(tmp_path, use_cache=False)
     idx.build()
@@ -1025,6 +1027,7 @@ def test_a_module_table_the_flow_reads_by_key_brings_the_functions_that_fill_it(
     writers = _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Lookup"]})))
     assert writers == {ids["Register"]}
     assert _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Local"]}))) == set()
+    assert _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["start"]}))) == {ids["OnStart"]}
 
 
 def test_an_error_a_step_throws_is_no_step_of_the_core(tmp_path):

@@ -619,7 +619,7 @@ def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
 
 
 _MODULE_READ = rb"\b%s\s*\[|\b(?:range|in|of)\s+%s\b"
-_MODULE_FILL = rb"\b%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b%s\[[^\]\n]*\]\s*=(?!=)"
+_MODULE_FILL = rb"\b%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b%s\[[^\]\n]*\]\s*=(?!=)|\b%s\s*=\s*append\(\s*%s\b"
 
 
 def _registry_writers(index: RootIndex, flow: Flow) -> set[str]:
@@ -645,7 +645,7 @@ def _registry_writers(index: RootIndex, flow: Flow) -> set[str]:
             key = re.escape(name.encode())
             if not re.search(_MODULE_READ % (key, key), source[u.sig_end_byte : u.end_byte]):
                 continue
-            fill = re.compile(_MODULE_FILL % (key, key))
+            fill = re.compile(_MODULE_FILL % (key, key, key, key))
             writers: set[str] = set()
             for p in paths:
                 psrc = index.sources.get(p, b"")
