@@ -1049,3 +1049,86 @@ def test_a_core_call_to_an_abstract_method_runs_its_one_implementation(tmp_path)
     core = {(h["from"], h["to"]) for h in result["hops"] if h["core"]}
     assert ("Engine.schedule", "Scheduler.enqueue_request") in core
     assert not any(to == "PrintLogger.log" for _, to in core)
+
+
+def test_a_module_table_the_flow_reads_by_key_brings_the_functions_that_fill_it(tmp_path):
+    """`fn := handlers[name]` in a spine function: the table is filled by `Register`
+    (`handlers[name] = f`), which no call joins to the flow; an example in a comment fills nothing."""
+    from types import SimpleNamespace
+
+    from codegraph.explore.engine import _registry_writers
+
+    (tmp_path / "go.mod").write_text("module example.com/reg\n\ngo 1.21\n")
+    (tmp_path / "reg.go").write_text(
+        "package reg\n\nvar handlers = map[string]func() string{}\n\n"
+        "// Register adds a handler.\nfunc Register(name string, f func() string) {\n\thandlers[name] = f\n}\n\n"
+        "// Lookup runs the named handler.\nfunc Lookup(name string) string {\n\treturn handlers[name]()\n}\n\n"
+        "// Usage documents the table.\nfunc Usage() string {\n\t// handlers[\"x\"] = f registers x\n\treturn \"x\"\n}\n\n"
+        "func Local() {\n\tseen := map[string]int{}\n\tseen[\"a\"] = 1\n}\n\n"
+        "var hooks []func()\n\nfunc OnStart(f func()) {\n\thooks = append(hooks, f)\n}\n\n"
+        "func start() {\n\tfor _, h := range hooks {\n\t\th()\n\t}\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    ids = {u.qualname: u.id for u in idx.files["reg.go"].units}
+    writers = _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Lookup"]})))
+    assert writers == {ids["Register"]}
+    assert _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Local"]}))) == set()
+    assert _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["start"]}))) == {ids["OnStart"]}
+
+
+def test_an_error_a_step_throws_is_no_step_of_the_core(tmp_path):
+    """`raise NotFound(path)` in `find` is where the flow stops: a connecting path does not go
+    through it to a word match, though it does to a symbol the question names."""
+    from codegraph.explore.flow import RankedSteps, _connect
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "app.py").write_text(
+        "class NotFound(Exception):\n    def __init__(self, path):\n        self.path = path\n\n\n"
+        "def find(path):\n    if not path:\n        raise NotFound(path)\n    return load(path)\n\n\n"
+        "def load(path):\n    return path\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = {u.qualname: u for u in idx.files["app.py"].units}
+    steps = RankedSteps(idx, likely_graph(idx), lambda p: False)
+    error = {units["NotFound"].id, units["NotFound.__init__"].id}
+    named = _connect(units["find"], {u.id: 1.0 for u in units.values()}, steps, lambda: None)
+    assert error & set(named), named
+    weak = _connect(units["find"], {u.id: 0.5 for u in units.values()}, steps, lambda: None)
+    assert units["load"].id in weak and not error & set(weak), weak
+
+
+def test_an_error_a_core_step_throws_is_no_periphery_either(tmp_path):
+    """Below the core, `raise NotFound(path)` leads nowhere the reader follows: no hop."""
+    (tmp_path / "app.py").write_text(
+        "class NotFound(Exception):\n    def __init__(self, path):\n        self.path = path\n\n\n"
+        "def find(path):\n    if not path:\n        raise NotFound(path)\n    return load(path)\n\n\n"
+        "def load(path):\n    return path\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    result = explore(idx, ExploreRequest("How does `find` load a path?", 4000), lambda: None)
+    reached = {h["to"] for h in result["hops"]}
+    assert "load" in reached and not {"NotFound", "NotFound.__init__"} & reached, reached
+
+
+def test_members_a_module_adds_to_a_core_type_that_call_the_core_are_shown_with_it(tmp_path):
+    """`Store.prototype[m] = function (key) { return this.load(key); }` for 'get' and 'peek':
+    the type's methods made when the module loads, a way into `load` no definition shows."""
+    from types import SimpleNamespace
+
+    from codegraph.explore.engine import _members_added_to_the_core
+
+    (tmp_path / "store.js").write_text(
+        "class Store {\n  load(key) {\n    return key;\n  }\n}\n\n"
+        "['get', 'peek'].forEach(function addReads(m) {\n  Store.prototype[m] = function (key) {\n    return this.load(key);\n  };\n});\n\n"
+        "['drop'].forEach(function addDrops(m) {\n  Store.prototype[m] = function (key) {\n    return key;\n  };\n});\n\n"
+        "export default Store;\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.files["store.js"].units
+    load = next(u for u in units if u.qualname == "Store.load")
+    added = _members_added_to_the_core(idx, SimpleNamespace(spine=frozenset({load.id})))
+    assert [idx.resolver.units[uid].start_line for uid in added] == [7], [(u.qualname, u.start_line) for u in units]

@@ -206,7 +206,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
     checkpoint()
     score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
-    wired = _wiring(index, d, flow, excluded)
+    wired = _wiring(index, d, flow, excluded) | _registry_writers(index, flow) | _members_added_to_the_core(index, flow)
     data_steps = _state_writers(index, flow) | _protocols_of_classes_handed_over(index, flow)
     for uid in data_steps:
         score[uid] += DATA_STEP_SCORE
@@ -650,6 +650,80 @@ def _readers_of_named_fillers(index: RootIndex, flow: Flow, anchor_ids: set[str]
             if filled & {(m.group(1) or m.group(2)).decode() for m in _SELF_READ.finditer(body, u.sig_end_byte, u.end_byte)}:
                 out.add(uid)
     return out
+
+
+_MODULE_READ = rb"\b%s\s*\[|\b(?:range|in|of)\s+%s\b"
+_MODULE_FILL = rb"\b%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b%s\[[^\]\n]*\]\s*=(?!=)|\b%s\s*=\s*append\(\s*%s\b"
+
+
+def _registry_writers(index: RootIndex, flow: Flow) -> set[str]:
+    """A module-level table a spine function reads by key or iterates (Go's
+    `completionFn = flagCompletionFunctions[flag]`, a registry dict) is filled by the functions
+    of its package that set its entries (`flagCompletionFunctions[flag] = f` in
+    `RegisterFlagCompletionFunc`): the flow passes through the table, no call joins them, so
+    they are found by the variable's name, as `_state_writers` finds an object's fillers."""
+    units = index.resolver.units
+    by_dir: dict[str, list[str]] = defaultdict(list)
+    for path in index.files:
+        by_dir[path.rpartition("/")[0]].append(path)
+    out: set[str] = set()
+    for uid in sorted(flow.spine):
+        u = units.get(uid)
+        if u is None or not u.is_callable:
+            continue
+        source = index.sources.get(u.path, b"")
+        paths = sorted(by_dir[u.path.rpartition("/")[0]])
+        tables = {t.name for p in paths for t in index.files[p].units
+                  if t.kind == "statement" and t.parent is None and t.name.isidentifier()}
+        for name in sorted(tables):
+            key = re.escape(name.encode())
+            if not re.search(_MODULE_READ % (key, key), source[u.sig_end_byte : u.end_byte]):
+                continue
+            fill = re.compile(_MODULE_FILL % (key, key, key, key))
+            writers: set[str] = set()
+            for p in paths:
+                psrc = index.sources.get(p, b"")
+                for hit in fill.finditer(psrc):
+                    inner = [m for m in index.files[p].units if m.is_callable and m.sig_end_byte <= hit.start() < m.end_byte]
+                    if inner and not _in_prose(psrc, max(inner, key=lambda m: m.start_byte).start_byte, hit.start()):
+                        writers.add(max(inner, key=lambda m: m.start_byte).id)
+            writers.discard(uid)
+            if len(writers) <= MAX_STATE_WRITERS:
+                out |= writers - flow.spine
+    return out
+
+
+def _members_added_to_the_core(index: RootIndex, flow: Flow) -> set[str]:
+    """A module-level statement that adds members to a type of the spine when its module loads
+    (`Axios.prototype[method] = function (url, config) { return this.request(mergeConfig(…)) }`)
+    and whose members call the spine: the type's methods made at run time, a way into the flow
+    no definition shows (the language's `runtime_members`)."""
+    units = index.resolver.units
+    core = [units[uid] for uid in sorted(flow.spine) if uid in units]
+    types = {units[u.parent].name for u in core if u.parent in units}
+    calls = re.compile(rb"\b(?:%s)\s*\(" % b"|".join(re.escape(u.name.encode()) for u in core if u.is_callable)) if core else None
+    out: set[str] = set()
+    for path, facts in index.files.items():
+        spec = BY_NAME.get(facts.language)
+        if spec is None or spec.runtime_members is None or calls is None:
+            continue
+        source = index.sources.get(path, b"")
+        for u in facts.units:
+            if u.kind != "statement" or u.parent is not None or u.id in flow.spine:
+                continue
+            hit = spec.runtime_members.search(source, u.start_byte, u.end_byte)
+            if hit and hit.group(1).decode() in types and calls.search(source, hit.end(), u.end_byte):
+                out.add(u.id)
+    return out
+
+
+def _in_prose(source: bytes, start: int, at: int) -> bool:
+    """Whether `at` lies in a comment line or a docstring (an odd number of triple quotes since
+    the callable's start): an example written there (`session['value'] = 42`) fills nothing."""
+    line = source[source.rfind(b"\n", 0, at) + 1 : at].lstrip()
+    if line.startswith((b"#", b"//", b"*", b"/*", b">>>")):
+        return True
+    return (source.count(b'"""', start, at) + source.count(b"'''", start, at)) % 2 == 1
 
 
 def _called_at_construction(index: RootIndex, types: set[Unit], m: Unit) -> bool:

@@ -89,6 +89,15 @@ class RankedSteps:
         self.likely = likely
         self.excluded = excluded
         self._children: dict[str, list[Unit]] = {}
+        self._lines: dict[str, list[bytes]] = {}
+
+    def thrown(self, unit: Unit, line: int) -> bool:
+        """Whether the call on `line` of `unit` builds what it throws (`throw new AxiosError(…)`,
+        `raise Http404(…)`): the error path, not a step of the flow."""
+        lines = self._lines.get(unit.path)
+        if lines is None:
+            lines = self._lines[unit.path] = self.index.sources.get(unit.path, b"").split(b"\n")
+        return 0 < line <= len(lines) and _THROWN.match(lines[line - 1]) is not None
 
     def children(self, unit: Unit) -> list[Unit]:
         hit = self._children.get(unit.id)
@@ -160,6 +169,10 @@ def _connect(
             # unless its type is one the question names
             if how in DISPATCH_RULES and dst.parent not in named_types:
                 continue
+            # an error a step throws is where the flow stops, not how it goes on (unless the
+            # question names it)
+            if targets.get(dst.id, 0.0) < 1.0 and steps.thrown(unit, line):
+                continue
             c = cost + 0.25 - math.log(max(conf, 1e-3))
             if c <= MAX_CONNECT_COST and c < best.get(dst.id, math.inf):
                 best[dst.id] = c
@@ -168,6 +181,7 @@ def _connect(
     return found
 
 
+_THROWN = re.compile(rb"\s*(?:throw|raise)\b")
 _NOT_HERE = re.compile(rb"^(?:raise\s+NotImplementedError(?:\(.*\))?|pass|\.\.\.|)$")
 _DOC_OR_COMMENT = re.compile(rb'(?s)^\s*(?:[rbuRBU]{0,2}(?:"""(?:.*?)"""|\'\'\'(?:.*?)\'\'\'|"[^"\n]*"|\'[^\'\n]*\')|#[^\n]*|//[^\n]*|/\*.*?\*/)')
 
@@ -509,7 +523,7 @@ class _FlowSearch:
                 if depth >= max_depth:
                     continue
                 for dst, line, how, conf in self.steps.out(unit):
-                    if dst.id in reached or dst.id in self.core:
+                    if dst.id in reached or dst.id in self.core or self.steps.thrown(unit, line):
                         continue
                     c = cost + self._down_step(dst, conf)
                     if c > max_cost:
