@@ -1226,7 +1226,9 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
         hits = list(REGISTER.finditer(body)) if maybe else []
         if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
             # Go: `n.endpoints[method] = h` on the method's receiver
-            hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode()) + rb"\.\w+\s*\[[^\]\n]*\]\s*=(?!=)", body))
+            # or on an element its collection hands out (`n.endpoints.Value(m).handler = h`)
+            hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode())
+                                     + rb"\.\w+\s*(?:\[[^\]\n]*\]|\.\w+\([^()\n]*\)\.\w+)\s*=(?!=)", body))
         if not hits:
             continue
         for local in LOCAL_DEF.finditer(body):  # `const handler = { fulfilled, rejected }`: a part built from them
@@ -1259,6 +1261,29 @@ def _registrations_memo(index, model: Model, uids: list[str], memo: dict[str, st
     return {u: memo[u] for u in uids if memo[u] is not None}
 
 
+def forwarded_registration(index, model: Model, uid: str, memo: dict[str, str | None], depth_left: int = 3) -> str:
+    """The registration a unit hands what it is handed on to, by a proven call, a few calls deep (`Mount(pattern,
+    h)` → `mx.handle(…, pattern, …)` → `tree.InsertRoute(…)` → `n.endpoints[m] = h`); '' when none. Such a unit
+    wires a part in, though the store is written elsewhere."""
+    u = model.units[uid]
+    params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this", "cls")]
+    if not params or depth_left == 0:
+        return ""
+    src = index.sources[u.path]
+    words = re.compile(rb"(?<![\w.])(?:" + b"|".join(re.escape(p.encode()) for p in params) + rb")\b")
+    for c in model.calls.get(uid, ()):
+        text = src[c.start_byte : c.end_byte]
+        if not words.search(text[text.find(c.name.encode()) + len(c.name) :]):  # its arguments name a parameter
+            continue
+        named = [d for d in model.out.get(uid, ()) if model.units[d].name == c.name and model.units[d].is_callable]
+        if len(named) != 1 or named[0] == uid:
+            continue
+        d = named[0]
+        if _registrations_memo(index, model, [d], memo) or forwarded_registration(index, model, d, memo, depth_left - 1):
+            return d
+    return ""
+
+
 def body_role(index, model: Model, uid: str) -> str:
     """Why a unit is assembly, read from its body alone ('' when it is not): it registers a part it is
     handed, composes a value in layers, builds parts and stores them on its object, or creates, fills
@@ -1271,6 +1296,9 @@ def body_role(index, model: Model, uid: str) -> str:
     wired = _registrations(index, model, [uid])
     if uid in wired:
         return wired[uid]
+    into = forwarded_registration(index, model, uid, {})
+    if into:
+        return f"hands a part it is handed on to `{model.units[into].qualname}`, which registers it"
     body = index.sources[u.path][u.sig_end_byte : u.end_byte]
     wraps = _wraps(body)
     if wraps:
@@ -2027,6 +2055,8 @@ class _Planner:
             return "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         if uid in self.registers:
             return "assembly", self.registers[uid]
+        if into := forwarded_registration(self.index, m, uid, self.reg_memo):
+            return "assembly", f"hands a part it is handed on to `{m.units[into].qualname}`, which registers it"
         if built:
             return "assembly", f"builds and hands on a `{built[0]}`"
         if own := self.builds_own_class(u, body):
