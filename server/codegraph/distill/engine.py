@@ -180,12 +180,13 @@ def _analysis(index, tick: Callable[[], bool]) -> tuple:
     return out
 
 
-def one_hop_role(index, model: Model, uid: str, mine: dict, down: dict[str, int]) -> tuple[str, str]:
+def one_hop_role(index, model: Model, uid: str, mine: dict, down: dict[str, int],
+                 out: dict[str, set[str]] | None = None) -> tuple[str, str]:
     """The main role of a unit the plan did not choose, by the plan's own rules ('' when the classifier's
     stands): assembly by what its body does; a writer that reports an error is a boundary first; a unit
     that calls a read/write interface but sets more than 3 units in motion is on the flow, not a sink."""
     if ASSEMBLY not in mine:
-        why = body_role(index, model, uid)
+        why = body_role(index, model, uid, out)
         if why:
             return ASSEMBLY, why
     main = next((r for r in ROLE_ORDER if r in mine), "")
@@ -306,7 +307,7 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     head = _head(index, request, entries, sel)
     components = _components(model, rows)
     if request.scenario == "overview":  # units outside the plan (one hop): the plan's body rules decide their main role
-        roles = _one_hop_roles(index, model, rows, roles, plan_roles, plan.down)
+        roles = _one_hop_roles(index, model, rows, roles, plan_roles, plan.down, plan.out)
     labels = role_labels(rows, roles, plan_roles)
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
@@ -405,12 +406,13 @@ def _components(model: Model, rows: list[SourceRow]) -> list[dict]:
     return components
 
 
-def _one_hop_roles(index, model: Model, rows: list[SourceRow], roles: dict, plan_roles: dict[str, list[str]], down: dict[str, int]) -> dict:
+def _one_hop_roles(index, model: Model, rows: list[SourceRow], roles: dict, plan_roles: dict[str, list[str]], down: dict[str, int],
+                   out: dict[str, set[str]]) -> dict:
     """Roles of units outside the plan, by the plan's own body rules (plan_roles updated)."""
     for r in rows:
         if r.uid in plan_roles or r.alias_of:
             continue
-        role, why = one_hop_role(index, model, r.uid, roles.get(r.uid, {}), down)
+        role, why = one_hop_role(index, model, r.uid, roles.get(r.uid, {}), down, out)
         if not role and r.lane == "boundary" and roles.get(r.uid, {}).get(BOUNDARY, (9,))[0] <= 3:
             role, why = BOUNDARY, roles[r.uid][BOUNDARY][1]  # the lane took it as a boundary: that is its main job
         if role:

@@ -124,6 +124,7 @@ class Plan:
     qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
     likely: int = 0  # likely edges used for selection
     down: dict[str, int] = field(default_factory=dict)  # units downstream of each unit on the selection graph
+    out: dict[str, set[str]] = field(default_factory=dict)  # the selection graph's callees of each unit
     fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
 
 
@@ -1261,8 +1262,9 @@ def _registrations_memo(index, model: Model, uids: list[str], memo: dict[str, st
     return {u: memo[u] for u in uids if memo[u] is not None}
 
 
-def forwarded_registration(index, model: Model, uid: str, memo: dict[str, str | None], depth_left: int = 3) -> str:
-    """The registration a unit hands what it is handed on to, by a proven call, a few calls deep (`Mount(pattern,
+def forwarded_registration(index, model: Model, uid: str, memo: dict[str, str | None], out: dict[str, set[str]],
+                           depth_left: int = 3) -> str:
+    """The registration a unit hands what it is handed on to (`out`: the selection graph), a few calls deep (`Mount(pattern,
     h)` → `mx.handle(…, pattern, …)` → `tree.InsertRoute(…)` → `n.endpoints[m] = h`); '' when none. Such a unit
     wires a part in, though the store is written elsewhere."""
     u = model.units[uid]
@@ -1275,16 +1277,16 @@ def forwarded_registration(index, model: Model, uid: str, memo: dict[str, str | 
         text = src[c.start_byte : c.end_byte]
         if not words.search(text[text.find(c.name.encode()) + len(c.name) :]):  # its arguments name a parameter
             continue
-        named = [d for d in model.out.get(uid, ()) if model.units[d].name == c.name and model.units[d].is_callable]
+        named = [d for d in out.get(uid, ()) if model.units[d].name == c.name and model.units[d].is_callable]
         if len(named) != 1 or named[0] == uid:
             continue
         d = named[0]
-        if _registrations_memo(index, model, [d], memo) or forwarded_registration(index, model, d, memo, depth_left - 1):
+        if _registrations_memo(index, model, [d], memo) or forwarded_registration(index, model, d, memo, out, depth_left - 1):
             return d
     return ""
 
 
-def body_role(index, model: Model, uid: str) -> str:
+def body_role(index, model: Model, uid: str, out: dict[str, set[str]] | None = None) -> str:
     """Why a unit is assembly, read from its body alone ('' when it is not): it registers a part it is
     handed, composes a value in layers, builds parts and stores them on its object, or creates, fills
     and returns an object. For units outside the flow plan (the one-hop context)."""
@@ -1296,7 +1298,7 @@ def body_role(index, model: Model, uid: str) -> str:
     wired = _registrations(index, model, [uid])
     if uid in wired:
         return wired[uid]
-    into = forwarded_registration(index, model, uid, {})
+    into = forwarded_registration(index, model, uid, {}, model.out if out is None else out)
     if into:
         return f"hands a part it is handed on to `{model.units[into].qualname}`, which registers it"
     body = index.sources[u.path][u.sig_end_byte : u.end_byte]
@@ -1370,6 +1372,7 @@ class _Planner:
         self.p = Plan()
         self.p.likely = len(self.flow.likely)
         self.p.down = self.flow.down
+        self.p.out = self.flow.out
         self.stable = model.stable
         self.arch = self.flow.arch
         self.reg_memo: dict[str, str | None] = {}
@@ -2055,7 +2058,7 @@ class _Planner:
             return "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         if uid in self.registers:
             return "assembly", self.registers[uid]
-        if into := forwarded_registration(self.index, m, uid, self.reg_memo):
+        if into := forwarded_registration(self.index, m, uid, self.reg_memo, flow.out):
             return "assembly", f"hands a part it is handed on to `{m.units[into].qualname}`, which registers it"
         if built:
             return "assembly", f"builds and hands on a `{built[0]}`"
