@@ -194,6 +194,7 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
     assert "`Routes.set`, which registers it" in body_role(index, model, "registry.go::Routes.Insert")
     assert "`Routes.Insert`, which registers it" in body_role(index, model, "registry.go::Routes.Mount")  # two deep
     assert body_role(index, model, "registry.go::Routes.Reset") == ""  # hands on nothing it was handed
+    assert body_role(index, model, "registry.go::Routes.Touch") == ""  # hands on one of its two values only
 
 
 def _planner_of(monkeypatch, fixture: str):

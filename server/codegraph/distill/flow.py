@@ -1262,25 +1262,49 @@ def _registrations_memo(index, model: Model, uids: list[str], memo: dict[str, st
     return {u: memo[u] for u in uids if memo[u] is not None}
 
 
+LOCAL_SET = re.compile(rb"(?<![\w.])(\w+)\s*:?=(?!=)")  # `x = …`, Go `x := …`
+
+
+def _stands_for(body: bytes, params: list[str]) -> dict[str, set[str]]:
+    """Each parameter, and each local set from an expression naming parameters (`mountHandler :=
+    HandlerFunc(func(…) { handler.ServeHTTP(…) })`), → the parameters it carries."""
+    names = {p: {p} for p in params}
+    for hit in LOCAL_SET.finditer(body):
+        name = hit.group(1).decode("utf-8", "replace")
+        if name in names:
+            continue
+        stmt = body[hit.end() : _statement_end(body, hit.end())]
+        got = {p for p in params if re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt)}
+        if got:
+            names[name] = got
+    return names
+
+
 def forwarded_registration(index, model: Model, uid: str, memo: dict[str, str | None], out: dict[str, set[str]],
                            depth_left: int = 3) -> str:
-    """The registration a unit hands what it is handed on to (`out`: the selection graph), a few calls deep (`Mount(pattern,
-    h)` → `mx.handle(…, pattern, …)` → `tree.InsertRoute(…)` → `n.endpoints[m] = h`); '' when none. Such a unit
-    wires a part in, though the store is written elsewhere."""
+    """The registration a unit hands all it is handed on to (`out`: the selection graph), a few calls deep
+    (`Mount(pattern, h)` → `mx.handle(…, pattern+"*", mounted)` → `tree.InsertRoute(…)` → `n.endpoints[m] = h`);
+    '' when none. Such a unit wires a part in, though the store is written elsewhere. All of it: a step that
+    hands one of its values to a store on the way (`session.remember(path, result)`) does more than wire."""
     u = model.units[uid]
     params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this", "cls")]
     if not params or depth_left == 0:
         return ""
     src = index.sources[u.path]
-    words = re.compile(rb"(?<![\w.])(?:" + b"|".join(re.escape(p.encode()) for p in params) + rb")\b")
+    carried = _stands_for(src[u.sig_end_byte : u.end_byte], params)
+    words = re.compile(rb"(?<![\w.])(" + b"|".join(re.escape(n.encode()) for n in carried) + rb")\b")
+    handed: dict[str, set[str]] = {}  # one known target → the parameters its calls carry
     for c in model.calls.get(uid, ()):
-        text = src[c.start_byte : c.end_byte]
-        if not words.search(text[text.find(c.name.encode()) + len(c.name) :]):  # its arguments name a parameter
-            continue
         named = [d for d in out.get(uid, ()) if model.units[d].name == c.name and model.units[d].is_callable]
-        if len(named) != 1 or named[0] == uid:
+        if len(named) != 1 or named[0] == uid:  # one known target: a guessed fan-out (`cmd.run(…)`) proves nothing
             continue
-        d = named[0]
+        text = src[c.start_byte : c.end_byte]
+        args = text[text.find(c.name.encode()) + len(c.name) :]
+        for w in words.findall(args):
+            handed.setdefault(named[0], set()).update(carried[w.decode("utf-8", "replace")])
+    for d in sorted(handed, key=model.order.__getitem__):
+        if len(handed[d]) < len(params):
+            continue
         if _registrations_memo(index, model, [d], memo) or forwarded_registration(index, model, d, memo, out, depth_left - 1):
             return d
     return ""
@@ -2058,8 +2082,6 @@ class _Planner:
             return "assembly", f"constructor of `{m.units[u.parent].qualname if u.parent else u.qualname}`, on the flow"
         if uid in self.registers:
             return "assembly", self.registers[uid]
-        if into := forwarded_registration(self.index, m, uid, self.reg_memo, flow.out):
-            return "assembly", f"hands a part it is handed on to `{m.units[into].qualname}`, which registers it"
         if built:
             return "assembly", f"builds and hands on a `{built[0]}`"
         if own := self.builds_own_class(u, body):
@@ -2072,6 +2094,8 @@ class _Planner:
             return "assembly", "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
         if handed:
             return "sink", f"hands its output `{handed}` to `{to}`, which writes it out"
+        if into := forwarded_registration(self.index, m, uid, self.reg_memo, flow.out):  # a writer first
+            return "assembly", f"hands a part it is handed on to `{m.units[into].qualname}`, which registers it"
         if _fills(body):
             return "assembly", f"creates `{_fills(body)}`, sets its parts and hands it back"
         if tier == 1 or (tier == 2 and flow.down[uid] <= 3):
