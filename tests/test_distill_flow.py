@@ -190,6 +190,11 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
     assert "registration" in body_role(index, model, "registry.go::Registry.Add")  # `for _, x := range items`: x is handed in
     assert body_role(index, model, "registry.go::Registry.Scratch") == ""  # tools made on first use, not parts
     assert body_role(index, model, "registry.go::Registry.Count") == ""
+    assert "registration" in body_role(index, model, "registry.go::Routes.set")  # an element its table hands out
+    assert "`Routes.set`, which registers it" in body_role(index, model, "registry.go::Routes.Insert")
+    assert "`Routes.Insert`, which registers it" in body_role(index, model, "registry.go::Routes.Mount")  # two deep
+    assert body_role(index, model, "registry.go::Routes.Reset") == ""  # hands on nothing it was handed
+    assert body_role(index, model, "registry.go::Routes.Touch") == ""  # hands on one of its two values only
 
 
 def _planner_of(monkeypatch, fixture: str):

@@ -37,7 +37,7 @@ __all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-2"
-POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12;views;own-bare;doors-own;loop-parts;tools;jvm-outside;bare-fields;door-iface;bare-params;ctors-asm;load-members;type-calls;err-arms;own-builder;writers-out;js-exports;cls-builds;wired-names;leaf-layers;fill-writers;fill-bounds;fam-imported;err-turn;core-doors;net-sinks;core-steps;table-lookups;inner-doors;queries;err-doors;guard-dups;step-shares;result-values"
+POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12;views;own-bare;doors-own;loop-parts;tools;jvm-outside;bare-fields;door-iface;bare-params;ctors-asm;load-members;type-calls;err-arms;own-builder;writers-out;js-exports;cls-builds;wired-names;leaf-layers;fill-writers;fill-bounds;fam-imported;err-turn;core-doors;net-sinks;core-steps;table-lookups;inner-doors;queries;err-doors;guard-dups;step-shares;result-values;fwd-parts"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 
 
@@ -180,12 +180,13 @@ def _analysis(index, tick: Callable[[], bool]) -> tuple:
     return out
 
 
-def one_hop_role(index, model: Model, uid: str, mine: dict, down: dict[str, int]) -> tuple[str, str]:
+def one_hop_role(index, model: Model, uid: str, mine: dict, down: dict[str, int],
+                 out: dict[str, set[str]] | None = None) -> tuple[str, str]:
     """The main role of a unit the plan did not choose, by the plan's own rules ('' when the classifier's
     stands): assembly by what its body does; a writer that reports an error is a boundary first; a unit
     that calls a read/write interface but sets more than 3 units in motion is on the flow, not a sink."""
     if ASSEMBLY not in mine:
-        why = body_role(index, model, uid)
+        why = body_role(index, model, uid, out)
         if why:
             return ASSEMBLY, why
     main = next((r for r in ROLE_ORDER if r in mine), "")
@@ -306,7 +307,7 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     head = _head(index, request, entries, sel)
     components = _components(model, rows)
     if request.scenario == "overview":  # units outside the plan (one hop): the plan's body rules decide their main role
-        roles = _one_hop_roles(index, model, rows, roles, plan_roles, plan.down)
+        roles = _one_hop_roles(index, model, rows, roles, plan_roles, plan.down, plan.out)
     labels = role_labels(rows, roles, plan_roles)
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
@@ -405,12 +406,13 @@ def _components(model: Model, rows: list[SourceRow]) -> list[dict]:
     return components
 
 
-def _one_hop_roles(index, model: Model, rows: list[SourceRow], roles: dict, plan_roles: dict[str, list[str]], down: dict[str, int]) -> dict:
+def _one_hop_roles(index, model: Model, rows: list[SourceRow], roles: dict, plan_roles: dict[str, list[str]], down: dict[str, int],
+                   out: dict[str, set[str]]) -> dict:
     """Roles of units outside the plan, by the plan's own body rules (plan_roles updated)."""
     for r in rows:
         if r.uid in plan_roles or r.alias_of:
             continue
-        role, why = one_hop_role(index, model, r.uid, roles.get(r.uid, {}), down)
+        role, why = one_hop_role(index, model, r.uid, roles.get(r.uid, {}), down, out)
         if not role and r.lane == "boundary" and roles.get(r.uid, {}).get(BOUNDARY, (9,))[0] <= 3:
             role, why = BOUNDARY, roles[r.uid][BOUNDARY][1]  # the lane took it as a boundary: that is its main job
         if role:

@@ -124,6 +124,7 @@ class Plan:
     qualities: dict[str, dict[str, str]] = field(default_factory=dict)  # uid → role key → reason
     likely: int = 0  # likely edges used for selection
     down: dict[str, int] = field(default_factory=dict)  # units downstream of each unit on the selection graph
+    out: dict[str, set[str]] = field(default_factory=dict)  # the selection graph's callees of each unit
     fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
 
 
@@ -1226,7 +1227,9 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
         hits = list(REGISTER.finditer(body)) if maybe else []
         if u.receiver and u.receiver.isidentifier() and u.receiver not in ("self", "this"):
             # Go: `n.endpoints[method] = h` on the method's receiver
-            hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode()) + rb"\.\w+\s*\[[^\]\n]*\]\s*=(?!=)", body))
+            # or on an element its collection hands out (`n.endpoints.Value(m).handler = h`)
+            hits += list(re.finditer(rb"\b" + re.escape(u.receiver.encode())
+                                     + rb"\.\w+\s*(?:\[[^\]\n]*\]|\.\w+\([^()\n]*\)\.\w+)\s*=(?!=)", body))
         if not hits:
             continue
         for local in LOCAL_DEF.finditer(body):  # `const handler = { fulfilled, rejected }`: a part built from them
@@ -1259,7 +1262,55 @@ def _registrations_memo(index, model: Model, uids: list[str], memo: dict[str, st
     return {u: memo[u] for u in uids if memo[u] is not None}
 
 
-def body_role(index, model: Model, uid: str) -> str:
+LOCAL_SET = re.compile(rb"(?<![\w.])(\w+)\s*:?=(?!=)")  # `x = …`, Go `x := …`
+
+
+def _stands_for(body: bytes, params: list[str]) -> dict[str, set[str]]:
+    """Each parameter, and each local set from an expression naming parameters (`mountHandler :=
+    HandlerFunc(func(…) { handler.ServeHTTP(…) })`), → the parameters it carries."""
+    names = {p: {p} for p in params}
+    for hit in LOCAL_SET.finditer(body):
+        name = hit.group(1).decode("utf-8", "replace")
+        if name in names:
+            continue
+        stmt = body[hit.end() : _statement_end(body, hit.end())]
+        got = {p for p in params if re.search(rb"(?<![\w.])" + re.escape(p.encode()) + rb"\b", stmt)}
+        if got:
+            names[name] = got
+    return names
+
+
+def forwarded_registration(index, model: Model, uid: str, memo: dict[str, str | None], out: dict[str, set[str]],
+                           depth_left: int = 3) -> str:
+    """The registration a unit hands all it is handed on to (`out`: the selection graph), a few calls deep
+    (`Mount(pattern, h)` → `mx.handle(…, pattern+"*", mounted)` → `tree.InsertRoute(…)` → `n.endpoints[m] = h`);
+    '' when none. Such a unit wires a part in, though the store is written elsewhere. All of it: a step that
+    hands one of its values to a store on the way (`session.remember(path, result)`) does more than wire."""
+    u = model.units[uid]
+    params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this", "cls")]
+    if not params or depth_left == 0:
+        return ""
+    src = index.sources[u.path]
+    carried = _stands_for(src[u.sig_end_byte : u.end_byte], params)
+    words = re.compile(rb"(?<![\w.])(" + b"|".join(re.escape(n.encode()) for n in carried) + rb")\b")
+    handed: dict[str, set[str]] = {}  # one known target → the parameters its calls carry
+    for c in model.calls.get(uid, ()):
+        named = [d for d in out.get(uid, ()) if model.units[d].name == c.name and model.units[d].is_callable]
+        if len(named) != 1 or named[0] == uid:  # one known target: a guessed fan-out (`cmd.run(…)`) proves nothing
+            continue
+        text = src[c.start_byte : c.end_byte]
+        args = text[text.find(c.name.encode()) + len(c.name) :]
+        for w in words.findall(args):
+            handed.setdefault(named[0], set()).update(carried[w.decode("utf-8", "replace")])
+    for d in sorted(handed, key=model.order.__getitem__):
+        if len(handed[d]) < len(params):
+            continue
+        if _registrations_memo(index, model, [d], memo) or forwarded_registration(index, model, d, memo, out, depth_left - 1):
+            return d
+    return ""
+
+
+def body_role(index, model: Model, uid: str, out: dict[str, set[str]] | None = None) -> str:
     """Why a unit is assembly, read from its body alone ('' when it is not): it registers a part it is
     handed, composes a value in layers, builds parts and stores them on its object, or creates, fills
     and returns an object. For units outside the flow plan (the one-hop context)."""
@@ -1271,6 +1322,9 @@ def body_role(index, model: Model, uid: str) -> str:
     wired = _registrations(index, model, [uid])
     if uid in wired:
         return wired[uid]
+    into = forwarded_registration(index, model, uid, {}, model.out if out is None else out)
+    if into:
+        return f"hands a part it is handed on to `{model.units[into].qualname}`, which registers it"
     body = index.sources[u.path][u.sig_end_byte : u.end_byte]
     wraps = _wraps(body)
     if wraps:
@@ -1342,6 +1396,7 @@ class _Planner:
         self.p = Plan()
         self.p.likely = len(self.flow.likely)
         self.p.down = self.flow.down
+        self.p.out = self.flow.out
         self.stable = model.stable
         self.arch = self.flow.arch
         self.reg_memo: dict[str, str | None] = {}
@@ -2039,6 +2094,8 @@ class _Planner:
             return "assembly", "builds parts and stores them on its object: " + ", ".join(f"`{f}`" for f in stores[:3])
         if handed:
             return "sink", f"hands its output `{handed}` to `{to}`, which writes it out"
+        if into := forwarded_registration(self.index, m, uid, self.reg_memo, flow.out):  # a writer first
+            return "assembly", f"hands a part it is handed on to `{m.units[into].qualname}`, which registers it"
         if _fills(body):
             return "assembly", f"creates `{_fills(body)}`, sets its parts and hands it back"
         if tier == 1 or (tier == 2 and flow.down[uid] <= 3):
