@@ -1132,3 +1132,28 @@ def test_members_a_module_adds_to_a_core_type_that_call_the_core_are_shown_with_
     load = next(u for u in units if u.qualname == "Store.load")
     added = _members_added_to_the_core(idx, SimpleNamespace(spine=frozenset({load.id})))
     assert [idx.resolver.units[uid].start_line for uid in added] == [7], [(u.qualname, u.start_line) for u in units]
+
+
+def test_with_no_callable_named_a_proven_chain_to_the_questions_words_joins_the_core(tmp_path):
+    """No named callable marks where the flow goes on, so a core step's proven line does, as
+    far as a unit the question's words touch at least three hops down (`handle` → `enqueue` →
+    `next_one` → `scrape`); its tail (`finish`) stays out. A line whose only such unit is one
+    hop down is a helper, not a chain: nothing joins."""
+    from codegraph.explore.flow import find_flow
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "app.py").write_text(
+        "def handle(response):\n    return enqueue(response)\n\n\ndef enqueue(response):\n    return next_one(response)\n\n\n"
+        "def next_one(response):\n    return scrape(response)\n\n\ndef scrape(response):\n    return finish(response)\n\n\n"
+        "def finish(response):\n    return response\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    units = idx.resolver.units
+    handle = units["app.py::handle"]
+    words = {"app.py::enqueue": 0.3, "app.py::scrape": 0.3}
+    flow = find_flow(idx, likely_graph(idx), [], [handle], [], words, lambda p: False, lambda: None)
+    assert {"app.py::enqueue", "app.py::next_one", "app.py::scrape"} <= flow.spine, flow.spine
+    assert "app.py::finish" not in flow.spine
+    flow = find_flow(idx, likely_graph(idx), [], [handle], [], {"app.py::enqueue": 0.3}, lambda p: False, lambda: None)
+    assert "app.py::enqueue" not in flow.spine, flow.spine

@@ -68,6 +68,9 @@ SURE_STEP = 0.8  # below where a named flow's core path ends, hops this likely c
 SURE_WIDTH = 2  # ...at most this many callees of each unit on that line
 SURE_MAX = 12  # ...and this many units below each end
 SURE_CALLERS = 2  # ...and never a helper with more callers than this
+SURE_PROVEN = 0.9  # with no callable named, a core unit's hops this likely carry the core on...
+SURE_WORDS = 0.2  # ...as far as a unit the question's words touch this much...
+SURE_CHAIN = 3  # ...this many hops down: a chain of steps, not a core step's helper
 MIN_STEP = 0.15  # confidence × relevance below this is not worth a hop
 CONNECT_DEPTH = 7  # hops of a connecting path
 MAX_POPS = 1500  # units expanded per connecting search
@@ -195,6 +198,24 @@ def _abstract(u: Unit, source: bytes) -> bool:
     while (m := _DOC_OR_COMMENT.match(body)) and m.end() > 0:
         body = body[m.end() :].strip()
     return _NOT_HERE.match(body.rstrip(b";")) is not None
+
+
+def _up_to(hops: list[Hop], wanted: Callable[[Unit], bool], min_depth: int) -> list[Hop]:
+    """The hops of a tree of lines that lead to a wanted unit at least min_depth hops down (the
+    lines' tails cut off)."""
+    parent = {h.dst.id: h for h in hops}
+    depth: dict[str, int] = {}
+    for hop in hops:  # a parent's hop comes before its children's
+        depth[hop.dst.id] = depth.get(hop.src.id, 0) + 1
+    keep: dict[str, Hop] = {}
+    for hop in hops:
+        if not wanted(hop.dst) or depth[hop.dst.id] < min_depth:
+            continue
+        cur = hop
+        while cur is not None and cur.dst.id not in keep:
+            keep[cur.dst.id] = cur
+            cur = parent.get(cur.src.id)
+    return [h for h in hops if h.dst.id in keep]
 
 
 def _flow_order(hops: list[Hop]) -> list[Hop]:
@@ -534,32 +555,42 @@ class _FlowSearch:
                         kept += 1
                     heapq.heappush(heap, (c, depth + 1, dst.id, dst))
         self.core |= self._sure_lines(named_ends)
+        if not any(u.is_callable for u in self.strong):
+            # no named callable marks where the flow goes on: any core step's proven line
+            # does, as far as it reaches what the question speaks of (`enqueue_scrape`)
+            self.core |= self._sure_lines({a.id for a in anchors}, min_conf=SURE_PROVEN, to_words=True)
         # above the ends, each step's own helpers carry the flow on too (`Find` → `stripFlags`)
         self.core |= self._sure_lines(named_steps - named_ends, own_file=True)
 
-    def _sure_lines(self, ends: set[str], own_file: bool = False) -> set[str]:
+    def _sure_lines(self, ends: set[str], own_file: bool = False, min_conf: float = SURE_STEP, to_words: bool = False) -> set[str]:
         """Below where a named flow's core path ends, its surest callees (at least SURE_STEP
         likely, the SURE_WIDTH cheapest of each unit, none a helper shared by more than
         SURE_CALLERS callers) carry the core on, at most SURE_MAX units below each end: a future
         polled by a future polled by a future is one flow. With `own_file`, only callees in the
-        caller's own file: a step's own helpers."""
+        caller's own file: a step's own helpers; with `to_words`, only the line's units up to
+        one the question's words touch (SURE_WORDS)."""
         sure: set[str] = set()
         for end in sorted(e for e in ends if e in self.units):
+            line_hops: list[Hop] = []
             heap, seen, taken = [(0.0, end, self.units[end])], {end}, 0
             while heap and taken < SURE_MAX:
                 cost, _, unit = heapq.heappop(heap)
                 callees = sorted(
                     ((cost + self._down_step(dst, conf), dst.id, dst, line, how) for dst, line, how, conf in self.steps.out(unit)
-                     if conf >= SURE_STEP and dst.is_callable and dst.id not in seen and dst.id not in self.core and not self._shared(dst)
+                     if conf >= min_conf and dst.is_callable and dst.id not in seen and dst.id not in self.core and not self._shared(dst)
                      and (not own_file or dst.path == unit.path)),
                     key=lambda x: (x[0], x[1]),
                 )[:SURE_WIDTH]
                 for c, uid, dst, line, how in callees:
                     seen.add(uid)
-                    sure.add(uid)
                     taken += 1
-                    self.add(Hop(unit, dst, line, how))
+                    line_hops.append(Hop(unit, dst, line, how))
                     heapq.heappush(heap, (c, uid, dst))
+            if to_words:
+                line_hops = _up_to(line_hops, lambda u: self.rel(u) >= SURE_WORDS, SURE_CHAIN)
+            for hop in line_hops:
+                sure.add(hop.dst.id)
+                self.add(hop)
         return sure
 
     def _shared(self, unit: Unit) -> bool:
