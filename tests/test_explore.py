@@ -1157,3 +1157,37 @@ def test_with_no_callable_named_a_proven_chain_to_the_questions_words_joins_the_
     assert "app.py::finish" not in flow.spine
     flow = find_flow(idx, likely_graph(idx), [], [handle], [], {"app.py::enqueue": 0.3}, lambda p: False, lambda: None)
     assert "app.py::enqueue" not in flow.spine, flow.spine
+
+
+def test_a_small_spine_file_is_shown_whole_only_for_bodies_it_still_hides():
+    """`exhaust_map` is on the spine; the rest of its file is a long doc comment and overload
+    signatures, no body. Showing it whole would spend the other bodies' room on prose, so the
+    file stays as its pieces. With a helper body beside it, the file is shown whole (the
+    helper is the spine's context)."""
+    from codegraph.explore.pack import Piece, file_view, pack
+    from codegraph.model.facts import Unit
+
+    doc = ["/**"] + [f" * Maps each value to an inner stream, ignoring values while one is active ({k})." for k in range(40)] + [" */"]
+    overloads = [f"export function exhaustMap{k}(project: Project{k}): Operator;" for k in range(3)]
+    impl = ["export function exhaustMap(project) {", "  return operate((source, subscriber) => source.subscribe(subscriber));", "}"]
+    helper = ["", "function helper(value) {", "  return value;", "}"]
+
+    def packed(with_helper: bool):
+        lines = doc + overloads + impl + (helper if with_helper else [])
+        first = len(doc) + 1
+
+        def unit(name: str, start: int, end: int, bodied: bool = True) -> Unit:
+            return Unit(f"op.ts::{name}", "op.ts", name, name, "function", 0, 10 if bodied else 0, start, end, start, start, 0)
+
+        units = [unit(f"exhaustMap{k}", first + k, first + k, bodied=False) for k in range(3)]
+        spine = unit("exhaustMap", first + 3, first + 5)
+        units.append(spine)
+        if with_helper:
+            units.append(unit("helper", first + 7, first + 9))
+        view = file_view("op.ts", "bodies", "spine", 10.0, "\n".join(lines).encode(), units)
+        shown, _ = pack({"op.ts": view}, [Piece(spine, "op.ts", 5.0, 0, True)], {}, 28000, lambda: None)
+        return shown[0]
+
+    alone = packed(with_helper=False)
+    assert alone.mode != "full" and "inner stream" not in alone.text, alone.text
+    assert packed(with_helper=True).mode == "full"

@@ -208,7 +208,7 @@ class _Packer:
         """A small file the flow passes through is shown whole: its other bodies are the context
         of the spine's (the class's other members, the helpers beside it)."""
         for view in sorted((v for v in self.views.values() if v.included and v.mode == "bodies" and v.spine and not v.sibling), key=lambda v: (v.order, v.path)):
-            if len(view.lines) <= WHOLE_SPINE_FILE_LINES:
+            if len(view.lines) <= WHOLE_SPINE_FILE_LINES and _hides_bodies(view):
                 self._whole(view, self.remaining - int(SPINE_FILE_RESERVE * self.budget))
 
     def other_bodies(self, pieces: list[Piece]) -> None:
@@ -251,6 +251,12 @@ def bodiless(u: Unit) -> bool:
     """A declaration with no body of its own (an interface's or abstract method): as context it
     is a signature, not a body worth a piece."""
     return u.is_callable and u.sig_end_byte >= u.end_byte
+
+
+def _hides_bodies(view: FileView) -> bool:
+    """Whether the file holds a body not shown yet: with none, showing it whole adds only
+    comments, imports and bodiless declarations (a function's overload signatures and its doc)."""
+    return any(not bodiless(u) and not _covered(view, [(u.start_line, u.end_line)]) for u in view.defs)
 
 
 def _covered(view: FileView, span: list[tuple[int, int]]) -> bool:
