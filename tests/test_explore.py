@@ -46,6 +46,13 @@ def gold(name: str) -> dict:
     return json.loads((FIXTURES / "explore" / name / "gold.json").read_text())
 
 
+def built_index(root) -> RootIndex:
+    """A fresh, uncached index of a small repository a test has just written."""
+    idx = RootIndex(root, use_cache=False)
+    idx.build()
+    return idx
+
+
 def run(index: RootIndex, g: dict, adaptive: bool = True, budget: int | None = None) -> dict:
     return explore(index, ExploreRequest(g["query"], budget or g["maxOutputChars"], adaptive), lambda: None)
 
@@ -196,8 +203,7 @@ def test_a_module_variable_the_question_names_is_shown(tmp_path):
         "class LocalProxy:\n    def __init__(self, var, name):\n        self.var = var\n        self.name = name\n\n"
         "    def resolve(self):\n        return getattr(self.var.get(), self.name)\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     result = explore(idx, ExploreRequest("How does `current_app` find the running app?", 4000), lambda: None)
     shown = sections(result["text"])
     assert "web/globals.py" in shown and 6 in shown["web/globals.py"][1], result["files"]
@@ -217,8 +223,7 @@ def test_typescript_overload_signatures_are_one_definition(tmp_path):
     (tmp_path / "Builder.kt").write_text(
         "class Builder {\n    fun size(n: Int) = size(n, n)\n    fun size(w: Int, h: Int): Builder {\n        return this\n    }\n}\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     q = parse_query("What does pipe do, and what does size do?", idx.files, NameTable(idx.files))
     assert sorted(u.path for u in q.weak["pipe"]) == ["other.ts", "stream.ts"]
     stream_pipe = next(u for u in q.weak["pipe"] if u.path == "stream.ts")
@@ -233,8 +238,7 @@ def test_call_syntax_in_a_question_is_code(tmp_path):
 
     (tmp_path / "stream.ts").write_text("export class Stream {\n  subscribe(f: () => void): void {\n    f();\n  }\n}\n")
     (tmp_path / "min.js").write_text("function T(a) {\n  return a;\n}\n")  # a minified helper
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     names = NameTable(idx.files)
     assert "subscribe" in parse_query("How does subscribe() reach the source?", idx.files, names).named
     assert "subscribe" not in parse_query("How do I subscribe to the source?", idx.files, names).named
@@ -248,8 +252,7 @@ def test_prose_words_that_name_no_code_are_no_question_words(tmp_path):
     from codegraph.explore.relevance import NameTable, parse_query
 
     (tmp_path / "a.js").write_text("function endpoint(u) {\n  return u;\n}\n")
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     names = NameTable(idx.files)
     q = parse_query("If I call it, which keys come only from the request, and how do headers end up flattened?", idx.files, names)
     assert not {"if", "com", "end", "up"} & set(q.words)
@@ -263,8 +266,7 @@ def test_a_plural_word_names_the_type_of_that_name(tmp_path):
     from codegraph.explore.relevance import NameTable, parse_query
 
     (tmp_path / "load.rs").write_text("pub trait Load {\n    fn load(&self) -> u32;\n}\n\npub fn drive() {}\n")
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     names = NameTable(idx.files)
     q = parse_query("How are their loads compared, and what drives it?", idx.files, names)
     assert [u.qualname for u in q.weak["loads"]] == ["Load"]
@@ -282,8 +284,7 @@ def test_a_receiver_named_like_its_type_picks_that_types_method(tmp_path):
         "class EngineInterceptor {\n    fun execute(request: String): String {\n        return request\n    }\n}\n\n"
         "class Pool {\n    fun execute(task: String): String {\n        return task\n    }\n}\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     q = parse_query("What does `imageLoader.execute(request)` do?", idx.files, NameTable(idx.files))
     assert sorted(u.qualname for u in q.named["imageLoader.execute"]) == ["ImageLoader.execute", "RealImageLoader.execute"]
 
@@ -325,8 +326,7 @@ def test_the_family_member_a_question_names_brings_the_types_it_builds(tmp_path)
     from codegraph.explore.engine import _the_named_variant, derived
 
     _adapter_families(tmp_path)
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = idx.resolver.units
     d = derived(idx)
     parts = {units[u].qualname for u in _the_named_variant(idx, d, [units["rx/factory.py::RxFactory"]])}
@@ -348,8 +348,7 @@ def test_a_data_name_the_question_writes_finds_the_code_that_reads_it(tmp_path):
         "    def __init__(self, names):\n        self.names = names\n\n\n"
         "def item_pipelines_help():\n    return 'configure item pipelines in the settings'\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     q = parse_query("How is the ITEM_PIPELINES chain assembled?", idx.files, derived(idx).names)
     assert q.data_names == ["ITEM_PIPELINES"]
     assert [u.qualname for u in _readers_of_data_names(idx, q, lambda p: False)] == ["PipelineManager.from_settings"]
@@ -368,8 +367,7 @@ def test_a_shown_module_statement_brings_the_module_variables_it_names(tmp_path)
     (tmp_path / "web" / "proxy.py").write_text(
         "class LocalProxy:\n    def __init__(self, var, name):\n        self.var = var\n        self.name = name\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     result = explore(idx, ExploreRequest("How does `current_app` find the running app?", 4000), lambda: None)
     shown = sections(result["text"])["web/globals.py"][1]
     assert 66 in shown and 5 in shown and 30 not in shown, result["text"]
@@ -388,8 +386,7 @@ def test_a_rust_trait_impl_reads_whole_with_any_of_its_methods(tmp_path):
         "    fn call(&mut self, req: usize) -> usize {\n        let picked = self.ready % (req + 1);\n        picked\n    }\n}\n\n"
         "impl Balance {\n    pub fn ready_len(&self) -> usize {\n        let total = self.ready;\n        total\n    }\n\n" + helpers + "}\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     text = explore(idx, ExploreRequest("How does `Balance::poll_ready` and `Balance::ready_len` work?", 8000), lambda: None)["text"]
     assert "let picked = self.ready % (req + 1);" in text  # call, beside poll_ready in the trait impl
     assert "self.ready + 7" not in text  # helper7, beside ready_len in a long inherent impl
@@ -410,8 +407,7 @@ def test_a_tests_fake_does_not_make_a_family(tmp_path):
         "from store import Store\n\n\nclass FakeStore(Store):\n    def get(self, key):\n        return 'fake'\n\n\n"
         "def test_fake():\n    assert FakeStore().get(1) == 'fake'\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     d = derived(idx)
     units = idx.resolver.units
     assert sorted(units[x].name for x in d.implementers["store.py::Store"]) == ["EmptyStore", "RealStore"]
@@ -429,8 +425,7 @@ def test_a_method_added_when_a_module_loads_is_what_the_question_names(tmp_path)
     )
     (tmp_path / "cache.js").write_text("export class Cache {\n  get(key) {\n    return key;\n  }\n}\n")
     (tmp_path / "map.js").write_text("export class LruMap {\n  get(key) {\n    return null;\n  }\n}\n")
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     result = explore(idx, ExploreRequest("What happens when I call `store.get(key)`?", 4000), lambda: None)
     assert 8 in sections(result["text"]).get("store.js", ("", set()))[1], result["text"]  # `Store.prototype[verb] = …`
 
@@ -450,8 +445,7 @@ def test_a_registration_naming_the_flows_callables_is_shown(tmp_path):
         "  get type() {\n    return this.get('Content-Type');\n  },\n\n  set type(value) {\n    this.set('Content-Type', value);\n  },\n\n"
         "  set(field, val) {\n    this.res.setHeader(field, val);\n  },\n};\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     result = explore(idx, ExploreRequest("When a middleware sets `ctx.body`, what do the `body` setter, `status` and `type` do?", 5000), lambda: None)
     shown = sections(result["text"]).get("context.js", ("", set()))[1]
     assert {355, 358} <= shown, result["text"]
@@ -530,8 +524,7 @@ def _broker_search(tmp_path, monkeypatch, candidates):
         "    def deliver(self, message):\n        return self.outbox.send(message)\n\n"
         "    def settle(self, ack):\n        return ack\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = {u.qualname: u for u in idx.resolver.units.values()}
     parts = [units[n] for n in ("Outbox.route", "Outbox.check", "Outbox.send", "Broker.settle")]
     ids = lambda *names: {units[n].id for n in names}
@@ -569,8 +562,7 @@ def test_words_matching_one_method_across_a_family_start_no_flow(tmp_path):
         "class Client:\n    def fetch(self, url):\n        raw = self.transport.get(url)\n        return self.decode_body(raw)\n\n"
         "    def decode_body(self, raw):\n        converter = self.converters[raw.kind]\n        return converter.convert(raw.body)\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     d = derived(idx)
     req = ExploreRequest("How does the client fetch a URL and give me the converted body?", 6000)
     q = parse_query(req.query, idx.files, d.names)
@@ -625,8 +617,7 @@ def test_awaiting_a_call_in_the_question_names_the_awaited_futures_poll(tmp_path
         "impl Future for Server {\n    type Output = ();\n\n"
         "    fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {\n        Poll::Ready(())\n    }\n}\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     q = parse_query("After `builder.serve(svc).await`, what accepts connections?", idx.files, derived(idx).names)
     _awaited(idx, q)
     assert [u.qualname for u in q.named.get("builder.serve.await", [])] == ["Server.poll"], q.named
@@ -642,8 +633,7 @@ def _explore_handoff_chain(tmp_path, depth: int) -> dict:
         "def start(request):\n    return handoff(request)\n\n\n"
         "def handoff(request):\n    return level1(request)\n\n\n" + chain + f"def level{depth}(request):\n    return request\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     return explore(idx, ExploreRequest("How does `start` do the handoff?", 6000), lambda: None)
 
 
@@ -682,8 +672,7 @@ def test_a_table_the_flow_reads_by_key_brings_its_functions(tmp_path):
     (tmp_path / "client.js").write_text(
         "import combine from './combine.js';\n\nexport function send(defaults, config) {\n  const merged = combine(defaults, config);\n  return merged;\n}\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     result = explore(idx, ExploreRequest("How does `combine` decide, key by key, between the base and the request value?", 3000), lambda: None)
     shown = sections(result["text"]).get("combine.js", ("", set()))[1]
     assert {2, 6, 10} <= shown, result["text"]  # fromRequest, preferRequest, the deepMerge fallback
@@ -704,8 +693,7 @@ def test_a_receiver_built_by_a_module_call_brings_its_builder(tmp_path):
         "function assemble(options) {\n  const transport = new Transport(options);\n  transport.retries = options.retries || 3;\n  return transport;\n}\n\n"
         "const client = assemble({ retries: 2 });\n\nexport default client;\n\n" + filler.replace("format", "render")
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     result = explore(idx, ExploreRequest("What happens when I call `client.send(msg)`?", 2500), lambda: None)
     shown = sections(result["text"]).get("index.js", ("", set()))[1]
     assert {3, 4, 5} <= shown, result["text"]  # assemble
@@ -721,8 +709,7 @@ def test_a_caller_of_one_other_unit_of_the_question_is_no_entry_context(tmp_path
     (tmp_path / "app.py").write_text(
         "def save(session):\n    return sign(session)\n\n\ndef sign(data):\n    return data\n\n\ndef load(cookie):\n    return sign(cookie)\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = idx.resolver.units
     flow = find_flow(idx, likely_graph(idx), [units["app.py::save"]], [], [units["app.py::load"], units["app.py::sign"]], {}, lambda p: False, lambda: None)
     assert flow.spine == {"app.py::save", "app.py::sign"}
@@ -783,8 +770,7 @@ def test_the_callers_of_an_interface_declaration_on_the_core_are_not_beside_it(t
         "    String start(String request) {\n        return loader.execute(request);\n    }\n\n"
         "    String direct(String request) {\n        return real.execute(request);\n    }\n}\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = {u.qualname: u for u in idx.resolver.units.values()}
     flow = find_flow(idx, likely_graph(idx), [units["RealLoader.execute"]], [], [], {}, lambda p: False, lambda: None)
     assert units["App.direct"].id in flow.periphery
@@ -799,8 +785,7 @@ def test_a_body_kept_as_context_brings_no_helpers_of_its_own(tmp_path):
     from codegraph.explore.flow import Flow
 
     (tmp_path / "app.py").write_text("def caller():\n    return helper()\n\n\ndef helper():\n    return 1\n")
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     facts = idx.files["app.py"]
     context = Flow(periphery={"app.py::caller": 0.5})
     assert _with_own_helpers(idx, facts, context, {"app.py::caller"}) == {"app.py::caller"}
@@ -833,8 +818,7 @@ def test_a_kept_body_nothing_scored_is_still_shown(tmp_path):
         "class BodyStream:\n    def __init__(self, call):\n        self.call = call\n\n"
         "    def on_next(self, response):\n        payload = response.payload\n        return payload\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     plan = FilePlan("stream.py", 1.0, mode="focused", keep={"stream.py::BodyStream.on_next"}, hide={"stream.py::BodyStream.__init__"})
     result = _answer(idx, ExploreRequest("q", 4000), [plan], Flow(), {}, set(), lambda: None, 0.0)
     assert {5, 6, 7} <= sections(result["text"]).get("stream.py", ("", set()))[1], result["text"]
@@ -857,8 +841,7 @@ def test_a_named_flows_steps_go_on_into_their_own_helpers_but_not_shared_ones(tm
         "def name(args):\n    return str(args)\n\n\n"
         "def usage(args):\n    return name(args)\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = idx.resolver.units
     flow = find_flow(idx, likely_graph(idx), [units["cmd.py::run"]], [], [units["cmd.py::legacy"]], {}, lambda p: False, lambda: None)
     assert {"cmd.py::find", "cmd.py::legacy", "cmd.py::strip"} <= flow.spine, flow.spine
@@ -899,8 +882,7 @@ def test_family_members_a_question_lists_by_word_are_distinct_steps(tmp_path):
     family beside the flow: their bodies are shown, the others stay signatures. One word alone
     ("bytes") lists nothing: every member stays a sibling."""
     _tag_family(tmp_path)
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
 
     def text(question: str) -> str:
         return explore(idx, ExploreRequest(question, 6000), lambda: None)["text"]
@@ -931,8 +913,7 @@ def test_the_methods_filling_a_member_the_flow_reads_are_its_setup(tmp_path):
         "        self.methods['run'].append(pipe.run)\n\n    def run(self, item):\n        return self.chain('run', item)\n\n\n"
         "class Registry:\n    def register(self, f):\n        self.methods['x'] = f\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = idx.resolver.units
     spine = {"manager.py::Manager.chain", "manager.py::PipelineManager.run"}
     found = {units[u].qualname for u in _state_writers(idx, Flow(spine=spine))}
@@ -952,8 +933,7 @@ def test_a_spine_method_running_what_a_named_method_registers_is_its_direct_step
         "            response = func(response)\n        return response\n\n    def dispatch(self, request):\n        return request\n\n\n"
         "class Other:\n    def flush(self):\n        for func in self.after_request_funcs[None]:\n            func()\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = idx.resolver.units
     spine = {"app.py::Scaffold.after_request", "app.py::App.process_response", "app.py::App.dispatch", "app.py::Other.flush"}
     found = {units[u].qualname for u in _readers_of_named_fillers(idx, Flow(spine=spine), {"app.py::Scaffold.after_request"})}
@@ -979,8 +959,7 @@ def test_a_class_a_spine_body_hands_over_is_run_through_its_call_protocol(tmp_pa
         "class App:\n    def build_stack(self, app):\n        stack = [Middleware(ErrorMiddleware, debug=True), Middleware(Options)]\n"
         "        if isinstance(app, TimingMiddleware):\n            return app\n        for m in reversed(stack):\n            app = m.cls(app, **m.options)\n        return app\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = idx.resolver.units
     found = {units[u].qualname for u in _protocols_of_classes_handed_over(idx, Flow(spine={"app.py::App.build_stack"}))}
     assert found == {"ErrorMiddleware.__call__"}
@@ -1043,8 +1022,7 @@ def test_a_core_call_to_an_abstract_method_runs_its_one_implementation(tmp_path)
         "    def crawl(self, request):\n        self.logger.log('crawl')\n        self.schedule(request)\n\n"
         "    def schedule(self, request):\n        if not self.scheduler.enqueue_request(request):\n            self.logger.log('dropped')\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     result = explore(idx, ExploreRequest("How does Engine.crawl schedule a request?", 6000), lambda: None)
     core = {(h["from"], h["to"]) for h in result["hops"] if h["core"]}
     assert ("Engine.schedule", "Scheduler.enqueue_request") in core
@@ -1068,8 +1046,7 @@ def test_a_module_table_the_flow_reads_by_key_brings_the_functions_that_fill_it(
         "var hooks []func()\n\nfunc OnStart(f func()) {\n\thooks = append(hooks, f)\n}\n\n"
         "func start() {\n\tfor _, h := range hooks {\n\t\th()\n\t}\n}\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     ids = {u.qualname: u.id for u in idx.files["reg.go"].units}
     writers = _registry_writers(idx, SimpleNamespace(spine=frozenset({ids["Lookup"]})))
     assert writers == {ids["Register"]}
@@ -1088,8 +1065,7 @@ def test_an_error_a_step_throws_is_no_step_of_the_core(tmp_path):
         "def find(path):\n    if not path:\n        raise NotFound(path)\n    return load(path)\n\n\n"
         "def load(path):\n    return path\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = {u.qualname: u for u in idx.files["app.py"].units}
     steps = RankedSteps(idx, likely_graph(idx), lambda p: False)
     error = {units["NotFound"].id, units["NotFound.__init__"].id}
@@ -1106,8 +1082,7 @@ def test_an_error_a_core_step_throws_is_no_periphery_either(tmp_path):
         "def find(path):\n    if not path:\n        raise NotFound(path)\n    return load(path)\n\n\n"
         "def load(path):\n    return path\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     result = explore(idx, ExploreRequest("How does `find` load a path?", 4000), lambda: None)
     reached = {h["to"] for h in result["hops"]}
     assert "load" in reached and not {"NotFound", "NotFound.__init__"} & reached, reached
@@ -1126,8 +1101,7 @@ def test_members_a_module_adds_to_a_core_type_that_call_the_core_are_shown_with_
         "['drop'].forEach(function addDrops(m) {\n  Store.prototype[m] = function (key) {\n    return key;\n  };\n});\n\n"
         "export default Store;\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = idx.files["store.js"].units
     load = next(u for u in units if u.qualname == "Store.load")
     added = _members_added_to_the_core(idx, SimpleNamespace(spine=frozenset({load.id})))
@@ -1147,8 +1121,7 @@ def test_with_no_callable_named_a_proven_chain_to_the_questions_words_joins_the_
         "def next_one(response):\n    return scrape(response)\n\n\ndef scrape(response):\n    return finish(response)\n\n\n"
         "def finish(response):\n    return response\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     units = idx.resolver.units
     handle = units["app.py::handle"]
     words = {"app.py::enqueue": 0.3, "app.py::scrape": 0.3}
