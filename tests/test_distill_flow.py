@@ -316,3 +316,34 @@ def test_a_call_that_may_reach_several_same_named_units_counts_a_share_of_a_core
                  core=["c1", "c2"], chosen=set(), flowing=set(names), depth=depth, families_taken=set(),
                  query_helper=lambda u: False, stable=lambda u: u, sibling_key=lambda u: None)
     assert flow._Planner.below_core(planner) == ["p1", "p2", "s", "b1", "b2", "b3"]
+
+
+def test_a_spawned_task_carries_the_servers_flow_and_a_client_of_another_contract_is_an_entry(monkeypatch) -> None:
+    """rs-spawned-tasks: the server's accept loop hands each connection's task to an executor
+    (`self.exec.spawn_task(ConnTask::new(…))`), and the task polls the connection it holds in a declared field
+    (`self.conn.poll_serve(cx)`): the flow goes on through the built task and the field (policy `poll-chain`),
+    so the server is an entry. The client's `Service::call` sets in motion less than half of the server's
+    `Future::poll`, but implements another contract: a second entry, not a part the server mounts. `Builder.serve`
+    builds `Server { … }`, whose methods sit in an `impl` block of its file: assembly. The connection's
+    `head.headers.get(…)` on a field declared `http::HeaderMap` is the outside map's `get`, never the client's."""
+    planner = _planner_of(monkeypatch, "rs-spawned-tasks")
+    flow = planner.flow
+    assert planner.entries == ["src/server.rs::Server.poll", "src/client.rs::Client.call"], planner.entries
+    reach = flow.down_bits["src/server.rs::Server.poll"]
+    for uid in ("src/server.rs::ConnTask.poll", "src/conn.rs::Connection.poll_serve"):
+        assert reach >> flow.bit[uid] & 1, uid
+    assert "src/client.rs::Client.get" not in flow.out["src/conn.rs::fix_keep_alive"], flow.out["src/conn.rs::fix_keep_alive"]
+    assert "src/server.rs::Builder.serve" in planner.asm, planner.asm
+
+
+def test_a_generic_type_parameter_is_no_writer() -> None:
+    """A parameter declared `watcher: &W` (its type read as `W`) is of a generic type, not a writer `w`: the
+    short names are a parameter's own, a declared type is read by its words (`ResponseWriter`, `io.Writer`)."""
+    from types import SimpleNamespace as NS
+
+    from codegraph.distill.signals import output_tier
+
+    calls = [NS(name="clone", receiver="watcher")]
+    assert output_tier(("watcher",), calls, ("W",)) == ""
+    assert output_tier(("w",), [NS(name="write", receiver="w")], ("io.Writer",)) == "w"
+    assert output_tier(("w",), [NS(name="push", receiver="w")], ("",)) == "w"
