@@ -347,3 +347,17 @@ def test_a_generic_type_parameter_is_no_writer() -> None:
     assert output_tier(("watcher",), calls, ("W",)) == ""
     assert output_tier(("w",), [NS(name="write", receiver="w")], ("io.Writer",)) == "w"
     assert output_tier(("w",), [NS(name="push", receiver="w")], ("",)) == "w"
+
+
+def test_a_rust_function_returning_its_own_type_is_a_constructor_not_a_core_step(monkeypatch) -> None:
+    """rs-spawned-tasks: Rust has no constructor syntax; `fn new(port: u16) -> ConnTask` and `fn open(…) -> Connection`
+    (no `self` parameter, the type itself returned) are where those values are built, so they take no core turn
+    (policy `new-ctors`). `Builder::serve(self, …) -> Server` takes `self`: a builder step, not a constructor."""
+    planner = _planner_of(monkeypatch, "rs-spawned-tasks")
+    ctors = {"src/server.rs::ConnTask.new", "src/conn.rs::Connection.open", "src/client.rs::Client.new",
+             "src/server.rs::Builder.new"}
+    turns = set(planner.core) | set(planner.spare_core)
+    assert not turns & ctors, turns & ctors
+    assert {"src/server.rs::Server.poll_watch", "src/client.rs::Client.request"} <= turns, turns
+    assert ctors <= planner.flow.convention_ctors, planner.flow.convention_ctors
+    assert "src/server.rs::Builder.serve" not in planner.flow.convention_ctors  # it takes `self`

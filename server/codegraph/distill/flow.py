@@ -57,6 +57,8 @@ WIRED_NAMES_MIN = 3  # a registration naming this many members of the flow wires
 VALUE_WRAPPERS = frozenset({"Option", "Box", "Arc", "Rc", "Pin", "RefCell", "Cell", "Mutex", "RwLock", "Optional"})
 QUALIFIED_NEW = re.compile(rb"new\s+([A-Za-z_$][\w$]*)\.[\w$.]*[\w$]")  # `new pkg.Type.Inner(`: its first qualifier
 FAMILY_MAX = 24
+# a receiver as a callable's first parameter (Rust `self`, `&self`, `&'a mut self`, `mut self: Pin<…>`)
+RECEIVER_PARAM = re.compile(rb"\s*(?:&\s*)?(?:'\w+\s+)?(?:mut\s+)?self\b")
 # the ranked graph's rules that follow a built future or a future held in a declared field (`_poll_chain`), and
 # the confidence they must reach: its typed rules (0.95), a built future's `poll` (0.9, 0.81 when the
 # construction itself was guessed), a field destructured from the object (0.8)
@@ -260,9 +262,29 @@ class Flow:
                 types.setdefault(u.name, []).append(uid)
         self.ctor_of = ctor_of
         self.ctor_units = set(ctor_of.values())
+        self.convention_ctors = self._convention_ctors()
         self.constructs = {(s, d) for (s, d), k in m.kinds.items() if k == "constructs"}
         for src in self.ordered:
             self.out[src] = {d for d in m.out.get(src, ()) if d in self.arch}
+
+    def _convention_ctors(self) -> set[str]:
+        """A type's functions that are its constructors by the language's convention (the spec's
+        `self_constructors`): no receiver parameter, and the type itself is what they return (Rust's
+        `fn new(…) -> Self`). The language has no constructor syntax, so these are where its values are built."""
+        m, out = self.m, set()
+        for uid in self.ordered:
+            u = m.units[uid]
+            if not (u.is_callable and u.parent and m.units[u.parent].is_type):
+                continue
+            spec = BY_NAME.get(self.index.files[u.path].language)
+            if spec is None or not spec.self_constructors:
+                continue
+            sig = self.index.sources[u.path][u.start_byte : max(u.sig_end_byte, u.start_byte)]
+            if RECEIVER_PARAM.match(sig.partition(b"(")[2]):
+                continue
+            if return_type(sig, u.name, spec.name) in ("Self", m.units[u.parent].name):
+                out.add(uid)
+        return out
 
     def _handed_members(self) -> None:
         """`self.add` / `s.put` handed on (a callback table): it will run. The object's own method, else the
@@ -1719,8 +1741,9 @@ class _Planner:
             trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
             # a constructor is assembly, never a core turn; one that would rank in the core marks its type
             # as one the flow runs through (assembly builds it)
-            self.ctor_trunk.update(u for u in converging[: CAPS["core"]] if u in flow.ctor_units)
-            trunk, converging = ([u for u in x if u not in flow.ctor_units] for x in (trunk, converging))
+            ctors = flow.ctor_units | flow.convention_ctors  # `fn new(…) -> Self` too: a task built on the way
+            self.ctor_trunk.update(u for u in converging[: CAPS["core"]] if u in ctors)
+            trunk, converging = ([u for u in x if u not in ctors] for x in (trunk, converging))
             per_entry += [trunk, converging]
             weights += [max(1, flow.down.get(e, 0))] * 2
         self.flowing = set(depth)
@@ -1803,7 +1826,7 @@ class _Planner:
                 sites[call.name] = sites.get(call.name, 0) + 1
             for d in flow.out.get(c, ()):
                 if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].is_callable
-                        and d not in flow.ctor_units and flow.down.get(d, 0) >= 1):
+                        and d not in flow.ctor_units and d not in flow.convention_ctors and flow.down.get(d, 0) >= 1):
                     name = m.units[d].name
                     count[d] = count.get(d, 0) + min(1, max(1, sites.get(name, 0)) / named[name])
         ordered = sorted(count, key=lambda d: (self.query_helper(d), -count[d], self.depth.get(d, 99),

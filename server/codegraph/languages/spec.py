@@ -212,5 +212,8 @@ class LanguageSpec:
     # "crate" (a path that does not start with `crate`, `self`, `super` or a crate the code base's
     # Cargo manifests declare: Rust); "" it does not tell
     outside_imports: str = ""
+    # The language has no constructor syntax: a type's function without a receiver parameter that
+    # returns the type itself (`fn new(…) -> Self`) is its constructor by convention (distill)
+    self_constructors: bool = False
     # How a member is written after its type or trait for a reader (`Handler.handle`, `Future::poll`)
     member_separator: str = "."

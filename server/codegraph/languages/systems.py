@@ -383,6 +383,7 @@ RUST = LanguageSpec(
     declarations="(let_declaration pattern: (identifier) @name type: (_) @type)",
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
     outside_imports="crate",
+    self_constructors=True,
     await_suffix=".await",
     field_bindings=True,
     type_alias=re.compile(rb"(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
