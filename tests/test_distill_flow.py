@@ -312,7 +312,7 @@ def test_a_call_that_may_reach_several_same_named_units_counts_a_share_of_a_core
     out = {"c1": {"b1", "b2", "b3", "s"}, "c2": {"b1", "b2", "b3", "p1", "p2"}}
     calls = {"c1": [NS(name="build"), NS(name="step")], "c2": [NS(name="build"), NS(name="parse"), NS(name="parse")]}
     depth = {"s": 3, "b1": 1, "b2": 1, "b3": 1, "p1": 2, "p2": 2}
-    planner = NS(m=NS(units=units, calls=calls), flow=NS(out=out, ctor_units=set(), down={u: 2 for u in names}),
+    planner = NS(m=NS(units=units, calls=calls), flow=NS(out=out, ctor_units=set(), convention_ctors=set(), down={u: 2 for u in names}),
                  core=["c1", "c2"], chosen=set(), flowing=set(names), depth=depth, families_taken=set(),
                  query_helper=lambda u: False, stable=lambda u: u, sibling_key=lambda u: None)
     assert flow._Planner.below_core(planner) == ["p1", "p2", "s", "b1", "b2", "b3"]
