@@ -361,3 +361,16 @@ def test_a_rust_function_returning_its_own_type_is_a_constructor_not_a_core_step
     assert {"src/server.rs::Server.poll_watch", "src/client.rs::Client.request"} <= turns, turns
     assert ctors <= planner.flow.convention_ctors, planner.flow.convention_ctors
     assert "src/server.rs::Builder.serve" not in planner.flow.convention_ctors  # it takes `self`
+
+
+def test_a_rust_body_whose_last_expression_builds_a_struct_hands_it_back(monkeypatch) -> None:
+    """rs-spawned-tasks: Rust returns its body's last expression, so `Connection::read_head` ending in `Head { … }`
+    builds and hands back a component the flow runs through (assembly by its body), without a `return`."""
+    planner = _planner_of(monkeypatch, "rs-spawned-tasks")
+    uid = "src/conn.rs::Connection.read_head"
+    u = planner.m.units[uid]
+    body = planner.index.sources[u.path][u.sig_end_byte : u.end_byte]
+    assert planner.trunk_role(uid, u, body) == ("assembly", "builds and hands on a `Head`")
+    uid = "src/conn.rs::Connection.route"  # ends in an `if … { … } else { … }`: no struct built
+    u = planner.m.units[uid]
+    assert planner.trunk_role(uid, u, planner.index.sources[u.path][u.sig_end_byte : u.end_byte])[0] != "assembly"

@@ -45,6 +45,8 @@ ATTR_FROM_CONSTRUCT = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)
 WORD_BYTE = re.compile(rb"\w")
 # `.name` read as a value: not called, not assigned, not followed by `.` or `[` (within 40 bytes, as _scan reads it)
 MEMBER_READ = re.compile(rb"\.([A-Za-z0-9_]++)(?![ \t\n\r\x0b\x0c]{0,39}[(=.\[])")
+# a body whose last expression builds a struct (`… Connection { conn, fallback } }`): its value, returned
+TAIL_STRUCT = re.compile(rb"[;{}]\s*([A-Z]\w*)\s*\{[^;]*\}\s*\}\s*$")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
 # `self.f = g(`, `this.f = new G(`: matched from the dot (a literal: the scan skips ahead), the
 # `self`/`this` before it checked per hit (`_fields_from_calls`: the matches of `\b(?:self|this)\.(\w+)…`).
@@ -2193,6 +2195,11 @@ class _Planner:
         m, flow = self.m, self.flow
         tier = self.sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in self.types_in_scope]
+        spec = BY_NAME.get(self.index.files[u.path].language)
+        if not built and spec is not None and spec.self_constructors and (tail := TAIL_STRUCT.search(body)):
+            name = tail.group(1).decode()  # Rust's value is its body's last expression: `Connection { … }`
+            name = m.units[_owner_type(m, uid)].name if name == "Self" and _owner_type(m, uid) else name
+            built = [name] if name in self.types_in_scope else []
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
         stores = _stores_built(body, u.receiver, m.type_names(), flow.modules(u.path))
