@@ -312,7 +312,65 @@ def test_a_call_that_may_reach_several_same_named_units_counts_a_share_of_a_core
     out = {"c1": {"b1", "b2", "b3", "s"}, "c2": {"b1", "b2", "b3", "p1", "p2"}}
     calls = {"c1": [NS(name="build"), NS(name="step")], "c2": [NS(name="build"), NS(name="parse"), NS(name="parse")]}
     depth = {"s": 3, "b1": 1, "b2": 1, "b3": 1, "p1": 2, "p2": 2}
-    planner = NS(m=NS(units=units, calls=calls), flow=NS(out=out, ctor_units=set(), down={u: 2 for u in names}),
+    planner = NS(m=NS(units=units, calls=calls), flow=NS(out=out, ctor_units=set(), convention_ctors=set(), down={u: 2 for u in names}),
                  core=["c1", "c2"], chosen=set(), flowing=set(names), depth=depth, families_taken=set(),
                  query_helper=lambda u: False, stable=lambda u: u, sibling_key=lambda u: None)
     assert flow._Planner.below_core(planner) == ["p1", "p2", "s", "b1", "b2", "b3"]
+
+
+def test_a_spawned_task_carries_the_servers_flow_and_a_client_of_another_contract_is_an_entry(monkeypatch) -> None:
+    """rs-spawned-tasks: the server's accept loop hands each connection's task to an executor
+    (`self.exec.spawn_task(ConnTask::new(…))`), and the task polls the connection it holds in a declared field
+    (`self.conn.poll_serve(cx)`): the flow goes on through the built task and the field (policy `poll-chain`),
+    so the server is an entry. The client's `Service::call` sets in motion less than half of the server's
+    `Future::poll`, but implements another contract: a second entry, not a part the server mounts. `Builder.serve`
+    builds `Server { … }`, whose methods sit in an `impl` block of its file: assembly. The connection's
+    `head.headers.get(…)` on a field declared `http::HeaderMap` is the outside map's `get`, never the client's."""
+    planner = _planner_of(monkeypatch, "rs-spawned-tasks")
+    flow = planner.flow
+    assert planner.entries == ["src/server.rs::Server.poll", "src/client.rs::Client.call"], planner.entries
+    reach = flow.down_bits["src/server.rs::Server.poll"]
+    for uid in ("src/server.rs::ConnTask.poll", "src/conn.rs::Connection.poll_serve"):
+        assert reach >> flow.bit[uid] & 1, uid
+    assert "src/client.rs::Client.get" not in flow.out["src/conn.rs::fix_keep_alive"], flow.out["src/conn.rs::fix_keep_alive"]
+    assert "src/server.rs::Builder.serve" in planner.asm, planner.asm
+
+
+def test_a_generic_type_parameter_is_no_writer() -> None:
+    """A parameter declared `watcher: &W` (its type read as `W`) is of a generic type, not a writer `w`: the
+    short names are a parameter's own, a declared type is read by its words (`ResponseWriter`, `io.Writer`)."""
+    from types import SimpleNamespace as NS
+
+    from codegraph.distill.signals import output_tier
+
+    calls = [NS(name="clone", receiver="watcher")]
+    assert output_tier(("watcher",), calls, ("W",)) == ""
+    assert output_tier(("w",), [NS(name="write", receiver="w")], ("io.Writer",)) == "w"
+    assert output_tier(("w",), [NS(name="push", receiver="w")], ("",)) == "w"
+
+
+def test_a_rust_function_returning_its_own_type_is_a_constructor_not_a_core_step(monkeypatch) -> None:
+    """rs-spawned-tasks: Rust has no constructor syntax; `fn new(port: u16) -> ConnTask` and `fn open(…) -> Connection`
+    (no `self` parameter, the type itself returned) are where those values are built, so they take no core turn
+    (policy `new-ctors`). `Builder::serve(self, …) -> Server` takes `self`: a builder step, not a constructor."""
+    planner = _planner_of(monkeypatch, "rs-spawned-tasks")
+    ctors = {"src/server.rs::ConnTask.new", "src/conn.rs::Connection.open", "src/client.rs::Client.new",
+             "src/server.rs::Builder.new"}
+    turns = set(planner.core) | set(planner.spare_core)
+    assert not turns & ctors, turns & ctors
+    assert {"src/server.rs::Server.poll_watch", "src/client.rs::Client.request"} <= turns, turns
+    assert ctors <= planner.flow.convention_ctors, planner.flow.convention_ctors
+    assert "src/server.rs::Builder.serve" not in planner.flow.convention_ctors  # it takes `self`
+
+
+def test_a_rust_body_whose_last_expression_builds_a_struct_hands_it_back(monkeypatch) -> None:
+    """rs-spawned-tasks: Rust returns its body's last expression, so `Connection::read_head` ending in `Head { … }`
+    builds and hands back a component the flow runs through (assembly by its body), without a `return`."""
+    planner = _planner_of(monkeypatch, "rs-spawned-tasks")
+    uid = "src/conn.rs::Connection.read_head"
+    u = planner.m.units[uid]
+    body = planner.index.sources[u.path][u.sig_end_byte : u.end_byte]
+    assert planner.trunk_role(uid, u, body) == ("assembly", "builds and hands on a `Head`")
+    uid = "src/conn.rs::Connection.route"  # ends in an `if … { … } else { … }`: no struct built
+    u = planner.m.units[uid]
+    assert planner.trunk_role(uid, u, planner.index.sources[u.path][u.sig_end_byte : u.end_byte])[0] != "assembly"

@@ -36,7 +36,7 @@ from tree_sitter import Query, QueryCursor
 from ..index.extract import grammar
 from ..index.facts import Unit
 from ..languages import BY_NAME
-from .signals import NETWORK_NAMES, OUTPUT_NAMES, OUTPUT_PARAM, QUERY_CALL, boundary_marks, parsed
+from .signals import NETWORK_NAMES, OUTPUT_NAMES, OUTPUT_PARAM, QUERY_CALL, boundary_marks, output_like, parsed
 from .topology import Model, _scc
 
 # `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
@@ -45,6 +45,8 @@ ATTR_FROM_CONSTRUCT = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)
 WORD_BYTE = re.compile(rb"\w")
 # `.name` read as a value: not called, not assigned, not followed by `.` or `[` (within 40 bytes, as _scan reads it)
 MEMBER_READ = re.compile(rb"\.([A-Za-z0-9_]++)(?![ \t\n\r\x0b\x0c]{0,39}[(=.\[])")
+# a body whose last expression builds a struct (`… Connection { conn, fallback } }`): its value, returned
+TAIL_STRUCT = re.compile(rb"[;{}]\s*([A-Z]\w*)\s*\{[^;]*\}\s*\}\s*$")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
 # `self.f = g(`, `this.f = new G(`: matched from the dot (a literal: the scan skips ahead), the
 # `self`/`this` before it checked per hit (`_fields_from_calls`: the matches of `\b(?:self|this)\.(\w+)…`).
@@ -57,6 +59,13 @@ WIRED_NAMES_MIN = 3  # a registration naming this many members of the flow wires
 VALUE_WRAPPERS = frozenset({"Option", "Box", "Arc", "Rc", "Pin", "RefCell", "Cell", "Mutex", "RwLock", "Optional"})
 QUALIFIED_NEW = re.compile(rb"new\s+([A-Za-z_$][\w$]*)\.[\w$.]*[\w$]")  # `new pkg.Type.Inner(`: its first qualifier
 FAMILY_MAX = 24
+# a receiver as a callable's first parameter (Rust `self`, `&self`, `&'a mut self`, `mut self: Pin<…>`)
+RECEIVER_PARAM = re.compile(rb"\s*(?:&\s*)?(?:'\w+\s+)?(?:mut\s+)?self\b")
+# the ranked graph's rules that follow a built future or a future held in a declared field (`_poll_chain`), and
+# the confidence they must reach: its typed rules (0.95), a built future's `poll` (0.9, 0.81 when the
+# construction itself was guessed), a field destructured from the object (0.8)
+POLL_CHAIN_RULES = frozenset({"built-protocol", "field-type", "field-binding"})
+POLL_CHAIN_CONFIDENCE = 0.8
 MAX_DEPTH = 12
 CAPS = {"entry": 4, "assembly": 6, "core": 13, "sink": 5, "boundary": 4}
 TOTAL = 30
@@ -187,6 +196,8 @@ class Flow:
         self._outside: dict[str, set[str]] = {}
         self._roots: set[str] | None = None
         self._dirs: set[str] | None = None
+        self._crate_names: set[str] | None = None
+        self._outside_fields: set[tuple[str, str]] | None = None
         self._graph()
         self._reach()
 
@@ -205,6 +216,29 @@ class Flow:
         self._table_lookups()
         self._host_calls()
         self._unresolved_calls()
+        self._poll_chain()
+
+    def _poll_chain(self) -> None:
+        """In a language whose built values run their protocol method later (Rust: a future built here is
+        polled by whoever it is handed to, `spawn(NewTask::new(…))`), the work goes on through what is built
+        and through the futures an object holds in its declared fields (`self.conn.poll(cx)`, `let me =
+        self.project(); me.state.poll(cx)`). The ranked graph reads exactly those (`built-protocol`,
+        `field-type`, `field-binding`); its edges at POLL_CHAIN_CONFIDENCE or more go into the selection
+        graph, for such languages only. *Why:* a server's accept loop spawns each connection's task, so the
+        server's flow stopped at the spawn and the server never became an entry."""
+        m, graph = self.m, None
+        for src in self.ordered:
+            u = m.units[src]
+            spec = BY_NAME.get(self.index.files[u.path].language) if u.is_callable else None
+            if spec is None or not spec.construct_protocol:
+                continue
+            if graph is None:
+                from ..graph.likely import likely_graph
+
+                graph = likely_graph(self.index)
+            for e in graph.out(src):
+                if e.rule in POLL_CHAIN_RULES and e.confidence >= POLL_CHAIN_CONFIDENCE and e.dst in self.arch and e.dst != src:
+                    self._link(src, e.dst)
 
     def _link(self, src: str, d: str) -> bool:
         """A likely edge src → d; False when it was there already."""
@@ -230,9 +264,29 @@ class Flow:
                 types.setdefault(u.name, []).append(uid)
         self.ctor_of = ctor_of
         self.ctor_units = set(ctor_of.values())
+        self.convention_ctors = self._convention_ctors()
         self.constructs = {(s, d) for (s, d), k in m.kinds.items() if k == "constructs"}
         for src in self.ordered:
             self.out[src] = {d for d in m.out.get(src, ()) if d in self.arch}
+
+    def _convention_ctors(self) -> set[str]:
+        """A type's functions that are its constructors by the language's convention (the spec's
+        `self_constructors`): no receiver parameter, and the type itself is what they return (Rust's
+        `fn new(…) -> Self`). The language has no constructor syntax, so these are where its values are built."""
+        m, out = self.m, set()
+        for uid in self.ordered:
+            u = m.units[uid]
+            if not (u.is_callable and u.parent and m.units[u.parent].is_type):
+                continue
+            spec = BY_NAME.get(self.index.files[u.path].language)
+            if spec is None or not spec.self_constructors:
+                continue
+            sig = self.index.sources[u.path][u.start_byte : max(u.sig_end_byte, u.start_byte)]
+            if RECEIVER_PARAM.match(sig.partition(b"(")[2]):
+                continue
+            if return_type(sig, u.name, spec.name) in ("Self", m.units[u.parent].name):
+                out.add(uid)
+        return out
 
     def _handed_members(self) -> None:
         """`self.add` / `s.put` handed on (a callback table): it will run. The object's own method, else the
@@ -535,6 +589,10 @@ class Flow:
                     f = [d for d in self.out[src] if d in returns and m.units[d].name == c.name] if returns else []
                     if len(f) == 1:
                         local_type[c.assigned_to] = returns[f[0]]
+        if outside:  # a parameter declared with an outside type (`headers: &mut HeaderMap`): an outside object
+            for n, t in zip(u.param_names, u.param_types):
+                if t and self._outside_text(u.path, t):
+                    foreign.add(n.lstrip("*&"))
         params, up = set(u.param_names), u.parent  # its own parameters and those of the functions around it
         while up and m.units[up].is_callable:
             params.update(m.units[up].param_names)
@@ -553,6 +611,8 @@ class Flow:
             c = c._replace(receiver=_without_views(c.receiver, ctx.views))
         if (c.receiver in ctx.foreign or c.receiver.split(".")[0] in ctx.outside) and not c.construct:
             return c, []  # a method of an outside package's object is not ours to guess
+        if not c.construct and c.receiver.count(".") == 1 and self._outside_member(ctx, "".join(c.receiver.split())):
+            return c, []  # `head.headers.get(k)` with `headers: http::HeaderMap` declared: an outside object
         if ctx.jvm and (c.construct and not c.receiver or c.receiver.startswith("new ")) and self._outside_type(u.path, c, ctx.outside):
             return c, []  # `new vendor.kit.Ticket.Maker()` (and calls on it): an outside package's type, not ours
         if (not c.receiver and ctx.owner and ctx.class_param and c.name == ctx.class_param
@@ -597,6 +657,47 @@ class Flow:
             if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
                 return named
         return []
+
+    def _outside_member(self, ctx: "_Caller", receiver: str) -> bool:
+        """`x.f` where x is the object itself or a parameter whose declared type is a type of the code base, and
+        that type declares the field f with a type its file imports from outside the code base."""
+        m = self.m
+        head, f = receiver.split(".")
+        if head in ctx.me:
+            base = m.units[ctx.owner].name if ctx.owner else ""
+        else:
+            t = dict(zip(ctx.u.param_names, ctx.u.param_types)).get(head, "")
+            base = _held_type(t) if t else ""
+        if not base or base not in self._types:
+            return False
+        if self._outside_fields is None:
+            out: set[tuple[str, str]] = set()
+            for name, ts in self._types.items():
+                for t in ts:
+                    tu = m.units[t]
+                    for field, text in tu.attrs:
+                        if self._outside_text(tu.path, text):
+                            out.add((name, field))
+            self._outside_fields = out
+        return (base, f) in self._outside_fields
+
+    def _outside_text(self, path: str, text: str) -> bool:
+        """A declared type that is no type of the code base and that its file imports from outside, or names
+        with a path that starts outside (`http::HeaderMap`, `vendor.Kit` with `vendor` imported)."""
+        held = _held_type(text)
+        if not held or held in self._types:
+            return False
+        outside = self.outside_names(path)
+        if held in outside:
+            return True
+        t = text.strip().lstrip("*&").removeprefix("mut ").strip()
+        head = re.split(r"::|\.|<", t, maxsplit=1)[0].strip()
+        if head == t or not head:
+            return False
+        spec = BY_NAME.get(self.index.files[path].language)
+        if spec is not None and spec.outside_imports == "crate":
+            return head not in self._crates()
+        return head in outside
 
     def _held_by_receiver(self, ctx: "_Caller", receiver: str) -> str | None:
         """The type of the code base the receiver holds: a field of the caller's own type, a local, a bare
@@ -805,14 +906,42 @@ class Flow:
             for imp in facts.imports:
                 if imp.level or imp.module.startswith(".") or not imp.module:
                     continue
-                top = imp.module.lstrip("@").split("/")[0].split(".")[0]
-                if (imp.module.replace(".", "/") in self._package_dirs()) if jvm else top in self._roots:
+                if spec.outside_imports == "crate":  # a path inside this crate, or one of the code base's crates
+                    if imp.module.split("::")[0] in self._crates():
+                        continue
+                    top = ""
+                else:
+                    top = imp.module.lstrip("@").split("/")[0].split(".")[0]
+                if (imp.module.replace(".", "/") in self._package_dirs()) if jvm else top and top in self._roots:
                     continue  # a package of this code base (Java, Kotlin: a directory of that package path)
                 local = imp.alias or (imp.name if imp.name not in ("", "*", "default") else "")
+                if local == "self":  # Rust `use std::io::{self, …}` binds `io`
+                    local = re.split(r"::", imp.module)[-1]
                 if local.isidentifier():
                     got.add(local)
         self._outside[path] = got
         return got
+
+    def _crates(self) -> set[str]:
+        """The names a Rust path inside the code base starts with: `crate`, `self`, `super`, and the crates its
+        `Cargo.toml` files declare (`my-lib` is written `my_lib`)."""
+        if self._crate_names is None:
+            import tomllib
+
+            from .manifests import _manifest_dirs, _read
+            names = {"crate", "self", "super"}
+            for d in _manifest_dirs(self.index):
+                data = _read(self.index, f"{d}/Cargo.toml" if d else "Cargo.toml")
+                if data is None:
+                    continue
+                try:
+                    pkg = tomllib.loads(data.decode("utf-8", "replace")).get("package", {})
+                except (tomllib.TOMLDecodeError, ValueError):
+                    continue
+                if isinstance(pkg, dict) and isinstance(pkg.get("name"), str):
+                    names.add(pkg["name"].replace("-", "_"))
+            self._crate_names = names
+        return self._crate_names
 
     def _package_dirs(self) -> set[str]:
         """Every trailing part of every directory path in scope (`a/b/c` → `c`, `b/c`, `a/b/c`): a JVM
@@ -1353,7 +1482,7 @@ def return_type(signature: bytes, name: str, language: str) -> str:
 def _takes_output(u: Unit) -> bool:
     """A parameter typed or named as an output (a writer, a stream, a response)."""
     typed = zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names))
-    return any(OUTPUT_PARAM.search(t or p.lstrip("*&")) for p, t in typed if p not in ("self", "this"))
+    return any(output_like(t, True) if t else output_like(p.lstrip("*&")) for p, t in typed if p not in ("self", "this"))
 
 
 def _public(index, model: Model, u: Unit) -> bool:
@@ -1487,6 +1616,7 @@ class _Planner:
         covered = 0
         hosts = 0
         first_host = mounted = 0
+        first_kind = ""
         own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
         for uid in self.ranked:
             mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
@@ -1506,11 +1636,12 @@ class _Planner:
                 continue  # a public writer (`GenCompletionFile(path)`, `GenCompletion(w)`): where results leave
             if kind_of[uid] == "host" and hosts >= 2 and own + hosts >= 2:
                 continue
-            if kind_of[uid] == "host" and hosts and -self.rank(uid)[0] * 2 < first_host:
+            if kind_of[uid] == "host" and hosts and -self.rank(uid)[0] * 2 < first_host and cands[uid][1] == first_kind:
                 mounted += 1  # a host object that sets in motion less than half of what the first one does: a part
-                continue  # it mounts, not a second entry (it still shows the code base is built around the host)
+                continue  # it mounts, not a second entry (it still shows the code base is built around the host);
+                # one of another contract (a client's `Service::call` beside a server's `Future::poll`) is no such part
             if kind_of[uid] == "host" and not hosts:
-                first_host = -self.rank(uid)[0]
+                first_host, first_kind = -self.rank(uid)[0], cands[uid][1]
             if kind_of[uid] != "declared":
                 if covered >> flow.bit[uid] & 1 and kind_of[uid] == "surface":
                     continue  # reached from a chosen entry: part of its flow, not a second entry
@@ -1612,8 +1743,9 @@ class _Planner:
             trunk.sort(key=lambda u: (-min(flow.down[u], 400), d[u], stable(u)))
             # a constructor is assembly, never a core turn; one that would rank in the core marks its type
             # as one the flow runs through (assembly builds it)
-            self.ctor_trunk.update(u for u in converging[: CAPS["core"]] if u in flow.ctor_units)
-            trunk, converging = ([u for u in x if u not in flow.ctor_units] for x in (trunk, converging))
+            ctors = flow.ctor_units | flow.convention_ctors  # `fn new(…) -> Self` too: a task built on the way
+            self.ctor_trunk.update(u for u in converging[: CAPS["core"]] if u in ctors)
+            trunk, converging = ([u for u in x if u not in ctors] for x in (trunk, converging))
             per_entry += [trunk, converging]
             weights += [max(1, flow.down.get(e, 0))] * 2
         self.flowing = set(depth)
@@ -1696,7 +1828,7 @@ class _Planner:
                 sites[call.name] = sites.get(call.name, 0) + 1
             for d in flow.out.get(c, ()):
                 if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].is_callable
-                        and d not in flow.ctor_units and flow.down.get(d, 0) >= 1):
+                        and d not in flow.ctor_units and d not in flow.convention_ctors and flow.down.get(d, 0) >= 1):
                     name = m.units[d].name
                     count[d] = count.get(d, 0) + min(1, max(1, sites.get(name, 0)) / named[name])
         ordered = sorted(count, key=lambda d: (self.query_helper(d), -count[d], self.depth.get(d, 99),
@@ -1808,7 +1940,7 @@ class _Planner:
             if uid not in self.flowing or uid in sink_tier or not u.is_callable or flow.out.get(uid) or not m.calls.get(uid):
                 continue
             typed = dict(zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names)))
-            if not any(OUTPUT_PARAM.search(t or p.lstrip("*&")) for p, t in typed.items() if p not in ("self", "this")):
+            if not any(output_like(t, True) if t else output_like(p.lstrip("*&")) for p, t in typed.items() if p not in ("self", "this")):
                 continue
             handed, to = _hands_output(self.index.sources[u.path][u.sig_end_byte : u.end_byte], m.calls[uid], u.sig_end_byte,
                                        lambda c, uid=uid: self.writer(uid, c))
@@ -1832,6 +1964,10 @@ class _Planner:
                 owners[parent] = owners.get(parent, 0) + 1
         for s in sorted(self.ctor_trunk, key=m.order.__getitem__):  # a type the flow builds on its way
             owners[m.units[s].parent] = owners.get(m.units[s].parent, 0) + 1
+        # a type's blocks in one file are one type: the flow runs through `impl Server`, `Server { … }` builds it
+        for o, n in sorted(owners.items(), key=lambda x: m.order[x[0]]):
+            for t in sorted(self.flow._blocks.get((m.units[o].path, m.units[o].name), ()), key=m.order.__getitem__):
+                owners.setdefault(t, n)
         self.constructors(owners)
         self.constructing(owners)
         self.patching(owners)
@@ -2059,6 +2195,11 @@ class _Planner:
         m, flow = self.m, self.flow
         tier = self.sink_tier.get(uid, (9,))[0]  # a unit that writes out and sets little else in motion is a sink
         built = [t.decode() for t in RETURNS_NEW.findall(body) if t.decode() in self.types_in_scope]
+        spec = BY_NAME.get(self.index.files[u.path].language)
+        if not built and spec is not None and spec.self_constructors and (tail := TAIL_STRUCT.search(body)):
+            name = tail.group(1).decode()  # Rust's value is its body's last expression: `Connection { … }`
+            name = m.units[_owner_type(m, uid)].name if name == "Self" and _owner_type(m, uid) else name
+            built = [name] if name in self.types_in_scope else []
         ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
         wraps = _wraps(body)
         stores = _stores_built(body, u.receiver, m.type_names(), flow.modules(u.path))

@@ -63,10 +63,15 @@ OUTPUT_PARAM = re.compile(r"(?i)(response|writer|stream|socket|channel|output|si
 QUERY_CALL = re.compile(r"^(get|is|has|can|to|as|read)[A-Z_]|^(get|is|has|len|size|read)$")
 
 
+OUTPUT_TYPE = re.compile(r"(?i)(response|writer|stream|socket|channel|output|sink)$")
+
+
 @lru_cache(maxsize=8192)
-def output_like(text: str) -> bool:
-    """A parameter's declared type (or, untyped, its name) says it is an output (OUTPUT_PARAM)."""
-    return OUTPUT_PARAM.search(text) is not None
+def output_like(text: str, declared: bool = False) -> bool:
+    """A parameter's declared type (or, untyped, its name) says it is an output (OUTPUT_PARAM). A declared
+    type is read by its words only: the short names (`w`, `out`) are a parameter's, and a type `W` is a
+    generic parameter, not a writer."""
+    return (OUTPUT_TYPE if declared else OUTPUT_PARAM).search(text) is not None
 
 
 def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tuple[str, ...] = ()) -> str:
@@ -75,7 +80,7 @@ def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tu
     if not calls:
         return ""
     typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
-    outputs = {p for p in params if output_like(typed.get(p, "") or p)}
+    outputs = {p for p in params if (output_like(typed[p], True) if typed.get(p) else output_like(p))}
     for c in calls:
         written = c.name in OUTPUT_NAMES
         if not (written or outputs):

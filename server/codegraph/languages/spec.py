@@ -209,7 +209,11 @@ class LanguageSpec:
     # How distill tells an import from outside the code base: "root" (its first segment names no
     # directory or file of the code base: Python, JavaScript, TypeScript), "package" (its package
     # path is no directory of the code base, and `new pkg.Type()` names a package: Java, Kotlin);
-    # "" it does not tell
+    # "crate" (a path that does not start with `crate`, `self`, `super` or a crate the code base's
+    # Cargo manifests declare: Rust); "" it does not tell
     outside_imports: str = ""
+    # The language has no constructor syntax: a type's function without a receiver parameter that
+    # returns the type itself (`fn new(…) -> Self`) is its constructor by convention (distill)
+    self_constructors: bool = False
     # How a member is written after its type or trait for a reader (`Handler.handle`, `Future::poll`)
     member_separator: str = "."

@@ -382,6 +382,8 @@ RUST = LanguageSpec(
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
     declarations="(let_declaration pattern: (identifier) @name type: (_) @type)",
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
+    outside_imports="crate",
+    self_constructors=True,
     await_suffix=".await",
     field_bindings=True,
     type_alias=re.compile(rb"(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
