@@ -1191,3 +1191,38 @@ def test_a_small_spine_file_is_shown_whole_only_for_bodies_it_still_hides():
     alone = packed(with_helper=False)
     assert alone.mode != "full" and "inner stream" not in alone.text, alone.text
     assert packed(with_helper=True).mode == "full"
+
+
+def test_a_constructor_that_only_stores_its_parameters_is_no_body_worth_showing():
+    """`Adapter(type, scheduler)` only copies its parameters into fields: its signature says
+    all it does, and on a crowded spine its body took the room of a step (retrofit-rxjava3).
+    A constructor that does more (`this.queue = new Queue()`) keeps its body; so does one in
+    a small class, which brings the class whole."""
+    from codegraph.explore.pack import Piece, file_view, pack, restates_params
+    from codegraph.model.facts import Unit
+
+    lines = ["final class Adapter {", "  private final Type type;", "  private final Scheduler scheduler;"]
+    lines += [f"  private int field{k};" for k in range(400)]  # too long to be shown whole
+    ctor = len(lines) + 1
+    lines += ["  Adapter(Type type, Scheduler scheduler) {", "    super(type);", "    this.type = type;", "    this.scheduler = scheduler;", "  }"]
+    builder = len(lines) + 1
+    lines += ["  Adapter(Type type) {", "    this.type = type;", "    this.queue = new Queue();", "  }"]
+    adapt = len(lines) + 1
+    lines += ["  public Object adapt(Call call) {", "    return call.enqueue(this.scheduler);", "  }", "}"]
+    source = "\n".join(lines).encode()
+
+    def unit(name: str, kind: str, start: int, end: int, params: tuple[str, ...] = (), parent: str | None = "A.java::Adapter") -> Unit:
+        return Unit(f"A.java::{name}#{start}", "A.java", name.split(".")[-1], name, kind, 0, 10, start, end, start, start, 0, parent, param_names=params)
+
+    cls = unit("Adapter", "class", 1, len(lines), parent=None)._replace(id="A.java::Adapter")
+    stores = unit("Adapter.Adapter", "constructor", ctor, ctor + 4, ("type", "scheduler"))
+    builds = unit("Adapter.Adapter", "constructor", builder, builder + 3, ("type",))
+    method = unit("Adapter.adapt", "method", adapt, adapt + 2, ("call",))
+    assert restates_params(stores, source.decode().splitlines())
+    assert not restates_params(builds, source.decode().splitlines())
+    view = file_view("A.java", "bodies", "spine", 10.0, source, [cls, stores, builds, method])
+    pieces = [Piece(u, "A.java", 5.0, i, True) for i, u in enumerate((stores, builds, method))]
+    shown, _ = pack({"A.java": view}, pieces, {}, 28000, lambda: None)
+    text = shown[0].text
+    assert "this.scheduler = scheduler;" not in text, text
+    assert "this.queue = new Queue();" in text and "call.enqueue" in text, text
