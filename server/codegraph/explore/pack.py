@@ -183,7 +183,7 @@ class _Packer:
             if view is None or view.mode == "skeleton":
                 continue
             by_id = {u.id: u for u in view.defs}
-            if restates_params(piece.unit, view.lines) and not _in_small_class(piece.unit, by_id):
+            if (restates_params(piece.unit, view.lines) or bodiless(piece.unit)) and not _in_small_class(piece.unit, by_id):
                 continue  # its signature says all it does; in a small class it brings the class
             span = piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True)
             if _covered(view, span):
