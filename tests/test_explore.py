@@ -469,7 +469,7 @@ def test_when_the_spine_overflows_the_step_next_to_the_entry_stays_full():
     source = "\n".join(lines).encode()
 
     def unit(name: str, start: int, end: int) -> Unit:
-        return Unit(f"app.py::{name}", "app.py", name, name, "function", 0, 0, start, end, start, start, 0)
+        return Unit(f"app.py::{name}", "app.py", name, name, "function", 0, 1, start, end, start, start, 0)  # a body past its signature
 
     dispatch_end = 4 + 14 + 4
     units = [unit("serve", 1, 2), unit("dispatch", 4, dispatch_end)] + [unit(n, s, s + 15) for n, s in helpers.items()]
@@ -1164,3 +1164,84 @@ def test_a_small_spine_file_is_shown_whole_only_for_bodies_it_still_hides():
     alone = packed(with_helper=False)
     assert alone.mode != "full" and "inner stream" not in alone.text, alone.text
     assert packed(with_helper=True).mode == "full"
+
+
+def test_a_constructor_that_only_stores_its_parameters_is_no_body_worth_showing():
+    """`Adapter(type, scheduler)` only copies its parameters into fields: its signature says
+    all it does, and on a crowded spine its body took the room of a step (retrofit-rxjava3).
+    A constructor that does more (`this.queue = new Queue()`) keeps its body; so does one in
+    a small class, which brings the class whole."""
+    from codegraph.explore.pack import Piece, file_view, pack, restates_params
+    from codegraph.model.facts import Unit
+
+    lines = ["final class Adapter {", "  private final Type type;", "  private final Scheduler scheduler;"]
+    lines += [f"  private int field{k};" for k in range(400)]  # too long to be shown whole
+    ctor = len(lines) + 1
+    lines += ["  Adapter(Type type, Scheduler scheduler) {", "    super(type);", "    this.type = type;", "    this.scheduler = scheduler;", "  }"]
+    builder = len(lines) + 1
+    lines += ["  Adapter(Type type) {", "    this.type = type;", "    this.queue = new Queue();", "  }"]
+    adapt = len(lines) + 1
+    lines += ["  public Object adapt(Call call) {", "    return call.enqueue(this.scheduler);", "  }", "}"]
+    source = "\n".join(lines).encode()
+
+    def unit(name: str, kind: str, start: int, end: int, params: tuple[str, ...] = (), parent: str | None = "A.java::Adapter") -> Unit:
+        return Unit(f"A.java::{name}#{start}", "A.java", name.split(".")[-1], name, kind, 0, 10, start, end, start, start, 0, parent, param_names=params)
+
+    cls = unit("Adapter", "class", 1, len(lines), parent=None)._replace(id="A.java::Adapter")
+    stores = unit("Adapter.Adapter", "constructor", ctor, ctor + 4, ("type", "scheduler"))
+    builds = unit("Adapter.Adapter", "constructor", builder, builder + 3, ("type",))
+    method = unit("Adapter.adapt", "method", adapt, adapt + 2, ("call",))
+    assert restates_params(stores, source.decode().splitlines())
+    assert not restates_params(builds, source.decode().splitlines())
+    view = file_view("A.java", "bodies", "spine", 10.0, source, [cls, stores, builds, method])
+    pieces = [Piece(u, "A.java", 5.0, i, True) for i, u in enumerate((stores, builds, method))]
+    shown, _ = pack({"A.java": view}, pieces, {}, 28000, lambda: None)
+    text = shown[0].text
+    assert "this.scheduler = scheduler;" not in text, text
+    assert "this.queue = new Queue();" in text and "call.enqueue" in text, text
+
+
+def test_a_step_between_two_parts_of_the_core_joins_them(tmp_path):
+    """Three word matches, each with its own steps: `Loader.execute` reaches `Chain.proceed`
+    only by a name guess, too weak for a connecting path, and `proceed` hands the work to an
+    interceptor it cannot type. `proceed` calls into `copy`'s part of the core (proven): it is
+    the step between the parts; then `Engine.intercept`, of the two `intercept`s the guess
+    reaches the one that calls on into the core (`run`), joins too. `Logging.intercept` does not."""
+    from codegraph.explore.flow import find_flow
+    from codegraph.graph.likely import likely_graph
+
+    (tmp_path / "loader.py").write_text(
+        "class Loader:\n    def execute(self, request):\n        chain = self.interceptors[0]\n        return chain.proceed(request)\n"
+    )
+    (tmp_path / "chain.py").write_text(
+        "class Chain:\n    def proceed(self, request):\n        interceptor = self.pick()\n        nxt = self.copy(request)\n"
+        "        return interceptor.intercept(nxt)\n\n    def copy(self, request):\n        return self.check(request)\n\n"
+        "    def check(self, request):\n        return request\n\n\n"
+        "class Engine:\n    def intercept(self, chain):\n        return self.run(chain)\n\n    def run(self, chain):\n        return self.fetch(chain)\n\n"
+        "    def fetch(self, chain):\n        return chain\n\n\n"
+        "class Logging:\n    def intercept(self, chain):\n        return chain\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    by_name = {u.qualname: u for u in idx.resolver.units.values()}
+    words = [by_name["Loader.execute"], by_name["Chain.copy"], by_name["Engine.run"]]
+    flow = find_flow(idx, likely_graph(idx), [], words, [], {}, lambda p: False, lambda: None)
+    core = {idx.resolver.units[uid].qualname for uid in flow.spine}
+    assert {"Chain.proceed", "Engine.intercept"} <= core, core
+    assert "Logging.intercept" not in core
+
+
+def test_a_spine_declaration_without_a_body_takes_no_room():
+    """The question names `ImageLoader.execute`, an interface's declaration: on the spine it is
+    a signature, not a body; the implementation's body is what the reader needs, and the
+    declaration's section would only take its room."""
+    from codegraph.explore.pack import Piece, file_view, pack
+    from codegraph.model.facts import Unit
+
+    lines = [f"// header line {k}" for k in range(400)] + ["interface ImageLoader {", "  fun execute(request: Request): Result", "}"]
+    source = "\n".join(lines).encode()
+    decl = Unit("L.kt::ImageLoader.execute", "L.kt", "execute", "ImageLoader.execute", "method", 10, 20, 402, 402, 402, 402, 20, "L.kt::ImageLoader")
+    owner = Unit("L.kt::ImageLoader", "L.kt", "ImageLoader", "ImageLoader", "interface", 0, 30, 401, 403, 401, 401, 5)
+    view = file_view("L.kt", "bodies", "spine", 10.0, source, [owner, decl])
+    shown, left_out = pack({"L.kt": view}, [Piece(decl, "L.kt", 9.0, 0, True, named=True)], {}, 28000, lambda: None)
+    assert not shown and not left_out, shown[0].text if shown else left_out

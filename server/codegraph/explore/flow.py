@@ -68,6 +68,7 @@ SURE_STEP = 0.8  # below where a named flow's core path ends, hops this likely c
 SURE_WIDTH = 2  # ...at most this many callees of each unit on that line
 SURE_MAX = 12  # ...and this many units below each end
 SURE_CALLERS = 2  # ...and never a helper with more callers than this
+JOINT_ROUNDS = 2  # a step between two parts of the core may need one more between it and the next
 SURE_PROVEN = 0.9  # with no callable named, a core unit's hops this likely carry the core on...
 SURE_WORDS = 0.2  # ...as far as a unit the question's words touch this much...
 SURE_CHAIN = 3  # ...this many hops down: a chain of steps, not a core step's helper
@@ -313,6 +314,7 @@ def find_flow(
         search.connect_from(relevant[0], 1.0)
     if not search.core and sources:
         search.core.add(sources[0].id)
+    search.joints()
     flow = search.flow
     flow.hops = _flow_order(flow.hops)  # from where the work enters down, breadth first
     core_callables = [search.units[uid] for uid in sorted(search.core) if uid in search.units and search.units[uid].is_callable]
@@ -503,6 +505,50 @@ class _FlowSearch:
                     self.core.add(impls[0].id)
                     added.append(impls[0])
         return added
+
+    def joints(self) -> None:
+        """Parts of the core no connecting path joined (word matches, each with its own steps):
+        a unit one core unit calls and that calls, proven, into another part is the step between
+        them (`RealImageLoader.execute` → `RealInterceptorChain.proceed` → `copy`) when it is the
+        only callee on that call line to do so — so also the one member of a family a guessed
+        call reaches that calls on into the core (`interceptor.intercept(next)` →
+        `EngineInterceptor.intercept` → `execute`)."""
+        for _ in range(JOINT_ROUNDS):
+            part = self._parts()
+            found: list[Hop] = []
+            for uid in sorted(self.core):
+                u = self.units.get(uid)
+                if u is None or not u.is_callable:
+                    continue
+                by_line: dict[int, list[tuple[Hop, Hop]]] = defaultdict(list)
+                for m, line, how, _ in self.steps.out(u):
+                    if m.id in self.core or not m.is_callable or self.excluded(m.path) or self.steps.thrown(u, line):
+                        continue
+                    onward = [Hop(m, d, at, rule) for d, at, rule, conf in self.steps.out(m)
+                              if d.id in self.core and d.is_callable and conf >= SURE_PROVEN and part[d.id] != part[uid]]
+                    if onward:
+                        by_line[line].append((Hop(u, m, line, how), onward[0]))
+                found += [hop for joins in by_line.values() if len(joins) == 1 for hop in joins[0]]
+            if not found:
+                return
+            for hop in found:
+                self.add(hop)
+                self.core |= {hop.src.id, hop.dst.id}
+
+    def _parts(self) -> dict[str, str]:
+        """Each core unit's part: the core units its core hops join it to (union-find)."""
+        parent = {uid: uid for uid in self.core}
+
+        def find(x: str) -> str:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for h in self.flow.hops:
+            if h.src.id in parent and h.dst.id in parent:
+                parent[find(h.src.id)] = find(h.dst.id)
+        return {uid: find(uid) for uid in parent}
 
     def implementations(self, anchors: list[Unit]) -> list[Unit]:
         """A core call to an abstract method (no body, or one that only raises

@@ -11,6 +11,7 @@ and no small file is shown whole only because it is small.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -182,6 +183,8 @@ class _Packer:
             if view is None or view.mode == "skeleton":
                 continue
             by_id = {u.id: u for u in view.defs}
+            if (restates_params(piece.unit, view.lines) or bodiless(piece.unit)) and not _in_small_class(piece.unit, by_id):
+                continue  # its signature says all it does; in a small class it brings the class
             span = piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True)
             if _covered(view, span):
                 continue  # already shown inside another piece
@@ -217,7 +220,7 @@ class _Packer:
         for piece in pieces:
             self.checkpoint()
             view = self.views.get(piece.path)
-            if view is None or view.mode in ("skeleton", "full"):
+            if view is None or view.mode in ("skeleton", "full") or restates_params(piece.unit, view.lines):
                 continue
             span = piece_ranges(piece.unit, {u.id: u for u in view.defs}, view.trait_impls)
             if _covered(view, span):
@@ -251,6 +254,39 @@ def bodiless(u: Unit) -> bool:
     """A declaration with no body of its own (an interface's or abstract method): as context it
     is a signature, not a body worth a piece."""
     return u.is_callable and u.sig_end_byte >= u.end_byte
+
+
+_STORE = re.compile(r"(?:this|self)\.(\w+)\s*=\s*(\w+)\s*;?")
+_SUPER = re.compile(r"super\s*\(\s*((?:\w+\s*,\s*)*\w*)\s*\)\s*;?")
+_LITERALS = frozenset({"null", "None", "true", "false", "True", "False", "undefined", "nil"})
+
+
+def restates_params(u: Unit, lines: list[str]) -> bool:
+    """A constructor whose body only stores its parameters in fields (`this.x = x;`, with at
+    most a `super(a, b)` of parameters): its signature already says everything the body does,
+    so the body is no step of any flow."""
+    if not (u.kind == "constructor" or u.name in ("__init__", "constructor")) or not u.param_names:
+        return False
+    params = set(u.param_names) | _LITERALS
+    statements = 0
+    for raw in lines[u.sig_end_line : u.end_line]:
+        line = raw.strip().strip("{}").strip()
+        if not line or line.startswith(("//", "#", "/*", "*")):
+            continue
+        m = _STORE.fullmatch(line)
+        if m and m.group(2) in params:
+            statements += 1
+            continue
+        m = _SUPER.fullmatch(line)
+        if m and all(a.strip() in params for a in m.group(1).split(",") if a.strip()):
+            continue
+        return False
+    return statements > 0
+
+
+def _in_small_class(u: Unit, by_id: dict[str, Unit]) -> bool:
+    parent = by_id.get(u.parent) if u.parent else None
+    return parent is not None and parent.kind == "class" and parent.end_line - parent.start_line <= SMALL_CLASS_LINES
 
 
 def _hides_bodies(view: FileView) -> bool:
