@@ -316,3 +316,38 @@ def test_a_call_that_may_reach_several_same_named_units_counts_a_share_of_a_core
                  core=["c1", "c2"], chosen=set(), flowing=set(names), depth=depth, families_taken=set(),
                  query_helper=lambda u: False, stable=lambda u: u, sibling_key=lambda u: None)
     assert flow._Planner.below_core(planner) == ["p1", "p2", "s", "b1", "b2", "b3"]
+
+
+def test_a_small_type_whose_members_take_several_places_is_shown_whole(monkeypatch) -> None:
+    """py-pipeline with 8 plan places: `Runner.run` (core), `Runner.__init__` and `Runner.create_crawler` (assembly)
+    took three places for two roles, `Engine`'s two constructors-and-registrations two for one. Each small type is
+    shown whole in its first member's place, holding one place per distinct role (each member role keeps its
+    label); the place saved goes to the next step of the flow (`run_forever`), and the relations of the members
+    stay facts of the type's source."""
+    from codegraph.distill import flow
+
+    monkeypatch.setattr(flow, "TOTAL", 8)
+    monkeypatch.setitem(flow.CAPS, "core", 3)
+    got = {}
+    run = flow._Planner.run
+
+    def spy(self):
+        got["planner"] = self
+        return run(self)
+
+    monkeypatch.setattr(flow._Planner, "run", spy)
+    index = RootIndex(FIXTURES / "py-pipeline", use_cache=False)
+    index.build()
+    pack = run_distill_frame(index, {"format": "json"})["pack"]
+    plan = got["planner"].p
+    picks = {uid: key for uid, key, _, _ in plan.picks}
+    assert plan.whole["pipeline/runner.py::Runner"] == ["core", "assembly"], plan.whole
+    assert plan.whole["pipeline/engine.py::Engine"] == ["assembly"], plan.whole
+    assert not {"pipeline/runner.py::Runner.run", "pipeline/runner.py::Runner.__init__"} & set(picks), picks
+    assert picks.get("pipeline/loop.py::run_forever") == "core", picks
+    srcs = {s["symbol"]: i for i, s in enumerate(pack["sources"])}
+    assert pack["sources"][srcs["Runner"]]["roles"] == ["STATE_ORCHESTRATE", "ASSEMBLY_INIT"]
+    assert not {"Runner.run", "Runner.__init__", "Engine.schedule"} & set(srcs), srcs
+    assert sum(len(s["roles"]) for s in pack["sources"]) <= 32
+    assert any(f["text"].startswith("Runner.run calls run_forever") and f["sources"] == [srcs["Runner"], srcs["run_forever"]]
+               for f in pack["facts"]), [f["text"] for f in pack["facts"]]

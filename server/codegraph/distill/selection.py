@@ -39,6 +39,9 @@ class Selection:
     refused: dict[str, str] = field(default_factory=dict)  # obligation id → why its group was not placed
     rejections: dict[str, str] = field(default_factory=dict)  # uid → recorded reason
     covered_components: set[int] = field(default_factory=set)
+    # a type shown whole for several members carries one role label per distinct member role: the labels past
+    # its first take places of the unit cap (uid → extra places)
+    extra_places: dict[str, int] = field(default_factory=dict)
     cross_pairs: set[tuple[int, int]] = field(default_factory=set)
     incomplete: bool = False
     timed_out: bool = False
@@ -48,6 +51,10 @@ class Selection:
 
     def has(self, uid: str) -> bool:
         return uid in self.picks or uid in self.aliases
+
+    def places(self) -> int:
+        """Units picked, plus the extra role labels of types shown whole (MAX_UNITS bounds both)."""
+        return len(self.picks) + sum(n for u, n in self.extra_places.items() if u in self.picks)
 
 
 def _contains(a: Unit, b: Unit) -> bool:
@@ -81,7 +88,7 @@ class Scheduler:
         delta = sum(self.cost(u) for u in new) - sum(self.cost(c) for c in freed)
         if self.sel.lane_count(lane) + slots > LANE_CAPS[lane]:
             return f"{lane}_lane_full"
-        if len(self.sel.picks) + len(new) - len(freed) > MAX_UNITS:
+        if self.sel.places() + len(new) + sum(self.sel.extra_places.get(u, 0) for u in new) - len(freed) > MAX_UNITS:
             return "unit_cap"
         if self.sel.body_bytes + delta > MAX_BODY_BYTES:
             return "complete_unit_budget"
@@ -224,7 +231,7 @@ class Scheduler:
     def check(self) -> None:
         """The selection invariants; a violation is a bug, not a soft failure."""
         s = self.sel
-        assert len(s.picks) <= MAX_UNITS, len(s.picks)
+        assert s.places() <= MAX_UNITS, s.places()
         assert s.body_bytes == sum(self.cost(u) for u in s.picks) <= MAX_BODY_BYTES, s.body_bytes
         for lane, cap in LANE_CAPS.items():
             assert s.lane_count(lane) <= cap, (lane, s.lane_count(lane))
