@@ -373,6 +373,7 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
     plan_roles: dict[str, list[str]] = {}
     if request.scenario == "overview" and not tick():
         plan_roles = _follow_plan(plan, roles, sched)
+        sched.stands_for = plan.stands_for
     elif not tick():
         sched.rotate(pool)
     for spec in request.obligations:
@@ -380,7 +381,7 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
             sched.reserve(spec, located[spec.id])
     if not tick():
         backbone = {p for p, pick in sched.sel.picks.items() if pick.lane == "skeleton" and p in model.units}
-        near = backbone | {n for b in backbone for n in model.neighbours(b)}
+        near = backbone | {n for b in backbone for x in [b] + plan.stands_for.get(b, []) for n in model.neighbours(x)}
         bnd = boundary_roles(index, model, near)
         boundary_of(roles, bnd)
         sched.one_hop({u: v for u, v in bnd.items() if u not in backbone})

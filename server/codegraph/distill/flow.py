@@ -66,8 +66,9 @@ ERROR_WORDS = re.compile(rb"\b(?:try|catch|except|recover|throw|raise|Errorf)\b|
 QUERY_REACH = 16  # a query (`is…`, `has…`, `get…`) setting fewer units in motion answers a question: a helper
 FEW_CALLEES = 8  # a unit that calls more distinct units than this sets the flow in motion: not a writer
 MAX_OUTER_BYTES = 12_000  # a closure's enclosing function is read whole up to this size
-WHOLE_TYPE_BYTES = 8_000  # a type shown whole for its picked members is at most this large …
-WHOLE_TYPE_EXTRA = 4_000  # … and at most this much larger than the members it stands for
+SMALL_TYPE_BYTES = 4_000  # a type this small is read whole in the place of its picked members
+WHOLE_TYPE_BYTES = 8_000  # a larger one only when that saves places, up to this size …
+WHOLE_TYPE_EXTRA = 2_000  # … and at most this much larger than the members it stands for
 
 # Directory names that hold material about the code, not the code's architecture.
 NON_ARCH_DIRS = frozenset({
@@ -132,6 +133,7 @@ class Plan:
     # it holds one place per distinct role, so each member's main role keeps its label
     whole: dict[str, list[str]] = field(default_factory=dict)
     members: dict[str, list[str]] = field(default_factory=dict)  # such a type → the units it holds (facts, arrows)
+    stands_for: dict[str, list[str]] = field(default_factory=dict)  # such a type → the picks it took the place of
 
 
 def _fields_from_calls(src: bytes, lo: int, hi: int):
@@ -2196,14 +2198,14 @@ class _Planner:
         return False
 
     def whole_types(self) -> None:
-        """Slot efficiency: when the plan picked two or more members of a small type (at most WHOLE_TYPE_BYTES,
-        and at most WHOLE_TYPE_EXTRA more than those members), and they carry fewer distinct roles than they are
-        many, the type is shown whole in the first member's place — only when units of the flow still wait for
-        a place (a small code base keeps its members apart). It holds one place per distinct role, so each
-        member keeps its role label; the places saved go to the next units of the plan (no more than the picks
-        held before, so the one hop keeps its own), and the type's other members are read with it. *Why:* every
-        pack was full at 32 units, while a core class's entry, steps and handlers took a place each and its
-        other members (the components it builds, `next` beside `error`) had none."""
+        """Slot efficiency: a type holding picks of the plan is shown whole in its first member's place when it is
+        small (SMALL_TYPE_BYTES), or, up to WHOLE_TYPE_BYTES, when that saves places (its picked members carry fewer
+        distinct roles than they are many) and it costs at most WHOLE_TYPE_EXTRA more than those members — only
+        when units of the flow still wait for a place (a small code base keeps its members apart). It holds one
+        place per distinct role, so each member keeps its role label; the places saved go to the next units of the
+        plan (no more than the picks held before, so the one hop keeps its own), and its other members are read
+        with it. *Why:* every pack was full at 32 units, while a core class's entry, steps and handlers took a
+        place each and its other members (the components it builds, `next` beside `error`) had none."""
         m, p = self.m, self.p
         if all(u in self.taken for u in self.spare_core):
             return  # every unit of the flow found a place: nothing waits for one
@@ -2217,14 +2219,16 @@ class _Planner:
         drop: set[int] = set()
         for t, idx in groups.items():
             keys = list(dict.fromkeys(p.picks[i][1] for i in idx))
-            if len(keys) >= len(idx) or m.cost(t) > min(WHOLE_TYPE_BYTES, sum(m.cost(p.picks[i][0]) for i in idx)
-                                                       + WHOLE_TYPE_EXTRA):
-                continue  # no place saved, or the type costs much more to read than the members picked
+            saves = len(keys) < len(idx)  # its members carry fewer roles than they are many: places saved
+            if not (m.cost(t) <= SMALL_TYPE_BYTES or (saves and m.cost(t) <= min(
+                    WHOLE_TYPE_BYTES, sum(m.cost(p.picks[i][0]) for i in idx) + WHOLE_TYPE_EXTRA))):
+                continue
             q = p.qualities.setdefault(t, {})
             for i in idx:
                 q.setdefault(p.picks[i][1], p.picks[i][2])
                 for k, v in p.qualities.get(p.picks[i][0], {}).items():
                     q.setdefault(k, v)
+            p.stands_for[t] = [p.picks[i][0] for i in idx]
             uid, key, why, dep = p.picks[idx[0]]
             names = ", ".join(f"`{m.units[p.picks[i][0]].name}`" for i in idx)
             p.picks[idx[0]] = (t, key, f"{why} (the type whole, for {names})", dep)
@@ -2234,20 +2238,22 @@ class _Planner:
             self.taken.add(t)
             self.wholes.add(t)
             drop.update(idx[1:])
-        if not drop:
+        if not p.whole:
             return
-        before = len(p.picks)
-        p.picks = [x for i, x in enumerate(p.picks) if i not in drop]
-        self.left = sum(len(k) - 1 for k in p.whole.values())
-        self.total = min(TOTAL, before)
         members: dict[str, list[str]] = {t: [] for t in p.whole}
-        for x in self.flow.ordered:  # one pass: the units each whole type holds
+        for x in self.flow.ordered:  # one pass: the units each whole type holds (their relations are its own)
             t = m.units[x].parent
             while t and t not in members:
                 t = m.units[t].parent
             if t:
                 members[t].append(x)
         p.members = members
+        if not drop:
+            return
+        before = len(p.picks)
+        p.picks = [x for i, x in enumerate(p.picks) if i not in drop]
+        self.left = sum(len(k) - 1 for k in p.whole.values())
+        self.total = min(TOTAL, before)
         self.spare_picks()
         self.fill()
         self.closures_to_outer()

@@ -65,6 +65,7 @@ class Scheduler:
     def __init__(self, model: Model, units: dict[str, Unit], roles: Roles, tick: Callable[[], bool]) -> None:
         self.m, self.units, self.roles, self.tick = model, units, roles, tick
         self.sel = Selection()
+        self.stands_for: dict[str, list[str]] = {}  # a type shown whole → the units it stands for (their neighbours)
         self._by_path: dict[str, list[str]] = {}
 
     # ---- primitives -----------------------------------------------------------------
@@ -199,7 +200,8 @@ class Scheduler:
         backbone = [p for p, pick in self.sel.picks.items() if pick.lane == "skeleton"]
         links: dict[str, int] = {}
         for b in backbone:
-            for n in self.m.neighbours(b) if b in self.m.units else ():
+            near = [n for x in [b] + self.stands_for.get(b, []) if x in self.m.units for n in self.m.neighbours(x)]
+            for n in dict.fromkeys(near):
                 if not self.sel.has(n) and not non_architecture(self.units[n].path):  # examples, docs, benchmarks stay out
                     links[n] = links.get(n, 0) + 1
         per_file: dict[str, int] = {}
