@@ -37,7 +37,7 @@ __all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-2"
-POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12;views;own-bare;doors-own;loop-parts;tools;jvm-outside;bare-fields;door-iface;bare-params;ctors-asm;load-members;type-calls;err-arms;own-builder;writers-out;js-exports;cls-builds;wired-names;leaf-layers;fill-writers;fill-bounds;fam-imported;err-turn;core-doors;net-sinks;core-steps;table-lookups;inner-doors;queries;err-doors;guard-dups;step-shares;result-values;fwd-parts;poll-chain;new-ctors;tail-built"
+POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12;views;own-bare;doors-own;loop-parts;tools;jvm-outside;bare-fields;door-iface;bare-params;ctors-asm;load-members;type-calls;err-arms;own-builder;writers-out;js-exports;cls-builds;wired-names;leaf-layers;fill-writers;fill-bounds;fam-imported;err-turn;core-doors;net-sinks;core-steps;table-lookups;inner-doors;queries;err-doors;guard-dups;step-shares;result-values;fwd-parts;poll-chain;new-ctors;tail-built;whole-types"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 
 
@@ -111,19 +111,22 @@ def recheck(index, units: dict, uids: list[str]) -> tuple[dict[str, str], dict[s
     return bodies, broken
 
 
-def role_labels(rows: list[SourceRow], roles, plan_roles: dict[str, list[str]]) -> dict[str, list[str]]:
+def role_labels(rows: list[SourceRow], roles, plan_roles: dict[str, list[str]],
+                whole: dict[str, int] | None = None) -> dict[str, list[str]]:
     """Each source's roles, its main one first. Further roles (each with its own reason) are
     shown while the pack holds at most MAX_UNITS role labels in all, so a reader scanning the
-    roles sees each unit's main job before anyone's second one."""
+    roles sees each unit's main job before anyone's second one. A type shown whole (`whole`: uid → the places
+    it holds) shows one label per place: its members' main roles."""
     labels: dict[str, list[str]] = {}
     extra: list[tuple[str, str]] = []
     for r in rows:
         mine = roles.get(r.uid, {})
         order = [x for x in plan_roles.get(r.uid, []) if x in mine]
         order += [x for x in ROLE_ORDER if x in mine and x not in order]
-        labels[r.uid] = order[:1] or [AUX]
-        extra += [(r.uid, x) for x in order[1:]]
-    budget = MAX_UNITS - len(labels)
+        n = (whole or {}).get(r.uid, 1)
+        labels[r.uid] = order[:n] or [AUX]
+        extra += [(r.uid, x) for x in order[n:]]
+    budget = MAX_UNITS - sum(map(len, labels.values()))
     rank = {ENTRY: 0, BOUNDARY: 1, PERSIST: 2, ASSEMBLY: 3, ORCHESTRATE: 4}  # the default job (core) last
     extra.sort(key=lambda x: rank.get(x[1], 5))  # stable: row order within a role
     for uid, role in extra:
@@ -200,6 +203,19 @@ def one_hop_role(index, model: Model, uid: str, mine: dict, down: dict[str, int]
     return "", ""
 
 
+def _edges(model: Model, rows: list[SourceRow], held: dict[str, str]) -> list[tuple[str, str, str]]:
+    """Proven relations among the delivered sources; a unit held by a type shown whole speaks for that type."""
+    shown = {r.uid for r in rows if not r.alias_of}
+    held = {x: t for x, t in held.items() if t in shown}
+    out = []
+    for uid, row in [(r.uid, r.uid) for r in rows if not r.alias_of] + list(held.items()):
+        for d in sorted(model.out.get(uid, ()), key=model.order.__getitem__):
+            to = held.get(d, d)
+            if to in shown and to != row:
+                out.append((row, to, model.kinds[(uid, d)]))
+    return out
+
+
 def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
     """Overview selection along the lifecycle flow (flow.py); roles of picked units come from the plan."""
     order: dict[str, list[str]] = {}
@@ -209,14 +225,20 @@ def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
                 ("skeleton", "context") if "entry" in p.qualities.get(uid, {}) else ("context",)  # a public writer
         else:
             lanes = (("boundary",) if key == "boundary" else ()) + ("skeleton", "context")
+        extra = len(p.whole.get(uid, ())) - 1  # a type shown whole: a place per distinct role of its members
+        if extra > 0:
+            sched.sel.extra_places[uid] = extra
         for lane in lanes:
             if sched.sel.lane_count(lane) < LANE_CAPS[lane] and sched.try_add(uid, lane, f"flow:{key}"):
                 break
+        else:
+            sched.sel.extra_places.pop(uid, None)
     for uid, q in p.qualities.items():
         if not sched.sel.has(uid):
             continue
         primary = next(k for u, k, _, _ in p.picks if u == uid)
-        keys = [primary] + [k for k in ("entry", "boundary", "sink", "assembly", "core") if k in q and k != primary]
+        keys = p.whole.get(uid) or [primary]  # a type shown whole: its members' main roles first
+        keys = keys + [k for k in ("entry", "boundary", "sink", "assembly", "core") if k in q and k not in keys]
         old = roles.get(uid, {})
         mine = {ROLE_OF[k]: (1 if k == primary else 2, q[k]) for k in keys}
         for role in ROLE_ORDER:  # syntax signals the unit also shows keep their own reasons
@@ -296,7 +318,8 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     rows = source_rows(sel)
     bodies, broken = recheck(index, units, [r.uid for r in rows if not r.alias_of])
     results = _obligations(request, located, rows, roles, sel, model, broken, pool)
-    facts = build_facts(model, units, roles, rows)
+    held = {x: t for t, xs in plan.members.items() if t in sel.picks for x in xs}  # types shown whole hold these
+    facts = build_facts(model, units, roles, rows, held)
     gaps = build_gaps(index, model, sel, broken, entries, seeds_missing)
     if timed_out:
         status = "timeout"
@@ -308,13 +331,11 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     components = _components(model, rows)
     if request.scenario == "overview":  # units outside the plan (one hop): the plan's body rules decide their main role
         roles = _one_hop_roles(index, model, rows, roles, plan_roles, plan.down, plan.out)
-    labels = role_labels(rows, roles, plan_roles)
+    labels = role_labels(rows, roles, plan_roles, {u: n + 1 for u, n in sel.extra_places.items() if u in sel.picks})
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
                   facts=facts, obligations=results, components=components, gaps=gaps,
-                  edges=[(r.uid, d, model.kinds[(r.uid, d)]) for r in rows if not r.alias_of
-                         for d in sorted(model.out.get(r.uid, ()), key=model.order.__getitem__)
-                         if any(x.uid == d and not x.alias_of for x in rows)])
+                  edges=_edges(model, rows, held))
 
     # ---- size gate: `measure` is the transport's (bytes of the message it sends) ----------
     def render(pack: dict) -> dict:
@@ -352,6 +373,7 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
     plan_roles: dict[str, list[str]] = {}
     if request.scenario == "overview" and not tick():
         plan_roles = _follow_plan(plan, roles, sched)
+        sched.stands_for = plan.stands_for
     elif not tick():
         sched.rotate(pool)
     for spec in request.obligations:
@@ -359,7 +381,7 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
             sched.reserve(spec, located[spec.id])
     if not tick():
         backbone = {p for p, pick in sched.sel.picks.items() if pick.lane == "skeleton" and p in model.units}
-        near = backbone | {n for b in backbone for n in model.neighbours(b)}
+        near = backbone | {n for b in backbone for x in [b] + plan.stands_for.get(b, []) for n in model.neighbours(x)}
         bnd = boundary_roles(index, model, near)
         boundary_of(roles, bnd)
         sched.one_hop({u: v for u, v in bnd.items() if u not in backbone})

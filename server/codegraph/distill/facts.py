@@ -44,20 +44,24 @@ def _sym(model: Model, units: dict, uid: str) -> str:
     return units[uid].qualname
 
 
-def build_facts(model: Model, units: dict, roles: Roles, rows: list[SourceRow]) -> list[FactRow]:
+def build_facts(model: Model, units: dict, roles: Roles, rows: list[SourceRow],
+                held: dict[str, str] | None = None) -> list[FactRow]:
+    """`held`: unit → the type shown whole that holds it (its relations are that source's)."""
     chosen = [r.uid for r in rows if not r.alias_of]
     present = set(chosen)
+    held = {x: t for x, t in (held or {}).items() if t in present}
     facts: list[FactRow] = []
     for uid in chosen:  # entries: the lifecycle's triggers, with the signal that marked them
         tier_why = roles.get(uid, {}).get(ENTRY)
         if tier_why:
             facts.append(FactRow("entry", f"{_sym(model, units, uid)}: {tier_why[1]}", (uid,), 1 if tier_why[0] == 1 else 0, True))
-    for uid in chosen:  # resolved relations among the selected units
+    for uid, row in [(u, u) for u in chosen] + list(held.items()):  # resolved relations among the selected units
         for dst in sorted(model.out.get(uid, ()), key=model.order.__getitem__):
-            if dst in present:
+            to = held.get(dst, dst)
+            if to in present and to != row:
                 kind = model.kinds[(uid, dst)]
                 line = model.lines[(uid, dst)]
-                facts.append(FactRow(kind, f"{_sym(model, units, uid)} {kind} {_sym(model, units, dst)} (line {line})", (uid, dst), 1, True))
+                facts.append(FactRow(kind, f"{_sym(model, units, uid)} {kind} {_sym(model, units, dst)} (line {line})", (row, to), 1, True))
     for cyc in model.cycles:
         inside = [u for u in cyc if u in present]
         if inside:

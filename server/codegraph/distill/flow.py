@@ -75,6 +75,9 @@ ERROR_WORDS = re.compile(rb"\b(?:try|catch|except|recover|throw|raise|Errorf)\b|
 QUERY_REACH = 16  # a query (`is…`, `has…`, `get…`) setting fewer units in motion answers a question: a helper
 FEW_CALLEES = 8  # a unit that calls more distinct units than this sets the flow in motion: not a writer
 MAX_OUTER_BYTES = 12_000  # a closure's enclosing function is read whole up to this size
+SMALL_TYPE_BYTES = 4_000  # a type this small is read whole in the place of its picked members
+WHOLE_TYPE_BYTES = 8_000  # a larger one only when that saves places, up to this size …
+WHOLE_TYPE_EXTRA = 2_000  # … and at most this much larger than the members it stands for
 
 # Directory names that hold material about the code, not the code's architecture.
 NON_ARCH_DIRS = frozenset({
@@ -135,6 +138,11 @@ class Plan:
     down: dict[str, int] = field(default_factory=dict)  # units downstream of each unit on the selection graph
     out: dict[str, set[str]] = field(default_factory=dict)  # the selection graph's callees of each unit
     fill: set[str] = field(default_factory=set)  # picked only because slots were free: never the skeleton
+    # a small type shown whole for members the plan picked (`whole_types`) → the members' role keys, in pick order:
+    # it holds one place per distinct role, so each member's main role keeps its label
+    whole: dict[str, list[str]] = field(default_factory=dict)
+    members: dict[str, list[str]] = field(default_factory=dict)  # such a type → the units it holds (facts, arrows)
+    stands_for: dict[str, list[str]] = field(default_factory=dict)  # such a type → the picks it took the place of
 
 
 def _fields_from_calls(src: bytes, lo: int, hi: int):
@@ -1530,6 +1538,9 @@ class _Planner:
         self.arch = self.flow.arch
         self.reg_memo: dict[str, str | None] = {}
         self.handing: dict[str, bool] = {}
+        self.total = TOTAL  # the plan's places (`whole_types` lowers it to what the picks held before)
+        self.left = 0  # places held by the extra role labels of types shown whole
+        self.wholes: set[str] = set()
 
     def run(self) -> tuple[Plan, Flow]:
         """The stages in reading order: what enters, what the flow runs through, what builds and feeds it,
@@ -1547,6 +1558,7 @@ class _Planner:
         self.fill()
         self.closures_to_outer()
         self.error_writers_to_boundaries()
+        self.whole_types()
         self.all_qualities()
         return self.p, self.flow
 
@@ -2116,10 +2128,15 @@ class _Planner:
             if uid not in self.taken:
                 self.taken.add(uid)
                 p.picks.append((uid, "boundary", self.err_callees[uid], self.depth.get(uid, 0)))
-        for uid in self.spare_core:  # slots the other stages left free go to more of the flow
-            if len(p.picks) >= TOTAL:
+        self.spare_picks()
+
+    def spare_picks(self) -> None:
+        """Slots the other stages left free go to more of the flow (a unit a type shown whole holds needs none)."""
+        p = self.p
+        for uid in self.spare_core:
+            if len(p.picks) + self.left >= self.total:
                 break
-            if uid not in self.taken:
+            if uid not in self.taken and not self.held(uid):
                 self.trunk_pick(uid)
 
     def hands_back_built(self, uid: str, body: bytes) -> str:
@@ -2250,7 +2267,7 @@ class _Planner:
         """Free slots take, in order: more assembly, public methods that register parts, more sinks, the
         remaining public surfaces, more boundaries, error doors, then the rest of the public API that calls anything."""
         m, flow, p = self.m, self.flow, self.p
-        if len(p.picks) >= TOTAL:  # no slot free (a large code base): nothing below could be placed
+        if len(p.picks) + self.left >= self.total:  # no slot free (a large code base): nothing below could be placed
             return
         api = sorted((u for u in flow.ordered if u not in self.cands and m.units[u].is_callable
                       and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
@@ -2269,10 +2286,10 @@ class _Planner:
                  if u not in wired_api and flow.down.get(u, 0) >= 1]  # a public leaf helper is not a surface
         bounds = sum(1 for _, k, _, _ in p.picks if k == "boundary")
         for uid, key, why in more:
-            full = len(p.picks) >= TOTAL
+            full = len(p.picks) + self.left >= self.total
             if full and bounds >= CAPS["boundary"]:
                 break
-            if uid in self.taken:
+            if uid in self.taken or self.held(uid):
                 continue
             err = reports_error(self.index, m.units[uid]) if key == "entry" else ""
             if full and not (err or key == "boundary"):
@@ -2310,6 +2327,78 @@ class _Planner:
         doors = sorted((u for u in public if u in tier), key=lambda u: (tier[u], -flow.down.get(u, 0), self.stable(u)))
         return [(u, "boundary", ("catches errors in its own body" if tier[u] <= 2 else "makes an error of its own")
                  + ", offered to callers") for u in doors]
+
+    def held(self, uid: str) -> bool:
+        """The unit lies inside a type shown whole: it is read there."""
+        m = self.m
+        t = m.units[uid].parent
+        while t:
+            if t in self.wholes:
+                return True
+            t = m.units[t].parent
+        return False
+
+    def whole_types(self) -> None:
+        """Slot efficiency: a type holding picks of the plan is shown whole in its first member's place when it is
+        small (SMALL_TYPE_BYTES), or, up to WHOLE_TYPE_BYTES, when that saves places (its picked members carry fewer
+        distinct roles than they are many) and it costs at most WHOLE_TYPE_EXTRA more than those members — only
+        when units of the flow still wait for a place (a small code base keeps its members apart). It holds one
+        place per distinct role, so each member keeps its role label; the places saved go to the next units of the
+        plan (no more than the picks held before, so the one hop keeps its own), and its other members are read
+        with it. *Why:* every pack was full at 32 units, while a core class's entry, steps and handlers took a
+        place each and its other members (the components it builds, `next` beside `error`) had none."""
+        m, p = self.m, self.p
+        if all(u in self.taken for u in self.spare_core):
+            return  # every unit of the flow found a place: nothing waits for one
+        groups: dict[str, list[int]] = {}
+        for i, (uid, _key, _why, _dep) in enumerate(p.picks):
+            u = m.units[uid]
+            t = u.parent
+            if t and m.units[t].is_type and m.units[t].path == u.path and m.units[t].start_byte <= u.start_byte \
+                    and u.end_byte <= m.units[t].end_byte:
+                groups.setdefault(t, []).append(i)
+        drop: set[int] = set()
+        for t, idx in groups.items():
+            keys = list(dict.fromkeys(p.picks[i][1] for i in idx))
+            saves = len(keys) < len(idx)  # its members carry fewer roles than they are many: places saved
+            if not (m.cost(t) <= SMALL_TYPE_BYTES or (saves and m.cost(t) <= min(
+                    WHOLE_TYPE_BYTES, sum(m.cost(p.picks[i][0]) for i in idx) + WHOLE_TYPE_EXTRA))):
+                continue
+            q = p.qualities.setdefault(t, {})
+            for i in idx:
+                q.setdefault(p.picks[i][1], p.picks[i][2])
+                for k, v in p.qualities.get(p.picks[i][0], {}).items():
+                    q.setdefault(k, v)
+            p.stands_for[t] = [p.picks[i][0] for i in idx]
+            uid, key, why, dep = p.picks[idx[0]]
+            names = ", ".join(f"`{m.units[p.picks[i][0]].name}`" for i in idx)
+            p.picks[idx[0]] = (t, key, f"{why} (the type whole, for {names})", dep)
+            if uid in p.fill:  # the lane of the member it stands in for
+                p.fill.add(t)
+            p.whole[t] = keys
+            self.taken.add(t)
+            self.wholes.add(t)
+            drop.update(idx[1:])
+        if not p.whole:
+            return
+        members: dict[str, list[str]] = {t: [] for t in p.whole}
+        for x in self.flow.ordered:  # one pass: the units each whole type holds (their relations are its own)
+            t = m.units[x].parent
+            while t and t not in members:
+                t = m.units[t].parent
+            if t:
+                members[t].append(x)
+        p.members = members
+        if not drop:
+            return
+        before = len(p.picks)
+        p.picks = [x for i, x in enumerate(p.picks) if i not in drop]
+        self.left = sum(len(k) - 1 for k in p.whole.values())
+        self.total = min(TOTAL, before)
+        self.spare_picks()
+        self.fill()
+        self.closures_to_outer()
+        self.error_writers_to_boundaries()
 
     def closures_to_outer(self) -> None:
         """A closure is read inside its function: pick the enclosing callable (when it is not huge)."""

@@ -39,6 +39,9 @@ class Selection:
     refused: dict[str, str] = field(default_factory=dict)  # obligation id → why its group was not placed
     rejections: dict[str, str] = field(default_factory=dict)  # uid → recorded reason
     covered_components: set[int] = field(default_factory=set)
+    # a type shown whole for several members carries one role label per distinct member role: the labels past
+    # its first take places of the unit cap (uid → extra places)
+    extra_places: dict[str, int] = field(default_factory=dict)
     cross_pairs: set[tuple[int, int]] = field(default_factory=set)
     incomplete: bool = False
     timed_out: bool = False
@@ -49,6 +52,10 @@ class Selection:
     def has(self, uid: str) -> bool:
         return uid in self.picks or uid in self.aliases
 
+    def places(self) -> int:
+        """Units picked, plus the extra role labels of types shown whole (MAX_UNITS bounds both)."""
+        return len(self.picks) + sum(n for u, n in self.extra_places.items() if u in self.picks)
+
 
 def _contains(a: Unit, b: Unit) -> bool:
     return a.path == b.path and a.start_byte <= b.start_byte and b.end_byte <= a.end_byte and a.id != b.id
@@ -58,6 +65,7 @@ class Scheduler:
     def __init__(self, model: Model, units: dict[str, Unit], roles: Roles, tick: Callable[[], bool]) -> None:
         self.m, self.units, self.roles, self.tick = model, units, roles, tick
         self.sel = Selection()
+        self.stands_for: dict[str, list[str]] = {}  # a type shown whole → the units it stands for (their neighbours)
         self._by_path: dict[str, list[str]] = {}
 
     # ---- primitives -----------------------------------------------------------------
@@ -81,7 +89,7 @@ class Scheduler:
         delta = sum(self.cost(u) for u in new) - sum(self.cost(c) for c in freed)
         if self.sel.lane_count(lane) + slots > LANE_CAPS[lane]:
             return f"{lane}_lane_full"
-        if len(self.sel.picks) + len(new) - len(freed) > MAX_UNITS:
+        if self.sel.places() + len(new) + sum(self.sel.extra_places.get(u, 0) for u in new) - len(freed) > MAX_UNITS:
             return "unit_cap"
         if self.sel.body_bytes + delta > MAX_BODY_BYTES:
             return "complete_unit_budget"
@@ -192,7 +200,8 @@ class Scheduler:
         backbone = [p for p, pick in self.sel.picks.items() if pick.lane == "skeleton"]
         links: dict[str, int] = {}
         for b in backbone:
-            for n in self.m.neighbours(b) if b in self.m.units else ():
+            near = [n for x in [b] + self.stands_for.get(b, []) if x in self.m.units for n in self.m.neighbours(x)]
+            for n in dict.fromkeys(near):
                 if not self.sel.has(n) and not non_architecture(self.units[n].path):  # examples, docs, benchmarks stay out
                     links[n] = links.get(n, 0) + 1
         per_file: dict[str, int] = {}
@@ -224,7 +233,7 @@ class Scheduler:
     def check(self) -> None:
         """The selection invariants; a violation is a bug, not a soft failure."""
         s = self.sel
-        assert len(s.picks) <= MAX_UNITS, len(s.picks)
+        assert s.places() <= MAX_UNITS, s.places()
         assert s.body_bytes == sum(self.cost(u) for u in s.picks) <= MAX_BODY_BYTES, s.body_bytes
         for lane, cap in LANE_CAPS.items():
             assert s.lane_count(lane) <= cap, (lane, s.lane_count(lane))
