@@ -180,7 +180,7 @@ async function main() {
       log(`explore document: ${exploreText.length} chars`);
       assert.ok(exploreText.includes("## Flow"), "no ## Flow section");
       // The queried function's file is a section of its own, with a render mode.
-      const header = new RegExp(`^#### ${escapeRe(EXPECT_FILE)} — .*\\b${escapeRe(QUERY)}\\b.* · (full|focused|skeleton|clusters)$`, "m");
+      const header = new RegExp(`^#### ${escapeRe(EXPECT_FILE)} — .*\\b${escapeRe(QUERY)}\\b.* · (full|focused|skeleton|clusters)( \\(.*\\))?$`, "m");
       assert.match(exploreText, header);
       assert.match(exploreText, /^\d+\t/m, "no numbered source lines");
       assert.ok(exploreText.includes(EXPECT_SOURCE), `no "${EXPECT_SOURCE}" in the document`);
