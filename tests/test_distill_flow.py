@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table", "py-guards")
+         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table", "py-guards", "js-offered-parts")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -374,3 +374,14 @@ def test_a_rust_body_whose_last_expression_builds_a_struct_hands_it_back(monkeyp
     uid = "src/conn.rs::Connection.route"  # ends in an `if … { … } else { … }`: no struct built
     u = planner.m.units[uid]
     assert planner.trunk_role(uid, u, planner.index.sources[u.path][u.sig_end_byte : u.end_byte])[0] != "assembly"
+
+
+def test_a_registration_callers_reach_through_the_entry_object_is_assembly(monkeypatch) -> None:
+    """js-offered-parts: nothing in the library calls `HookList.add`, the public method callers wire their hooks in
+    through (`client.hooks.before.add(fn)`), so no flow reaches it; the entry's type builds the `HookList` it lives on,
+    so it is assembly beside the constructors (policy `offered-parts`). `Registry.register` also stores what it is
+    handed, but no entry object holds a `Registry`: not offered."""
+    asm = _planner_of(monkeypatch, "js-offered-parts").asm
+    assert asm.get("lib/hooks.js::HookList.add", (9,))[0] == 2, asm
+    assert "callers wire their parts in" in asm["lib/hooks.js::HookList.add"][2]
+    assert "lib/registry.js::Registry.register" not in asm, asm

@@ -2066,8 +2066,27 @@ class _Planner:
             asm.setdefault(uid, (2, 0, f"{why}; a constructor of the flow wires its parts in through it"))
         for uid, why in self.wired_by_name().items():
             asm.setdefault(uid, (2, 0, why))
+        for uid, why in self.offered_registrations().items():  # no flow reaches them: callers outside call them
+            asm.setdefault(uid, (2, 0, why))
         for uid in sorted(self.assembly_units & self.flowing, key=m.order.__getitem__):
             asm.setdefault(uid, (3, 0, self.roles[uid]["ASSEMBLY_INIT"][1]))
+
+    def offered_registrations(self) -> dict[str, str]:
+        """Public methods nothing in the code base calls that store a part they are handed, on an entry's type or on
+        a type the entry type's constructor builds (`this.interceptors = {request: new InterceptorManager()}`): where
+        callers wire their parts into the object they hold (`client.interceptors.request.use(fn)`)."""
+        m, flow = self.m, self.flow
+        entry_types = {t for t in (_owner_type(m, e) for e in self.entries) if t}
+        held = set(entry_types)
+        for t in entry_types:
+            c = flow.ctor_of.get(t)
+            if c:
+                held |= {d if m.units[d].is_type else m.units[d].parent for d in flow.out.get(c, ()) if (c, d) in flow.constructs}
+        held.discard(None)
+        cands = [u for u in flow.ordered if m.units[u].is_callable and u not in self.flowing and not flow.callers.get(u)
+                 and _owner_type(m, u) in held and _public(self.index, m, m.units[u])]
+        return {u: f"{why}; callers wire their parts in through it"
+                for u, why in _registrations_memo(self.index, m, cands, self.reg_memo).items()}
 
     def wired_by_name(self) -> dict[str, str]:
         """Module-level registration calls that name members of the flow as strings (`delegate(proto,
