@@ -1729,8 +1729,13 @@ class _Planner:
         self.per_entry = per_entry = []
         self.weights = weights = []  # an entry's share of the trunk follows what it sets in motion
         self.ctor_trunk: set[str] = set()
+        hidden = self.hidden_steps()
         for e in self.entries:
             d = flow.depths(e)
+            for src, k in list(d.items()):  # breadth-first order: the nearest construction gives the depth
+                for o in hidden.get(src, ()):
+                    if o not in d and o not in self.chosen:
+                        d[o] = k + 1
             for uid, k in d.items():
                 if uid not in depth or k < depth[uid]:
                     depth[uid] = k
@@ -1751,6 +1756,40 @@ class _Planner:
         self.flowing = set(depth)
         self._imported: dict[str, int] | None = None  # type name → files importing it (best_known)
         self.families_taken = {k for k in map(self.sibling_key, self.entries) if k}
+
+    def hidden_steps(self) -> dict[str, list[str]]:
+        """Unit → the hidden steps of the objects it builds: methods that are not public (by the language's
+        convention; a protocol method such as `__call__` is the language's to call) and that nothing in scope calls,
+        not even by a likely edge, of a type the unit constructs or of a base of it. Only the code base can call
+        such a method, and it does, through what the graph cannot follow (an abstract method's caller holding a
+        value returned by a factory, an element of an array of handlers): the flow that builds the object goes on
+        there (policy `hidden-steps`). *Why:* a client library's service method was built on the flow, but the
+        `invoke` every proxied call runs was reached by no edge and never ranked."""
+        m, flow = self.m, self.flow
+        hidden: dict[str, list[str]] = {}
+        for u in flow.ordered:
+            x = m.units[u]
+            if (x.is_callable and x.parent and m.units[x.parent].is_type and not flow.callers.get(u)
+                    and flow.down.get(u, 0) >= 1 and not (x.kind == "constructor" or x.name in ("__init__", "constructor"))
+                    and not (x.name.startswith("__") and x.name.endswith("__")) and not _public(self.index, m, x)):
+                hidden.setdefault(x.parent, []).append(u)
+        if not hidden:
+            return {}
+        related: dict[str, list[str]] = {}  # a built type → the hidden steps of it and of its bases
+
+        def of_type(t: str) -> list[str]:
+            got = related.get(t)
+            if got is None:
+                got = related[t] = [o for b in [t] + sorted(flow._ancestors(t), key=m.order.__getitem__)
+                                    for o in hidden.get(b, ())]
+            return got
+
+        out: dict[str, list[str]] = {}
+        for src, dst in sorted(flow.constructs, key=lambda e: (m.order[e[0]], m.order[e[1]])):
+            t = dst if m.units[dst].is_type else m.units[dst].parent
+            if t and of_type(t):
+                out.setdefault(src, []).extend(o for o in of_type(t) if o not in out.get(src, ()))
+        return out
 
     def query_helper(self, u: str) -> bool:
         """A query that sets little in motion (`isThenable`, `hasBody`, `get_value`): it answers a question. Called
