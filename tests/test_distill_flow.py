@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table", "py-guards", "js-offered-parts", "py-hidden-steps")
+         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table", "py-guards", "js-offered-parts", "py-hidden-steps", "py-base-family")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -397,3 +397,11 @@ def test_a_private_method_nothing_calls_of_a_type_the_flow_builds_is_a_step_of_t
     assert planner.depth.get(hidden) == planner.depth["fetchlib/client.py::Client._make"] + 1, planner.depth
     assert hidden in set(planner.core) | set(planner.spare_core)
     assert "fetchlib/steps.py::FileStep.describe" not in planner.depth
+
+
+def test_among_equally_imported_family_members_the_one_its_base_names_stands_for_the_family(monkeypatch) -> None:
+    """py-base-family: `Route` and `Mount` are each imported by one file, and `Mount.matches` sets more in motion;
+    the member standing for the `BaseRoute` family in the core is `Route.matches`, the one whose type the base names."""
+    core = _planner_of(monkeypatch, "py-base-family").core
+    assert "webroute/routes.py::Route.matches" in core, core
+    assert "webroute/mounts.py::Mount.matches" not in core, core

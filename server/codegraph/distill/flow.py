@@ -1882,7 +1882,9 @@ class _Planner:
 
     def best_known(self, u: str, key: tuple, rest: list[str]) -> str:
         """The member of an override family that stands for it: the one whose type the most other files of
-        the code base import (the rule everyone writes, not a rarer variant), else the first by reach."""
+        the code base import (the rule everyone writes, not a rarer variant); among equals, the one whose type the
+        family's base names (`Route` beside `BaseRoute`, `Handler` beside `AbstractHandler`: the implementation the
+        base was written for, not a variant that sets more in motion); else the first by reach."""
         m = self.m
         members = [u] + [x for x in rest if x != u and self.sibling_key(x) == key]
         if len(members) == 1:
@@ -1894,7 +1896,15 @@ class _Planner:
             parent = m.units[x].parent
             return self._imported.get(m.units[parent].name, 0) if parent else 0
 
-        return max(members, key=lambda x: (known(x), -members.index(x)))
+        root = key[0]
+        plain = {root[len(w):] for w in ("Base", "Abstract") if root.startswith(w) and root[len(w):][:1].isupper()}
+        plain |= {root[: -len(w)] for w in ("Base",) if root.endswith(w) and len(root) > len(w)}
+
+        def named_plainly(x: str) -> bool:  # `Route` beside its base `BaseRoute`: the implementation the base names
+            parent = m.units[x].parent
+            return bool(parent) and m.units[parent].name in plain
+
+        return max(members, key=lambda x: (known(x), named_plainly(x), -members.index(x)))
 
     def files_importing(self) -> dict[str, int]:
         """Type name → how many other files of the code base import it by name (package index files aside):
