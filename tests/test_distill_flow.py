@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 NAMES = ("py-wsgi-lib", "go-router", "ts-client", "py-pipeline", "py-roles", "py-doors", "js-class-export", "go-shares",
          "py-asgi-mounts", "go-reports", "py-deep-wiring", "js-context-proto",
          "py-lib-helpers", "java-loader", "kt-door", "py-app-parts", "js-proto-verbs", "rs-err-arms",
-         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table", "py-guards")
+         "py-cli-docs", "js-private-fns", "py-builder", "js-delegates", "py-rule-family", "java-core-door", "java-net-call", "js-adapter-table", "py-guards", "js-offered-parts", "py-hidden-steps", "py-base-family")
 _CACHE: dict[str, RootIndex] = {}
 
 
@@ -411,3 +411,34 @@ def test_a_small_type_whose_members_take_several_places_is_shown_whole(monkeypat
     assert pack["sources"][srcs["Report.crawl"]]["lane"] == "context", srcs
     assert any(f["text"].startswith("Runner.run calls run_forever") and f["sources"] == [srcs["Runner"], srcs["run_forever"]]
                for f in pack["facts"]), [f["text"] for f in pack["facts"]]
+
+
+def test_a_registration_callers_reach_through_the_entry_object_is_assembly(monkeypatch) -> None:
+    """js-offered-parts: nothing in the library calls `HookList.add`, the public method callers wire their hooks in
+    through (`client.hooks.before.add(fn)`), so no flow reaches it; the entry's type builds the `HookList` it lives on,
+    so it is assembly beside the constructors (policy `offered-parts`). `Registry.register` also stores what it is
+    handed, but no entry object holds a `Registry`: not offered."""
+    asm = _planner_of(monkeypatch, "js-offered-parts").asm
+    assert asm.get("lib/hooks.js::HookList.add", (9,))[0] == 2, asm
+    assert "callers wire their parts in" in asm["lib/hooks.js::HookList.add"][2]
+    assert "lib/registry.js::Registry.register" not in asm, asm
+
+
+def test_a_private_method_nothing_calls_of_a_type_the_flow_builds_is_a_step_of_that_flow(monkeypatch) -> None:
+    """py-hidden-steps: `Step._perform` is private and reached by no edge (`getattr(step, "_" + "perform")()`), but
+    `Client._make` builds a `FileStep`, which inherits it: only the code base can call such a method, so the flow that
+    builds the object goes on there, one level below the construction (policy `hidden-steps`). A public method nothing
+    calls (`FileStep.describe`) is the callers' to call, and a protocol method (`__init__`) the language's."""
+    planner = _planner_of(monkeypatch, "py-hidden-steps")
+    hidden = "fetchlib/steps.py::Step._perform"
+    assert planner.depth.get(hidden) == planner.depth["fetchlib/client.py::Client._make"] + 1, planner.depth
+    assert hidden in set(planner.core) | set(planner.spare_core)
+    assert "fetchlib/steps.py::FileStep.describe" not in planner.depth
+
+
+def test_among_equally_imported_family_members_the_one_its_base_names_stands_for_the_family(monkeypatch) -> None:
+    """py-base-family: `Route` and `Mount` are each imported by one file, and `Mount.matches` sets more in motion;
+    the member standing for the `BaseRoute` family in the core is `Route.matches`, the one whose type the base names."""
+    core = _planner_of(monkeypatch, "py-base-family").core
+    assert "webroute/routes.py::Route.matches" in core, core
+    assert "webroute/mounts.py::Mount.matches" not in core, core

@@ -1741,8 +1741,13 @@ class _Planner:
         self.per_entry = per_entry = []
         self.weights = weights = []  # an entry's share of the trunk follows what it sets in motion
         self.ctor_trunk: set[str] = set()
+        hidden = self.hidden_steps()
         for e in self.entries:
             d = flow.depths(e)
+            for src, k in list(d.items()):  # breadth-first order: the nearest construction gives the depth
+                for o in hidden.get(src, ()):
+                    if o not in d and o not in self.chosen:
+                        d[o] = k + 1
             for uid, k in d.items():
                 if uid not in depth or k < depth[uid]:
                     depth[uid] = k
@@ -1763,6 +1768,40 @@ class _Planner:
         self.flowing = set(depth)
         self._imported: dict[str, int] | None = None  # type name → files importing it (best_known)
         self.families_taken = {k for k in map(self.sibling_key, self.entries) if k}
+
+    def hidden_steps(self) -> dict[str, list[str]]:
+        """Unit → the hidden steps of the objects it builds: methods that are not public (by the language's
+        convention; a protocol method such as `__call__` is the language's to call) and that nothing in scope calls,
+        not even by a likely edge, of a type the unit constructs or of a base of it. Only the code base can call
+        such a method, and it does, through what the graph cannot follow (an abstract method's caller holding a
+        value returned by a factory, an element of an array of handlers): the flow that builds the object goes on
+        there (policy `hidden-steps`). *Why:* a client library's service method was built on the flow, but the
+        `invoke` every proxied call runs was reached by no edge and never ranked."""
+        m, flow = self.m, self.flow
+        hidden: dict[str, list[str]] = {}
+        for u in flow.ordered:
+            x = m.units[u]
+            if (x.is_callable and x.parent and m.units[x.parent].is_type and not flow.callers.get(u)
+                    and flow.down.get(u, 0) >= 1 and not (x.kind == "constructor" or x.name in ("__init__", "constructor"))
+                    and not (x.name.startswith("__") and x.name.endswith("__")) and not _public(self.index, m, x)):
+                hidden.setdefault(x.parent, []).append(u)
+        if not hidden:
+            return {}
+        related: dict[str, list[str]] = {}  # a built type → the hidden steps of it and of its bases
+
+        def of_type(t: str) -> list[str]:
+            got = related.get(t)
+            if got is None:
+                got = related[t] = [o for b in [t] + sorted(flow._ancestors(t), key=m.order.__getitem__)
+                                    for o in hidden.get(b, ())]
+            return got
+
+        out: dict[str, list[str]] = {}
+        for src, dst in sorted(flow.constructs, key=lambda e: (m.order[e[0]], m.order[e[1]])):
+            t = dst if m.units[dst].is_type else m.units[dst].parent
+            if t and of_type(t):
+                out.setdefault(src, []).extend(o for o in of_type(t) if o not in out.get(src, ()))
+        return out
 
     def query_helper(self, u: str) -> bool:
         """A query that sets little in motion (`isThenable`, `hasBody`, `get_value`): it answers a question. Called
@@ -1855,7 +1894,9 @@ class _Planner:
 
     def best_known(self, u: str, key: tuple, rest: list[str]) -> str:
         """The member of an override family that stands for it: the one whose type the most other files of
-        the code base import (the rule everyone writes, not a rarer variant), else the first by reach."""
+        the code base import (the rule everyone writes, not a rarer variant); among equals, the one whose type the
+        family's base names (`Route` beside `BaseRoute`, `Handler` beside `AbstractHandler`: the implementation the
+        base was written for, not a variant that sets more in motion); else the first by reach."""
         m = self.m
         members = [u] + [x for x in rest if x != u and self.sibling_key(x) == key]
         if len(members) == 1:
@@ -1867,7 +1908,15 @@ class _Planner:
             parent = m.units[x].parent
             return self._imported.get(m.units[parent].name, 0) if parent else 0
 
-        return max(members, key=lambda x: (known(x), -members.index(x)))
+        root = key[0]
+        plain = {root[len(w):] for w in ("Base", "Abstract") if root.startswith(w) and root[len(w):][:1].isupper()}
+        plain |= {root[: -len(w)] for w in ("Base",) if root.endswith(w) and len(root) > len(w)}
+
+        def named_plainly(x: str) -> bool:  # `Route` beside its base `BaseRoute`: the implementation the base names
+            parent = m.units[x].parent
+            return bool(parent) and m.units[parent].name in plain
+
+        return max(members, key=lambda x: (known(x), named_plainly(x), -members.index(x)))
 
     def files_importing(self) -> dict[str, int]:
         """Type name → how many other files of the code base import it by name (package index files aside):
@@ -2078,8 +2127,27 @@ class _Planner:
             asm.setdefault(uid, (2, 0, f"{why}; a constructor of the flow wires its parts in through it"))
         for uid, why in self.wired_by_name().items():
             asm.setdefault(uid, (2, 0, why))
+        for uid, why in self.offered_registrations().items():  # no flow reaches them: callers outside call them
+            asm.setdefault(uid, (2, 0, why))
         for uid in sorted(self.assembly_units & self.flowing, key=m.order.__getitem__):
             asm.setdefault(uid, (3, 0, self.roles[uid]["ASSEMBLY_INIT"][1]))
+
+    def offered_registrations(self) -> dict[str, str]:
+        """Public methods nothing in the code base calls that store a part they are handed, on an entry's type or on
+        a type the entry type's constructor builds (`this.interceptors = {request: new InterceptorManager()}`): where
+        callers wire their parts into the object they hold (`client.interceptors.request.use(fn)`)."""
+        m, flow = self.m, self.flow
+        entry_types = {t for t in (_owner_type(m, e) for e in self.entries) if t}
+        held = set(entry_types)
+        for t in entry_types:
+            c = flow.ctor_of.get(t)
+            if c:
+                held |= {d if m.units[d].is_type else m.units[d].parent for d in flow.out.get(c, ()) if (c, d) in flow.constructs}
+        held.discard(None)
+        cands = [u for u in flow.ordered if m.units[u].is_callable and u not in self.flowing and not flow.callers.get(u)
+                 and _owner_type(m, u) in held and _public(self.index, m, m.units[u])]
+        return {u: f"{why}; callers wire their parts in through it"
+                for u, why in _registrations_memo(self.index, m, cands, self.reg_memo).items()}
 
     def wired_by_name(self) -> dict[str, str]:
         """Module-level registration calls that name members of the flow as strings (`delegate(proto,
