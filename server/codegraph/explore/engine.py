@@ -21,7 +21,7 @@ from ..index.index import RootIndex
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
 from ..workspace.scope import is_test_path
-from .flow import DISPATCH_RULES, NAMED_VARIANT, Flow, find_flow
+from .flow import _THROWN, DISPATCH_RULES, NAMED_VARIANT, Flow, find_flow
 from .model import ExploreRequest
 from .pack import FileView, Piece, file_view, pack
 from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, stem, STOP
@@ -218,6 +218,10 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     _gate(index, d, q, req, plans, flow, wanted | distinct, wired, distinct)
     # what the flow or the question itself points at; any other body is only near them
     pointed = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops} | flow.spine | data_steps | wired | {u.id for u in endpoints}
+    helpers = _helpers_of_kept(index, plans, pointed | set(flow.periphery))
+    for plan in plans:
+        plan.keep |= {uid for uid in helpers if uid.startswith(plan.path + "::")}
+    pointed |= helpers
     return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak}, pointed)
 
 
@@ -760,6 +764,38 @@ def _statements_they_use(index: RootIndex, facts, shown: set[str]) -> set[str]:
             continue
         body = source[u.start_byte : u.end_byte]
         out |= {v.id for v in statements if v.id not in shown and _spelled(v.name).search(body)}
+    return out
+
+
+HELPER_MAX_LINES = 20
+
+
+def _helpers_of_kept(index: RootIndex, plans: list[FilePlan], near: set[str]) -> set[str]:
+    """The small proven callees in other files of a body a family file keeps off the flow (the
+    named variant's `Body.apply` → `RequestBuilder.setBody`): the step that member takes, which
+    no hop of the flow reaches. Not a constructor (a value it builds), not a declaration with no
+    body, not the error path (`throw new X(…)`)."""
+    units = index.resolver.units
+    likely = likely_graph(index)
+    out: set[str] = set()
+    for plan in plans:
+        lines: list[bytes] | None = None
+        for uid in sorted(plan.keep - near):
+            u = units.get(uid)
+            if u is None or not u.is_callable:
+                continue
+            if lines is None:
+                lines = index.sources.get(plan.path, b"").split(b"\n")
+            for e in likely.out(uid):
+                dst = units.get(e.dst)
+                if (
+                    e.rule != "resolved" or dst is None or dst.kind not in ("function", "method") or dst.name in ("__init__", "constructor")
+                    or dst.path == u.path or dst.id in near or dst.end_line <= dst.sig_end_line
+                    or dst.end_line - dst.start_line >= HELPER_MAX_LINES
+                    or (0 < e.line <= len(lines) and _THROWN.match(lines[e.line - 1]))
+                ):
+                    continue
+                out.add(dst.id)
     return out
 
 
