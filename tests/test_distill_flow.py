@@ -411,3 +411,14 @@ def test_a_small_type_whose_members_take_several_places_is_shown_whole(monkeypat
     assert pack["sources"][srcs["Report.crawl"]]["lane"] == "context", srcs
     assert any(f["text"].startswith("Runner.run calls run_forever") and f["sources"] == [srcs["Runner"], srcs["run_forever"]]
                for f in pack["facts"]), [f["text"] for f in pack["facts"]]
+
+
+def test_a_unit_that_ends_the_process_is_a_boundary_and_a_stderr_log_is_a_sink(monkeypatch) -> None:
+    """go-exits: `CheckErr` prints and exits (`os.Exit`) though no error handler calls it (`CheckErr(t.usage())`):
+    the flow's errors end there, so it is a boundary of the plan. `Trace` writes a debug line to the error stream
+    and exits nothing, takes no error: a writer (sink), not where failures end."""
+    planner = _planner_of(monkeypatch, "go-exits")
+    assert "ends the process" in planner.err_callees.get("tasker.go::CheckErr", ""), planner.err_callees
+    srcs = sources("go-exits")
+    assert srcs["tasker.go::CheckErr"]["roles"][0] == "BOUNDARY", srcs["tasker.go::CheckErr"]
+    assert srcs["tasker.go::Trace"]["roles"][0] == "PERSISTENCE_SINK", srcs["tasker.go::Trace"]

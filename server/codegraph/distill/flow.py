@@ -1174,18 +1174,19 @@ def _error_param(u: Unit) -> str:
                  if (ERROR_TYPE.search(t) if t else ERROR_NAME.match(p.lstrip("*&")))), "")
 
 
-# Where a process reports failure: its error stream, or exiting (`fmt.Fprintln(os.Stderr, …)`, `sys.exit(1)`).
-ERROR_STREAM = re.compile(rb"\b(?:os\.Stderr|sys\.stderr|System\.err|console\.error|process\.stderr|eprintln!|"
-                          rb"os\.Exit|sys\.exit|process\.exit|System\.exit|exitProcess)\b")
+# Where a process ends on failure (`os.Exit(1)`, `sys.exit(…)`): the last place its errors reach. Writing to the
+# error stream alone is not such a place: debug logs and tracers write there too (policy `exits`).
+EXITS = re.compile(rb"\b(?:os\.Exit|sys\.exit|process\.exit|System\.exit|exitProcess)(?=\s*\()")
 
 
 def reports_error(index, u: Unit) -> str:
     """Why a unit that writes out is an error boundary first ('' when it is not): it takes an error it
-    is handed (an error handler that reports or logs), or it reports to the error stream or exits."""
+    is handed (an error handler that reports or logs), or it ends the process (`os.Exit(1)`): a unit that
+    only writes to the error stream, taking no error, is a log (a sink), not where failures end."""
     err = _error_param(u)
     if err:
         return f"handles the error it is handed (`{err}`)"
-    hit = ERROR_STREAM.search(index.sources[u.path], u.sig_end_byte, u.end_byte)
+    hit = EXITS.search(index.sources[u.path], u.sig_end_byte, u.end_byte)
     return f"reports a failure (`{hit.group().decode()}`)" if hit else ""
 
 
@@ -1906,6 +1907,15 @@ class _Planner:
                 if (m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1
                         and not self.query_helper(d)):  # `isThenable(err)` in a handler tests the error
                     err_callees[d] = f"called from an error handler in `{u.qualname}`"
+        # a unit of the flow that ends the process (prints and exits) is where its errors end, though no error
+        # handler calls it (`check(t.usage())`): after the handlers' callees, nearest the entries first
+        src = self.index.sources
+        exits = sorted((d for d in self.flowing if d not in err_callees and d not in self.core and m.units[d].is_callable
+                        and EXITS.search(src[m.units[d].path], m.units[d].sig_end_byte, m.units[d].end_byte)),
+                       key=lambda d: (self.depth.get(d, 99), self.stable(d)))
+        for d in exits:
+            err_callees[d] = "ends the process on failure (`" + EXITS.search(
+                src[m.units[d].path], m.units[d].sig_end_byte, m.units[d].end_byte).group().decode() + "`)"
         self.boundary_all = [u for u in err_callees if u not in self.chosen]
         self.boundary = self.boundary_all[: CAPS["boundary"]]
 
