@@ -422,3 +422,18 @@ def test_a_unit_that_ends_the_process_is_a_boundary_and_a_stderr_log_is_a_sink(m
     srcs = sources("go-exits")
     assert srcs["tasker.go::CheckErr"]["roles"][0] == "BOUNDARY", srcs["tasker.go::CheckErr"]
     assert srcs["tasker.go::Trace"]["roles"][0] == "PERSISTENCE_SINK", srcs["tasker.go::Trace"]
+
+
+def test_the_errors_a_handler_hands_on_end_where_no_further_handler_takes_them(monkeypatch) -> None:
+    """ts-error-ends, with no core places: `Stream.fail` is called from the entry's error handler; it hands the error
+    to `relayError(error: any)`, which hands it to `reportLater(err: any)`, which throws it later and hands it to no
+    further unit taking an error: that is where the stream's errors end, a boundary. `relayError` only passes it on.
+    A parameter typed as anything at all (`any`) is read by its name."""
+    from codegraph.distill import flow
+
+    monkeypatch.setitem(flow.CAPS, "core", 0)
+    planner = _planner_of(monkeypatch, "ts-error-ends")
+    ends = planner.err_callees
+    assert "src/stream.ts::Stream.fail" in ends, ends
+    assert "where the errors" in ends.get("src/errors.ts::reportLater", ""), ends
+    assert "src/errors.ts::relayError" not in ends, ends

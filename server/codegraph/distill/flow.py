@@ -1167,11 +1167,15 @@ ACCUMULATE = frozenset({b"append", b"concat", b"list", b"tuple", b"sorted", b"re
                         b"String", b"Array", b"Object", b"merge", b"copy"})  # language builtins that grow or convert
 
 
-def _error_param(u: Unit) -> str:
-    """The parameter that carries an error into the unit ('' when none)."""
+def _error_param(u: Unit, loose: bool = False) -> str:
+    """The parameter that carries an error into the unit ('' when none). `loose`: a parameter typed as anything
+    at all (`err: any`, `interface{}`) is read by its name, as an untyped one."""
     types = tuple(u.param_types) + ("",) * len(u.param_names)
     return next((p.lstrip("*&") for p, t in zip(u.param_names, types)
-                 if (ERROR_TYPE.search(t) if t else ERROR_NAME.match(p.lstrip("*&")))), "")
+                 if (ERROR_TYPE.search(t) if t and not (loose and ANY_TYPE.match(t)) else ERROR_NAME.match(p.lstrip("*&")))), "")
+
+
+ANY_TYPE = re.compile(r"^\s*(any|unknown|object|Object|interface\{\}|Any|Any\?|\*?any)\s*$")
 
 
 # Where a process ends on failure (`os.Exit(1)`, `sys.exit(…)`): the last place its errors reach. Writing to the
@@ -1907,6 +1911,26 @@ class _Planner:
                 if (m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1
                         and not self.query_helper(d)):  # `isThenable(err)` in a handler tests the error
                     err_callees[d] = f"called from an error handler in `{u.qualname}`"
+        # where the handlers' errors end: follow the error a handler's callee hands on (`handleUnhandledError(err)`
+        # → `reportUnhandledError(err)`: callees that take an error) to the units that hand it to no further one
+        handed_on: set[str] = set()
+        frontier, seen = list(err_callees), set(err_callees)
+        for _ in range(3):
+            nxt = []
+            for s in frontier:
+                for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
+                    du = m.units[d]
+                    if not (du.is_callable and _error_param(du, True)):
+                        continue
+                    handed_on.add(s)  # it hands the error on (`createNotification('E', …, error)`): not where it ends
+                    if (d not in seen and d in self.flowing and flow.down.get(d, 0) >= 1
+                            and du.kind != "constructor" and du.name not in ("__init__", "constructor")):
+                        seen.add(d)
+                        nxt.append(d)
+            frontier = nxt
+        ends = [d for d in seen - set(err_callees) - handed_on - set(self.core) if not self.query_helper(d)]
+        for d in sorted(ends, key=lambda d: (self.depth.get(d, 99), self.stable(d))):  # nearest the entries first
+            err_callees[d] = f"where the errors a handler hands on end: it takes `{_error_param(m.units[d], True)}` and hands it to no further handler"
         # a unit of the flow that ends the process (prints and exits) is where its errors end, though no error
         # handler calls it (`check(t.usage())`): after the handlers' callees, nearest the entries first
         src = self.index.sources
