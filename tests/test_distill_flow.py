@@ -437,3 +437,17 @@ def test_the_errors_a_handler_hands_on_end_where_no_further_handler_takes_them(m
     assert "src/stream.ts::Stream.fail" in ends, ends
     assert "where the errors" in ends.get("src/errors.ts::reportLater", ""), ends
     assert "src/errors.ts::relayError" not in ends, ends
+
+
+def test_a_host_calls_target_may_run_any_override_of_it(monkeypatch) -> None:
+    """py-asgi-overrides, with room for 3 guessed targets: the router's `await response(scope, receive, send)` may
+    run any of 4 ASGI callables, too many to guess, so only what its type names runs (`Response`); the endpoint may
+    hand back a subtype, so the overrides of `Response.__call__` may run too (the family rule on those edges)."""
+    from codegraph.distill import flow
+
+    monkeypatch.setattr(flow, "FAMILY_MAX", 3)
+    out = _planner_of(monkeypatch, "py-asgi-overrides").flow.out["webkit/routing.py::Router.__call__"]
+    assert "webkit/responses.py::Response.__call__" in out, out
+    assert "webkit/responses.py::StreamingResponse.__call__" in out, out
+    assert "webkit/responses.py::FileResponse.__call__" in out, out
+    assert "webkit/app.py::App.__call__" not in out, out

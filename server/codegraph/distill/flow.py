@@ -440,15 +440,18 @@ class Flow:
             seen.add(name)
         return name
 
-    def _dispatch_to_overrides(self) -> None:
-        """A call to a method may run any override in its family (up to FAMILY_MAX of them)."""
+    def _dispatch_to_overrides(self, edges: dict[str, list[str]] | None = None) -> None:
+        """A call to a method may run any override in its family (up to FAMILY_MAX of them); `edges`: only
+        those calls (a host call's targets), else every call the graph holds."""
         m, family_of = self.m, self.family_of
-        overrides: dict[tuple[str, str], list[str]] = {}
-        for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
-            overrides.setdefault((b, m.units[d].name), []).append(d)
+        overrides: dict[tuple[str, str], list[str]] = getattr(self, "_overrides", {})
+        if not overrides:  # built once, kept for the host calls' pass
+            for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
+                overrides.setdefault((b, m.units[d].name), []).append(d)
+            self._overrides = overrides
         units = m.units
-        for src in self.ordered:
-            for d in tuple(self.out[src]):  # only sets grow here: the order they are visited in does not matter
+        for src in self.ordered if edges is None else sorted(edges, key=m.order.__getitem__):
+            for d in tuple(self.out[src]) if edges is None else edges[src]:  # only sets grow: order does not matter
                 du = units[d]
                 if not du.is_callable:
                     continue
@@ -513,6 +516,7 @@ class Flow:
             if kind and hu.is_callable and not (hu.kind == "constructor" or hu.name in ("__init__", "constructor")) \
                     and not kind.startswith("http.Handler"):
                 hosts.setdefault(kind, []).append(uid)
+        hosted: dict[str, list[str]] = {}
         for src in sorted(m.unresolved, key=m.order.__getitem__) if hosts else ():
             if src not in self.arch:
                 continue
@@ -528,6 +532,10 @@ class Flow:
                 if 0 < len(targets) <= FAMILY_MAX:  # like a family: beyond that, too wide to guess
                     for d in targets:
                         self._link(src, d)
+                        hosted.setdefault(src, []).append(d)
+        # the implementation a host call runs may be any override of it (`Response.__call__` named, a
+        # `StreamingResponse` handed back): the family rule, for these edges too
+        self._dispatch_to_overrides(hosted)
 
     def _unresolved_calls(self) -> None:
         """The calls the model leaves unresolved: each names its likely targets from what the caller knows
