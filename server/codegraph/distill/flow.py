@@ -1186,9 +1186,10 @@ def _error_param(u: Unit, loose: bool = False) -> str:
 ANY_TYPE = re.compile(r"^\s*(any|unknown|object|Object|interface\{\}|Any|Any\?|\*?any)\s*$")
 
 
-# Where a process ends on failure (`os.Exit(1)`, `sys.exit(…)`): the last place its errors reach. Writing to the
-# error stream alone is not such a place: debug logs and tracers write there too (policy `exits`).
-EXITS = re.compile(rb"\b(?:os\.Exit|sys\.exit|process\.exit|System\.exit|exitProcess)(?=\s*\()")
+# Where a process ends on failure (`os.Exit(1)`, `log.Fatal(err)`, `sys.exit(…)`, Rust's `process::exit(1)`): the last
+# place its errors reach. Writing to the error stream alone is not such a place: debug logs and tracers write there
+# too (policy `exits`).
+EXITS = re.compile(rb"\b(?:os\.Exit|sys\.exit|process\.exit|process::exit|System\.exit|exitProcess|log\.Fatal\w*)(?=\s*\()")
 
 
 def reports_error(index, u: Unit) -> str:
