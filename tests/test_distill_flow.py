@@ -414,13 +414,13 @@ def test_a_small_type_whose_members_take_several_places_is_shown_whole(monkeypat
 
 
 def test_a_unit_that_ends_the_process_is_a_boundary_and_a_stderr_log_is_a_sink(monkeypatch) -> None:
-    """go-exits: `CheckErr` prints and exits (`os.Exit`) though no error handler calls it (`CheckErr(t.usage())`):
+    """go-exits: `ExitOnError` prints and exits (`os.Exit`) though no error handler calls it (`ExitOnError(t.usage())`):
     the flow's errors end there, so it is a boundary of the plan. `Trace` writes a debug line to the error stream
     and exits nothing, takes no error: a writer (sink), not where failures end."""
     planner = _planner_of(monkeypatch, "go-exits")
-    assert "ends the process" in planner.err_callees.get("tasker.go::CheckErr", ""), planner.err_callees
+    assert "ends the process" in planner.err_callees.get("tasker.go::ExitOnError", ""), planner.err_callees
     srcs = sources("go-exits")
-    assert srcs["tasker.go::CheckErr"]["roles"][0] == "BOUNDARY", srcs["tasker.go::CheckErr"]
+    assert srcs["tasker.go::ExitOnError"]["roles"][0] == "BOUNDARY", srcs["tasker.go::ExitOnError"]
     assert srcs["tasker.go::Trace"]["roles"][0] == "PERSISTENCE_SINK", srcs["tasker.go::Trace"]
 
 
@@ -441,13 +441,13 @@ def test_the_errors_a_handler_hands_on_end_where_no_further_handler_takes_them(m
 
 def test_a_host_calls_target_may_run_any_override_of_it(monkeypatch) -> None:
     """py-asgi-overrides, with room for 3 guessed targets: the router's `await response(scope, receive, send)` may
-    run any of 4 ASGI callables, too many to guess, so only what its type names runs (`Response`); the endpoint may
-    hand back a subtype, so the overrides of `Response.__call__` may run too (the family rule on those edges)."""
+    run any of 4 ASGI callables, too many to guess, so only what its type names runs (`Reply`); the endpoint may
+    hand back a subtype, so the overrides of `Reply.__call__` may run too (the family rule on those edges)."""
     from codegraph.distill import flow
 
     monkeypatch.setattr(flow, "FAMILY_MAX", 3)
     out = _planner_of(monkeypatch, "py-asgi-overrides").flow.out["webkit/routing.py::Router.__call__"]
-    assert "webkit/responses.py::Response.__call__" in out, out
-    assert "webkit/responses.py::StreamingResponse.__call__" in out, out
-    assert "webkit/responses.py::FileResponse.__call__" in out, out
+    assert "webkit/responses.py::Reply.__call__" in out, out
+    assert "webkit/responses.py::ChunkedReply.__call__" in out, out
+    assert "webkit/responses.py::DiskReply.__call__" in out, out
     assert "webkit/app.py::App.__call__" not in out, out

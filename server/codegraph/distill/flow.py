@@ -533,8 +533,8 @@ class Flow:
                     for d in targets:
                         self._link(src, d)
                         hosted.setdefault(src, []).append(d)
-        # the implementation a host call runs may be any override of it (`Response.__call__` named, a
-        # `StreamingResponse` handed back): the family rule, for these edges too
+        # the implementation a host call runs may be any override of it (`Reply.__call__` named, a `ChunkedReply`
+        # handed back): the family rule, for these edges too
         self._dispatch_to_overrides(hosted)
 
     def _unresolved_calls(self) -> None:
@@ -1920,8 +1920,8 @@ class _Planner:
                 if (m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1
                         and not self.query_helper(d)):  # `isThenable(err)` in a handler tests the error
                     err_callees[d] = f"called from an error handler in `{u.qualname}`"
-        # where the handlers' errors end: follow the error a handler's callee hands on (`handleUnhandledError(err)`
-        # → `reportUnhandledError(err)`: callees that take an error) to the units that hand it to no further one
+        # where the handlers' errors end: follow the error a handler's callee hands on (`relay(err)` → `report(err)`:
+        # callees that take an error) to the units that hand it to no further one
         handed_on: set[str] = set()
         frontier, seen = list(err_callees), set(err_callees)
         for _ in range(3):
@@ -1931,7 +1931,7 @@ class _Planner:
                     du = m.units[d]
                     if not (du.is_callable and _error_param(du, True)):
                         continue
-                    handed_on.add(s)  # it hands the error on (`createNotification('E', …, error)`): not where it ends
+                    handed_on.add(s)  # it hands the error on (`wrap_failure(kind, error)`): not where it ends
                     if (d not in seen and d in self.flowing and flow.down.get(d, 0) >= 1
                             and du.kind != "constructor" and du.name not in ("__init__", "constructor")):
                         seen.add(d)
