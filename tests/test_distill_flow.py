@@ -442,3 +442,41 @@ def test_among_equally_imported_family_members_the_one_its_base_names_stands_for
     core = _planner_of(monkeypatch, "py-base-family").core
     assert "webroute/routes.py::Route.matches" in core, core
     assert "webroute/mounts.py::Mount.matches" not in core, core
+def test_a_unit_that_ends_the_process_is_a_boundary_and_a_stderr_log_is_a_sink(monkeypatch) -> None:
+    """go-exits: `ExitOnError` prints and exits (`os.Exit`) though no error handler calls it (`ExitOnError(t.usage())`):
+    the flow's errors end there, so it is a boundary of the plan. `Trace` writes a debug line to the error stream
+    and exits nothing, takes no error: a writer (sink), not where failures end."""
+    planner = _planner_of(monkeypatch, "go-exits")
+    assert "ends the process" in planner.err_callees.get("tasker.go::ExitOnError", ""), planner.err_callees
+    srcs = sources("go-exits")
+    assert srcs["tasker.go::ExitOnError"]["roles"][0] == "BOUNDARY", srcs["tasker.go::ExitOnError"]
+    assert srcs["tasker.go::Trace"]["roles"][0] == "PERSISTENCE_SINK", srcs["tasker.go::Trace"]
+
+
+def test_the_errors_a_handler_hands_on_end_where_no_further_handler_takes_them(monkeypatch) -> None:
+    """ts-error-ends, with no core places: `Stream.fail` is called from the entry's error handler; it hands the error
+    to `relayError(error: any)`, which hands it to `reportLater(err: any)`, which throws it later and hands it to no
+    further unit taking an error: that is where the stream's errors end, a boundary. `relayError` only passes it on.
+    A parameter typed as anything at all (`any`) is read by its name."""
+    from codegraph.distill import flow
+
+    monkeypatch.setitem(flow.CAPS, "core", 0)
+    planner = _planner_of(monkeypatch, "ts-error-ends")
+    ends = planner.err_callees
+    assert "src/stream.ts::Stream.fail" in ends, ends
+    assert "where the errors" in ends.get("src/errors.ts::reportLater", ""), ends
+    assert "src/errors.ts::relayError" not in ends, ends
+
+
+def test_a_host_calls_target_may_run_any_override_of_it(monkeypatch) -> None:
+    """py-asgi-overrides, with room for 3 guessed targets: the router's `await response(scope, receive, send)` may
+    run any of 4 ASGI callables, too many to guess, so only what its type names runs (`Reply`); the endpoint may
+    hand back a subtype, so the overrides of `Reply.__call__` may run too (the family rule on those edges)."""
+    from codegraph.distill import flow
+
+    monkeypatch.setattr(flow, "FAMILY_MAX", 3)
+    out = _planner_of(monkeypatch, "py-asgi-overrides").flow.out["webkit/routing.py::Router.__call__"]
+    assert "webkit/responses.py::Reply.__call__" in out, out
+    assert "webkit/responses.py::ChunkedReply.__call__" in out, out
+    assert "webkit/responses.py::DiskReply.__call__" in out, out
+    assert "webkit/app.py::App.__call__" not in out, out

@@ -37,7 +37,7 @@ __all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-2"
-POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12;views;own-bare;doors-own;loop-parts;tools;jvm-outside;bare-fields;door-iface;bare-params;ctors-asm;load-members;type-calls;err-arms;own-builder;writers-out;js-exports;cls-builds;wired-names;leaf-layers;fill-writers;fill-bounds;fam-imported;err-turn;core-doors;net-sinks;core-steps;table-lookups;inner-doors;queries;err-doors;guard-dups;step-shares;result-values;fwd-parts;poll-chain;new-ctors;tail-built;whole-types;offered-parts;hidden-steps;base-names"
+POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12;views;own-bare;doors-own;loop-parts;tools;jvm-outside;bare-fields;door-iface;bare-params;ctors-asm;load-members;type-calls;err-arms;own-builder;writers-out;js-exports;cls-builds;wired-names;leaf-layers;fill-writers;fill-bounds;fam-imported;err-turn;core-doors;net-sinks;core-steps;table-lookups;inner-doors;queries;err-doors;guard-dups;step-shares;result-values;fwd-parts;poll-chain;new-ctors;tail-built;whole-types;offered-parts;hidden-steps;base-names;exits;err-ends;host-overrides"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 
 

@@ -440,15 +440,18 @@ class Flow:
             seen.add(name)
         return name
 
-    def _dispatch_to_overrides(self) -> None:
-        """A call to a method may run any override in its family (up to FAMILY_MAX of them)."""
+    def _dispatch_to_overrides(self, edges: dict[str, list[str]] | None = None) -> None:
+        """A call to a method may run any override in its family (up to FAMILY_MAX of them); `edges`: only
+        those calls (a host call's targets), else every call the graph holds."""
         m, family_of = self.m, self.family_of
-        overrides: dict[tuple[str, str], list[str]] = {}
-        for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
-            overrides.setdefault((b, m.units[d].name), []).append(d)
+        overrides: dict[tuple[str, str], list[str]] = getattr(self, "_overrides", {})
+        if not overrides:  # built once, kept for the host calls' pass
+            for d, b in sorted(family_of.items(), key=lambda x: m.order[x[0]]):
+                overrides.setdefault((b, m.units[d].name), []).append(d)
+            self._overrides = overrides
         units = m.units
-        for src in self.ordered:
-            for d in tuple(self.out[src]):  # only sets grow here: the order they are visited in does not matter
+        for src in self.ordered if edges is None else sorted(edges, key=m.order.__getitem__):
+            for d in tuple(self.out[src]) if edges is None else edges[src]:  # only sets grow: order does not matter
                 du = units[d]
                 if not du.is_callable:
                     continue
@@ -513,6 +516,7 @@ class Flow:
             if kind and hu.is_callable and not (hu.kind == "constructor" or hu.name in ("__init__", "constructor")) \
                     and not kind.startswith("http.Handler"):
                 hosts.setdefault(kind, []).append(uid)
+        hosted: dict[str, list[str]] = {}
         for src in sorted(m.unresolved, key=m.order.__getitem__) if hosts else ():
             if src not in self.arch:
                 continue
@@ -528,6 +532,10 @@ class Flow:
                 if 0 < len(targets) <= FAMILY_MAX:  # like a family: beyond that, too wide to guess
                     for d in targets:
                         self._link(src, d)
+                        hosted.setdefault(src, []).append(d)
+        # the implementation a host call runs may be any override of it (`Reply.__call__` named, a `ChunkedReply`
+        # handed back): the family rule, for these edges too
+        self._dispatch_to_overrides(hosted)
 
     def _unresolved_calls(self) -> None:
         """The calls the model leaves unresolved: each names its likely targets from what the caller knows
@@ -1167,25 +1175,31 @@ ACCUMULATE = frozenset({b"append", b"concat", b"list", b"tuple", b"sorted", b"re
                         b"String", b"Array", b"Object", b"merge", b"copy"})  # language builtins that grow or convert
 
 
-def _error_param(u: Unit) -> str:
-    """The parameter that carries an error into the unit ('' when none)."""
+def _error_param(u: Unit, loose: bool = False) -> str:
+    """The parameter that carries an error into the unit ('' when none). `loose`: a parameter typed as anything
+    at all (`err: any`, `interface{}`) is read by its name, as an untyped one."""
     types = tuple(u.param_types) + ("",) * len(u.param_names)
     return next((p.lstrip("*&") for p, t in zip(u.param_names, types)
-                 if (ERROR_TYPE.search(t) if t else ERROR_NAME.match(p.lstrip("*&")))), "")
+                 if (ERROR_TYPE.search(t) if t and not (loose and ANY_TYPE.match(t)) else ERROR_NAME.match(p.lstrip("*&")))), "")
 
 
-# Where a process reports failure: its error stream, or exiting (`fmt.Fprintln(os.Stderr, …)`, `sys.exit(1)`).
-ERROR_STREAM = re.compile(rb"\b(?:os\.Stderr|sys\.stderr|System\.err|console\.error|process\.stderr|eprintln!|"
-                          rb"os\.Exit|sys\.exit|process\.exit|System\.exit|exitProcess)\b")
+ANY_TYPE = re.compile(r"^\s*(any|unknown|object|Object|interface\{\}|Any|Any\?|\*?any)\s*$")
+
+
+# Where a process ends on failure (`os.Exit(1)`, `log.Fatal(err)`, `sys.exit(…)`, Rust's `process::exit(1)`): the last
+# place its errors reach. Writing to the error stream alone is not such a place: debug logs and tracers write there
+# too (policy `exits`).
+EXITS = re.compile(rb"\b(?:os\.Exit|sys\.exit|process\.exit|process::exit|System\.exit|exitProcess|log\.Fatal\w*)(?=\s*\()")
 
 
 def reports_error(index, u: Unit) -> str:
     """Why a unit that writes out is an error boundary first ('' when it is not): it takes an error it
-    is handed (an error handler that reports or logs), or it reports to the error stream or exits."""
+    is handed (an error handler that reports or logs), or it ends the process (`os.Exit(1)`): a unit that
+    only writes to the error stream, taking no error, is a log (a sink), not where failures end."""
     err = _error_param(u)
     if err:
         return f"handles the error it is handed (`{err}`)"
-    hit = ERROR_STREAM.search(index.sources[u.path], u.sig_end_byte, u.end_byte)
+    hit = EXITS.search(index.sources[u.path], u.sig_end_byte, u.end_byte)
     return f"reports a failure (`{hit.group().decode()}`)" if hit else ""
 
 
@@ -1955,6 +1969,35 @@ class _Planner:
                 if (m.units[d].name in in_err and d not in err_callees and flow.down.get(d, 0) >= 1
                         and not self.query_helper(d)):  # `isThenable(err)` in a handler tests the error
                     err_callees[d] = f"called from an error handler in `{u.qualname}`"
+        # where the handlers' errors end: follow the error a handler's callee hands on (`relay(err)` → `report(err)`:
+        # callees that take an error) to the units that hand it to no further one
+        handed_on: set[str] = set()
+        frontier, seen = list(err_callees), set(err_callees)
+        for _ in range(3):
+            nxt = []
+            for s in frontier:
+                for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
+                    du = m.units[d]
+                    if not (du.is_callable and _error_param(du, True)):
+                        continue
+                    handed_on.add(s)  # it hands the error on (`wrap_failure(kind, error)`): not where it ends
+                    if (d not in seen and d in self.flowing and flow.down.get(d, 0) >= 1
+                            and du.kind != "constructor" and du.name not in ("__init__", "constructor")):
+                        seen.add(d)
+                        nxt.append(d)
+            frontier = nxt
+        ends = [d for d in seen - set(err_callees) - handed_on - set(self.core) if not self.query_helper(d)]
+        for d in sorted(ends, key=lambda d: (self.depth.get(d, 99), self.stable(d))):  # nearest the entries first
+            err_callees[d] = f"where the errors a handler hands on end: it takes `{_error_param(m.units[d], True)}` and hands it to no further handler"
+        # a unit of the flow that ends the process (prints and exits) is where its errors end, though no error
+        # handler calls it (`check(t.usage())`): after the handlers' callees, nearest the entries first
+        src = self.index.sources
+        exits = sorted((d for d in self.flowing if d not in err_callees and d not in self.core and m.units[d].is_callable
+                        and EXITS.search(src[m.units[d].path], m.units[d].sig_end_byte, m.units[d].end_byte)),
+                       key=lambda d: (self.depth.get(d, 99), self.stable(d)))
+        for d in exits:
+            err_callees[d] = "ends the process on failure (`" + EXITS.search(
+                src[m.units[d].path], m.units[d].sig_end_byte, m.units[d].end_byte).group().decode() + "`)"
         self.boundary_all = [u for u in err_callees if u not in self.chosen]
         self.boundary = self.boundary_all[: CAPS["boundary"]]
 
