@@ -222,7 +222,9 @@ class _Packer:
             view = self.views.get(piece.path)
             if view is None or view.mode in ("skeleton", "full") or restates_params(piece.unit, view.lines):
                 continue
-            span = piece_ranges(piece.unit, {u.id: u for u in view.defs}, view.trait_impls)
+            # a small class reads as one here too: its other short members are what the body uses
+            # (`Middleware`'s `__iter__` with its `__init__`)
+            span = piece_ranges(piece.unit, {u.id: u for u in view.defs}, view.trait_impls, whole_class=True)
             if _covered(view, span):
                 continue
             base = view.base if not view.included else []
