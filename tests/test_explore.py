@@ -1269,3 +1269,45 @@ def test_a_spine_declaration_without_a_body_takes_no_room():
     view = file_view("L.kt", "bodies", "spine", 10.0, source, [owner, decl])
     shown, left_out = pack({"L.kt": view}, [Piece(decl, "L.kt", 9.0, 0, True, named=True)], {}, 28000, lambda: None)
     assert not shown and not left_out, shown[0].text if shown else left_out
+
+
+def test_a_context_body_of_a_small_class_shows_the_class_whole():
+    """A body packed as context (off the spine) in a class of at most SMALL_CLASS_LINES lines
+    brings the class whole too: `Middleware.__init__` comes with `__iter__`, which is how the
+    stack builder unpacks it."""
+    from codegraph.explore.pack import Piece, file_view, pack
+    from codegraph.model.facts import Unit
+
+    src = "class Middleware:\n    def __init__(self, cls):\n        self.cls = cls\n\n    def __iter__(self):\n        return iter((self.cls,))\n"
+    src += "\n\ndef elsewhere():\n" + "".join(f"    step_{i} = {i}\n" for i in range(30))  # keeps the file from being shown whole
+
+    def unit(uid, kind, start, end, parent=None):
+        return Unit(id=uid, name=uid.split(".")[-1], qualname=uid, kind=kind, path="m.py", start_line=start, end_line=end,
+                    start_byte=0, end_byte=1, name_line=start, sig_end_line=start, sig_end_byte=0, parent=parent)
+
+    cls, init, it = unit("Middleware", "class", 1, 6), unit("Middleware.__init__", "method", 2, 3, "Middleware"), unit("Middleware.__iter__", "method", 5, 6, "Middleware")
+    view = file_view("m.py", "bodies", "related", 1.0, src.encode(), [cls, init, it])
+    shown, _ = pack({"m.py": view}, [Piece(init, "m.py", 1.0, -1, False)], {}, 5_000, lambda: None)
+    assert "iter((self.cls,))" in shown[0].text
+
+
+def test_the_constructor_of_a_named_type_comes_first_among_the_other_bodies(monkeypatch):
+    """Among the bodies the flow points at, the constructor of a type the question names comes
+    before better-scored ones: how that object is set up is part of the question even when no
+    call in the flow names it (`OperatorSubscriber`'s constructor wiring `next` to the callback)."""
+    from codegraph.explore import pack as packing
+    from codegraph.model.facts import Unit
+
+    src = "class Sub:\n    def __init__(self, on_next):\n        self.n = on_next(1)\n\n\ndef helper():\n    return 2\n"
+
+    def unit(uid, kind, start, end, parent=None):
+        return Unit(id=uid, name=uid.split(".")[-1], qualname=uid, kind=kind, path="m.py", start_line=start, end_line=end,
+                    start_byte=0, end_byte=1, name_line=start, sig_end_line=start, sig_end_byte=0, parent=parent)
+
+    cls, init, helper = unit("Sub", "class", 1, 3), unit("Sub.__init__", "method", 2, 3, "Sub"), unit("helper", "function", 6, 7)
+    views = {"m.py": packing.file_view("m.py", "bodies", "related", 1.0, src.encode(), [cls, init, helper])}
+    order = []
+    monkeypatch.setattr(packing._Packer, "other_bodies", lambda self, pieces: order.extend(p.unit.id for p in pieces))
+    near = packing.Piece(unit("near", "function", 6, 7), "m.py", 9.0, -1, False, nearby=True)
+    packing.pack(views, [packing.Piece(helper, "m.py", 5.0, -1, False), packing.Piece(init, "m.py", 1.0, -1, False, builds_named=True), near], {}, 10_000, lambda: None)
+    assert order == ["Sub.__init__", "helper", "near"]

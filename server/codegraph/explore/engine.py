@@ -222,7 +222,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     for plan in plans:
         plan.keep |= {uid for uid in helpers if uid.startswith(plan.path + "::")}
     pointed |= helpers
-    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak}, pointed)
+    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak}, pointed, {u.id for u in q.named_units() if u.is_type})
 
 
 def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, float], list[tuple[float, str]]]:
@@ -866,7 +866,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.mode = "bodies"
 
 
-def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset()) -> dict:
+def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset(), named_types: set[str] = frozenset()) -> dict:
     """Pack within the budget (pack.py): spine bodies first, then by relevance; render."""
     footer_reserve = 400
     flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)))
@@ -892,7 +892,8 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
         for uid, (s, u) in scored.items():
             if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):
                 continue
-            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0), uid not in pointed))
+            builds_named = bool(u.parent) and u.parent in named_types and (u.kind == "constructor" or u.name in ("__init__", "constructor"))
+            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0), uid not in pointed, builds_named))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)

@@ -78,6 +78,7 @@ class Piece:
     next_to_named: bool = False  # a core unit one hop from a symbol the question names: its direct step
     depth: int = 0  # hops below where the flow enters or a unit the question points at (0 there and off the spine)
     nearby: bool = False  # on no hop of the flow, no data step, no unit the question names: only near them
+    builds_named: bool = False  # the constructor of a type the question names: what building it does
 
 
 def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
@@ -132,9 +133,11 @@ def pack(
     packer.whole_spine_files()
     top = max((p.score for p in pieces), default=0.0)
     # the bodies the flow's hops or the question's own units point at first, then those only
-    # near them (a word match or a PageRank neighbour no hop reaches); each group by relevance
-    # per character: two short bodies the question needs beat one long one
-    packer.other_bodies([p for p in sorted(order, key=lambda p: (p.nearby, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
+    # near them (a word match or a PageRank neighbour no hop reaches); in each group the
+    # constructors of the types the question names first (how such an object is set up is part
+    # of the question, though nothing in the flow calls it by name: `OperatorSubscriber`'s), then
+    # by relevance per character: two short bodies the question needs beat one long one
+    packer.other_bodies([p for p in sorted(order, key=lambda p: (p.nearby, not p.builds_named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
                          if not p.must and p.score >= MIN_SCORE_SHARE * top and not bodiless(p.unit)])
     packer.whole_when_mostly_shown()
     shown = [v for v in views.values() if v.included]
@@ -222,7 +225,9 @@ class _Packer:
             view = self.views.get(piece.path)
             if view is None or view.mode in ("skeleton", "full") or restates_params(piece.unit, view.lines):
                 continue
-            span = piece_ranges(piece.unit, {u.id: u for u in view.defs}, view.trait_impls)
+            # a small class reads as one here too: its other short members are what the body uses
+            # (`Middleware`'s `__iter__` with its `__init__`)
+            span = piece_ranges(piece.unit, {u.id: u for u in view.defs}, view.trait_impls, whole_class=True)
             if _covered(view, span):
                 continue
             base = view.base if not view.included else []
