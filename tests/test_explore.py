@@ -1311,3 +1311,36 @@ def test_the_constructor_of_a_named_type_comes_first_among_the_other_bodies(monk
     near = packing.Piece(unit("near", "function", 6, 7), "m.py", 9.0, -1, False, nearby=True)
     packing.pack(views, [packing.Piece(helper, "m.py", 5.0, -1, False), packing.Piece(init, "m.py", 1.0, -1, False, builds_named=True), near], {}, 10_000, lambda: None)
     assert order == ["Sub.__init__", "helper", "near"]
+
+
+def test_a_body_several_core_units_call_and_that_calls_on_comes_before_accessors(tmp_path, monkeypatch):
+    """Off the spine, a body three core units call and that calls on itself is a step they
+    share (a command tree's `find`); an accessor three core units call (`name`) does no work of
+    its own. Per character the accessor always won the other bodies' room; the shared step now
+    comes first."""
+    from codegraph.explore import pack as packing
+    from codegraph.explore.engine import _shared_steps
+    from codegraph.explore.flow import Flow
+
+    (tmp_path / "cmd.py").write_text(
+        "class Cmd:\n"
+        "    def name(self):\n        return self.use\n\n"
+        "    def split(self, args):\n        return args[1:]\n\n"
+        "    def strip(self, args):\n        return [a for a in args if a]\n\n"
+        "    def find(self, args):\n        rest = self.strip(args)\n        return self, self.split(rest)\n\n"
+        "    def complete(self, args):\n        cmd, rest = self.find(args)\n        return cmd.name(), rest\n\n"
+        "    def execute(self, args):\n        cmd, rest = self.find(args)\n        return cmd.name()\n\n"
+        "    def help(self, args):\n        cmd, _ = self.find(args)\n        return cmd.name()\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    by_name = {u.qualname: u for u in idx.resolver.units.values()}
+    flow = Flow(spine={by_name[n].id for n in ("Cmd.complete", "Cmd.execute", "Cmd.help")})
+    assert _shared_steps(idx, flow) == {by_name["Cmd.find"].id}
+
+    views = {"cmd.py": packing.file_view("cmd.py", "bodies", "related", 1.0, (tmp_path / "cmd.py").read_bytes(), list(idx.files["cmd.py"].units))}
+    order = []
+    monkeypatch.setattr(packing._Packer, "other_bodies", lambda self, pieces: order.extend(p.unit.qualname for p in pieces))
+    pieces = [packing.Piece(by_name["Cmd.name"], "cmd.py", 5.0, -1, False), packing.Piece(by_name["Cmd.find"], "cmd.py", 3.0, -1, False, shared_step=True)]
+    packing.pack(views, pieces, {}, 10_000, lambda: None)
+    assert order == ["Cmd.find", "Cmd.name"]

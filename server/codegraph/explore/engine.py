@@ -878,6 +878,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     next_to_named = {h.dst.id for h in flow.hops if h.src.id in strong_ids} | {h.src.id for h in flow.hops if h.dst.id in strong_ids}
     next_to_named |= _readers_of_named_fillers(index, flow, anchor_ids)
     next_to_named &= flow.spine
+    shared_steps = _shared_steps(index, flow)
     for plan in plans:
         facts = index.files[plan.path]
         views[plan.path] = file_view(plan.path, plan.mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units))
@@ -893,7 +894,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):
                 continue
             builds_named = bool(u.parent) and u.parent in named_types and (u.kind == "constructor" or u.name in ("__init__", "constructor"))
-            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0), uid not in pointed, builds_named))
+            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0), uid not in pointed, builds_named, uid in shared_steps))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)
@@ -928,6 +929,25 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             "adaptive": req.adaptive,
         },
     }
+
+
+SHARED_STEP_CALLERS = 3  # core units calling one body off the spine that make it a step they share
+SHARED_STEP_CALLEES = 2  # ...when it calls on itself: fewer, and it is an accessor or a forwarder
+
+
+def _shared_steps(index: RootIndex, flow: Flow) -> set[str]:
+    """Bodies off the spine that three or more core units call and that call on themselves
+    (`Command.Find`, which the completion, execution and help paths all use to pick the
+    subcommand): a step of the flow no single path names. Accessors and utilities are called
+    from as many core units (`Command.Name`, `Root`) but do no work of their own: one callee or
+    none. Counted from the core's own out-edges: linear in the core's size."""
+    likely = likely_graph(index)
+    callers: dict[str, set[str]] = defaultdict(set)
+    for uid in flow.spine:
+        for e in likely.out(uid):
+            if e.dst not in flow.spine:
+                callers[e.dst].add(uid)
+    return {uid for uid, srcs in callers.items() if len(srcs) >= SHARED_STEP_CALLERS and len({e.dst for e in likely.out(uid)} - {uid}) >= SHARED_STEP_CALLEES}
 
 
 MAX_ANCHORS = 6

@@ -79,6 +79,7 @@ class Piece:
     depth: int = 0  # hops below where the flow enters or a unit the question points at (0 there and off the spine)
     nearby: bool = False  # on no hop of the flow, no data step, no unit the question names: only near them
     builds_named: bool = False  # the constructor of a type the question names: what building it does
+    shared_step: bool = False  # off the spine, called by several core units and calling on itself: a step they share
 
 
 def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
@@ -136,8 +137,10 @@ def pack(
     # near them (a word match or a PageRank neighbour no hop reaches); in each group the
     # constructors of the types the question names first (how such an object is set up is part
     # of the question, though nothing in the flow calls it by name: `OperatorSubscriber`'s), then
-    # by relevance per character: two short bodies the question needs beat one long one
-    packer.other_bodies([p for p in sorted(order, key=lambda p: (p.nearby, not p.builds_named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
+    # by relevance per character: two short bodies the question needs beat one long one. Before
+    # that relevance, the steps several core units share (below): an accessor is called from
+    # as many, but does no work of its own, and per character it always won
+    packer.other_bodies([p for p in sorted(order, key=lambda p: (p.nearby, not p.builds_named, not p.shared_step, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
                          if not p.must and p.score >= MIN_SCORE_SHARE * top and not bodiless(p.unit)])
     packer.whole_when_mostly_shown()
     shown = [v for v in views.values() if v.included]
