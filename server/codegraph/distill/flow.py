@@ -198,6 +198,10 @@ class Flow:
             outside[path] = non_architecture(path)
         self.arch = {uid for uid, u in model.units.items() if not outside[u.path]}
         self.ordered = sorted(self.arch, key=model.order.__getitem__)
+        # the language specs of the files in scope: a stage for a feature none of them has (Rust's
+        # convention constructors, poll chains) is skipped instead of visiting every unit to find none
+        self.specs = [spec for spec in {BY_NAME.get(index.files[p].language) for p, out in outside.items() if not out}
+                      if spec is not None]
         self.out: dict[str, set[str]] = {}
         self.likely: set[tuple[str, str]] = set()
         self._modules: dict[str, set[str]] = {}
@@ -235,7 +239,7 @@ class Flow:
         graph, for such languages only. *Why:* a server's accept loop spawns each connection's task, so the
         server's flow stopped at the spawn and the server never became an entry."""
         m, graph = self.m, None
-        for src in self.ordered:
+        for src in self.ordered if any(spec.construct_protocol for spec in self.specs) else ():
             u = m.units[src]
             spec = BY_NAME.get(self.index.files[u.path].language) if u.is_callable else None
             if spec is None or not spec.construct_protocol:
@@ -282,7 +286,7 @@ class Flow:
         `self_constructors`): no receiver parameter, and the type itself is what they return (Rust's
         `fn new(…) -> Self`). The language has no constructor syntax, so these are where its values are built."""
         m, out = self.m, set()
-        for uid in self.ordered:
+        for uid in self.ordered if any(spec.self_constructors for spec in self.specs) else ():
             u = m.units[uid]
             if not (u.is_callable and u.parent and m.units[u.parent].is_type):
                 continue
@@ -590,11 +594,16 @@ class Flow:
         implicit_this = spec is not None and spec.implicit_this
         jvm = spec is not None and spec.outside_imports == "package"  # where `new pkg.Type()` names a package
         own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
+        called: dict[str, list[str]] | None = None  # name → the caller's edges to units of that name, built on first use
         for c in m.calls.get(src, ()):
             if not c.assigned_to:  # every rule below reads what a call's result is assigned to
                 continue
+            if called is None:  # one pass over the edges, not one per assigned call
+                called = {}
+                for d in self.out[src]:
+                    called.setdefault(m.units[d].name, []).append(d)
             if (c.receiver in mods and c.assigned_to not in local_type
-                    and not any(m.units[d].name == c.name for d in self.out[src])):
+                    and c.name not in called):
                 foreign.add(c.assigned_to)
             elif jvm and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
                 foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
@@ -602,7 +611,7 @@ class Flow:
                 if c.name in types and (c.construct or c.name[:1].isupper()):
                     local_type[c.assigned_to] = c.name
                 else:
-                    f = [d for d in self.out[src] if d in returns and m.units[d].name == c.name] if returns else []
+                    f = [d for d in called.get(c.name, ()) if d in returns]
                     if len(f) == 1:
                         local_type[c.assigned_to] = returns[f[0]]
         if outside:  # a parameter declared with an outside type (`headers: &mut HeaderMap`): an outside object
@@ -841,17 +850,25 @@ class Flow:
     def _reach(self) -> None:
         """Upstream and downstream counts of every unit, as bitsets over the condensation."""
         nodes = self.ordered
-        self.bit = {u: i for i, u in enumerate(nodes)}
-        succ = [[self.bit[d] for d in self.out.get(u, ()) if d in self.bit] for u in nodes]
+        self.bit = bit = {u: i for i, u in enumerate(nodes)}
+        self.callers = callers = {u: set() for u in nodes}
+        succ: list[list[int]] = []
+        for u in nodes:  # successors and callers in one pass over the edges
+            ws = []
+            for d in self.out.get(u, ()):
+                if d in bit:
+                    ws.append(bit[d])
+                    callers[d].add(u)
+            succ.append(ws)
         comp, members = _scc(succ)  # components in reverse topological order (sinks first)
         csucc: list[set[int]] = [set() for _ in members]
         for v, ws in enumerate(succ):
             for w in ws:
                 if comp[v] != comp[w]:
                     csucc[comp[v]].add(comp[w])
-        own = [0] * len(members)
+        own = [1 << vs[0] for vs in members]  # most components are one unit: its bit, no OR
         for c, vs in enumerate(members):
-            for v in vs:
+            for v in vs[1:]:
                 own[c] |= 1 << v
         down = [0] * len(members)
         with_own = [0] * len(members)  # down | own of each finished component: one big-int OR per edge, not two
@@ -883,11 +900,6 @@ class Flow:
             else:
                 self.down_bits[u], self.down[u] = down[c], down_n[c]
                 self.up_bits[u], self.up[u] = up[c], up_n[c]
-        self.callers = {u: set() for u in nodes}
-        for s in nodes:
-            for d in self.out.get(s, ()):
-                if d in self.callers:
-                    self.callers[d].add(s)
 
     def up_members(self, uid: str) -> list[str]:
         """The units upstream of uid (those leading into it), in flow order."""
