@@ -1599,7 +1599,8 @@ class _Planner:
         for uid in flow.ordered:
             u = m.units[uid]
             ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
-            host = "" if ctor else flow.host_kind.get(uid, "") or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
+            implemented = implements.get(uid, ("", False))
+            host = "" if ctor else flow.host_kind.get(uid, "") or implemented[0] * implemented[1]
             if host:
                 cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
                 continue
