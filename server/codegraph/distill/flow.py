@@ -454,17 +454,21 @@ class Flow:
                 overrides.setdefault((b, m.units[d].name), []).append(d)
             self._overrides = overrides
         units = m.units
+        subs_of: dict[str, list[str]] = {}  # d → the overrides a call of d may run: the same for every caller of d
         for src in self.ordered if edges is None else sorted(edges, key=m.order.__getitem__):
             for d in tuple(self.out[src]) if edges is None else edges[src]:  # only sets grow: order does not matter
-                du = units[d]
-                if not du.is_callable:
-                    continue
-                owner = _owner_type(m, d)
-                subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d] if owner else []
-                if owner and 0 < len(subs) <= FAMILY_MAX:
-                    for x in subs:
-                        if x != src:
-                            self._link(src, x)
+                subs = subs_of.get(d)
+                if subs is None:
+                    du = units[d]
+                    subs = []
+                    if du.is_callable and _owner_type(m, d):
+                        subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d]
+                        if len(subs) > FAMILY_MAX:
+                            subs = []
+                    subs_of[d] = subs
+                for x in subs:
+                    if x != src:
+                        self._link(src, x)
 
     def _handed_functions(self) -> None:
         """A top-level function of the file handed on by name (`run(cb)`, `handlers = [cb]`) will run."""
@@ -806,14 +810,14 @@ class Flow:
         starts = [u.start_byte for u in units]
         lo, hi = units[0].start_byte, max(u.end_byte for u in units)
         found: dict[str, set] = {}
-        wanted = set(names)
+        wanted = {n.encode() for n in names}  # compared as bytes: a hit is ASCII, no decode per member read
         for hit in MEMBER_READ.finditer(src, lo):
             pos = hit.start()
             if hit.end() > hi:
                 if pos >= hi:
                     break
                 continue
-            name = hit.group(1).decode("utf-8", "replace")
+            name = hit.group(1)
             if name not in wanted or pos == 0 or not WORD_BYTE.match(src, pos - 1):
                 continue  # `obj.name`: a word byte before the dot
             i = self._innermost(units, starts, pos, body_only)
@@ -821,7 +825,7 @@ class Flow:
                 j = pos
                 while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
                     j -= 1
-                found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
+                found.setdefault(units[i].id, set()).add((src[j:pos], name))
         return found
 
     def _scan_values(self, src: bytes, units: list[Unit], names: list[str], body_only: bool) -> dict[str, set]:
