@@ -92,7 +92,15 @@ def _declared(roles: Roles, model: Model, entries: list[DeclaredEntry]) -> None:
                         _put(roles, u.id, ENTRY, 2, f"top-level callable of declared entry file {where}")
 
 
-def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[bytes]) -> None:
+def _constructs_any(model: Model, d: str, memo: dict[str, bool]) -> bool:
+    """d constructs some resolved unit (read once per callee, not once per caller)."""
+    got = memo.get(d)
+    if got is None:
+        got = memo[d] = any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))
+    return got
+
+
+def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[bytes], makers: dict[str, bool]) -> None:
     out = model.out.get(u.id, ())
     if u.kind == "statement":
         if u.stmt_kind == "wiring":
@@ -105,7 +113,7 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[by
         return  # nothing built and no constructor: none of the rules below can hold
     built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"
              and not RAISES.match(lines[model.lines[(u.id, d)] - 1] if model.lines[(u.id, d)] <= len(lines) else b"")}
-    producers = {d for d in out if d not in built and any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))}
+    producers = {d for d in out if d not in built and _constructs_any(model, d, makers)}
     comps = len(built | producers)
     if comps >= 2 or (ctor and comps >= 1):
         _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {comps} resolved components")
@@ -175,12 +183,13 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
                 fields_by_owner.setdefault(u.parent, set()).update(io_fields(u, model.calls.get(uid, []), io, index.sources[u.path]))
     lines_by_path: dict[str, list[bytes]] = {}  # split once per file, not once per unit
     owner_fields: dict[str, frozenset[str]] = {}
+    makers: dict[str, bool] = {}  # callee → constructs something (the assembly rule's producers)
     for uid, u in model.units.items():
         source = index.sources[u.path]
         _entry(roles, model, index, u, source)
         if u.path not in lines_by_path and model.out.get(uid):  # only units that call read lines
             lines_by_path[u.path] = source.split(b"\n")
-        _assembly(roles, model, u, source, lines_by_path.get(u.path, []))
+        _assembly(roles, model, u, source, lines_by_path.get(u.path, []), makers)
         _orchestrate(roles, model, u, source)
         if u.is_callable or u.kind == "statement":
             io = io_by_path[u.path] if u.path in io_by_path else io_by_path.setdefault(u.path, io_locals(index.files[u.path]))

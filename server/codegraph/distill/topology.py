@@ -244,5 +244,5 @@ def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
                     del stack[at[v]:]
                     for w in group:
                         comp[w] = len(members)
-                    members.append(sorted(group))
+                    members.append(sorted(group) if len(group) > 1 else group)  # (most are one vertex)
     return comp, members
