@@ -198,6 +198,7 @@ class Flow:
             outside[path] = non_architecture(path)
         self.arch = {uid for uid, u in model.units.items() if not outside[u.path]}
         self.ordered = sorted(self.arch, key=model.order.__getitem__)
+        self.arch_paths = sorted(p for p, out in outside.items() if not out)  # the files of the units in scope
         # the language specs of the files in scope: a stage for a feature none of them has (Rust's
         # convention constructors, poll chains) is skipped instead of visiting every unit to find none
         self.specs = [spec for spec in {BY_NAME.get(index.files[p].language) for p, out in outside.items() if not out}
@@ -354,7 +355,7 @@ class Flow:
         self._field_type = self._fields_from_params()
         self._fields_from_constructing_calls(self._field_type)
         attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
-        for path in sorted({m.units[x].path for x in self.arch}):
+        for path in self.arch_paths:
             text = self.index.sources[path]
             for hit in ATTR_FROM_CONSTRUCT.finditer(text):
                 if not hit.start() or not WORD_BYTE.match(text, hit.start() - 1):
@@ -408,7 +409,7 @@ class Flow:
         own code does not answer comes from there, not from a same-named method of some other class."""
         m, arch, types = self.m, self.arch, self._types
         self._supers = supers = {}
-        for path in sorted({m.units[x].path for x in arch}):
+        for path in self.arch_paths:
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)

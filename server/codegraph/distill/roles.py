@@ -48,13 +48,11 @@ def _signature(u: Unit, source: bytes) -> bytes:
 
 
 def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
-    facts = index.files[u.path]
-    resolved = bool(model.out.get(u.id))
     # Tier 1 is kept for entries a manifest declares and the index binds; language-defined
     # entry syntax (main guard, func main, static main) is an explicit syntax signal.
     if u.kind == "statement":
         if u.stmt_kind == "main_guard":
-            _put(roles, u.id, ENTRY, 2, "main guard" + (" calling resolved units" if resolved else ""))
+            _put(roles, u.id, ENTRY, 2, "main guard" + (" calling resolved units" if model.out.get(u.id) else ""))
         elif u.stmt_kind == "registration":
             last = re.split(r"[.:]", u.name.split("(")[0])[-1] if u.name else ""
             called = u.name.rsplit(".", 1)[-1] if "." in u.name else ""
@@ -63,6 +61,7 @@ def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
         return
     if not u.is_callable:
         return
+    facts = index.files[u.path]
     spec = BY_NAME.get(facts.language)
     for deco in u.decorators:
         if spec is not None and spec.entry_attribute(deco):
