@@ -560,6 +560,7 @@ class Flow:
         for (path, name), ids in blocks.items():
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
         self._declared = None  # read on first use (Java, Kotlin)
+        self._groups: dict[str, tuple] = {}  # name → its callables by parent, file, free (`_name_groups`)
         by_name = self._by_name
         class_params = {spec.class_param for spec in BY_NAME.values() if spec.class_param}
         for src in sorted(m.unresolved, key=m.order.__getitem__):
@@ -659,20 +660,26 @@ class Flow:
         m, u, owner, me = self.m, ctx.u, ctx.owner, ctx.me
         root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
         named = self._by_name.get(c.name, [])
+        groups = self._name_groups(c.name) if len(named) > 1 else None  # a common name (`get`: hundreds of
+        # definitions) is split once by parent, file and kind, not filtered again for every call of it
         if not c.receiver:  # a bare call runs what was handed in (`send(message)`), else a function: a type's
             if c.name in ctx.params:  # method only where a bare name can mean the object's member
                 return []
             if not ctx.implicit_this:
-                named = [d for d in named if not (m.units[d].parent and m.units[m.units[d].parent].is_type)]
+                named = groups[2] if groups else [d for d in named if not (m.units[d].parent and m.units[m.units[d].parent].is_type)]
         if root in me:
-            same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
+            if groups is None:
+                same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
+            else:
+                same = [d for d in (self._in_blocks(groups, ctx.own_blocks) if owner else groups[1].get(u.path, ())) if d != src]
             if not same and owner in self._outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
-                named = [d for d in named if m.units[d].parent in self._ancestors(owner)]  # unless a base in scope has it
+                ancestors = self._ancestors(owner)  # unless a base in scope has it
+                named = [d for d in named if m.units[d].parent in ancestors]
             if not same and c.name in ctx.views:  # `self.as_mut()` its type does not define: the language's
                 named = []
             named = same or named
         elif not c.receiver and owner and ctx.implicit_this and c.name != u.name:  # `run(request)` in a method: this.run
-            same = [d for d in named if m.units[d].parent in ctx.own_blocks]
+            same = self._in_blocks(groups, ctx.own_blocks) if groups else [d for d in named if m.units[d].parent in ctx.own_blocks]
             named = same or named
         # a member call on some other object names its target only when the name is unique
         typed = []
@@ -687,6 +694,32 @@ class Flow:
             if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
                 return named
         return []
+
+    def _name_groups(self, name: str) -> tuple[dict[str | None, list[str]], dict[str, list[str]], list[str]]:
+        """The callables of that name by parent, by file, and those no type holds; each list in flow order
+        (as `_by_name` is). Built on first use of the name."""
+        got = self._groups.get(name)
+        if got is None:
+            units = self.m.units
+            by_parent: dict[str | None, list[str]] = {}
+            by_path: dict[str, list[str]] = {}
+            free: list[str] = []
+            for d in self._by_name[name]:
+                du = units[d]
+                by_parent.setdefault(du.parent, []).append(d)
+                by_path.setdefault(du.path, []).append(d)
+                if not (du.parent and units[du.parent].is_type):
+                    free.append(d)
+            got = self._groups[name] = (by_parent, by_path, free)
+        return got
+
+    def _in_blocks(self, groups: tuple, blocks: set[str]) -> list[str]:
+        """The callables of a name held by one of these blocks, in flow order."""
+        by_parent = groups[0]
+        if len(blocks) == 1:
+            return list(by_parent.get(next(iter(blocks)), ()))
+        found = [d for b in blocks for d in by_parent.get(b, ())]
+        return sorted(found, key=self.m.order.__getitem__)
 
     def _outside_member(self, ctx: "_Caller", receiver: str) -> bool:
         """`x.f` where x is the object itself or a parameter whose declared type is a type of the code base, and
