@@ -910,10 +910,11 @@ class Flow:
                 own[c] |= 1 << v
         down = [0] * len(members)
         with_own = [0] * len(members)  # down | own of each finished component: one big-int OR per edge, not two
+        # (an int is shared where it would only be OR-ed into a zero: no copy of a set as wide as the graph)
         for c in range(len(members)):  # successors have smaller numbers: already done
             bits = own[c] if len(members[c]) > 1 else 0
             for d in csucc[c]:
-                bits |= with_own[d]
+                bits = bits | with_own[d] if bits else with_own[d]
             down[c] = bits
             with_own[c] = bits | own[c]
         up = [0] * len(members)
@@ -923,7 +924,7 @@ class Flow:
             if csucc[c]:
                 bits = up[c] | own[c]
                 for d in csucc[c]:
-                    up[d] |= bits
+                    up[d] = up[d] | bits if up[d] else bits
         # a unit alone in its component is not in its own sets: share the component's ints and counts
         down_n = [b.bit_count() for b in down]
         up_n = [b.bit_count() for b in up]
