@@ -41,7 +41,9 @@ from .topology import Model, _scc
 
 # `obj.attr = Foo(`: written from the dot (a literal first lets the scan skip ahead); the byte
 # before it must be a word byte, checked per hit (the same matches as `\b\w+\.(\w+)…`).
-ATTR_FROM_CONSTRUCT = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?([A-Z]\w*)\s*[(<{]")
+# (possessive `++`/`*+`: the next byte is never one the shorter match could use, so the same matches; no backtracking
+# through every `obj.name` of a file: half the time over a code base's sources)
+ATTR_FROM_CONSTRUCT = re.compile(rb"\.(\w++)\s*+=\s*+(?:new\s+|await\s+)?([A-Z]\w*+)\s*+[(<{]")
 WORD_BYTE = re.compile(rb"\w")
 # `.name` read as a value: not called, not assigned, not followed by `.` or `[` (within 40 bytes, as _scan reads it)
 MEMBER_READ = re.compile(rb"\.([A-Za-z0-9_]++)(?![ \t\n\r\x0b\x0c]{0,39}[(=.\[])")
@@ -50,7 +52,7 @@ TAIL_STRUCT = re.compile(rb"[;{}]\s*([A-Z]\w*)\s*\{[^;]*\}\s*\}\s*$")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?([A-Z]\w*)\s*[({<]")  # `return new Foo(`, `return &Foo{`
 # `self.f = g(`, `this.f = new G(`: matched from the dot (a literal: the scan skips ahead), the
 # `self`/`this` before it checked per hit (`_fields_from_calls`: the matches of `\b(?:self|this)\.(\w+)…`).
-FIELD_FROM_CALL = re.compile(rb"\.(\w+)\s*=\s*(?:new\s+|await\s+)?((?:self\.|this\.)?\w+)\s*\(")
+FIELD_FROM_CALL = re.compile(rb"\.(\w++)\s*+=\s*+(?:new\s+|await\s+)?((?:self\.|this\.)?\w++)\s*+\(")  # (possessive: as above)
 FIELD_FROM_PARAM = re.compile(rb"\b(?:self|this)\.(\w+)\s*=\s*(\w+)\s*;?\s*$", re.M)
 LIKELY_MAX = 3
 QUOTED_NAME = re.compile(rb"""['\"]([A-Za-z_$][\w$]*)['\"]""")
@@ -198,6 +200,11 @@ class Flow:
             outside[path] = non_architecture(path)
         self.arch = {uid for uid, u in model.units.items() if not outside[u.path]}
         self.ordered = sorted(self.arch, key=model.order.__getitem__)
+        self.arch_paths = sorted(p for p, out in outside.items() if not out)  # the files of the units in scope
+        # the language specs of the files in scope: a stage for a feature none of them has (Rust's
+        # convention constructors, poll chains) is skipped instead of visiting every unit to find none
+        self.specs = [spec for spec in {BY_NAME.get(index.files[p].language) for p, out in outside.items() if not out}
+                      if spec is not None]
         self.out: dict[str, set[str]] = {}
         self.likely: set[tuple[str, str]] = set()
         self._modules: dict[str, set[str]] = {}
@@ -235,7 +242,7 @@ class Flow:
         graph, for such languages only. *Why:* a server's accept loop spawns each connection's task, so the
         server's flow stopped at the spawn and the server never became an entry."""
         m, graph = self.m, None
-        for src in self.ordered:
+        for src in self.ordered if any(spec.construct_protocol for spec in self.specs) else ():
             u = m.units[src]
             spec = BY_NAME.get(self.index.files[u.path].language) if u.is_callable else None
             if spec is None or not spec.construct_protocol:
@@ -282,7 +289,7 @@ class Flow:
         `self_constructors`): no receiver parameter, and the type itself is what they return (Rust's
         `fn new(…) -> Self`). The language has no constructor syntax, so these are where its values are built."""
         m, out = self.m, set()
-        for uid in self.ordered:
+        for uid in self.ordered if any(spec.self_constructors for spec in self.specs) else ():
             u = m.units[uid]
             if not (u.is_callable and u.parent and m.units[u.parent].is_type):
                 continue
@@ -350,7 +357,7 @@ class Flow:
         self._field_type = self._fields_from_params()
         self._fields_from_constructing_calls(self._field_type)
         attr_types: dict[str, set[str]] = {}  # `cmd.process = Process(...)` anywhere: what that attribute holds
-        for path in sorted({m.units[x].path for x in self.arch}):
+        for path in self.arch_paths:
             text = self.index.sources[path]
             for hit in ATTR_FROM_CONSTRUCT.finditer(text):
                 if not hit.start() or not WORD_BYTE.match(text, hit.start() - 1):
@@ -404,7 +411,7 @@ class Flow:
         own code does not answer comes from there, not from a same-named method of some other class."""
         m, arch, types = self.m, self.arch, self._types
         self._supers = supers = {}
-        for path in sorted({m.units[x].path for x in arch}):
+        for path in self.arch_paths:
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)
@@ -450,17 +457,21 @@ class Flow:
                 overrides.setdefault((b, m.units[d].name), []).append(d)
             self._overrides = overrides
         units = m.units
+        subs_of: dict[str, list[str]] = {}  # d → the overrides a call of d may run: the same for every caller of d
         for src in self.ordered if edges is None else sorted(edges, key=m.order.__getitem__):
             for d in tuple(self.out[src]) if edges is None else edges[src]:  # only sets grow: order does not matter
-                du = units[d]
-                if not du.is_callable:
-                    continue
-                owner = _owner_type(m, d)
-                subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d] if owner else []
-                if owner and 0 < len(subs) <= FAMILY_MAX:
-                    for x in subs:
-                        if x != src:
-                            self._link(src, x)
+                subs = subs_of.get(d)
+                if subs is None:
+                    du = units[d]
+                    subs = []
+                    if du.is_callable and _owner_type(m, d):
+                        subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d]
+                        if len(subs) > FAMILY_MAX:
+                            subs = []
+                    subs_of[d] = subs
+                for x in subs:
+                    if x != src:
+                        self._link(src, x)
 
     def _handed_functions(self) -> None:
         """A top-level function of the file handed on by name (`run(cb)`, `handlers = [cb]`) will run."""
@@ -551,6 +562,7 @@ class Flow:
         for (path, name), ids in blocks.items():
             ids.update(t for t in types.get(name, ()) if m.units[t].path == path)
         self._declared = None  # read on first use (Java, Kotlin)
+        self._groups: dict[str, tuple] = {}  # name → its callables by parent, file, free (`_name_groups`)
         by_name = self._by_name
         class_params = {spec.class_param for spec in BY_NAME.values() if spec.class_param}
         for src in sorted(m.unresolved, key=m.order.__getitem__):
@@ -590,11 +602,16 @@ class Flow:
         implicit_this = spec is not None and spec.implicit_this
         jvm = spec is not None and spec.outside_imports == "package"  # where `new pkg.Type()` names a package
         own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
+        called: dict[str, list[str]] | None = None  # name → the caller's edges to units of that name, built on first use
         for c in m.calls.get(src, ()):
             if not c.assigned_to:  # every rule below reads what a call's result is assigned to
                 continue
+            if called is None:  # one pass over the edges, not one per assigned call
+                called = {}
+                for d in self.out[src]:
+                    called.setdefault(m.units[d].name, []).append(d)
             if (c.receiver in mods and c.assigned_to not in local_type
-                    and not any(m.units[d].name == c.name for d in self.out[src])):
+                    and c.name not in called):
                 foreign.add(c.assigned_to)
             elif jvm and c.construct and not c.receiver and self._outside_type(u.path, c, outside):
                 foreign.add(c.assigned_to)  # `builder = new Headers.Builder()`: an outside package's object
@@ -602,7 +619,7 @@ class Flow:
                 if c.name in types and (c.construct or c.name[:1].isupper()):
                     local_type[c.assigned_to] = c.name
                 else:
-                    f = [d for d in self.out[src] if d in returns and m.units[d].name == c.name] if returns else []
+                    f = [d for d in called.get(c.name, ()) if d in returns]
                     if len(f) == 1:
                         local_type[c.assigned_to] = returns[f[0]]
         if outside:  # a parameter declared with an outside type (`headers: &mut HeaderMap`): an outside object
@@ -645,20 +662,26 @@ class Flow:
         m, u, owner, me = self.m, ctx.u, ctx.owner, ctx.me
         root = c.receiver if c.receiver in me else ("." if c.receiver else "")  # own member, other object, bare
         named = self._by_name.get(c.name, [])
+        groups = self._name_groups(c.name) if len(named) > 1 else None  # a common name (`get`: hundreds of
+        # definitions) is split once by parent, file and kind, not filtered again for every call of it
         if not c.receiver:  # a bare call runs what was handed in (`send(message)`), else a function: a type's
             if c.name in ctx.params:  # method only where a bare name can mean the object's member
                 return []
             if not ctx.implicit_this:
-                named = [d for d in named if not (m.units[d].parent and m.units[m.units[d].parent].is_type)]
+                named = groups[2] if groups else [d for d in named if not (m.units[d].parent and m.units[m.units[d].parent].is_type)]
         if root in me:
-            same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
+            if groups is None:
+                same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
+            else:
+                same = [d for d in (self._in_blocks(groups, ctx.own_blocks) if owner else groups[1].get(u.path, ())) if d != src]
             if not same and owner in self._outside_base:  # `self.get(…)` on a `dict` subclass: inherited from outside,
-                named = [d for d in named if m.units[d].parent in self._ancestors(owner)]  # unless a base in scope has it
+                ancestors = self._ancestors(owner)  # unless a base in scope has it
+                named = [d for d in named if m.units[d].parent in ancestors]
             if not same and c.name in ctx.views:  # `self.as_mut()` its type does not define: the language's
                 named = []
             named = same or named
         elif not c.receiver and owner and ctx.implicit_this and c.name != u.name:  # `run(request)` in a method: this.run
-            same = [d for d in named if m.units[d].parent in ctx.own_blocks]
+            same = self._in_blocks(groups, ctx.own_blocks) if groups else [d for d in named if m.units[d].parent in ctx.own_blocks]
             named = same or named
         # a member call on some other object names its target only when the name is unique
         typed = []
@@ -673,6 +696,32 @@ class Flow:
             if len(fams) == 1 and "" not in fams:  # one family of implementations: dispatch may reach any
                 return named
         return []
+
+    def _name_groups(self, name: str) -> tuple[dict[str | None, list[str]], dict[str, list[str]], list[str]]:
+        """The callables of that name by parent, by file, and those no type holds; each list in flow order
+        (as `_by_name` is). Built on first use of the name."""
+        got = self._groups.get(name)
+        if got is None:
+            units = self.m.units
+            by_parent: dict[str | None, list[str]] = {}
+            by_path: dict[str, list[str]] = {}
+            free: list[str] = []
+            for d in self._by_name[name]:
+                du = units[d]
+                by_parent.setdefault(du.parent, []).append(d)
+                by_path.setdefault(du.path, []).append(d)
+                if not (du.parent and units[du.parent].is_type):
+                    free.append(d)
+            got = self._groups[name] = (by_parent, by_path, free)
+        return got
+
+    def _in_blocks(self, groups: tuple, blocks: set[str]) -> list[str]:
+        """The callables of a name held by one of these blocks, in flow order."""
+        by_parent = groups[0]
+        if len(blocks) == 1:
+            return list(by_parent.get(next(iter(blocks)), ()))
+        found = [d for b in blocks for d in by_parent.get(b, ())]
+        return sorted(found, key=self.m.order.__getitem__)
 
     def _outside_member(self, ctx: "_Caller", receiver: str) -> bool:
         """`x.f` where x is the object itself or a parameter whose declared type is a type of the code base, and
@@ -797,14 +846,14 @@ class Flow:
         starts = [u.start_byte for u in units]
         lo, hi = units[0].start_byte, max(u.end_byte for u in units)
         found: dict[str, set] = {}
-        wanted = set(names)
+        wanted = {n.encode() for n in names}  # compared as bytes: a hit is ASCII, no decode per member read
         for hit in MEMBER_READ.finditer(src, lo):
             pos = hit.start()
             if hit.end() > hi:
                 if pos >= hi:
                     break
                 continue
-            name = hit.group(1).decode("utf-8", "replace")
+            name = hit.group(1)
             if name not in wanted or pos == 0 or not WORD_BYTE.match(src, pos - 1):
                 continue  # `obj.name`: a word byte before the dot
             i = self._innermost(units, starts, pos, body_only)
@@ -812,7 +861,7 @@ class Flow:
                 j = pos
                 while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
                     j -= 1
-                found.setdefault(units[i].id, set()).add((src[j:pos], name.encode()))
+                found.setdefault(units[i].id, set()).add((src[j:pos], name))
         return found
 
     def _scan_values(self, src: bytes, units: list[Unit], names: list[str], body_only: bool) -> dict[str, set]:
@@ -841,24 +890,33 @@ class Flow:
     def _reach(self) -> None:
         """Upstream and downstream counts of every unit, as bitsets over the condensation."""
         nodes = self.ordered
-        self.bit = {u: i for i, u in enumerate(nodes)}
-        succ = [[self.bit[d] for d in self.out.get(u, ()) if d in self.bit] for u in nodes]
+        self.bit = bit = {u: i for i, u in enumerate(nodes)}
+        self.callers = callers = {u: set() for u in nodes}
+        succ: list[list[int]] = []
+        for u in nodes:  # successors and callers in one pass over the edges
+            ws = []
+            for d in self.out.get(u, ()):
+                if d in bit:
+                    ws.append(bit[d])
+                    callers[d].add(u)
+            succ.append(ws)
         comp, members = _scc(succ)  # components in reverse topological order (sinks first)
         csucc: list[set[int]] = [set() for _ in members]
         for v, ws in enumerate(succ):
             for w in ws:
                 if comp[v] != comp[w]:
                     csucc[comp[v]].add(comp[w])
-        own = [0] * len(members)
+        own = [1 << vs[0] for vs in members]  # most components are one unit: its bit, no OR
         for c, vs in enumerate(members):
-            for v in vs:
+            for v in vs[1:]:
                 own[c] |= 1 << v
         down = [0] * len(members)
         with_own = [0] * len(members)  # down | own of each finished component: one big-int OR per edge, not two
+        # (an int is shared where it would only be OR-ed into a zero: no copy of a set as wide as the graph)
         for c in range(len(members)):  # successors have smaller numbers: already done
             bits = own[c] if len(members[c]) > 1 else 0
             for d in csucc[c]:
-                bits |= with_own[d]
+                bits = bits | with_own[d] if bits else with_own[d]
             down[c] = bits
             with_own[c] = bits | own[c]
         up = [0] * len(members)
@@ -868,7 +926,7 @@ class Flow:
             if csucc[c]:
                 bits = up[c] | own[c]
                 for d in csucc[c]:
-                    up[d] |= bits
+                    up[d] = up[d] | bits if up[d] else bits
         # a unit alone in its component is not in its own sets: share the component's ints and counts
         down_n = [b.bit_count() for b in down]
         up_n = [b.bit_count() for b in up]
@@ -883,11 +941,6 @@ class Flow:
             else:
                 self.down_bits[u], self.down[u] = down[c], down_n[c]
                 self.up_bits[u], self.up[u] = up[c], up_n[c]
-        self.callers = {u: set() for u in nodes}
-        for s in nodes:
-            for d in self.out.get(s, ()):
-                if d in self.callers:
-                    self.callers[d].add(s)
 
     def up_members(self, uid: str) -> list[str]:
         """The units upstream of uid (those leading into it), in flow order."""
@@ -1587,7 +1640,8 @@ class _Planner:
         for uid in flow.ordered:
             u = m.units[uid]
             ctor = u.kind == "constructor" or u.name in ("__init__", "constructor")
-            host = "" if ctor else flow.host_kind.get(uid, "") or implements.get(uid, ("", False))[0] * implements.get(uid, ("", False))[1]
+            implemented = implements.get(uid, ("", False))
+            host = "" if ctor else flow.host_kind.get(uid, "") or implemented[0] * implemented[1]
             if host:
                 cands[uid], kind_of[uid] = (1, f"implements the host interface: {host}"), "host"
                 continue

@@ -48,13 +48,11 @@ def _signature(u: Unit, source: bytes) -> bytes:
 
 
 def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
-    facts = index.files[u.path]
-    resolved = bool(model.out.get(u.id))
     # Tier 1 is kept for entries a manifest declares and the index binds; language-defined
     # entry syntax (main guard, func main, static main) is an explicit syntax signal.
     if u.kind == "statement":
         if u.stmt_kind == "main_guard":
-            _put(roles, u.id, ENTRY, 2, "main guard" + (" calling resolved units" if resolved else ""))
+            _put(roles, u.id, ENTRY, 2, "main guard" + (" calling resolved units" if model.out.get(u.id) else ""))
         elif u.stmt_kind == "registration":
             last = re.split(r"[.:]", u.name.split("(")[0])[-1] if u.name else ""
             called = u.name.rsplit(".", 1)[-1] if "." in u.name else ""
@@ -63,6 +61,7 @@ def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
         return
     if not u.is_callable:
         return
+    facts = index.files[u.path]
     spec = BY_NAME.get(facts.language)
     for deco in u.decorators:
         if spec is not None and spec.entry_attribute(deco):
@@ -92,7 +91,15 @@ def _declared(roles: Roles, model: Model, entries: list[DeclaredEntry]) -> None:
                         _put(roles, u.id, ENTRY, 2, f"top-level callable of declared entry file {where}")
 
 
-def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[bytes]) -> None:
+def _constructs_any(model: Model, d: str, memo: dict[str, bool]) -> bool:
+    """d constructs some resolved unit (read once per callee, not once per caller)."""
+    got = memo.get(d)
+    if got is None:
+        got = memo[d] = any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))
+    return got
+
+
+def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[bytes], makers: dict[str, bool]) -> None:
     out = model.out.get(u.id, ())
     if u.kind == "statement":
         if u.stmt_kind == "wiring":
@@ -105,7 +112,7 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[by
         return  # nothing built and no constructor: none of the rules below can hold
     built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"
              and not RAISES.match(lines[model.lines[(u.id, d)] - 1] if model.lines[(u.id, d)] <= len(lines) else b"")}
-    producers = {d for d in out if d not in built and any(model.kinds.get((d, x)) == "constructs" for x in model.out.get(d, ()))}
+    producers = {d for d in out if d not in built and _constructs_any(model, d, makers)}
     comps = len(built | producers)
     if comps >= 2 or (ctor and comps >= 1):
         _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {comps} resolved components")
@@ -130,15 +137,31 @@ def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
     """
     if not (u.is_callable or u.stmt_kind == "main_guard") or not (u.id in model.out or u.id in model.calls):
         return  # (a unit that calls nothing drives nothing)
-    callees = [d for d in model.out.get(u.id, ()) if model.units[d].is_callable]
-    inner = {model.units[d].parent or model.units[d].path for d in callees if model.out.get(d)}
-    leaves = any(not model.out.get(d) for d in callees)
+    units, out = model.units, model.out
+    inner: set[str] = set()  # the owners of the callables it calls that call something themselves
+    leaves = False  # it calls a leaf helper
+    for d in out.get(u.id, ()):
+        du = units[d]
+        if du.is_callable:
+            if out.get(d):
+                inner.add(du.parent or du.path)
+            else:
+                leaves = True
     me = {"self", "this", u.receiver} - {""}
-    calls = model.calls.get(u.id, ())
-    held = {c.receiver for c in calls if c.receiver.count(".") == 1 and c.receiver.split(".")[0] in me}
-    plain = {c.receiver for c in calls if c.receiver and "." not in c.receiver}
+    held: set[str] = set()  # `self.x` receivers: held components used
+    plain: set[str] = set()  # plain-name receivers
+    assigned: set[str] = set()
+    for c in model.calls.get(u.id, ()):  # one pass over the calls for the three sets
+        r = c.receiver
+        if r:
+            if "." not in r:
+                plain.add(r)
+            elif r.count(".") == 1 and r.split(".")[0] in me:
+                held.add(r)
+        if c.assigned_to:
+            assigned.add(c.assigned_to)
     # locals that receive a call's result (the extractor records them), then used as receivers
-    flowed = {c.assigned_to for c in calls if c.assigned_to} & plain if plain else set()
+    flowed = assigned & plain
     n = len(inner) + len(held) + len(flowed)
     if n + int(leaves) >= 3 and len(inner) + len(flowed) >= 1 and n >= 2:
         _put(roles, u.id, ORCHESTRATE, 1, f"drives {len(inner)} resolved owners, {len(held)} held components, "
@@ -158,16 +181,22 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
             if io:
                 fields_by_owner.setdefault(u.parent, set()).update(io_fields(u, model.calls.get(uid, []), io, index.sources[u.path]))
     lines_by_path: dict[str, list[bytes]] = {}  # split once per file, not once per unit
+    owner_fields: dict[str, frozenset[str]] = {}
+    makers: dict[str, bool] = {}  # callee → constructs something (the assembly rule's producers)
     for uid, u in model.units.items():
         source = index.sources[u.path]
         _entry(roles, model, index, u, source)
         if u.path not in lines_by_path and model.out.get(uid):  # only units that call read lines
             lines_by_path[u.path] = source.split(b"\n")
-        _assembly(roles, model, u, source, lines_by_path.get(u.path, []))
+        _assembly(roles, model, u, source, lines_by_path.get(u.path, []), makers)
         _orchestrate(roles, model, u, source)
         if u.is_callable or u.kind == "statement":
             io = io_by_path[u.path] if u.path in io_by_path else io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
-            tier = persistence_tier(model.calls.get(uid, []), io, frozenset(fields_by_owner.get(u.parent or "", ())))
+            owner = u.parent or ""
+            fields = owner_fields.get(owner)
+            if fields is None:  # one frozenset per owner, not one per unit
+                fields = owner_fields[owner] = frozenset(fields_by_owner.get(owner, ()))
+            tier = persistence_tier(model.calls.get(uid, []), io, fields)
             if tier:
                 _put(roles, uid, PERSIST, tier, "calls a read/write interface" + (" bound by import" if tier == 1 else ""))
     _declared(roles, model, entries)

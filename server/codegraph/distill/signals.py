@@ -139,6 +139,8 @@ def persistence_tier(calls: list[Call], io_names: frozenset[str], io_fields: fro
         else:
             continue
         best = tier if best == 0 else min(best, tier)
+        if best == 1:  # the best tier there is: the other calls cannot change it
+            break
     return best
 
 

@@ -112,25 +112,36 @@ def build_model(index, include_tests: bool = False) -> Model:
             continue
         facts, b = index.files[path], index.bindings[path]
         calls = tuple(facts.calls)  # decoded once: indexing a cached file's deferred records decodes per item
+        # the tables are bound to locals: this loop visits every call of the code base (Django: ~177,000)
+        in_model, by_caller, unresolved = model.units, model.calls, model.unresolved
         for call in calls:
-            if call.caller in model.units:
-                model.calls.setdefault(call.caller, []).append(call)
+            caller = call.caller
+            if caller in in_model:
+                got = by_caller.get(caller)
+                if got is None:
+                    by_caller[caller] = [call]
+                else:
+                    got.append(call)
         for i in b.unresolved:
             call = calls[i]
             model.unresolved_total += 1
-            if call.caller in model.units:
-                model.unresolved.setdefault(call.caller, []).append(call)
+            if call.caller in in_model:
+                unresolved.setdefault(call.caller, []).append(call)
+        out, inc, kinds, lines = model.out, model.inc, model.kinds, model.lines
         for e in b.edges:
-            if e.kind == "imports":
-                if e.dst in model.package_of and not (not include_tests and is_test_path(e.dst)):
-                    pkg_edges.add((_package(e.src), _package(e.dst)))
+            kind, src, dst = e.kind, e.src, e.dst
+            if kind == "imports":
+                if dst in model.package_of and not (not include_tests and is_test_path(dst)):
+                    pkg_edges.add((_package(src), _package(dst)))
                 continue
-            if e.kind not in CALL_EDGE_KINDS or e.src not in model.units or e.dst not in model.units or e.src == e.dst:
+            if kind not in CALL_EDGE_KINDS or src not in in_model or dst not in in_model or src == dst:
                 continue
-            model.out.setdefault(e.src, set()).add(e.dst)
-            model.inc.setdefault(e.dst, set()).add(e.src)
-            model.kinds.setdefault((e.src, e.dst), e.kind)
-            model.lines.setdefault((e.src, e.dst), e.line)
+            out.setdefault(src, set()).add(dst)
+            inc.setdefault(dst, set()).add(src)
+            key = (src, dst)
+            if key not in kinds:  # (kinds and lines are set together: the first edge of a pair wins both)
+                kinds[key] = kind
+                lines[key] = e.line
             a, c = _package(e.src.split("::", 1)[0]), _package(e.dst.split("::", 1)[0])
             if a != c:
                 pkg_edges.add((a, c))
@@ -233,5 +244,5 @@ def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:
                     del stack[at[v]:]
                     for w in group:
                         comp[w] = len(members)
-                    members.append(sorted(group))
+                    members.append(sorted(group) if len(group) > 1 else group)  # (most are one vertex)
     return comp, members
