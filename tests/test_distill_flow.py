@@ -199,6 +199,11 @@ def test_body_role_names_assembly_outside_the_plan() -> None:
 
 def _planner_of(monkeypatch, fixture: str):
     """The distill planner of one JSON pack of a fixture, as it stands after its run."""
+    return _planner_and_pack(monkeypatch, fixture)[0]
+
+
+def _planner_and_pack(monkeypatch, fixture: str):
+    """(the distill planner after its run, the JSON pack it chose) for a fixture."""
     from codegraph.distill import flow
 
     got = {}
@@ -211,8 +216,8 @@ def _planner_of(monkeypatch, fixture: str):
     monkeypatch.setattr(flow._Planner, "run", spy)
     index = RootIndex(FIXTURES / fixture, use_cache=False)
     index.build()
-    run_distill_frame(index, {"format": "json"})
-    return got["planner"]
+    pack = run_distill_frame(index, {"format": "json"})["pack"]
+    return got["planner"], pack
 
 
 def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
@@ -385,18 +390,8 @@ def test_a_small_type_whose_members_take_several_places_is_shown_whole(monkeypat
 
     monkeypatch.setattr(flow, "TOTAL", 8)
     monkeypatch.setitem(flow.CAPS, "core", 3)
-    got = {}
-    run = flow._Planner.run
-
-    def spy(self):
-        got["planner"] = self
-        return run(self)
-
-    monkeypatch.setattr(flow._Planner, "run", spy)
-    index = RootIndex(FIXTURES / "py-pipeline", use_cache=False)
-    index.build()
-    pack = run_distill_frame(index, {"format": "json"})["pack"]
-    plan = got["planner"].p
+    planner, pack = _planner_and_pack(monkeypatch, "py-pipeline")
+    plan = planner.p
     picks = {uid: key for uid, key, _, _ in plan.picks}
     assert plan.whole["pipeline/runner.py::Runner"] == ["core", "assembly"], plan.whole
     assert plan.whole["pipeline/engine.py::Engine"] == ["assembly"], plan.whole

@@ -1245,8 +1245,7 @@ def test_a_step_between_two_parts_of_the_core_joins_them(tmp_path):
         "    def fetch(self, chain):\n        return chain\n\n\n"
         "class Logging:\n    def intercept(self, chain):\n        return chain\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     by_name = {u.qualname: u for u in idx.resolver.units.values()}
     words = [by_name["Loader.execute"], by_name["Chain.copy"], by_name["Engine.run"]]
     flow = find_flow(idx, likely_graph(idx), [], words, [], {}, lambda p: False, lambda: None)
@@ -1332,8 +1331,7 @@ def test_a_body_several_core_units_call_and_that_calls_on_comes_before_accessors
         "    def execute(self, args):\n        cmd, rest = self.find(args)\n        return cmd.name()\n\n"
         "    def help(self, args):\n        cmd, _ = self.find(args)\n        return cmd.name()\n"
     )
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
+    idx = built_index(tmp_path)
     by_name = {u.qualname: u for u in idx.resolver.units.values()}
     flow = Flow(spine={by_name[n].id for n in ("Cmd.complete", "Cmd.execute", "Cmd.help")})
     assert _shared_steps(idx, flow) == {by_name["Cmd.find"].id}
