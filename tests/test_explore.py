@@ -1192,7 +1192,7 @@ def test_a_small_spine_file_is_shown_whole_only_for_bodies_it_still_hides():
 
 def test_a_constructor_that_only_stores_its_parameters_is_no_body_worth_showing():
     """`Adapter(type, scheduler)` only copies its parameters into fields: its signature says
-    all it does, and on a crowded spine its body took the room of a step (retrofit-rxjava3).
+    all it does, and on a crowded spine its body took the room of a step.
     A constructor that does more (`this.queue = new Queue()`) keeps its body; so does one in
     a small class, which brings the class whole."""
     from codegraph.explore.pack import Piece, file_view, pack, restates_params
