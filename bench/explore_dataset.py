@@ -58,14 +58,14 @@ def records_for(index, cases: list[dict], budget: int) -> list[dict]:
         req = ExploreRequest(case["question"], budget)
         t = time.perf_counter()
         front = understand(index, req, lambda: None)
-        cands, rows = candidate_table(index, req, front)
+        cands, rows, links = candidate_table(index, req, front)
         golds = gold_units(case)
         labels = [int(any(matches(u, g) for g in golds)) for u in cands]
         found = sum(1 for g in golds if any(matches(u, g) for u in cands))
         sources = index.sources
         costs = [len(sources.get(u.path, b"")[u.start_byte : u.end_byte].decode("utf-8", "replace")) + 8 * (u.end_line - u.start_line + 1) for u in cands]
         out.append({
-            "case_id": case["id"], "corpus": case["corpus"], "features": FEATURES, "rows": rows, "labels": labels, "costs": costs,
+            "case_id": case["id"], "corpus": case["corpus"], "features": FEATURES, "rows": rows, "links": links, "labels": labels, "costs": costs,
             "units": [(u.path, u.start_line, u.end_line) for u in cands], "gold": [(g["path"], g["line"], g["end_line"]) for g in golds],
             "gold_in_candidates": found, "seconds": time.perf_counter() - t,
         })

@@ -28,11 +28,15 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
+from codegraph.explore.ranker import CONTEXT, Linear, Model, context_rows, sigmoid  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 WEIGHTS = REPO / "server" / "codegraph" / "explore" / "ranker_weights.json"
 BUDGET = 26_000  # 28,000 less the flow listing and the file headings, roughly
 OVERHEAD = 120  # a shown body's heading and fence, in characters
-CS = (0.03, 0.1, 0.3, 1.0)
+CS = (0.1, 1.0)
+INNER_FOLDS = 4  # corpus groups for the second stage's out-of-fold context
 
 
 def recall(record: dict, order: list[int]) -> float:
@@ -58,39 +62,55 @@ def per_char(record: dict, p: np.ndarray, alpha: float = 1.0) -> list[int]:
     return list(np.argsort(-(p / costs**alpha), kind="stable"))
 
 
-def fit(records: list[dict], c: float) -> tuple[StandardScaler, LogisticRegression]:
-    x = np.array([row for r in records for row in r["rows"]], dtype=float)
-    y = np.array([lab for r in records for lab in r["labels"]])
+def _matrix(records: list[dict], extra: dict[str, list[list[float]]] | None = None) -> np.ndarray:
+    rows = []
+    for r in records:
+        ctx = extra[r["case_id"]] if extra is not None else None
+        rows += [row + ctx[i] for i, row in enumerate(r["rows"])] if ctx is not None else r["rows"]
+    return np.array(rows, dtype=float)
+
+
+def fit_linear(x: np.ndarray, y: np.ndarray, c: float) -> Linear:
     scaler = StandardScaler().fit(x)
     scaler.scale_[scaler.scale_ == 0] = 1.0
-    model = LogisticRegression(C=c, class_weight="balanced", max_iter=2000).fit(scaler.transform(x), y)
-    return scaler, model
+    lr = LogisticRegression(C=c, class_weight="balanced", max_iter=3000).fit(scaler.transform(x), y)
+    return Linear(tuple(float(v) for v in scaler.mean_), tuple(float(v) for v in scaler.scale_),
+                  tuple(round(float(v), 6) for v in lr.coef_[0]), round(float(lr.intercept_[0]), 6))
 
 
-def predict(scaler, model, record: dict) -> np.ndarray:
-    return model.predict_proba(scaler.transform(np.array(record["rows"], dtype=float)))[:, 1]
+def _labels(records: list[dict]) -> np.ndarray:
+    return np.array([lab for r in records for lab in r["labels"]])
 
 
-def to_json(features, scaler, model) -> dict:
-    return {
-        "features": list(features),
-        "mean": [float(v) for v in scaler.mean_],
-        "scale": [float(v) for v in scaler.scale_],
-        "coef": [round(float(v), 6) for v in model.coef_[0]],
-        "intercept": round(float(model.intercept_[0]), 6),
-    }
+def first_stage(linear: Linear, record: dict) -> list[float]:
+    return [sigmoid(linear.logit(row)) for row in record["rows"]]
 
 
-def loco(records: list[dict], c: float, alpha: float = 1.0) -> dict[str, float]:
-    by_corpus = defaultdict(list)
-    for r in records:
-        by_corpus[r["corpus"]].append(r)
+def fit(records: list[dict], c: float, stages: int, alpha: float, features) -> Model:
+    """Stage one on every record; stage two on stage one's out-of-fold probabilities (grouped
+    by corpus, so a record's context never comes from a model that saw its corpus)."""
+    first = fit_linear(_matrix(records), _labels(records), c)
+    if stages == 1:
+        return Model(tuple(features), first, None, alpha)
+    corpora = sorted({r["corpus"] for r in records})
+    groups = [corpora[i::INNER_FOLDS] for i in range(INNER_FOLDS)]
+    ctx: dict[str, list[list[float]]] = {}
+    for group in groups:
+        inner = fit_linear(_matrix([r for r in records if r["corpus"] not in group]), _labels([r for r in records if r["corpus"] not in group]), c)
+        for r in records:
+            if r["corpus"] in group:
+                ctx[r["case_id"]] = context_rows(first_stage(inner, r), r["links"])
+    second = fit_linear(_matrix(records, ctx), _labels(records), c)
+    return Model(tuple(features), first, second, alpha)
+
+
+def loco(records: list[dict], c: float, stages: int, alpha: float, features) -> dict[str, float]:
     out = {}
-    for corpus, held in sorted(by_corpus.items()):
-        train = [r for r in records if r["corpus"] != corpus]
-        scaler, model = fit(train, c)
-        for r in held:
-            out[r["case_id"]] = recall(r, per_char(r, predict(scaler, model, r), alpha))
+    for corpus in sorted({r["corpus"] for r in records}):
+        model = fit([r for r in records if r["corpus"] != corpus], c, stages, alpha, features)
+        for r in records:
+            if r["corpus"] == corpus:
+                out[r["case_id"]] = recall(r, per_char(r, np.array(model.rank(r["rows"], r["links"])), alpha))
     return out
 
 
@@ -111,33 +131,35 @@ def main() -> None:
     print(f"candidate recall {cand_recall:.3f}; simulated selection: BM25 order {statistics.mean(base.values()):.3f}, perfect ranking {statistics.mean(ceiling.values()):.3f}")
     results = {}
     for c in CS:
-        for alpha in (0.5, 1.0):
-            scores = loco(records, c, alpha)
-            results[(c, alpha)] = scores
-            by_corpus = defaultdict(list)
-            for r in records:
-                by_corpus[r["corpus"]].append(scores[r["case_id"]])
-            worst = min(by_corpus.items(), key=lambda t: statistics.mean(t[1]))
-            print(f"C={c:<5} alpha={alpha}: leave-one-corpus-out {statistics.mean(scores.values()):.3f} (lowest corpus {statistics.mean(worst[1]):.2f})")
-    (c, alpha), best = max(results.items(), key=lambda t: (statistics.mean(t[1].values()), -t[0][0]))
-    print(f"chosen C={c}, alpha={alpha}: {statistics.mean(best.values()):.3f}")
-    scaler, model = fit(records, c)
-    weights = to_json(features, scaler, model)
-    weights["alpha"] = alpha
-    print("\n| feature | weight (standardized) |\n|---|---|")
-    for name, w in sorted(zip(features, weights["coef"]), key=lambda t: -abs(t[1])):
-        print(f"| {name} | {w:+.3f} |")
+        for stages in (1, 2):
+            for alpha in (0.5,):
+                scores = loco(records, c, stages, alpha, features)
+                results[(c, stages, alpha)] = scores
+                by_corpus = defaultdict(list)
+                for r in records:
+                    by_corpus[r["corpus"]].append(scores[r["case_id"]])
+                worst = min(by_corpus.items(), key=lambda t: statistics.mean(t[1]))
+                print(f"C={c:<5} stages={stages} alpha={alpha}: leave-one-corpus-out {statistics.mean(scores.values()):.3f} "
+                      f"(lowest corpus {statistics.mean(worst[1]):.2f})", flush=True)
+    (c, stages, alpha), best = max(results.items(), key=lambda t: (statistics.mean(t[1].values()), -t[0][1], -t[0][0]))
+    print(f"chosen C={c}, stages={stages}, alpha={alpha}: {statistics.mean(best.values()):.3f}")
+    model = fit(records, c, stages, alpha, features)
+    print("\n| feature | first stage | second stage |\n|---|---|---|")
+    second = model.second.coef if model.second else ()
+    names = list(features) + (list(CONTEXT) if model.second else [])
+    for i, name in enumerate(names):
+        a_ = f"{model.first.coef[i]:+.3f}" if i < len(model.first.coef) else ""
+        b_ = f"{second[i]:+.3f}" if i < len(second) else ""
+        print(f"| {name} | {a_} | {b_} |")
     if args.write:
-        WEIGHTS.write_text(json.dumps(weights, indent=1) + "\n")
+        WEIGHTS.write_text(json.dumps(model.to_json(), indent=1) + "\n")
         print(f"wrote {WEIGHTS}")
     if args.folds:
         folds = Path(args.folds)
         folds.mkdir(parents=True, exist_ok=True)
         for corpus in sorted({r["corpus"] for r in records}):
-            s, m = fit([r for r in records if r["corpus"] != corpus], c)
-            fold = to_json(features, s, m)
-            fold["alpha"] = alpha
-            (folds / f"{corpus}.json").write_text(json.dumps(fold) + "\n")
+            fold = fit([r for r in records if r["corpus"] != corpus], c, stages, alpha, features)
+            (folds / f"{corpus}.json").write_text(json.dumps(fold.to_json()) + "\n")
         print(f"wrote {len({r['corpus'] for r in records})} fold models to {folds}")
 
 

@@ -229,8 +229,8 @@ def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], N
     return Front(d, q, excluded, seeds, top_words, endpoints, readers, ranks, strong, weak, flow, wired, data_steps, _dispatch_targets(index, d, flow))
 
 
-def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[list[Unit], list[list[float]]]:
-    """The candidates and their feature rows (features.py)."""
+def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[list[Unit], list[list[float]], list[tuple[list[int], list[int]]]]:
+    """The candidates, their feature rows and their links among themselves (features.py)."""
     d, q, flow = f.d, f.q, f.flow
     bm25 = {uid: s for s, uid in _lexical(d, q, req, f.excluded)}
     named: dict[str, float] = {}
@@ -260,9 +260,9 @@ def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[li
     likely = likely_graph(index)
     cands = features.candidates(index, likely, sig, f.excluded)
     sig.family_member = {u.id for u in cands if _interchangeable(d, u)}
-    rows = features.feature_rows(index, likely, sig, cands, d.words.postings, len(d.words.lengths))
+    rows, links = features.feature_rows(index, likely, sig, cands, d.words.postings, len(d.words.lengths))
     del units
-    return cands, rows
+    return cands, rows, links
 
 
 def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
@@ -271,12 +271,11 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     started = time.perf_counter()
     f = understand(index, req, checkpoint)
     d, q, flow, excluded = f.d, f.q, f.flow, f.excluded
-    cands, rows = candidate_table(index, req, f)
+    cands, rows, links = candidate_table(index, req, f)
     checkpoint()
-    m = ranker.model()
     score: dict[str, float] = defaultdict(float)
-    for u, row in zip(cands, rows):
-        score[u.id] = m.probability(row)
+    for u, p in zip(cands, ranker.model().rank(rows, links)):
+        score[u.id] = p
     wired = f.wired
     plans = _file_plans(index, q, req, score, excluded, wired)
     wanted = _wanted_in_family(index, d, flow, {u.id for u in f.strong}, f.seeds) | _the_named_variant(index, d, f.strong)

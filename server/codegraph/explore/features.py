@@ -113,8 +113,9 @@ def _inline_test(u: Unit) -> bool:
     return any(seg in ("tests", "test") for seg in u.qualname.split(".")[:-1])
 
 
-def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[str, dict[str, int]], n_units: int) -> list[list[float]]:
-    """One row of FEATURES per candidate, in order."""
+def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[str, dict[str, int]], n_units: int) -> tuple[list[list[float]], list[tuple[list[int], list[int]]]]:
+    """One row of FEATURES per candidate, in order, and each candidate's callees and callers
+    among the candidates (by position): the ranker's second stage reads its neighbours' scores."""
     units = index.resolver.units
     g = index.graph.g
     idf = {w: math.log(1 + (n_units - len(postings.get(w, ())) + 0.5) / (len(postings.get(w, ())) + 0.5)) for w in set(s.words)}
@@ -213,7 +214,12 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
         ]
         row += [float(kind == k) for k in KINDS]
         rows.append(row)
-    return rows
+    at = {u.id: i for i, u in enumerate(cands)}
+    links = [
+        (sorted(at[v] for v in out_nbrs.get(u.id, ()) if v in at), sorted(at[v] for v in in_nbrs.get(u.id, ()) if v in at))
+        for u in cands
+    ]
+    return rows, links
 
 
 def phrases_of(words: list[str]) -> list[str]:
