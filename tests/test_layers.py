@@ -20,7 +20,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("index",),  # per-file facts, the cache, RootIndex
     ("graph",),  # the ranked graph for selection (likely targets)
     ("render",),  # markdown helpers, redaction, guidance
-    ("explore", "distill"),  # the two engines
+    ("explore", "distill", "query"),  # the two engines, and the graph's queries
     ("framing",),  # the language server's frame: the unit distill's budgets are counted in
     ("requests",),  # the request runners
     ("service",),  # the workspace service
