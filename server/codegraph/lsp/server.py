@@ -356,7 +356,8 @@ async def impact(ls: CodegraphServer, params: Any) -> dict:
 @server.feature(types.WORKSPACE_SYMBOL)
 async def workspace_symbol(ls: CodegraphServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
     answers = await ls.state.workspace.view(lambda index, _: views.workspace_symbols(index, params.query))
-    return [s for per_root in answers for s in per_root]
+    merged = sorted((hit for per_root in answers for hit in per_root), key=lambda hit: hit[0])  # the roots, by rank
+    return [symbol for _, symbol in merged[: views.WORKSPACE_SYMBOL_LIMIT]]
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

@@ -17,7 +17,7 @@ from lsprotocol import types
 from ..index.index import RootIndex
 from ..model.facts import Unit
 from ..query.calls import CallEdge, callees, callers, tag, unit_at
-from ..query.symbols import outline, search
+from ..query.symbols import outline, ranked
 
 WORKSPACE_SYMBOL_LIMIT = 100  # an editor's picker shows a screenful; typing narrows
 
@@ -83,14 +83,15 @@ def _uri(index: RootIndex, path: str) -> str:
 
 
 # ---- symbols ---------------------------------------------------------------------------------
-def workspace_symbols(index: RootIndex, query: str) -> list[types.SymbolInformation]:
+def workspace_symbols(index: RootIndex, query: str) -> list[tuple[tuple, types.SymbolInformation]]:
+    """One root's best symbols with their rank keys: the server merges the roots by them."""
     out = []
     units = index.resolver.units
-    for u in search(index, query, WORKSPACE_SYMBOL_LIMIT):
+    for key, u in ranked(index, query, WORKSPACE_SYMBOL_LIMIT):
         whole, _ = _ranges(index, u)
         parent = units.get(u.parent) if u.parent else None
-        out.append(types.SymbolInformation(name=u.name, kind=kind_of(u), location=types.Location(uri=_uri(index, u.path), range=whole),
-                                           container_name=parent.qualname if parent is not None else u.path))
+        out.append((key, types.SymbolInformation(name=u.name, kind=kind_of(u), location=types.Location(uri=_uri(index, u.path), range=whole),
+                                                 container_name=parent.qualname if parent is not None else u.path)))
     return out
 
 

@@ -107,6 +107,21 @@ def _sites_of(index: "RootIndex", path: str) -> _Sites:
     return hit
 
 
+def proven_lines(index: "RootIndex", src: Unit, dst: str, kind: str) -> list[int]:
+    """Every line where `src` makes this proven call (the graph keeps one edge per pair and
+    kind; the file's bindings keep each site)."""
+    table = symbol_table(index)
+    cache = table.__dict__.setdefault("_edges", {})
+    by_src = cache.get(src.path)
+    if by_src is None:
+        by_src = cache[src.path] = {}
+        bindings = index.bindings.get(src.path)
+        for e in bindings.edges if bindings is not None else ():
+            if e.kind in PROVEN_KINDS:
+                by_src.setdefault((e.src, e.dst, e.kind), []).append(e.line)
+    return by_src.get((src.id, dst, kind), [])
+
+
 def site(index: "RootIndex", path: str, line: int, callee: Unit) -> tuple[int, int]:
     """Byte range of the callee's name at a call site (the whole line's text when no call record
     of that line names it: a registration table, a decorator)."""
@@ -160,7 +175,7 @@ def callers(index: "RootIndex", unit: Unit, likely: bool = True) -> list[CallEdg
     for target in targets:
         for src, kind, line in index.graph.inc(target, PROVEN_KINDS):
             if src in units:
-                proven.setdefault((src, kind), []).append(line)
+                proven.setdefault((src, kind), []).extend(proven_lines(index, units[src], target, kind) or [line])
     out = [_edge(index, units[src], unit, lines, True, kind, 1.0) for (src, kind), lines in proven.items()]
     seen = {(e.caller, ln) for e in out for ln in e.lines}
     if likely:
@@ -183,8 +198,9 @@ def callees(index: "RootIndex", unit: Unit, likely: bool = True) -> list[CallEdg
     for dst, kind, line in index.graph.out(unit.id, PROVEN_KINDS):
         callee = units.get(dst)
         if callee is not None:
-            proven.setdefault((dst, kind), []).append(line)
-            at_line.setdefault(line, []).append(callee)
+            for ln in proven_lines(index, unit, dst, kind) or [line]:
+                proven.setdefault((dst, kind), []).append(ln)
+                at_line.setdefault(ln, []).append(callee)
     out = [_edge(index, unit, units[dst], lines, True, kind, 1.0) for (dst, kind), lines in proven.items()]
     if likely:
         proven_sites = {(d, ln) for (d, _), lines in proven.items() for ln in lines}
@@ -194,7 +210,9 @@ def callees(index: "RootIndex", unit: Unit, likely: bool = True) -> list[CallEdg
             callee = units.get(e.dst)
             if e.rule == "resolved" or callee is None or (e.dst, e.line) in proven_sites:
                 continue
-            if e.rule in FAMILY_RULES:
+            if e.rule not in FAMILY_RULES:
+                at_line.setdefault(e.line, []).append(callee)  # a family's anchor may be a likely target
+            else:
                 families.setdefault((e.line, e.rule, callee.name), []).append((callee, e.confidence))
                 continue
             lines, conf = grouped.setdefault((e.dst, e.rule), ([], 0.0))
@@ -204,9 +222,10 @@ def callees(index: "RootIndex", unit: Unit, likely: bool = True) -> list[CallEdg
         merged: dict[tuple[str, str, tuple[str, ...]], tuple[list[int], float]] = {}
         anchor_of: dict[tuple[str, str, tuple[str, ...]], Unit] = {}
         for (line, rule, name), members in families.items():
-            named = [c for c in at_line.get(line, []) if c.name == name]
+            members_ids = {m.id for m, _ in members}
+            named = [c for c in at_line.get(line, []) if c.name == name and c.id not in members_ids]
             anchor = named[0] if named else members[0][0]
-            key = (anchor.id, rule, tuple(sorted(m.id for m, _ in members)))
+            key = (anchor.id, rule, tuple(m.id for m, _ in sorted(members, key=lambda mc: (mc[0].path, mc[0].start_byte))))
             lines, conf = merged.setdefault(key, ([], 0.0))
             lines.append(line)
             merged[key] = (lines, max(conf, max(c for _, c in members)))

@@ -102,11 +102,13 @@ def _pattern(query: str) -> re.Pattern[str]:
     return re.compile("(?m)^" + "".join(f"[^\\n{re.escape(c)}]*{re.escape(c)}" for c in query))
 
 
-def search(index: "RootIndex", query: str, limit: int) -> list[Unit]:
+def ranked(index: "RootIndex", query: str, limit: int) -> list[tuple[tuple, Unit]]:
     """Units whose name (or, when the query has a `.`, `::` or `/`, qualified name) holds the
-    query's characters in order; exact, prefix, word initials, substring, then the rest;
-    tests after the code under test, types before functions before variables, shorter first."""
-    q = query.strip().lower()
+    query's characters in order, with their rank keys (comparable across roots): tests after all
+    the code under test; then exact, prefix, word initials, substring, the rest (the spelling as
+    typed first); types before functions before variables; shorter first."""
+    typed = query.strip()
+    q = typed.lower()
     if not q:
         return []
     table = symbol_table(index)
@@ -114,14 +116,19 @@ def search(index: "RootIndex", query: str, limit: int) -> list[Unit]:
     if qualified:
         q = q.replace("::", ".").replace("/", ".")
     blob, starts, keys = (table.qual_blob, table.qual_starts, table.quals) if qualified else (table.blob, table.starts, table.names)
-    ranked = []
+    found = []
     for m in _pattern(q).finditer(blob):
         i = bisect_right(starts, m.start()) - 1
         u = table.units[i]
-        shown = u.qualname if qualified else u.name
-        t = tier(q, keys[i], shown.replace("::", ".") if qualified else shown)
-        ranked.append((t, table.tests[i], _KIND_RANK.get(u.kind, 3), len(keys[i]), u.path, u.start_byte, i))
-    return [table.units[r[-1]] for r in heapq.nsmallest(limit, ranked)]
+        shown = u.qualname.replace("::", ".") if qualified else u.name
+        key = (table.tests[i], tier(q, keys[i], shown), shown != typed, _KIND_RANK.get(u.kind, 3), len(keys[i]), u.path, u.start_byte)
+        found.append((key, i))
+    return [(key, table.units[i]) for key, i in heapq.nsmallest(limit, found)]
+
+
+def search(index: "RootIndex", query: str, limit: int) -> list[Unit]:
+    """The best `limit` units for the query (`ranked`), best first."""
+    return [u for _, u in ranked(index, query, limit)]
 
 
 def closest(index: "RootIndex", name: str, limit: int = 5) -> list[str]:
