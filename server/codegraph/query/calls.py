@@ -65,7 +65,8 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
     if not found:
         near = closest(index, text)
         hint = f"; closest: {', '.join(near)}" if near else ""
-        raise InvalidParams(field, f"names no function, method or type in the index ({text!r}){hint}"[:600])
+        shown = text if len(text) <= 80 else text[:77] + "…"
+        raise InvalidParams(field, f"names no function, method or type in the index ({shown!r}){hint}"[:600])
     found.sort(key=lambda u: (is_test_path(u.path), u.path, u.start_byte))
     if len(found) > MAX_MATCHES:
         shown = ", ".join(u.id for u in found[:MAX_MATCHES])
