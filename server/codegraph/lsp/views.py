@@ -34,12 +34,14 @@ def kind_of(u: Unit) -> types.SymbolKind:
 
 
 # ---- positions -------------------------------------------------------------------------------
-def position(source: bytes, byte: int) -> types.Position:
-    """A byte offset as an LSP position (UTF-16 code units)."""
+def position(source: bytes, byte: int, line: int | None = None) -> types.Position:
+    """A byte offset as an LSP position (UTF-16 code units); `line` (0-based) when known saves
+    counting the newlines before it."""
     byte = max(0, min(byte, len(source)))
     line_start = source.rfind(b"\n", 0, byte) + 1
-    column = len(source[line_start:byte].decode("utf-8", "replace").encode("utf-16-le")) // 2
-    return types.Position(line=source.count(b"\n", 0, byte), character=column)
+    text = source[line_start:byte]
+    column = len(text) if text.isascii() else len(text.decode("utf-8", "replace").encode("utf-16-le")) // 2
+    return types.Position(line=source.count(b"\n", 0, byte) if line is None else line, character=column)
 
 
 def byte_at(source: bytes, pos: types.Position) -> int:
@@ -60,6 +62,13 @@ def span(source: bytes, start: int, end: int) -> types.Range:
     return types.Range(start=position(source, start), end=position(source, end))
 
 
+def _unit_span(source: bytes, u: Unit, start: int, end: int, first_line: int) -> types.Range:
+    """A range inside a unit, its lines counted from the unit's first line (no scan from the top)."""
+    a = position(source, start, first_line - 1 + source.count(b"\n", u.start_byte, start))
+    b = position(source, end, a.line + source.count(b"\n", start, end))
+    return types.Range(start=a, end=b)
+
+
 def _name_span(source: bytes, u: Unit) -> tuple[int, int]:
     """Bytes of the unit's name on the line that names it (its whole start when not written there)."""
     at = u.start_byte
@@ -75,7 +84,7 @@ def _name_span(source: bytes, u: Unit) -> tuple[int, int]:
 
 def _ranges(index: RootIndex, u: Unit) -> tuple[types.Range, types.Range]:
     source = index.sources.get(u.path, b"")
-    return span(source, u.start_byte, u.end_byte), span(source, *_name_span(source, u))
+    return _unit_span(source, u, u.start_byte, u.end_byte, u.start_line), _unit_span(source, u, *_name_span(source, u), u.start_line)
 
 
 def _uri(index: RootIndex, path: str) -> str:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import heapq
 import re
+from functools import lru_cache
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model.facts import CLASS_KINDS, Unit
@@ -33,12 +34,11 @@ class SymbolTable:
     units: list[Unit]
     names: list[str]  # lower-cased unit names, aligned with units
     quals: list[str]  # lower-cased qualified names
-    blob: str  # names joined by "\n"
-    qual_blob: str
-    starts: list[int]  # offset of each name in blob
-    qual_starts: list[int]
+    spelled: list[str]  # each distinct lower-cased name once
+    holders: list[list[int]]  # the units of each distinct name (indexes into units)
+    blob: str  # the distinct names joined by "\n"
+    starts: list[int]  # offset of each distinct name in blob
     tests: list[bool]
-    by_path: dict[str, list[Unit]] = field(default_factory=dict)
 
 
 def _joined(items: list[str]) -> tuple[str, list[int]]:
@@ -57,31 +57,40 @@ def symbol_table(index: "RootIndex") -> SymbolTable:
                    key=lambda u: (u.path, u.start_byte))
     names = [u.name.lower().replace("\n", " ") for u in units]
     quals = [u.qualname.lower().replace("\n", " ") for u in units]
-    blob, starts = _joined(names)
-    qual_blob, qual_starts = _joined(quals)
-    table = SymbolTable(index.version, units, names, quals, blob, qual_blob, starts, qual_starts,
+    holders: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        holders.setdefault(name, []).append(i)
+    spelled = sorted(holders)
+    blob, starts = _joined(spelled)
+    table = SymbolTable(index.version, units, names, quals, spelled, [holders[n] for n in spelled], blob, starts,
                         [is_test_path(u.path) for u in units])
     index.memo["query"] = table  # type: ignore[typeddict-item]
     return table
 
 
+@lru_cache(maxsize=65536)
 def words(name: str) -> list[str]:
     """`parseHTTPRequest` → parse, http, request; `get_current_date` → get, current, date."""
     return [w.lower() for w in _WORD.findall(name)]
 
 
+MAX_INITIALS = 16  # longer queries are not read as word initials (the pattern below backtracks per character)
+
+
+@lru_cache(maxsize=256)
+def _initials_pattern(query: str) -> re.Pattern[str] | None:
+    """Words joined by spaces match when the query is prefixes of words, in order (words may be
+    skipped): each character continues the word, or starts a later one."""
+    if len(query) > MAX_INITIALS or not query.isalnum():
+        return None
+    first, rest = re.escape(query[0]), query[1:]
+    return re.compile(f"(?:^|.*? ){first}" + "".join(f"(?:{re.escape(c)}|.*? {re.escape(c)})" for c in rest))
+
+
 def _word_initials(query: str, parts: list[str]) -> bool:
-    """True when the query is prefixes of consecutive-or-skipped words, in order:
-    `gcd` and `getcurdate` match get_current_date, `RqH` matches RequestHandler."""
-    if not query:
-        return True
-    if not parts:
-        return False
-    head = parts[0]
-    for n in range(min(len(head), len(query)), 0, -1):
-        if query[:n] == head[:n] and _word_initials(query[n:], parts[1:]):
-            return True
-    return _word_initials(query, parts[1:])
+    """`gcd` and `getcurdate` match get_current_date, `rqh` matches RequestHandler."""
+    pattern = _initials_pattern(query)
+    return pattern is not None and pattern.match(" ".join(parts)) is not None
 
 
 def tier(query: str, name: str, original: str) -> int:
@@ -98,8 +107,10 @@ def tier(query: str, name: str, original: str) -> int:
 
 
 def _pattern(query: str) -> re.Pattern[str]:
-    # `[^\nc]*c` per character: the earliest match of each, no backtracking (linear per name)
-    return re.compile("(?m)^" + "".join(f"[^\\n{re.escape(c)}]*{re.escape(c)}" for c in query))
+    # The first character as a literal (the engine scans for it fast), then `[^\nc]*c` per
+    # character: the earliest match of each, never past the name's end, no backtracking. The
+    # earliest first character finds a match when any does.
+    return re.compile(re.escape(query[0]) + "".join(f"[^\\n{re.escape(c)}]*{re.escape(c)}" for c in query[1:]))
 
 
 def ranked(index: "RootIndex", query: str, limit: int) -> list[tuple[tuple, Unit]]:
@@ -115,14 +126,28 @@ def ranked(index: "RootIndex", query: str, limit: int) -> list[tuple[tuple, Unit
     qualified = any(sep in q for sep in (".", "::", "/"))
     if qualified:
         q = q.replace("::", ".").replace("/", ".")
-    blob, starts, keys = (table.qual_blob, table.qual_starts, table.quals) if qualified else (table.blob, table.starts, table.names)
+    keys = table.quals if qualified else table.names
     found = []
-    for m in _pattern(q).finditer(blob):
-        i = bisect_right(starts, m.start()) - 1
-        u = table.units[i]
-        shown = u.qualname.replace("::", ".") if qualified else u.name
-        key = (table.tests[i], tier(q, keys[i], shown), shown != typed, _KIND_RANK.get(u.kind, 3), len(keys[i]), u.path, u.start_byte)
-        found.append((key, i))
+    last = -1
+    whole = _pattern(q)
+    # a qualified query: names matching its last segment, then their qualified names the whole (one scan of the shorter blob)
+    tail = q.rsplit(".", 1)[-1] if qualified else q
+    tiers: dict[str, int] = {}  # by spelling as written: a name many units share is ranked once
+    for m in _pattern(tail or q).finditer(table.blob):
+        n = bisect_right(table.starts, m.start()) - 1
+        if n == last:  # a second match in the same name
+            continue
+        last = n
+        for i in table.holders[n]:
+            if qualified and not whole.search(keys[i]):
+                continue
+            u = table.units[i]
+            shown = u.qualname.replace("::", ".") if qualified else u.name
+            t = tiers.get(shown)
+            if t is None:
+                t = tiers[shown] = tier(q, keys[i], shown)
+            key = (table.tests[i], t, shown != typed, _KIND_RANK.get(u.kind, 3), len(keys[i]), u.path, u.start_byte)
+            found.append((key, i))
     return [(key, table.units[i]) for key, i in heapq.nsmallest(limit, found)]
 
 
