@@ -106,6 +106,41 @@ def test_no_import_cycles():
     assert not cycle, " -> ".join(cycle)
 
 
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of the graph, or []."""
+    seen: dict[str, int] = {}
+    found: list[str] = []
+
+    def visit(path: list[str]) -> bool:
+        seen[path[-1]] = 1
+        for nxt in sorted(graph[path[-1]]):
+            if seen.get(nxt) == 1:
+                found.extend(path[path.index(nxt):] + [nxt])
+                return True
+            if nxt not in seen and visit(path + [nxt]):
+                return True
+        seen[path[-1]] = 2
+        return False
+
+    for node in sorted(graph):
+        if node not in seen and visit([node]):
+            break
+    return found
+
+
+def test_the_vscode_client_has_no_import_cycles():
+    """Type-only imports count: a circle of modules is one module in two files."""
+    import re
+
+    src = PACKAGE.parents[1] / "vscode-client" / "src"
+    modules = {p.stem: p for p in src.glob("*.ts")}
+    graph = {name: {m for m in re.findall(r'^import [^;]*? from "\./([\w-]+)";', path.read_text(encoding="utf-8"), re.M) if m in modules}
+             for name, path in modules.items()}
+    assert "ctx" in graph["main"], "the import reader reads the client's imports"
+    cycle = _cycle(graph)
+    assert not cycle, " -> ".join(cycle)
+
+
 def test_language_knowledge_lives_in_the_language_specs():
     """Outside `languages/` no code branches on a language's name (`language == "python"`,
     `lang in ("java", "kotlin")`): what a language means is a field of its spec. The jedi layer
