@@ -13,7 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model.facts import CLASS_KINDS, Unit
+from ..model.facts import Unit
 from ..workspace.scope import is_test_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -196,7 +196,3 @@ def outline(index: "RootIndex", path: str) -> list[tuple[Unit, list]]:
         parent = nodes.get(u.parent) if u.parent else None
         (parent[1] if parent is not None else roots).append(node)
     return roots
-
-
-def is_type(u: Unit) -> bool:
-    return u.kind in CLASS_KINDS
