@@ -211,11 +211,10 @@ def callees(index: "RootIndex", unit: Unit, likely: bool = True) -> list[CallEdg
             callee = units.get(e.dst)
             if e.rule == "resolved" or callee is None or (e.dst, e.line) in proven_sites:
                 continue
-            if e.rule not in FAMILY_RULES:
-                at_line.setdefault(e.line, []).append(callee)  # a family's anchor may be a likely target
-            else:
+            if e.rule in FAMILY_RULES:
                 families.setdefault((e.line, e.rule, callee.name), []).append((callee, e.confidence))
                 continue
+            at_line.setdefault(e.line, []).append(callee)  # a family's anchor may be a likely target
             lines, conf = grouped.setdefault((e.dst, e.rule), ([], 0.0))
             lines.append(e.line)
             grouped[(e.dst, e.rule)] = (lines, max(conf, e.confidence))
