@@ -209,3 +209,22 @@ async def test_calls_keep_proven_and_likely_apart_and_stay_within_the_budget(cli
     assert "proven: calls" in lines[1] and "likely: field-type, 0.95" in lines[2] and "family of Discount.apply" in lines[3]
     small = await _request(client, "symbols", {"query": "a", "maxOutputChars": 1000})
     assert len(small["text"]) <= 1000 and small["stats"]["shown"] == len(small["symbols"])
+
+
+async def test_impact_finds_tests_that_live_beside_the_code_by_their_mark(tmp_path: Path):
+    """Rust keeps unit tests in the file they test (`#[cfg(test)] mod tests`): the mark, not the path, says test."""
+    from codegraph import service
+    from codegraph.service import IndexOptions, Workspace
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(
+        "pub fn area(side: f64) -> f64 {\n    side * side\n}\n\n"
+        "pub fn report() -> String {\n    format!(\"{}\", area(2.0))\n}\n\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn area_of_two() {\n        assert_eq!(area(2.0), 4.0);\n    }\n}\n")
+    workspace = Workspace(service.CLI, IndexOptions(use_cache=False))
+    workspace.add_root(tmp_path.as_uri())
+    workspace.build_now()
+    result = workspace.answer_now("impact", {"changes": ["src/lib.rs:2"]})
+    workspace.close()
+    assert [u["qualname"] for u in result["impacted"]] == ["report"]
+    assert [u["qualname"] for u in result["tests"]] == ["tests.area_of_two"]

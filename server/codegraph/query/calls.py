@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..graph.likely import likely_graph
 from ..model.facts import CLASS_KINDS, Call, Unit
 from ..model.fields import InvalidParams
-from ..workspace.scope import is_test_path
-from .symbols import closest, symbol_table
+from .symbols import closest, is_test_unit, symbol_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex
@@ -67,7 +66,7 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
         hint = f"; closest: {', '.join(near)}" if near else ""
         shown = text if len(text) <= 80 else text[:77] + "…"
         raise InvalidParams(field, f"names no function, method or type in the index ({shown!r}){hint}"[:600])
-    found.sort(key=lambda u: (is_test_path(u.path), u.path, u.start_byte))
+    found.sort(key=lambda u: (is_test_unit(u), u.path, u.start_byte))
     if len(found) > MAX_MATCHES:
         shown = ", ".join(u.id for u in found[:MAX_MATCHES])
         raise InvalidParams(field, f"is ambiguous: {len(found)} units are named {text!r} ({shown}, …); name one as path::Qualified.name"[:600])
@@ -240,7 +239,7 @@ def _ordered(index: "RootIndex", edges: list[CallEdge], end: str) -> list[CallEd
 
     def key(e: CallEdge) -> tuple:
         u = units[getattr(e, end)]
-        return (not e.proven, -e.confidence, is_test_path(u.path), u.path, e.lines[0] if e.lines else 0, u.start_byte, e.rule, e.family)
+        return (not e.proven, -e.confidence, is_test_unit(u), u.path, e.lines[0] if e.lines else 0, u.start_byte, e.rule, e.family)
 
     return sorted(edges, key=key)
 

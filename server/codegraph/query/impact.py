@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..model.facts import Unit
 from ..model.fields import InvalidParams
-from ..workspace.scope import is_test_path
 from .calls import callers, unit_at
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,8 +95,3 @@ def impact(index: "RootIndex", changed: list[Unit], depth: int, likely: bool) ->
             heapq.heappush(queue, (not proven, dist + 1, -conf, order, caller, r))
             order += 1
     return sorted(best.values(), key=lambda r: (not r.proven, r.distance, -r.confidence, r.unit.path, r.unit.start_byte))
-
-
-def is_test_unit(u: Unit) -> bool:
-    """A test: a unit of a test file (tests' helpers and fixtures count: they run under a test)."""
-    return is_test_path(u.path)

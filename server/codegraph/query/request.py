@@ -13,8 +13,8 @@ from ..model import protocol
 from ..model.facts import Unit
 from ..model.fields import InvalidParams, get_bool, get_enum, get_int, get_str, require_object
 from .calls import CallEdge, TreeEdge, resolve_symbol, tag, walk
-from .impact import Reached, changed_units, impact, is_test_unit
-from .symbols import search, symbol_entry
+from .impact import Reached, changed_units, impact
+from .symbols import is_test_unit, search, symbol_entry
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex

@@ -63,9 +63,18 @@ def symbol_table(index: "RootIndex") -> SymbolTable:
     spelled = sorted(holders)
     blob, starts = _joined(spelled)
     table = SymbolTable(index.version, units, names, quals, spelled, [holders[n] for n in spelled], blob, starts,
-                        [is_test_path(u.path) for u in units])
+                        [is_test_unit(u) for u in units])
     index.memo["query"] = table  # type: ignore[typeddict-item]
     return table
+
+
+_TEST_MARK = re.compile(r"(?<![\w.])(?:\w+::)?(?:test|\w*Test)\b")  # `#[test]`, `#[tokio::test]`, `#[cfg(test)]`, `@Test`, `@ParameterizedTest`
+
+
+def is_test_unit(u: Unit) -> bool:
+    """A test: a unit of a test file (tests' helpers and fixtures count: they run under a test),
+    or one marked as a test where tests live beside the code (`#[test]` in a Rust module, `@Test`)."""
+    return is_test_path(u.path) or any(_TEST_MARK.search(d.lstrip("#[@")) for d in u.decorators)
 
 
 @lru_cache(maxsize=65536)
@@ -177,7 +186,7 @@ def closest(index: "RootIndex", name: str, limit: int = 5) -> list[str]:
 def symbol_entry(u: Unit) -> dict[str, Any]:
     """A unit as the queries' results show it."""
     return {"id": u.id, "name": u.name, "qualname": u.qualname, "kind": u.kind, "path": u.path,
-            "line": u.name_line, "endLine": u.end_line, "test": is_test_path(u.path)}
+            "line": u.name_line, "endLine": u.end_line, "test": is_test_unit(u)}
 
 
 def outline(index: "RootIndex", path: str) -> list[tuple[Unit, list]]:
