@@ -8,6 +8,7 @@ builds it, and prints medians over `--requests` requests:
 
 - workspace/symbol: one request per query of a fixed list (names, prefixes, word initials,
   qualified names), after one request built the name table (printed as the first-request cost);
+  `--rounds` rounds, each printed, and the best round's median (the machine is shared);
 - the call hierarchy: prepareCallHierarchy, incomingCalls and outgoingCalls of a seeded sample
   of functions and methods. "first" is each unit's first request (the ranked graph computes its
   likely callers then); "warm" is the same request again;
@@ -50,6 +51,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--requests", type=int, default=20)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of workspace/symbol requests (each printed)")
     args = ap.parse_args()
     root = require_corpus("django")
     workspace = service.Workspace(service.LSP)
@@ -59,13 +61,18 @@ def main() -> None:
 
     first, _ = ms(lambda: symbol_table(index))
     print(f"\nworkspace/symbol: name table built on the first request in {first:.0f} ms")
-    times, counts = [], []
-    for q in (QUERIES * (args.requests // len(QUERIES) + 1))[: args.requests]:
-        t, found = ms(lambda: views.workspace_symbols(index, q))
-        times.append(t)
-        counts.append(len(found))
-    print(f"  median {statistics.median(times):.1f} ms, max {max(times):.1f} ms over {len(times)} requests "
-          f"({statistics.median(counts):.0f} symbols per answer)")
+    rounds = []
+    for _ in range(args.rounds):
+        times, counts = [], []
+        for q in (QUERIES * (args.requests // len(QUERIES) + 1))[: args.requests]:
+            t, found = ms(lambda: views.workspace_symbols(index, q))
+            times.append(t)
+            counts.append(len(found))
+        rounds.append(times)
+        print(f"  median {statistics.median(times):.1f} ms, max {max(times):.1f} ms over {len(times)} requests "
+              f"({statistics.median(counts):.0f} symbols per answer)")
+    if len(rounds) > 1:  # other processes share the machine: the quietest round is the closest to the code's own cost
+        print(f"  best round's median {min(statistics.median(r) for r in rounds):.1f} ms")
 
     rng = random.Random(args.seed)
     callables = sorted(u.id for u in index.resolver.units.values() if u.is_callable and not is_test_path(u.path))
