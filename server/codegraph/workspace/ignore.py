@@ -7,9 +7,10 @@ mark at the start is skipped, a NUL ends the pattern's C string), never follows 
 line into a regular expression; lines it refuses (a lone `!`, a trailing backslash) match nothing
 in git either and are reported. A reversed range `[z-a]`, which git reads as `[z]`, is rewritten so.
 
-Matching runs on RE2 (linear time) where it is installed: a backtracking engine takes minutes for
-`**/a/**/a/**/b` on a 2,000-level tree, and a hostile repository chooses both the patterns and the
-paths.
+A pattern whose regular expression can backtrack (two repeats that cross slashes, or four in all;
+the implicit leading `**/` counts) matches on RE2, in linear time: Python's backtracking engine takes minutes for `**/a/**/a/**/b` on a
+2,000-level tree or `*a*a*a*b` on a long name, and a hostile repository chooses both the patterns
+and the paths. Every other pattern keeps Python's engine (cheaper per call for the usual `*.pyc`).
 """
 
 from __future__ import annotations
@@ -25,17 +26,16 @@ from functools import lru_cache
 import pathspec
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
-try:  # a dependency; the fallback keeps a broken install indexing (matching then backtracks)
-    import re2  # noqa: F401
-
-    BACKEND = "re2"
+try:  # a dependency; without it (a broken install) costly patterns backtrack as before
+    import re2
 except ImportError:  # pragma: no cover
-    BACKEND = "simple"
+    re2 = None
 
 # git reads up to 100 MB; past this many bytes or patterns the rest of the file is skipped and
 # said so: every pattern costs compile time once and (on the fallback engine) time for every path.
+# Matching costs every path a test per pattern: real ignore files hold tens to hundreds.
 MAX_IGNORE_BYTES = 1_000_000
-MAX_PATTERNS = 10_000
+MAX_PATTERNS = 2_000
 MAX_REPORTED_LINES = 20  # per file; the rest are counted in one line
 # A path segment is at most 255 bytes on the file systems we walk; no longer pattern is a real one.
 MAX_LINE_CHARS = 4096
@@ -83,15 +83,26 @@ def matchable(text: str) -> str:
     return _SURROGATES.sub(lambda m: chr(ord(m.group(0)) - 0xDC80 + 0xF780), text)
 
 
+_ESCAPED = re.compile(r"\\.")
+
+
+def _costly(regex: str) -> bool:
+    """Repeats that can backtrack polynomially: two that cross slashes (n² on a deep path) or
+    four in all (n⁴ on a long name)."""
+    bare = _ESCAPED.sub("", regex)
+    return bare.count(".+") + bare.count(".*") >= 2 or bare.count("*") + bare.count("+") >= 4
+
+
 @lru_cache(maxsize=16384)  # the same lines recur across a tree's ignore files
 def _compile(line: str) -> GitIgnoreSpecPattern | str:
-    """The pattern of one line, or why git's reading of it matches nothing / it cannot be used."""
+    """The pattern of one line, or why it cannot be used (git's reading of it matches nothing)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "possible nested set": the regex is still right
             pattern = GitIgnoreSpecPattern(line)
-        if BACKEND == "re2" and pattern.regex is not None:
-            re2.compile(pattern.regex.pattern)
+        if re2 is not None and pattern.regex is not None and (_costly(pattern.regex.pattern) or "[:" in line):
+            # RE2 also reads POSIX classes (`[[:digit:]]`) as git does; Python's engine does not
+            pattern.regex = re2.compile(pattern.regex.pattern)
     except Exception as exc:  # noqa: BLE001 - any refusal of one line is that line's problem
         return f"invalid pattern: {type(exc).__name__}"
     return pattern
@@ -138,7 +149,7 @@ def _spec(lines: list[str], problems: list[IgnoreProblem]) -> tuple[pathspec.Git
         if not line or line.startswith("#"):
             continue
         if len(patterns) >= MAX_PATTERNS:
-            problems.append(IgnoreProblem(0, f"over {MAX_PATTERNS} patterns: lines {no}-{len(lines)} skipped"))
+            problems.append(IgnoreProblem(0, f"over {MAX_PATTERNS} patterns: lines {no}-{len(lines)} skipped (the first {MAX_PATTERNS} apply)"))
             break
         if len(line) > MAX_LINE_CHARS:
             problem(no, f"ignore line skipped: over {MAX_LINE_CHARS} characters (no path is that long)")
@@ -150,13 +161,7 @@ def _spec(lines: list[str], problems: list[IgnoreProblem]) -> tuple[pathspec.Git
             patterns.append(got)
     if hidden:
         problems.append(IgnoreProblem(0, f"{hidden} more lines skipped"))
-    if not patterns:
-        return None, problems
-    try:
-        return pathspec.GitIgnoreSpec(patterns, backend=BACKEND), problems
-    except Exception as exc:  # noqa: BLE001 - e.g. RE2's memory budget for one huge set
-        problems.append(IgnoreProblem(0, f"patterns unusable together ({type(exc).__name__}: {str(exc)[:80]}): file skipped"))
-        return None, problems
+    return (pathspec.GitIgnoreSpec(patterns, backend="simple") if patterns else None), problems
 
 
 def read_ignore_file(path: str) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:

@@ -123,8 +123,12 @@ class Scope:
         self._ignores[rel_dir] = spec  # type: ignore[assignment]
 
     def _report(self, rel: str, problems: list[IgnoreProblem]) -> None:
+        whole = "; ".join(p.reason for p in problems if not p.line)
+        if whole:
+            self.problems[rel] = whole
         for p in problems:
-            self.problems[f"{rel}:{p.line}" if p.line else rel] = p.reason
+            if p.line:
+                self.problems[f"{rel}:{p.line}"] = p.reason
 
     def _chain_of(self, rel_dir: str) -> tuple[tuple[str, pathspec.GitIgnoreSpec], ...]:
         """The .gitignore specs of rel_dir and its ancestors, root first; memoised per directory so a
