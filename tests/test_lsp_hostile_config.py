@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from pathlib import Path
 
 import pytest_lsp
 from lsprotocol import types
