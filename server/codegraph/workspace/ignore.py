@@ -31,13 +31,13 @@ try:  # a dependency; without it (a broken install) costly patterns backtrack as
 except ImportError:  # pragma: no cover
     re2 = None
 
-# git reads up to 100 MB; past this many bytes or patterns the rest of the file is skipped and
-# said so: every pattern costs compile time once and (on the fallback engine) time for every path.
-# Matching costs every path a test per pattern: real ignore files hold tens to hundreds.
-MAX_IGNORE_BYTES = 1_000_000
+# Every pattern costs compile time once and a test for every path: real ignore files hold tens to
+# hundreds. Past the caps the rest of the file is skipped, and said so.
+MAX_IGNORE_BYTES = 32_000_000  # git's own limit is 100 MB
 MAX_PATTERNS = 2_000
+NL = b"\n"
 MAX_REPORTED_LINES = 20  # per file; the rest are counted in one line
-# A path segment is at most 255 bytes on the file systems we walk; no longer pattern is a real one.
+# Longer ignore rules are dropped (negations are kept): dropping a rule only ever keeps more files.
 MAX_LINE_CHARS = 4096
 
 
@@ -108,60 +108,90 @@ def _compile(line: str) -> GitIgnoreSpecPattern | str:
     return pattern
 
 
-def parse_ignore(data: bytes) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
-    """The spec of an ignore file's bytes and the lines it skipped (never raises on content)."""
-    problems: list[IgnoreProblem] = []
-    if len(data) > MAX_IGNORE_BYTES:
-        cut = data.rfind(b"\n", 0, MAX_IGNORE_BYTES)
-        data = data[: cut + 1 if cut >= 0 else 0]
-        kept = data.count(b"\n")
-        problems.append(IgnoreProblem(0, f"ignore file over {MAX_IGNORE_BYTES} bytes: the lines after line {kept} skipped"))
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    lines = data.decode("utf-8", "surrogateescape").split("\n")
-    return _spec(lines, problems)
+class _Builder:
+    """Collects one file's patterns and problems, a line at a time."""
 
+    def __init__(self, problems: list[IgnoreProblem]) -> None:
+        self.patterns: list[GitIgnoreSpecPattern] = []
+        self.problems = problems
+        self.hidden = 0
 
-def parse_lines(lines: Iterable[str]) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
-    """Patterns given as text (configured excludes): the same rules, one problem per bad entry."""
-    return _spec([str(x) for x in lines], [])
-
-
-def _spec(lines: list[str], problems: list[IgnoreProblem]) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
-    patterns: list[GitIgnoreSpecPattern] = []
-    reported = len(problems)
-    hidden = 0
-
-    def problem(no: int, reason: str) -> None:
-        nonlocal reported, hidden
-        if reported < MAX_REPORTED_LINES:
-            problems.append(IgnoreProblem(no, reason))
-            reported += 1
+    def problem(self, no: int, reason: str) -> None:
+        if len(self.problems) < MAX_REPORTED_LINES:
+            self.problems.append(IgnoreProblem(no, reason))
         else:
-            hidden += 1
+            self.hidden += 1
 
-    for no, line in enumerate(lines, 1):
+    def add(self, no: int, line: str) -> None:
         if line.endswith("\r"):
             line = line[:-1]
         if "\x00" in line:
             line = line.split("\x00", 1)[0]
-            problem(no, f"ignore line cut at a NUL byte, as git reads it: {_shown(line)}")
+            self.problem(no, f"ignore line cut at a NUL byte, as git reads it: {_shown(line)}")
         if not line or line.startswith("#"):
-            continue
-        if len(patterns) >= MAX_PATTERNS:
-            problems.append(IgnoreProblem(0, f"over {MAX_PATTERNS} patterns: lines {no}-{len(lines)} skipped (the first {MAX_PATTERNS} apply)"))
-            break
-        if len(line) > MAX_LINE_CHARS:
-            problem(no, f"ignore line skipped: over {MAX_LINE_CHARS} characters (no path is that long)")
-            continue
+            return
+        if len(line) > MAX_LINE_CHARS and not line.startswith("!"):
+            self.problem(no, f"ignore line skipped: over {MAX_LINE_CHARS} characters (no path is that long)")
+            return
         got = _compile(matchable(_git_ranges(line)))
         if isinstance(got, str):
-            problem(no, f"ignore line skipped: {_shown(line)} ({got})")
+            self.problem(no, f"ignore line skipped: {_shown(line)} ({got})")
         elif got.include is not None:
-            patterns.append(got)
-    if hidden:
-        problems.append(IgnoreProblem(0, f"{hidden} more lines skipped"))
-    return (pathspec.GitIgnoreSpec(patterns, backend="simple") if patterns else None), problems
+            self.patterns.append(got)
+
+    def full(self) -> bool:
+        return len(self.patterns) >= MAX_PATTERNS
+
+    def spec(self) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
+        if self.hidden:
+            self.problems.append(IgnoreProblem(0, f"{self.hidden} more lines skipped"))
+        return (pathspec.GitIgnoreSpec(self.patterns, backend="simple") if self.patterns else None), self.problems
+
+
+_NEGATION = re.compile(rb"^![^\n]*", re.MULTILINE)
+
+
+def parse_ignore(data: bytes) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
+    """The spec of an ignore file's bytes and the lines it skipped (never raises on content).
+
+    Past MAX_PATTERNS patterns only negations (`!…`) still apply: dropping an ignore rule can
+    only keep more files, so a capped file never hides a file git keeps."""
+    problems: list[IgnoreProblem] = []
+    if len(data) > MAX_IGNORE_BYTES:
+        cut = data.rfind(b"\n", 0, MAX_IGNORE_BYTES)
+        data = data[: cut + 1 if cut >= 0 else 0]
+        problems.append(IgnoreProblem(0, f"ignore file over {MAX_IGNORE_BYTES} bytes: the lines after line {data.count(NL)} not read"))
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    builder = _Builder(problems)
+    pos, no = start, 1
+    while pos < len(data) and not builder.full():
+        end = data.find(b"\n", pos)
+        end = len(data) if end < 0 else end
+        builder.add(no, data[pos:end].decode("utf-8", "surrogateescape"))
+        pos, no = end + 1, no + 1
+    if pos < len(data):
+        skipped_from, negations = no, 0
+        for m in _NEGATION.finditer(data, pos):
+            no += data.count(NL, pos, m.start())
+            pos = m.start()
+            if negations >= MAX_PATTERNS:
+                break
+            builder.add(no, m.group(0).decode("utf-8", "surrogateescape"))
+            negations += 1
+        problems.append(IgnoreProblem(0, f"over {MAX_PATTERNS} patterns: from line {skipped_from} on only negations (!) apply"
+                                         + (f", the first {MAX_PATTERNS} of them" if negations >= MAX_PATTERNS else "")))
+    return builder.spec()
+
+
+def parse_lines(lines: Iterable[str]) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
+    """Patterns given as text (configured excludes): the same rules, one problem per bad entry."""
+    builder = _Builder([])
+    for no, line in enumerate(lines, 1):
+        if builder.full():
+            builder.problem(no, f"over {MAX_PATTERNS} patterns: skipped")
+            continue
+        builder.add(no, str(line))
+    return builder.spec()
 
 
 def read_ignore_file(path: str) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
