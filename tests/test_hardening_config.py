@@ -55,6 +55,27 @@ def test_reversed_ranges_read_as_git_reads_them(tmp_path):
     assert {"app.py", "pkg/worker.py", "pkg/ok.py", "x/b.py"} <= set(index.files)
 
 
+def test_a_deeper_ignore_file_overrides_its_parents_as_in_git(tmp_path):
+    root = tmp_path / "ws"
+    write(root, ".gitignore", "tmp_*\n**/gen/**\n")
+    write(root, "sub/.gitignore", "!tmp_1.py\n")
+    write(root, "gen/.gitignore", "!keep.py\n")
+    for rel in ("sub/tmp_1.py", "sub/tmp_2.py", "gen/keep.py", "gen/other.py"):
+        write(root, rel)
+    index = built(root)
+    assert set(index.files) == {"sub/tmp_1.py", "gen/keep.py"}  # what `git ls-files -o --exclude-standard` keeps
+
+
+def test_posix_character_classes_read_as_git_reads_them(tmp_path):
+    root = tmp_path / "ws"
+    write(root, ".gitignore", "[[:digit:]]*\n[[:punct:]]x.py\n")
+    for rel in ("1st.py", "pkg/main.py", "-x.py"):
+        write(root, rel)
+    index = built(root)
+    assert set(index.files) == {"pkg/main.py", "-x.py"}  # [:punct:] is reported, not guessed
+    assert "class" in index.skipped[".gitignore:2"]
+
+
 def test_cli_index_succeeds_and_lists_the_skipped_line(tmp_path):
     root = copy(tmp_path, "hostile-ignores")
     out = subprocess.run([sys.executable, "-m", "codegraph.cli", "index", str(root), "--no-cache", "--list-skipped"],

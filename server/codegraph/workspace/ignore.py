@@ -5,7 +5,8 @@ git reads `.gitignore` as bytes split at "\\n" (a "\\r" before it is dropped, a 
 mark at the start is skipped, a NUL ends the pattern's C string), never follows a symlinked
 `.gitignore` inside the work tree, and ignores one that is not a regular file. pathspec turns each
 line into a regular expression; lines it refuses (a lone `!`, a trailing backslash) match nothing
-in git either and are reported. A reversed range `[z-a]`, which git reads as `[z]`, is rewritten so.
+in git either and are reported. A reversed range `[z-a]`, which git reads as `[z]`, and a class
+such as `[[:digit:]]`, which pathspec misreads, are rewritten first.
 
 A pattern whose regular expression can backtrack (two repeats that cross slashes, or four in all;
 the implicit leading `**/` counts) matches on RE2, in linear time: Python's backtracking engine takes minutes for `**/a/**/a/**/b` on a
@@ -52,24 +53,37 @@ def _shown(text: str) -> str:
     return ascii(text[:60] + ("…" if len(text) > 60 else ""))
 
 
-_BRACKET = re.compile(r"\[(?:[!^])?\]?(?:\[:[a-z]+:\]|\\.|[^\]])*\]")
-_REVERSED = re.compile(r"(\\.|[^\\])-(\\.|[^\\\]])")
+_BRACKET = re.compile(r"\[([!^]?\]?)((?:\[:[a-z]*:\]|\\.|[^\]])*)\]")
+_REVERSED = re.compile(r"(\\.|[^\\])-(\\.|[^\\])")
+_POSIX = re.compile(r"\[:([a-z]*):\]")
+# git's character classes that pathspec cannot read, as plain ranges (the ASCII ones git means)
+POSIX_CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
+                 "xdigit": "0-9A-Fa-f", "blank": " \t", "space": " \t\r\f\v"}
 
 
-def _git_ranges(line: str) -> str:
-    """`[z-a]` as git's wildmatch reads it: a reversed range matches only its first character."""
-    if "-" not in line or "[" not in line:
+def _git_brackets(line: str) -> str | None:
+    """Bracket expressions as git's wildmatch reads them: a reversed range `[z-a]` matches only its
+    first character, `[[:digit:]]` is a class pathspec does not know. None: a class git has that
+    is not translated here (the line is reported, not guessed)."""
+    if "[" not in line:
         return line
+    unknown = []
+
+    def fix_range(r: re.Match) -> str:
+        lo, hi = r.group(1)[-1], r.group(2)[-1]
+        return r.group(0) if lo <= hi else r.group(1)
 
     def fix_class(m: re.Match) -> str:
-        def fix_range(r: re.Match) -> str:
-            lo, hi = r.group(1)[-1], r.group(2)[-1]
-            return r.group(0) if lo <= hi else r.group(1)
+        def posix(c: re.Match) -> str:
+            if c.group(1) not in POSIX_CLASSES:
+                unknown.append(c.group(1))
+            return POSIX_CLASSES.get(c.group(1), "")
 
-        body = m.group(0)
-        return _REVERSED.sub(fix_range, body)
+        inner = _POSIX.sub(posix, m.group(2))
+        return "[" + m.group(1) + _REVERSED.sub(fix_range, inner) + "]"
 
-    return _BRACKET.sub(fix_class, line)
+    fixed = _BRACKET.sub(fix_class, line)
+    return None if unknown else fixed
 
 
 # Paths and patterns meet as text; bytes that are not UTF-8 arrive as lone surrogates (Python's
@@ -100,8 +114,7 @@ def _compile(line: str) -> GitIgnoreSpecPattern | str:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "possible nested set": the regex is still right
             pattern = GitIgnoreSpecPattern(line)
-        if re2 is not None and pattern.regex is not None and (_costly(pattern.regex.pattern) or "[:" in line):
-            # RE2 also reads POSIX classes (`[[:digit:]]`) as git does; Python's engine does not
+        if re2 is not None and pattern.regex is not None and _costly(pattern.regex.pattern):
             pattern.regex = re2.compile(pattern.regex.pattern)
     except Exception as exc:  # noqa: BLE001 - any refusal of one line is that line's problem
         return f"invalid pattern: {type(exc).__name__}"
@@ -113,6 +126,7 @@ class _Builder:
 
     def __init__(self, problems: list[IgnoreProblem]) -> None:
         self.patterns: list[GitIgnoreSpecPattern] = []
+        self.dir_patterns: list[GitIgnoreSpecPattern] = []
         self.problems = problems
         self.hidden = 0
 
@@ -133,25 +147,52 @@ class _Builder:
         if len(line) > MAX_LINE_CHARS and not line.startswith("!"):
             self.problem(no, f"ignore line skipped: over {MAX_LINE_CHARS} characters (no path is that long)")
             return
-        got = _compile(matchable(_git_ranges(line)))
+        translated = _git_brackets(line)
+        got = _compile(matchable(translated)) if translated is not None else "character class not translated"
         if isinstance(got, str):
             self.problem(no, f"ignore line skipped: {_shown(line)} ({got})")
         elif got.include is not None:
             self.patterns.append(got)
+            # a directory is matched by its name without the slash, and a dir-only rule too
+            core = translated if translated.endswith("\\ ") else translated.rstrip(" ")
+            as_dir = _compile(matchable(core[:-1])) if core.endswith("/") and len(core) > 1 else got
+            if not isinstance(as_dir, str) and as_dir.include is not None:
+                self.dir_patterns.append(as_dir)
 
     def full(self) -> bool:
         return len(self.patterns) >= MAX_PATTERNS
 
-    def spec(self) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
+    def rules(self) -> tuple[IgnoreRules | None, list[IgnoreProblem]]:
         if self.hidden:
             self.problems.append(IgnoreProblem(0, f"{self.hidden} more lines skipped"))
-        return (pathspec.GitIgnoreSpec(self.patterns, backend="simple") if self.patterns else None), self.problems
+        if not self.patterns:
+            return None, self.problems
+        return IgnoreRules(pathspec.GitIgnoreSpec(self.patterns, backend="simple"),
+                           pathspec.GitIgnoreSpec(self.dir_patterns, backend="simple")), self.problems
+
+
+class IgnoreRules:
+    """One ignore file's rules, for files and for directories.
+
+    pathspec matches a directory probed as `gen/` against `**/gen/**` and `gen/*`, which git
+    matches only below the directory: a directory whose contents are ignored is still entered,
+    and a deeper `!keep.py` keeps its file. So directories are probed by name, without the slash,
+    on the same rules with each dir-only rule's slash dropped."""
+
+    __slots__ = ("files", "dirs")
+
+    def __init__(self, files: pathspec.GitIgnoreSpec, dirs: pathspec.GitIgnoreSpec) -> None:
+        self.files, self.dirs = files, dirs
+
+    def decide(self, path: str, is_dir: bool) -> bool | None:
+        """True: ignored, False: kept by a negation, None: no rule of this file matches."""
+        return (self.dirs if is_dir else self.files).check_file(path).include
 
 
 _NEGATION = re.compile(rb"^![^\n]*", re.MULTILINE)
 
 
-def parse_ignore(data: bytes) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
+def parse_ignore(data: bytes) -> tuple[IgnoreRules | None, list[IgnoreProblem]]:
     """The spec of an ignore file's bytes and the lines it skipped (never raises on content).
 
     Past MAX_PATTERNS patterns only negations (`!…`) still apply: dropping an ignore rule can
@@ -180,10 +221,10 @@ def parse_ignore(data: bytes) -> tuple[pathspec.GitIgnoreSpec | None, list[Ignor
             negations += 1
         problems.append(IgnoreProblem(0, f"over {MAX_PATTERNS} patterns: from line {skipped_from} on only negations (!) apply"
                                          + (f", the first {MAX_PATTERNS} of them" if negations >= MAX_PATTERNS else "")))
-    return builder.spec()
+    return builder.rules()
 
 
-def parse_lines(lines: Iterable[str]) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
+def parse_lines(lines: Iterable[str]) -> tuple[IgnoreRules | None, list[IgnoreProblem]]:
     """Patterns given as text (configured excludes): the same rules, one problem per bad entry."""
     builder = _Builder([])
     for no, line in enumerate(lines, 1):
@@ -191,10 +232,10 @@ def parse_lines(lines: Iterable[str]) -> tuple[pathspec.GitIgnoreSpec | None, li
             builder.problem(no, f"over {MAX_PATTERNS} patterns: skipped")
             continue
         builder.add(no, str(line))
-    return builder.spec()
+    return builder.rules()
 
 
-def read_ignore_file(path: str) -> tuple[pathspec.GitIgnoreSpec | None, list[IgnoreProblem]]:
+def read_ignore_file(path: str) -> tuple[IgnoreRules | None, list[IgnoreProblem]]:
     """An ignore file on disk: absent → (None, []); one git would not read → (None, [why])."""
     try:
         st = os.lstat(path)

@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import pathspec
-
 from ..languages import spec_for_path
-from .ignore import IgnoreProblem, matchable, parse_lines, read_ignore_file
+from .ignore import IgnoreProblem, IgnoreRules, matchable, parse_lines, read_ignore_file
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 MAX_FILES = 200_000  # a runaway walk stops here and says so
@@ -96,8 +94,8 @@ class Scope:
         # configuration lines that were skipped, reported with the walk's skipped paths
         self._exclude_problems = {f"(configured exclude #{p.line})": p.reason for p in bad}
         self.problems: dict[str, str] = dict(self._exclude_problems)
-        self._ignores: dict[str, pathspec.GitIgnoreSpec] = {}  # dir rel path ("" = root) → its .gitignore
-        self._chains: dict[str, tuple[tuple[str, pathspec.GitIgnoreSpec], ...]] = {}
+        self._ignores: dict[str, IgnoreRules | None] = {}  # dir rel path ("" = root) → its .gitignore
+        self._chains: dict[str, tuple[tuple[str, IgnoreRules], ...]] = {}
 
     # ---- single-path decisions -------------------------------------------------
     def relpath(self, abspath: Path | str) -> str | None:
@@ -120,7 +118,7 @@ class Scope:
         rel = f"{rel_dir}/.gitignore" if rel_dir else ".gitignore"
         spec, problems = read_ignore_file(os.path.join(self.root, rel))
         self._report(rel, problems)
-        self._ignores[rel_dir] = spec  # type: ignore[assignment]
+        self._ignores[rel_dir] = spec
 
     def _report(self, rel: str, problems: list[IgnoreProblem]) -> None:
         whole = "; ".join(p.reason for p in problems if not p.line)
@@ -130,7 +128,7 @@ class Scope:
             if p.line:
                 self.problems[f"{rel}:{p.line}"] = p.reason
 
-    def _chain_of(self, rel_dir: str) -> tuple[tuple[str, pathspec.GitIgnoreSpec], ...]:
+    def _chain_of(self, rel_dir: str) -> tuple[tuple[str, IgnoreRules], ...]:
         """The .gitignore specs of rel_dir and its ancestors, root first; memoised per directory so a
         2,000-level tree costs O(depth) per path, not O(depth²) joins."""
         missing = []
@@ -149,13 +147,13 @@ class Scope:
 
     def _ignored(self, rel: str, is_dir: bool) -> str | None:
         text = matchable(rel)  # the patterns saw the same mapping of undecodable bytes (same length)
-        probe = text + "/" if is_dir else text
-        if self._configured is not None and self._configured.match_file(probe):
+        if self._configured is not None and self._configured.decide(text, is_dir):
             return "excluded by configuration"
-        for base, spec in self._chain_of(rel.rpartition("/")[0]):
-            sub = (text[len(base) + 1 :] if base else text) + ("/" if is_dir else "")
-            if spec.match_file(sub):
-                return ".gitignore"
+        # as git: the deepest ignore file with a matching rule decides (its last matching rule)
+        for base, rules in reversed(self._chain_of(rel.rpartition("/")[0])):
+            decided = rules.decide(text[len(base) + 1 :] if base else text, is_dir)
+            if decided is not None:
+                return ".gitignore" if decided else None
         return None
 
     def dir_reason(self, rel: str) -> str | None:
