@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import random
 import shutil
@@ -227,6 +228,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=22)
     ap.add_argument("--sample", type=int, default=25, help="every Nth workspace also runs the real CLI and LSP (0: none)")
     args = ap.parse_args()
+    logging.getLogger("codegraph").setLevel(logging.ERROR)  # each skipped manifest is logged: thousands here
     n = 60 if args.quick else args.workspaces
     tmp = Path(tempfile.mkdtemp(prefix="cg-cfgfuzz-"))
     home = tmp / "home"
@@ -239,7 +241,7 @@ def main() -> None:
         (gitdir / "info" / "exclude").write_text("")
     failed: list[str] = []
     wrongly_skipped: list[str] = []
-    extra = 0
+    extra: list[str] = []
     reported_lines = 0
     times: list[float] = []
     transport_times: list[float] = []
@@ -261,7 +263,7 @@ def main() -> None:
                 expected = expected_sources(kept, root)
                 wrong = sorted(expected - set(index.files))
                 wrongly_skipped += [f"ws{i}/{w} ({index.skipped.get(w, 'not seen')})" for w in wrong]
-                extra += len({p for p in index.files if os.path.splitext(p)[1] in SOURCES} - expected)
+                extra += [f"ws{i}/{p}" for p in sorted({p for p in index.files if os.path.splitext(p)[1] in SOURCES} - expected)]
         if args.sample and i % args.sample == 0 and index is not None:
             sampled += 1
             t = time.perf_counter()
@@ -285,7 +287,9 @@ def main() -> None:
     print(f"  source files wrongly skipped (git keeps them)      {len(wrongly_skipped) if has_git else 'n/a (no git binary)'}")
     for w in wrongly_skipped[:10]:
         print(f"    {w}")
-    print(f"  source files git ignores that codegraph indexes    {extra if has_git else 'n/a'}")
+    print(f"  source files git ignores that codegraph indexes    {len(extra) if has_git else 'n/a'}")
+    for w in extra[:10]:
+        print(f"    {w}")
     print(f"  ignore files or lines reported as skipped          {reported_lines}")
     print(f"  time per workspace (in-process index+explore+distill): median {statistics.median(times) * 1000:.0f} ms, "
           f"p95 {ordered[int(len(ordered) * 0.95)] * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms")

@@ -147,6 +147,10 @@ class _Builder:
         if len(line) > MAX_LINE_CHARS and not line.startswith("!"):
             self.problem(no, f"ignore line skipped: over {MAX_LINE_CHARS} characters (no path is that long)")
             return
+        if not (line[1:] if line.startswith("!") else line).strip("/"):
+            # git strips the slashes and is left with an empty pattern; pathspec reads `!/` as "every path with a slash"
+            self.problem(no, f"ignore line skipped: {_shown(line)} (an empty pattern: matches nothing in git)")
+            return
         translated = _git_brackets(line)
         got = _compile(matchable(translated)) if translated is not None else "character class not translated"
         if isinstance(got, str):
