@@ -96,10 +96,43 @@ def _manifest(rng: random.Random, name: str) -> bytes | None:
     return b""
 
 
+def _mangled(rng: random.Random) -> str:
+    """A name the workspace holds, with parts turned into wildcards, classes, anchors, negations."""
+    parts = [rng.choice(DIRS) for _ in range(rng.randint(0, 2))] + [rng.choice(STEMS) + rng.choice(list(SOURCES) + [""])]
+    if rng.random() < 0.3:
+        parts = parts[-1:]
+    out = []
+    for part in parts:
+        chars = list(part)
+        for _ in range(rng.randint(0, 3)):
+            if not chars:
+                break
+            k = rng.randrange(len(chars))
+            chars[k] = rng.choice(["*", "?", "**", f"[{chars[k]}-z]", f"[!{chars[k]}]", f"[z-{chars[k]}]", "\\" + chars[k],
+                                   "[[:alpha:]]", "[[:digit:]]", "[]" + chars[k] + "]"])
+        out.append("".join(chars))
+    line = "/".join(out)
+    if rng.random() < 0.2:
+        line = "/" + line
+    if rng.random() < 0.2:
+        line = "**/" + line
+    if rng.random() < 0.15:
+        line += "/"
+    if rng.random() < 0.15:
+        line += "/**"
+    return ("!" if rng.random() < 0.35 else "") + line
+
+
 def _ignore_file(rng: random.Random) -> bytes:
     lines: list[bytes] = []
     for _ in range(rng.randint(1, 12)):
-        line = rng.choice(VALID if rng.random() < 0.6 else HOSTILE)
+        roll = rng.random()
+        if roll < 0.15:  # a random glob over the names the generator uses: where two readings of git's rules part
+            line = "".join(rng.choice("abqzkep_1.py*?[]!-/\\^: ") for _ in range(rng.randint(1, 10)))
+        elif roll < 0.4:
+            line = _mangled(rng)
+        else:
+            line = rng.choice(VALID if roll < 0.75 else HOSTILE)
         raw = line.encode("utf-8", "surrogateescape")
         if rng.random() < 0.05:
             raw = rng.randbytes(rng.randint(1, 12)).replace(b"\n", b"")
