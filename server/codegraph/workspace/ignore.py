@@ -8,10 +8,11 @@ line into a regular expression; lines it refuses (a lone `!`, a trailing backsla
 in git either and are reported. A reversed range `[z-a]`, which git reads as `[z]`, and a class
 such as `[[:digit:]]`, which pathspec misreads, are rewritten first.
 
-A pattern whose regular expression can backtrack (two repeats that cross slashes, or four in all;
-the implicit leading `**/` counts) matches on RE2, in linear time: Python's backtracking engine takes minutes for `**/a/**/a/**/b` on a
-2,000-level tree or `*a*a*a*b` on a long name, and a hostile repository chooses both the patterns
-and the paths. Every other pattern keeps Python's engine (cheaper per call for the usual `*.pyc`).
+A pattern whose regular expression can backtrack (two repeats that cross slashes, or four in
+all; the implicit leading `**/` counts) matches on RE2, in linear time: Python's backtracking
+engine takes minutes for `**/a/**/a/**/b` on a 2,000-level tree or `*a*a*a*b` on a long name,
+and a hostile repository chooses both the patterns and the paths. Every other pattern keeps
+Python's engine (cheaper per call for the usual `*.pyc`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class IgnoreProblem:
 
 def _shown(text: str) -> str:
     """A line as a report shows it: escaped, short."""
-    return ascii(text[:60] + ("…" if len(text) > 60 else ""))
+    return ascii(text[:60] + ("..." if len(text) > 60 else ""))
 
 
 _BRACKET = re.compile(r"\[([!^]?\]?)((?:\[:[a-z]*:\]|\\.|[^\]])*)\]")
@@ -92,6 +93,7 @@ _SURROGATES = re.compile("[\udc80-\udcff]")
 
 
 def matchable(text: str) -> str:
+    """A path or pattern as matching sees it (lengths unchanged)."""
     if text.isascii():
         return text
     return _SURROGATES.sub(lambda m: chr(ord(m.group(0)) - 0xDC80 + 0xF780), text)
@@ -148,7 +150,7 @@ class _Builder:
             self.problem(no, f"ignore line skipped: over {MAX_LINE_CHARS} characters (no path is that long)")
             return
         if not (line[1:] if line.startswith("!") else line).strip("/"):
-            # git strips the slashes and is left with an empty pattern; pathspec reads `!/` as "every path with a slash"
+            # git is left with an empty pattern; pathspec reads `!/` as "every path with a slash"
             self.problem(no, f"ignore line skipped: {_shown(line)} (an empty pattern: matches nothing in git)")
             return
         translated = _git_brackets(line)
