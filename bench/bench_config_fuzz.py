@@ -38,6 +38,7 @@ from hostile import RawClient, remove_tree  # noqa: E402
 
 from codegraph.index.index import RootIndex  # noqa: E402
 from codegraph.requests import run_distill_frame, run_explore  # noqa: E402
+from codegraph.workspace.ignore import MAX_PATTERNS  # noqa: E402
 from codegraph.workspace.scope import ScopeConfig  # noqa: E402
 
 SOURCES = {  # extension → a small definition (unique names are appended)
@@ -275,6 +276,7 @@ def main() -> None:
     failed: list[str] = []
     wrongly_skipped: list[str] = []
     extra: list[str] = []
+    capped = 0  # of those, in workspaces where an ignore file passed its pattern cap (reported)
     reported_lines = 0
     times: list[float] = []
     transport_times: list[float] = []
@@ -296,7 +298,10 @@ def main() -> None:
                 expected = expected_sources(kept, root)
                 wrong = sorted(expected - set(index.files))
                 wrongly_skipped += [f"ws{i}/{w} ({index.skipped.get(w, 'not seen')})" for w in wrong]
-                extra += [f"ws{i}/{p}" for p in sorted({p for p in index.files if os.path.splitext(p)[1] in SOURCES} - expected)]
+                more = [f"ws{i}/{p}" for p in sorted({p for p in index.files if os.path.splitext(p)[1] in SOURCES} - expected)]
+                extra += more
+                if any("only negations" in why for why in index.skipped.values()):
+                    capped += len(more)
         if args.sample and i % args.sample == 0 and index is not None:
             sampled += 1
             t = time.perf_counter()
@@ -320,7 +325,8 @@ def main() -> None:
     print(f"  source files wrongly skipped (git keeps them)      {len(wrongly_skipped) if has_git else 'n/a (no git binary)'}")
     for w in wrongly_skipped[:10]:
         print(f"    {w}")
-    print(f"  source files git ignores that codegraph indexes    {len(extra) if has_git else 'n/a'}")
+    print(f"  source files git ignores that codegraph indexes    {len(extra) if has_git else 'n/a'}"
+          f"  ({capped} where an ignore file passed its {MAX_PATTERNS} pattern cap, reported)")
     for w in extra[:10]:
         print(f"    {w}")
     print(f"  ignore files or lines reported as skipped          {reported_lines}")
