@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corpus.hostile import RawClient, sample
+from hostile import RawClient, sample
 
 METHODS = ("codegraph/explore", "codegraph/distill", "codegraph/status", "codegraph/evidence",
            "codegraph/symbols", "codegraph/calls", "codegraph/impact")
