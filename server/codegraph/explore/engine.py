@@ -255,7 +255,7 @@ def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[li
         data_steps=set(f.data_steps),
         dispatch=f.dispatch,
         family_member=set(),
-        phrases=features.phrases_of([w.lower() for w in re.findall(r"[A-Za-z]{3,}", q.text) if w.lower() not in STOP]),
+        phrases=question_phrases(q.text),
     )
     likely = likely_graph(index)
     cands = features.candidates(index, likely, sig, f.excluded)
@@ -288,11 +288,19 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         plan.keep |= {uid for uid in helpers if uid.startswith(plan.path + "::")}
     pointed |= helpers
     strong = f.strong
+    # a unit whose whole name the question spells out in words ("draw shapes" → `drawShapes`) is
+    # named as surely as in code form
+    phrases = set(question_phrases(q.text))
+    spelled = {u.id for u in cands if u.is_callable and len(split_words(u.name)) >= 2 and "".join(split_words(u.name)) in phrases}
     # a family's interchangeable members show signatures unless the flow runs through them or
     # the question singles them out: their bodies would ride along as near-duplicates
     units = index.resolver.units
     siblings = ({uid for uid in score if uid in units and _interchangeable(d, units[uid])}) - flow.spine - distinct - {u.id for u in strong}
-    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + f.weak}, pointed, {u.id for u in q.named_units() if u.is_type}, siblings)
+    return _answer(index, req, plans, flow, score, {u.id for u in strong} | spelled, checkpoint, started, {u.id for u in strong + f.weak}, pointed, {u.id for u in q.named_units() if u.is_type}, siblings)
+
+
+def question_phrases(text: str) -> list[str]:
+    return features.phrases_of([w.lower() for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() not in STOP])
 
 
 def _lexical(d: Derived, q, req: ExploreRequest, excluded) -> list[tuple[float, str]]:
@@ -930,6 +938,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     next_to_named |= _readers_of_named_fillers(index, flow, anchor_ids)
     next_to_named &= flow.spine
     shared_steps = _shared_steps(index, flow)
+    on_hops = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops}
     for plan in plans:
         facts = index.files[plan.path]
         views[plan.path] = file_view(plan.path, plan.mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units))
@@ -942,9 +951,9 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             if (u.id in plan.must or u.id in plan.keep) and u.id not in scored:
                 scored[u.id] = (score.get(u.id, 0.0), u)
         for uid, (s, u) in scored.items():
-            if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):
+            if (u.kind == "statement" and uid not in plan.must and uid not in on_hops) or (plan.mode == "focused" and uid in plan.hide):
                 continue
-            if uid in siblings and uid not in plan.must:
+            if uid in siblings and uid not in plan.must and uid not in plan.keep:
                 continue
             builds_named = bool(u.parent) and u.parent in named_types and (u.kind == "constructor" or u.name in ("__init__", "constructor"))
             pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0), uid not in pointed, builds_named, uid in shared_steps))

@@ -77,7 +77,7 @@ def candidates(index, likely, s: Signals, excluded) -> list[Unit]:
 
     def add(uid: str) -> None:
         u = units.get(uid)
-        statement_ok = uid in s.wired or uid in s.named  # a module statement only when named or wiring the flow
+        statement_ok = uid in s.wired or uid in s.named or uid in s.on_hop  # a module statement only when named, wiring or on the flow
         if u is not None and uid not in out and (u.kind != "statement" or statement_ok) and not excluded(u.path) and not _inline_test(u):
             out[uid] = u
 
@@ -223,10 +223,10 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
 
 
 def phrases_of(words: list[str]) -> list[str]:
-    """Adjacent question words run together, to meet identifiers that join them ("route table" ~
-    `RouteTable`, "value parser" ~ `value_parser`); stems, so "parsing values" ~ `parse_value` does not
-    match, but "value parse" does."""
-    return [a + b for a, b in zip(words, words[1:]) if len(a) > 2 and len(b) > 2]
+    """Runs of two and three adjacent question words joined, to meet identifiers that join them
+    ("route table" ~ `RouteTable`, "draw shapes" ~ `draw_shapes`)."""
+    pairs = [a + b for a, b in zip(words, words[1:]) if len(a) > 2 and len(b) > 2]
+    return pairs + [a + b + c for a, b, c in zip(words, words[1:], words[2:])]
 
 
 assert len(FEATURES) == 33 + len(KINDS)

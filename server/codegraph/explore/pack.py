@@ -123,13 +123,14 @@ def pack(
 
     Sibling skeletons first (small, and they carry a family's shape); then bodies in one order,
     the ranker's probability per character (`alpha` fitted with the weights): two short bodies
-    the answer likely needs beat one long one. The flow is a feature of that probability, not a
-    commitment. A flow body too large for what is left shows its signature and call sites."""
+    the answer likely needs beat one long one — after the symbols the question names in code form.
+    The flow is a feature of that probability, not a commitment. A flow body too large for what is left shows its signature and call sites."""
     packer = _Packer(views, budget, checkpoint)
     packer.skeletons()
+    # what the question names in code form comes first: the reader asked for it by name
     ranked = sorted(
         (p for p in pieces if not bodiless(p.unit)),
-        key=lambda p: (-p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** alpha, p.unit.id),
+        key=lambda p: (not p.named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** alpha, p.unit.id),
     )
     left_out = packer.ranked_bodies(ranked, call_sites)
     packer.whole_when_mostly_shown()
