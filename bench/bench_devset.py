@@ -1,12 +1,18 @@
 """The development set's answers, per case and on average: explore and distill as a user runs them.
 
-    python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE] [explore|distill ...]
+    python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE]
+                                 [--check] [--floor] [--loco] [explore|distill ...]
 
 Runs the development set's own scorer (`DIR/run.py`, default `../shared/devset` next to this
 repository or $CODEGRAPH_DEVSET) on the `codegraph` CLI and prints one table per task: each
 case's metrics, the means, and with `--baseline` (a file an earlier run wrote with `--save`)
 the value before → after, with the cases that got worse marked. The corpora are fetched by the
 development set's `materialize.sh`; nothing here downloads.
+
+Then the summary every change to explore or distill lands with: the fit mean; with `--loco`,
+explore's fit split answered corpus by corpus by weights fitted without that corpus; with
+`--floor`, the plain baseline (`baseline_bm25.py`, `baseline_centrality.py`) scored exactly like
+the engine; with `--check`, the check split's means for both (never its cases).
 """
 
 from __future__ import annotations
@@ -16,8 +22,10 @@ import json
 import os
 import shutil
 import statistics
+import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -31,13 +39,43 @@ HEADLINE = {"explore": "spine_full_recall", "distill": "anchor_full_recall"}
 def run_task(devset: Path, cg: str, task: str) -> dict[str, dict]:
     """case id → the scorer's row for it."""
     proc = subprocess.run([sys.executable, str(devset / "run.py"), task, "--cg", cg], capture_output=True, text=True, check=False)
+    rows = _rows(proc)
+    if not rows:
+        raise SystemExit(f"{task}: the scorer printed no case rows\n{proc.stderr[-2000:]}")
+    return rows
+
+
+def check_means(devset: Path, cg: str, task: str) -> str:
+    """The check split's summary line (means only: its cases are not for reading)."""
+    proc = subprocess.run([sys.executable, str(devset / "run.py"), task, "--split", "check", "--cg", cg], capture_output=True, text=True, check=False)
+    return next((line for line in proc.stdout.splitlines() if line.startswith(f"{task} (check)")), proc.stdout[-300:] + proc.stderr[-300:])
+
+
+def floor_program(task: str) -> str:
+    """The plain baseline behind the CLI's interface, as a program run.py can call."""
+    script = REPO / "bench" / ("baseline_bm25.py" if task == "explore" else "baseline_centrality.py")
+    shim = Path(tempfile.mkdtemp(prefix="cg-floor-")) / "floor"
+    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(script))} \"$@\"\n")
+    shim.chmod(0o755)
+    return str(shim)
+
+
+def loco_rows(devset: Path) -> dict[str, dict]:
+    """explore's fit split, each corpus answered by weights fitted without it (fit_explore.py
+    --folds, then eval_explore.py --folds): the estimate of how the weights do on unseen code."""
+    folds = tempfile.mkdtemp(prefix="cg-folds-")
+    subprocess.run([sys.executable, str(REPO / "bench" / "fit_explore.py"), "--folds", folds], check=True, capture_output=True)
+    out = Path(folds) / "rows.json"
+    subprocess.run([sys.executable, str(REPO / "bench" / "eval_explore.py"), "--devset", str(devset), "--folds", folds, "--save", str(out)], check=True, capture_output=True)
+    return json.loads(out.read_text())
+
+
+def _rows(proc) -> dict[str, dict]:
     rows = {}
     for line in proc.stdout.splitlines():
         if line.startswith("{"):
             row = json.loads(line)
             rows[row["case_id"]] = row
-    if not rows:
-        raise SystemExit(f"{task}: the scorer printed no case rows\n{proc.stderr[-2000:]}")
     return rows
 
 
@@ -80,6 +118,9 @@ def main() -> None:
     ap.add_argument("--cg", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
     ap.add_argument("--save", help="write this run's rows as JSON (a later --baseline)")
     ap.add_argument("--baseline", help="a JSON file an earlier run wrote with --save")
+    ap.add_argument("--check", action="store_true", help="also the check split's means (engine and floor)")
+    ap.add_argument("--floor", action="store_true", help="also the plain baseline (BM25 for explore, centrality for distill) on fit")
+    ap.add_argument("--loco", action="store_true", help="explore: also fit leave-one-corpus-out (needs the bench extra and the data set)")
     args = ap.parse_args()
     tasks = args.tasks or ["explore", "distill"]
     unknown = sorted(set(tasks) - {"explore", "distill"})
@@ -95,6 +136,21 @@ def main() -> None:
         saved[task] = rows
         print(f"\n## {task}\n")
         print(table(task, rows, before.get(task) if args.baseline else None))
+        head = HEADLINE[task]
+        summary = [("fit", _fmt(statistics.mean(r.get(head) or 0.0 for r in rows.values())))]
+        if args.loco and task == "explore":
+            loco = loco_rows(devset)
+            summary.append(("fit, leave-one-corpus-out", _fmt(statistics.mean(r.get(head) or 0.0 for r in loco.values()))))
+        if args.floor:
+            floor = run_task(devset, floor_program(task), task)
+            summary.append(("floor on fit", _fmt(statistics.mean(r.get(head) or 0.0 for r in floor.values()))))
+        if args.check:
+            summary.append(("check", check_means(devset, args.cg, task)))
+            if args.floor:
+                summary.append(("floor on check", check_means(devset, floor_program(task), task)))
+        print(f"\n| {task} | {head} |\n|---|---|")
+        for name, value in summary:
+            print(f"| {name} | {value} |")
     if args.save:
         Path(args.save).write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
 
