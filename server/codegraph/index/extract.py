@@ -176,7 +176,7 @@ def _span_node(spec: LanguageSpec, node: Node) -> Node:
     """Widens a definition to the wrappers that belong to it (decorators, `export`, `const`)."""
     cur = node
     while (parent := cur.parent) is not None and parent.type in spec.wrapper_types:  # .parent walks from the root
-        if parent.type in ("lexical_declaration", "variable_declaration", "type_declaration") and len(named_children(parent)) != 1:
+        if parent.type in ("lexical_declaration", "variable_declaration", "type_declaration", "const_declaration", "var_declaration") and len(named_children(parent)) != 1:
             break
         cur = parent
     return cur
@@ -288,6 +288,7 @@ class _Entry(NamedTuple):
     span: Node  # the node whose end is the unit's end
     leading: list  # decorators / annotations before it
     start: Node  # the node the unit starts at
+    end: Node  # the node the unit ends at: the span, or a sibling that belongs to it (a getter)
 
 
 def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, size: int) -> FileFacts:
@@ -386,13 +387,16 @@ def _entries(spec: LanguageSpec, root: Node, def_matches: list) -> tuple[list[_E
         refined = spec.refine_kind(node, kind)
         if not refined:
             continue  # the spec declines this capture (e.g. a constant holding a plain literal)
-        entries.append(_Entry(start.start_byte, -span.end_byte, node, refined, name_node, span, leading, start))
+        end = span
+        while spec.trailing_types and (nxt := end.next_named_sibling) is not None and nxt.type in spec.trailing_types:
+            end = nxt
+        entries.append(_Entry(start.start_byte, -end.end_byte, node, refined, name_node, span, leading, start, end))
     statements = spec.module_statements(root)
     statement_spans = {(stmt.start_byte, stmt.end_byte) for stmt, _, _ in statements}
     # A module-level statement that is also a constant definition stays one unit: the statement.
     entries = [e for e in entries if not (e.kind == "variable" and (e.start.start_byte, e.span.end_byte) in statement_spans)]
     for stmt, stmt_kind, label in statements:
-        entries.append(_Entry(stmt.start_byte, -stmt.end_byte, stmt, "statement", None, stmt, [], stmt))
+        entries.append(_Entry(stmt.start_byte, -stmt.end_byte, stmt, "statement", None, stmt, [], stmt, stmt))
         raw_defs[stmt.id] = (stmt, stmt_kind, label)
     entries.sort(key=lambda e: (e.start_byte, e.neg_end))
     return entries, raw_defs
@@ -405,7 +409,7 @@ def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches
     stack: list[Unit] = []
     used_ids: dict[str, int] = {}
     type_units: dict[str, str] = {}  # type name → unit id in this file (Go receivers)
-    for start_byte, neg_end, node, kind, name_node, span, leading, start in entries:
+    for start_byte, neg_end, node, kind, name_node, span, leading, start, end in entries:
         while stack and stack[-1].end_byte <= start_byte:
             stack.pop()
         parent = stack[-1] if stack else None
@@ -433,7 +437,7 @@ def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches
         used_ids[uid] = n
         if n > 1:
             uid = f"{uid}#{n}"
-        unit = _unit(source, spec, _Entry(start_byte, neg_end, node, kind, name_node, span, leading, start),
+        unit = _unit(source, spec, _Entry(start_byte, neg_end, node, kind, name_node, span, leading, start, end),
                      path, uid, name, qualname, stmt_kind, parent)
         units.append(unit)
         stack.append(unit)
@@ -470,7 +474,7 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         start_byte=start.start_byte,
         end_byte=-e.neg_end,
         start_line=_line(start),
-        end_line=_end_line(span),
+        end_line=_end_line(e.end),
         name_line=_line(name_node) if name_node is not None and kind != "impl" else _line(node),
         sig_end_line=max(sig_end_line, _line(node)),
         sig_end_byte=sig_text_end,
