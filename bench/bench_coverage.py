@@ -31,7 +31,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(REPO / "server"))
 sys.path.insert(0, str(BENCH))
 
-from bench_likely import gold_hops  # noqa: E402
+from bench_likely import gold_hops, gold_pairs  # noqa: E402
 from codegraph.graph.likely import likely_graph  # noqa: E402
 from codegraph.index.index import RootIndex  # noqa: E402
 
@@ -89,6 +89,7 @@ def main() -> int:
         units_by_lang: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         hops_by_lang: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         missing: list[str] = []
+        missing_pairs: list[str] = []
         for corpus in sorted(golds):
             if args.corpora and corpus not in args.corpora:
                 continue
@@ -122,6 +123,12 @@ def main() -> int:
                 spine = [dict(e, path=real.get(e["path"], "")) for e in case["spine"]]
                 lang = lang_of.get(spine[0]["path"], "(no file)") if spine else "(no file)"
                 gold_hops(index, lg, dict(case, spine=spine), hops_by_lang[lang])
+                if args.detail and not check:
+                    units = index.resolver.units
+                    for a, b, textual, edges in gold_pairs(index, lg, dict(case, spine=spine)):
+                        if not edges:
+                            missing_pairs.append(f"  {case['id']}: {units[a[0]].qualname} → {units[b[0]].qualname}"
+                                                 f"{' (named)' if textual else ''}  [{units[a[0]].path}]")
             index.close()
 
         print(f"\n== {split} split ==")
@@ -147,6 +154,9 @@ def main() -> int:
         if args.detail and not check and missing:
             print("missing gold units (fit):")
             print("\n".join(missing))
+        if args.detail and not check and missing_pairs:
+            print("gold caller→callee pairs without an edge (fit):")
+            print("\n".join(missing_pairs))
     if len(splits) == 2:
         n, ok = totals["all"]
         print(f"\ngold units that are index units, fit + check: {ok} / {n} = {ok / max(1, n):.3f}")

@@ -184,3 +184,17 @@ def test_a_member_initialised_in_the_class_body_is_no_local(tmp_path):
     idx.build()
     out = [(e.dst.split("::")[1], e.rule) for e in likely_graph(idx).out("src/main/kotlin/demo/Engine.kt::Engine.run")]
     assert out == [("MemoryCache.get", "attr-type")]
+
+
+def test_an_objects_own_apply_method_is_reached_through_its_member_type(tmp_path):
+    """`this.controller.apply(…)`: `apply` names a method of the member's type, not Function.apply."""
+    (tmp_path / "controller.js").write_text("class Controller {\n  apply(result) {\n    return result;\n  }\n}\nmodule.exports = { Controller };\n")
+    (tmp_path / "router.js").write_text(
+        "const { Controller } = require('./controller');\n"
+        "class Router {\n  constructor() {\n    this.controller = new Controller();\n  }\n"
+        "  handle(result) {\n    return this.controller.apply(result);\n  }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    edge = _edge(likely_graph(idx), "router.js::Router.handle", "controller.js::Controller.apply")
+    assert edge is not None and edge.rule == "attr-type"

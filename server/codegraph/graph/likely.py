@@ -51,6 +51,8 @@ from .typed import TypedReceivers
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex
 
+_TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-type", "return-type"})
+
 
 class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
     def __init__(self, index: "RootIndex") -> None:
@@ -356,7 +358,12 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
                         # `transform.call(config, fns)`: calls the function a bare name the resolver
                         # could not bind denotes (a default import), found like a bare call
                         found = [h for h in self._name_rules(facts, caller, call._replace(name=name, receiver="")) if h[2] in _NEAR_NAME_RULES]
-                    return found
+                    if found:
+                        return found
+                # no function behind the receiver: an object's own `apply`/`call` method
+                # (`this.controller.apply(…)`), when its type is known (a name alone says nothing here)
+                typed = self._receiver_rules(facts, caller, call, spec)
+                return [h for h in typed if h[2] in _TYPED_RULES]
             member = self._module_member(facts, call.receiver, call.name) or self._imported_class_member(facts, call.receiver, call.name)
             if member:
                 return member
