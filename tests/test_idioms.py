@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from codegraph.index.extract import extract_source
+from codegraph.index.index import RootIndex
 
 IDIOMS = Path(__file__).resolve().parents[1] / "fixtures" / "idioms"
 
@@ -88,3 +89,30 @@ def test_object_entries_are_no_names_of_the_module_scope():
 def test_anonymous_objects_name_the_type_they_extend():
     assert [(s.unit.rsplit("::", 1)[1], s.name) for s in _units("Members.java", "java").supertypes] == [("Members.FACTORY", "Factory")]
     assert [(s.unit.rsplit("::", 1)[1], s.name) for s in _units("Members.kt", "kotlin").supertypes] == [("Loader.cache", "LruCache")]
+
+
+def _cjs(tmp_path: Path) -> RootIndex:
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "create.js").write_text("module.exports = function createServer(opts) {\n  return opts;\n};\n")
+    (tmp_path / "index.js").write_text("const make = require('./lib/create');\n\nfunction main() {\n  return make({});\n}\n")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    return idx
+
+
+def _edges(idx: RootIndex) -> set[tuple[str, str]]:
+    return {(e.src, e.dst) for e in idx.bindings["index.js"].edges if e.kind == "calls"}
+
+
+def test_a_default_import_of_a_commonjs_module_binds_to_the_function_it_exports(tmp_path):
+    assert ("index.js::main", "lib/create.js::module.exports") in _edges(_cjs(tmp_path))
+
+
+def test_the_default_import_follows_an_edit_of_the_exporting_file(tmp_path):
+    idx = _cjs(tmp_path)
+    (tmp_path / "lib" / "create.js").write_text("exports.other = function other() {\n  return 1;\n};\n")
+    idx.refresh_path("lib/create.js")
+    assert _edges(idx) == set()
+    (tmp_path / "lib" / "create.js").write_text("\nmodule.exports = function createServer(opts) {\n  return opts;\n};\n")
+    idx.refresh_path("lib/create.js")
+    assert ("index.js::main", "lib/create.js::module.exports") in _edges(idx)

@@ -356,6 +356,7 @@ _COMMON = dict(
     module_statements=module_statements,
     receiver_name=lambda node: "this",
     receiver_type=_assigned_owner,
+    default_export="module.exports",
     wrapper_types=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}),
     leading_types=frozenset({"decorator"}),
     decorator_types=frozenset({"decorator"}),
