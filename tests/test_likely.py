@@ -198,3 +198,20 @@ def test_an_objects_own_apply_method_is_reached_through_its_member_type(tmp_path
     idx.build()
     edge = _edge(likely_graph(idx), "router.js::Router.handle", "controller.js::Controller.apply")
     assert edge is not None and edge.rule == "attr-type"
+
+
+def test_a_method_reading_a_property_unit_of_its_own_type_reaches_it(tmp_path):
+    """Kotlin: `components.newBuilder()` in a method reads the property `components` (a unit of its
+    own: a builder chain over several lines); a parameter of that name shadows it."""
+    (tmp_path / "Loader.kt").write_text(
+        "class Loader(private val options: Options) {\n"
+        "    val components = options.registry\n        .newBuilder()\n        .build()\n\n"
+        "    fun execute() {\n        components.intercept()\n    }\n\n"
+        "    fun shadowed(components: Registry) {\n        components.intercept()\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    graph = likely_graph(idx)
+    edge = _edge(graph, "Loader.kt::Loader.execute", "Loader.kt::Loader.components")
+    assert edge is not None and edge.rule == "member-read"
+    assert _edge(graph, "Loader.kt::Loader.shadowed", "Loader.kt::Loader.components") is None

@@ -245,6 +245,30 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
         if unit.is_callable:
             for dst, line in self._tables_read(unit, facts):
                 add(src, dst, line, RULE_CONFIDENCE["table-lookup"], "table-lookup")
+            for dst, line in self._members_read(unit, ctx, spec):
+                add(src, dst, line, RULE_CONFIDENCE["member-read"], "member-read")
+        return out
+
+    def _members_read(self, unit: Unit, ctx: _FileCtx, spec: LanguageSpec | None) -> list[tuple[Unit, int]]:
+        """Property units of the method's own type its calls go through (`this.cache.get(k)`, or
+        `components.x()` where a bare name can be a member): the member is read there."""
+        receivers = ctx.receivers_by_caller.get(unit.id)
+        if not receivers or spec is None:
+            return []
+        method, owner = self._enclosing(unit)
+        if owner is None or method is None:
+            return []
+        members = self.index.resolver.members_of(owner)
+        out: list[tuple[Unit, int]] = []
+        for receiver, line in receivers.items():
+            head, _, rest = receiver.replace("?.", ".").replace("!!", "").partition(".")
+            if head in ("this", "self") or (method.receiver and head == method.receiver):
+                head = rest.partition(".")[0]
+            elif not spec.implicit_this or head in unit.param_names or (unit.id, head) in ctx.assigned or head in dict(unit.local_types):
+                continue  # a parameter or a local of that name shadows the member
+            found = [m for m in members.get(head, ()) if m.kind in ("variable", "object")]
+            if len(found) == 1:
+                out.append((found[0], line))
         return out
 
     def _tables_read(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:

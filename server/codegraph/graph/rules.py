@@ -76,6 +76,10 @@ RULE_CONFIDENCE: dict[str, float] = {
     "class-member": 0.9,
     # a callable indexing a module-level table of functions of its file (`strategies[key]`)
     "table-lookup": 0.9,
+    # a method reading a property unit of its own type (`components.x()`, `this.cache.get()`: a
+    # member with a getter, an initialiser block or an anonymous object): a hand check, see
+    # docs/explore.md
+    "member-read": 0.85,
 }
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.33}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess
@@ -229,7 +233,7 @@ class _FileCtx:
     """What the rules read of one file beyond its facts: which call each resolved edge came
     from, and which calls initialise which locals."""
 
-    __slots__ = ("call_dst", "assigned", "unresolved_by_caller", "refs_by_caller", "resolved_by_src", "children", "memo")
+    __slots__ = ("call_dst", "assigned", "unresolved_by_caller", "refs_by_caller", "resolved_by_src", "children", "memo", "receivers_by_caller")
 
     def __init__(self, facts: FileFacts, bindings) -> None:
         self.call_dst: dict[int, str] = {}
@@ -247,9 +251,12 @@ class _FileCtx:
             self.call_dst = {i: e.dst for i, e in zip(resolved, edges)}
         for e in edges:
             self.resolved_by_src[e.src].append(e)
+        self.receivers_by_caller: dict[str, dict[str, int]] = defaultdict(dict)  # caller → receiver text → first line
         for i, c in enumerate(calls):
             if c.assigned_to and c.caller:
                 self.assigned[(c.caller, c.assigned_to)].append(i)
+            if c.receiver and c.caller:
+                self.receivers_by_caller[c.caller].setdefault(c.receiver, c.line)
         for i in sorted(unresolved):
             caller = calls[i].caller
             if caller:
