@@ -33,6 +33,7 @@ EXPECTED = {
         ("method", "Store.reset", 11, 13),
         ("method", "default.create", 16, 18),
         ("function", "default.destroy", 19, 21),
+        ("function", "handlers.open", 25, 27),
     },
     ("types.go", "go"): {
         ("struct", "HandlerFunc", 3, 3),

@@ -22,6 +22,7 @@ _COMMON_DEFS = """
   right: [(arrow_function) (function_expression)]) @function
 (program (expression_statement (assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))
 (program (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))
+(program (export_statement declaration: (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
 (export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))
 """
 # `a.b = function …` and friends above: functions assigned to members (`exports.f`,
