@@ -117,3 +117,11 @@ def test_the_default_import_follows_an_edit_of_the_exporting_file(tmp_path):
     (tmp_path / "lib" / "create.js").write_text("\nmodule.exports = function createServer(opts) {\n  return opts;\n};\n")
     idx.refresh_path("lib/create.js")
     assert ("index.js::main", "lib/create.js::module.exports") in _edges(idx)
+
+
+def test_rust_items_in_item_macros_and_two_line_impl_headers_are_units():
+    """Already true before this fixture was written (kept as a guard): items of a macro body made
+    of items, also after an inner attribute, and a trait impl whose header spans two lines."""
+    got = {(u.kind, u.qualname, u.start_line, u.end_line) for u in _units("macros.rs", "rust").units}
+    assert {("trait", "Ext", 4, 6), ("struct", "Inner", 12, 14), ("impl", "Inner", 16, 20), ("impl", "Arc", 23, 31),
+            ("method", "Arc.ext", 28, 30), ("method", "Inner.shared", 34, 36)} <= got
