@@ -215,3 +215,18 @@ def test_a_method_reading_a_property_unit_of_its_own_type_reaches_it(tmp_path):
     edge = _edge(graph, "Loader.kt::Loader.execute", "Loader.kt::Loader.components")
     assert edge is not None and edge.rule == "member-read"
     assert _edge(graph, "Loader.kt::Loader.shadowed", "Loader.kt::Loader.components") is None
+
+
+def test_a_method_of_an_anonymous_class_held_by_a_field_reaches_the_outer_classs_methods(tmp_path):
+    (tmp_path / "Outer.java").write_text(
+        "class Outer {\n"
+        "    static final Factory FACTORY = new Factory() {\n"
+        "        public Object create(String name) {\n            return build(name);\n        }\n    };\n\n"
+        "    static Object build(String name) {\n        return name;\n    }\n\n"
+        "    static Object build(String name, int size) {\n        return name;\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    graph = likely_graph(idx)
+    # two overloads: no proof, but the outer class's method is a likely target
+    assert ("Outer.java::Outer.build", "base-method") in [(e.dst, e.rule) for e in graph.out("Outer.java::Outer.FACTORY.create")]

@@ -397,7 +397,13 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
         else:
             if spec is not None and spec.implicit_this and not call.construct:  # `foo()` in a method: this.foo()
                 _, owner = self._enclosing(caller)
-                base = [m for m in self._members_named(owner, call.name) if m.kind != "constructor"] if owner is not None else []
+                base: list[Unit] = []
+                units = self.index.resolver.units
+                while owner is not None and not base:  # an inner or anonymous class sees its outer class's members
+                    base = [m for m in self._members_named(owner, call.name) if m.kind != "constructor"]
+                    owner = units.get(owner.parent) if owner.parent else None
+                    while owner is not None and not owner.is_type:
+                        owner = units.get(owner.parent) if owner.parent else None
                 base = self._overload(facts, call, base)
                 if base and len(base) <= MAX_NAME_CANDIDATES:
                     conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
