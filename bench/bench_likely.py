@@ -37,7 +37,8 @@ from codegraph.index.facts import CLASS_KINDS  # noqa: E402
 from codegraph.index.index import RootIndex  # noqa: E402
 
 DEFAULT_DEVSET = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-devset"
-DEFAULT_CASES = REPO.parent / "shared" / "devset" / "explore_cases.json"
+# the cases live beside the main checkout (worktrees sit one folder deeper)
+DEFAULT_CASES = next((p for p in (REPO.parent / "shared", REPO.parent.parent / "shared") if p.is_dir()), REPO.parent / "shared") / "devset" / "explore_cases.json"
 
 
 def resolved_sites(index: RootIndex, path: str):
