@@ -69,6 +69,36 @@ def is_secret_path(path: str) -> bool:
     return bool(parts) and (SECRET_NAME.match(parts[-1]) is not None or any(p in SECRET_DIRS for p in parts[:-1]))
 
 
+_COMMENT_STARTS = (b"//", b"#", b"/*", b"*", b"--", b"<!--")
+
+
+def _leading_comments(header: bytes) -> list[bytes]:
+    """The lines of a file's opening comments (blank lines, line comments, block comments,
+    a module docstring), up to its first line of code: a generator marks the file there, while
+    the same words further down describe one item (`/// an auto-generated help writer`)."""
+    out: list[bytes] = []
+    closer = b""
+    for line in header.splitlines():
+        s = line.strip()
+        if closer:  # inside a block comment or a docstring
+            out.append(line)
+            if closer in s:
+                closer = b""
+            continue
+        if not s:
+            continue
+        for opener, end in ((b"/*", b"*/"), (b'"""', b'"""'), (b"'''", b"'''")):
+            if s.startswith(opener):
+                out.append(line)
+                closer = b"" if end in s[len(opener):] else end
+                break
+        else:
+            if not s.startswith(_COMMENT_STARTS):
+                break
+            out.append(line)
+    return out
+
+
 @dataclass(frozen=True)
 class ScopeConfig:
     exclude: tuple[str, ...] = ()
@@ -198,7 +228,7 @@ class Scope:
         # regex, which costs more than the rest of reading the file
         header = raw[:2048].lower()
         if b"generated" in header and any(
-            GENERATED_MARK.search(line) and not _ASSIGNMENT.match(line) for line in header.splitlines()
+            GENERATED_MARK.search(line) and not _ASSIGNMENT.match(line) for line in _leading_comments(header)
         ):
             return "generated (marked in header)"
         if len(raw) > 20_000:
