@@ -21,7 +21,7 @@ from ..index.index import RootIndex
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
 from ..workspace.scope import is_test_path
-from .flow import _THROWN, DISPATCH_RULES, NAMED_VARIANT, Flow, find_flow
+from .flow import _THROWN, DISPATCH_RULES, Flow, find_flow
 from . import features, ranker
 from .model import ExploreRequest
 from .pack import FileView, Piece, file_view, pack
@@ -682,39 +682,6 @@ def _state_writers(index: RootIndex, flow: Flow) -> set[str]:
     return out
 
 
-_FILLS = re.compile(
-    rb"\b(?:self|this)\.(\w+)(?:\[[^\]\n]*\]|\.setdefault\([^)\n]*\))?\.(?:append|appendleft|insert|extend|add|push|unshift|put)\s*\("
-    rb"|\b(?:self|this)\.(\w+)\[[^\]\n]*\]\s*=(?!=)"
-)
-
-
-def _readers_of_named_fillers(index: RootIndex, flow: Flow, anchor_ids: set[str]) -> set[str]:
-    """The spine methods that run what one of the question's anchors registers: `after_request`
-    appends to `self.after_request_funcs`, `process_response` iterates it. No call joins them,
-    the member's name does (in the anchor's class or a subclass); the reader is the anchor's
-    direct step."""
-    units = index.resolver.units
-    out: set[str] = set()
-    for nid in sorted(anchor_ids):
-        named = units.get(nid)
-        if named is None or not named.is_callable or not named.parent or named.parent not in units:
-            continue
-        source = index.sources.get(named.path, b"")
-        filled = {(m.group(1) or m.group(2)).decode() for m in _FILLS.finditer(source, named.sig_end_byte, named.end_byte)}
-        if not filled:
-            continue
-        for uid in sorted(flow.spine - anchor_ids):
-            u = units.get(uid)
-            if u is None or not u.is_callable or not u.parent or u.parent not in units:
-                continue
-            if units[named.parent] not in _ancestors(index.resolver, units[u.parent]):
-                continue  # another object's member of that name
-            body = index.sources.get(u.path, b"")
-            if filled & {(m.group(1) or m.group(2)).decode() for m in _SELF_READ.finditer(body, u.sig_end_byte, u.end_byte)}:
-                out.add(uid)
-    return out
-
-
 _MODULE_READ = rb"\b%s\s*\[|\b(?:range|in|of)\s+%s\b"
 _MODULE_FILL = rb"\b%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b%s\[[^\]\n]*\]\s*=(?!=)|\b%s\s*=\s*append\(\s*%s\b"
 
@@ -932,12 +899,6 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
-    # a named type's method the flow dispatches to is a unit the question points at
-    depth = _spine_depths(flow, anchor_ids | {h.dst.id for h in flow.hops if h.how == NAMED_VARIANT})
-    next_to_named = {h.dst.id for h in flow.hops if h.src.id in strong_ids} | {h.src.id for h in flow.hops if h.dst.id in strong_ids}
-    next_to_named |= _readers_of_named_fillers(index, flow, anchor_ids)
-    next_to_named &= flow.spine
-    shared_steps = _shared_steps(index, flow)
     on_hops = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops}
     for plan in plans:
         facts = index.files[plan.path]
@@ -955,8 +916,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
                 continue
             if uid in siblings and uid not in plan.must and uid not in plan.keep:
                 continue
-            builds_named = bool(u.parent) and u.parent in named_types and (u.kind == "constructor" or u.name in ("__init__", "constructor"))
-            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0), uid not in pointed, builds_named, uid in shared_steps))
+            pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)
@@ -991,25 +951,6 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             "adaptive": req.adaptive,
         },
     }
-
-
-SHARED_STEP_CALLERS = 3  # core units calling one body off the spine that make it a step they share
-SHARED_STEP_CALLEES = 2  # ...when it calls on itself: fewer, and it is an accessor or a forwarder
-
-
-def _shared_steps(index: RootIndex, flow: Flow) -> set[str]:
-    """Bodies off the spine that three or more core units call and that call on themselves
-    (`Command.Find`, which the completion, execution and help paths all use to pick the
-    subcommand): a step of the flow no single path names. Accessors and utilities are called
-    from as many core units (`Command.Name`, `Root`) but do no work of their own: one callee or
-    none. Counted from the core's own out-edges: linear in the core's size."""
-    likely = likely_graph(index)
-    callers: dict[str, set[str]] = defaultdict(set)
-    for uid in flow.spine:
-        for e in likely.out(uid):
-            if e.dst not in flow.spine:
-                callers[e.dst].add(uid)
-    return {uid for uid, srcs in callers.items() if len(srcs) >= SHARED_STEP_CALLERS and len({e.dst for e in likely.out(uid)} - {uid}) >= SHARED_STEP_CALLEES}
 
 
 MAX_ANCHORS = 6

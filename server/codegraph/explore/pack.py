@@ -67,12 +67,7 @@ class Piece:
     score: float
     spine_pos: int  # position on the flow, -1 when not on it
     must: bool  # spine or named-unique: kept first, compacted rather than dropped
-    named: bool = False  # a symbol the question names: shown in full whenever it fits at all
-    next_to_named: bool = False  # a core unit one hop from a symbol the question names: its direct step
-    depth: int = 0  # hops below where the flow enters or a unit the question points at (0 there and off the spine)
-    nearby: bool = False  # on no hop of the flow, no data step, no unit the question names: only near them
-    builds_named: bool = False  # the constructor of a type the question names: what building it does
-    shared_step: bool = False  # off the spine, called by several core units and calling on itself: a step they share
+    named: bool = False  # a symbol the question names (in code form or spelled out): shown first
 
 
 def signature_ranges(units: list[Unit]) -> list[tuple[int, int]]:
