@@ -325,7 +325,8 @@ def test_the_family_member_a_question_names_brings_the_types_it_builds(tmp_path)
     """`RxFactory` is one adapter factory among three; its own methods, the adapter it builds
     and the stream that adapter builds are its parts, whose bodies stay even in family files.
     A type outside any family, or one that only inherits a mixin's methods, brings nothing."""
-    from codegraph.explore.engine import _the_named_variant, derived
+    from codegraph.explore.gate import _the_named_variant
+    from codegraph.explore.tables import derived
 
     _adapter_families(tmp_path)
     idx = built_index(tmp_path)
@@ -341,7 +342,8 @@ def test_the_family_member_a_question_names_brings_the_types_it_builds(tmp_path)
 def test_a_data_name_the_question_writes_finds_the_code_that_reads_it(tmp_path):
     """`ITEM_PIPELINES` is no definition but a settings key: the callables whose bodies spell it
     out are where it is read. Prose capitals ("How") are no data names."""
-    from codegraph.explore.engine import _readers_of_data_names, derived
+    from codegraph.explore.steps import _readers_of_data_names
+    from codegraph.explore.tables import derived
 
     (tmp_path / "settings.py").write_text("ITEM_PIPELINES = {}\nLOG_LEVEL = 'INFO'\n")
     (tmp_path / "manager.py").write_text(
@@ -396,7 +398,7 @@ def test_a_rust_trait_impl_reads_whole_with_any_of_its_methods(tmp_path):
 def test_a_tests_fake_does_not_make_a_family(tmp_path):
     """Two implementations and a test's fake are no family of three: the implementations stay
     distinct steps, never sibling skeletons."""
-    from codegraph.explore.engine import _interchangeable, derived
+    from codegraph.explore.tables import _interchangeable, derived
 
     (tmp_path / "store.py").write_text(
         "class Store:\n    def get(self, key):\n        raise NotImplementedError\n\n\n"
@@ -496,7 +498,9 @@ def test_callers_above_an_entry_extend_the_flow_upward(tmp_path, monkeypatch):
 def test_words_matching_one_method_across_a_family_start_no_flow(tmp_path):
     """"The converted body": every converter's `convert` matches the words about as well; any
     one of them is a sibling, not where the flow starts. The client's own steps are."""
-    from codegraph.explore.engine import _anchors, _ambiguity, _endpoints, _seeds, derived
+    from codegraph.explore.engine import _anchors, _endpoints, _seeds
+    from codegraph.explore.steps import _ambiguity
+    from codegraph.explore.tables import derived
     from codegraph.workspace.scope import is_test_path
 
     kinds = ["Json", "Xml", "Text", "Bytes", "Form"]
@@ -553,7 +557,8 @@ def test_bodiless_declarations_take_no_room_from_bodies():
 def test_awaiting_a_call_in_the_question_names_the_awaited_futures_poll(tmp_path):
     """`serve(svc).await`: awaiting the result runs the `Future::poll` of the type `serve`
     returns; the question names it as much as `serve` itself."""
-    from codegraph.explore.engine import _awaited, derived
+    from codegraph.explore.steps import _awaited
+    from codegraph.explore.tables import derived
 
     (tmp_path / "lib.rs").write_text(
         "use std::future::Future;\nuse std::pin::Pin;\nuse std::task::{Context, Poll};\n\n"
@@ -706,7 +711,7 @@ def test_the_callers_of_an_interface_declaration_on_the_core_are_not_beside_it(t
 def test_a_body_kept_as_context_brings_no_helpers_of_its_own(tmp_path):
     """A focused file keeps a flow unit's same-file helpers (its own steps); a body kept only as
     context around the flow (a caller beside it) keeps no helpers of its own."""
-    from codegraph.explore.engine import _with_own_helpers
+    from codegraph.explore.gate import _with_own_helpers
     from codegraph.explore.flow import Flow
 
     (tmp_path / "app.py").write_text("def caller():\n    return helper()\n\n\ndef helper():\n    return 1\n")
@@ -736,7 +741,8 @@ def test_a_kept_body_nothing_scored_is_still_shown(tmp_path):
     """A focused file keeps the bodies of the named variant's parts; one a library drives
     (`on_next` has no caller in the workspace, nor the question's words) has no score, and is
     shown all the same."""
-    from codegraph.explore.engine import FilePlan, _answer
+    from codegraph.explore.gate import FilePlan
+    from codegraph.explore.engine import _answer
     from codegraph.explore.flow import Flow
 
     (tmp_path / "stream.py").write_text(
@@ -754,7 +760,7 @@ def test_a_kept_body_off_the_flow_brings_its_small_step_in_another_file(tmp_path
     the small proven callee it hands its work to in another file (`set_body`) is its step. Not
     a long helper, not the error it raises, not a helper in its own file (the focused file
     keeps those), and nothing for a body the flow already points at."""
-    from codegraph.explore.engine import FilePlan, _helpers_of_kept
+    from codegraph.explore.gate import FilePlan, _helpers_of_kept
 
     (tmp_path / "builder.py").write_text(
         "def set_body(req, body):\n    req.body = body\n    return req\n\n\n"
@@ -849,7 +855,7 @@ def test_the_methods_filling_a_member_the_flow_reads_are_its_setup(tmp_path):
     runs in, called while the object is built. No call joins them; the member's name does. The
     constructor that only initialises it, a method that reads it, a filler only the object's
     users call (`use`: their registration) and another object's same-named member are no setup."""
-    from codegraph.explore.engine import _state_writers
+    from codegraph.explore.steps import _state_writers
     from codegraph.explore.flow import Flow
 
     (tmp_path / "manager.py").write_text(
@@ -869,31 +875,11 @@ def test_the_methods_filling_a_member_the_flow_reads_are_its_setup(tmp_path):
     assert found == {"Manager._add_middleware", "PipelineManager._add_middleware"}
 
 
-def test_a_spine_method_running_what_a_named_method_registers_is_its_direct_step(tmp_path):
-    """`after_request` appends to `self.after_request_funcs`; `process_response`, on the spine
-    in a subclass, iterates it: it runs what the question's `after_request` registers. A spine
-    method that does not read the member, and another object's member of the same name, are not."""
-    from codegraph.explore.engine import _readers_of_named_fillers
-    from codegraph.explore.flow import Flow
-
-    (tmp_path / "app.py").write_text(
-        "class Scaffold:\n    def after_request(self, f):\n        self.after_request_funcs.setdefault(None, []).append(f)\n        return f\n\n\n"
-        "class App(Scaffold):\n    def process_response(self, response):\n        for func in reversed(self.after_request_funcs[None]):\n"
-        "            response = func(response)\n        return response\n\n    def dispatch(self, request):\n        return request\n\n\n"
-        "class Other:\n    def flush(self):\n        for func in self.after_request_funcs[None]:\n            func()\n"
-    )
-    idx = built_index(tmp_path)
-    units = idx.resolver.units
-    spine = {"app.py::Scaffold.after_request", "app.py::App.process_response", "app.py::App.dispatch", "app.py::Other.flush"}
-    found = {units[u].qualname for u in _readers_of_named_fillers(idx, Flow(spine=spine), {"app.py::Scaffold.after_request"})}
-    assert found == {"App.process_response"}
-
-
 def test_a_class_a_spine_body_hands_over_is_run_through_its_call_protocol(tmp_path):
     """`Middleware(ErrorMiddleware, …)` in a spine body hands the class over to be built and
     called later: its `__call__` is where the flow goes on. A type test (`isinstance(app, T)`)
     or a base list hands nothing over, and a class without `__call__` has no protocol to run."""
-    from codegraph.explore.engine import _protocols_of_classes_handed_over
+    from codegraph.explore.steps import _protocols_of_classes_handed_over
     from codegraph.explore.flow import Flow
 
     (tmp_path / "middleware.py").write_text(
@@ -983,7 +969,7 @@ def test_a_module_table_the_flow_reads_by_key_brings_the_functions_that_fill_it(
     (`handlers[name] = f`), which no call joins to the flow; an example in a comment fills nothing."""
     from types import SimpleNamespace
 
-    from codegraph.explore.engine import _registry_writers
+    from codegraph.explore.steps import _registry_writers
 
     (tmp_path / "go.mod").write_text("module example.com/reg\n\ngo 1.21\n")
     (tmp_path / "reg.go").write_text(
@@ -1042,7 +1028,7 @@ def test_members_a_module_adds_to_a_core_type_that_call_the_core_are_shown_with_
     the type's methods made when the module loads, a way into `load` no definition shows."""
     from types import SimpleNamespace
 
-    from codegraph.explore.engine import _members_added_to_the_core
+    from codegraph.explore.steps import _members_added_to_the_core
 
     (tmp_path / "store.js").write_text(
         "class Store {\n  load(key) {\n    return key;\n  }\n}\n\n"
