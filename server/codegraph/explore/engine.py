@@ -55,6 +55,7 @@ class Front:
     wired: set[str]
     data_steps: set[str]
     dispatch: dict[str, float]
+    lexical: list[tuple[float, str]]  # (BM25 × path prior, unit id) of every matching unit, tests left out
 
 
 def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> Front:
@@ -66,7 +67,8 @@ def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], N
     _awaited(index, q)
     _receivers_built_by_calls(index, q, d.names)
     excluded = (lambda p: False) if req.include_tests else is_test_path
-    seeds, top_words = _seeds(d, q, req, excluded)
+    lexical = _lexical(d, q, req, excluded)
+    seeds, top_words = _seeds(d, q, req, excluded, lexical)
     checkpoint()
     endpoints = _endpoints(index, d, q, top_words, excluded)
     readers = _readers_of_data_names(index, q, excluded)
@@ -86,13 +88,13 @@ def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], N
     wired = _wiring(index, d, flow, excluded) | _registry_writers(index, flow) | _members_added_to_the_core(index, flow)
     data_steps = _state_writers(index, flow) | _protocols_of_classes_handed_over(index, flow)
     ranks = {uid: r / top_rank for uid, r in ranks.items()}
-    return Front(d, q, excluded, seeds, top_words, endpoints, readers, ranks, strong, weak, flow, wired, data_steps, _dispatch_targets(index, d, flow))
+    return Front(d, q, excluded, seeds, top_words, endpoints, readers, ranks, strong, weak, flow, wired, data_steps, _dispatch_targets(index, d, flow), lexical)
 
 
 def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[list[Unit], list[list[float]], list[tuple[list[int], list[int]]]]:
     """The candidates, their feature rows and their links among themselves (features.py)."""
     d, q, flow = f.d, f.q, f.flow
-    bm25 = {uid: s for s, uid in _lexical(d, q, req, f.excluded)}
+    bm25 = {uid: s for s, uid in f.lexical}
     named: dict[str, float] = {}
     for hits in q.named.values():
         for u in hits:
@@ -172,7 +174,7 @@ def _lexical(d: Derived, q, req: ExploreRequest, excluded) -> list[tuple[float, 
     ]
 
 
-def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, float], list[tuple[float, str]]]:
+def _seeds(d: Derived, q, req: ExploreRequest, excluded, lexical: list[tuple[float, str]] | None = None) -> tuple[dict[str, float], list[tuple[float, str]]]:
     """Named symbols dominate, then plain words that equal a name, then BM25 word matches
     (discounted off the main path); returns the seeds and the WORD_SEEDS best word matches."""
     seeds: dict[str, float] = {}
@@ -185,7 +187,7 @@ def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, floa
         for u in units[:25]:
             if not excluded(u.path):
                 seeds[u.id] = max(seeds.get(u.id, 0.0), 0.5 / max(1, len(units)) ** 0.5)
-    top_words = sorted(_lexical(d, q, req, excluded), reverse=True)[:WORD_SEEDS]
+    top_words = sorted(lexical if lexical is not None else _lexical(d, q, req, excluded), reverse=True)[:WORD_SEEDS]
     best_word = top_words[0][0] if top_words else 1.0
     for s, uid in top_words:
         seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)

@@ -240,7 +240,12 @@ def path_prior(path: str) -> float:
 def in_test_module(u: Unit) -> bool:
     """A unit inside an inline test module (Rust's `#[cfg(test)] mod tests`): test code in a
     source file."""
-    return any(seg in ("tests", "test") for seg in u.qualname.split(".")[:-1])
+    return _test_qualname(u.qualname)
+
+
+@lru_cache(maxsize=262_144)
+def _test_qualname(qualname: str) -> bool:
+    return any(seg in ("tests", "test") for seg in qualname.split(".")[:-1])
 
 
 def prefer_main(units: list[Unit]) -> list[Unit]:
@@ -395,32 +400,37 @@ def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[s
     if total <= 0:
         return {}
     restart = {n: seeds.get(n, 0.0) / total for n in local}
-    rank = dict(restart)
+    # nodes as positions and out-edges as (position, share) lists: the same iteration as over
+    # dicts, at a fraction of the cost
     nodes = sorted(local)
-    seeded = [n for n in nodes if restart[n]]
-    # each node's out-edges as (target, share of its weight), computed once for all iterations
-    shares = {}
+    at = {n: i for i, n in enumerate(nodes)}
+    start = [restart[n] for n in nodes]
+    seeded = [i for i, r in enumerate(start) if r]
+    shares: list[list[tuple[int, float]] | None] = []
     for src in nodes:
         out = edges.get(src)
         if out:
             wsum = sum(out.values())
-            shares[src] = [(dst, w / wsum) for dst, w in out.items() if dst in restart]
+            shares.append([(at[dst], w / wsum) for dst, w in out.items() if dst in at])
+        else:
+            shares.append(None)
+    rank = list(start)
     for _ in range(30):
-        nxt_rank = {n: (1 - alpha) * restart[n] for n in nodes}
+        nxt_rank = [(1 - alpha) * r for r in start]
         dangling = 0.0
-        for src in nodes:
-            r = rank[src]
-            out = shares.get(src)
+        for i, out in enumerate(shares):
+            r = rank[i]
             if out is None:
                 dangling += r
                 continue
             ar = alpha * r
-            for dst, share in out:
-                nxt_rank[dst] += ar * share
-        for n in seeded:
-            nxt_rank[n] += alpha * dangling * restart[n]
-        delta = sum(abs(nxt_rank[n] - rank[n]) for n in nodes)
+            for j, share in out:
+                nxt_rank[j] += ar * share
+        for i in seeded:
+            nxt_rank[i] += alpha * dangling * start[i]
+        delta = sum(abs(a - b) for a, b in zip(nxt_rank, rank))
         rank = nxt_rank
         if delta < 1e-4:
             break
+    rank = dict(zip(nodes, rank))
     return rank
