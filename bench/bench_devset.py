@@ -2,6 +2,11 @@
 
     python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE] [explore|distill ...]
 
+distill also prints, per pack, the centrality floor (`bench/baseline_centrality.py`, scored through
+the same `run.py --cg`) and the leave-one-corpus-out recall of the fitted selection (what
+`bench/fit_distill.py` last wrote to `bench/distill-loco.json`), then the check split's
+means (`run.py --split check`) for the engine and the floor.
+
 Runs the development set's own scorer (`DIR/run.py`, default `../shared/devset` next to this
 repository or $CODEGRAPH_DEVSET) on the `codegraph` CLI and prints one table per task: each
 case's metrics, the means, and with `--baseline` (a file an earlier run wrote with `--save`)
@@ -14,10 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -26,6 +33,44 @@ METRICS = {
     "distill": ("anchor_full_recall", "role_agreement"),
 }
 HEADLINE = {"explore": "spine_full_recall", "distill": "anchor_full_recall"}
+
+
+LOCO = REPO / "bench" / "distill-loco.json"
+CHECK = re.compile(r"anchor full recall (\S+), role agreement (\S+)")
+
+
+def floor_program() -> str:
+    """An executable with the CLI's interface that runs the centrality floor in this interpreter."""
+    path = Path(tempfile.gettempdir()) / f"codegraph-floor-{os.getpid()}.sh"
+    path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{REPO / "bench" / "baseline_centrality.py"}" "$@"\n')
+    path.chmod(0o755)
+    return str(path)
+
+
+def run_check(devset: Path, cg: str) -> dict[str, float | None]:
+    """The check split's means (run.py prints nothing else for it)."""
+    proc = subprocess.run([sys.executable, str(devset / "run.py"), "distill", "--split", "check", "--cg", cg],
+                          capture_output=True, text=True, check=False)
+    m = CHECK.search(proc.stdout)
+    if not m:
+        raise SystemExit(f"check split: no summary\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    num = lambda v: None if v == "n/a" else float(v)
+    return {"anchor_full_recall": num(m.group(1)), "role_agreement": num(m.group(2))}
+
+
+def distill_table(rows: dict, floor: dict, loco: dict, check: dict, floor_check: dict) -> str:
+    """Fit per pack (engine, leave-one-corpus-out, floor), the means, and the check split's means."""
+    lines = ["| pack | fit recall | fit roles | LOCO recall | floor recall |", "|---|---|---|---|---|"]
+    for case, row in rows.items():
+        lines.append(f"| {case} | {_fmt(row.get('anchor_full_recall'))} | {_fmt(row.get('role_agreement'))} | "
+                     f"{_fmt(loco.get(case))} | {_fmt(floor.get(case, {}).get('anchor_full_recall'))} |")
+    mean = lambda vals: _fmt(statistics.mean(vals)) if vals else "—"
+    col = lambda rs, m: [r[m] for r in rs.values() if r.get(m) is not None]
+    lines.append(f"| **fit mean** | {mean(col(rows, 'anchor_full_recall'))} | {mean(col(rows, 'role_agreement'))} | "
+                 f"{mean([v for v in loco.values() if v is not None])} | {mean(col(floor, 'anchor_full_recall'))} |")
+    lines.append(f"| **check mean** | {_fmt(check.get('anchor_full_recall'))} | {_fmt(check.get('role_agreement'))} | — | "
+                 f"{_fmt(floor_check.get('anchor_full_recall'))} |")
+    return "\n".join(lines)
 
 
 def run_task(devset: Path, cg: str, task: str) -> dict[str, dict]:
@@ -76,7 +121,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     # No argparse `choices` here: with nargs="*" it rejects the list default on Python 3.11.
     ap.add_argument("tasks", nargs="*", help="explore and/or distill (default both)")
-    ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(REPO.parent / "shared" / "devset")))
+    ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))))
     ap.add_argument("--cg", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
     ap.add_argument("--save", help="write this run's rows as JSON (a later --baseline)")
     ap.add_argument("--baseline", help="a JSON file an earlier run wrote with --save")
@@ -95,6 +140,15 @@ def main() -> None:
         saved[task] = rows
         print(f"\n## {task}\n")
         print(table(task, rows, before.get(task) if args.baseline else None))
+        if task == "distill":
+            floor_cg = floor_program()
+            saved["distill_floor"] = floor = run_task(devset, floor_cg, task)
+            saved["distill_check"] = check = run_check(devset, args.cg)
+            saved["distill_floor_check"] = floor_check = run_check(devset, floor_cg)
+            Path(floor_cg).unlink()
+            loco = json.loads(LOCO.read_text()) if LOCO.is_file() else {}
+            print(f"\n## distill: fit, leave-one-corpus-out, floor, check\n")
+            print(distill_table(rows, floor, loco, check, floor_check))
     if args.save:
         Path(args.save).write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
 
