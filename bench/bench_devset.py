@@ -58,18 +58,32 @@ def run_check(devset: Path, cg: str) -> dict[str, float | None]:
     return {"anchor_full_recall": num(m.group(1)), "role_agreement": num(m.group(2))}
 
 
-def distill_table(rows: dict, floor: dict, loco: dict, check: dict, floor_check: dict) -> str:
+def code_share(devset: Path, cg: str, cache: Path) -> dict[str, float]:
+    """Per fit pack: the share of the sent frame (compact JSON, as the transports send it) that is source bodies."""
+    out = {}
+    for case in json.loads((devset / "distill_cases.json").read_text())["cases"]:
+        proc = subprocess.run([cg, "distill", str(cache / case["corpus"]), "--format", "json"], capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            continue
+        pack = json.loads(proc.stdout)
+        frame = len(json.dumps({"pack": pack}, ensure_ascii=False, separators=(",", ":")).encode())
+        out[case["id"]] = sum(len(s.get("body", "").encode()) for s in pack.get("sources", [])) / frame
+    return out
+
+
+def distill_table(rows: dict, floor: dict, loco: dict, check: dict, floor_check: dict, share: dict) -> str:
     """Fit per pack (engine, leave-one-corpus-out, floor), the means, and the check split's means."""
-    lines = ["| pack | fit recall | fit roles | LOCO recall | floor recall |", "|---|---|---|---|---|"]
+    lines = ["| pack | fit recall | fit roles | LOCO recall | floor recall | code share |", "|---|---|---|---|---|---|"]
     for case, row in rows.items():
         lines.append(f"| {case} | {_fmt(row.get('anchor_full_recall'))} | {_fmt(row.get('role_agreement'))} | "
-                     f"{_fmt(loco.get(case))} | {_fmt(floor.get(case, {}).get('anchor_full_recall'))} |")
+                     f"{_fmt(loco.get(case))} | {_fmt(floor.get(case, {}).get('anchor_full_recall'))} | {_fmt(share.get(case))} |")
     mean = lambda vals: _fmt(statistics.mean(vals)) if vals else "—"
     col = lambda rs, m: [r[m] for r in rs.values() if r.get(m) is not None]
     lines.append(f"| **fit mean** | {mean(col(rows, 'anchor_full_recall'))} | {mean(col(rows, 'role_agreement'))} | "
-                 f"{mean([v for v in loco.values() if v is not None])} | {mean(col(floor, 'anchor_full_recall'))} |")
+                 f"{mean([v for v in loco.values() if v is not None])} | {mean(col(floor, 'anchor_full_recall'))} | "
+                 f"{mean(list(share.values()))} |")
     lines.append(f"| **check mean** | {_fmt(check.get('anchor_full_recall'))} | {_fmt(check.get('role_agreement'))} | — | "
-                 f"{_fmt(floor_check.get('anchor_full_recall'))} |")
+                 f"{_fmt(floor_check.get('anchor_full_recall'))} | — |")
     return "\n".join(lines)
 
 
@@ -123,6 +137,7 @@ def main() -> None:
     ap.add_argument("tasks", nargs="*", help="explore and/or distill (default both)")
     ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))))
     ap.add_argument("--cg", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
+    ap.add_argument("--cache", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "codegraph-devset"), help="materialized corpora")
     ap.add_argument("--save", help="write this run's rows as JSON (a later --baseline)")
     ap.add_argument("--baseline", help="a JSON file an earlier run wrote with --save")
     args = ap.parse_args()
@@ -146,9 +161,10 @@ def main() -> None:
             saved["distill_check"] = check = run_check(devset, args.cg)
             saved["distill_floor_check"] = floor_check = run_check(devset, floor_cg)
             Path(floor_cg).unlink()
+            saved["distill_code_share"] = share = code_share(devset, args.cg, Path(args.cache))
             loco = json.loads(LOCO.read_text()) if LOCO.is_file() else {}
-            print(f"\n## distill: fit, leave-one-corpus-out, floor, check\n")
-            print(distill_table(rows, floor, loco, check, floor_check))
+            print("\n## distill: fit, leave-one-corpus-out, floor, check\n")
+            print(distill_table(rows, floor, loco, check, floor_check, share))
     if args.save:
         Path(args.save).write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
 
