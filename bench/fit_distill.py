@@ -143,7 +143,7 @@ def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     ix = [F.NAMES.index(n) for n in names]
     rows = [[r[i] for i in ix] for r in d["rows"]]
     scores = model.scores(rows, d["near"], d["group"])
-    chosen = ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"])
+    chosen = ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
     main = dict(zip(chosen, ranker.roles_of(model, [rows[i] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
     hit_roles = []
     for a in d["anchors"]:

@@ -228,8 +228,9 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     rows = [[r[c] for c in cols] for r in cands.rows]
     scores = ranker.scores(rows, cands.near, cands.group)
     us = [model.units[u] for u in cands.uids]
+    outside = NAMES.index("non_arch")
     chosen = select(scores, [u.end_byte - u.start_byte for u in us], cands.uids, [u.parent or "" for u in us],
-                    [u.kind for u in us])
+                    [u.kind for u in us], [r[outside] >= 1 for r in cands.rows])
     # A unit the model does not believe in (log-odds below 0) only fills a free place: context, not a role;
     # a manifest's declaration (a tier-1 entry signal) is proof enough.
     proof = NAMES.index("declared"), NAMES.index("sig_entry")

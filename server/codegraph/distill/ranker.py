@@ -109,10 +109,11 @@ def columns(ranker: Ranker) -> list[int]:
 
 
 def select(scores: list[float], sizes: list[int], uids: list[str], parents: list[str], kinds: list[str],
-           max_units: int = MAX_UNITS, max_bytes: int = MAX_BODY_BYTES) -> list[int]:
+           outside: list[bool] | None = None, max_units: int = MAX_UNITS, max_bytes: int = MAX_BODY_BYTES) -> list[int]:
     """Candidates in score order (ties: the stable candidate order) under the unit and byte caps;
-    a member of a type already chosen is left to it, as is a type whose member was chosen."""
-    order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    a member of a type already chosen is left to it, as is a type whose member was chosen. `outside`:
+    material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places."""
+    order = sorted((i for i in range(len(scores)) if not (outside and outside[i])), key=lambda i: (-scores[i], i))
     chosen: list[int] = []
     taken: set[str] = set()
     used = 0
