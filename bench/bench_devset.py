@@ -1,17 +1,23 @@
 """The development set's answers, per case and on average: explore and distill as a user runs them.
 
-    python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE] [explore|distill ...]
+    python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE]
+                                 [--check] [--floor] [--loco] [explore|distill ...]
 
-distill also prints, per pack, the centrality floor (`bench/baseline_centrality.py`, scored through
-the same `run.py --cg`) and the leave-one-corpus-out recall of the fitted selection (what
-`bench/fit_distill.py` last wrote to `bench/distill-loco.json`), then the check split's
-means (`run.py --split check`) for the engine and the floor.
+distill also prints, per fit pack: the leave-one-corpus-out recall of the fitted selection (what
+`bench/fit_distill.py --write` last wrote to `bench/distill-loco.json`), the centrality floor
+(with --floor), and the share of the sent frame that is source bodies; with --check the check
+split's means for the engine (and the floor).
 
 Runs the development set's own scorer (`DIR/run.py`, default `../shared/devset` next to this
 repository or $CODEGRAPH_DEVSET) on the `codegraph` CLI and prints one table per task: each
 case's metrics, the means, and with `--baseline` (a file an earlier run wrote with `--save`)
 the value before → after, with the cases that got worse marked. The corpora are fetched by the
 development set's `materialize.sh`; nothing here downloads.
+
+Then the summary every change to explore or distill lands with: the fit mean; with `--loco`,
+explore's fit split answered corpus by corpus by weights fitted without that corpus; with
+`--floor`, the plain baseline (`baseline_bm25.py`, `baseline_centrality.py`) scored exactly like
+the engine; with `--check`, the check split's means for both (never its cases).
 """
 
 from __future__ import annotations
@@ -19,9 +25,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import statistics
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -33,29 +39,41 @@ METRICS = {
     "distill": ("anchor_full_recall", "role_agreement"),
 }
 HEADLINE = {"explore": "spine_full_recall", "distill": "anchor_full_recall"}
-
-
 LOCO = REPO / "bench" / "distill-loco.json"
-CHECK = re.compile(r"anchor full recall (\S+), role agreement (\S+)")
 
 
-def floor_program() -> str:
-    """An executable with the CLI's interface that runs the centrality floor in this interpreter."""
-    path = Path(tempfile.gettempdir()) / f"codegraph-floor-{os.getpid()}.sh"
-    path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{REPO / "bench" / "baseline_centrality.py"}" "$@"\n')
-    path.chmod(0o755)
-    return str(path)
+def run_task(devset: Path, cg: str, task: str) -> dict[str, dict]:
+    """case id → the scorer's row for it."""
+    proc = subprocess.run([sys.executable, str(devset / "run.py"), task, "--cg", cg], capture_output=True, text=True, check=False)
+    rows = _rows(proc)
+    if not rows:
+        raise SystemExit(f"{task}: the scorer printed no case rows\n{proc.stderr[-2000:]}")
+    return rows
 
 
-def run_check(devset: Path, cg: str) -> dict[str, float | None]:
-    """The check split's means (run.py prints nothing else for it)."""
-    proc = subprocess.run([sys.executable, str(devset / "run.py"), "distill", "--split", "check", "--cg", cg],
-                          capture_output=True, text=True, check=False)
-    m = CHECK.search(proc.stdout)
-    if not m:
-        raise SystemExit(f"check split: no summary\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    num = lambda v: None if v == "n/a" else float(v)
-    return {"anchor_full_recall": num(m.group(1)), "role_agreement": num(m.group(2))}
+def check_means(devset: Path, cg: str, task: str) -> str:
+    """The check split's summary line (means only: its cases are not for reading)."""
+    proc = subprocess.run([sys.executable, str(devset / "run.py"), task, "--split", "check", "--cg", cg], capture_output=True, text=True, check=False)
+    return next((line for line in proc.stdout.splitlines() if line.startswith(f"{task} (check)")), proc.stdout[-300:] + proc.stderr[-300:])
+
+
+def floor_program(task: str) -> str:
+    """The plain baseline behind the CLI's interface, as a program run.py can call."""
+    script = REPO / "bench" / ("baseline_bm25.py" if task == "explore" else "baseline_centrality.py")
+    shim = Path(tempfile.mkdtemp(prefix="cg-floor-")) / "floor"
+    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(script))} \"$@\"\n")
+    shim.chmod(0o755)
+    return str(shim)
+
+
+def loco_rows(devset: Path) -> dict[str, dict]:
+    """explore's fit split, each corpus answered by weights fitted without it (fit_explore.py
+    --folds, then eval_explore.py --folds): the estimate of how the weights do on unseen code."""
+    folds = tempfile.mkdtemp(prefix="cg-folds-")
+    subprocess.run([sys.executable, str(REPO / "bench" / "fit_explore.py"), "--folds", folds], check=True, capture_output=True)
+    out = Path(folds) / "rows.json"
+    subprocess.run([sys.executable, str(REPO / "bench" / "eval_explore.py"), "--devset", str(devset), "--folds", folds, "--save", str(out)], check=True, capture_output=True)
+    return json.loads(out.read_text())
 
 
 def code_share(devset: Path, cg: str, cache: Path) -> dict[str, float]:
@@ -71,8 +89,9 @@ def code_share(devset: Path, cg: str, cache: Path) -> dict[str, float]:
     return out
 
 
-def distill_table(rows: dict, floor: dict, loco: dict, check: dict, floor_check: dict, share: dict) -> str:
-    """Fit per pack (engine, leave-one-corpus-out, floor), the means, and the check split's means."""
+def distill_table(rows: dict, floor: dict, loco: dict, share: dict) -> str:
+    """Fit per pack (engine, leave-one-corpus-out, floor, code share) and the means (the check split's
+    means are in the summary above: its packs are not for reading)."""
     lines = ["| pack | fit recall | fit roles | LOCO recall | floor recall | code share |", "|---|---|---|---|---|---|"]
     for case, row in rows.items():
         lines.append(f"| {case} | {_fmt(row.get('anchor_full_recall'))} | {_fmt(row.get('role_agreement'))} | "
@@ -82,21 +101,15 @@ def distill_table(rows: dict, floor: dict, loco: dict, check: dict, floor_check:
     lines.append(f"| **fit mean** | {mean(col(rows, 'anchor_full_recall'))} | {mean(col(rows, 'role_agreement'))} | "
                  f"{mean([v for v in loco.values() if v is not None])} | {mean(col(floor, 'anchor_full_recall'))} | "
                  f"{mean(list(share.values()))} |")
-    lines.append(f"| **check mean** | {_fmt(check.get('anchor_full_recall'))} | {_fmt(check.get('role_agreement'))} | — | "
-                 f"{_fmt(floor_check.get('anchor_full_recall'))} | — |")
     return "\n".join(lines)
 
 
-def run_task(devset: Path, cg: str, task: str) -> dict[str, dict]:
-    """case id → the scorer's row for it."""
-    proc = subprocess.run([sys.executable, str(devset / "run.py"), task, "--cg", cg], capture_output=True, text=True, check=False)
+def _rows(proc) -> dict[str, dict]:
     rows = {}
     for line in proc.stdout.splitlines():
         if line.startswith("{"):
             row = json.loads(line)
             rows[row["case_id"]] = row
-    if not rows:
-        raise SystemExit(f"{task}: the scorer printed no case rows\n{proc.stderr[-2000:]}")
     return rows
 
 
@@ -136,10 +149,13 @@ def main() -> None:
     # No argparse `choices` here: with nargs="*" it rejects the list default on Python 3.11.
     ap.add_argument("tasks", nargs="*", help="explore and/or distill (default both)")
     ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))))
-    ap.add_argument("--cg", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
     ap.add_argument("--cache", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "codegraph-devset"), help="materialized corpora")
+    ap.add_argument("--cg", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
     ap.add_argument("--save", help="write this run's rows as JSON (a later --baseline)")
     ap.add_argument("--baseline", help="a JSON file an earlier run wrote with --save")
+    ap.add_argument("--check", action="store_true", help="also the check split's means (engine and floor)")
+    ap.add_argument("--floor", action="store_true", help="also the plain baseline (BM25 for explore, centrality for distill) on fit")
+    ap.add_argument("--loco", action="store_true", help="explore: also fit leave-one-corpus-out (needs the bench extra and the data set)")
     args = ap.parse_args()
     tasks = args.tasks or ["explore", "distill"]
     unknown = sorted(set(tasks) - {"explore", "distill"})
@@ -155,16 +171,29 @@ def main() -> None:
         saved[task] = rows
         print(f"\n## {task}\n")
         print(table(task, rows, before.get(task) if args.baseline else None))
+        head = HEADLINE[task]
+        summary = [("fit", _fmt(statistics.mean(r.get(head) or 0.0 for r in rows.values())))]
+        if args.loco and task == "explore":
+            loco = loco_rows(devset)
+            summary.append(("fit, leave-one-corpus-out", _fmt(statistics.mean(r.get(head) or 0.0 for r in loco.values()))))
+        floor: dict[str, dict] = {}
+        if args.floor:
+            saved[f"{task}_floor"] = floor = run_task(devset, floor_program(task), task)
+            summary.append(("floor on fit", _fmt(statistics.mean(r.get(head) or 0.0 for r in floor.values()))))
+        if args.check:
+            summary.append(("check", check_means(devset, args.cg, task)))
+            if args.floor:
+                summary.append(("floor on check", check_means(devset, floor_program(task), task)))
         if task == "distill":
-            floor_cg = floor_program()
-            saved["distill_floor"] = floor = run_task(devset, floor_cg, task)
-            saved["distill_check"] = check = run_check(devset, args.cg)
-            saved["distill_floor_check"] = floor_check = run_check(devset, floor_cg)
-            Path(floor_cg).unlink()
             saved["distill_code_share"] = share = code_share(devset, args.cg, Path(args.cache))
             loco = json.loads(LOCO.read_text()) if LOCO.is_file() else {}
-            print("\n## distill: fit, leave-one-corpus-out, floor, check\n")
-            print(distill_table(rows, floor, loco, check, floor_check, share))
+            summary.append(("fit, leave-one-corpus-out (fit_distill.py)", _fmt(statistics.mean(loco.values())) if loco else "—"))
+            summary.append(("share of the frame that is source bodies", _fmt(statistics.mean(share.values())) if share else "—"))
+            print("\n## distill per pack: fit, leave-one-corpus-out, floor, code share\n")
+            print(distill_table(rows, floor, loco, share))
+        print(f"\n| {task} | {head} |\n|---|---|")
+        for name, value in summary:
+            print(f"| {name} | {value} |")
     if args.save:
         Path(args.save).write_text(json.dumps(saved, indent=1, sort_keys=True) + "\n")
 

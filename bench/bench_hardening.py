@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "bench"))  # its helpers, shared with tests/: no test extras needed
 
-from corpus.hostile import LANG_EXT, RawClient, hostile_files, nested, remove_tree, sample, write_repo  # noqa: E402
+from hostile import LANG_EXT, RawClient, hostile_files, nested, remove_tree, sample, write_repo  # noqa: E402
 
 from codegraph.index.extract import SourceError, extract_source  # noqa: E402
 from codegraph.index.index import RootIndex  # noqa: E402
@@ -128,7 +128,7 @@ def bench_requests(tmp: Path, n: int) -> None:
 # ---- 3. typing storm --------------------------------------------------------------------------------
 def bench_storm(tmp: Path, edits: int) -> None:
     print("typing storm")
-    import test_storm as storm
+    import storm
 
     root = tmp / "storm"
     root.mkdir()
@@ -205,7 +205,7 @@ def bench_kill(tmp: Path, rounds: int) -> None:
 # ---- 5. secrets --------------------------------------------------------------------------------------
 def bench_secrets(tmp: Path) -> None:
     print("secrets")
-    import test_secrets as sec
+    import planted as sec
 
     base = tmp / "sec"
     root, outside = base / "ws", base / "outside"

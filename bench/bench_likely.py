@@ -37,7 +37,8 @@ from codegraph.index.facts import CLASS_KINDS  # noqa: E402
 from codegraph.index.index import RootIndex  # noqa: E402
 
 DEFAULT_DEVSET = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-devset"
-DEFAULT_CASES = REPO.parent / "shared" / "devset" / "explore_cases.json"
+# the cases live beside the main checkout (worktrees sit one folder deeper)
+DEFAULT_CASES = next((p for p in (REPO.parent / "shared", REPO.parent.parent / "shared") if p.is_dir()), REPO.parent / "shared") / "devset" / "explore_cases.json"
 
 
 def resolved_sites(index: RootIndex, path: str):
@@ -198,6 +199,17 @@ def body_text(index: RootIndex, uid: str) -> str:
 
 
 def gold_hops(index: RootIndex, lg: LikelyGraph, case: dict, acc):
+    for _a, _b, textual, edges in gold_pairs(index, lg, case):
+        for pre in ("", "t_") if textual else ("",):
+            acc[pre + "hops"] += 1
+            acc[pre + "resolved"] += any(e.rule == "resolved" for e in edges)
+            acc[pre + "likely"] += bool(edges)
+            acc[pre + "likely_strong"] += any(e.confidence >= 0.3 for e in edges)
+
+
+def gold_pairs(index: RootIndex, lg: LikelyGraph, case: dict) -> list[tuple[tuple, tuple, bool, list]]:
+    """(caller ids, callee ids, the caller's body names the callee, the edges of out() between them)
+    for every gold caller→callee pair of one explore case."""
     spine = [(e, gold_units(index, e)) for e in case["spine"]]
     spine = [(e, ids) for e, ids in spine if ids]
     units = index.resolver.units
@@ -223,14 +235,11 @@ def gold_hops(index: RootIndex, lg: LikelyGraph, case: dict, acc):
         for _, b in spine:
             if a[0] != b[0] and names_in(a, b):
                 pairs[(tuple(a), tuple(b))] = True
+    out = []
     for (a, b), textual in pairs.items():
         bs = set(b)
-        edges = [e for x in a for e in lg.out(x) if e.dst in bs]
-        for pre in ("", "t_") if textual else ("",):
-            acc[pre + "hops"] += 1
-            acc[pre + "resolved"] += any(e.rule == "resolved" for e in edges)
-            acc[pre + "likely"] += bool(edges)
-            acc[pre + "likely_strong"] += any(e.confidence >= 0.3 for e in edges)
+        out.append((a, b, textual, [e for x in a for e in lg.out(x) if e.dst in bs]))
+    return out
 
 
 def timing(index: RootIndex, n: int = 300) -> tuple[float, float]:

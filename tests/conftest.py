@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# helpers shared with the benches live in bench/ (hostile.py, storm.py, planted.py): a bench runs
+# with the README's install, which has no test extras
+sys.path.insert(0, str(REPO / "bench"))
 FIXTURES = REPO / "fixtures"
 SERVER_CMD = [sys.executable, "-m", "codegraph.lsp"]
 

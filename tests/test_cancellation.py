@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.hostile import RawClient, definition, write_repo
+from hostile import RawClient, definition, write_repo
 
 PROMPT_S = 1.5
 TALLY = {"cancelled": 0, "prompt": 0}

@@ -21,7 +21,7 @@ import pytest
 
 from codegraph.index.index import RootIndex
 from codegraph.workspace.scope import ScopeConfig
-from corpus.hostile import write_repo
+from hostile import write_repo
 
 ROUNDS = 20
 TALLY = {"rounds": 0, "corrupt_starts": 0, "killed_mid_run": 0, "retries": 0}

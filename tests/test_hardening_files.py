@@ -19,7 +19,7 @@ from codegraph.index import extract as extract_mod
 from codegraph.index.extract import SourceError, extract_source, parse
 from codegraph.index.index import RootIndex
 from codegraph.workspace.scope import ScopeConfig
-from corpus.hostile import LANG_EXT, hostile_files, nested, remove_tree, sample
+from hostile import LANG_EXT, hostile_files, nested, remove_tree, sample
 
 CORPUS = Path(__file__).parent / "corpus"
 LANGUAGES = list(LANG_EXT)
@@ -68,7 +68,7 @@ def _run_with_small_stack(fn):
 # ---- the checked-in corpus ------------------------------------------------------------------
 def test_corpus_files_are_indexed_or_skipped_with_a_reason(tmp_path: Path):
     root = tmp_path / "ws"
-    shutil.copytree(CORPUS, root, ignore=shutil.ignore_patterns("*.md", ".gitattributes", "hostile.py", "__pycache__"))
+    shutil.copytree(CORPUS, root, ignore=shutil.ignore_patterns("*.md", ".gitattributes", "__pycache__"))
     index = _build(root)
     names = sorted(p.name for p in root.iterdir())
     _accounted(index, names)

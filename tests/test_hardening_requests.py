@@ -9,15 +9,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corpus.hostile import RawClient, sample
+from hostile import RawClient, sample
 
-METHODS = ("codegraph/explore", "codegraph/distill", "codegraph/status", "codegraph/evidence")
+METHODS = ("codegraph/explore", "codegraph/distill", "codegraph/status", "codegraph/evidence",
+           "codegraph/symbols", "codegraph/calls", "codegraph/impact")
 FIELDS = {
     "codegraph/explore": ("query", "maxOutputChars", "adaptive", "includeTests", "rootUri"),
     "codegraph/distill": ("scenario", "question", "obligations", "budgetBytes", "format", "deadlineMs", "rootUri"),
     "codegraph/status": ("rootUri",),
     "codegraph/evidence": ("sources", "maxBytes", "rootUri"),
+    "codegraph/symbols": ("query", "limit", "maxOutputChars", "rootUri"),
+    "codegraph/calls": ("symbol", "direction", "depth", "likely", "maxOutputChars", "rootUri"),
+    "codegraph/impact": ("changes", "depth", "likely", "maxOutputChars", "rootUri"),
 }
+QUERIES = ("codegraph/symbols", "codegraph/calls", "codegraph/impact")
 ALLOWED_ERRORS = {-32602, -32803}  # InvalidParams; RequestFailed (a pack that cannot fit the cap)
 TALLY = {"tried": 0, "unhandled": 0}
 
@@ -56,6 +61,8 @@ def check_response(method: str, params, response: dict | None) -> None:
             assert len(result["text"]) <= result["stats"]["budget"]
         elif method == "codegraph/distill":
             assert "pack" in result or ("markdown" in result and result["status"] in ("complete", "incomplete", "timeout"))
+        elif method in QUERIES:
+            assert isinstance(result["text"], str) and len(result["text"]) <= result["stats"]["budget"]
         elif method == "codegraph/status":
             assert isinstance(result["roots"], list) and isinstance(result["ready"], bool)
         else:
@@ -108,6 +115,17 @@ MALFORMED = [
     ("codegraph/evidence", {"sources": [{"path": "", "lines": [1, 2], "sha256": "0" * 64}]}, "sources[0].path"),
     ("codegraph/evidence", {"sources": [{"path": "app.py", "lines": [1, 2], "sha256": "0" * 64}], "maxBytes": -3}, "maxBytes"),
     ("codegraph/evidence", {"sources": ["app.py"]}, "sources[0]"),
+    ("codegraph/symbols", {"query": "  "}, "query"),
+    ("codegraph/symbols", {"query": "f", "limit": 0}, "limit"),
+    ("codegraph/calls", {}, "symbol"),
+    ("codegraph/calls", {"symbol": "no_such_unit"}, "symbol"),
+    ("codegraph/calls", {"symbol": "app.py"}, "symbol"),
+    ("codegraph/calls", {"symbol": "f1", "direction": "up"}, "direction"),
+    ("codegraph/calls", {"symbol": "f1", "likely": "yes"}, "likely"),
+    ("codegraph/impact", {"changes": "app.py"}, "changes"),
+    ("codegraph/impact", {"changes": ["app.py", 3]}, "changes[1]"),
+    ("codegraph/impact", {"changes": ["../outside_secret.txt"]}, "changes[0]"),
+    ("codegraph/impact", {"changes": ["app.py:99999"]}, "changes[0]"),
 ]
 
 
@@ -164,6 +182,13 @@ JSON = st.recursive(
 SELECTOR = st.sampled_from(["app.py::f1", "app.py::nope", "../x.py::f", "/etc/passwd::x", "web.ts::f2", "::", "a::b::c"])
 FIELD_VALUE = {
     "query": st.text(max_size=60) | JSON,
+    "symbol": st.sampled_from(["f1", "app.py::f1", "app.py:3", "web.ts::f2", "::", "a.b", "app.py"]) | st.text(max_size=30) | JSON,
+    "direction": st.sampled_from(["callers", "callees", "up"]) | JSON,
+    "depth": st.integers(-2, 10) | JSON,
+    "limit": st.integers(-2, 600) | JSON,
+    "likely": st.booleans() | JSON,
+    "changes": st.lists(st.sampled_from(["app.py", "app.py:2", "app.py:1-9", "web.ts:3", "app.py:0", "../x.py", "app.py:-1", ""])
+                        | JSON, max_size=3) | JSON,
     "question": st.text(max_size=60) | JSON,
     "maxOutputChars": st.integers(-10, 500_000) | JSON,
     "budgetBytes": st.integers(-10, 40_000) | JSON,

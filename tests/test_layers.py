@@ -20,7 +20,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("index",),  # per-file facts, the cache, RootIndex
     ("graph",),  # the ranked graph for selection (likely targets)
     ("render",),  # markdown helpers, redaction, guidance
-    ("explore", "distill"),  # the two engines
+    ("explore", "distill", "query"),  # the two engines, and the graph's queries
     ("framing",),  # the language server's frame: the unit distill's budgets are counted in
     ("requests",),  # the request runners
     ("service",),  # the workspace service
@@ -103,6 +103,41 @@ def test_no_import_cycles():
     for module in sorted(GRAPH):
         if module not in seen and visit([module]):
             break
+    assert not cycle, " -> ".join(cycle)
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of the graph, or []."""
+    seen: dict[str, int] = {}
+    found: list[str] = []
+
+    def visit(path: list[str]) -> bool:
+        seen[path[-1]] = 1
+        for nxt in sorted(graph[path[-1]]):
+            if seen.get(nxt) == 1:
+                found.extend(path[path.index(nxt):] + [nxt])
+                return True
+            if nxt not in seen and visit(path + [nxt]):
+                return True
+        seen[path[-1]] = 2
+        return False
+
+    for node in sorted(graph):
+        if node not in seen and visit([node]):
+            break
+    return found
+
+
+def test_the_vscode_client_has_no_import_cycles():
+    """Type-only imports count: a circle of modules is one module in two files."""
+    import re
+
+    src = PACKAGE.parents[1] / "vscode-client" / "src"
+    modules = {p.stem: p for p in src.glob("*.ts")}
+    graph = {name: {m for m in re.findall(r'^import [^;]*? from "\./([\w-]+)";', path.read_text(encoding="utf-8"), re.M) if m in modules}
+             for name, path in modules.items()}
+    assert "ctx" in graph["main"], "the import reader reads the client's imports"
+    cycle = _cycle(graph)
     assert not cycle, " -> ".join(cycle)
 
 

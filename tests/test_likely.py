@@ -184,3 +184,49 @@ def test_a_member_initialised_in_the_class_body_is_no_local(tmp_path):
     idx.build()
     out = [(e.dst.split("::")[1], e.rule) for e in likely_graph(idx).out("src/main/kotlin/demo/Engine.kt::Engine.run")]
     assert out == [("MemoryCache.get", "attr-type")]
+
+
+def test_an_objects_own_apply_method_is_reached_through_its_member_type(tmp_path):
+    """`this.controller.apply(…)`: `apply` names a method of the member's type, not Function.apply."""
+    (tmp_path / "controller.js").write_text("class Controller {\n  apply(result) {\n    return result;\n  }\n}\nmodule.exports = { Controller };\n")
+    (tmp_path / "router.js").write_text(
+        "const { Controller } = require('./controller');\n"
+        "class Router {\n  constructor() {\n    this.controller = new Controller();\n  }\n"
+        "  handle(result) {\n    return this.controller.apply(result);\n  }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    edge = _edge(likely_graph(idx), "router.js::Router.handle", "controller.js::Controller.apply")
+    assert edge is not None and edge.rule == "attr-type"
+
+
+def test_a_method_reading_a_property_unit_of_its_own_type_reaches_it(tmp_path):
+    """Kotlin: `components.newBuilder()` in a method reads the property `components` (a unit of its
+    own: a builder chain over several lines); a parameter of that name shadows it."""
+    (tmp_path / "Loader.kt").write_text(
+        "class Loader(private val options: Options) {\n"
+        "    val components = options.registry\n        .newBuilder()\n        .build()\n\n"
+        "    fun execute() {\n        components.intercept()\n    }\n\n"
+        "    fun shadowed(components: Registry) {\n        components.intercept()\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    graph = likely_graph(idx)
+    edge = _edge(graph, "Loader.kt::Loader.execute", "Loader.kt::Loader.components")
+    assert edge is not None and edge.rule == "member-read"
+    assert _edge(graph, "Loader.kt::Loader.shadowed", "Loader.kt::Loader.components") is None
+
+
+def test_a_method_of_an_anonymous_class_held_by_a_field_reaches_the_outer_classs_methods(tmp_path):
+    (tmp_path / "Outer.java").write_text(
+        "class Outer {\n"
+        "    static final Factory FACTORY = new Factory() {\n"
+        "        public Object create(String name) {\n            return build(name);\n        }\n    };\n\n"
+        "    static Object build(String name) {\n        return name;\n    }\n\n"
+        "    static Object build(String name, int size) {\n        return name;\n    }\n}\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    graph = likely_graph(idx)
+    # two overloads: no proof, but the outer class's method is a likely target
+    assert ("Outer.java::Outer.build", "base-method") in [(e.dst, e.rule) for e in graph.out("Outer.java::Outer.FACTORY.create")]

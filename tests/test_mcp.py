@@ -23,7 +23,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from conftest import FIXTURES  # noqa: E402
 
 QUERY = "how does an interceptor chain process a request"
-TOOLS = {"codegraph_explore", "codegraph_distill", "codegraph_evidence", "codegraph_status"}
+TOOLS = {"codegraph_explore", "codegraph_distill", "codegraph_evidence", "codegraph_status",
+         "codegraph_symbols", "codegraph_calls", "codegraph_impact"}
 
 
 def _env(cache: Path) -> dict[str, str]:
@@ -84,7 +85,7 @@ async def test_mcp_end_to_end(root: Path, tmp_path: Path):
             async with ClientSession(read, write) as session:
                 await session.initialize()
 
-                # ---- tools: four, read-only, schemas for a model
+                # ---- tools: seven, read-only, schemas for a model
                 listed = (await session.list_tools()).tools
                 assert {t.name for t in listed} == TOOLS
                 for tool in listed:

@@ -33,7 +33,7 @@ from codegraph.service import IndexOptions, Workspace
 from test_transports import ENV, _keep_results_raw
 
 P = protocol.PROTOCOL
-REQUESTS = ("explore", "distill", "evidence", "status")
+REQUESTS = ("explore", "distill", "evidence", "status", "symbols", "calls", "impact")
 LSP_EXT = REPO / "vscode-client" / "src" / "lsp_ext.ts"
 PACKAGE_JSON = REPO / "vscode-client" / "package.json"
 NVIM = REPO / "nvim-client" / "lua" / "codegraph" / "init.lua"
@@ -59,7 +59,8 @@ def answer(tmp_path_factory):
 
 # a valid request of each kind, which the bound under test is added to
 BASE = {"explore": {"query": "main"}, "distill": {"scenario": "query", "question": "main", "format": "json"},
-        "evidence": {"sources": [{"path": "app.py", "lines": [1, 2], "sha256": "0" * 64}]}, "status": {}}
+        "evidence": {"sources": [{"path": "app.py", "lines": [1, 2], "sha256": "0" * 64}]}, "status": {},
+        "symbols": {"query": "main"}, "calls": {"symbol": "main"}, "impact": {"changes": ["app.py:2"]}}
 
 
 def _at_bounds(name: str, schema: dict) -> list[tuple[object, bool]]:
@@ -74,6 +75,8 @@ def _at_bounds(name: str, schema: dict) -> list[tuple[object, bool]]:
     if schema["type"] == "array" and name == "sources":
         one = BASE["evidence"]["sources"][0]
         return [([one] * schema["maxItems"], True), ([one] * (schema["maxItems"] + 1), False), ([], False)]
+    if schema["type"] == "array" and name == "changes":
+        return [(["app.py:2"] * schema["maxItems"], True), (["app.py:2"] * (schema["maxItems"] + 1), False), ([], False)]
     if schema["type"] == "array":
         return [([], True), ([{}] * (schema["maxItems"] + 1), False)]
     return [(True, True), (False, True), ("yes", False)]  # boolean
@@ -91,6 +94,8 @@ def test_the_server_refuses_exactly_outside_the_declared_bounds(answer, request_
                     answer(request_name, params)
                 except RequestFailed:  # understood, but e.g. no pack fits 512 bytes: not refused as invalid
                     pass
+                except InvalidParams as looked_up:  # valid, but names no unit of the index (the lookup, not the bound)
+                    assert looked_up.rule.startswith("names no"), (request_name, name, looked_up)
             else:
                 with pytest.raises(InvalidParams) as refused:
                     answer(request_name, params)
@@ -175,7 +180,12 @@ async def test_the_servers_answers_have_exactly_the_declared_fields(client: Lang
     source = pack["sources"][0]
     cited = pack["files"][source["file"]]
     answers["evidence"] = await send("codegraph/evidence", {"sources": [{"path": cited["path"], "lines": source["lines"], "sha256": cited["sha256"]}]})
-    result_type = {"status": "StatusResult", "explore": "ExploreResult", "explore (nothing matched)": "ExploreResult",
+    answers["symbols"] = await send("codegraph/symbols", {"query": "save"})
+    answers["calls"] = await send("codegraph/calls", {"symbol": "SqliteStore.save", "depth": 2})
+    answers["calls (callees)"] = await send("codegraph/calls", {"symbol": "SqliteStore.save", "direction": "callees"})
+    answers["impact"] = await send("codegraph/impact", {"changes": ["notes/store.py:16"]})
+    assert answers["symbols"]["symbols"] and answers["calls"]["edges"] and answers["calls (callees)"]["edges"] and answers["impact"]["impacted"]
+    result_type = {"symbols": "SymbolsResult", "calls": "CallsResult", "calls (callees)": "CallsResult", "impact": "ImpactResult","status": "StatusResult", "explore": "ExploreResult", "explore (nothing matched)": "ExploreResult",
                    "distill json": "DistillJsonResult", "distill markdown": "DistillMarkdownResult", "evidence": "EvidenceResult"}
     for name, result in answers.items():
         check_shape(result, result_type[name], name)

@@ -15,39 +15,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from codegraph.render.markdown import REDACTED, looks_secret
 from conftest import SERVER_CMD
+from planted import CONFIG_PY, PEM, SECRETS
 
-PEM = "-----BEGIN RSA PRIVATE KEY-----"
-SECRETS = {
-    "pem_body": "MIIEpAIBAAKCAQEAsecretpembodyline0123456789",
-    "aws": "AKIAIOSFODNN7EXAMPLE",
-    "token": "tok_live_51HxQzQ2eZvKYlo2C0123456789",
-    "password": "hunter2-correct-horse",
-    "github": "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
-    "dotenv": "DOTENV_SUPER_SECRET_VALUE",
-    "id_rsa": "IDRSA_PRIVATE_MATERIAL",
-    "aws_credentials": "AWS_CREDENTIALS_FILE_SECRET",
-    "outside": "OUTSIDE_ROOT_MARKER",
-    "excluded": "EXCLUDED_FILE_MARKER",
-}
-CONFIG_PY = f'''"""Service configuration: credentials loading for the payment client."""
-
-SIGNING_KEY = """{PEM}
-{SECRETS["pem_body"]}
------END RSA PRIVATE KEY-----"""
-
-
-class PaymentClientConfig:
-    def load_credentials(self):
-        aws_access_key_id = "{SECRETS["aws"]}"
-        api_token = "{SECRETS["token"]}"
-        db_password = "{SECRETS["password"]}"
-        github = "{SECRETS["github"]}"
-        return connect_payment_client(aws_access_key_id, api_token, db_password, github)
-
-
-def connect_payment_client(key, token, password, github):
-    return PaymentClientConfig()
-'''
 TALLY = {"planted": len(SECRETS), "leaks": 0}
 
 

@@ -55,6 +55,21 @@ MALFORMED = [
      "is not a parameter of explore (parameters: query, maxOutputChars, adaptive, includeTests)"),
 ]
 TOOL = {"explore": "codegraph_explore", "distill": "codegraph_distill"}
+# The graph's queries: (request, params, the CLI arguments that say the same)
+QUERIES = [
+    ("symbols", {"query": "save"}, ["symbols", "save"]),
+    ("symbols", {"query": "ns", "limit": 3}, ["symbols", "ns", "--limit", "3"]),
+    ("calls", {"symbol": "SqliteStore.save", "depth": 2}, ["calls", "SqliteStore.save", "--depth", "2"]),
+    ("calls", {"symbol": "SqliteStore.save", "direction": "callees"}, ["calls", "SqliteStore.save", "--callees"]),
+    ("impact", {"changes": ["notes/store.py:16"]}, ["impact", "notes/store.py:16"]),
+    ("impact", {"changes": ["notes/store.py"], "likely": False, "maxOutputChars": 1000}, ["impact", "notes/store.py", "--proven-only", "--max-chars", "1000"]),
+]
+# (request, params, CLI arguments, the field the refusal names, the CLI's name for it)
+QUERY_MALFORMED = [
+    ("calls", {"symbol": "SqliteStore.sav"}, ["calls", "SqliteStore.sav"], "symbol", "SYMBOL"),
+    ("impact", {"changes": ["notes/nowhere.py"]}, ["impact", "notes/nowhere.py"], "changes[0]", "PATH[:LINE] #1"),
+    ("calls", {"symbol": "save", "depth": 6}, ["calls", "save", "--depth", "6"], "depth", "--depth"),
+]
 
 
 def canonical(value) -> bytes:
@@ -97,6 +112,16 @@ def cli_answers(root: Path) -> dict:
         prefix = f"codegraph: {name} "
         assert done.stderr.startswith(prefix), done.stderr
         out["errors"].append((field, done.stderr[len(prefix):].rstrip("\n")))
+    out["queries"] = []
+    for _, _, args in QUERIES:
+        done = cli(root, *args, "--json")
+        assert done.returncode == 0, done.stderr
+        out["queries"].append(canonical(json.loads(done.stdout)))
+    out["query errors"] = []
+    for _, _, args, field, name in QUERY_MALFORMED:
+        done = cli(root, *args)
+        assert done.returncode == 2 and done.stderr.startswith(f"codegraph: {name} "), done.stderr
+        out["query errors"].append((field, done.stderr[len(f"codegraph: {name} "):].rstrip("\n")))
     return out
 
 
@@ -131,6 +156,18 @@ async def mcp_answers(root: Path, log: Path) -> dict:
                     prefix = f"{TOOL[request]}: invalid params: `{field}` "
                     assert text.startswith(prefix), text
                     out["errors"].append((field, text[len(prefix):]))
+                out["queries"], out["query errors"] = [], []
+                for request, args, _ in QUERIES:
+                    result = await session.call_tool(f"codegraph_{request}", args)
+                    structured = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None)
+                    assert structured["text"] == result.content[0].text
+                    out["queries"].append(canonical(structured))
+                for request, args, _, field, _ in QUERY_MALFORMED:
+                    result = await session.call_tool(f"codegraph_{request}", args)
+                    text = result.content[0].text
+                    prefix = f"codegraph_{request}: invalid params: `{field}` "
+                    assert (getattr(result, "is_error", None) or getattr(result, "isError", None)) and text.startswith(prefix), text
+                    out["query errors"].append((field, text[len(prefix):]))
     return out
 
 
@@ -181,6 +218,14 @@ async def lsp_answers(client: LanguageClient) -> dict:
         data = data if isinstance(data, dict) else data._asdict()
         assert data["field"] == field and f"`{field}` {data['rule']}" in refused.value.message
         out["errors"].append((data["field"], data["rule"]))
+    out["queries"] = [canonical(await send(f"codegraph/{request}", params)) for request, params, _ in QUERIES]
+    out["query errors"] = []
+    for request, params, _, field, _ in QUERY_MALFORMED:
+        with pytest.raises(JsonRpcException) as refused:
+            await send(f"codegraph/{request}", params)
+        data = refused.value.data
+        data = data if isinstance(data, dict) else data._asdict()
+        out["query errors"].append((data["field"], data["rule"]))
     return out
 
 
@@ -206,6 +251,11 @@ async def test_every_transport_gives_the_same_answers(client: LanguageClient, tm
     assert json.loads(by_lsp["distill"][1])["scenario"] != json.loads(by_lsp["distill"][0])["scenario"]
     assert by_lsp["markdown"] == by_cli["markdown"] == by_mcp["markdown"]
     assert by_lsp["markdown"].startswith("#")
+    for i, (request, params, _) in enumerate(QUERIES):
+        assert by_lsp["queries"][i] == by_cli["queries"][i] == by_mcp["queries"][i], (request, params)
+    assert [json.loads(q)["stats"]["shown"] > 0 for q in by_lsp["queries"]] == [True] * len(QUERIES), "every query has answers to compare"
+    assert by_lsp["query errors"] == by_cli["query errors"] == by_mcp["query errors"]
+    assert "closest: SqliteStore.save" in by_lsp["query errors"][0][1]
     for i, (request, params, flags, field, rule) in enumerate(MALFORMED):
         assert by_lsp["errors"][i] == by_mcp["errors"][i] == (field, rule), (request, params)
         if flags is not None:

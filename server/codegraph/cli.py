@@ -3,6 +3,9 @@
     codegraph index ROOT                 index and print a summary
     codegraph explore ROOT QUERY         the source that answers QUERY (markdown or --json)
     codegraph distill ROOT               the architecture knowledge pack
+    codegraph symbols ROOT QUERY         functions, methods and types by name (fuzzy)
+    codegraph calls ROOT SYMBOL          its callers (or --callees), proven and likely apart
+    codegraph impact ROOT PATH[:LINE]…   what calls into a change, and the tests that reach it
     codegraph serve                      the language server over stdio
     codegraph mcp [ROOT]                 the MCP server over stdio (for coding agents)
 """
@@ -116,11 +119,16 @@ def _print_skipped(skipped: dict[str, str], full: bool) -> None:
 
 
 # Protocol field → the CLI's name for it, so errors name what the user typed.
-CLI_NAMES = {"query": "QUERY", "maxOutputChars": "--max-chars", "question": "--question", "budgetBytes": "--budget-bytes", "format": "--format"}
+CLI_NAMES = {"query": "QUERY", "maxOutputChars": "--max-chars", "question": "--question", "budgetBytes": "--budget-bytes", "format": "--format",
+             "symbol": "SYMBOL", "changes": "PATH[:LINE]", "limit": "--limit", "depth": "--depth"}
 
 
 def _invalid(exc) -> str:
-    return f"codegraph: {CLI_NAMES.get(exc.field, exc.field)} {exc.rule}"
+    import re
+
+    item = re.fullmatch(r"changes\[(\d+)\]", exc.field)  # the Nth PATH[:LINE] argument
+    name = f"PATH[:LINE] #{int(item.group(1)) + 1}" if item else CLI_NAMES.get(exc.field, exc.field)
+    return f"codegraph: {name} {exc.rule}"
 
 
 def _failed(exc, budget: int | None) -> str:
@@ -185,6 +193,94 @@ def cmd_distill(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- the graph's queries (service.QUERIES): the same answers as codegraph/symbols|calls|impact ----
+def _query(args: argparse.Namespace, request: str, params: dict, found) -> int:
+    """One query through the service: the text (or --json the whole result); exit status 2 for a
+    refused request, 1 when `found(result)` is false (nothing matched, as with grep)."""
+    from .requests import InvalidParams
+
+    if getattr(args, "max_chars", None) is not None:
+        params["maxOutputChars"] = args.max_chars
+    workspace, _, _ = _open_workspace(args)
+    try:
+        result = workspace.answer_now(request, params)
+    except InvalidParams as exc:
+        print(_invalid(exc), file=sys.stderr)
+        return 2
+    finally:
+        workspace.close()
+    sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n" if args.json else result["text"] + "\n")
+    return 0 if found(result) else 1
+
+
+def cmd_symbols(args: argparse.Namespace) -> int:
+    from . import service
+
+    params: dict = {"query": args.query}
+    if args.limit is not None:
+        params["limit"] = args.limit
+    return _query(args, service.SYMBOLS, params, lambda r: bool(r["symbols"]))
+
+
+def cmd_calls(args: argparse.Namespace) -> int:
+    from . import service
+
+    params: dict = {"symbol": args.symbol, "direction": "callees" if args.callees else "callers"}
+    if args.depth is not None:
+        params["depth"] = args.depth
+    if args.proven_only:
+        params["likely"] = False
+    return _query(args, service.CALLS, params, lambda r: True)
+
+
+def cmd_impact(args: argparse.Namespace) -> int:
+    from . import service
+
+    params: dict = {"changes": args.changes}
+    if args.depth is not None:
+        params["depth"] = args.depth
+    if args.proven_only:
+        params["likely"] = False
+    return _query(args, service.IMPACT, params, lambda r: True)
+
+
+def _query_parsers(sub, with_index_options) -> None:
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--max-chars", type=int, default=None,
+                       help=f"output budget in characters, {_BUDGET[0]:,} to {_BUDGET[1]:,} (default by repository size: {_TIERS})")
+        p.add_argument("--json", action="store_true", help="print the whole result object")
+        with_index_options(p)
+
+    p = sub.add_parser("symbols", help="functions, methods and types whose name matches QUERY (fuzzy, camel-case aware, tests last; exit status 1: none)")
+    p.add_argument("root")
+    p.add_argument("query")
+    lo, hi = protocol.bounds("symbols", "limit")
+    p.add_argument("--limit", type=int, default=None, help=f"at most this many, {lo} to {hi} (default {protocol.param('symbols', 'limit')['default']})")
+    common(p)
+    p.set_defaults(func=cmd_symbols)
+
+    p = sub.add_parser("calls", help="the callers (default) or callees of SYMBOL: proven edges, then likely ones labelled with their rule and confidence")
+    p.add_argument("root")
+    p.add_argument("symbol", help="a name, a qualified name (Class.method), path::Qualified.name or path:LINE")
+    way = p.add_mutually_exclusive_group()
+    way.add_argument("--callers", action="store_true", help="who calls SYMBOL (the default)")
+    way.add_argument("--callees", action="store_true", help="what SYMBOL calls")
+    lo, hi = protocol.bounds("calls", "depth")
+    p.add_argument("--depth", type=int, default=None, help=f"steps to follow, {lo} to {hi} (default {protocol.param('calls', 'depth')['default']})")
+    p.add_argument("--proven-only", action="store_true", help="leave out likely edges")
+    common(p)
+    p.set_defaults(func=cmd_calls)
+
+    p = sub.add_parser("impact", help="the units that call into what changed, transitively and ranked, and the tests that reach it through calls")
+    p.add_argument("root")
+    p.add_argument("changes", nargs="+", metavar="PATH[:LINE]", help="a changed file, PATH:LINE or PATH:START-END (relative to ROOT)")
+    lo, hi = protocol.bounds("impact", "depth")
+    p.add_argument("--depth", type=int, default=None, help=f"call steps to follow, {lo} to {hi} (default {protocol.param('impact', 'depth')['default']})")
+    p.add_argument("--proven-only", action="store_true", help="follow proven edges only")
+    common(p)
+    p.set_defaults(func=cmd_impact)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .lsp.server import main as serve
 
@@ -244,6 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "The smallest pack depends on the repository (about 1 KB); below it, the error names the size needed")
     with_index_options(p)
     p.set_defaults(func=cmd_distill)
+
+    _query_parsers(sub, with_index_options)
 
     p = sub.add_parser("serve", help="run the language server over stdio")
     p.set_defaults(func=cmd_serve)

@@ -57,6 +57,10 @@ unfamiliar repository (architecture pack: entry points, components, lifecycle, u
 scenario "query" with a question for a smaller directed pack.
 - codegraph_evidence: re-read the exact source ranges a distill pack cites (path, lines, \
 sha256); a range whose file changed since is reported as content-modified.
+- codegraph_symbols / codegraph_calls / codegraph_impact: ask the graph directly: where a \
+function, method or type is defined (by name), who calls it or what it calls (proven edges, then \
+likely ones labelled with their rule and confidence), and what calls into a change (and which \
+tests reach it). Use them before renaming or changing a signature.
 - codegraph_status: index size, languages, skipped files.
 The index follows file edits on disk automatically before every call."""
 _BUDGETS = [t["maxOutputChars"] for t in protocol.PROTOCOL["requests"]["explore"]["budgetTiers"]]
@@ -192,10 +196,72 @@ TOOLS: list[dict[str, Any]] = [
         "inputSchema": _input_schema(service.STATUS, {}),
     },
 ]
+
+# ---- the graph's queries (service.QUERIES): the same answers as the CLI and the LSP ------------
+_QUERY_BUDGET = (
+    f"Upper bound on the returned text, in characters (the same rules as codegraph_explore; default by repository size: {_tiers()}). "
+    "What does not fit is counted in a last line."
+)
+QUERY_TOOLS: list[dict[str, Any]] = [
+    {
+        "name": "codegraph_symbols",
+        "title": "Find symbols",
+        "description": (
+            "Find functions, methods and types of this repository by name: fuzzy and camel-case aware ('RqH' finds "
+            "RequestHandler, 'gcd' get_current_date), exact and prefix matches first, tests last. A query with '.' "
+            "matches qualified names ('Cart.total'). Output (markdown): one line per symbol, 'qualname · kind · "
+            "path:line'. Use it to find where something is defined before asking codegraph_calls or reading it. Read-only."
+        ),
+        "inputSchema": _input_schema(service.SYMBOLS, {
+            "query": {"description": "A name or part of one; qualified with '.' to match Class.member."},
+            "limit": {"description": "At most this many symbols."},
+            "maxOutputChars": {"description": _QUERY_BUDGET},
+        }),
+    },
+    {
+        "name": "codegraph_calls",
+        "title": "Callers and callees",
+        "description": (
+            "Who calls a function, method or type (direction 'callers', default), or what it calls ('callees'), "
+            "as a tree `depth` steps deep, each edge with its call sites (path:line). Proven edges (the call is "
+            "resolved) are marked 'proven: calls|constructs' and listed first; likely edges are marked "
+            "'likely: <rule>, <confidence>' and are guesses, never facts (e.g. an untyped receiver). A call on a "
+            "base or interface method that may run any of several overrides is one 'family of …' line. "
+            "A symbol that names nothing is refused with the closest names. Read-only."
+        ),
+        "inputSchema": _input_schema(service.CALLS, {
+            "symbol": {"description": "A name ('save'), a qualified name ('Store.save'), 'path::Qualified.name' or 'path:LINE'. "
+                                      "A name several units share answers for each of them (up to 8)."},
+            "direction": {"description": "'callers' (default): who calls it. 'callees': what it calls."},
+            "depth": {"description": "Steps to follow (default 1); each unit is expanded once."},
+            "likely": {"description": "true (default): also likely edges, labelled. false: proven edges only."},
+            "maxOutputChars": {"description": _QUERY_BUDGET},
+        }),
+    },
+    {
+        "name": "codegraph_impact",
+        "title": "Impact of a change",
+        "description": (
+            "What a change can break: the functions and methods that call into the changed code, transitively "
+            "(`depth` steps), ranked (proven paths first, then fewer steps, then likelier), and the tests that reach "
+            "the change through calls (found by the call graph, not by file names). Proven and likely callers are "
+            "separate sections; a likely one shows the confidence of its path. Read-only."
+        ),
+        "inputSchema": _input_schema(service.IMPACT, {
+            "changes": {"description": "What changed: 'path' (the whole file), 'path:LINE' or 'path:START-END', relative to the repository root.",
+                        "items": {"description": "path, path:LINE or path:START-END"}},
+            "depth": {"description": "Call steps to follow upwards (default 3)."},
+            "likely": {"description": "true (default): also follow likely edges (confidence of the path at least 0.3). false: proven only."},
+            "maxOutputChars": {"description": _QUERY_BUDGET},
+        }),
+    },
+]
+TOOLS[-1:-1] = QUERY_TOOLS  # before codegraph_status
 TOOL_NAMES = tuple(t["name"] for t in TOOLS)
 # tool → the request it serves; its arguments are that request's fields (service.FIELDS)
 REQUEST_OF = {"codegraph_explore": service.EXPLORE, "codegraph_distill": service.DISTILL,
-              "codegraph_evidence": service.EVIDENCE, "codegraph_status": service.STATUS}
+              "codegraph_evidence": service.EVIDENCE, "codegraph_status": service.STATUS,
+              "codegraph_symbols": service.SYMBOLS, "codegraph_calls": service.CALLS, "codegraph_impact": service.IMPACT}
 
 
 # ---- tool calls → the workspace service ------------------------------------------------------
@@ -219,7 +285,7 @@ class Bridge:
             measure = distill_message_bytes(request_id) if request == service.DISTILL else None
             result = await self.workspace.answer(request, arguments, measure=measure, report=progress if report else None)
             log.info("%s answered in %.0f ms", name, (time.perf_counter() - started) * 1000)
-            if request == service.EXPLORE:
+            if request == service.EXPLORE or request in service.QUERIES:
                 return result["text"], result, False
             if request == service.DISTILL:
                 return (*distill_content(result), False)

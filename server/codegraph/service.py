@@ -38,10 +38,13 @@ from .workspace.scope import ScopeConfig
 log = logging.getLogger("codegraph.service")
 
 EXPLORE, DISTILL, EVIDENCE, STATUS = "explore", "distill", "evidence", "status"
+# the graph's queries (query/): symbols by name, callers and callees, the impact of a change
+SYMBOLS, CALLS, IMPACT = "symbols", "calls", "impact"
+QUERIES = (SYMBOLS, CALLS, IMPACT)
 
 # Every field each request takes, in the order the protocol declares them (model/protocol.json);
 # MCP's input schemas are built from the same declaration.
-FIELDS: dict[str, tuple[str, ...]] = {request: tuple(protocol.params(request)) for request in (EXPLORE, DISTILL, EVIDENCE, STATUS)}
+FIELDS: dict[str, tuple[str, ...]] = {request: tuple(protocol.params(request)) for request in (EXPLORE, DISTILL, EVIDENCE, STATUS, *QUERIES)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,14 @@ def distill(index: RootIndex, params: Any, transport: Transport, checkpoint: Che
 def evidence(index: RootIndex, params: Any, transport: Transport) -> dict:
     """`codegraph/evidence` on one index."""
     return run_evidence(index, prepare(EVIDENCE, params, transport))
+
+
+def query(index: RootIndex, request: str, params: Any, transport: Transport, checkpoint: Checkpoint = _no_checkpoint) -> dict:
+    """`codegraph/symbols`, `codegraph/calls` or `codegraph/impact` on one index."""
+    from .query import request as queries
+
+    run = {SYMBOLS: queries.run_symbols, CALLS: queries.run_calls, IMPACT: queries.run_impact}[request]
+    return run(index, prepare(request, params, transport), checkpoint)
 
 
 def status(every: Iterable[RootIndex], selected: Iterable[RootIndex]) -> dict:
@@ -380,7 +391,30 @@ class Workspace:
             return lambda checkpoint: explore(index, data, self.transport, checkpoint, self.options.adaptive_explore)
         if request == DISTILL:
             return lambda checkpoint: distill(index, data, self.transport, checkpoint, measure)
+        if request in QUERIES:
+            return lambda checkpoint: query(index, request, data, self.transport, checkpoint)
         return lambda checkpoint: evidence(index, data, self.transport)
+
+    # -- the index views a language server serves by the standard methods (workspace/symbol,
+    # documentSymbol, call hierarchy): the same readiness, settling and gate as every request
+    async def view(self, fn: Callable[[RootIndex, str | None], Any], uri: str | None = None) -> list[Any]:
+        """fn(index, path relative to it) on the root holding `uri` (no uri: on every root, path
+        None), on one settled version; one answer per root, none for a document outside them."""
+        await self.wait_ready()
+        if self.transport.follows_disk:
+            await self._catch_up()
+
+        def run(checkpoint: Checkpoint) -> list[Any]:
+            if uri is not None:
+                hit = self.root_for_uri(uri)
+                return [] if hit is None else [fn(*hit)]
+            out = []
+            for index in list(self.roots.values()):
+                checkpoint()
+                out.append(fn(index, None))
+            return out
+
+        return await self._read(run)
 
     async def _read(self, fn: Callable[[Checkpoint], Any]) -> Any:
         cancellation = Cancellation()

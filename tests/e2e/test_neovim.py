@@ -4,7 +4,8 @@ Every Neovim found runs tests/e2e/nvim/client_e2e.lua, which opens a Python work
 waits for the server to attach, and runs :CodegraphExplore (by argument and by the word
 under the cursor), checks the indexing progress (notifications and statusline()),
 :CodegraphCopyPack, <CR> on a code line, q, :CodegraphDistill (overview and question) and
-:CodegraphStatus, checks that a server error is notified, and that :CodegraphCancel stops a
+:CodegraphStatus, Neovim's own vim.lsp.buf.workspace_symbol() and incoming_calls() on the
+index (the standard views), checks that a server error is notified, and that :CodegraphCancel stops a
 request (no result opens, the server keeps serving).
 
 Environment:

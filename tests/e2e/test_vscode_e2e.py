@@ -3,7 +3,8 @@
 Runs tests/e2e/vscode/run_e2e.sh: it installs what it needs (Debian packages, code-server
 4.100.3, playwright-core), builds and installs the .vsix, opens tests/e2e/vscode/ws in
 code-server, and drives the palette from headless Chromium (Explore, read-only check,
-links, Copy Pack to Chat, Distill Architecture, Distill for a Question).
+links, Copy Pack to Chat, Distill Architecture, Distill for a Question, Go to Symbol in
+Workspace, Show Call Hierarchy with a likely caller labelled and a proven one).
 
 Environment:
   CODEGRAPH_LSP       absolute path of codegraph-lsp (default: the one beside this Python or

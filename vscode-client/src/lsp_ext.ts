@@ -215,3 +215,138 @@ export const ErrorCodes = {
     ContentModified: -32801,
     RequestFailed: -32803,
 } as const;
+
+// ---- the graph's queries: codegraph/symbols, codegraph/calls, codegraph/impact ----------------
+// (the editor reaches the same index through workspace/symbol and the call hierarchy; these are
+// the requests the CLI and MCP answer, byte for byte the same)
+
+export interface SymbolsParams {
+    /** 1–200 characters, not blank: a name or part of one, fuzzy and camel-case aware. */
+    query: string;
+    /** 1–500; default 50. */
+    limit?: number;
+    /** 1,000–400,000; default by repository size, as explore's. */
+    maxOutputChars?: number;
+    /** A workspace folder; default the only / first one. */
+    rootUri?: string;
+}
+
+export interface SymbolHit {
+    id: string;
+    name: string;
+    qualname: string;
+    kind: string;
+    path: string;
+    line: number;
+    endLine: number;
+    test: boolean;
+}
+
+export interface QueryStats {
+    chars: number;
+    budget: number;
+    matches?: number;
+    edges?: number;
+    impacted?: number;
+    tests?: number;
+    shown: number;
+}
+
+export interface SymbolsResult {
+    text: string;
+    symbols: SymbolHit[];
+    stats: QueryStats;
+}
+
+export const symbols = new lc.RequestType<SymbolsParams, SymbolsResult, void>("codegraph/symbols");
+
+export type CallDirection = "callers" | "callees";
+
+export interface CallsParams {
+    /** 1–1,000 characters: a name, Class.member, path::Qualified.name or path:LINE. */
+    symbol: string;
+    /** Default "callers". */
+    direction?: CallDirection;
+    /** 1–5; default 1. */
+    depth?: number;
+    /** Default true: likely edges too, labelled with their rule and confidence. */
+    likely?: boolean;
+    /** 1,000–400,000; default by repository size, as explore's. */
+    maxOutputChars?: number;
+    /** A workspace folder; default the only / first one. */
+    rootUri?: string;
+}
+
+export interface UnitRef {
+    id: string;
+    qualname: string;
+    kind: string;
+    path: string;
+    line: number;
+}
+
+export interface CallSite {
+    path: string;
+    line: number;
+}
+
+/** One edge of the tree: `proven` false means a likely edge (`rule`, `confidence`), never a fact. */
+export interface CallEdge {
+    root: string;
+    depth: number;
+    parent: number;
+    caller: UnitRef;
+    callee: UnitRef;
+    proven: boolean;
+    rule: string;
+    confidence: number;
+    sites: CallSite[];
+    family: UnitRef[];
+}
+
+export interface CallsResult {
+    text: string;
+    symbols: SymbolHit[];
+    direction: CallDirection;
+    depth: number;
+    edges: CallEdge[];
+    stats: QueryStats;
+}
+
+export const calls = new lc.RequestType<CallsParams, CallsResult, void>("codegraph/calls");
+
+export interface ImpactParams {
+    /** 1–64 items: "path", "path:LINE" or "path:START-END". */
+    changes: string[];
+    /** 1–8; default 3. */
+    depth?: number;
+    /** Default true: follow likely edges too (path confidence at least 0.3). */
+    likely?: boolean;
+    /** 1,000–400,000; default by repository size, as explore's. */
+    maxOutputChars?: number;
+    /** A workspace folder; default the only / first one. */
+    rootUri?: string;
+}
+
+export interface ImpactedUnit {
+    id: string;
+    qualname: string;
+    kind: string;
+    path: string;
+    line: number;
+    distance: number;
+    proven: boolean;
+    confidence: number;
+    via: string;
+    site: CallSite;
+}
+
+export interface ImpactResult {
+    text: string;
+    changed: UnitRef[];
+    impacted: ImpactedUnit[];
+    tests: ImpactedUnit[];
+    stats: QueryStats;
+}
+
+export const impact = new lc.RequestType<ImpactParams, ImpactResult, void>("codegraph/impact");

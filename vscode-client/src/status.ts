@@ -1,7 +1,14 @@
 /** The status bar item: index state from `codegraph/status`, polled fast while indexing. */
 import * as vscode from "vscode";
-import type { Ctx } from "./ctx";
+import type * as lc from "vscode-languageclient/node";
 import * as lsp from "./lsp_ext";
+
+/** What the status bar reads of the server's owner (`Ctx` is one; this module imports none of it). */
+export interface ServerState {
+    readonly running: lc.LanguageClient | undefined;
+    readonly state: "starting" | "running" | "failed" | "stopped";
+    readonly failure: string | undefined;
+}
 
 const POLL_INDEXING_MS = 1500;
 const POLL_READY_MS = 15000;
@@ -12,7 +19,7 @@ export class StatusBar implements vscode.Disposable {
     private inFlight = false;
     private again = false;
 
-    constructor(private readonly ctx: Ctx) {
+    constructor(private readonly ctx: ServerState) {
         this.item = vscode.window.createStatusBarItem("codegraph.status", vscode.StatusBarAlignment.Left, 0);
         this.item.name = "CodeGraph";
         this.item.command = "codegraph.showOutput";

@@ -168,6 +168,11 @@ class Resolver:
             else:
                 names.add(name)
         names |= {uid.rsplit("::", 1)[-1].rsplit(".", 1)[-1].split("#")[0] for uid, _, _ in supers(old) ^ supers(new)}
+        default = spec_of(new).default_export
+        if default and any(q == default for q, _, _ in shape(old) ^ shape(new)):
+            # a default import names the file, not the definition: its importers name the module
+            names.add(posixpath.basename(new.path).rsplit(".", 1)[0])
+            names.add(posixpath.basename(posixpath.dirname(new.path)))
         if old.package != new.package:
             names |= {u.name for u in old.units} | {u.name for u in new.units}
         return names, members
@@ -479,7 +484,13 @@ class Resolver:
             path = self._module_file(facts, imp.module, imp.level)
             if path is None:
                 return None
-            if imp.name == "default":
+            if imp.name == "default":  # the file's default export, when it is a definition of its own
+                target_facts = self.files.get(path)
+                default = spec_of(target_facts).default_export if target_facts is not None else ""
+                if default:
+                    target = self._unique([u for u in target_facts.units if u.qualname == default and u.parent is None])
+                    if target is not None:
+                        return ("unit", target)
                 continue
             target = self._unique(self.top.get(path, {}).get(imp.name))
             if target is not None:

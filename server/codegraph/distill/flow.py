@@ -995,18 +995,11 @@ class Flow:
         """The names a Rust path inside the code base starts with: `crate`, `self`, `super`, and the crates its
         `Cargo.toml` files declare (`my-lib` is written `my_lib`)."""
         if self._crate_names is None:
-            import tomllib
-
-            from .manifests import _manifest_dirs, _read
+            from .manifests import _manifest_dirs, load
             names = {"crate", "self", "super"}
             for d in _manifest_dirs(self.index):
-                data = _read(self.index, f"{d}/Cargo.toml" if d else "Cargo.toml")
-                if data is None:
-                    continue
-                try:
-                    pkg = tomllib.loads(data.decode("utf-8", "replace")).get("package", {})
-                except (tomllib.TOMLDecodeError, ValueError):
-                    continue
+                data = load(self.index, f"{d}/Cargo.toml" if d else "Cargo.toml")
+                pkg = data.get("package") if data is not None else None
                 if isinstance(pkg, dict) and isinstance(pkg.get("name"), str):
                     names.add(pkg["name"].replace("-", "_"))
             self._crate_names = names

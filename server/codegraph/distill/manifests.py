@@ -7,16 +7,13 @@ outside the index.
 
 from __future__ import annotations
 
-import json
 import logging
 import posixpath
-import tomllib
 from dataclasses import dataclass
 
-from ..workspace.scope import is_secret_path
+from ..workspace.manifest import load_manifest
 
 log = logging.getLogger(__name__)
-MAX_MANIFEST_BYTES = 1_000_000
 JS_BUILD_DIRS = ("dist/", "lib/", "build/", "out/")
 JS_EXTS = (".ts", ".tsx", ".mts", ".js", ".jsx", ".mjs", ".cjs")
 
@@ -30,15 +27,12 @@ class DeclaredEntry:
     unit: str  # unit id for a callable target ("" for a file target)
 
 
-def _read(index, rel: str) -> bytes | None:
-    if is_secret_path(rel):
-        return None
-    try:
-        with open(index.root / rel, "rb") as fh:
-            data = fh.read(MAX_MANIFEST_BYTES + 1)
-    except OSError:
-        return None
-    return data if len(data) <= MAX_MANIFEST_BYTES else None
+def load(index, rel: str) -> dict | None:
+    """A manifest's top-level table; a hostile one is a gap with a reason in the log, never a failure."""
+    data, why = load_manifest(index.root, rel)
+    if why:
+        log.warning("manifest %s skipped: %s", rel, why)
+    return data
 
 
 def _manifest_dirs(index) -> list[str]:
@@ -118,15 +112,11 @@ def declared_entries(index) -> list[DeclaredEntry]:
     for d in _manifest_dirs(index):
         for name in ("pyproject.toml", "package.json"):
             rel = f"{d}/{name}" if d else name
-            raw = _read(index, rel)
-            if raw is None:
+            data = load(index, rel)
+            if data is None:
                 continue
             try:
-                if name == "pyproject.toml":
-                    found += _python_targets(index, rel, tomllib.loads(raw.decode("utf-8")))
-                else:
-                    data = json.loads(raw.decode("utf-8"))
-                    found += _js_targets(index, rel, d, data) if isinstance(data, dict) else []
-            except (ValueError, UnicodeDecodeError, AttributeError) as exc:  # a bad manifest is a gap, not a failure
-                log.info("manifest %s unreadable: %s", rel, exc)
+                found += _python_targets(index, rel, data) if name == "pyproject.toml" else _js_targets(index, rel, d, data)
+            except (ValueError, TypeError, AttributeError) as exc:  # a wrongly typed manifest is a gap, not a failure
+                log.warning("manifest %s skipped: %s", rel, exc)
     return sorted(set(found), key=lambda e: (e.manifest, e.name, e.target))

@@ -22,6 +22,7 @@ from ..languages import BY_NAME
 from ..languages.spec import last_segment
 from ..workspace.scope import is_test_path
 from .flow import _THROWN, DISPATCH_RULES, NAMED_VARIANT, Flow, find_flow
+from . import features, ranker
 from .model import ExploreRequest
 from .pack import FileView, Piece, file_view, pack
 from .relevance import NameTable, WordIndex, in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, stem, STOP
@@ -30,7 +31,6 @@ MIN_SIBLINGS = 3
 WHOLE_FILE_LINES = 220
 NEAR_UNIQUE = 2  # a named callable with at most this many definitions spares its file
 MAX_CANDIDATES = 40
-WORD_SCORE = 1.0  # a word match's own share of the best match, added to its score (beside its seed)
 VARIANT_DEPTH = 2  # levels of family members built by a named type, then by those
 MAX_VARIANT_TYPES = 3
 MAX_DATA_READERS = 4  # a data name more callables mention is too common to point anywhere
@@ -177,10 +177,28 @@ class FilePlan:
     sibling: bool = False  # defines a member of a family (MIN_SIBLINGS or more implementers)
 
 
-def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
-    """The stages in order: what the question means, the flow that answers it, how much each
-    unit matters, each file's mode (the gate), and what fills the budget."""
-    started = time.perf_counter()
+@dataclass
+class Front:
+    """What the question means and the flow that answers it: the stages before the ranking."""
+
+    d: Derived
+    q: object
+    excluded: Callable[[str], bool]
+    seeds: dict[str, float]
+    top_words: list[tuple[float, str]]
+    endpoints: list[Unit]
+    readers: list[Unit]
+    ranks: dict[str, float]
+    strong: list[Unit]
+    weak: list[Unit]
+    flow: Flow
+    wired: set[str]
+    data_steps: set[str]
+    dispatch: dict[str, float]
+
+
+def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> Front:
+    """The stages before the ranking: what the question means, its seeds, the flow that answers it."""
     d = derived(index)
     checkpoint()
     q = parse_query(req.query, index.files, d.names)
@@ -205,24 +223,93 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
     flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
     checkpoint()
-    score = _scores(index, d, seeds, ranks, top_rank, flow, top_words)
     wired = _wiring(index, d, flow, excluded) | _registry_writers(index, flow) | _members_added_to_the_core(index, flow)
     data_steps = _state_writers(index, flow) | _protocols_of_classes_handed_over(index, flow)
-    for uid in data_steps:
-        score[uid] += DATA_STEP_SCORE
-    for uid in wired:
-        score[uid] += 5.0  # part of the flow, like the spine
+    ranks = {uid: r / top_rank for uid, r in ranks.items()}
+    return Front(d, q, excluded, seeds, top_words, endpoints, readers, ranks, strong, weak, flow, wired, data_steps, _dispatch_targets(index, d, flow))
+
+
+def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[list[Unit], list[list[float]], list[tuple[list[int], list[int]]]]:
+    """The candidates, their feature rows and their links among themselves (features.py)."""
+    d, q, flow = f.d, f.q, f.flow
+    bm25 = {uid: s for s, uid in _lexical(d, q, req, f.excluded)}
+    named: dict[str, float] = {}
+    for hits in q.named.values():
+        for u in hits:
+            named[u.id] = max(named.get(u.id, 0.0), 1.0 / max(1, len(hits)) ** 0.5)
+    units = index.resolver.units
+    sig = features.Signals(
+        words=list(q.words),
+        bm25=bm25,
+        named=named,
+        weak_named={u.id for hits in q.weak.values() for u in hits},
+        endpoints={u.id for u in f.endpoints},
+        seeds=f.seeds,
+        ppr=f.ranks,
+        spine=set(flow.spine),
+        spine_depth=_spine_depths(flow, {u.id for u in f.strong + f.weak}),
+        periphery=dict(flow.periphery),
+        on_hop={h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops},
+        anchors={u.id for u in f.strong + f.weak},
+        wired=set(f.wired),
+        data_steps=set(f.data_steps),
+        dispatch=f.dispatch,
+        family_member=set(),
+        phrases=question_phrases(q.text),
+    )
+    likely = likely_graph(index)
+    cands = features.candidates(index, likely, sig, f.excluded)
+    sig.family_member = {u.id for u in cands if _interchangeable(d, u)}
+    rows, links = features.feature_rows(index, likely, sig, cands, d.words.postings, len(d.words.lengths))
+    del units
+    return cands, rows, links
+
+
+def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
+    """The stages in order: what the question means and the flow that answers it, the
+    candidates and their learned ranking, each file's mode (the gate), what fills the budget."""
+    started = time.perf_counter()
+    f = understand(index, req, checkpoint)
+    d, q, flow, excluded = f.d, f.q, f.flow, f.excluded
+    cands, rows, links = candidate_table(index, req, f)
+    checkpoint()
+    score: dict[str, float] = defaultdict(float)
+    for u, p in zip(cands, ranker.model().rank(rows, links)):
+        score[u.id] = p
+    wired = f.wired
     plans = _file_plans(index, q, req, score, excluded, wired)
-    wanted = _wanted_in_family(index, d, flow, {u.id for u in strong}, seeds) | _the_named_variant(index, d, strong)
+    wanted = _wanted_in_family(index, d, flow, {u.id for u in f.strong}, f.seeds) | _the_named_variant(index, d, f.strong)
     distinct = _members_named_by_words(index, d, q, flow)
     _gate(index, d, q, req, plans, flow, wanted | distinct, wired, distinct)
     # what the flow or the question itself points at; any other body is only near them
-    pointed = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops} | flow.spine | data_steps | wired | {u.id for u in endpoints}
+    pointed = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops} | flow.spine | f.data_steps | wired | {u.id for u in f.endpoints}
     helpers = _helpers_of_kept(index, plans, pointed | set(flow.periphery))
     for plan in plans:
         plan.keep |= {uid for uid in helpers if uid.startswith(plan.path + "::")}
     pointed |= helpers
-    return _answer(index, req, plans, flow, score, {u.id for u in strong}, checkpoint, started, {u.id for u in strong + weak}, pointed, {u.id for u in q.named_units() if u.is_type})
+    strong = f.strong
+    # a unit whose whole name the question spells out in words ("draw shapes" → `drawShapes`) is
+    # named as surely as in code form
+    phrases = set(question_phrases(q.text))
+    spelled = {u.id for u in cands if u.is_callable and len(split_words(u.name)) >= 2 and "".join(split_words(u.name)) in phrases}
+    # a family's interchangeable members show signatures unless the flow runs through them or
+    # the question singles them out: their bodies would ride along as near-duplicates
+    units = index.resolver.units
+    siblings = ({uid for uid in score if uid in units and _interchangeable(d, units[uid])}) - flow.spine - distinct - {u.id for u in strong}
+    return _answer(index, req, plans, flow, score, {u.id for u in strong} | spelled, checkpoint, started, {u.id for u in strong + f.weak}, pointed, {u.id for u in q.named_units() if u.is_type}, siblings)
+
+
+def question_phrases(text: str) -> list[str]:
+    return features.phrases_of([w.lower() for w in re.findall(r"[A-Za-z]{3,}", text) if w.lower() not in STOP])
+
+
+def _lexical(d: Derived, q, req: ExploreRequest, excluded) -> list[tuple[float, str]]:
+    """BM25 over every unit, discounted off the main path, tests left out."""
+    bm25 = d.words.score(q.words)
+    return [
+        (s * path_prior(d.words.units[uid].path), uid) for uid, s in bm25.items()
+        if not excluded(d.words.units[uid].path) and (req.include_tests or not in_test_module(d.words.units[uid]))
+    ]
 
 
 def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, float], list[tuple[float, str]]]:
@@ -238,12 +325,7 @@ def _seeds(d: Derived, q, req: ExploreRequest, excluded) -> tuple[dict[str, floa
         for u in units[:25]:
             if not excluded(u.path):
                 seeds[u.id] = max(seeds.get(u.id, 0.0), 0.5 / max(1, len(units)) ** 0.5)
-    bm25 = d.words.score(q.words)
-    wanted = [
-        (s * path_prior(d.words.units[uid].path), uid) for uid, s in bm25.items()
-        if not excluded(d.words.units[uid].path) and (req.include_tests or not in_test_module(d.words.units[uid]))
-    ]
-    top_words = sorted(wanted, reverse=True)[:WORD_SEEDS]
+    top_words = sorted(_lexical(d, q, req, excluded), reverse=True)[:WORD_SEEDS]
     best_word = top_words[0][0] if top_words else 1.0
     for s, uid in top_words:
         seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)
@@ -350,28 +432,6 @@ def _ambiguity(q) -> dict[str, int]:
         for u in hits:
             out[u.id] = min(out.get(u.id, len(hits)), len(hits))
     return out
-
-
-def _scores(index: RootIndex, d: Derived, seeds, ranks, top_rank: float, flow: Flow, top_words) -> dict[str, float]:
-    score: dict[str, float] = defaultdict(float)
-    # how well a unit matches the question's words counts for its own body, not only through
-    # what it lends the ranking: the application's `use` and `onerror` a question names in words
-    best_word = top_words[0][0] if top_words else 1.0
-    for s, uid in top_words:
-        score[uid] += WORD_SCORE * s / best_word
-    for uid, s in seeds.items():
-        score[uid] += 4.0 * s
-    for uid, r in ranks.items():
-        score[uid] += 2.0 * r / top_rank
-    for uid in flow.spine:
-        score[uid] += 5.0
-    for uid, value in flow.periphery.items():
-        # a callee or caller that speaks the question's words counts fully, one that does not half
-        r = max(ranks.get(uid, 0.0) / top_rank if top_rank else 0.0, seeds.get(uid, 0.0))
-        score[uid] += 4.0 * value * (0.5 + 0.5 * min(1.0, 3 * r))
-    for uid, s in _dispatch_targets(index, d, flow).items():
-        score[uid] += s
-    return score
 
 
 def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float], excluded, wired: set[str] = frozenset()) -> list[FilePlan]:
@@ -550,7 +610,6 @@ def _wiring(index: RootIndex, d: Derived, flow: Flow, excluded) -> set[str]:
 
 _SELF_READ = re.compile(rb"\b(?:self|this)\.(\w+)\s*[(\[]|\bin\s+(?:self|this)\.(\w+)\b")
 _SELF_FILL = rb"\b(?:self|this)\.%s(?:\[[^\]\n]*\])?\.(?:append|appendleft|insert|extend|add|push|unshift|put|set)\s*\(|\b(?:self|this)\.%s\[[^\]\n]*\]\s*=(?!=)"
-DATA_STEP_SCORE = 3.0  # a step the flow reaches through data, not a call: context beside the spine
 MAX_STATE_WRITERS = 4  # more methods writing one member: shared state, not the flow's setup
 
 
@@ -866,7 +925,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.mode = "bodies"
 
 
-def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset(), named_types: set[str] = frozenset()) -> dict:
+def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset(), named_types: set[str] = frozenset(), siblings: set[str] = frozenset()) -> dict:
     """Pack within the budget (pack.py): spine bodies first, then by relevance; render."""
     footer_reserve = 400
     flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)))
@@ -879,6 +938,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     next_to_named |= _readers_of_named_fillers(index, flow, anchor_ids)
     next_to_named &= flow.spine
     shared_steps = _shared_steps(index, flow)
+    on_hops = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops}
     for plan in plans:
         facts = index.files[plan.path]
         views[plan.path] = file_view(plan.path, plan.mode, plan.reason, plan.score, index.sources.get(plan.path, b""), list(facts.units))
@@ -891,14 +951,16 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             if (u.id in plan.must or u.id in plan.keep) and u.id not in scored:
                 scored[u.id] = (score.get(u.id, 0.0), u)
         for uid, (s, u) in scored.items():
-            if (u.kind == "statement" and uid not in plan.must) or (plan.mode == "focused" and uid in plan.hide):
+            if (u.kind == "statement" and uid not in plan.must and uid not in on_hops) or (plan.mode == "focused" and uid in plan.hide):
+                continue
+            if uid in siblings and uid not in plan.must and uid not in plan.keep:
                 continue
             builds_named = bool(u.parent) and u.parent in named_types and (u.kind == "constructor" or u.name in ("__init__", "constructor"))
             pieces.append(Piece(u, plan.path, s, spine_pos.get(uid, -1), uid in plan.must or uid in plan.keep, uid in strong_ids, uid in next_to_named, depth.get(uid, 0), uid not in pointed, builds_named, uid in shared_steps))
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)
-    shown, left_out = pack(views, pieces, call_sites, req.max_output_chars - len(flow_text) - footer_reserve, checkpoint)
+    shown, left_out = pack(views, pieces, call_sites, req.max_output_chars - len(flow_text) - footer_reserve, checkpoint, ranker.model().alpha)
     files_out = [{"path": v.path, "mode": _shown_mode(v), "reason": v.reason, "chars": len(v.text), "symbols": v.symbols} for v in shown]
     footer = ""
     if left_out:

@@ -2,11 +2,10 @@
 
 Bodies are the currency, not files. Every file contributes pieces — a unit's body (with the
 signatures of its enclosing types for context) — and one greedy pass takes them in a single
-global order: the spine's bodies in flow order first, then everything else by relevance. A
+global order: the learned probability that the answer needs the body, per character. A
 skeleton file contributes its signatures only; a focused (family) file pays for its
 signatures once, with the first of its bodies. A file whose chosen pieces already cover most
-of it is shown whole. So a long helper file can never crowd out the next hop of the flow,
-and no small file is shown whole only because it is small.
+of it is shown whole.
 """
 
 from __future__ import annotations
@@ -23,16 +22,10 @@ SMALL_IMPL_LINES = 30  # a Rust impl block this short is shown whole with any of
 SMALL_CLASS_LINES = 20  # a class this short is shown whole with any of its methods
 TRAIT_IMPL_LINES = 120  # ...and a trait impl this short: a protocol's methods read together (`poll_ready` with `call`)
 BIG_TYPE_LINES = 60  # a type longer than this shows its header; its members come as their own pieces
-SPINE_PIECE_SHARE = 0.3  # when the spine does not fit, a spine body may still take this share before it shows signature + call sites
-OTHER_PIECE_SHARE = 0.2  # ...any other body larger than this share is left out
 WHOLE_FILE_SLACK = 0.25  # show a file whole when that costs at most this much more than its pieces
 SKELETON_SHARE = 0.12  # room for sibling skeletons, taken before bodies
 FOCUSED_BASE_SHARE = 0.3  # a family file's signatures may take at most this share, else it shows bodies only
-WHOLE_SPINE_FILE_LINES = 300  # a spine file up to this long is shown whole when the budget allows
-SPINE_FILE_RESERVE = 0.25  # ...while this share of the budget stays for other relevant bodies
 BODY_OVERHEAD = 300  # characters a shown body costs beyond its lines (section, elision marks)
-DEPTH_FADE = 0.7  # when the spine overflows, a body one hop further from the entry counts this much less
-MIN_SCORE_SHARE = 0.04  # bodies scoring below this share of the best are not worth the reader's time
 
 
 @dataclass
@@ -123,25 +116,23 @@ def pack(
     call_sites: dict[str, list[int]],
     budget: int,
     checkpoint: Callable[[], None],
+    alpha: float = 0.5,
 ) -> tuple[list[FileView], list[str]]:
-    """Fill `budget` characters; returns the shown files in reading order and the spine bodies
-    that did not fit (the answer names them)."""
+    """Fill `budget` characters; returns the shown files in reading order and the flow's bodies
+    that did not fit (the answer names them).
+
+    Sibling skeletons first (small, and they carry a family's shape); then bodies in one order,
+    the ranker's probability per character (`alpha` fitted with the weights): two short bodies
+    the answer likely needs beat one long one — after the symbols the question names in code form.
+    The flow is a feature of that probability, not a commitment. A flow body too large for what is left shows its signature and call sites."""
     packer = _Packer(views, budget, checkpoint)
     packer.skeletons()
-    # bodies in one global order: the spine in flow order, then by relevance
-    order = sorted(pieces, key=lambda p: (p.spine_pos < 0, p.spine_pos if p.spine_pos >= 0 else 0, not p.must, -p.score, p.unit.id))
-    left_out = packer.spine_bodies([p for p in order if p.must], call_sites)
-    packer.whole_spine_files()
-    top = max((p.score for p in pieces), default=0.0)
-    # the bodies the flow's hops or the question's own units point at first, then those only
-    # near them (a word match or a PageRank neighbour no hop reaches); in each group the
-    # constructors of the types the question names first (how such an object is set up is part
-    # of the question, though nothing in the flow calls it by name: `OperatorSubscriber`'s), then
-    # by relevance per character: two short bodies the question needs beat one long one. Before
-    # that relevance, the steps several core units share (below): an accessor is called from
-    # as many, but does no work of its own, and per character it always won
-    packer.other_bodies([p for p in sorted(order, key=lambda p: (p.nearby, not p.builds_named, not p.shared_step, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.unit.id))
-                         if not p.must and p.score >= MIN_SCORE_SHARE * top and not bodiless(p.unit)])
+    # what the question names in code form comes first: the reader asked for it by name
+    ranked = sorted(
+        (p for p in pieces if not bodiless(p.unit)),
+        key=lambda p: (not p.named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** alpha, p.unit.id),
+    )
+    left_out = packer.ranked_bodies(ranked, call_sites)
     packer.whole_when_mostly_shown()
     shown = [v for v in views.values() if v.included]
     for v in shown:
@@ -173,76 +164,41 @@ class _Packer:
                 if len(view.render(view.base, [], "focused")) > FOCUSED_BASE_SHARE * self.budget:
                     view.base = []
 
-    def spine_bodies(self, musts: list[Piece], call_sites: dict[str, list[int]]) -> list[str]:
-        """The spine's bodies: all of them in full when they fit. Otherwise the named symbols,
-        then their direct steps, then by relevance per character faded by depth (DEPTH_FADE per
-        hop below where the flow enters), each in full unless it alone
-        would take more than SPINE_PIECE_SHARE of the budget (then its signature and call
-        sites); the last ones get what is left. Returns those left out."""
+    def ranked_bodies(self, ranked: list[Piece], call_sites: dict[str, list[int]]) -> list[str]:
+        """Each body in the given order while it fits; a flow body (`must`) that does not fit
+        shows its signature and the lines where it calls on. Returns the flow bodies left out."""
         views, left_out = self.views, []
-        need = sum(_alone(views, p) for p in musts)
-        if need > self.remaining:
-            musts = sorted(musts, key=lambda p: (not p.named, not p.next_to_named, -DEPTH_FADE ** p.depth * p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** 0.5, p.spine_pos, p.unit.id))
-        for piece in musts:
+        for piece in ranked:
             self.checkpoint()
             view = views.get(piece.path)
-            if view is None or view.mode == "skeleton":
+            if view is None or view.mode in ("skeleton", "full"):
                 continue
             by_id = {u.id: u for u in view.defs}
-            if (restates_params(piece.unit, view.lines) or bodiless(piece.unit)) and not _in_small_class(piece.unit, by_id):
-                continue  # its signature says all it does; in a small class it brings the class
+            if restates_params(piece.unit, view.lines) and not _in_small_class(piece.unit, by_id):
+                continue  # its signature says all it does
             span = piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True)
             if _covered(view, span):
                 continue  # already shown inside another piece
             base = view.base if not view.included else []
             name = piece.unit.qualname
-            trial_ranges = view.ranges + base + span
-            text = view.render(trial_ranges, view.symbols + [name], view.label())
+            trial = view.ranges + base + span
+            text = view.render(trial, view.symbols + [name], view.label())
             cost = len(text) - len(view.text)
-            if cost > self.remaining or cost > SPINE_PIECE_SHARE * self.budget and need > self.remaining and not piece.named:
-                trial_ranges = view.ranges + base + compact_ranges(piece.unit, call_sites.get(piece.unit.id, []), by_id)
+            if cost > self.remaining and piece.must:
+                trial = view.ranges + base + compact_ranges(piece.unit, call_sites.get(piece.unit.id, []), by_id)
                 name += " (call sites)"
-                text = view.render(trial_ranges, view.symbols + [name], view.label())
+                text = view.render(trial, view.symbols + [name], view.label())
                 cost = len(text) - len(view.text)
             if cost > self.remaining:
-                left_out.append(piece.unit.qualname)
+                if piece.must:
+                    left_out.append(piece.unit.qualname)
                 continue
-            view.ranges, view.text, view.included, view.spine = trial_ranges, text, True, True
+            view.ranges, view.text, view.included = trial, text, True
+            view.spine = view.spine or piece.spine_pos >= 0
             view.symbols = view.symbols + [name]
             self.remaining -= cost
-            view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 999.0)
+            view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 1_000 - min(999.0, 100 * piece.score))
         return left_out
-
-    def whole_spine_files(self) -> None:
-        """A small file the flow passes through is shown whole: its other bodies are the context
-        of the spine's (the class's other members, the helpers beside it)."""
-        for view in sorted((v for v in self.views.values() if v.included and v.mode == "bodies" and v.spine and not v.sibling), key=lambda v: (v.order, v.path)):
-            if len(view.lines) <= WHOLE_SPINE_FILE_LINES and _hides_bodies(view):
-                self._whole(view, self.remaining - int(SPINE_FILE_RESERVE * self.budget))
-
-    def other_bodies(self, pieces: list[Piece]) -> None:
-        """The other relevant bodies, in the order given; context, not the flow: a body that
-        does not fit is not worth a line in the footer."""
-        for piece in pieces:
-            self.checkpoint()
-            view = self.views.get(piece.path)
-            if view is None or view.mode in ("skeleton", "full") or restates_params(piece.unit, view.lines):
-                continue
-            # a small class reads as one here too: its other short members are what the body uses
-            # (`Middleware`'s `__iter__` with its `__init__`)
-            span = piece_ranges(piece.unit, {u.id: u for u in view.defs}, view.trait_impls, whole_class=True)
-            if _covered(view, span):
-                continue
-            base = view.base if not view.included else []
-            trial_ranges = view.ranges + base + span
-            text = view.render(trial_ranges, view.symbols + [piece.unit.qualname], view.label())
-            cost = len(text) - len(view.text)
-            if cost > OTHER_PIECE_SHARE * self.budget or cost > self.remaining:
-                continue
-            view.ranges, view.text, view.included = trial_ranges, text, True
-            view.symbols = view.symbols + [piece.unit.qualname]
-            self.remaining -= cost
-            view.order = min(view.order, 1_000 - min(999.0, piece.score))
 
     def whole_when_mostly_shown(self) -> None:
         for view in self.views.values():
@@ -297,12 +253,6 @@ def _in_small_class(u: Unit, by_id: dict[str, Unit]) -> bool:
     return parent is not None and parent.kind == "class" and parent.end_line - parent.start_line <= SMALL_CLASS_LINES
 
 
-def _hides_bodies(view: FileView) -> bool:
-    """Whether the file holds a body not shown yet: with none, showing it whole adds only
-    comments, imports and bodiless declarations (a function's overload signatures and its doc)."""
-    return any(not bodiless(u) and not _covered(view, [(u.start_line, u.end_line)]) for u in view.defs)
-
-
 def _covered(view: FileView, span: list[tuple[int, int]]) -> bool:
     return all(any(a <= s and e <= b for a, b in view.ranges) for s, e in span)
 
@@ -310,14 +260,6 @@ def _covered(view: FileView, span: list[tuple[int, int]]) -> bool:
 def _body_chars(views: dict[str, FileView], piece: Piece) -> int:
     view = views.get(piece.path)
     return sum(len(line) + 8 for line in view.lines[piece.unit.start_line - 1 : piece.unit.end_line]) if view else 0
-
-
-def _alone(views: dict[str, FileView], piece: Piece) -> int:
-    view = views.get(piece.path)
-    if view is None or view.mode == "skeleton":
-        return 0
-    by_id = {u.id: u for u in view.defs}
-    return len(view.render(piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True), [piece.unit.qualname], "clusters"))
 
 
 def _top_symbols(view: FileView) -> list[str]:

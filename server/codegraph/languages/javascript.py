@@ -17,13 +17,25 @@ _COMMON_DEFS = """
 (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @function
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: (_)) @variable))
 (program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: (_)) @variable)))
+(assignment_expression
+  left: (member_expression object: [(identifier) (member_expression)] property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression)]) @function
+(program (expression_statement (assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))
+(program (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))
+(program (export_statement declaration: (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
+(export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))
 """
+# `a.b = function …` and friends above: functions assigned to members (`exports.f`,
+# `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal.
+# Not `this.x = function`: the qualname would make it a nested name of the enclosing function.
+# Class fields may hold a wrapped arrow too (`x = wrap((…) => {…})`).
 
 _TS_DEFS = _COMMON_DEFS + """
 (abstract_class_declaration name: (_) @name) @class
 (interface_declaration name: (_) @name) @interface
 (enum_declaration name: (_) @name) @enum
 (public_field_definition name: (_) @name value: [(arrow_function) (function_expression)]) @method
+(public_field_definition name: (_) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)]))) @method
 (abstract_method_signature name: (_) @name) @method
 (interface_body (method_signature name: (_) @name) @method)
 (class_body (method_signature name: (_) @name) @method)
@@ -32,6 +44,7 @@ _TS_DEFS = _COMMON_DEFS + """
 
 _JS_DEFS = _COMMON_DEFS + """
 (field_definition property: (_) @name value: [(arrow_function) (function_expression)]) @method
+(field_definition property: (_) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)]))) @method
 """
 
 CALLS = """
@@ -113,7 +126,40 @@ _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function
 _VARIABLE_VALUES = frozenset({"identifier", "member_expression", "call_expression", "new_expression", "as_expression", "satisfies_expression", "await_expression"})
 
 
+def _object_holder(obj: Node) -> str:
+    """The name an object literal is held by: `module.exports.helpers = {…}` → `module.exports.helpers`,
+    `const api = {…}` → `api`, `export default {…}` → `default`; "" when nothing names it."""
+    holder = obj.parent
+    while holder is not None and holder.type in ("parenthesized_expression", "as_expression", "satisfies_expression"):
+        holder = holder.parent
+    if holder is None:
+        return ""
+    if holder.type == "assignment_expression":
+        return text(holder.child_by_field_name("left"))[:120]
+    if holder.type == "variable_declarator":
+        return text(holder.child_by_field_name("name"))[:120]
+    if holder.type == "export_statement":
+        return "default"
+    return ""
+
+
+def _assigned_owner(node: Node) -> str:
+    """`T.prototype.m = function` → `T`, `exports.f = …` → `exports`: what a member-assigned function
+    belongs to; an entry of an object literal belongs to the name holding the object (its name is
+    no name of the module's scope). "" for any other definition."""
+    if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
+        return _object_holder(node.parent)
+    if node.type != "assignment_expression":
+        return ""
+    left = node.child_by_field_name("left")
+    obj = left.child_by_field_name("object") if left is not None else None
+    return text(obj).removesuffix(".prototype")[:120] if obj is not None else ""
+
+
 def refine_kind(node: Node, kind: str) -> str:
+    if node.type == "assignment_expression":  # `T.prototype.m = function`: a method of T
+        left = node.child_by_field_name("left")
+        return "method" if text(left.child_by_field_name("object")).endswith(".prototype") else "function"
     if kind != "variable":
         return kind
     value = node.child_by_field_name("value")
@@ -310,7 +356,9 @@ _COMMON = dict(
     supertypes=supertypes,
     module_statements=module_statements,
     receiver_name=lambda node: "this",
-    wrapper_types=frozenset({"export_statement", "lexical_declaration", "variable_declaration"}),
+    receiver_type=_assigned_owner,
+    default_export="module.exports",
+    wrapper_types=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}),
     leading_types=frozenset({"decorator"}),
     decorator_types=frozenset({"decorator"}),
     body_types=frozenset({"class_body", "statement_block", "interface_body", "enum_body", "object_type"}),

@@ -17,6 +17,7 @@ JAVA_DEFS = """
 (record_declaration name: (identifier) @name) @record
 (method_declaration name: (identifier) @name) @method
 (constructor_declaration name: (identifier) @name) @constructor
+(field_declaration declarator: (variable_declarator name: (identifier) @name value: (object_creation_expression (class_body)))) @object
 """
 
 JAVA_CALLS = """
@@ -38,6 +39,9 @@ def java_import(node: Node) -> list[Import]:
 
 
 def java_supertypes(node: Node) -> list[tuple[str, str]]:
+    if node.type == "field_declaration":  # `FACTORY = new Factory() {…}`: an anonymous subtype of Factory
+        made = node.child_by_field_name("declarator").child_by_field_name("value")
+        return [(text(made.child_by_field_name("type")), "extends")]
     out: list[tuple[str, str]] = []
     superclass = node.child_by_field_name("superclass")
     if superclass is not None:
@@ -118,6 +122,7 @@ KOTLIN_DEFS = """
 (class_declaration (type_identifier) @name) @class
 (object_declaration (type_identifier) @name) @object
 (function_declaration (simple_identifier) @name) @function
+(class_body (property_declaration (variable_declaration (simple_identifier) @name)) @variable)
 """
 
 KOTLIN_CALLS = """
@@ -139,6 +144,8 @@ def kotlin_import(node: Node) -> list[Import]:
 
 def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
+    if node.type == "property_declaration":  # `val cache = object : LruCache<K, V>(8) {…}`: the object's supertypes
+        node = next((c for c in node.children if c.type == "object_literal"), node)
     for spec in node.children:
         if spec.type != "delegation_specifier":
             continue
@@ -153,6 +160,15 @@ def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
 
 
 def kotlin_kind(node: Node, kind: str) -> str:
+    if node.type == "property_declaration":
+        # a member worth a unit of its own: an anonymous object (`val cache = object : Lru(…) {…}`),
+        # a getter, or an initialiser over several lines (`val x = run {…}`, a builder chain)
+        if any(c.type == "object_literal" for c in node.children):
+            return "object"
+        nxt = node.next_named_sibling
+        if nxt is not None and nxt.type in ("getter", "setter"):
+            return "variable"
+        return "variable" if node.end_point.row > node.start_point.row else ""
     if node.type != "class_declaration":
         return kind
     if any(c.type == "interface" for c in node.children):
@@ -231,5 +247,6 @@ KOTLIN = LanguageSpec(
     refine_kind=kotlin_kind,
     receiver_name=lambda node: "this",
     decorator_types=frozenset({"annotation"}),
+    trailing_types=frozenset({"getter", "setter"}),
     body_types=frozenset({"class_body", "function_body", "enum_class_body"}),
 )

@@ -63,6 +63,11 @@ class LanguageSpec:
     wrapper_types: frozenset[str] = frozenset()
     # Sibling node types just before a definition that belong to it (Rust attributes, TS decorators).
     leading_types: frozenset[str] = frozenset()
+    # The qualname of a definition that is its file's default export (`module.exports = function …`):
+    # a default import of the file binds to it
+    default_export: str = ""
+    # Sibling node types just after a definition that belong to it (Kotlin property getters/setters).
+    trailing_types: frozenset[str] = frozenset()
     decorator_types: frozenset[str] = frozenset()
     body_types: frozenset[str] = frozenset()  # the signature ends where one of these begins
     comment_types: frozenset[str] = frozenset({"comment", "line_comment", "block_comment"})

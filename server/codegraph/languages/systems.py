@@ -15,7 +15,14 @@ GO_DEFS = """
 (method_declaration name: (field_identifier) @name) @method
 (type_spec name: (type_identifier) @name type: (struct_type)) @struct
 (type_spec name: (type_identifier) @name type: (interface_type)) @interface
+(type_spec name: (type_identifier) @name type: [(function_type) (slice_type) (map_type) (array_type) (channel_type) (pointer_type) (type_identifier) (qualified_type) (generic_type)]) @struct
+(source_file (const_declaration (const_spec name: (identifier) @name) @variable))
+(source_file (var_declaration (var_spec name: (identifier) @name) @variable))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @variable)))
 """
+# Defined types of other shapes (`type HandlerFunc func(…)`, `type Routes map[…]…`) carry methods
+# like structs do: the same kind. Package-level consts and vars are units; a block of several
+# is a statement holding them.
 
 GO_CALLS = """
 (call_expression function: (identifier) @name) @call
@@ -83,6 +90,9 @@ def go_statements(root: Node) -> list[ModuleStatement]:
         if child.type == "var_declaration" and "(" in text(child):
             spec = next((c for c in child.children if c.type == "var_spec"), None)
             out.append((child, "wiring", text(spec.child_by_field_name("name") if spec else None)[:80]))
+        elif child.type == "const_declaration" and sum(c.type == "const_spec" for c in child.children) > 1:
+            spec = next(c for c in child.children if c.type == "const_spec")
+            out.append((child, "constants", text(spec.child_by_field_name("name"))[:80]))
     return out
 
 
@@ -136,7 +146,7 @@ GO = LanguageSpec(
     package=go_package,
     receiver_type=go_receiver,
     receiver_name=go_receiver_name,
-    wrapper_types=frozenset({"type_declaration"}),
+    wrapper_types=frozenset({"type_declaration", "const_declaration", "var_declaration"}),
     body_types=frozenset({"block", "field_declaration_list", "interface_type"}),
 )
 

@@ -30,6 +30,7 @@ from ..framing import encode_message, frame_bytes_for
 from ..model.fields import InvalidParams, RequestFailed, require_object
 from ..service import IndexOptions, Workspace
 from ..workspace.scope import DEFAULT_MAX_FILE_BYTES, ScopeConfig
+from . import views
 from .sync import Change, apply_changes
 
 log = logging.getLogger("codegraph.lsp")
@@ -38,6 +39,7 @@ EXPLORE = "codegraph/explore"
 DISTILL = "codegraph/distill"
 STATUS = "codegraph/status"
 EVIDENCE = "codegraph/evidence"
+SYMBOLS, CALLS, IMPACT = "codegraph/symbols", "codegraph/calls", "codegraph/impact"
 
 
 class JsonRpcRequestFailed(JsonRpcException):
@@ -330,6 +332,56 @@ async def distill(ls: CodegraphServer, params: Any) -> dict:
 async def evidence(ls: CodegraphServer, params: Any) -> dict:
     """Re-reads pack sources, checking each file's sha256."""
     return await _answer(ls, service.EVIDENCE, params)
+
+
+# ---- the graph's queries: custom requests, and the standard views of the index ----------------
+@server.feature(SYMBOLS)
+async def symbols(ls: CodegraphServer, params: Any) -> dict:
+    """Units by name (the service's `symbols`, as the CLI and MCP answer it)."""
+    return await _answer(ls, service.SYMBOLS, params)
+
+
+@server.feature(CALLS)
+async def calls(ls: CodegraphServer, params: Any) -> dict:
+    """Callers or callees of a unit, proven and likely apart."""
+    return await _answer(ls, service.CALLS, params)
+
+
+@server.feature(IMPACT)
+async def impact(ls: CodegraphServer, params: Any) -> dict:
+    """The units and tests that call into what changed."""
+    return await _answer(ls, service.IMPACT, params)
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+async def workspace_symbol(ls: CodegraphServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+    answers = await ls.state.workspace.view(lambda index, _: views.workspace_symbols(index, params.query))
+    merged = sorted((hit for per_root in answers for hit in per_root), key=lambda hit: hit[0])  # the roots, by rank
+    return [symbol for _, symbol in merged[: views.WORKSPACE_SYMBOL_LIMIT]]
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+async def document_symbol(ls: CodegraphServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    answers = await ls.state.workspace.view(views.document_symbols, params.text_document.uri)
+    return answers[0] if answers else []
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
+async def prepare_call_hierarchy(ls: CodegraphServer, params: types.CallHierarchyPrepareParams) -> list[types.CallHierarchyItem] | None:
+    answers = await ls.state.workspace.view(lambda index, rel: views.prepare(index, rel, params.position), params.text_document.uri)
+    return (answers[0] or None) if answers else None
+
+
+@server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)
+async def incoming_calls(ls: CodegraphServer, params: types.CallHierarchyIncomingCallsParams) -> list[types.CallHierarchyIncomingCall] | None:
+    answers = await ls.state.workspace.view(lambda index, _: views.incoming(index, params.item.data), params.item.uri)
+    return answers[0] if answers else None
+
+
+@server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)
+async def outgoing_calls(ls: CodegraphServer, params: types.CallHierarchyOutgoingCallsParams) -> list[types.CallHierarchyOutgoingCall] | None:
+    answers = await ls.state.workspace.view(lambda index, _: views.outgoing(index, params.item.data), params.item.uri)
+    return answers[0] if answers else None
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import pathspec
-
 from ..languages import spec_for_path
+from .ignore import IgnoreProblem, IgnoreRules, matchable, parse_lines, read_ignore_file
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 MAX_FILES = 200_000  # a runaway walk stops here and says so
@@ -70,6 +69,36 @@ def is_secret_path(path: str) -> bool:
     return bool(parts) and (SECRET_NAME.match(parts[-1]) is not None or any(p in SECRET_DIRS for p in parts[:-1]))
 
 
+_COMMENT_STARTS = (b"//", b"#", b"/*", b"*", b"--", b"<!--")
+
+
+def _leading_comments(header: bytes) -> list[bytes]:
+    """The lines of a file's opening comments (blank lines, line comments, block comments,
+    a module docstring), up to its first line of code: a generator marks the file there, while
+    the same words further down describe one item (`/// an auto-generated help writer`)."""
+    out: list[bytes] = []
+    closer = b""
+    for line in header.splitlines():
+        s = line.strip()
+        if closer:  # inside a block comment or a docstring
+            out.append(line)
+            if closer in s:
+                closer = b""
+            continue
+        if not s:
+            continue
+        for opener, end in ((b"/*", b"*/"), (b'"""', b'"""'), (b"'''", b"'''")):
+            if s.startswith(opener):
+                out.append(line)
+                closer = b"" if end in s[len(opener):] else end
+                break
+        else:
+            if not s.startswith(_COMMENT_STARTS):
+                break
+            out.append(line)
+    return out
+
+
 @dataclass(frozen=True)
 class ScopeConfig:
     exclude: tuple[str, ...] = ()
@@ -91,9 +120,12 @@ class Scope:
     def __init__(self, root: Path, config: ScopeConfig) -> None:
         self.root = root.resolve()
         self.config = config
-        self._configured = pathspec.GitIgnoreSpec.from_lines(config.exclude) if config.exclude else None
-        self._ignores: dict[str, pathspec.GitIgnoreSpec] = {}  # dir rel path ("" = root) → its .gitignore
-        self._chains: dict[str, tuple[tuple[str, pathspec.GitIgnoreSpec], ...]] = {}
+        self._configured, bad = parse_lines(config.exclude) if config.exclude else (None, [])
+        # configuration lines that were skipped, reported with the walk's skipped paths
+        self._exclude_problems = {f"(configured exclude #{p.line})": p.reason for p in bad}
+        self.problems: dict[str, str] = dict(self._exclude_problems)
+        self._ignores: dict[str, IgnoreRules | None] = {}  # dir rel path ("" = root) → its .gitignore
+        self._chains: dict[str, tuple[tuple[str, IgnoreRules], ...]] = {}
 
     # ---- single-path decisions -------------------------------------------------
     def relpath(self, abspath: Path | str) -> str | None:
@@ -108,18 +140,25 @@ class Scope:
         """Drops the memoised .gitignore rules (one changed): the next decisions read them again."""
         self._ignores.clear()
         self._chains.clear()
+        self.problems = dict(self._exclude_problems)
 
     def _load_ignore(self, rel_dir: str) -> None:
         if rel_dir in self._ignores:
             return
-        path = self.root / rel_dir / ".gitignore"
-        try:
-            lines = path.read_text("utf-8", "replace").splitlines() if path.is_file() else []
-        except OSError:
-            lines = []
-        self._ignores[rel_dir] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None  # type: ignore[assignment]
+        rel = f"{rel_dir}/.gitignore" if rel_dir else ".gitignore"
+        spec, problems = read_ignore_file(os.path.join(self.root, rel))
+        self._report(rel, problems)
+        self._ignores[rel_dir] = spec
 
-    def _chain_of(self, rel_dir: str) -> tuple[tuple[str, pathspec.GitIgnoreSpec], ...]:
+    def _report(self, rel: str, problems: list[IgnoreProblem]) -> None:
+        whole = "; ".join(p.reason for p in problems if not p.line)
+        if whole:
+            self.problems[rel] = whole
+        for p in problems:
+            if p.line:
+                self.problems[f"{rel}:{p.line}"] = p.reason
+
+    def _chain_of(self, rel_dir: str) -> tuple[tuple[str, IgnoreRules], ...]:
         """The .gitignore specs of rel_dir and its ancestors, root first; memoised per directory so a
         2,000-level tree costs O(depth) per path, not O(depth²) joins."""
         missing = []
@@ -137,13 +176,14 @@ class Scope:
         return self._chains[rel_dir]
 
     def _ignored(self, rel: str, is_dir: bool) -> str | None:
-        probe = rel + "/" if is_dir else rel
-        if self._configured is not None and self._configured.match_file(probe):
+        text = matchable(rel)  # the patterns saw the same mapping of undecodable bytes (same length)
+        if self._configured is not None and self._configured.decide(text, is_dir):
             return "excluded by configuration"
-        for base, spec in self._chain_of(rel.rpartition("/")[0]):
-            sub = (rel[len(base) + 1 :] if base else rel) + ("/" if is_dir else "")
-            if spec.match_file(sub):
-                return ".gitignore"
+        # as git: the deepest ignore file with a matching rule decides (its last matching rule)
+        for base, rules in reversed(self._chain_of(rel.rpartition("/")[0])):
+            decided = rules.decide(text[len(base) + 1 :] if base else text, is_dir)
+            if decided is not None:
+                return ".gitignore" if decided else None
         return None
 
     def dir_reason(self, rel: str) -> str | None:
@@ -188,7 +228,7 @@ class Scope:
         # regex, which costs more than the rest of reading the file
         header = raw[:2048].lower()
         if b"generated" in header and any(
-            GENERATED_MARK.search(line) and not _ASSIGNMENT.match(line) for line in header.splitlines()
+            GENERATED_MARK.search(line) and not _ASSIGNMENT.match(line) for line in _leading_comments(header)
         ):
             return "generated (marked in header)"
         if len(raw) > 20_000:
@@ -223,7 +263,9 @@ class Scope:
 
     def walk(self, result: ScanResult) -> Iterator[tuple[str, str]]:
         """(path, language) of each file in scope as the walk meets it; what it skips, and why,
-        goes to `result.skipped`. A full build reads (and parses) files while the walk goes on."""
+        goes to `result.skipped`, with the ignore-file lines it could not use. A full build reads
+        (and parses) files while the walk goes on. Nothing a path holds can stop the walk: a
+        failure deciding one path skips that path with the failure as its reason."""
         stack = [""]
         seen = 0
         while stack:
@@ -236,38 +278,51 @@ class Scope:
             for entry in entries:
                 rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
                 try:
-                    is_link = entry.is_symlink()
-                    if is_link:
-                        real = os.path.realpath(entry.path)
-                        if self.relpath(real) is None:
-                            result.skipped[rel] = "symlink leaves the workspace"
-                            continue
-                        if os.path.isdir(real):
-                            result.skipped[rel] = "symlinked directory (not followed)"
-                            continue
-                    st = entry.stat(follow_symlinks=True)
-                except OSError as exc:
-                    result.skipped[rel] = f"unreadable ({exc.strerror or exc})"
+                    decided = self._decide(entry, rel, result)
+                except Exception as exc:  # noqa: BLE001 - one path's failure is that path's reason
+                    result.skipped[rel] = f"scope decision failed ({type(exc).__name__}: {ascii(str(exc)[:80])})"
                     continue
-                if stat.S_ISDIR(st.st_mode):
-                    reason = self.dir_reason(rel)
-                    if reason is None:
-                        stack.append(rel)
-                    elif reason not in ("VCS directory",):
-                        result.skipped[rel + "/"] = reason
-                    continue
-                if not stat.S_ISREG(st.st_mode):
-                    continue
-                reason = self.file_reason(rel, st.st_size)
-                if reason is None:
+                if decided == "dir":
+                    stack.append(rel)
+                elif decided is not None:
                     seen += 1
                     if seen > MAX_FILES:
                         result.skipped[rel] = f"file limit reached ({MAX_FILES} files)"
                         continue
-                    spec = spec_for_path(rel, self.config.languages)
-                    yield rel, spec.name if spec else ""
-                elif reason == "unsupported language":
-                    kind = file_kind(entry.name)
-                    result.unsupported[kind] = result.unsupported.get(kind, 0) + 1
-                else:
-                    result.skipped[rel] = reason
+                    yield rel, decided
+        result.skipped.update(self.problems)
+
+    def _decide(self, entry: os.DirEntry, rel: str, result: ScanResult) -> str | None:
+        """"dir" to descend, a language for a file in scope, None when skipped (recorded in `result`)."""
+        try:
+            if entry.is_symlink():
+                real = os.path.realpath(entry.path)
+                if self.relpath(real) is None:
+                    result.skipped[rel] = "symlink leaves the workspace"
+                    return None
+                if os.path.isdir(real):
+                    result.skipped[rel] = "symlinked directory (not followed)"
+                    return None
+            st = entry.stat(follow_symlinks=True)
+        except OSError as exc:
+            result.skipped[rel] = f"unreadable ({exc.strerror or exc})"
+            return None
+        if stat.S_ISDIR(st.st_mode):
+            reason = self.dir_reason(rel)
+            if reason is None:
+                return "dir"
+            if reason != "VCS directory":
+                result.skipped[rel + "/"] = reason
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        reason = self.file_reason(rel, st.st_size)
+        if reason is None:
+            spec = spec_for_path(rel, self.config.languages)
+            return spec.name if spec else ""
+        if reason == "unsupported language":
+            kind = file_kind(entry.name)
+            result.unsupported[kind] = result.unsupported.get(kind, 0) + 1
+        else:
+            result.skipped[rel] = reason
+        return None

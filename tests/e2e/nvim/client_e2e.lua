@@ -296,6 +296,42 @@ step("status", function()
   check(msg:find("files", 1, true), "status lacks a file count: " .. msg)
 end)
 
+-- The standard LSP views of the index, through Neovim's own functions (no plugin code).
+local symbol_def = nil -- { filename, lnum } of SYMBOL, from workspace/symbol
+step("workspace-symbol", function()
+  vim.api.nvim_set_current_buf(src_buf)
+  vim.fn.setqflist({}, "r")
+  vim.lsp.buf.workspace_symbol(SYMBOL)
+  local ok = vim.wait(WAIT_MS, function() return #vim.fn.getqflist() > 0 end, 50)
+  check(ok, "workspace_symbol() filled no quickfix list")
+  for _, item in ipairs(vim.fn.getqflist()) do
+    if item.text:find(SYMBOL, 1, true) and symbol_def == nil then
+      symbol_def = { filename = vim.api.nvim_buf_get_name(item.bufnr), lnum = item.lnum }
+    end
+  end
+  check(symbol_def, "no " .. SYMBOL .. " among the workspace symbols: " .. vim.inspect(vim.fn.getqflist()))
+  vim.cmd("cclose")
+end)
+
+step("incoming-calls", function()
+  check(symbol_def, "no definition of " .. SYMBOL .. " (workspace-symbol failed)")
+  vim.cmd("edit " .. vim.fn.fnameescape(symbol_def.filename))
+  vim.wait(WAIT_MS, function() return #codegraph_clients(0) > 0 end, 50)
+  vim.api.nvim_win_set_cursor(0, { symbol_def.lnum, 0 })
+  check(vim.fn.search("\\<" .. SYMBOL .. "\\>", "c", symbol_def.lnum) > 0, "the definition line does not name " .. SYMBOL)
+  vim.fn.setqflist({}, "r")
+  vim.lsp.buf.incoming_calls()
+  local ok = vim.wait(WAIT_MS, function() return #vim.fn.getqflist() > 0 end, 50)
+  check(ok, "incoming_calls() filled no quickfix list; notes: " .. table.concat(notes_since(0), " / "))
+  local files = {}
+  for _, item in ipairs(vim.fn.getqflist()) do table.insert(files, vim.api.nvim_buf_get_name(item.bufnr)) end
+  local found = false
+  for _, f in ipairs(files) do if f:sub(-#FILE) == FILE then found = true end end
+  check(found, "no caller in " .. FILE .. " among " .. vim.inspect(files))
+  vim.cmd("cclose")
+  vim.api.nvim_set_current_buf(src_buf)
+end)
+
 if vim.fn.has("nvim-0.10") == 1 then
   step("file-written-outside-is-indexed", function()
     -- the server registered watchers; Neovim reports the new file, the next answer has it

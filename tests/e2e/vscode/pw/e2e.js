@@ -296,6 +296,67 @@ async function main() {
       await screenshot("distill-question");
     }, { independent: true });
 
+    await step("Go to Symbol in Workspace lists functions from the index (workspace/symbol)", async () => {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("F1");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ state: "visible", timeout: 15000 });
+      await input.fill("#hndlreq"); // fuzzy: the server's matcher, not only VS Code's filter
+      const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "handle_request" }).first();
+      await row.waitFor({ state: "visible", timeout: 30000 });
+      log("workspace symbol row:", JSON.stringify((await row.innerText()).replace(/\s+/g, " ")));
+      await screenshot("workspace-symbol");
+      await page.keyboard.press("Enter");
+      await page.locator(".tabs-container .tab.active", { hasText: "service.py" }).waitFor({ timeout: 15000 });
+    }, { independent: true });
+
+    await step("Show Call Hierarchy lists a method's callers, a likely one labelled as such", async () => {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+P");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ state: "visible", timeout: 15000 });
+      await input.fill("storage.py");
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: "storage.py" }).first().waitFor({ timeout: 15000 });
+      await page.keyboard.press("Enter");
+      await page.locator(".tabs-container .tab.active", { hasText: "storage.py" }).waitFor({ timeout: 15000 });
+      await page.locator(`${EDITOR} .view-lines`).click();
+      await page.keyboard.press("Control+G");
+      await input.waitFor({ state: "visible", timeout: 15000 });
+      await input.fill(":9:10"); // `def save(…)` (the name)
+      await page.keyboard.press("Enter");
+      await runCommand(page, "Calls: Show Call Hierarchy");
+      const row = page.locator(".monaco-list-row", { hasText: "handle_request" }).first();
+      await row.waitFor({ state: "visible", timeout: 30000 });
+      const text = (await row.innerText()).replace(/\s+/g, " ");
+      log("call hierarchy row:", JSON.stringify(text));
+      await screenshot("call-hierarchy");
+      assert.match(text, /likely: receiver-name, 0\.30/, "the likely caller is not labelled");
+      await page.keyboard.press("Escape");
+    }, { independent: true });
+
+    await step("Show Call Hierarchy on a function lists its proven caller", async () => {
+      await page.keyboard.press("Control+P");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ state: "visible", timeout: 15000 });
+      await input.fill("service.py");
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: "service.py" }).first().waitFor({ timeout: 15000 });
+      await page.keyboard.press("Enter");
+      await page.locator(".tabs-container .tab.active", { hasText: "service.py" }).waitFor({ timeout: 15000 });
+      await page.locator(`${EDITOR} .view-lines`).click();
+      await page.keyboard.press("Control+G");
+      await input.waitFor({ state: "visible", timeout: 15000 });
+      await input.fill(":8:6"); // `def handle_request(…)`
+      await page.keyboard.press("Enter");
+      await runCommand(page, "Calls: Show Call Hierarchy");
+      const row = page.locator(".monaco-list-row", { hasText: "main" }).filter({ hasText: "app/main.py" }).first();
+      await row.waitFor({ state: "visible", timeout: 30000 });
+      const text = (await row.innerText()).replace(/\s+/g, " ");
+      log("call hierarchy row:", JSON.stringify(text));
+      await screenshot("call-hierarchy-proven");
+      assert.ok(!/likely/.test(text), `a proven caller is labelled likely: ${text}`);
+      await page.keyboard.press("Escape");
+    }, { independent: true });
+
     await step("a file written outside the editor is indexed (the watcher the server registered)", async () => {
       const name = "written_outside_the_editor";
       fs.writeFileSync(`${WS}/app/${name}.py`, `def ${name}():\n    return "seen by the watcher"\n`);

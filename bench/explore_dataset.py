@@ -1,0 +1,104 @@
+"""The learning-to-rank data set for explore: every fit question's candidates, their features and labels.
+
+    python bench/explore_dataset.py [--devset DIR] [--corpora DIR] [--out FILE] [CASE_ID ...]
+
+For each question of the development set's fit split, runs explore's stages up to the ranking
+in-process (`engine.understand`, `engine.candidate_table`) on the corpus's index and writes
+one record per question: the candidates' feature rows, each candidate's cost in characters,
+and whether it is a needed unit (a gold spine unit or distinct step it matches: it covers
+≥ 90 % of the gold lines and the gold covers ≥ 50 % of it). `bench/fit_explore.py` reads it.
+Never run on the check split: its gold is not for fitting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DEVSET = Path(os.environ.get("CODEGRAPH_DEVSET", str(REPO.parent / "shared" / "devset")))
+DEFAULT_CORPORA = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-devset"
+
+
+def gold_units(case: dict) -> list[dict]:
+    return [g for g in case.get("spine", []) + case.get("distinct_steps", []) if "line" in g]
+
+
+def matches(u, g: dict) -> bool:
+    if u.path != g["path"]:
+        return False
+    lo, hi = max(u.start_line, g["line"]), min(u.end_line, g["end_line"])
+    if lo > hi:
+        return False
+    inter = hi - lo + 1
+    return inter >= 0.9 * (g["end_line"] - g["line"] + 1) and inter >= 0.5 * (u.end_line - u.start_line + 1)
+
+
+def open_index(root: Path, cache: Path):
+    from codegraph.index.index import RootIndex
+
+    index = RootIndex(root, cache_dir=cache)
+    index.build()
+    return index
+
+
+def records_for(index, cases: list[dict], budget: int) -> list[dict]:
+    from codegraph.explore.engine import candidate_table, understand
+    from codegraph.explore.features import FEATURES
+    from codegraph.explore.model import ExploreRequest
+
+    out = []
+    for case in cases:
+        req = ExploreRequest(case["question"], budget)
+        t = time.perf_counter()
+        front = understand(index, req, lambda: None)
+        cands, rows, links = candidate_table(index, req, front)
+        golds = gold_units(case)
+        labels = [int(any(matches(u, g) for g in golds)) for u in cands]
+        found = sum(1 for g in golds if any(matches(u, g) for u in cands))
+        sources = index.sources
+        costs = [len(sources.get(u.path, b"")[u.start_byte : u.end_byte].decode("utf-8", "replace")) + 8 * (u.end_line - u.start_line + 1) for u in cands]
+        out.append({
+            "case_id": case["id"], "corpus": case["corpus"], "features": FEATURES, "rows": rows, "links": links, "labels": labels, "costs": costs,
+            "units": [(u.path, u.start_line, u.end_line) for u in cands], "gold": [(g["path"], g["line"], g["end_line"]) for g in golds],
+            "gold_in_candidates": found, "seconds": time.perf_counter() - t,
+        })
+        print(f"{case['id']:<40} candidates {len(cands):>4}  positives {sum(labels):>3}  gold found {found}/{len(golds)}  {out[-1]['seconds']:.2f}s", flush=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("cases", nargs="*")
+    ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
+    ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
+    ap.add_argument("--cache-dir", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-bench-cache"))
+    ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-explore-dataset.pkl"))
+    args = ap.parse_args()
+    data = json.loads((Path(args.devset) / "explore_cases.json").read_text())
+    by_corpus: dict[str, list[dict]] = defaultdict(list)
+    for case in data["cases"]:
+        if not args.cases or case["id"] in args.cases:
+            by_corpus[case["corpus"]].append(case)
+    records = []
+    for corpus, cases in sorted(by_corpus.items()):
+        root = Path(args.corpora) / corpus
+        try:
+            index = open_index(root, Path(args.cache_dir))
+        except Exception as exc:  # a corpus that does not index is reported, not fatal
+            print(f"{corpus}: not indexed ({type(exc).__name__}: {exc})", file=sys.stderr)
+            continue
+        records += records_for(index, cases, data.get("budget_chars", 28000))
+    Path(args.out).write_bytes(pickle.dumps(records))
+    print(f"{len(records)} questions → {args.out}")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO / "server"))
+    main()

@@ -1,0 +1,152 @@
+"""Name rules of the ranked graph: a bare or member name matched to definitions by locality
+(`same-file`, `import-reach`, `same-package`, `unique-name`, `receiver-name`, `member-*`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
+from .rules import MAX_NAME_CANDIDATES, RULE_CONFIDENCE, _K_FACTOR, _dirname, _is_test, _norm, _secondary
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..index.index import RootIndex  # noqa: F401
+
+
+class NameRules:
+    """Mixin of LikelyGraph: candidates by name, ranked by locality tier."""
+
+    index: "RootIndex"
+
+    def _receiver_name(self, facts: FileFacts, call: Call, last: str) -> list[tuple[Unit, float, str]]:
+        """Receiver-name ↔ type-name: `session_interface.save_session` → `…SessionInterface.save_session`."""
+        last = last.strip("_")
+        if len(last) < 4 or not last.replace("_", "").isalnum():
+            return []
+        key = (_norm(last), call.name)
+        hits = self._memo_rn.get(key)
+        if hits is None:
+            hits = self._memo_rn[key] = self._find_receiver_name(*key)
+        if not hits:
+            return []
+        hits = self._best_tier(facts.path, hits)
+        if not hits or len(hits) > MAX_NAME_CANDIDATES:
+            return []
+        conf = RULE_CONFIDENCE["receiver-name"] * _K_FACTOR[len(hits)]
+        return [(m, conf, "receiver-name") for m in hits]
+
+    def _find_receiver_name(self, key: str, name: str) -> list[Unit]:
+        """Methods named `name` whose type (or a type below it that inherits them) is named like
+        the receiver (normalized: `session_interface` ~ `SecureCookieSessionInterface`)."""
+        table = self._method_owner_names.get(name)
+        if table is None:
+            units, sub = self.index.resolver.units, self.subtypes()
+            table = []
+            for m in self.by_name().get(name, ()):
+                owner = units.get(m.parent) if m.is_callable and m.parent else None
+                if owner is None or owner.kind not in CLASS_KINDS:
+                    continue
+                names = {_norm(owner.name)} | {_norm(units[x].name) for x in sub.get(owner.id, ()) if x in units}
+                table.append((m, tuple(names)))
+            self._method_owner_names[name] = table
+        return [m for m, norms in table if any(n.endswith(key) or (len(n) >= 5 and key.endswith(n)) for n in norms)]
+
+    # ---- references: functions handed over as values -----------------------------------------
+
+    def _find_by_name(self, facts: FileFacts, call: Call) -> list[tuple[Unit, float, str]]:
+        defs = self.by_name().get(call.name)
+        if not defs:
+            return []
+        if call.construct:
+            cands = [u for u in defs if u.kind in CLASS_KINDS]
+        else:
+            if call.receiver:  # a member call on something untyped: methods (a module's functions are resolved)
+                cands = [u for u in defs if u.kind == "method"]
+            else:  # a bare name: functions and types (a method named bare is resolved inside its type)
+                cands = [u for u in defs if u.kind == "function" or u.kind in CLASS_KINDS]
+        if not cands:
+            return []
+        total = len(cands)
+        best = self._best_tier(facts.path, cands, with_tier=True)
+        if not best:
+            return []
+        tier, hits = best
+        if len(hits) > MAX_NAME_CANDIDATES:
+            return []
+        if tier == 0:
+            rule = "same-file"
+        elif tier == 1:
+            rule = "import-reach"
+        elif total == 1 or len(hits) == total:
+            rule = "unique-name" if tier >= 3 else "same-package"
+        else:
+            rule = "same-package" if tier == 2 else "unique-name"
+        if tier >= 3 and total > MAX_NAME_CANDIDATES:
+            return []
+        if call.receiver:  # a member call on something untyped: often a library's or a builtin's method
+            rule = "member-" + rule
+            if rule not in RULE_CONFIDENCE:  # beyond the caller's file and its imports: measured noise (≤ 0.06)
+                return []
+        conf = RULE_CONFIDENCE[rule] * _K_FACTOR[len(hits)]
+        out = []
+        for u in hits:
+            if u.kind in CLASS_KINDS:
+                u = self.constructor(u) or u
+            out.append((u, conf, rule))
+        return out
+
+    def _best_tier(self, path: str, cands: list[Unit], with_tier: bool = False):
+        """The candidates in the best locality tier (`_tier`). Test files never serve a non-test
+        caller; main source beats examples/docs/benchmarks and compiled copies."""
+        caller_test = _is_test(path)
+        cands = [u for u in cands if caller_test or not _is_test(u.path)]
+        if not cands:
+            return None if with_tier else []
+        # a caller in examples/ or a compiled copy may use its own kind of file: only a kind
+        # below the caller's own ranks lower
+        own = _secondary(path)
+        ranks = [max(0, _secondary(u.path) - own) for u in cands]
+        least = min(ranks)
+        cands = [u for u, r in zip(cands, ranks) if r == least]
+        seen = self._memo_tier.get(path)
+        if seen is None:
+            seen = self._memo_tier[path] = {}
+        tiers = []
+        for u in cands:  # many candidates share a file (methods of one name): one tier per file
+            t = seen.get(u.path)
+            if t is None:
+                t = seen[u.path] = self._find_tier(path, u.path)
+            tiers.append(t)
+        best = min(tiers)
+        hits = [u for t, u in zip(tiers, cands) if t == best]
+        return (best, hits) if with_tier else hits
+
+    def _tier(self, path: str, u: Unit) -> int:
+        """Locality of a definition seen from `path`: same file (0), a file `path` imports (1),
+        same directory or package (2), same top-level tree (3), anywhere (4)."""
+        seen = self._memo_tier.get(path)
+        if seen is None:
+            seen = self._memo_tier[path] = {}
+        hit = seen.get(u.path)
+        if hit is None:
+            hit = seen[u.path] = self._find_tier(path, u.path)
+        return hit
+
+    def _find_tier(self, path: str, other_path: str) -> int:
+        if other_path == path:
+            return 0
+        if other_path in self.imported_files(path):
+            return 1
+        if _dirname(other_path) == _dirname(path):
+            return 2
+        files = self.index.files
+        facts = files.get(path)
+        if facts is not None and facts.package:
+            other = files.get(other_path)
+            if other is not None and other.package == facts.package and other.language == facts.language:
+                return 2
+        if other_path.split("/", 1)[0] == path.split("/", 1)[0]:
+            return 3
+        return 4
+
+    # ---- incoming --------------------------------------------------------------------------

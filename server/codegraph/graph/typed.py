@@ -1,0 +1,271 @@
+"""Typed-receiver rules of the ranked graph: what type a receiver, a local, a member or a view
+holds (`attr-type`, `field-type`, `return-type`, `local-type`, `declared-type`, `field-binding`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+
+from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
+from ..languages import BY_NAME
+from ..languages.spec import last_segment
+from .rules import _calls, _is_test, _segments, _type_args
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..index.index import RootIndex  # noqa: F401
+
+
+class TypedReceivers:
+    """Mixin of LikelyGraph: the type a receiver expression holds."""
+
+    index: "RootIndex"
+
+    def _patched_type(self, statement: Unit) -> Unit | None:
+        """The type a module-level statement gives members when it loads (`Axios.prototype[m] =
+        function () { return this.request(…) }`): `this` in the functions it assigns is that type."""
+        facts = self.index.files.get(statement.path)
+        spec = BY_NAME.get(facts.language) if facts is not None else None
+        if spec is None or spec.runtime_members is None:
+            return None
+        hit = spec.runtime_members.search(self.index.sources.get(statement.path, b""), statement.start_byte, statement.end_byte)
+        return self._type_named(statement.path, hit.group(1).decode()) if hit else None
+
+    def _type_named(self, path: str, name: str) -> Unit | None:
+        """A type called `name` near `path`: in the file, else the one in the nearest tier."""
+        key = (path, name)
+        if key not in self._memo_types:
+            self._memo_types[key] = self._find_type_named(path, name)
+        return self._memo_types[key]
+
+    def _find_type_named(self, path: str, name: str) -> Unit | None:
+        facts = self.index.files.get(path)
+        if facts is None:
+            return None
+        local = [u for u in self.index.resolver.top.get(path, {}).get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
+        if len(local) == 1:
+            return local[0]
+        defs = [u for u in self.by_name().get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
+        hits = self._best_tier(path, defs)
+        if len(hits) == 1 and self._tier(path, hits[0]) <= 2:
+            return hits[0]
+        # imported by name through a re-export (`use crate::cache::ReadyCache` where cache/mod.rs
+        # re-exports it): the one type of that name in the workspace
+        if len(defs) == 1 and not _is_test(defs[0].path) and any((imp.alias or imp.name) == name for imp in facts.imports):
+            return defs[0]
+        return None
+
+    def _type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
+        """A declared type as a type unit; an array or a container/wrapper from outside the
+        index (`List<Factory>`, `Lazy<Cache>`, `Foo[]`) stands for its element type."""
+        key = (facts.path, text)
+        if key not in self._memo_types:
+            self._memo_types[key] = self._find_type_from_text(facts, text)
+        return self._memo_types[key]
+
+    def _find_type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
+        text = text.strip()
+        while text.endswith("[]"):
+            text = text[:-2].strip()
+        t = self.index.resolver._resolve_type_text(facts, text)
+        if t is not None:
+            return t
+        name = last_segment(text)
+        t = self._type_by_path(facts, text, name)  # `proto::h2::Server`: the path decides before locality
+        if t is not None:
+            return t
+        t = self._type_named(facts.path, name) if name and name[:1].isupper() else None
+        if t is not None:
+            return t
+        aliased = self._alias_of(facts, name) if name and name[:1].isupper() else ""
+        if aliased:
+            return self._type_from_text(facts, aliased)
+        for args in _type_args(text)[::-1]:
+            t = self._type_from_text(facts, args)
+            if t is not None:
+                return t
+        return None
+
+    def _type_by_path(self, facts: FileFacts, text: str, name: str) -> Unit | None:
+        """`proto::h1::Dispatcher<…>`: the one type of that name whose file lies under the
+        directories the path spells (`…/proto/h1/…`), where the path's modules do not resolve."""
+        head = text.split("<", 1)[0].replace("::", ".").split(".")
+        dirs = [p for p in head[:-1] if p not in ("crate", "self", "super", "")]
+        if not dirs or not name:
+            return None
+        spelled = "/" + "/".join(dirs) + "/"
+        hits = [
+            u for u in self.by_name().get(name, ())
+            if u.kind in CLASS_KINDS and u.kind != "impl" and (spelled in "/" + u.path or ("/" + posixpath.splitext(u.path)[0]).endswith(spelled[:-1]))
+        ]
+        hits = [u for u in hits if not _is_test(u.path)] if not _is_test(facts.path) else hits
+        return hits[0] if len(hits) == 1 else None
+
+    def _alias_of(self, facts: FileFacts, name: str) -> str:
+        """What a type alias declared in the file stands for (`type H1<T> = proto::Dispatcher<T>;`),
+        "" when the file declares none of that name. An alias of itself is none."""
+        aliases = self._aliases.get(facts.path)
+        if aliases is None:
+            spec = BY_NAME.get(facts.language)
+            source = self.index.sources.get(facts.path, b"") if spec is not None and spec.type_alias is not None else b""
+            aliases = self._aliases[facts.path] = {  # the first declaration of a name wins (`#[cfg]` variants)
+                m.group(1).decode(): m.group(2).decode("utf-8", "replace").strip()
+                for m in reversed(list(spec.type_alias.finditer(source)))
+            } if b"type " in source else {}
+        target = aliases.get(name, "")
+        return target if target and last_segment(target) != name else ""
+
+    def _held_type(self, facts: FileFacts, held: str) -> tuple[Unit | None, bool]:
+        """The type a member or local holds: (type, made by a call)."""
+        if not held.endswith("()"):
+            return self._type_from_text(facts, held), False
+        callee = held[:-2]
+        resolver = self.index.resolver
+        parts = [p for p in callee.replace("::", ".").split(".") if p]
+        if not parts:
+            return None, True
+        head = resolver._lookup(facts, None, parts[0])
+        for part in parts[1:]:
+            head = resolver._member_of(head, part)
+        if isinstance(head, Unit):
+            if head.kind in CLASS_KINDS:
+                return head, True
+            if head.is_callable and head.returns:
+                other = self.index.files.get(head.path)
+                return (self._type_from_text(other, head.returns) if other is not None else None), True
+            return None, True
+        return self._type_named(facts.path, parts[-1]) if parts[-1][:1].isupper() else None, True
+
+    def _member_type(self, t: Unit, name: str) -> tuple[Unit | None, str]:
+        """What member `name` of type `t` (or of its supertypes) holds: (type, rule)."""
+        resolver = self.index.resolver
+        frontier, seen = [t], set()
+        for _ in range(5):
+            nxt = []
+            for cur in frontier:
+                if cur.id in seen:
+                    continue
+                seen.add(cur.id)
+                held = next((h for n, h in cur.attrs if n == name), None)
+                if held:
+                    facts = self.index.files.get(cur.path)
+                    if facts is None:
+                        return None, ""
+                    found, made = self._held_type(facts, held)
+                    return found, ("attr-type" if made else "field-type")
+                nxt += resolver.supertypes_of(cur)
+            frontier = nxt
+            if not frontier:
+                break
+        return None, ""
+
+    def _local_type(self, facts: FileFacts, caller: Unit | None, local: str) -> tuple[Unit | None, str]:
+        """`x = Foo()` / `x = f()` (f declared `-> Ctx`) in the same callable: x's type."""
+        if caller is None:
+            return None, ""
+        ctx = self._ctx(facts.path)
+        idxs = ctx.assigned.get((caller.id, local))
+        if not idxs:
+            return None, ""
+        dsts = {ctx.call_dst.get(i) for i in idxs}
+        if dsts == {None} and len(idxs) == 1:  # `let me = self.project()`: a view of what it is called on
+            return self._view_type(facts, caller, _calls(facts)[idxs[0]])
+        if len(dsts) != 1 or None in dsts:
+            return None, ""
+        target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
+        if target is None:
+            return None, ""
+        if target.kind == "constructor" and target.parent:
+            return self.index.resolver.units.get(target.parent), "local-type"
+        return self._made_by(target)
+
+    def _receiver_type(self, facts: FileFacts, caller: Unit | None, steps: list[tuple[str, bool]]) -> tuple[Unit | None, str]:
+        """The type a receiver holds (`self.session_interface`, `ctx`, `factories.get(i)`), and
+        the rule that typed its last step."""
+        resolver = self.index.resolver
+        method, owner = self._enclosing(caller)
+        self_words = {"self", "this", "Self"} | ({method.receiver} if method is not None and method.receiver else set())
+        head, called = steps[0]
+        t: Unit | None
+        if called:
+            hit = resolver._lookup(facts, caller, head)
+            t, rule = self._made_by(hit)
+        elif head in self_words:
+            t, rule = owner, "self"
+        else:
+            declared = resolver._declared_type(caller, head)
+            if declared:
+                t, rule = self._type_from_text(facts, declared), "declared-type"
+            else:
+                t, rule = self._local_type(facts, caller, head)
+                if t is None and owner is not None:
+                    spec = BY_NAME.get(facts.language)
+                    if spec is not None and spec.implicit_this and not self._is_local(facts, caller, head):
+                        t, rule = self._member_type(owner, head)
+                    elif spec is not None and spec.field_bindings and not self._is_local(facts, caller, head):
+                        t, rule = self._field_binding(owner, head)
+        views = self._self_views(facts)
+        rest = steps[1:]
+        while rest:
+            (name, called), rest = rest[0], rest[1:]
+            if t is None:
+                return None, ""
+            if called:  # `x.make()`: what make returns; `list.get(i)` on a container: its element
+                m = resolver.find_member(t, name)
+                if m is None and (rule != "self" or name in views):  # `self.as_mut()`: self itself
+                    continue
+                t, rule = self._made_by(m)
+            elif rest and not rest[0][1] and self._member_type(t, f"{name}.{rest[0][0]}")[0] is not None:
+                # `this.queues.request`: an entry of an object literal the member holds
+                t, rule = self._member_type(t, f"{name}.{rest[0][0]}")
+                rest = rest[1:]
+            else:
+                t, rule = self._member_type(t, name)
+        return (t, rule) if t is not None else (None, "")
+
+    def _self_views(self, facts: FileFacts) -> frozenset[str]:
+        spec = BY_NAME.get(facts.language)
+        return spec.self_views if spec is not None else frozenset()
+
+    def _view_type(self, facts: FileFacts, caller: Unit | None, call: Call) -> tuple[Unit | None, str]:
+        """The type a view call hands back (`self.project()`, `self.as_mut()`): its receiver's,
+        when that type does not define the call itself."""
+        if call.name not in self._self_views(facts) or not call.receiver:
+            return None, ""
+        steps = _segments(call.receiver)
+        if steps is None or (steps[0][0], call.assigned_to) == (call.assigned_to, call.assigned_to):
+            return None, ""  # `let x = x.as_ref()`: no self-reference
+        t, rule = self._receiver_type(facts, caller, steps)
+        if t is None or self.index.resolver.find_member(t, call.name) is not None:
+            return None, ""
+        return t, rule
+
+    def _field_binding(self, owner: Unit, local: str) -> tuple[Unit | None, str]:
+        """A local named like a field of the method's own type (or one of its enum variants'),
+        destructured from self: that field's declared type."""
+        t, rule = self._member_type(owner, local)
+        return (t, "field-binding") if t is not None and rule == "field-type" else (None, "")
+
+    def _made_by(self, hit) -> tuple[Unit | None, str]:
+        """The type a call of `hit` makes: a type's instance, a callable's declared return type."""
+        if not isinstance(hit, Unit):
+            return None, ""
+        if hit.kind in CLASS_KINDS:
+            return hit, "local-type"
+        if hit.is_callable and hit.returns:
+            other = self.index.files.get(hit.path)
+            return (self._type_from_text(other, hit.returns) if other is not None else None), "return-type"
+        return None, ""
+
+    def _is_local(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
+        resolver = self.index.resolver
+        assigned = self._ctx(facts.path).assigned
+        cur = caller
+        # a name assigned in a class body (`private val cache = Cache()`) is a member, not a local
+        while cur is not None and not cur.is_type:
+            if name in cur.param_names or (cur.id, name) in assigned or any(n == name for n, _ in cur.local_types):
+                return True
+            cur = resolver.units.get(cur.parent) if cur.parent else None
+        return False
+
+    # ---- the rules for one unknown call site ------------------------------------------------

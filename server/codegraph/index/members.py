@@ -1,0 +1,287 @@
+"""What a file's units hold, read off matched nodes: the declared types of parameters and locals,
+the members a type holds (declared or assigned), the calls that initialise locals, and the
+functions handed over as values. Pure functions of one file's units and query matches.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from tree_sitter import Node
+
+from ..languages.spec import text
+from ..model.facts import CLASS_KINDS, Call, Unit
+
+_new_tuple = tuple.__new__
+CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
+
+
+_TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ")
+
+
+def _type_name(node: Node | None) -> str:
+    """A declared type as a name codegraph can look up (`*Server` → `Server`, `Optional["Foo"]`,
+    `Foo | None` and `Foo?` → `Foo`); "" when it is no single named type (unions, tuples,
+    functions)."""
+    if node is None:
+        return ""
+    if node.type in ("type", "type_annotation"):
+        node = node.named_child(0) if node.named_child_count else None
+        if node is None:
+            return ""
+    t = text(node).strip()
+    changed = True
+    while changed:
+        changed = False
+        for prefix in _TYPE_WRAPPERS:
+            if t.startswith(prefix):
+                t, changed = t[len(prefix) :].lstrip(), True
+    if t.startswith("Optional[") and t.endswith("]"):
+        t = t[9:-1].strip()
+    if "|" in t:  # `Foo | None`, `Foo | undefined`: still one named type
+        named = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
+        t = named[0] if len(named) == 1 else ""
+    t = t.strip("\"'").rstrip("?")
+    # type arguments may hold anything (`ReadyCache<D::Key, D::Service, Req>`); the rest may not
+    if not t or any(c in _outside_type_args(t) for c in "|&,() \t\n") or t[0] in "[{":
+        return ""
+    return t[:120]
+
+
+def _outside_type_args(t: str) -> str:
+    out, depth = [], 0
+    for c in t:
+        if c == "<":
+            depth += 1
+        elif c == ">" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+    return "".join(out)
+
+
+def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Unit]:
+    """Units whose callables get the (name, type) of the locals they declare with a type; a name
+    declared twice with different types in one callable gets "" (which one a call sees is a
+    question of blocks, left unknown)."""
+    callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
+    starts = [u.start_byte for u in callables]
+    found: dict[str, dict[str, str]] = {}
+    for caps in matches:
+        names, types = caps.get("name"), caps.get("type")
+        if not names or not types:
+            continue
+        at = names[0].start_byte
+        # the innermost callable holding it: walking back from the last one starting before it,
+        # the first that has not ended yet
+        i = bisect.bisect_right(starts, at) - 1
+        while i >= 0 and callables[i].end_byte <= at:
+            i -= 1
+        if i < 0:
+            continue
+        owner = callables[i]
+        declared = _type_name(types[0])
+        if declared in ("var", "let", "auto"):  # Java `var x = …` declares no type
+            continue
+        seen = found.setdefault(owner.id, {})
+        name = text(names[0])
+        if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
+            name = f"{text(caps['outer'][0])}.{name}"
+        seen[name] = declared if seen.get(name, declared) == declared else ""
+    if not found:
+        return units
+    return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]
+
+
+def _innermost(units: list[Unit], starts: list[int], kinds, at: int) -> Unit | None:
+    """The innermost unit of one of `kinds` whose span holds byte `at` (units sorted by start,
+    outermost first; `starts` their start bytes): walking back from the last one starting
+    before it, the first that holds it."""
+    i = bisect.bisect_right(starts, at) - 1
+    while i >= 0:
+        u = units[i]
+        if u.end_byte > at and u.kind in kinds:
+            return u
+        i -= 1
+    return None
+
+
+_CALL_VALUES = frozenset({"call", "call_expression", "new_expression", "object_creation_expression", "composite_literal"})
+
+
+def _callee_text(value: Node) -> str:
+    """`Foo(1)` → `Foo()`, `new mod.X<T>()` → `mod.X()`: what a value was made by."""
+    head = value.child_by_field_name("function") or value.child_by_field_name("constructor") or value.child_by_field_name("type")
+    if head is None and value.named_child_count:
+        head = value.named_child(0)
+    t = text(head).strip()
+    for opener in "<([":
+        cut = t.find(opener)
+        if cut > 0:
+            t = t[:cut]
+    t = t.replace("?.", ".").strip()
+    if not t or any(ch in t for ch in " \t\n{}"):
+        return ""
+    return t[:120] + "()"
+
+
+def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Unit]:
+    """Type units with the members they hold: declared field types, and `self.x = Foo()` /
+    `this.x = new X()` / `self.x = param` (the parameter's declared type). A declared type wins
+    over assignments; the first assignment wins over later ones."""
+    ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
+    starts = [u.start_byte for u in ordered]
+    found: dict[str, dict[str, tuple[int, str]]] = {}  # type id → member → (0 declared | 1 assigned, type)
+    for caps in matches:
+        names = caps.get("name")
+        if not names:
+            continue
+        at = names[0].start_byte
+        owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, at)
+        if owner is None:
+            continue
+        types, values, objs = caps.get("type"), caps.get("value"), caps.get("obj")
+        if types:  # `x: T` in the class body, or `self.x: T = …` in a method
+            if objs and text(objs[0]) not in ("self", "this"):
+                callable_ = _innermost(ordered, starts, ("function", "method", "constructor"), at)
+                if callable_ is None or text(objs[0]) != callable_.receiver:
+                    continue
+            held, rank = _type_name(types[0]), 0
+        elif values:
+            callable_ = _innermost(ordered, starts, ("function", "method", "constructor"), at)
+            if objs and text(objs[0]) not in ("self", "this") and (callable_ is None or text(objs[0]) != callable_.receiver):
+                continue
+            value = values[0]
+            for _ in range(2):
+                if value.type not in _PASS_THROUGH or value.named_child_count != 1:
+                    break
+                value = value.named_child(0)
+            rank = 1
+            if value.type in _CALL_VALUES:
+                held = _callee_text(value)
+            elif value.type in _PLAIN_NAMES and callable_ is not None and text(value) in callable_.param_names:
+                held = callable_.param_types[callable_.param_names.index(text(value))]
+            else:
+                continue
+        else:
+            continue
+        if not held:
+            continue
+        seen = found.setdefault(owner.id, {})
+        name = text(names[0])
+        if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
+            name = f"{text(caps['outer'][0])}.{name}"
+        if name not in seen or seen[name][0] > rank:
+            seen[name] = (rank, held)
+    if not found:
+        return units
+    return [u._replace(attrs=tuple((k, v) for k, (_, v) in found[u.id].items())) if u.id in found else u for u in units]
+
+
+def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozenset[str] | None) -> list[Call]:
+    """Functions and methods handed over as values, as Call records of their enclosing unit.
+    `bound`: in languages whose bare names bind only within the file (definitions, imports),
+    the names a bare reference can denote a function by; other bare names are locals."""
+    ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
+    starts = [u.start_byte for u in ordered]
+    out: dict[int, Call] = {}
+    bound_b = {n.encode() for n in bound} if bound is not None else None
+    for caps in matches:
+        bare = caps.get("bare")
+        if bare is not None:  # a plain name (one capture): most are locals, dropped before anything else
+            node = bare[0]
+            raw = node.text
+            if bound_b is not None and raw not in bound_b:
+                continue
+            name, receiver = raw.decode("utf-8", "replace"), ""
+        else:
+            nodes = caps.get("ref")
+            if not nodes:
+                continue
+            node = nodes[0]
+            names = caps.get("name")
+            if names:
+                name = names[0].text.decode("utf-8", "replace")
+                receivers = caps.get("receiver")
+                if not receivers and bound is not None and name not in bound:
+                    continue
+                receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
+            else:  # `this::handle`, `Foo::bar`, `::top`
+                receiver, _, name = text(node).rpartition("::")
+                name, receiver = name.strip(), receiver.strip()[:120]
+        start = node.start_byte
+        if start in out or not name.isidentifier():
+            continue
+        # the innermost unit holding it: walking back from the last one starting before it
+        i = bisect.bisect_right(starts, start) - 1
+        while i >= 0 and ordered[i].end_byte <= start:
+            i -= 1
+        caller = ordered[i].id if i >= 0 else None
+        out[start] = _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start, node.end_byte, False, ""))
+    return [out[k] for k in sorted(out)]
+
+
+def _parameters(node: Node) -> Node | None:
+    """A callable's parameter list node."""
+    params = node.child_by_field_name("parameters")
+    if params is None:
+        value = node.child_by_field_name("value")  # `const f = (a) => …`
+        params = value.child_by_field_name("parameters") if value is not None else None
+    if params is None:
+        params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)
+    return params
+
+
+def _param_names(params: Node | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Plain identifiers a callable's parameters bind (patterns and destructuring are skipped),
+    and each one's declared type name ("" when none)."""
+    found: dict[str, str] = {}
+    for p in params.named_children if params is not None else []:
+        if p.type in ("identifier", "simple_identifier"):
+            found.setdefault(text(p), "")
+            continue
+        names: list[str] = []
+        for field in ("name", "pattern"):
+            for inner in p.children_by_field_name(field):
+                if inner.type in ("identifier", "simple_identifier"):
+                    names.append(text(inner))
+        if not p.children_by_field_name("name") and not p.children_by_field_name("pattern"):
+            for inner in p.named_children:
+                if inner.type in ("identifier", "simple_identifier"):
+                    names.append(text(inner))
+                    break
+        declared = p.child_by_field_name("type")
+        if declared is None and p.type == "parameter":  # Kotlin: `a: Foo` carries no field names
+            declared = next((c for c in p.named_children if c.type in ("user_type", "nullable_type")), None)
+        kind = _type_name(declared) if p.type not in ("list_splat_pattern", "dictionary_splat_pattern", "spread_parameter") else ""
+        for name in names:
+            if name:
+                found.setdefault(name, kind)
+    return tuple(found), tuple(found.values())
+
+
+# Wrappers between a local's initialiser and the call that makes its value (`await f()`, `f()?`).
+_PASS_THROUGH = {"await_expression", "await", "expression_list", "try_expression", "parenthesized_expression", "non_null_expression"}
+_PLAIN_NAMES = ("identifier", "simple_identifier")
+
+
+def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, Node]:
+    """Node id of a call that initialises a plain local → the local's name node (feeds receiver
+    typing in bindings: `x = Foo(); x.m()`). From the assignment query's captures: walking up
+    from every call instead costs a parent lookup per call, a tenth of extraction."""
+    out: dict[int, Node] = {}
+    for caps in matches:
+        targets, values = caps.get("target"), caps.get("value")
+        if not targets or not values:
+            continue
+        target, value = targets[0], values[0]
+        if target.type == "expression_list" and target.named_child_count == 1:  # Go: `x := …`
+            target = target.named_child(0)
+        if target.type not in _PLAIN_NAMES:
+            continue
+        for _ in range(2):
+            if value.type not in _PASS_THROUGH or value.named_child_count != 1:
+                break
+            value = value.named_child(0)
+        out.setdefault(value.id, target)
+    return out

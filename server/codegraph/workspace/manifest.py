@@ -1,0 +1,84 @@
+"""Configuration files read beside the source (package manifests): hostile input like any file.
+
+A manifest is read only when it is a regular file inside the root (a symlink that leaves the root,
+a FIFO that would block the read, a directory, a device: refused), up to a size cap, and parsed
+with every failure — broken syntax, binary bytes, nesting deep enough to exhaust the parser's
+recursion, a document of the wrong type — turned into a reason. A caller gets data or a reason,
+never an exception, and never waits longer than reading and parsing the capped bytes takes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    tomllib = None  # type: ignore[assignment]
+
+from .scope import is_secret_path
+
+MAX_MANIFEST_BYTES = 1_000_000
+
+
+def read_manifest(root: Path, rel: str) -> tuple[bytes | None, str]:
+    """(bytes, "") or (None, why not); a manifest that is simply absent is (None, "")."""
+    if is_secret_path(rel):
+        return None, ""
+    path = os.path.join(root, rel)
+    try:
+        real = os.path.realpath(path)
+        if os.path.commonpath([real, os.path.realpath(root)]) != os.path.realpath(root):
+            return None, "symlink leaves the workspace"
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None, "not a regular file"
+        if st.st_size > MAX_MANIFEST_BYTES:
+            return None, f"larger than {MAX_MANIFEST_BYTES} bytes"
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # swapped since the stat
+                return None, "not a regular file"
+            data = fh.read(MAX_MANIFEST_BYTES + 1)
+    except FileNotFoundError:
+        return None, ""
+    except (OSError, ValueError) as exc:
+        return None, f"unreadable ({getattr(exc, 'strerror', None) or exc})"
+    if len(data) > MAX_MANIFEST_BYTES:
+        return None, f"larger than {MAX_MANIFEST_BYTES} bytes"
+    return data, ""
+
+
+def parse_manifest(name: str, data: bytes) -> tuple[dict[str, Any] | None, str]:
+    """A TOML or JSON manifest's top-level table, or (None, why it is unusable)."""
+    if b"\x00" in data[:8192]:
+        return None, "binary"
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None, "not UTF-8"
+    try:
+        if name.endswith(".toml"):
+            if tomllib is None:  # pragma: no cover
+                return None, "no TOML reader on Python 3.10"
+            doc: Any = tomllib.loads(text)
+        else:
+            doc = json.loads(text)
+    except RecursionError:
+        return None, "nested too deeply"
+    except Exception as exc:  # noqa: BLE001 - any parser failure is this file's reason
+        return None, f"unparsable ({type(exc).__name__}: {ascii(str(exc)[:80])})"
+    if not isinstance(doc, dict):
+        return None, f"top level is {type(doc).__name__}, not a table"
+    return doc, ""
+
+
+def load_manifest(root: Path, rel: str) -> tuple[dict[str, Any] | None, str]:
+    data, why = read_manifest(root, rel)
+    if data is None:
+        return None, why
+    return parse_manifest(rel, data)
