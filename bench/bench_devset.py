@@ -3,6 +3,11 @@
     python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE]
                                  [--check] [--floor] [--loco] [explore|distill ...]
 
+distill also prints, per fit pack: the leave-one-corpus-out recall of the fitted selection (what
+`bench/fit_distill.py --write` last wrote to `bench/distill-loco.json`), the centrality floor
+(with --floor), and the share of the sent frame that is source bodies; with --check the check
+split's means for the engine (and the floor).
+
 Runs the development set's own scorer (`DIR/run.py`, default `../shared/devset` next to this
 repository or $CODEGRAPH_DEVSET) on the `codegraph` CLI and prints one table per task: each
 case's metrics, the means, and with `--baseline` (a file an earlier run wrote with `--save`)
@@ -34,6 +39,7 @@ METRICS = {
     "distill": ("anchor_full_recall", "role_agreement"),
 }
 HEADLINE = {"explore": "spine_full_recall", "distill": "anchor_full_recall"}
+LOCO = REPO / "bench" / "distill-loco.json"
 
 
 def run_task(devset: Path, cg: str, task: str) -> dict[str, dict]:
@@ -68,6 +74,34 @@ def loco_rows(devset: Path) -> dict[str, dict]:
     out = Path(folds) / "rows.json"
     subprocess.run([sys.executable, str(REPO / "bench" / "eval_explore.py"), "--devset", str(devset), "--folds", folds, "--save", str(out)], check=True, capture_output=True)
     return json.loads(out.read_text())
+
+
+def code_share(devset: Path, cg: str, cache: Path) -> dict[str, float]:
+    """Per fit pack: the share of the sent frame (compact JSON, as the transports send it) that is source bodies."""
+    out = {}
+    for case in json.loads((devset / "distill_cases.json").read_text())["cases"]:
+        proc = subprocess.run([cg, "distill", str(cache / case["corpus"]), "--format", "json"], capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            continue
+        pack = json.loads(proc.stdout)
+        frame = len(json.dumps({"pack": pack}, ensure_ascii=False, separators=(",", ":")).encode())
+        out[case["id"]] = sum(len(s.get("body", "").encode()) for s in pack.get("sources", [])) / frame
+    return out
+
+
+def distill_table(rows: dict, floor: dict, loco: dict, share: dict) -> str:
+    """Fit per pack (engine, leave-one-corpus-out, floor, code share) and the means (the check split's
+    means are in the summary above: its packs are not for reading)."""
+    lines = ["| pack | fit recall | fit roles | LOCO recall | floor recall | code share |", "|---|---|---|---|---|---|"]
+    for case, row in rows.items():
+        lines.append(f"| {case} | {_fmt(row.get('anchor_full_recall'))} | {_fmt(row.get('role_agreement'))} | "
+                     f"{_fmt(loco.get(case))} | {_fmt(floor.get(case, {}).get('anchor_full_recall'))} | {_fmt(share.get(case))} |")
+    mean = lambda vals: _fmt(statistics.mean(vals)) if vals else "—"
+    col = lambda rs, m: [r[m] for r in rs.values() if r.get(m) is not None]
+    lines.append(f"| **fit mean** | {mean(col(rows, 'anchor_full_recall'))} | {mean(col(rows, 'role_agreement'))} | "
+                 f"{mean([v for v in loco.values() if v is not None])} | {mean(col(floor, 'anchor_full_recall'))} | "
+                 f"{mean(list(share.values()))} |")
+    return "\n".join(lines)
 
 
 def _rows(proc) -> dict[str, dict]:
@@ -114,7 +148,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     # No argparse `choices` here: with nargs="*" it rejects the list default on Python 3.11.
     ap.add_argument("tasks", nargs="*", help="explore and/or distill (default both)")
-    ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(REPO.parent / "shared" / "devset")))
+    ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))))
+    ap.add_argument("--cache", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "codegraph-devset"), help="materialized corpora")
     ap.add_argument("--cg", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
     ap.add_argument("--save", help="write this run's rows as JSON (a later --baseline)")
     ap.add_argument("--baseline", help="a JSON file an earlier run wrote with --save")
@@ -141,13 +176,21 @@ def main() -> None:
         if args.loco and task == "explore":
             loco = loco_rows(devset)
             summary.append(("fit, leave-one-corpus-out", _fmt(statistics.mean(r.get(head) or 0.0 for r in loco.values()))))
+        floor: dict[str, dict] = {}
         if args.floor:
-            floor = run_task(devset, floor_program(task), task)
+            saved[f"{task}_floor"] = floor = run_task(devset, floor_program(task), task)
             summary.append(("floor on fit", _fmt(statistics.mean(r.get(head) or 0.0 for r in floor.values()))))
         if args.check:
             summary.append(("check", check_means(devset, args.cg, task)))
             if args.floor:
                 summary.append(("floor on check", check_means(devset, floor_program(task), task)))
+        if task == "distill":
+            saved["distill_code_share"] = share = code_share(devset, args.cg, Path(args.cache))
+            loco = json.loads(LOCO.read_text()) if LOCO.is_file() else {}
+            summary.append(("fit, leave-one-corpus-out (fit_distill.py)", _fmt(statistics.mean(loco.values())) if loco else "—"))
+            summary.append(("share of the frame that is source bodies", _fmt(statistics.mean(share.values())) if share else "—"))
+            print("\n## distill per pack: fit, leave-one-corpus-out, floor, code share\n")
+            print(distill_table(rows, floor, loco, share))
         print(f"\n| {task} | {head} |\n|---|---|")
         for name, value in summary:
             print(f"| {name} | {value} |")

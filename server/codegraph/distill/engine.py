@@ -26,7 +26,9 @@ from .pack import Parts, deliver
 from .query import neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
+from .features import NAMES, candidates as describe
 from .flow import body_role, plan as flow_plan, reports_error
+from .ranker import ROLE_KEYS, columns, reason, roles_of, select, shipped, weights_digest
 from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, boundary_roles,
                     classify, output_sinks)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
@@ -36,8 +38,9 @@ __all__ = ["distill", "parse_distill", "ALGORITHM_VERSION", "POLICY_VERSION"]
 
 log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
-ALGORITHM_VERSION = "distill-2"
-POLICY_VERSION = "flow;likely3;family24;named-hosts;lanes16/12/4;units32;labels32;body98304;h8;tiers3;tests-out;roles3;depth12;views;own-bare;doors-own;loop-parts;tools;jvm-outside;bare-fields;door-iface;bare-params;ctors-asm;load-members;type-calls;err-arms;own-builder;writers-out;js-exports;cls-builds;wired-names;leaf-layers;fill-writers;fill-bounds;fam-imported;err-turn;core-doors;net-sinks;core-steps;table-lookups;inner-doors;queries;err-doors;guard-dups;step-shares;result-values;fwd-parts;poll-chain;new-ctors;tail-built;whole-types;offered-parts;hidden-steps;base-names;exits;err-ends;host-overrides"
+ALGORITHM_VERSION = "distill-3"
+# The plan's walk feeds the learned selection; the fitted weights are part of the policy (their digest).
+POLICY_VERSION = f"learned-{weights_digest()};flow;lanes16/12/4;units32;labels32;body98304;tests-out;bodies-first"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 
 
@@ -175,7 +178,8 @@ def _analysis(index, tick: Callable[[], bool]) -> tuple:
     sink_tier.update(output_sinks(model, sink_tier))
     assembly = {u for u, r in roles.items() if ASSEMBLY in r and r[ASSEMBLY][0] <= 2}
     plan, _ = flow_plan(index, model, roles, sink_tier, assembly)
-    out = (model, entries, roles, plan)
+    tick()
+    out = (model, entries, roles, plan, _learned(index, model, roles, entries, plan))
     if getattr(index, "version", None) is not None:
         _analyses[key] = out
         while len(_analyses) > 2:
@@ -214,6 +218,49 @@ def _edges(model: Model, rows: list[SourceRow], held: dict[str, str]) -> list[tu
             if to in shown and to != row:
                 out.append((row, to, model.kinds[(uid, d)]))
     return out
+
+
+def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, str]]:
+    """The overview's picks by the fitted weights: (uid, role, one-line reason), in score order."""
+    cands = describe(index, model, roles, entries, plan.picks)
+    ranker = shipped()
+    cols = columns(ranker)
+    rows = [[r[c] for c in cols] for r in cands.rows]
+    scores = ranker.scores(rows, cands.near, cands.group)
+    us = [model.units[u] for u in cands.uids]
+    outside = NAMES.index("non_arch")
+    chosen = select(scores, [u.end_byte - u.start_byte for u in us], cands.uids, [u.parent or "" for u in us],
+                    [u.kind for u in us], [r[outside] >= 1 for r in cands.rows])
+    # A unit the model does not believe in (log-odds below 0) only fills a free place: context, not a role;
+    # a manifest's declaration (a tier-1 entry signal) is proof enough.
+    proof = NAMES.index("declared"), NAMES.index("sig_entry")
+    main = roles_of(ranker, [rows[i] for i in chosen], [scores[i] >= 0 or any(cands.rows[i][f] >= 1 for f in proof) for i in chosen])
+    return [(cands.uids[i], role or AUX, reason(ranker, rows[i])) for i, role in zip(chosen, main)]
+
+
+def _follow_learned(picks: list[tuple[str, str, str]], roles, sched: Scheduler) -> dict[str, list[str]]:
+    """Overview selection by the fitted anchor score; each pick's main role from the role model, the
+    syntax signals it also shows after it."""
+    order: dict[str, list[str]] = {}
+    for uid, role, why in picks:
+        lanes = ("boundary", "skeleton", "context") if role == BOUNDARY else ("context", "skeleton") if role == AUX else ("skeleton", "context")
+        for lane in lanes:
+            if sched.sel.lane_count(lane) < LANE_CAPS[lane] and sched.try_add(uid, lane, f"learned:{ROLE_KEYS.get(role, 'context')}"):
+                break
+        else:
+            continue
+        old = roles.get(uid, {})
+        if role == AUX:  # context: no role of its own
+            roles[uid] = {}
+            order[uid] = []
+            continue
+        mine = {role: (1, old[role][1] if role in old else why)}  # a syntax signal's reason is the concrete one
+        for other in ROLE_ORDER:
+            if other in old and other not in mine and old[other][0] <= 2:
+                mine[other] = (old[other][0] + 1, old[other][1])
+        roles[uid] = mine
+        order[uid] = list(mine)
+    return order
 
 
 def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
@@ -305,11 +352,11 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
         checkpoint()
         return deadline.analysis_over()
 
-    model, entries, base_roles, plan = _analysis(index, tick)
+    model, entries, base_roles, plan, learned = _analysis(index, tick)
     roles = {uid: dict(r) for uid, r in base_roles.items()}  # later stages add labels: never to the shared table
     units = index.resolver.units
     tick()
-    sched, located, pool, seeds_missing, plan_roles = _select(index, request, model, units, roles, plan, tick)
+    sched, located, pool, seeds_missing, plan_roles = _select(index, request, model, units, roles, plan, learned, tick)
     sel = sched.sel
     timed_out = sel.timed_out or deadline.analysis_over()
     sel.timed_out = timed_out
@@ -354,7 +401,7 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     return result
 
 
-def _select(index, request: DistillRequest, model: Model, units: dict, roles: dict, plan, tick: Callable[[], bool]):
+def _select(index, request: DistillRequest, model: Model, units: dict, roles: dict, plan, learned, tick: Callable[[], bool]):
     """The selection: required obligations, the question's seeds or the plan, optional
     obligations, then one hop to the boundary. Returns (scheduler, located obligations, the
     question's neighbourhood or None, whether the question named nothing, roles from the plan)."""
@@ -372,8 +419,7 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
         pool = neighbourhood(model, seed_ids) if seed_ids else None
     plan_roles: dict[str, list[str]] = {}
     if request.scenario == "overview" and not tick():
-        plan_roles = _follow_plan(plan, roles, sched)
-        sched.stands_for = plan.stands_for
+        plan_roles = _follow_learned(learned, roles, sched)
     elif not tick():
         sched.rotate(pool)
     for spec in request.obligations:

@@ -82,6 +82,8 @@ class Tables:
                 s["alias_of"] = remap[self.row_of[p.rows[g].alias_of]]
             if g in inc.body and p.bodies[g] is not None:
                 s["body"] = p.bodies[g]
+            elif not p.rows[g].alias_of:  # said, not silently missing: the reader knows what to read back
+                s["body_left_out"] = m["bytes"]
             sources.append(s)
 
         def refs(uids) -> list[int]:
@@ -132,14 +134,16 @@ def flow_graph(sources: list[dict], edges: list[tuple[int, int, str]]) -> dict:
 
 
 def _items(t: Tables) -> list[tuple[str, int]]:
-    """Delivery priority after the required minimum."""
+    """Delivery priority after the required minimum: every chosen source, then their bodies (a
+    reader reads the code: bodies come before the notes about it), then what the rest can hold."""
     p = t.p
-    items = [("src", i) for i, r in enumerate(p.rows) if not r.alias_of] + [("src", i) for i, r in enumerate(p.rows) if r.alias_of]
+    items = [("src", i) for i, r in enumerate(p.rows) if not r.alias_of]
+    items += [("body", i) for i, r in enumerate(p.rows) if not r.alias_of and p.bodies[i] is not None]
+    items += [("src", i) for i, r in enumerate(p.rows) if r.alias_of]
     items += [("fact", i) for i, f in enumerate(p.facts) if f.core]
     items += [("gap", i) for i in range(len(p.gaps))]
     items += [("obl", i) for i, o in enumerate(p.obligations) if not o.required]
     items += [("comp", 0)]
-    items += [("body", i) for i, r in enumerate(p.rows) if not r.alias_of and p.bodies[i] is not None]
     items += [("fact", i) for i, f in enumerate(p.facts) if not f.core]
     return items
 

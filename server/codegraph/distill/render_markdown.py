@@ -113,7 +113,7 @@ def _overview(pack: dict) -> list[str]:
         add("")
     sel = pack["selection"]
     add(f"Status: **{STATUS_WORDS.get(pack['status'], pack['status'])}**. {sel['units']} pieces of code "
-        f"({sel['body_bytes']:,} bytes of source), chosen from the code's structure without any model. Arrows are "
+        f"({sel['body_bytes']:,} bytes of source), chosen from the code's structure by weights fitted on other code bases (no language model). Arrows are "
         f"calls (solid) and constructions (dotted) the index proved; the left-to-right order of the groups is the "
         f"lifecycle, not a timeline. Snapshot `{pack['snapshot_id']}`.")
     diagram = _diagram(pack)
@@ -197,5 +197,5 @@ def _sources(pack: dict) -> list[str]:
             lang = FENCE_LANG.get(posixpath.splitext(path)[1], "")
             add(f"{fence}{lang}\n{_dedent(s['body'], s.get('col', 0))}\n{fence}")
         elif "alias_of" not in s:
-            add("(code left out to fit the size limit: `codegraph/evidence` returns it by path, lines and sha256)")
+            add(f"(body left out: {s['bytes']:,} bytes, to fit the size limit; `codegraph/evidence` returns it by path, lines and sha256)")
     return out

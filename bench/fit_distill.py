@@ -1,0 +1,201 @@
+"""Fit distill's anchor score and role model on the development set's fit split.
+
+    python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0] [--write]
+
+For every fit pack it indexes the corpus (the CLI's cache), describes every candidate unit with
+`codegraph.distill.features` and labels the unit that is each gold anchor (the smallest unit
+covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
+
+- validates leave-one-corpus-out: for each corpus, a model fitted on the others scores that
+  corpus's candidates, the selection the engine makes from the scores (`ranker.select`) is
+  applied, and the anchors it recalls are counted like the scorer does;
+- fits the anchor score (logistic regression, standardized features, L2 with C) and the role
+  model (multinomial logistic regression over the recalled anchors' roles) on all packs;
+- with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
+  LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it).
+
+Needs scikit-learn (`pip install -e '.[bench]'`); the server only reads the JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import statistics
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "server"))
+
+from codegraph.distill import features as F  # noqa: E402
+from codegraph.distill import ranker  # noqa: E402
+
+WEIGHTS = REPO / "server" / "codegraph" / "distill" / "weights.json"
+LOCO = REPO / "bench" / "distill-loco.json"
+ROLES = ("TRIGGER_ENTRY", "ASSEMBLY_INIT", "STATE_ORCHESTRATE", "PERSISTENCE_SINK", "BOUNDARY")
+
+
+def covers(u, a) -> float:
+    lo, hi = max(u[0], a["line"]), min(u[1], a["end_line"])
+    return max(0, hi - lo + 1) / (a["end_line"] - a["line"] + 1)
+
+
+def corpus_data(root: Path, case: dict) -> dict:
+    """Candidates, their line spans and sizes, and the gold anchors' label per candidate."""
+    from codegraph import service
+    from codegraph.distill.engine import _analysis
+    from codegraph.workspace.scope import ScopeConfig
+
+    ws = service.Workspace(service.CLI, service.IndexOptions(ScopeConfig(), None, True))
+    index = ws.add_root(root.resolve().as_uri())
+    [stats] = ws.build_now(lambda *a: None)
+    if stats is None:
+        ws.close()
+        return {}
+    try:
+        model, entries, roles, plan, _ = _analysis(index, lambda: False)
+        cands = F.candidates(index, model, roles, entries, plan.picks)
+        units = [model.units[u] for u in cands.uids]
+    finally:
+        ws.close()
+    spans = [(u.start_line, u.end_line) for u in units]
+    paths = [u.path for u in units]
+    label = [-1] * len(units)  # index of the anchor a candidate is
+    for ai, a in enumerate(case["anchors"]):
+        best = None
+        for i, (p, sp) in enumerate(zip(paths, spans)):
+            if p == a["path"] and covers(sp, a) >= 0.9:
+                size = sp[1] - sp[0] + 1
+                if size <= 2 * (a["end_line"] - a["line"] + 1) + 4 and (best is None or size < spans[best][1] - spans[best][0] + 1):
+                    best = i
+        if best is not None:
+            label[best] = ai
+    return {"rows": cands.rows, "spans": spans, "paths": paths, "label": label, "anchors": case["anchors"],
+            "bytes": [u.end_byte - u.start_byte for u in units], "parents": [u.parent or "" for u in units],
+            "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group}
+
+
+def recall(d: dict, chosen: list[int]) -> float:
+    got = 0
+    for a in d["anchors"]:
+        lines = set()
+        for i in chosen:
+            if d["paths"][i] == a["path"]:
+                s, e = d["spans"][i]
+                lines.update(range(max(s, a["line"]), min(e, a["end_line"]) + 1))
+        got += len(lines) / (a["end_line"] - a["line"] + 1) >= 0.9
+    return got / len(d["anchors"])
+
+
+def fit(data: dict, cols: list[int], C: float, extra: dict | None = None):
+    """Logistic regression, standardized, each corpus weighing the same; `extra`: per corpus,
+    more columns for each candidate (the context of the first score)."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    X = np.array([[r[c] for c in cols] + (extra[k][i] if extra else []) for k, d in data.items() for i, r in enumerate(d["rows"])])
+    y = np.array([lab >= 0 for d in data.values() for lab in d["label"]])
+    mean, scale = X.mean(0), X.std(0) + 1e-9
+    # each corpus weighs the same, whatever its size
+    w = np.concatenate([np.full(len(d["rows"]), 1.0 / len(d["rows"])) for d in data.values()])
+    w = w * len(w) / w.sum()
+    m = LogisticRegression(C=C, max_iter=2000, class_weight="balanced").fit((X - mean) / scale, y, sample_weight=w)
+    return {"mean": mean.tolist(), "scale": scale.tolist(), "coef": m.coef_[0].tolist(), "intercept": float(m.intercept_[0])}
+
+
+def fit_roles(data: dict, cols: list[int], C: float):
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = [], []
+    for d in data.values():
+        for r, lab in zip(d["rows"], d["label"]):
+            if lab >= 0:
+                X.append([r[c] for c in cols])
+                y.append(ROLES.index(d["anchors"][lab]["role"]))
+    X = np.array(X)
+    mean, scale = X.mean(0), X.std(0) + 1e-9
+    m = LogisticRegression(C=C, max_iter=4000).fit((X - mean) / scale, np.array(y))
+    return {"mean": mean.tolist(), "scale": scale.tolist(), "classes": [ROLES[c] for c in m.classes_],
+            "coef": m.coef_.tolist(), "intercept": m.intercept_.tolist()}
+
+
+def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int) -> dict:
+    """The anchor score (and with stages=2 the context model over its neighbours' first scores) and the roles."""
+    first = fit(data, cols, C)
+    w = {"features": names, "anchor": first, "role": fit_roles(data, cols, C)}
+    if stages == 2:
+        r = ranker.Ranker(w)
+        extra = {}
+        for k, d in data.items():
+            rows = [[x[c] for c in cols] for x in d["rows"]]
+            extra[k] = ranker.context([r.score(x) for x in rows], d["near"], d["group"])
+        w["context"] = fit(data, cols, C, extra)
+    return w
+
+
+def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
+    """(recall, role agreement) of the engine's selection from these weights on one corpus."""
+    model = ranker.Ranker(w)
+    ix = [F.NAMES.index(n) for n in names]
+    rows = [[r[i] for i in ix] for r in d["rows"]]
+    scores = model.scores(rows, d["near"], d["group"])
+    chosen = ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
+    main = dict(zip(chosen, ranker.roles_of(model, [rows[i] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
+    hit_roles = []
+    for a in d["anchors"]:
+        for i in chosen:
+            if d["paths"][i] == a["path"] and covers(d["spans"][i], a) >= 0.9:
+                hit_roles.append(main[i] == a["role"])
+                break
+    return recall(d, chosen), (sum(hit_roles) / len(hit_roles) if hit_roles else 0.0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))))
+    ap.add_argument("--cache", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "codegraph-devset"))
+    ap.add_argument("--features", default="")
+    ap.add_argument("--drop", default="")
+    ap.add_argument("--C", type=float, default=1.0)
+    ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
+    ap.add_argument("--refresh", action="store_true", help="recompute the cached candidate tables")
+    ap.add_argument("--write", action="store_true")
+    args = ap.parse_args()
+    cases = json.load(open(Path(args.devset) / "distill_cases.json"))["cases"]
+    store = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-fit-distill.pkl"
+    data = pickle.loads(store.read_bytes()) if store.is_file() and not args.refresh else {}
+    if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.NAMES) or "near" not in d for d in data.values() if d):
+        data = {}
+        for c in cases:
+            data[c["id"]] = corpus_data(Path(args.cache) / c["corpus"], c)
+            print(f"{c['id']}: {len(data[c['id']].get('rows', []))} candidates", file=sys.stderr)
+        store.write_bytes(pickle.dumps(data))
+    data = {k: d for k, d in data.items() if d}
+    names = [n for n in (args.features.split(",") if args.features else F.NAMES) if n not in args.drop.split(",")]
+    cols = [F.NAMES.index(n) for n in names]
+    loco, roles = {}, {}
+    for case in data:
+        rest = {k: d for k, d in data.items() if k != case}
+        w = fit_all(rest, cols, args.C, names, args.stages)
+        loco[case], roles[case] = evaluate(data[case], w, names)
+    labelled = {k: sum(lab >= 0 for lab in d["label"]) / len(d["anchors"]) for k, d in data.items()}
+    for case in data:
+        print(f"{case:28s} LOCO {loco[case]:.2f} roles {roles[case]:.2f}  (anchors that are units: {labelled[case]:.2f})")
+    print(f"LOCO mean {statistics.mean(loco.values()):.3f}, roles {statistics.mean(roles.values()):.3f}, "
+          f"min {min(loco.values()):.2f}; ceiling {statistics.mean(labelled.values()):.3f}")
+    w = fit_all(data, cols, args.C, names, args.stages)
+    in_sample = {k: evaluate(d, w, names)[0] for k, d in data.items()}
+    print(f"fit (in-sample) mean {statistics.mean(in_sample.values()):.3f}")
+    if args.write:
+        WEIGHTS.write_text(json.dumps(w, indent=1, sort_keys=True) + "\n")
+        LOCO.parent.mkdir(exist_ok=True)
+        LOCO.write_text(json.dumps({k: round(v, 4) for k, v in loco.items()}, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {WEIGHTS} and {LOCO}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""Candidates and their features: what the learned selection (`ranker.py`) scores.
+
+Every feature describes a unit by what any code base has — its kind and size, its place in the
+proven call graph, whether the package exports it or a manifest declares it, the layout of its
+path, the role signals its syntax shows — never by a corpus's names. The weights that combine
+them are fitted offline (`bench/fit_distill.py`) and shipped as data (`weights.json`).
+"""
+
+from __future__ import annotations
+
+import math
+import posixpath
+import re
+from dataclasses import dataclass
+
+from .flow import NON_ARCH_DIRS, TEST_SOURCE_SET, host_interface, is_public, non_architecture
+from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
+from .topology import Model
+
+# Files that make up a package's public face: what they name is the surface users import.
+ROOT_FILES = frozenset({"__init__.py", "index.js", "index.ts", "index.mjs", "index.cjs", "lib.rs", "mod.rs", "main.ts", "main.js"})
+# Directory names of code shipped beside a library rather than in it (tools, vendored helpers).
+SIDE_DIRS = frozenset({"tools", "tool", "util", "utils", "internal", "contrib", "extras", "cmd", "bin", "compat", "vendor"})
+ACCESSOR = re.compile(r"^(?:get|set|is|has)(?:[A-Z_]|$)")
+WORD = re.compile(rb"[A-Za-z_$][\w$]*")
+PR_ROUNDS = 10
+NAMES = (
+    "k_function", "k_method", "k_constructor", "k_type", "k_main_guard", "k_statement",
+    "log_bytes", "tiny", "log_in", "log_out", "log_in_files", "log_out_files", "log_out2", "log_in2",
+    "no_callers", "no_callees", "pagerank", "pagerank_rev",
+    "public", "exported", "declared", "declared_file", "host", "surface_hops",
+    "non_arch", "side_dir", "depth", "private", "dunder", "accessor", "has_doc", "named_main",
+    "owner_in", "owner_members", "file_in", "file_units",
+    "sig_entry", "sig_assembly", "sig_core", "sig_sink",
+    "pct_pagerank", "pct_pagerank_rev", "pct_in", "pct_out2", "owner_exported", "pct_owner", "pct_file",
+    "plan_pick", "plan_entry", "plan_assembly", "plan_core", "plan_sink", "plan_boundary", "plan_rank",
+)
+PLAN_KEYS = ("entry", "assembly", "core", "sink", "boundary")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    uids: list[str]
+    rows: list[list[float]]  # one feature vector per uid, in NAMES order
+    near: list[list[int]]  # each candidate's callers and callees (candidate positions)
+    group: list[int]  # each candidate's type (or file, outside a type), as a number
+
+
+def _log(n: float) -> float:
+    return math.log1p(n)
+
+
+def pagerank(out: list[list[int]], rounds: int = PR_ROUNDS, alpha: float = 0.85) -> list[float]:
+    """Power iteration over nodes 0..n-1 (edges in a fixed order: the sums are deterministic),
+    dangling mass spread evenly; scaled so the mean rank is 1."""
+    n = len(out) or 1
+    rank = [1.0] * len(out)
+    dangling = [i for i, t in enumerate(out) if not t]
+    spread = [(i, t, alpha / len(t)) for i, t in enumerate(out) if t]
+    for _ in range(rounds):
+        new = [(1 - alpha) + alpha * sum(rank[i] for i in dangling) / n] * len(out)
+        for i, targets, share in spread:
+            r = rank[i] * share
+            for v in targets:
+                new[v] += r
+        rank = new
+    return rank
+
+
+def exported_names(index) -> frozenset[bytes]:
+    """Every identifier a package root file names (`__init__.py`, `index.js`, `lib.rs`, …): the
+    names a package re-exports, its `__all__`, its `pub use` items."""
+    names: set[bytes] = set()
+    for path in index.files:
+        if posixpath.basename(path) in ROOT_FILES and not non_architecture(path):
+            names.update(WORD.findall(index.sources.get(path, b"")))
+    return frozenset(names)
+
+
+def _percentile(values: list[float]) -> list[float]:
+    """Rank of each value from the top, as a share of the candidates (0 = top); ties share their
+    middle rank, so the many units with nothing sit together near the bottom."""
+    n = max(len(values) - 1, 1)
+    ordered = sorted(values, reverse=True)
+    first: dict[float, int] = {}
+    last: dict[float, int] = {}
+    for i, v in enumerate(ordered):
+        first.setdefault(v, i)
+        last[v] = i
+    return [(first[v] + last[v]) / 2 / n for v in values]
+
+
+def _surface_hops(model: Model, surface: list[str], limit: int = 6) -> dict[str, int]:
+    """Hops along proven calls from the nearest surface unit (exported or declared)."""
+    hops = dict.fromkeys(surface, 0)
+    frontier = list(surface)
+    for d in range(1, limit + 1):
+        nxt = []
+        for u in frontier:
+            for v in sorted(model.out.get(u, ())):
+                if v not in hops:
+                    hops[v] = d
+                    nxt.append(v)
+        frontier = nxt
+    return hops
+
+
+def _side(path: str) -> tuple[bool, bool]:
+    parts = [p.lstrip("_.").lower() for p in path.split("/")[:-1]]
+    non_arch = any(p in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p) for p in parts) or non_architecture(path)
+    return non_arch, any(p in SIDE_DIRS for p in parts)
+
+
+def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
+    """Every definition in scope, every `if __name__ == "__main__"` block and every statement of a
+    file a manifest declares (a `bin` script's top level), with its features.
+    `picks`: the flow plan's (uid, key, …) picks, in order (the plan's walk along the lifecycle)."""
+    plan_at: dict[str, tuple[int, str]] = {}
+    for i, pick in enumerate(picks):
+        plan_at.setdefault(pick[0], (i, pick[1]))
+    uids = [uid for uid, u in model.units.items()
+            if u.kind != "statement" or u.stmt_kind == "main_guard" or roles.get(uid, {}).get(ENTRY, (9,))[0] == 1]
+    at = {u: i for i, u in enumerate(uids)}
+    units = [model.units[u] for u in uids]
+    out = [sorted(at[v] for v in model.out.get(u, ()) if v in at) for u in uids]
+    inc = [sorted(at[v] for v in model.inc.get(u, ()) if v in at) for u in uids]
+    pr, pr_rev = pagerank(out), pagerank(inc)
+    exported = exported_names(index)
+    declared = {e.unit for e in entries if e.unit}
+    declared_files = {e.path for e in entries if e.path}
+    public = [is_public(u, index.files[u.path].language, index.sources[u.path]) for u in units]
+    surface = [uid for i, uid in enumerate(uids) if uid in declared or (public[i] and units[i].name.encode() in exported)]
+    hops = _surface_hops(model, surface)
+    members: dict[str, list[int]] = {}
+    for i, u in enumerate(units):
+        if u.parent:
+            members.setdefault(u.parent, []).append(i)
+    owner_in = {t: sum(len(inc[m]) for m in ms) for t, ms in members.items()}
+    file_units: dict[str, int] = {}
+    file_callers: dict[str, set[str]] = {}
+    file_pr: dict[str, float] = {}
+    for i, u in enumerate(units):
+        path = u.path
+        file_units[path] = file_units.get(path, 0) + 1
+        file_pr[path] = file_pr.get(path, 0.0) + pr[i]
+        for c in inc[i]:
+            cp = units[c].path
+            if cp != path:
+                file_callers.setdefault(path, set()).add(cp)
+    # Where a unit stands within its own code base (0 = top, 1 = bottom): comparable across sizes.
+    owner_pr = {t: sum(pr[m] for m in ms) for t, ms in members.items()}
+    out2 = [sum(len(out[v]) for v in out[i]) for i in range(len(uids))]
+    pct_pr, pct_rev, pct_in, pct_out2 = _percentile(pr), _percentile(pr_rev), _percentile([len(x) for x in inc]), _percentile(out2)
+    pct_owner = _percentile([owner_pr.get(u.parent or uid, 0.0) for uid, u in zip(uids, units)])
+    pct_file = _percentile([file_pr[u.path] for u in units])
+    per_path: dict[str, tuple] = {}  # what every unit of one file shares
+    log = math.log1p
+    rows = []
+    for i, uid in enumerate(uids):
+        u = units[i]
+        path = u.path
+        at_path = per_path.get(path)
+        if at_path is None:
+            non_arch, side = _side(path)
+            at_path = per_path[path] = (index.files[path].language, float(non_arch), float(side), float(path in declared_files),
+                                        path.count("/") / 5, log(len(file_callers.get(path, ()))), log(file_units[path]))
+        language = at_path[0]
+        kind, name = u.kind, u.name
+        lines = u.end_line - u.start_line + 1
+        mine = roles.get(uid)
+        tiers = [1.0 / mine[r][0] if r in mine else 0.0 for r in (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST)] if mine else [0.0] * 4
+        owner = u.parent if u.parent in members else ""
+        owner_exported = bool(owner) and model.units[owner].name.encode() in exported
+        name_ok = owner_exported or name.encode() in exported
+        ins, outs = inc[i], out[i]
+        pick = plan_at.get(uid)
+        rows.append([
+            float(kind == "function"), float(kind == "method"), float(kind == "constructor" or name in ("__init__", "new", "init")),
+            float(u.is_type), float(kind == "statement"), float(kind == "statement" and u.stmt_kind != "main_guard"),
+            log(u.end_byte - u.start_byte) / 10, float(lines <= 3),
+            log(len(ins)), log(len(outs)),
+            log(len({units[c].path for c in ins} - {path})) if ins else 0.0,
+            log(len({units[c].path for c in outs} - {path})) if outs else 0.0,
+            log(out2[i]), log(sum(len(inc[v]) for v in ins)) if ins else 0.0,
+            float(not ins), float(not outs), log(pr[i]), log(pr_rev[i]),
+            float(public[i]), float(name_ok and public[i]), float(uid in declared), at_path[3],
+            float(u.is_callable and bool(host_interface(u, language))), (hops[uid] + 1) / 7 if uid in hops else 0.0,
+            at_path[1], at_path[2], at_path[4], float(name.startswith("_") and not name.startswith("__")),
+            float(name.startswith("__") and name.endswith("__")),
+            float(lines <= 6 and bool(ACCESSOR.match(name))), float(bool(u.doc)), float(name == "main" or u.stmt_kind == "main_guard"),
+            log(owner_in.get(owner, 0)) if owner else 0.0, log(len(members.get(owner, ()))) if owner else log(len(members.get(uid, ()))),
+            at_path[5], at_path[6], *tiers,
+            pct_pr[i], pct_rev[i], pct_in[i], pct_out2[i], float(owner_exported), pct_owner[i], pct_file[i],
+            float(pick is not None), *(float(pick is not None and pick[1] == k) for k in PLAN_KEYS),
+            1.0 / (1 + pick[0] / 8) if pick is not None else 0.0,
+        ])
+    near = [sorted(set(out[i]) | set(inc[i])) for i in range(len(uids))]
+    groups: dict[str, int] = {}
+    group = [groups.setdefault(u.parent or u.path, len(groups)) for u in units]
+    return Candidates(uids, rows, near, group)

@@ -1,0 +1,159 @@
+"""The learned selection: fitted weights (`weights.json`) applied to the candidates' features.
+
+Plain Python at run time: a standardized linear score per candidate (the anchor model, a
+logistic regression fitted by `bench/fit_distill.py`), and a multinomial linear model for the
+role. The selection takes candidates in score order under the unit and byte caps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from .features import NAMES
+
+WEIGHTS = Path(__file__).with_name("weights.json")
+MAX_UNITS = 32
+MAX_BODY_BYTES = 98_304
+ROLE_KEYS = {"TRIGGER_ENTRY": "entry", "ASSEMBLY_INIT": "assembly", "STATE_ORCHESTRATE": "core",
+             "PERSISTENCE_SINK": "sink", "BOUNDARY": "boundary"}
+
+
+CONTEXT = ("stage1", "near_sum", "near_max", "group_sum", "near_top")
+TOP = 50
+
+
+def _linear(model: dict) -> tuple[list[tuple[float, float]], float]:
+    return [(c / s, m) for c, s, m in zip(model["coef"], model["scale"], model["mean"])], model["intercept"]
+
+
+def context(stage1: list[float], near: list[list[int]], group: list[int]) -> list[list[float]]:
+    """Each candidate among the others: its first score, how likely its callers and callees are
+    anchors (sum, best), how likely the rest of its type or file is, how many of the first
+    TOP candidates it calls or is called by. A lifecycle is a chain: its steps vouch for each other."""
+    prob = [1 / (1 + math.exp(-max(min(s, 30.0), -30.0))) for s in stage1]
+    top = set(sorted(range(len(stage1)), key=lambda i: (-stage1[i], i))[:TOP])
+    by_group: dict[int, float] = {}
+    for i, g in enumerate(group):
+        by_group[g] = by_group.get(g, 0.0) + prob[i]
+    rows = []
+    for i, s in enumerate(stage1):
+        ps = [prob[j] for j in near[i]]
+        rows.append([s, math.log1p(sum(ps)), max(ps, default=0.0), math.log1p(by_group[group[i]] - prob[i]),
+                     math.log1p(sum(1 for j in near[i] if j in top))])
+    return rows
+
+
+class Ranker:
+    def __init__(self, weights: dict) -> None:
+        self.names = weights["features"]
+        self._a, self._a0 = _linear(weights["anchor"])
+        self._c, self._c0 = _linear(weights["context"]) if weights.get("context") else ([], 0.0)
+        r = weights["role"]
+        self.classes = r["classes"]
+        self._r = [[(c / s, m) for c, s, m in zip(row, r["scale"], r["mean"])] for row in r["coef"]]
+        self._r0 = r["intercept"]
+
+    def score(self, row: list[float]) -> float:
+        """The anchor model's log-odds."""
+        return self._a0 + sum(w * (x - m) for (w, m), x in zip(self._a, row))
+
+    def scores(self, rows: list[list[float]], near: list[list[int]], group: list[int]) -> list[float]:
+        """The final anchor score of every candidate: the first score, then (when fitted) the
+        context model over the candidate's features and its neighbours' first scores."""
+        first = [self.score(r) for r in rows]
+        if not self._c:
+            return first
+        ctx = context(first, near, group)
+        return [self._c0 + sum(w * (x - m) for (w, m), x in zip(self._c, r + c)) for r, c in zip(rows, ctx)]
+
+    def contributions(self, row: list[float]) -> list[tuple[float, str]]:
+        """Each feature's share of the score, largest first (the one-line reason reads them)."""
+        parts = [(w * (x - m), n) for (w, m), x, n in zip(self._a, row, self.names)]
+        return sorted(parts, key=lambda p: (-p[0], p[1]))
+
+    def role_scores(self, row: list[float]) -> dict[str, float]:
+        return {cls: b + sum(w * (x - m) for (w, m), x in zip(coef, row)) for cls, coef, b in zip(self.classes, self._r, self._r0)}
+
+    def role(self, row: list[float]) -> str:
+        scores = self.role_scores(row)
+        return max(self.classes, key=lambda c: (scores[c], -self.classes.index(c)))
+
+
+def roles_of(ranker: Ranker, rows: list[list[float]], believed: list[bool]) -> list[str]:
+    """Each chosen unit's main role ('' for one the score does not believe in). A lifecycle has a
+    way in: when the role model names no entry, the believed unit it finds most entry-like is it."""
+    scores = [ranker.role_scores(r) for r in rows]
+    roles = [max(ranker.classes, key=lambda c: (s[c], -ranker.classes.index(c))) if ok else "" for s, ok in zip(scores, believed)]
+    entry = "TRIGGER_ENTRY"
+    if entry in ranker.classes and entry not in roles and any(believed):
+        best = max((i for i, ok in enumerate(believed) if ok), key=lambda i: (scores[i][entry] - max(scores[i].values()), -i))
+        roles[best] = entry
+    return roles
+
+
+def weights_digest() -> str:
+    return hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()[:12]
+
+
+@lru_cache(maxsize=1)
+def shipped() -> Ranker:
+    return Ranker(json.loads(WEIGHTS.read_text()))
+
+
+def columns(ranker: Ranker) -> list[int]:
+    return [NAMES.index(n) for n in ranker.names]
+
+
+def select(scores: list[float], sizes: list[int], uids: list[str], parents: list[str], kinds: list[str],
+           outside: list[bool] | None = None, max_units: int = MAX_UNITS, max_bytes: int = MAX_BODY_BYTES) -> list[int]:
+    """Candidates in score order (ties: the stable candidate order) under the unit and byte caps;
+    a member of a type already chosen is left to it, as is a type whose member was chosen. `outside`:
+    material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places."""
+    order = sorted((i for i in range(len(scores)) if not (outside and outside[i])), key=lambda i: (-scores[i], i))
+    chosen: list[int] = []
+    taken: set[str] = set()
+    used = 0
+    for i in order:
+        if len(chosen) >= max_units:
+            break
+        if parents[i] in taken or sizes[i] + used > max_bytes:
+            continue
+        if kinds[i] not in ("function", "method", "constructor", "statement") and any(parents[j] == uids[i] for j in chosen):
+            continue
+        chosen.append(i)
+        taken.add(uids[i])
+        used += sizes[i]
+    return chosen
+
+
+# What each feature says about a unit, for the one-line reason (the strongest two positive shares).
+SAYS = {
+    "k_function": "a function", "k_method": "a method", "k_constructor": "a constructor", "k_type": "a type",
+    "k_main_guard": "the program's main block", "k_statement": "a module statement", "log_bytes": "a sizeable body",
+    "tiny": "a short body", "log_in": "many callers", "log_out": "calls many units", "log_in_files": "called from many files",
+    "log_out_files": "calls into many files", "log_out2": "sets much in motion two calls down",
+    "log_in2": "reached from many callers' callers", "no_callers": "nothing in scope calls it",
+    "no_callees": "calls nothing in scope", "pagerank": "central in the call graph",
+    "pagerank_rev": "reaches much of the call graph", "public": "public", "exported": "exported by its package",
+    "declared": "declared as an entry by a manifest", "declared_file": "in a file a manifest declares",
+    "host": "implements a host contract", "surface_hops": "near the exported surface", "non_arch": "outside the library's code",
+    "side_dir": "in a side directory", "depth": "deep in the tree", "private": "private", "dunder": "a protocol method",
+    "accessor": "an accessor", "has_doc": "documented", "named_main": "the program's main",
+    "owner_in": "its type is widely used", "owner_members": "its type is large", "file_in": "its file is called from many files",
+    "file_units": "its file is large", "sig_entry": "entry syntax", "sig_assembly": "builds and wires parts",
+    "sig_core": "orchestrates steps", "sig_sink": "calls a read/write interface",
+    "plan_pick": "on the lifecycle walk", "plan_entry": "an entry of the lifecycle walk",
+    "plan_assembly": "assembly on the lifecycle walk", "plan_core": "a core step of the lifecycle walk",
+    "plan_sink": "a sink of the lifecycle walk", "plan_boundary": "an error boundary of the lifecycle walk",
+    "plan_rank": "early on the lifecycle walk",
+}
+
+
+def reason(ranker: Ranker, row: list[float]) -> str:
+    """The one-line reason: the features that raised this unit's score most."""
+    top = [n for share, n in ranker.contributions(row)[:2] if share > 0]
+    return "; ".join(SAYS.get(n, n) for n in top) or "highest remaining score"
