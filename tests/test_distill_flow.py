@@ -397,34 +397,6 @@ def test_a_rust_body_whose_last_expression_builds_a_struct_hands_it_back(monkeyp
     uid = "src/conn.rs::Connection.route"  # ends in an `if … { … } else { … }`: no struct built
     u = planner.m.units[uid]
     assert planner.trunk_role(uid, u, planner.index.sources[u.path][u.sig_end_byte : u.end_byte])[0] != "assembly"
-@OLD_RULE
-def test_a_small_type_whose_members_take_several_places_is_shown_whole(monkeypatch) -> None:
-    """py-pipeline with 8 plan places: `Runner.run` (core), `Runner.__init__` and `Runner.create_crawler` (assembly)
-    took three places for two roles, `Engine`'s two constructors-and-registrations two for one, `Crawler.__init__`
-    one. Each small type is shown whole in its first member's place, holding one place per distinct role (each
-    member role keeps its label); the places saved go to the next step of the flow (`run_forever`), the type's
-    other members take none (`Crawler.crawl`), the relations of the members stay facts of the type's source, and
-    the one hop still reaches what the members call (`Report.crawl`, called by `Runner.run`)."""
-    from codegraph.distill import flow
-
-    monkeypatch.setattr(flow, "TOTAL", 8)
-    monkeypatch.setitem(flow.CAPS, "core", 3)
-    planner, pack = _planner_and_pack(monkeypatch, "py-pipeline")
-    plan = planner.p
-    picks = {uid: key for uid, key, _, _ in plan.picks}
-    assert plan.whole["pipeline/runner.py::Runner"] == ["core", "assembly"], plan.whole
-    assert plan.whole["pipeline/engine.py::Engine"] == ["assembly"], plan.whole
-    assert plan.whole["pipeline/crawler.py::Crawler"] == ["assembly"], plan.whole
-    assert "pipeline/crawler.py::Crawler.crawl" not in picks, picks
-    assert not {"pipeline/runner.py::Runner.run", "pipeline/runner.py::Runner.__init__"} & set(picks), picks
-    assert picks.get("pipeline/loop.py::run_forever") == "core", picks
-    srcs = {s["symbol"]: i for i, s in enumerate(pack["sources"])}
-    assert pack["sources"][srcs["Runner"]]["roles"] == ["STATE_ORCHESTRATE", "ASSEMBLY_INIT"]
-    assert not {"Runner.run", "Runner.__init__", "Engine.schedule"} & set(srcs), srcs
-    assert sum(len(s["roles"]) for s in pack["sources"]) <= 32
-    assert pack["sources"][srcs["Report.crawl"]]["lane"] == "context", srcs
-    assert any(f["text"].startswith("Runner.run calls run_forever") and f["sources"] == [srcs["Runner"], srcs["run_forever"]]
-               for f in pack["facts"]), [f["text"] for f in pack["facts"]]
 
 
 def test_a_registration_callers_reach_through_the_entry_object_is_assembly(monkeypatch) -> None:
