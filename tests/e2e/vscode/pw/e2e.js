@@ -341,6 +341,10 @@ async function main() {
       await input.fill("service.py");
       await page.locator(".quick-input-list .monaco-list-row", { hasText: "service.py" }).first().waitFor({ timeout: 15000 });
       await page.keyboard.press("Enter");
+      // the tab, then a click on it: focus may still sit in the view the previous step closed
+      const tab = page.locator(".tabs-container .tab", { hasText: "service.py" }).first();
+      await tab.waitFor({ timeout: 15000 });
+      await tab.click();
       await page.locator(".tabs-container .tab.active", { hasText: "service.py" }).waitFor({ timeout: 15000 });
       await page.locator(`${EDITOR} .view-lines`).click();
       await page.keyboard.press("Control+G");
