@@ -99,7 +99,6 @@ def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[li
     for hits in q.named.values():
         for u in hits:
             named[u.id] = max(named.get(u.id, 0.0), 1.0 / max(1, len(hits)) ** 0.5)
-    units = index.resolver.units
     sig = features.Signals(
         words=list(q.words),
         bm25=bm25,
@@ -123,7 +122,6 @@ def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[li
     cands = features.candidates(index, likely, sig, f.excluded)
     sig.family_member = {u.id for u in cands if _interchangeable(d, u)}
     rows, links = features.feature_rows(index, likely, sig, cands, d.words.postings, len(d.words.lengths))
-    del units
     return cands, rows, links
 
 
