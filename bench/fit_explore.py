@@ -3,10 +3,11 @@
     python bench/fit_explore.py [--data FILE] [--write] [--folds DIR]
 
 Reads the data set `bench/explore_dataset.py` wrote. For each regularization strength, fits a
-logistic regression (standardized features, balanced classes) on all corpora but one and
-scores the held-out corpus's questions with a simulated selection (candidates by probability
-per character until the 28,000-character budget is spent; a gold unit counts when a chosen
-unit matches it): the leave-one-corpus-out mean is what chooses the model. Beside it, the same
+logistic regression (standardized features; classes not re-balanced, so the probabilities
+stay calibrated and probability per character means expected needed bodies per character) on
+all corpora but one and scores the held-out corpus's questions with a simulated selection
+(candidates by probability per character**alpha until the 28,000-character budget is spent; a
+gold spine unit counts when a chosen unit matches it, as the scorer's spine recall counts): the leave-one-corpus-out mean is what chooses the model. Beside it, the same
 selection ordered by BM25 alone and by a perfect ranking (the ceiling of these candidates).
 `--write` stores the chosen model, fitted on every fit question, as the shipped weights;
 `--folds DIR` also writes one model per held-out corpus (for `bench_devset.py --loco`).
@@ -36,6 +37,7 @@ WEIGHTS = REPO / "server" / "codegraph" / "explore" / "ranker_weights.json"
 BUDGET = 26_000  # 28,000 less the flow listing and the file headings, roughly
 OVERHEAD = 120  # a shown body's heading and fence, in characters
 CS = (0.1, 1.0)
+ALPHAS = (0.5, 0.75, 1.0)
 INNER_FOLDS = 4  # corpus groups for the second stage's out-of-fold context
 
 
@@ -48,13 +50,14 @@ def recall(record: dict, order: list[int]) -> float:
             chosen.append(record["units"][i])
             left -= cost
     hit = 0
-    for path, s, e in record["gold"]:
+    gold = record.get("spine", record["gold"])
+    for path, s, e in gold:
         for p, a, b in chosen:
             lo, hi = max(a, s), min(b, e)
             if p == path and hi >= lo and hi - lo + 1 >= 0.9 * (e - s + 1):
                 hit += 1
                 break
-    return hit / max(1, len(record["gold"]))
+    return hit / max(1, len(gold))
 
 
 def per_char(record: dict, p: np.ndarray, alpha: float = 1.0) -> list[int]:
@@ -73,7 +76,7 @@ def _matrix(records: list[dict], extra: dict[str, list[list[float]]] | None = No
 def fit_linear(x: np.ndarray, y: np.ndarray, c: float) -> Linear:
     scaler = StandardScaler().fit(x)
     scaler.scale_[scaler.scale_ == 0] = 1.0
-    lr = LogisticRegression(C=c, class_weight="balanced", max_iter=3000).fit(scaler.transform(x), y)
+    lr = LogisticRegression(C=c, max_iter=3000).fit(scaler.transform(x), y)
     return Linear(tuple(float(v) for v in scaler.mean_), tuple(float(v) for v in scaler.scale_),
                   tuple(round(float(v), 6) for v in lr.coef_[0]), round(float(lr.intercept_[0]), 6))
 
@@ -132,7 +135,7 @@ def main() -> None:
     results = {}
     for c in CS:
         for stages in (1, 2):
-            for alpha in (0.5,):
+            for alpha in ALPHAS:
                 scores = loco(records, c, stages, alpha, features)
                 results[(c, stages, alpha)] = scores
                 by_corpus = defaultdict(list)
