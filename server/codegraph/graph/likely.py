@@ -44,6 +44,7 @@ from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
 from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .extension import ExtensionRules
 from .into import IntoGraph
 from .names import NameRules
 from .typed import TypedReceivers
@@ -54,7 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-type", "return-type"})
 
 
-class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
+class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, IntoGraph):
     def __init__(self, index: "RootIndex") -> None:
         # A proxy, not a reference: the graph lives in index.memo, and a cycle would keep a
         # dropped index alive (its build freezes memory out of the cyclic GC's scans).
@@ -76,6 +77,7 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
         self._memo_rn: dict[tuple[str, str], list[Unit]] = {}
         self._method_owner_names: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
+        self._extensions: dict[str, list[Unit]] | None = None
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str) -> list[Likely]:
@@ -128,6 +130,11 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
             found: list[Unit] = []
             seen = {t.id}
             frontier = [t.id]
+            for a in self._actuals(t):  # an `expect` type: its actual declarations and the types below them
+                if a.id not in seen:
+                    found += [m for m in self.index.resolver.members_of(a).get(name, []) if m.is_callable]
+                seen.add(a.id)
+                frontier.append(a.id)
             for _ in range(6):
                 nxt = []
                 for tid in frontier:
@@ -355,6 +362,8 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
             owner = self._type_named(method.path, method.qualname.rsplit(".", 1)[0].rsplit(".", 1)[-1])
         if owner is None and method is None and caller is not None and caller.kind == "statement":
             owner = self._patched_type(caller)
+        if owner is None and method is None:
+            method, owner = self._extended(caller)
         return method, owner
 
     def targets(self, facts: FileFacts, call: Call) -> list[tuple[Unit, float, str]]:
@@ -391,6 +400,10 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
             member = self._module_member(facts, call.receiver, call.name) or self._imported_class_member(facts, call.receiver, call.name)
             if member:
                 return member
+            if call.name in self.extensions():  # `source.buffer()` with `fun Source.buffer()` in reach
+                ext = self._extension_call(facts, caller, call, spec)
+                if ext:
+                    return ext
             typed = self._receiver_rules(facts, caller, call, spec)
             if typed:
                 return typed

@@ -76,6 +76,9 @@ RULE_CONFIDENCE: dict[str, float] = {
     "class-member": 0.9,
     # a callable indexing a module-level table of functions of its file (`strategies[key]`)
     "table-lookup": 0.9,
+    # `x.f()` reaching a Kotlin extension function `fun T.f()` in reach of the file (see
+    # graph/extension.py): a hand check, see docs/explore.md
+    "extension-call": 0.85,
     # a method reading a property unit of its own type (`components.x()`, `this.cache.get()`: a
     # member with a getter, an initialiser block or an anonymous object): a hand check, see
     # docs/explore.md
@@ -83,7 +86,7 @@ RULE_CONFIDENCE: dict[str, float] = {
 }
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.33}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess
-MAX_DISPATCH = 8  # overriding implementations listed for one call on a base/interface method
+MAX_DISPATCH = 16  # overriding implementations listed for one call on a base/interface method
 MAX_INTO_FILES = 48  # files that only share a common name, computed for one into()
 CTOR_NAMES = ("__init__", "constructor")
 _SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "samples", "sample", "demo", "demos", "scripts"})

@@ -5,6 +5,7 @@ holds (`attr-type`, `field-type`, `return-type`, `local-type`, `declared-type`, 
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
@@ -14,6 +15,10 @@ from .rules import _calls, _is_test, _segments, _type_args
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
+
+
+# the modifier of a multiplatform declaration, before its name (`internal expect class Sink`)
+_EXPECT = re.compile(rb"[^{(=]*?\bexpect\s+(?:[a-z]+\s+)*(?:class|interface|object)\b")
 
 
 class TypedReceivers:
@@ -47,6 +52,11 @@ class TypedReceivers:
             return local[0]
         defs = [u for u in self.by_name().get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
         hits = self._best_tier(path, defs)
+        if len(hits) > 1:
+            expect = self._expected(hits)
+            package = getattr(self.index.files.get(expect[0].path), "package", "")
+            if len(expect) == 1 and (package == facts.package or any(i.module == package and i.name in (name, "*") for i in facts.imports)):
+                return expect[0]
         if len(hits) == 1 and self._tier(path, hits[0]) <= 2:
             return hits[0]
         # imported by name through a re-export (`use crate::cache::ReadyCache` where cache/mod.rs
@@ -54,6 +64,33 @@ class TypedReceivers:
         if len(defs) == 1 and not _is_test(defs[0].path) and any((imp.alias or imp.name) == name for imp in facts.imports):
             return defs[0]
         return None
+
+    def _expected(self, hits: list[Unit]) -> list[Unit]:
+        """One type declared in several source sets (Kotlin `expect class T` and its `actual`
+        classes, one package): the `expect` declaration stands for them all (the members common
+        code sees); other look-alikes stay ambiguous."""
+        files = self.index.files
+        if len({getattr(files.get(u.path), "package", "") for u in hits} | {""}) != 2:
+            return hits
+        expect = [u for u in hits if _EXPECT.match(self.index.sources.get(u.path, b""), u.start_byte, u.end_byte)]
+        return expect if len(expect) == 1 else hits
+
+    def _actuals(self, t: Unit) -> list[Unit]:
+        """The `actual` declarations of an `expect` type (same name and package, other source
+        sets): the types below them are below it too."""
+        files = self.index.files
+        package = getattr(files.get(t.path), "package", "")
+        if not package or not _EXPECT.match(self.index.sources.get(t.path, b""), t.start_byte, t.end_byte):
+            return []
+        actual = [u for u in self.by_name().get(t.name, ()) if u.id != t.id and u.kind in CLASS_KINDS and getattr(files.get(u.path), "package", "") == package]
+        # the resolver binds no supertype written with that name (it names several types): the
+        # types declaring it in that package or importing it from there
+        units = self.index.resolver.units
+        below = [
+            units[s.unit] for f in files.values() if f.package and (f.package == package or any(i.module == package and i.name in (t.name, "*") for i in f.imports))
+            for s in f.supertypes if s.name == t.name and s.unit in units
+        ]
+        return actual + below
 
     def _type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
         """A declared type as a type unit; an array or a container/wrapper from outside the
