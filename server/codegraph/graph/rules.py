@@ -127,7 +127,7 @@ def _segments(receiver: str) -> list[tuple[str, bool]] | None:
     """A receiver as (name, called) steps: `a.b` → [(a, F), (b, F)]; `handlers[p]` and
     `factories.get(i)` → [(handlers, F)] (an element keeps the declared element type);
     `x.make()` → [(x, F), (make, T)]; None when a step is no plain name with calls/indexes after it."""
-    parts = [p for p in receiver.replace("::", ".").replace("?.", ".").replace("!!", "").replace("?", "").split(".") if p]
+    parts = [p for p in _top_level_split(receiver.replace("::", ".").replace("?.", ".").replace("!!", "").replace("?", "")) if p]
     out: list[tuple[str, bool]] = []
     for part in parts:
         m = _SEGMENT.match(part.strip())
@@ -137,6 +137,22 @@ def _segments(receiver: str) -> list[tuple[str, bool]] | None:
             continue  # `factories.get(i)`: an element, like `handlers[p]`
         out.append((m.group(1), m.group(2).startswith("(")))
     return out or None
+
+
+def _top_level_split(receiver: str) -> list[str]:
+    """`Chain(mx.middlewares...).x` → [`Chain(mx.middlewares...)`, `x`]: dots inside arguments
+    and indexes are no steps."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(receiver):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "." and depth == 0:
+            parts.append(receiver[start:i])
+            start = i + 1
+    parts.append(receiver[start:])
+    return parts
 
 
 def _unwrapped(receiver: str, wrappers: tuple[str, ...]) -> str:

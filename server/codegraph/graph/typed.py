@@ -241,6 +241,9 @@ class TypedReceivers:
                         t, rule = self._member_type(owner, head)
                     elif spec is not None and spec.field_bindings and not self._is_local(facts, caller, head):
                         t, rule = self._field_binding(owner, head)
+                if t is None and len(steps) > 1 and steps[1][1] and head[:1].isupper() and not self._is_local(facts, caller, head):
+                    # `AutoHelp::new(…).write_help()`: a type's associated function, what it makes
+                    t, rule = self._type_named(facts.path, head), "return-type"
         views = self._self_views(facts)
         rest = steps[1:]
         while rest:
@@ -290,6 +293,9 @@ class TypedReceivers:
         if hit.kind in CLASS_KINDS:
             return hit, "local-type"
         if hit.is_callable and hit.returns:
+            if hit.returns == "Self" and hit.parent:  # `fn new(…) -> Self`: the impl's own type
+                owner = self._enclosing(hit)[1]
+                return (owner, "return-type") if owner is not None and owner.kind in CLASS_KINDS else (None, "")
             other = self.index.files.get(hit.path)
             return (self._type_from_text(other, hit.returns) if other is not None else None), "return-type"
         return None, ""
