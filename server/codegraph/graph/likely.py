@@ -44,6 +44,7 @@ from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
 from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .accessors import AccessorReads
 from .extension import ExtensionRules
 from .into import IntoGraph
 from .names import NameRules
@@ -55,7 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-type", "return-type"})
 
 
-class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, IntoGraph):
+class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, IntoGraph):
     def __init__(self, index: "RootIndex") -> None:
         # A proxy, not a reference: the graph lives in index.memo, and a cycle would keep a
         # dropped index alive (its build freezes memory out of the cyclic GC's scans).
@@ -78,6 +79,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, IntoGraph):
         self._method_owner_names: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
         self._extensions: dict[str, list[Unit]] | None = None
+        self._accessor_tables: dict[str, dict[str, list[tuple[Unit, str]]]] = {}
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str) -> list[Likely]:
@@ -254,6 +256,8 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, IntoGraph):
                 add(src, dst, line, RULE_CONFIDENCE["table-lookup"], "table-lookup")
             for dst, line in self._members_read(unit, ctx, spec):
                 add(src, dst, line, RULE_CONFIDENCE["member-read"], "member-read")
+            for dst, line in self._accessors_read(unit, facts):
+                add(src, dst, line, RULE_CONFIDENCE["accessor-read"], "accessor-read")
         return out
 
     def _members_read(self, unit: Unit, ctx: _FileCtx, spec: LanguageSpec | None) -> list[tuple[Unit, int]]:

@@ -79,6 +79,9 @@ RULE_CONFIDENCE: dict[str, float] = {
     # `x.f()` reaching a Kotlin extension function `fun T.f()` in reach of the file (see
     # graph/extension.py): a hand check, see docs/explore.md
     "extension-call": 0.85,
+    # `this.body = x` / `self.status` reading an accessor of its own type or object literal (see
+    # graph/accessors.py): a hand check, see docs/explore.md
+    "accessor-read": 0.9,
     # a method reading a property unit of its own type (`components.x()`, `this.cache.get()`: a
     # member with a getter, an initialiser block or an anonymous object): a hand check, see
     # docs/explore.md

@@ -1,0 +1,82 @@
+"""Property reads in the ranked graph, rule `accessor-read`: `this.body = x`, `self.status`, where
+the member is an accessor of the method's own type or object literal (a JavaScript/TypeScript
+`get`/`set`, a Python `@property` and its setter). Reading it runs the accessor's body, though no
+call is written: a reference edge of its own rule, never proof. An assignment reaches the setter,
+any other read the getter. Found by a byte search of the callable's body at query time (the facts
+hold no member reads), only for types and objects that have accessors.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..index.facts import CLASS_KINDS, FileFacts, Unit
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..index.index import RootIndex  # noqa: F401
+
+_JS_ACCESSOR = re.compile(rb"(?:[\w@$]+\s+)*?\b(get|set)\s+[\w$#]+\s*[(<]")
+_PROPERTY = ("property", "cached_property")
+
+
+class AccessorReads:
+    """Mixin of LikelyGraph."""
+
+    index: "RootIndex"
+
+    def _accessor_kind(self, u: Unit) -> str:
+        """"get" / "set" for an accessor unit, "" otherwise."""
+        if u.kind != "method":
+            return ""
+        for d in u.decorators:
+            d = d.lstrip("@").split("(")[0]
+            if d.endswith(".setter"):
+                return "set"
+            if d.rsplit(".", 1)[-1] in _PROPERTY or d.endswith(".getter"):
+                return "get"
+        if u.decorators:
+            return ""
+        m = _JS_ACCESSOR.match(self.index.sources.get(u.path, b""), u.start_byte, u.sig_end_byte)
+        return m.group(1).decode() if m is not None else ""
+
+    def _accessors_of(self, unit: Unit) -> tuple[dict[str, list[tuple[Unit, str]]], set[str]]:
+        """(member name → its accessors and their kind, the names `this` goes by) for a callable:
+        its type's accessors, or those of the object literal it is an entry of."""
+        method, owner = self._enclosing(unit)
+        words = {"this", "self"} | ({method.receiver} if method is not None and method.receiver else set())
+        if owner is not None and owner.kind in CLASS_KINDS:
+            key = owner.id
+            members = lambda: [m for ms in self.index.resolver.members_of(owner).values() for m in ms]  # noqa: E731
+        elif unit.parent is None and "." in unit.qualname:
+            holder = unit.qualname.rsplit(".", 1)[0] + "."
+            key = f"{unit.path}::{holder}"
+            facts = self.index.files.get(unit.path)
+            members = lambda: [u for u in facts.units if u.qualname.startswith(holder) and "." not in u.qualname[len(holder):]] if facts else []  # noqa: E731
+        else:
+            return {}, words
+        table = self._accessor_tables.get(key)
+        if table is None:
+            table = {}
+            for m in members():
+                kind = self._accessor_kind(m)
+                if kind:
+                    table.setdefault(m.name, []).append((m, kind))
+            self._accessor_tables[key] = table
+        return table, words
+
+    def _accessors_read(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:
+        table, words = self._accessors_of(unit)
+        if not table:
+            return []
+        source = self.index.sources.get(facts.path, b"")
+        pattern = re.compile(
+            rb"(?<![\w$.])(?:" + b"|".join(re.escape(w.encode()) for w in sorted(words))
+            + rb")\s*\.\s*(" + b"|".join(re.escape(n.encode()) for n in sorted(table)) + rb")\b(?!\s*\()(\s*=(?!=))?"
+        )
+        out = []
+        for m in pattern.finditer(source, unit.sig_end_byte, unit.end_byte):
+            want = "set" if m.group(2) else "get"
+            line = unit.start_line + source.count(b"\n", unit.start_byte, m.start())
+            out += [(a, line) for a, kind in table[m.group(1).decode()] if kind == want and a.id != unit.id]
+        return out
