@@ -144,3 +144,19 @@ def test_reading_an_accessor_of_its_own_type_or_object_reaches_it(tmp_path):
     assert [e.src for e in graph.into("app.py::App.status")] == ["app.py::App.respond"]
     assert [e.src for e in graph.into("response.js::module.exports.type#2")] == ["response.js::module.exports.body"]
     _never_proven(idx)
+
+
+def test_a_local_made_by_a_likely_bound_call_is_typed_by_its_return(tmp_path):
+    """`root := c.Root()` where the resolver leaves `c.Root()` unknown (two definitions of Root):
+    the one strong likely target's declared return type types `root`; `x = x.next()` is no loop."""
+    idx = _build(tmp_path, {
+        "go.mod": "module example.com/demo\n\ngo 1.20\n",
+        "command.go": "package demo\n\ntype Command struct {\n\tparent *Command\n}\n\n"
+                      "func (c *Command) Root() *Command {\n\treturn c\n}\n\n"
+                      "func (c *Command) Find(name string) *Command {\n\treturn c\n}\n",
+        "completions.go": "package demo\n\nfunc (c *Command) complete() {\n\troot := c.Root()\n\troot.Find(\"x\")\n}\n",
+        "root.go": "package demo\n\nfunc Root() int {\n\treturn 0\n}\n",
+        "list.py": "class Node:\n    def next(self):\n        return self\n\n\ndef walk(x):\n    x = x.next()\n    x.next()\n",
+    })
+    assert ("command.go::Command.Find", "return-type") in _out(idx, "completions.go::Command.complete")
+    _out(idx, "list.py::walk")  # terminates

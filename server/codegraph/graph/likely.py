@@ -80,6 +80,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
         self._extensions: dict[str, list[Unit]] | None = None
         self._accessor_tables: dict[str, dict[str, list[tuple[Unit, str]]]] = {}
+        self._typing: set[tuple[str, str]] = set()  # locals being typed through a likely call (a guard)
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str) -> list[Likely]:

@@ -206,7 +206,9 @@ class TypedReceivers:
             return None, ""
         dsts = {ctx.call_dst.get(i) for i in idxs}
         if dsts == {None} and len(idxs) == 1:  # `let me = self.project()`: a view of what it is called on
-            return self._view_type(facts, caller, _calls(facts)[idxs[0]])
+            call = _calls(facts)[idxs[0]]
+            t, rule = self._view_type(facts, caller, call)
+            return (t, rule) if t is not None else self._likely_made(facts, caller, local, call)
         if len(dsts) != 1 or None in dsts:
             return None, ""
         target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
@@ -215,6 +217,22 @@ class TypedReceivers:
         if target.kind == "constructor" and target.parent:
             return self.index.resolver.units.get(target.parent), "local-type"
         return self._made_by(target)
+
+    def _likely_made(self, facts: FileFacts, caller: Unit, local: str, call: Call) -> tuple[Unit | None, str]:
+        """`rootCmd := c.Root()` where the resolver left `c.Root()` unknown: what its one strong
+        likely target makes (a typed rule's method with a declared return type)."""
+        key = (caller.id, local)
+        if key in self._typing:  # `x = x.next()`: no type from itself
+            return None, ""
+        self._typing.add(key)
+        try:
+            hits = [h for h in self.targets(facts, call) if h[1] >= 0.85]
+        finally:
+            self._typing.discard(key)
+        if len({h[0].id for h in hits}) != 1:
+            return None, ""
+        t, _ = self._made_by(hits[0][0])
+        return (t, "return-type") if t is not None else (None, "")
 
     def _receiver_type(self, facts: FileFacts, caller: Unit | None, steps: list[tuple[str, bool]]) -> tuple[Unit | None, str]:
         """The type a receiver holds (`self.session_interface`, `ctx`, `factories.get(i)`), and
