@@ -64,17 +64,25 @@ class ExtensionRules:
         t = self._receiver_type(facts, caller, steps)[0]
         typed: list[Unit] = []
         if t is not None:
-            if self.index.resolver.find_member(t, call.name) is not None:
+            if self.index.resolver.find_member(t, call.name) is not None or self.index.resolver.members_of(t).get(call.name):
                 return []  # a member wins over an extension
             above = {t.name} | {s.name for s in self.index.resolver.supertypes_of(t)}
             typed = [u for u in cands if last_segment(u.ext_type) in above]
         # else the extended type named like the receiver (`file.toFile().source()`: a library type)
         last = _norm(steps[-1][0])
-        cands = typed or [u for u in cands if last.endswith(_norm(last_segment(u.ext_type)))]
+        cands = typed or [u for u in cands if last.endswith(_norm(last_segment(u.ext_type))) and not self._has_member(u.ext_type, call.name)]
         if not 0 < len(cands) <= MAX_NAME_CANDIDATES:
             return []
         conf = RULE_CONFIDENCE["extension-call"] * _K_FACTOR[len(cands)]
         return [(u, conf, "extension-call") for u in cands]
+
+    def _has_member(self, type_name: str, name: str) -> bool:
+        """A type of that name in the index has a member `name` (which wins over the extension)."""
+        resolver = self.index.resolver
+        return any(
+            resolver.find_member(t, name) is not None or resolver.members_of(t).get(name)
+            for t in self.by_name().get(last_segment(type_name), ()) if t.kind in CLASS_KINDS
+        )
 
     def _same_package(self, facts: FileFacts, u: Unit) -> bool:
         other = self.index.files.get(u.path)
