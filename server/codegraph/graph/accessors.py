@@ -40,11 +40,12 @@ class AccessorReads:
         m = _JS_ACCESSOR.match(self.index.sources.get(u.path, b""), u.start_byte, u.sig_end_byte)
         return m.group(1).decode() if m is not None else ""
 
-    def _accessors_of(self, unit: Unit) -> tuple[dict[str, list[tuple[Unit, str]]], set[str]]:
-        """(member name → its accessors and their kind, the names `this` goes by) for a callable:
-        its type's accessors, or those of the object literal it is an entry of."""
+    def _accessors_of(self, unit: Unit) -> tuple[dict[str, list[tuple[Unit, str]]], "re.Pattern[bytes] | None"]:
+        """(member name → its accessors and their kind, the pattern of their reads through the
+        names `this` goes by) for a callable: its type's accessors, or those of the object literal
+        it is an entry of. Both built once per type (and name of `this`)."""
         method, owner = self._enclosing(unit)
-        words = {"this", "self"} | ({method.receiver} if method is not None and method.receiver else set())
+        receiver = method.receiver if method is not None and method.receiver else ""
         if owner is not None and owner.kind in CLASS_KINDS:
             key = owner.id
             members = lambda: [m for ms in self.index.resolver.members_of(owner).values() for m in ms]  # noqa: E731
@@ -54,29 +55,33 @@ class AccessorReads:
             facts = self.index.files.get(unit.path)
             members = lambda: [u for u in facts.units if u.qualname.startswith(holder) and "." not in u.qualname[len(holder):]] if facts else []  # noqa: E731
         else:
-            return {}, words
-        table = self._accessor_tables.get(key)
-        if table is None:
-            table = {}
+            return {}, None
+        hit = self._accessor_tables.get((key, receiver))
+        if hit is None:
+            table: dict[str, list[tuple[Unit, str]]] = {}
             for m in members():
                 kind = self._accessor_kind(m)
                 if kind:
                     table.setdefault(m.name, []).append((m, kind))
-            self._accessor_tables[key] = table
-        return table, words
+            words = sorted({"this", "self"} | ({receiver} if receiver else set()))
+            pattern = re.compile(
+                rb"(?<![\w$.])(?:" + b"|".join(re.escape(w.encode()) for w in words)
+                + rb")\s*\.\s*(" + b"|".join(re.escape(n.encode()) for n in sorted(table)) + rb")\b(?!\s*\()(\s*=(?!=))?"
+            ) if table else None
+            hit = self._accessor_tables[(key, receiver)] = (table, pattern)
+        return hit
 
     def _accessors_read(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:
-        table, words = self._accessors_of(unit)
-        if not table:
-            return []
-        source = self.index.sources.get(facts.path, b"")
-        pattern = re.compile(
-            rb"(?<![\w$.])(?:" + b"|".join(re.escape(w.encode()) for w in sorted(words))
-            + rb")\s*\.\s*(" + b"|".join(re.escape(n.encode()) for n in sorted(table)) + rb")\b(?!\s*\()(\s*=(?!=))?"
-        )
-        out = []
-        for m in pattern.finditer(source, unit.sig_end_byte, unit.end_byte):
-            want = "set" if m.group(2) else "get"
-            line = unit.start_line + source.count(b"\n", unit.start_byte, m.start())
-            out += [(a, line) for a, kind in table[m.group(1).decode()] if kind == want and a.id != unit.id]
+        hit = self._accessor_reads.get(unit.id)
+        if hit is not None:
+            return hit
+        table, pattern = self._accessors_of(unit)
+        out: list[tuple[Unit, int]] = []
+        if pattern is not None:
+            source = self.index.sources.get(facts.path, b"")
+            for m in pattern.finditer(source, unit.sig_end_byte, unit.end_byte):
+                want = "set" if m.group(2) else "get"
+                line = unit.start_line + source.count(b"\n", unit.start_byte, m.start())
+                out += [(a, line) for a, kind in table[m.group(1).decode()] if kind == want and a.id != unit.id]
+        self._accessor_reads[unit.id] = out
         return out

@@ -79,7 +79,8 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         self._method_owner_names: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
         self._extensions: dict[str, list[Unit]] | None = None
-        self._accessor_tables: dict[str, dict[str, list[tuple[Unit, str]]]] = {}
+        self._accessor_tables: dict[tuple[str, str], tuple] = {}  # (type or object, name of `this`) → accessors, their reads' pattern
+        self._accessor_reads: dict[str, list[tuple[Unit, int]]] = {}
         self._typing: set[tuple[str, str]] = set()  # locals being typed through a likely call (a guard)
 
     # ---- public ------------------------------------------------------------------------
