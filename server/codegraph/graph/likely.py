@@ -24,7 +24,9 @@ Rules, by what they read:
   `import-reach`, `same-package`), once anywhere (`unique-name`); untyped member calls by
   receiver name ↔ type name (`receiver-name`) and by locality (`member-*`)
 - references: a function or method passed, stored or listed as a value (`callback-ref`,
-  `method-value`; `fn.bind(this)`)
+  `method-value`; `fn.bind(this)`), an accessor read as a property (`accessor-read`: accessors.py)
+- extension functions: `x.f()` reaching `fun T.f()` (`extension-call`), and an extension's body
+  typed as its extended type's (extension.py)
 Test files never serve non-test callers; sources beat examples/docs and compiled copies.
 Closures' edges count for their enclosing callable too.
 
