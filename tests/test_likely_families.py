@@ -160,3 +160,17 @@ def test_a_local_made_by_a_likely_bound_call_is_typed_by_its_return(tmp_path):
     })
     assert ("command.go::Command.Find", "return-type") in _out(idx, "completions.go::Command.complete")
     _out(idx, "list.py::walk")  # terminates
+
+
+def test_an_apply_method_is_reached_through_a_receiver_named_exactly_like_its_type(tmp_path):
+    """`this.pipesConsumer.apply(…)` with no type known (compiled JavaScript): the receiver named
+    exactly like PipesConsumer reaches its `apply`; a name that only ends like it does not."""
+    idx = _build(tmp_path, {
+        "pipes.js": "class PipesConsumer {\n  apply(value) {\n    return value;\n  }\n}\nexports.PipesConsumer = PipesConsumer;\n",
+        "router.js": "class Router {\n  constructor(pipesConsumer, otherPipesConsumer) {\n    this.pipesConsumer = pipesConsumer;\n"
+                     "    this.otherPipesConsumer = otherPipesConsumer;\n  }\n\n"
+                     "  handle(v) {\n    return this.pipesConsumer.apply(v);\n  }\n\n"
+                     "  other(v) {\n    return this.otherPipesConsumer.apply(v);\n  }\n}\nexports.Router = Router;\n",
+    })
+    assert ("pipes.js::PipesConsumer.apply", "receiver-name") in _out(idx, "router.js::Router.handle")
+    assert _out(idx, "router.js::Router.other") == []

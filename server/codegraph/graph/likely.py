@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
-from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
 from .accessors import AccessorReads
 from .extension import ExtensionRules
 from .into import IntoGraph
@@ -402,9 +402,16 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
                     if found:
                         return found
                 # no function behind the receiver: an object's own `apply`/`call` method
-                # (`this.controller.apply(…)`), when its type is known (a name alone says nothing here)
+                # (`this.controller.apply(…)`), when its type is known, or when the receiver is
+                # named exactly like the type (`this.pipesConsumer.apply(…)` → PipesConsumer.apply);
+                # a name that only ends like a type says nothing here
                 typed = self._receiver_rules(facts, caller, call, spec)
-                return [h for h in typed if h[2] in _TYPED_RULES]
+                last = _norm(call.receiver.rpartition(".")[2])
+                units = self.index.resolver.units
+                return [
+                    h for h in typed if h[2] in _TYPED_RULES
+                    or (h[2] == "receiver-name" and h[0].parent in units and _norm(units[h[0].parent].name) == last)
+                ]
             member = self._module_member(facts, call.receiver, call.name) or self._imported_class_member(facts, call.receiver, call.name)
             if member:
                 return member
