@@ -174,3 +174,24 @@ def test_an_apply_method_is_reached_through_a_receiver_named_exactly_like_its_ty
     })
     assert ("pipes.js::PipesConsumer.apply", "receiver-name") in _out(idx, "router.js::Router.handle")
     assert _out(idx, "router.js::Router.other") == []
+
+
+def test_a_supertype_named_like_a_factory_function_is_the_type_and_its_property_is_read(tmp_path):
+    """Kotlin's factory idiom: `interface ImageLoader` and `fun ImageLoader(…)` in one package. The
+    supertype clause `: ImageLoader` names the interface (a proven edge: a type clause names only
+    a type), and `imageLoader.components.map()` on a field of the interface type reads the one
+    implementation's property unit (`member-read`, likely)."""
+    idx = _build(tmp_path, {
+        "ImageLoader.kt": "package demo\n\ninterface ImageLoader {\n    val components: Registry\n}\n\n"
+                          "fun ImageLoader(name: String): ImageLoader = RealImageLoader()\n",
+        "RealImageLoader.kt": "package demo\n\nclass RealImageLoader : ImageLoader {\n"
+                              "    override val components = Registry()\n        .newBuilder()\n        .build()\n}\n",
+        "Registry.kt": "package demo\n\nclass Registry {\n    fun newBuilder(): Registry = this\n    fun build(): Registry = this\n"
+                       "    fun map(x: Int): Int = x\n}\n",
+        "Engine.kt": "package demo\n\nclass Engine(private val imageLoader: ImageLoader) {\n"
+                     "    fun intercept(x: Int): Int {\n        return imageLoader.components.map(x)\n    }\n}\n",
+    })
+    implements = {(e.src, e.dst) for b in idx.bindings.values() for e in b.edges if e.kind == "implements"}
+    assert ("RealImageLoader.kt::RealImageLoader", "ImageLoader.kt::ImageLoader") in implements
+    assert ("RealImageLoader.kt::RealImageLoader.components", "member-read") in _out(idx, "Engine.kt::Engine.intercept")
+    _never_proven(idx)

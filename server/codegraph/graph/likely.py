@@ -280,11 +280,32 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
             if head in ("this", "self") or (method.receiver and head == method.receiver):
                 head = rest.partition(".")[0]
             elif not spec.implicit_this or head in unit.param_names or (unit.id, head) in ctx.assigned or head in dict(unit.local_types):
-                continue  # a parameter or a local of that name shadows the member
+                out += self._typed_member_read(unit, receiver, line)  # a parameter or a local of that name shadows the member
+                continue
             found = [m for m in members.get(head, ()) if m.kind in ("variable", "object")]
             if len(found) == 1:
                 out.append((found[0], line))
+            elif not found:
+                out += self._typed_member_read(unit, receiver, line)
         return out
+
+    def _typed_member_read(self, unit: Unit, receiver: str, line: int) -> list[tuple[Unit, int]]:
+        """`imageLoader.components.newX()` where `imageLoader` holds a known type: that type's
+        property unit `components` is read there."""
+        steps = _segments(receiver)
+        if steps is None or len(steps) < 2 or steps[0][1] or steps[1][1]:
+            return []
+        facts = self.index.files[unit.path]
+        t, _ = self._receiver_type(facts, unit, steps[:1])
+        if t is None:
+            return []
+        resolver, name = self.index.resolver, steps[1][0]
+        found = [m for m in resolver.members_of(t).get(name, ()) if m.kind in ("variable", "object")]
+        if not found and not resolver.members_of(t).get(name):  # declared by an interface: the one type below that holds it
+            units = resolver.units
+            below = [units[x] for x in sorted(self.subtypes().get(t.id, ())) if x in units]
+            found = [m for b in below for m in resolver.members_of(b).get(name, ()) if m.kind in ("variable", "object")]
+        return [(found[0], line)] if len(found) == 1 else []
 
     def _tables_read(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:
         """The lookup tables of its file a callable indexes (`strategies[key]`, `(table[k] ||
