@@ -81,18 +81,24 @@ def test_an_expect_type_stands_for_its_actual_declarations(tmp_path):
 
 
 def test_a_call_on_a_base_method_with_many_implementations_reaches_them(tmp_path):
-    """Twelve implementations of one abstract method (more than the old cap of eight)."""
+    """Twelve implementations of one abstract method (more than the old cap of eight): rule
+    `wide-dispatch`, which the call hierarchy lists and the selection walks leave out."""
     subs = "".join(f"  static final class H{i} extends Handler {{\n    void apply(String v) {{}}\n  }}\n" for i in range(12))
     idx = _build(tmp_path, {
         "Handler.java": "abstract class Handler {\n  abstract void apply(String v);\n" + subs + "}\n",
         "Factory.java": "class Factory {\n  void create(Handler[] handlers, String v) {\n"
                         "    for (int p = 0; p < handlers.length; p++) {\n      handlers[p].apply(v);\n    }\n  }\n}\n",
     })
-    out = _out(idx, "Factory.java::Factory.create")
+    graph = likely_graph(idx)
+    out = [(e.dst, e.rule) for e in graph.out("Factory.java::Factory.create", wide=True)]
     assert ("Handler.java::Handler.apply", "declared-type") in out
-    assert ("Handler.java::Handler.H7.apply", "family-dispatch") in out
-    conf = {e.dst: e.confidence for e in likely_graph(idx).out("Factory.java::Factory.create")}
+    assert ("Handler.java::Handler.H7.apply", "wide-dispatch") in out
+    conf = {e.dst: e.confidence for e in graph.out("Factory.java::Factory.create", wide=True)}
     assert conf["Handler.java::Handler.H7.apply"] < 0.2  # one of twelve: a weak edge
+    # a rule of its own, left out of the selection walks (out()/into() without wide=True)
+    assert "Handler.java::Handler.H7.apply" not in {e.dst for e in graph.out("Factory.java::Factory.create")}
+    assert any(e.src == "Factory.java::Factory.create" for e in graph.into("Handler.java::Handler.H7.apply", wide=True))
+    assert not graph.into("Handler.java::Handler.H7.apply")
 
 
 def test_rust_receivers_made_by_an_associated_function_and_fields_behind_a_lifetime(tmp_path):

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
-from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
 from .accessors import AccessorReads
 from .extension import ExtensionRules
 from .into import IntoGraph
@@ -86,22 +86,24 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         self._typing: set[tuple[str, str]] = set()  # locals being typed through a likely call (a guard)
 
     # ---- public ------------------------------------------------------------------------
-    def out(self, unit_id: str) -> list[Likely]:
+    def out(self, unit_id: str, wide: bool = False) -> list[Likely]:
+        """The unit's edges, best first. `wide-dispatch` edges (one override of nine or more) only
+        when asked: the call hierarchy lists a whole family, the selection walks leave them out
+        (one implementation of many is rarely the step a question follows)."""
         hit = self._outs.get(unit_id)
         if hit is None:
             with self._lock:
                 hit = self._unit_out(unit_id)
-        return list(hit)
+        return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
 
-    def into(self, unit_id: str) -> list[Likely]:
+    def into(self, unit_id: str, wide: bool = False) -> list[Likely]:
         hit = self._into.get(unit_id)
-        if hit is not None:
-            return list(hit)
-        with self._lock:
-            hit = self._into.get(unit_id)
-            if hit is None:
-                hit = self._into[unit_id] = self._compute_into(unit_id)
-        return list(hit)
+        if hit is None:
+            with self._lock:
+                hit = self._into.get(unit_id)
+                if hit is None:
+                    hit = self._into[unit_id] = self._compute_into(unit_id)
+        return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
 
     # ---- shared tables (built on first use) -------------------------------------------------
     def by_name(self) -> dict[str, list[Unit]]:
@@ -364,15 +366,19 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         owner = self.index.resolver.units.get(method.parent) if method.parent else None
         if owner is None or owner.kind not in CLASS_KINDS:
             return
-        for m, conf in self._family(owner, method.name, self.index.resolver.units[src].path if src in self.index.resolver.units else ""):
-            add(src, m, line, conf, "family-dispatch")
+        for m, conf, rule in self._family(owner, method.name, self.index.resolver.units[src].path if src in self.index.resolver.units else ""):
+            add(src, m, line, conf, rule)
 
-    def _family(self, owner: Unit, name: str, caller_path: str) -> list[tuple[Unit, float]]:
+    def _family(self, owner: Unit, name: str, caller_path: str, narrow: str = "family-dispatch") -> list[tuple[Unit, float, str]]:
+        """The overrides a call on `owner.name` may run, each at 0.5/√n: rule `narrow` for up to
+        MAX_NARROW_DISPATCH of them, `wide-dispatch` for a wider family (up to MAX_DISPATCH), which
+        explore's flow walk leaves out (one of many is rarely the step a question follows)."""
         found = [m for m in self.overrides(owner, name) if not _is_test(m.path) or _is_test(caller_path)]
         if not found or len(found) > MAX_DISPATCH:
             return []
         conf = RULE_CONFIDENCE["family-dispatch"] / len(found) ** 0.5
-        return [(m, conf) for m in found]
+        rule = narrow if len(found) <= MAX_NARROW_DISPATCH else "wide-dispatch"
+        return [(m, conf, rule) for m in found]
 
     # ---- types of what a receiver holds ----------------------------------------------------
     def _enclosing(self, caller: Unit | None) -> tuple[Unit | None, Unit | None]:
@@ -578,7 +584,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
                     conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
                     return [(m, conf, "base-method") for m in base]
                 # not defined in the type: a template method implemented below
-                out = [(m, conf, "subtype-method") for m, conf in self._family(t, call.name, facts.path)]
+                out = self._family(t, call.name, facts.path, "subtype-method")
                 if out:
                     return out
                 # `self.handler(…)` where handler is a member holding an object
@@ -592,9 +598,9 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
                 out.append((m, RULE_CONFIDENCE[rule], rule))
                 owner = resolver.units.get(m.parent) if m.parent else None
                 if owner is not None:
-                    out += [(x, c, "family-dispatch") for x, c in self._family(owner, call.name, facts.path) if x.id != m.id]
+                    out += [h for h in self._family(owner, call.name, facts.path) if h[0].id != m.id]
             else:
-                out += [(x, c * RULE_CONFIDENCE[rule], "family-dispatch") for x, c in self._family(t, call.name, facts.path)]
+                out += [(x, c * RULE_CONFIDENCE[rule], r) for x, c, r in self._family(t, call.name, facts.path)]
                 if not out:
                     held, _ = self._member_type(t, call.name)
                     if held is not None and spec is not None:
@@ -679,7 +685,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         out = [(m, RULE_CONFIDENCE["method-value"], "method-value")]
         owner = resolver.units.get(m.parent) if m.parent else None
         if owner is not None:
-            out += [(x, c, "family-dispatch") for x, c in self._family(owner, ref.name, facts.path) if x.id != m.id]
+            out += [h for h in self._family(owner, ref.name, facts.path) if h[0].id != m.id]
         return out
 
     def _name_rules(self, facts: FileFacts, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:

@@ -61,6 +61,7 @@ RULE_CONFIDENCE: dict[str, float] = {
     # priors, not measurable by hiding (they add alternatives to a bound target) nor by jedi
     # (which answers the declared method): kept below the measured rules
     "family-dispatch": 0.5,  # / sqrt(number of implementations)
+    "wide-dispatch": 0.5,  # the same, for families of 9-16 implementations (a rule of its own)
     "subtype-method": 0.5,  # / sqrt(number of implementations)
     "protocol-call": 0.4,
     # a local named like a field of its method's own type, with no type of its own: that field,
@@ -90,6 +91,7 @@ RULE_CONFIDENCE: dict[str, float] = {
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.33}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess
 MAX_DISPATCH = 16  # overriding implementations listed for one call on a base/interface method
+MAX_NARROW_DISPATCH = 8  # up to this many: `family-dispatch`; more: `wide-dispatch`
 MAX_INTO_FILES = 48  # files that only share a common name, computed for one into()
 CTOR_NAMES = ("__init__", "constructor")
 _SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "samples", "sample", "demo", "demos", "scripts"})
