@@ -1,9 +1,11 @@
-"""Property reads in the ranked graph, rule `accessor-read`: `this.body = x`, `self.status`, where
+"""Property reads in the ranked graph, rule `accessor-read`: `this.body = x`, `this.status`, where
 the member is an accessor of the method's own type or object literal (a JavaScript/TypeScript
-`get`/`set`, a Python `@property` and its setter). Reading it runs the accessor's body, though no
-call is written: a reference edge of its own rule, never proof. An assignment reaches the setter,
-any other read the getter. Found by a byte search of the callable's body at query time (the facts
-hold no member reads), only for types and objects that have accessors.
+`get`/`set`). Reading it runs the accessor's body, though no call is written: a reference edge of
+its own rule, never proof. An assignment reaches the setter, any other read the getter. Found by a
+byte search of the callable's body at query time (the facts hold no member reads), only for types
+and objects that have accessors. Python's `self.prop` reads are `method-value` references already;
+its cached properties (`@cached_property`, run once per object) are left out: in the development
+set they pulled configuration getters into explore's flow walk and displaced steps.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
 
 _JS_ACCESSOR = re.compile(rb"(?:[\w@$]+\s+)*?\b(get|set)\s+[\w$#]+\s*[(<]")
-_PROPERTY = ("property", "cached_property")
 
 
 class AccessorReads:
@@ -27,15 +28,7 @@ class AccessorReads:
 
     def _accessor_kind(self, u: Unit) -> str:
         """"get" / "set" for an accessor unit, "" otherwise."""
-        if u.kind != "method":
-            return ""
-        for d in u.decorators:
-            d = d.lstrip("@").split("(")[0]
-            if d.endswith(".setter"):
-                return "set"
-            if d.rsplit(".", 1)[-1] in _PROPERTY or d.endswith(".getter"):
-                return "get"
-        if u.decorators:
+        if u.kind != "method" or u.decorators:
             return ""
         m = _JS_ACCESSOR.match(self.index.sources.get(u.path, b""), u.start_byte, u.sig_end_byte)
         return m.group(1).decode() if m is not None else ""
