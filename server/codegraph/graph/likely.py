@@ -81,6 +81,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         self._method_owner_names: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
         self._extensions: dict[str, list[Unit]] | None = None
+        self._memo_actuals: dict[str, list[Unit]] = {}  # an `expect` type → its actual declarations and the types below them
         self._accessor_tables: dict[tuple[str, str], tuple] = {}  # (type or object, name of `this`) → accessors, their reads' pattern
         self._accessor_reads: dict[str, list[tuple[Unit, int]]] = {}
         self._typing: set[tuple[str, str]] = set()  # locals being typed through a likely call (a guard)
@@ -282,7 +283,8 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
             if head in ("this", "self") or (method.receiver and head == method.receiver):
                 head = rest.partition(".")[0]
             elif not spec.implicit_this or head in unit.param_names or (unit.id, head) in ctx.assigned or head in dict(unit.local_types):
-                out += self._typed_member_read(unit, receiver, line)  # a parameter or a local of that name shadows the member
+                # a parameter or a local of that name shadows the member: what its type holds
+                out += self._typed_member_read(unit, receiver, line)
                 continue
             found = [m for m in members.get(head, ()) if m.kind in ("variable", "object")]
             if len(found) == 1:

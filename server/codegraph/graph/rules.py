@@ -78,10 +78,10 @@ RULE_CONFIDENCE: dict[str, float] = {
     # a callable indexing a module-level table of functions of its file (`strategies[key]`)
     "table-lookup": 0.9,
     # `x.f()` reaching a Kotlin extension function `fun T.f()` in reach of the file (see
-    # graph/extension.py): a hand check, see docs/explore.md
+    # graph/extension.py): a hand check of 25 sampled edges, 24 right (docs/graph.md)
     "extension-call": 0.85,
-    # `this.body = x` / `self.status` reading an accessor of its own type or object literal (see
-    # graph/accessors.py): a hand check, see docs/explore.md
+    # `this.body = x` / `this.status` reading an accessor of its own type or object literal (see
+    # graph/accessors.py): a hand check of 25 sampled edges, 25 right (docs/graph.md)
     "accessor-read": 0.9,
     # a method reading a property unit of its own type (`components.x()`, `this.cache.get()`: a
     # member with a getter, an initialiser block or an anonymous object): a hand check, see

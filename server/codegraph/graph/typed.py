@@ -78,6 +78,12 @@ class TypedReceivers:
     def _actuals(self, t: Unit) -> list[Unit]:
         """The `actual` declarations of an `expect` type (same name and package, other source
         sets): the types below them are below it too."""
+        hit = self._memo_actuals.get(t.id)
+        if hit is None:
+            hit = self._memo_actuals[t.id] = self._find_actuals(t)
+        return hit
+
+    def _find_actuals(self, t: Unit) -> list[Unit]:
         files = self.index.files
         package = getattr(files.get(t.path), "package", "")
         if not package or not _EXPECT.match(self.index.sources.get(t.path, b""), t.start_byte, t.end_byte):
