@@ -238,7 +238,7 @@ def gold_pairs(index: RootIndex, lg: LikelyGraph, case: dict) -> list[tuple[tupl
     out = []
     for (a, b), textual in pairs.items():
         bs = set(b)
-        out.append((a, b, textual, [e for x in a for e in lg.out(x) if e.dst in bs]))
+        out.append((a, b, textual, [e for x in a for e in lg.out(x, wide=True) if e.dst in bs]))
     return out
 
 

@@ -547,9 +547,23 @@ class Resolver:
         if not parts:
             return None
         head = self._lookup(facts, None, parts[0])
+        if head is None and len(parts) == 1:
+            head = self._type_only(facts, parts[0])
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head if isinstance(head, Unit) and head.is_type else None
+
+    def _type_only(self, facts: FileFacts, name: str) -> Unit | None:
+        """A type name in a type position that also names a function of the file or package (the
+        Kotlin factory idiom `interface ImageLoader` + `fun ImageLoader(…)`): a type clause names
+        only a type, so the one type of that name there is it. Nothing when the file imports the name."""
+        if name in self.imports_by_local.get(facts.path, ()):
+            return None
+        types = [u for u in self.top.get(facts.path, {}).get(name, ()) if u.is_type and u.kind != "impl"]
+        if not types:
+            pkg = _package_key(facts)
+            types = [u for u in self.packages.get(pkg, {}).get(name, ()) if u.is_type and u.kind != "impl"] if pkg is not None else []
+        return self._unique(types)
 
     def _member_of(self, holder: Unit | tuple[str, str] | None, name: str) -> Unit | tuple[str, str] | None:
         if holder is None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, DeferredCalls, FileFacts, Unit
 from ..languages import BY_NAME
-from .rules import Likely, MAX_INTO_FILES, _calls, _dirname, _is_test, _secondary
+from .rules import RULE_CONFIDENCE, Likely, MAX_INTO_FILES, _calls, _dirname, _is_test, _secondary
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
@@ -185,6 +185,10 @@ class IntoGraph:
             for r in refs:
                 if r.name in names:
                     here += [Likely(caller, d.id, r.line, round(conf, 3), rule) for d, conf, rule in self.ref_targets(facts, r) if d.id == unit_id and caller != unit_id]
+        if self._accessor_kind(unit):  # read as a property in its own type's (or object's) methods
+            for u in facts.units:
+                if u.is_callable and u.id != unit_id:
+                    here += [Likely(u.id, d.id, line, RULE_CONFIDENCE["accessor-read"], "accessor-read") for d, line in self._accessors_read(u, facts) if d.id == unit_id]
         units = self.index.resolver.units
         for e in list(here):
             cur = units.get(e.src)

@@ -24,7 +24,9 @@ Rules, by what they read:
   `import-reach`, `same-package`), once anywhere (`unique-name`); untyped member calls by
   receiver name ↔ type name (`receiver-name`) and by locality (`member-*`)
 - references: a function or method passed, stored or listed as a value (`callback-ref`,
-  `method-value`; `fn.bind(this)`)
+  `method-value`; `fn.bind(this)`), an accessor read as a property (`accessor-read`: accessors.py)
+- extension functions: `x.f()` reaching `fun T.f()` (`extension-call`), and an extension's body
+  typed as its extended type's (extension.py)
 Test files never serve non-test callers; sources beat examples/docs and compiled copies.
 Closures' edges count for their enclosing callable too.
 
@@ -43,7 +45,9 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
-from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .accessors import AccessorReads
+from .extension import ExtensionRules
 from .into import IntoGraph
 from .names import NameRules
 from .typed import TypedReceivers
@@ -54,7 +58,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-type", "return-type"})
 
 
-class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
+class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, IntoGraph):
     def __init__(self, index: "RootIndex") -> None:
         # A proxy, not a reference: the graph lives in index.memo, and a cycle would keep a
         # dropped index alive (its build freezes memory out of the cyclic GC's scans).
@@ -76,24 +80,31 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
         self._memo_rn: dict[tuple[str, str], list[Unit]] = {}
         self._method_owner_names: dict[str, list[tuple[Unit, tuple[str, ...]]]] = {}
         self._memo_names: dict[tuple[str, str, bool, bool], list[tuple[Unit, float, str]]] = {}
+        self._extensions: dict[str, list[Unit]] | None = None
+        self._memo_actuals: dict[str, list[Unit]] = {}  # an `expect` type → its actual declarations and the types below them
+        self._accessor_tables: dict[tuple[str, str], tuple] = {}  # (type or object, name of `this`) → accessors, their reads' pattern
+        self._accessor_reads: dict[str, list[tuple[Unit, int]]] = {}
+        self._typing: set[tuple[str, str]] = set()  # locals being typed through a likely call (a guard)
 
     # ---- public ------------------------------------------------------------------------
-    def out(self, unit_id: str) -> list[Likely]:
+    def out(self, unit_id: str, wide: bool = False) -> list[Likely]:
+        """The unit's edges, best first. `wide-dispatch` edges (one override of nine or more) only
+        when asked: the call hierarchy lists a whole family, the selection walks leave them out
+        (one implementation of many is rarely the step a question follows)."""
         hit = self._outs.get(unit_id)
         if hit is None:
             with self._lock:
                 hit = self._unit_out(unit_id)
-        return list(hit)
+        return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
 
-    def into(self, unit_id: str) -> list[Likely]:
+    def into(self, unit_id: str, wide: bool = False) -> list[Likely]:
         hit = self._into.get(unit_id)
-        if hit is not None:
-            return list(hit)
-        with self._lock:
-            hit = self._into.get(unit_id)
-            if hit is None:
-                hit = self._into[unit_id] = self._compute_into(unit_id)
-        return list(hit)
+        if hit is None:
+            with self._lock:
+                hit = self._into.get(unit_id)
+                if hit is None:
+                    hit = self._into[unit_id] = self._compute_into(unit_id)
+        return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
 
     # ---- shared tables (built on first use) -------------------------------------------------
     def by_name(self) -> dict[str, list[Unit]]:
@@ -128,6 +139,11 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
             found: list[Unit] = []
             seen = {t.id}
             frontier = [t.id]
+            for a in self._actuals(t):  # an `expect` type: its actual declarations and the types below them
+                if a.id not in seen:
+                    found += [m for m in self.index.resolver.members_of(a).get(name, []) if m.is_callable]
+                seen.add(a.id)
+                frontier.append(a.id)
             for _ in range(6):
                 nxt = []
                 for tid in frontier:
@@ -247,6 +263,8 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
                 add(src, dst, line, RULE_CONFIDENCE["table-lookup"], "table-lookup")
             for dst, line in self._members_read(unit, ctx, spec):
                 add(src, dst, line, RULE_CONFIDENCE["member-read"], "member-read")
+            for dst, line in self._accessors_read(unit, facts):
+                add(src, dst, line, RULE_CONFIDENCE["accessor-read"], "accessor-read")
         return out
 
     def _members_read(self, unit: Unit, ctx: _FileCtx, spec: LanguageSpec | None) -> list[tuple[Unit, int]]:
@@ -265,11 +283,33 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
             if head in ("this", "self") or (method.receiver and head == method.receiver):
                 head = rest.partition(".")[0]
             elif not spec.implicit_this or head in unit.param_names or (unit.id, head) in ctx.assigned or head in dict(unit.local_types):
-                continue  # a parameter or a local of that name shadows the member
+                # a parameter or a local of that name shadows the member: what its type holds
+                out += self._typed_member_read(unit, receiver, line)
+                continue
             found = [m for m in members.get(head, ()) if m.kind in ("variable", "object")]
             if len(found) == 1:
                 out.append((found[0], line))
+            elif not found:
+                out += self._typed_member_read(unit, receiver, line)
         return out
+
+    def _typed_member_read(self, unit: Unit, receiver: str, line: int) -> list[tuple[Unit, int]]:
+        """`imageLoader.components.newX()` where `imageLoader` holds a known type: that type's
+        property unit `components` is read there."""
+        steps = _segments(receiver)
+        if steps is None or len(steps) < 2 or steps[0][1] or steps[1][1]:
+            return []
+        facts = self.index.files[unit.path]
+        t, _ = self._receiver_type(facts, unit, steps[:1])
+        if t is None:
+            return []
+        resolver, name = self.index.resolver, steps[1][0]
+        found = [m for m in resolver.members_of(t).get(name, ()) if m.kind in ("variable", "object")]
+        if not found and not resolver.members_of(t).get(name):  # declared by an interface: the one type below that holds it
+            units = resolver.units
+            below = [units[x] for x in sorted(self.subtypes().get(t.id, ())) if x in units]
+            found = [m for b in below for m in resolver.members_of(b).get(name, ()) if m.kind in ("variable", "object")]
+        return [(found[0], line)] if len(found) == 1 else []
 
     def _tables_read(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:
         """The lookup tables of its file a callable indexes (`strategies[key]`, `(table[k] ||
@@ -328,15 +368,19 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
         owner = self.index.resolver.units.get(method.parent) if method.parent else None
         if owner is None or owner.kind not in CLASS_KINDS:
             return
-        for m, conf in self._family(owner, method.name, self.index.resolver.units[src].path if src in self.index.resolver.units else ""):
-            add(src, m, line, conf, "family-dispatch")
+        for m, conf, rule in self._family(owner, method.name, self.index.resolver.units[src].path if src in self.index.resolver.units else ""):
+            add(src, m, line, conf, rule)
 
-    def _family(self, owner: Unit, name: str, caller_path: str) -> list[tuple[Unit, float]]:
+    def _family(self, owner: Unit, name: str, caller_path: str, narrow: str = "family-dispatch") -> list[tuple[Unit, float, str]]:
+        """The overrides a call on `owner.name` may run, each at 0.5/√n: rule `narrow` for up to
+        MAX_NARROW_DISPATCH of them, `wide-dispatch` for a wider family (up to MAX_DISPATCH), which
+        explore's flow walk leaves out (one of many is rarely the step a question follows)."""
         found = [m for m in self.overrides(owner, name) if not _is_test(m.path) or _is_test(caller_path)]
         if not found or len(found) > MAX_DISPATCH:
             return []
         conf = RULE_CONFIDENCE["family-dispatch"] / len(found) ** 0.5
-        return [(m, conf) for m in found]
+        rule = narrow if len(found) <= MAX_NARROW_DISPATCH else "wide-dispatch"
+        return [(m, conf, rule) for m in found]
 
     # ---- types of what a receiver holds ----------------------------------------------------
     def _enclosing(self, caller: Unit | None) -> tuple[Unit | None, Unit | None]:
@@ -355,6 +399,8 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
             owner = self._type_named(method.path, method.qualname.rsplit(".", 1)[0].rsplit(".", 1)[-1])
         if owner is None and method is None and caller is not None and caller.kind == "statement":
             owner = self._patched_type(caller)
+        if owner is None and method is None:
+            method, owner = self._extended(caller)
         return method, owner
 
     def targets(self, facts: FileFacts, call: Call) -> list[tuple[Unit, float, str]]:
@@ -385,12 +431,23 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
                     if found:
                         return found
                 # no function behind the receiver: an object's own `apply`/`call` method
-                # (`this.controller.apply(…)`), when its type is known (a name alone says nothing here)
+                # (`this.controller.apply(…)`), when its type is known, or when the receiver is
+                # named exactly like the type (`this.pipesConsumer.apply(…)` → PipesConsumer.apply);
+                # a name that only ends like a type says nothing here
                 typed = self._receiver_rules(facts, caller, call, spec)
-                return [h for h in typed if h[2] in _TYPED_RULES]
+                last = _norm(call.receiver.rpartition(".")[2])
+                units = self.index.resolver.units
+                return [
+                    h for h in typed if h[2] in _TYPED_RULES
+                    or (h[2] == "receiver-name" and h[0].parent in units and _norm(units[h[0].parent].name) == last)
+                ]
             member = self._module_member(facts, call.receiver, call.name) or self._imported_class_member(facts, call.receiver, call.name)
             if member:
                 return member
+            if call.name in self.extensions():  # `source.buffer()` with `fun Source.buffer()` in reach
+                ext = self._extension_call(facts, caller, call, spec)
+                if ext:
+                    return ext
             typed = self._receiver_rules(facts, caller, call, spec)
             if typed:
                 return typed
@@ -529,7 +586,7 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
                     conf = RULE_CONFIDENCE["base-method"] * _K_FACTOR[len(base)]
                     return [(m, conf, "base-method") for m in base]
                 # not defined in the type: a template method implemented below
-                out = [(m, conf, "subtype-method") for m, conf in self._family(t, call.name, facts.path)]
+                out = self._family(t, call.name, facts.path, "subtype-method")
                 if out:
                     return out
                 # `self.handler(…)` where handler is a member holding an object
@@ -543,9 +600,9 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
                 out.append((m, RULE_CONFIDENCE[rule], rule))
                 owner = resolver.units.get(m.parent) if m.parent else None
                 if owner is not None:
-                    out += [(x, c, "family-dispatch") for x, c in self._family(owner, call.name, facts.path) if x.id != m.id]
+                    out += [h for h in self._family(owner, call.name, facts.path) if h[0].id != m.id]
             else:
-                out += [(x, c * RULE_CONFIDENCE[rule], "family-dispatch") for x, c in self._family(t, call.name, facts.path)]
+                out += [(x, c * RULE_CONFIDENCE[rule], r) for x, c, r in self._family(t, call.name, facts.path)]
                 if not out:
                     held, _ = self._member_type(t, call.name)
                     if held is not None and spec is not None:
@@ -630,7 +687,7 @@ class LikelyGraph(TypedReceivers, NameRules, IntoGraph):
         out = [(m, RULE_CONFIDENCE["method-value"], "method-value")]
         owner = resolver.units.get(m.parent) if m.parent else None
         if owner is not None:
-            out += [(x, c, "family-dispatch") for x, c in self._family(owner, ref.name, facts.path) if x.id != m.id]
+            out += [h for h in self._family(owner, ref.name, facts.path) if h[0].id != m.id]
         return out
 
     def _name_rules(self, facts: FileFacts, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:

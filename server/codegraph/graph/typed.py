@@ -5,6 +5,7 @@ holds (`attr-type`, `field-type`, `return-type`, `local-type`, `declared-type`, 
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
@@ -14,6 +15,10 @@ from .rules import _calls, _is_test, _segments, _type_args
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
+
+
+# the modifier of a multiplatform declaration, before its name (`internal expect class Sink`)
+_EXPECT = re.compile(rb"[^{(=]*?\bexpect\s+(?:[a-z]+\s+)*(?:class|interface|object)\b")
 
 
 class TypedReceivers:
@@ -47,6 +52,11 @@ class TypedReceivers:
             return local[0]
         defs = [u for u in self.by_name().get(name, []) if u.kind in CLASS_KINDS and u.kind != "impl"]
         hits = self._best_tier(path, defs)
+        if len(hits) > 1:
+            expect = self._expected(hits)
+            package = getattr(self.index.files.get(expect[0].path), "package", "")
+            if len(expect) == 1 and (package == facts.package or any(i.module == package and i.name in (name, "*") for i in facts.imports)):
+                return expect[0]
         if len(hits) == 1 and self._tier(path, hits[0]) <= 2:
             return hits[0]
         # imported by name through a re-export (`use crate::cache::ReadyCache` where cache/mod.rs
@@ -54,6 +64,39 @@ class TypedReceivers:
         if len(defs) == 1 and not _is_test(defs[0].path) and any((imp.alias or imp.name) == name for imp in facts.imports):
             return defs[0]
         return None
+
+    def _expected(self, hits: list[Unit]) -> list[Unit]:
+        """One type declared in several source sets (Kotlin `expect class T` and its `actual`
+        classes, one package): the `expect` declaration stands for them all (the members common
+        code sees); other look-alikes stay ambiguous."""
+        files = self.index.files
+        if len({getattr(files.get(u.path), "package", "") for u in hits} | {""}) != 2:
+            return hits
+        expect = [u for u in hits if _EXPECT.match(self.index.sources.get(u.path, b""), u.start_byte, u.end_byte)]
+        return expect if len(expect) == 1 else hits
+
+    def _actuals(self, t: Unit) -> list[Unit]:
+        """The `actual` declarations of an `expect` type (same name and package, other source
+        sets): the types below them are below it too."""
+        hit = self._memo_actuals.get(t.id)
+        if hit is None:
+            hit = self._memo_actuals[t.id] = self._find_actuals(t)
+        return hit
+
+    def _find_actuals(self, t: Unit) -> list[Unit]:
+        files = self.index.files
+        package = getattr(files.get(t.path), "package", "")
+        if not package or not _EXPECT.match(self.index.sources.get(t.path, b""), t.start_byte, t.end_byte):
+            return []
+        actual = [u for u in self.by_name().get(t.name, ()) if u.id != t.id and u.kind in CLASS_KINDS and getattr(files.get(u.path), "package", "") == package]
+        # the resolver binds no supertype written with that name (it names several types): the
+        # types declaring it in that package or importing it from there
+        units = self.index.resolver.units
+        below = [
+            units[s.unit] for f in files.values() if f.package and (f.package == package or any(i.module == package and i.name in (t.name, "*") for i in f.imports))
+            for s in f.supertypes if s.name == t.name and s.unit in units
+        ]
+        return actual + below
 
     def _type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
         """A declared type as a type unit; an array or a container/wrapper from outside the
@@ -169,7 +212,9 @@ class TypedReceivers:
             return None, ""
         dsts = {ctx.call_dst.get(i) for i in idxs}
         if dsts == {None} and len(idxs) == 1:  # `let me = self.project()`: a view of what it is called on
-            return self._view_type(facts, caller, _calls(facts)[idxs[0]])
+            call = _calls(facts)[idxs[0]]
+            t, rule = self._view_type(facts, caller, call)
+            return (t, rule) if t is not None else self._likely_made(facts, caller, local, call)
         if len(dsts) != 1 or None in dsts:
             return None, ""
         target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
@@ -178,6 +223,22 @@ class TypedReceivers:
         if target.kind == "constructor" and target.parent:
             return self.index.resolver.units.get(target.parent), "local-type"
         return self._made_by(target)
+
+    def _likely_made(self, facts: FileFacts, caller: Unit, local: str, call: Call) -> tuple[Unit | None, str]:
+        """`rootCmd := c.Root()` where the resolver left `c.Root()` unknown: what its one strong
+        likely target makes (a typed rule's method with a declared return type)."""
+        key = (caller.id, local)
+        if key in self._typing:  # `x = x.next()`: no type from itself
+            return None, ""
+        self._typing.add(key)
+        try:
+            hits = [h for h in self.targets(facts, call) if h[1] >= 0.85]
+        finally:
+            self._typing.discard(key)
+        if len({h[0].id for h in hits}) != 1:
+            return None, ""
+        t, _ = self._made_by(hits[0][0])
+        return (t, "return-type") if t is not None else (None, "")
 
     def _receiver_type(self, facts: FileFacts, caller: Unit | None, steps: list[tuple[str, bool]]) -> tuple[Unit | None, str]:
         """The type a receiver holds (`self.session_interface`, `ctx`, `factories.get(i)`), and
@@ -204,6 +265,9 @@ class TypedReceivers:
                         t, rule = self._member_type(owner, head)
                     elif spec is not None and spec.field_bindings and not self._is_local(facts, caller, head):
                         t, rule = self._field_binding(owner, head)
+                if t is None and len(steps) > 1 and steps[1][1] and head[:1].isupper() and not self._is_local(facts, caller, head):
+                    # `AutoHelp::new(…).write_help()`: a type's associated function, what it makes
+                    t, rule = self._type_named(facts.path, head), "return-type"
         views = self._self_views(facts)
         rest = steps[1:]
         while rest:
@@ -253,6 +317,9 @@ class TypedReceivers:
         if hit.kind in CLASS_KINDS:
             return hit, "local-type"
         if hit.is_callable and hit.returns:
+            if hit.returns == "Self" and hit.parent:  # `fn new(…) -> Self`: the impl's own type
+                owner = self._enclosing(hit)[1]
+                return (owner, "return-type") if owner is not None and owner.kind in CLASS_KINDS else (None, "")
             other = self.index.files.get(hit.path)
             return (self._type_from_text(other, hit.returns) if other is not None else None), "return-type"
         return None, ""

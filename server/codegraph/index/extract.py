@@ -487,6 +487,7 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         param_types=param_types,
         receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
         returns=_type_name(spec.return_type(node)) if kind in ("function", "method") else "",
+        ext_type=spec.extension_type(node) if kind in ("function", "method") else "",
     )
 
 

@@ -6,6 +6,7 @@ functions handed over as values. Pure functions of one file's units and query ma
 from __future__ import annotations
 
 import bisect
+import re
 
 from tree_sitter import Node
 
@@ -17,6 +18,7 @@ CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust im
 
 
 _TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ")
+_LIFETIME = re.compile(r"'\w+\s+")
 
 
 def _type_name(node: Node | None) -> str:
@@ -36,6 +38,9 @@ def _type_name(node: Node | None) -> str:
         for prefix in _TYPE_WRAPPERS:
             if t.startswith(prefix):
                 t, changed = t[len(prefix) :].lstrip(), True
+        lifetime = _LIFETIME.match(t)  # `&'cmd mut Command`
+        if lifetime:
+            t, changed = t[lifetime.end() :], True
     if t.startswith("Optional[") and t.endswith("]"):
         t = t[9:-1].strip()
     if "|" in t:  # `Foo | None`, `Foo | undefined`: still one named type

@@ -209,6 +209,18 @@ def kotlin_return_type(node: Node) -> Node | None:
     return None
 
 
+def kotlin_extension_type(node: Node) -> str:
+    """`fun Buffer.readX()` → "Buffer" (`fun <T> List<T>?.f()` → "List"): the receiver type
+    before the name, without type arguments or nullability."""
+    for child in node.children:
+        if child.type == "receiver_type":
+            written = re.sub(r"<.*>", "", text(child)).strip().strip("()").rstrip("?").strip()
+            return written if re.fullmatch(r"[\w.]+", written) else ""
+        if child.type in ("simple_identifier", "function_value_parameters"):
+            break
+    return ""
+
+
 KOTLIN = LanguageSpec(
     boundary_nodes=(("try_expression", 2),),
     io_modules=IO_MODULES,
@@ -235,6 +247,7 @@ KOTLIN = LanguageSpec(
 (value_argument (navigation_expression (_) @receiver (navigation_suffix "::" (simple_identifier) @name)) @ref)
 """,
     return_type=kotlin_return_type,
+    extension_type=kotlin_extension_type,
     call_protocol=("invoke",),
     implicit_this=True,
     module_system="package",

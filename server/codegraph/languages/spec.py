@@ -73,6 +73,8 @@ class LanguageSpec:
     comment_types: frozenset[str] = frozenset({"comment", "line_comment", "block_comment"})
     # (callable node) -> qualifying type name for definitions outside their type (Go receivers)
     receiver_type: Callable[[Node], str] = lambda node: ""
+    # (callable node) -> the type an extension function extends (Kotlin `fun Buffer.readX()`), ""
+    extension_type: Callable[[Node], str] = lambda node: ""
     # A file may declare its encoding in its first two lines (PEP 263: `# -*- coding: latin-1 -*-`)
     encoding_declaration: bool = False
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "28"
+EXTRACTOR_VERSION = "30"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -50,6 +50,9 @@ class Unit(NamedTuple):
     # (member name, what it holds) of a type: a declared type name, or "Callee()" when assigned
     # the result of a call/construction (`self.x = Foo()`); for the ranked graph, never proof
     attrs: tuple[tuple[str, str], ...] = ()
+    # the type an extension function extends (Kotlin `fun Buffer.readX()`): `this` in its body, and
+    # what `x.readX()` is called on; "" for every other unit. For the ranked graph, never proof
+    ext_type: str = ""
 
     @property
     def is_callable(self) -> bool:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex
 
 PROVEN_KINDS = ("calls", "constructs")
-FAMILY_RULES = frozenset({"family-dispatch", "subtype-method"})  # one call, many possible overrides
+FAMILY_RULES = frozenset({"family-dispatch", "subtype-method", "wide-dispatch"})  # one call, many possible overrides
 MAX_MATCHES = 8  # units one name may stand for in a query (more: the name is too common, ask by path)
 
 
@@ -180,7 +180,7 @@ def callers(index: "RootIndex", unit: Unit, likely: bool = True) -> list[CallEdg
     seen = {(e.caller, ln) for e in out for ln in e.lines}
     if likely:
         grouped: dict[tuple[str, str], tuple[list[int], float]] = {}
-        for e in likely_graph(index).into(unit.id):
+        for e in likely_graph(index).into(unit.id, wide=True):
             if e.rule == "resolved" or (e.src, e.line) in seen or e.src not in units or e.src == unit.id:
                 continue
             lines, conf = grouped.setdefault((e.src, e.rule), ([], 0.0))
@@ -206,7 +206,7 @@ def callees(index: "RootIndex", unit: Unit, likely: bool = True) -> list[CallEdg
         proven_sites = {(d, ln) for (d, _), lines in proven.items() for ln in lines}
         grouped: dict[tuple[str, str], tuple[list[int], float]] = {}
         families: dict[tuple[int, str, str], list] = {}
-        for e in likely_graph(index).out(unit.id):
+        for e in likely_graph(index).out(unit.id, wide=True):
             callee = units.get(e.dst)
             if e.rule == "resolved" or callee is None or (e.dst, e.line) in proven_sites:
                 continue

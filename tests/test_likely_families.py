@@ -1,0 +1,199 @@
+"""Edge families of the ranked graph added for calls the resolver cannot prove (issue 23): Kotlin
+extension functions, `expect`/`actual` types, wide dispatch families, receivers made by a type's
+associated function or a call with dotted arguments, Rust fields behind a lifetime. Each test
+fails without its family; none of these edges is ever a proven fact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegraph.graph.likely import likely_graph
+from codegraph.index.index import RootIndex
+
+
+def _build(root: Path, files: dict[str, str]) -> RootIndex:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    idx = RootIndex(root, use_cache=False)
+    idx.build()
+    return idx
+
+
+def _out(idx: RootIndex, src: str) -> list[tuple[str, str]]:
+    return [(e.dst, e.rule) for e in likely_graph(idx).out(src)]
+
+
+def _never_proven(idx: RootIndex) -> None:
+    resolved = {(e.src, e.dst) for b in idx.bindings.values() for e in b.edges}
+    for uid in idx.resolver.units:
+        for e in likely_graph(idx).out(uid):
+            if e.rule != "resolved":
+                assert (e.src, e.dst) not in resolved or e.confidence < 1.0
+
+
+def test_an_extension_functions_body_sees_the_extended_types_members(tmp_path):
+    """`fun RealSink.flushAll() { sink.flush() }`: `sink` is RealSink's field (type Sink), and the
+    call dispatches to Sink's implementations; `x.flushAll()` on a RealSink reaches the extension."""
+    idx = _build(tmp_path, {
+        "Sink.kt": "package demo\n\ninterface Sink {\n    fun flush()\n}\n\n"
+                   "class FileSink : Sink {\n    override fun flush() {}\n}\n\n"
+                   "class RealSink(val sink: Sink)\n",
+        "Ext.kt": "package demo\n\nfun RealSink.flushAll() {\n    sink.flush()\n}\n",
+        "Use.kt": "package demo\n\nimport java.io.File\n\n"
+                  "fun File.toSink(): RealSink = RealSink(FileSink())\n\n"
+                  "fun close(real: RealSink) {\n    real.flushAll()\n}\n\n"
+                  "fun open(path: String) {\n    java.nio.file.Paths.get(path).toFile().toSink()\n}\n",
+    })
+    out = _out(idx, "Ext.kt::flushAll")
+    assert ("Sink.kt::Sink.flush", "field-type") in out
+    assert ("Sink.kt::FileSink.flush", "family-dispatch") in out
+    assert ("Ext.kt::flushAll", "extension-call") in _out(idx, "Use.kt::close")
+    # no type known for `….toFile()`: the extended type named like the receiver's last step
+    assert ("Use.kt::toSink", "extension-call") in _out(idx, "Use.kt::open")
+    graph = likely_graph(idx)
+    assert any(e.src == "Use.kt::close" and e.rule == "extension-call" for e in graph.into("Ext.kt::flushAll"))
+    _never_proven(idx)
+
+
+def test_a_member_wins_over_an_extension_of_the_same_name(tmp_path):
+    idx = _build(tmp_path, {
+        "A.kt": "package demo\n\nclass Box {\n    fun size(): Int = 1\n}\n\nfun Box.size(): Int = 2\n\n"
+                "fun use(box: Box) {\n    box.size()\n}\n",
+    })
+    assert ("A.kt::size", "extension-call") not in _out(idx, "A.kt::use")
+
+
+def test_an_expect_type_stands_for_its_actual_declarations(tmp_path):
+    """Kotlin multiplatform: `expect class Timeout` in common code, `actual class Timeout` per
+    platform, one package: a field of that type is typed by the expect declaration and the call
+    reaches the actual declarations' members."""
+    idx = _build(tmp_path, {
+        "src/commonMain/kotlin/demo/Timeout.kt": "package demo\n\nexpect open class Timeout {\n    fun throwIfReached()\n}\n",
+        "src/jvmMain/kotlin/demo/Timeout.kt": "package demo\n\nactual open class Timeout {\n    actual fun throwIfReached() {}\n}\n",
+        "src/jsMain/kotlin/demo/Timeout.kt": "package demo\n\nactual open class Timeout {\n    actual fun throwIfReached() {}\n}\n",
+        "src/jvmMain/kotlin/demo/io/Reader.kt": "package demo.io\n\nimport demo.Timeout\n\nclass Reader(private val timeout: Timeout) {\n"
+                                                "    fun read() {\n        timeout.throwIfReached()\n    }\n}\n",
+    })
+    out = _out(idx, "src/jvmMain/kotlin/demo/io/Reader.kt::Reader.read")
+    assert ("src/commonMain/kotlin/demo/Timeout.kt::Timeout.throwIfReached", "field-type") in out
+    assert ("src/jvmMain/kotlin/demo/Timeout.kt::Timeout.throwIfReached", "family-dispatch") in out
+
+
+def test_a_call_on_a_base_method_with_many_implementations_reaches_them(tmp_path):
+    """Twelve implementations of one abstract method (more than the old cap of eight): rule
+    `wide-dispatch`, which the call hierarchy lists and the selection walks leave out."""
+    subs = "".join(f"  static final class H{i} extends Handler {{\n    void apply(String v) {{}}\n  }}\n" for i in range(12))
+    idx = _build(tmp_path, {
+        "Handler.java": "abstract class Handler {\n  abstract void apply(String v);\n" + subs + "}\n",
+        "Factory.java": "class Factory {\n  void create(Handler[] handlers, String v) {\n"
+                        "    for (int p = 0; p < handlers.length; p++) {\n      handlers[p].apply(v);\n    }\n  }\n}\n",
+    })
+    graph = likely_graph(idx)
+    out = [(e.dst, e.rule) for e in graph.out("Factory.java::Factory.create", wide=True)]
+    assert ("Handler.java::Handler.apply", "declared-type") in out
+    assert ("Handler.java::Handler.H7.apply", "wide-dispatch") in out
+    conf = {e.dst: e.confidence for e in graph.out("Factory.java::Factory.create", wide=True)}
+    assert conf["Handler.java::Handler.H7.apply"] < 0.2  # one of twelve: a weak edge
+    # a rule of its own, left out of the selection walks (out()/into() without wide=True)
+    assert "Handler.java::Handler.H7.apply" not in {e.dst for e in graph.out("Factory.java::Factory.create")}
+    assert any(e.src == "Factory.java::Factory.create" for e in graph.into("Handler.java::Handler.H7.apply", wide=True))
+    assert not graph.into("Handler.java::Handler.H7.apply")
+
+
+def test_rust_receivers_made_by_an_associated_function_and_fields_behind_a_lifetime(tmp_path):
+    idx = _build(tmp_path, {
+        "src/lib.rs": "pub struct Command;\n\nimpl Command {\n    pub fn write_help(&mut self) {}\n}\n\n"
+                      "pub struct AutoHelp;\n\nimpl AutoHelp {\n    pub fn new() -> Self {\n        AutoHelp\n    }\n\n"
+                      "    pub fn write(&self) {}\n}\n\n"
+                      "pub struct Parser<'cmd> {\n    cmd: &'cmd mut Command,\n}\n\n"
+                      "impl<'cmd> Parser<'cmd> {\n    fn help(&mut self) {\n        self.cmd.write_help();\n"
+                      "        AutoHelp::new().write();\n    }\n}\n",
+    })
+    out = _out(idx, "src/lib.rs::Parser.help")
+    assert ("src/lib.rs::Command.write_help", "field-type") in out
+    assert ("src/lib.rs::AutoHelp.write", "return-type") in out
+
+
+def test_a_go_receiver_made_by_a_call_with_dotted_arguments(tmp_path):
+    """`Chain(mx.middlewares...).Handler(h)`: the dots inside the arguments are no steps."""
+    idx = _build(tmp_path, {
+        "go.mod": "module example.com/demo\n\ngo 1.20\n",
+        "chain.go": "package demo\n\ntype Middlewares []func(int) int\n\n"
+                    "func Chain(m ...func(int) int) Middlewares {\n\treturn Middlewares(m)\n}\n\n"
+                    "func (ms Middlewares) Handler(h int) int {\n\treturn h\n}\n",
+        "mux.go": "package demo\n\ntype Mux struct {\n\tmiddlewares []func(int) int\n}\n\n"
+                  "func (mx *Mux) handle(h int) int {\n\treturn Chain(mx.middlewares...).Handler(h)\n}\n",
+    })
+    assert ("chain.go::Middlewares.Handler", "return-type") in _out(idx, "mux.go::Mux.handle")
+
+
+def test_reading_an_accessor_of_its_own_type_or_object_reaches_it(tmp_path):
+    """A property read runs the accessor's body: `this.type = …` the setter, `this.value` the
+    getter (JavaScript object literal, TypeScript class); a call or another object's member is no
+    accessor read."""
+    idx = _build(tmp_path, {
+        "response.js": "module.exports = {\n  get type() {\n    return this._type;\n  },\n\n"
+                       "  set type(value) {\n    this._type = value;\n  },\n\n"
+                       "  set body(value) {\n    this.type = 'json';\n    other.type = 1;\n  },\n};\n",
+        "ref.ts": "export class Ref {\n  get value(): number {\n    return 1;\n  }\n\n"
+                  "  set value(v: number) {}\n\n  bump(): number {\n    return this.value + 1;\n  }\n}\n",
+    })
+    assert _out(idx, "response.js::module.exports.body") == [("response.js::module.exports.type#2", "accessor-read")]
+    assert ("ref.ts::Ref.value", "accessor-read") in _out(idx, "ref.ts::Ref.bump")
+    assert ("ref.ts::Ref.value#2", "accessor-read") not in _out(idx, "ref.ts::Ref.bump")
+    graph = likely_graph(idx)
+    assert [e.src for e in graph.into("ref.ts::Ref.value")] == ["ref.ts::Ref.bump"]
+    assert [e.src for e in graph.into("response.js::module.exports.type#2")] == ["response.js::module.exports.body"]
+    _never_proven(idx)
+
+
+def test_a_local_made_by_a_likely_bound_call_is_typed_by_its_return(tmp_path):
+    """`root := c.Root()` where the resolver leaves `c.Root()` unknown (two definitions of Root):
+    the one strong likely target's declared return type types `root`; `x = x.next()` is no loop."""
+    idx = _build(tmp_path, {
+        "go.mod": "module example.com/demo\n\ngo 1.20\n",
+        "command.go": "package demo\n\ntype Command struct {\n\tparent *Command\n}\n\n"
+                      "func (c *Command) Root() *Command {\n\treturn c\n}\n\n"
+                      "func (c *Command) Find(name string) *Command {\n\treturn c\n}\n",
+        "completions.go": "package demo\n\nfunc (c *Command) complete() {\n\troot := c.Root()\n\troot.Find(\"x\")\n}\n",
+        "root.go": "package demo\n\nfunc Root() int {\n\treturn 0\n}\n",
+        "list.py": "class Node:\n    def next(self):\n        return self\n\n\ndef walk(x):\n    x = x.next()\n    x.next()\n",
+    })
+    assert ("command.go::Command.Find", "return-type") in _out(idx, "completions.go::Command.complete")
+    _out(idx, "list.py::walk")  # terminates
+
+
+def test_an_apply_method_is_reached_through_a_receiver_named_exactly_like_its_type(tmp_path):
+    """`this.pipesConsumer.apply(…)` with no type known (compiled JavaScript): the receiver named
+    exactly like PipesConsumer reaches its `apply`; a name that only ends like it does not."""
+    idx = _build(tmp_path, {
+        "pipes.js": "class PipesConsumer {\n  apply(value) {\n    return value;\n  }\n}\nexports.PipesConsumer = PipesConsumer;\n",
+        "router.js": "class Router {\n  constructor(pipesConsumer, otherPipesConsumer) {\n    this.pipesConsumer = pipesConsumer;\n"
+                     "    this.otherPipesConsumer = otherPipesConsumer;\n  }\n\n"
+                     "  handle(v) {\n    return this.pipesConsumer.apply(v);\n  }\n\n"
+                     "  other(v) {\n    return this.otherPipesConsumer.apply(v);\n  }\n}\nexports.Router = Router;\n",
+    })
+    assert ("pipes.js::PipesConsumer.apply", "receiver-name") in _out(idx, "router.js::Router.handle")
+    assert _out(idx, "router.js::Router.other") == []
+
+
+def test_a_supertype_named_like_a_factory_function_is_the_type_and_its_property_is_read(tmp_path):
+    """Kotlin's factory idiom: `interface ImageLoader` and `fun ImageLoader(…)` in one package. The
+    supertype clause `: ImageLoader` names the interface (a proven edge: a type clause names only
+    a type), and `imageLoader.components.map()` on a field of the interface type reads the one
+    implementation's property unit (`member-read`, likely)."""
+    idx = _build(tmp_path, {
+        "ImageLoader.kt": "package demo\n\ninterface ImageLoader {\n    val components: Registry\n}\n\n"
+                          "fun ImageLoader(name: String): ImageLoader = RealImageLoader()\n",
+        "RealImageLoader.kt": "package demo\n\nclass RealImageLoader : ImageLoader {\n"
+                              "    override val components = Registry()\n        .newBuilder()\n        .build()\n}\n",
+        "Registry.kt": "package demo\n\nclass Registry {\n    fun newBuilder(): Registry = this\n    fun build(): Registry = this\n"
+                       "    fun map(x: Int): Int = x\n}\n",
+        "Engine.kt": "package demo\n\nclass Engine(private val imageLoader: ImageLoader) {\n"
+                     "    fun intercept(x: Int): Int {\n        return imageLoader.components.map(x)\n    }\n}\n",
+    })
+    implements = {(e.src, e.dst) for b in idx.bindings.values() for e in b.edges if e.kind == "implements"}
+    assert ("RealImageLoader.kt::RealImageLoader", "ImageLoader.kt::ImageLoader") in implements
+    assert ("RealImageLoader.kt::RealImageLoader.components", "member-read") in _out(idx, "Engine.kt::Engine.intercept")
+    _never_proven(idx)
