@@ -122,6 +122,7 @@ def main() -> None:
     ap.add_argument("--data", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-explore-dataset.pkl"))
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--folds")
+    ap.add_argument("--second-stage", action="store_true", help="also try the second stage (never chosen so far; slow)")
     args = ap.parse_args()
     records = [r for r in pickle.loads(Path(args.data).read_bytes()) if r["labels"]]
     features = records[0]["features"]
@@ -134,7 +135,7 @@ def main() -> None:
     print(f"candidate recall {cand_recall:.3f}; simulated selection: BM25 order {statistics.mean(base.values()):.3f}, perfect ranking {statistics.mean(ceiling.values()):.3f}")
     results = {}
     for c in CS:
-        for stages in (1, 2):
+        for stages in ((1, 2) if args.second_stage else (1,)):
             for alpha in ALPHAS:
                 scores = loco(records, c, stages, alpha, features)
                 results[(c, stages, alpha)] = scores
