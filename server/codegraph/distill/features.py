@@ -9,20 +9,14 @@ them are fitted offline (`bench/fit_distill.py`) and shipped as data (`weights.j
 from __future__ import annotations
 
 import math
-import posixpath
 import re
 from dataclasses import dataclass
 
-from .flow import NON_ARCH_DIRS, TEST_SOURCE_SET, host_interface, is_public, non_architecture
+from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture
 from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
 from .topology import Model
 
-# Files that make up a package's public face: what they name is the surface users import.
-ROOT_FILES = frozenset({"__init__.py", "index.js", "index.ts", "index.mjs", "index.cjs", "lib.rs", "mod.rs", "main.ts", "main.js"})
-# Directory names of code shipped beside a library rather than in it (tools, vendored helpers).
-SIDE_DIRS = frozenset({"tools", "tool", "util", "utils", "internal", "contrib", "extras", "cmd", "bin", "compat", "vendor"})
 ACCESSOR = re.compile(r"^(?:get|set|is|has)(?:[A-Z_]|$)")
-WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 PR_ROUNDS = 10
 NAMES = (
     "k_function", "k_method", "k_constructor", "k_type", "k_main_guard", "k_statement",
@@ -65,16 +59,6 @@ def pagerank(out: list[list[int]], rounds: int = PR_ROUNDS, alpha: float = 0.85)
                 new[v] += r
         rank = new
     return rank
-
-
-def exported_names(index) -> frozenset[bytes]:
-    """Every identifier a package root file names (`__init__.py`, `index.js`, `lib.rs`, …): the
-    names a package re-exports, its `__all__`, its `pub use` items."""
-    names: set[bytes] = set()
-    for path in index.files:
-        if posixpath.basename(path) in ROOT_FILES and not non_architecture(path):
-            names.update(WORD.findall(index.sources.get(path, b"")))
-    return frozenset(names)
 
 
 def _percentile(values: list[float]) -> list[float]:
