@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture
 from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
+from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
+from .walk.bodies import _error_param, _takes_output
 from .topology import Model
 
 ACCESSOR = re.compile(r"^(?:get|set|is|has)(?:[A-Z_]|$)")
@@ -29,6 +31,31 @@ NAMES = (
     "pct_pagerank", "pct_pagerank_rev", "pct_in", "pct_out2", "owner_exported", "pct_owner", "pct_file",
     "plan_pick", "plan_entry", "plan_assembly", "plan_core", "plan_sink", "plan_boundary", "plan_rank",
 )
+# What a unit's own signature, body and name say about its job: the role model's further evidence, read
+# only for the units the selection chose (`job`).
+JOB_NAMES = (
+    "err_param", "err_syntax", "throws", "out_param", "calls_output", "returns_new",
+    "w_build", "w_write", "w_error", "w_run", "w_read",
+)
+ALL_NAMES = NAMES + JOB_NAMES
+# Words of a unit's name that say what kind of job it does, in any code base (camelCase and snake_case split).
+JOB_WORDS = {
+    "w_build": frozenset({"create", "build", "builder", "make", "new", "init", "setup", "register", "use", "add", "configure",
+                          "config", "factory", "provide", "install", "mount", "compose", "wrap", "bind", "load", "from", "of"}),
+    "w_write": frozenset({"write", "send", "save", "store", "persist", "flush", "emit", "render", "respond", "response", "log",
+                          "print", "output", "put", "commit", "close", "encode", "serialize", "dump", "sink", "insert", "update",
+                          "delete", "set", "cache"}),
+    "w_error": frozenset({"error", "errors", "err", "fail", "failure", "exception", "except", "recover", "abort", "reject",
+                          "catch", "throw", "raise", "panic", "fault", "invalid", "retry", "fallback", "handle"}),
+    "w_run": frozenset({"run", "serve", "start", "main", "execute", "exec", "dispatch", "process", "call", "invoke", "listen",
+                        "request", "poll", "loop", "step", "next", "apply", "resolve", "route", "match", "handle", "pipe"}),
+    "w_read": frozenset({"read", "parse", "decode", "get", "fetch", "open", "accept", "receive", "recv", "scan", "lex", "next"}),
+}
+NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+ERROR_WORDS = re.compile(rb"\b(?:try|catch|except|recover|rescue|finally)\b")
+THROWS = re.compile(rb"\b(?:throw|raise|panic!?|Errorf|errors\.New)\b")
+RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?[A-Z]\w*\s*[({<]")
+CALLS_OUTPUT = OUTPUT_NAMES | NETWORK_NAMES | RESOURCE_NAMES
 PLAN_KEYS = ("entry", "assembly", "core", "sink", "boundary")
 
 
@@ -93,6 +120,22 @@ def _side(path: str) -> tuple[bool, bool]:
     parts = [p.lstrip("_.").lower() for p in path.split("/")[:-1]]
     non_arch = any(p in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p) for p in parts) or non_architecture(path)
     return non_arch, any(p in SIDE_DIRS for p in parts)
+
+
+def job(index, model: Model, uid: str) -> list[float]:
+    """What a unit's signature, body and name say about its job (JOB_NAMES): an error handed in, error syntax,
+    errors made, an output handed in, calls to output/network/resource interfaces, a built value returned,
+    and the job words of its name."""
+    u = model.units[uid]
+    source, calls = index.sources.get(u.path, b""), model.calls.get(uid, ())
+    body = source[u.sig_end_byte : u.end_byte] if u.is_callable else b""
+    words = {w.lower() for w in NAME_WORD.findall(u.name)}
+    return [
+        float(bool(u.is_callable and _error_param(u))), float(bool(body) and ERROR_WORDS.search(body) is not None),
+        float(bool(body) and THROWS.search(body) is not None), float(u.is_callable and _takes_output(u)),
+        float(any(c.name in CALLS_OUTPUT for c in calls)), float(bool(body) and RETURNS_NEW.search(body) is not None),
+        *(float(not words.isdisjoint(JOB_WORDS[k])) for k in ("w_build", "w_write", "w_error", "w_run", "w_read")),
+    ]
 
 
 def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
