@@ -56,7 +56,7 @@ else:
     # an editor's change to one file (as didOpen/didChange hand it over): a new index version
     rel = sorted(index.files)[len(index.files) // 2]
     c, w = time.process_time(), time.perf_counter()
-    index.open_document(rel, index.sources[rel].decode("utf-8", "replace") + "\n")
+    index.open_document(rel, index.sources[rel].decode("utf-8", "replace") + "\\n")
     out["edit"] = {"cpu": time.process_time() - c, "wall": time.perf_counter() - w}
     timed("after edit", {"format": "json"})
 print(json.dumps(out))

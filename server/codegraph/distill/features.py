@@ -30,6 +30,7 @@ NAMES = (
     "sig_entry", "sig_assembly", "sig_core", "sig_sink",
     "pct_pagerank", "pct_pagerank_rev", "pct_in", "pct_out2", "owner_exported", "pct_owner", "pct_file",
     "plan_pick", "plan_entry", "plan_assembly", "plan_core", "plan_sink", "plan_boundary", "plan_rank",
+    "module_share", "module_in",
 )
 # What a unit's own signature, body and name say about its job: the role model's further evidence, read
 # only for the units the selection chose (`job`).
@@ -138,6 +139,30 @@ def job(index, model: Model, uid: str) -> list[float]:
     ]
 
 
+def _modules(units, inc: list[list[int]]) -> tuple[dict[str, str], dict[str, float], dict[str, int]]:
+    """Each file's module — its first directory, or its first two when one directory holds nearly all the code
+    (`packages/x`, `src/x`) — with the module's share of the candidates and how many other modules call into it.
+    A repository of several modules has a main one the others build on (ports, fakes, adapters call into it)."""
+    paths = sorted({u.path for u in units})
+    first = {p: p.split("/", 1)[0] if "/" in p else "" for p in paths}
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[first[u.path]] = counts.get(first[u.path], 0) + 1
+    deep = max(counts.values(), default=0) >= 0.9 * len(units)
+    module_of = {p: "/".join(p.split("/")[:2][: p.count("/")]) if deep else first[p] for p in paths}
+    share: dict[str, float] = {}
+    for u in units:
+        share[module_of[u.path]] = share.get(module_of[u.path], 0.0) + 1 / max(len(units), 1)
+    callers: dict[str, set[str]] = {m: set() for m in share}
+    for i, u in enumerate(units):
+        mine = module_of[u.path]
+        for c in inc[i]:
+            other = module_of[units[c].path]
+            if other != mine:
+                callers[mine].add(other)
+    return module_of, share, {m: len(c) for m, c in callers.items()}
+
+
 def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
     """Every definition in scope, every `if __name__ == "__main__"` block and every statement of a
     file a manifest declares (a `bin` script's top level), with its features.
@@ -180,6 +205,7 @@ def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
     pct_pr, pct_rev, pct_in, pct_out2 = _percentile(pr), _percentile(pr_rev), _percentile([len(x) for x in inc]), _percentile(out2)
     pct_owner = _percentile([owner_pr.get(u.parent or uid, 0.0) for uid, u in zip(uids, units)])
     pct_file = _percentile([file_pr[u.path] for u in units])
+    module_of, module_share, module_in = _modules(units, inc)
     per_path: dict[str, tuple] = {}  # what every unit of one file shares
     log = math.log1p
     rows = []
@@ -220,6 +246,7 @@ def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
             pct_pr[i], pct_rev[i], pct_in[i], pct_out2[i], float(owner_exported), pct_owner[i], pct_file[i],
             float(pick is not None), *(float(pick is not None and pick[1] == k) for k in PLAN_KEYS),
             1.0 / (1 + pick[0] / 8) if pick is not None else 0.0,
+            module_share[module_of[path]], log(module_in[module_of[path]]),
         ])
     near = [sorted(set(out[i]) | set(inc[i])) for i in range(len(uids))]
     groups: dict[str, int] = {}

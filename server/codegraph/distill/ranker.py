@@ -167,6 +167,11 @@ SAYS = {
     "plan_assembly": "assembly on the lifecycle walk", "plan_core": "a core step of the lifecycle walk",
     "plan_sink": "a sink of the lifecycle walk", "plan_boundary": "an error boundary of the lifecycle walk",
     "plan_rank": "early on the lifecycle walk",
+    # percentiles (0 = the top of the code base) raise a score from either side: said without a direction
+    "pct_pagerank": "its centrality within the code base", "pct_pagerank_rev": "its reach within the code base",
+    "pct_in": "its callers within the code base", "pct_out2": "what it sets in motion within the code base",
+    "owner_exported": "its type is exported", "pct_owner": "its type's rank", "pct_file": "its file's rank",
+    "module_share": "the size of its module", "module_in": "other modules call into its module",
 }
 
 
