@@ -437,7 +437,8 @@ def test_a_unit_that_ends_the_process_is_a_boundary_and_a_stderr_log_is_a_sink(m
     assert "ends the process" in planner.err_callees.get("tasker.go::ExitOnError", ""), planner.err_callees
     srcs = sources("go-exits")
     assert srcs["tasker.go::ExitOnError"]["roles"][0] == "BOUNDARY", srcs["tasker.go::ExitOnError"]
-    assert srcs["tasker.go::Trace"]["roles"][0] == "PERSISTENCE_SINK", srcs["tasker.go::Trace"]
+    trace = srcs["tasker.go::Trace"]["roles"]  # its main role is the fitted role model's; the writer signal stays
+    assert "PERSISTENCE_SINK" in trace and "BOUNDARY" not in trace, trace
 
 
 def test_the_errors_a_handler_hands_on_end_where_no_further_handler_takes_them(monkeypatch) -> None:

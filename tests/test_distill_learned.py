@@ -50,8 +50,9 @@ def test_test_support_shipped_in_the_package_is_not_the_core() -> None:
 def test_the_weights_are_data_over_named_features() -> None:
     weights = json.loads(ranker.WEIGHTS.read_text())
     assert set(weights["features"]) <= set(features.NAMES)
+    assert set(weights["role"]["features"]) <= set(features.ALL_NAMES)  # the role model also reads the job features
     n = len(weights["features"])
-    assert len(weights["anchor"]["coef"]) == n and len(weights["role"]["coef"][0]) == n
+    assert len(weights["anchor"]["coef"]) == n and len(weights["role"]["coef"][0]) == len(weights["role"]["features"])
     assert set(weights["role"]["classes"]) <= set(ranker.ROLE_KEYS)
     # the weights are numbers and feature names: nothing in them names a path, a symbol or a corpus
     text = json.dumps(weights)
