@@ -2,7 +2,8 @@
 
 Every feature describes a unit by what any code base has — its kind and size, its place in the
 proven call graph, whether the package exports it or a manifest declares it, the layout of its
-path, the role signals its syntax shows — never by a corpus's names. The weights that combine
+path and module, the role signals its syntax shows, the lifecycle walk's picks (`walk/`) — never
+by a corpus's names. The job features (`job`) are read for the chosen units only: the role model's. The weights that combine
 them are fitted offline (`bench/fit_distill.py`) and shipped as data (`weights.json`).
 """
 
