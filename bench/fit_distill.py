@@ -1,16 +1,19 @@
 """Fit distill's anchor score and role model on the development set's fit split.
 
-    python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0] [--write]
+    python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0]
+                                [--role-only a,b,…] [--role-C 0.3] [--refresh] [--write]
 
 For every fit pack it indexes the corpus (the CLI's cache), describes every candidate unit with
-`codegraph.distill.features` and labels the unit that is each gold anchor (the smallest unit
+`codegraph.distill.features` (its features and its job features, `ALL_NAMES`) and labels the unit that is each gold anchor (the smallest unit
 covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
 
 - validates leave-one-corpus-out: for each corpus, a model fitted on the others scores that
   corpus's candidates, the selection the engine makes from the scores (`ranker.select`) is
   applied, and the anchors it recalls are counted like the scorer does;
 - fits the anchor score (logistic regression, standardized features, L2 with C) and the role
-  model (multinomial logistic regression over the recalled anchors' roles) on all packs;
+  model (multinomial logistic regression over the anchors' roles, L2 with --role-C, reading the
+  --role-only features too — by default the job features) on all packs; it also prints the role
+  model's leave-one-corpus-out accuracy on every anchor;
 - with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
   LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it).
 
