@@ -38,7 +38,6 @@ from codegraph.distill import ranker  # noqa: E402
 
 WEIGHTS = REPO / "server" / "codegraph" / "distill" / "weights.json"
 LOCO = REPO / "bench" / "distill-loco.json"
-EVERY_ROLE = os.environ.get("FIT_EVERY_ROLE") == "1"  # experiment: a role for every chosen unit, believed or not
 ROLES = ("TRIGGER_ENTRY", "ASSEMBLY_INIT", "STATE_ORCHESTRATE", "PERSISTENCE_SINK", "BOUNDARY")
 
 
@@ -154,7 +153,7 @@ def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     scores = model.scores(rows, d["near"], d["group"])
     chosen = ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
     rix = [F.ALL_NAMES.index(n) for n in model.role_names]
-    main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [EVERY_ROLE or scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
+    main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
     hit_roles = []
     for a in d["anchors"]:
         for i in chosen:
