@@ -6,7 +6,8 @@ Each tree is a directory holding the `codegraph` package (e.g. `git archive c576
 tar -x -C /tmp/old`). Every run is a fresh child process that builds `RootIndex(root)` from the
 cache (warm; the first run of a tree writes it), then times in-process: the first distill request
 at that index version (overview, JSON, as the LSP sends it), the same request again (answered
-from memory), and a markdown overview after it (the per-version analysis is shared). CPU is
+from memory), a markdown overview after it (the per-version analysis is shared), and the first request
+after one file was changed as an editor hands it over (`open_document`: a new index version). CPU is
 `time.process_time()` of the child, wall `time.perf_counter()`. Runs alternate between the trees
 (A B A B …, after one untimed warm-up run per tree, which also writes the bytecode caches:
 PYTHONDONTWRITEBYTECODE is dropped for the children unless --compile-each-run); the table gives
@@ -52,10 +53,16 @@ else:
     timed("first", {"format": "json"})
     timed("repeat", {"format": "json"})
     timed("markdown", {"format": "markdown"})
+    # an editor's change to one file (as didOpen/didChange hand it over): a new index version
+    rel = sorted(index.files)[len(index.files) // 2]
+    c, w = time.process_time(), time.perf_counter()
+    index.open_document(rel, index.sources[rel].decode("utf-8", "replace") + "\\n")
+    out["edit"] = {"cpu": time.process_time() - c, "wall": time.perf_counter() - w}
+    timed("after edit", {"format": "json"})
 print(json.dumps(out))
 """
 
-KINDS = ("first", "repeat", "markdown")
+KINDS = ("first", "repeat", "markdown", "after edit")
 
 
 def run(tree: str, root: Path, env: dict[str, str], profile: str | None = None) -> dict:

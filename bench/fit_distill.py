@@ -1,16 +1,19 @@
 """Fit distill's anchor score and role model on the development set's fit split.
 
-    python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0] [--write]
+    python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0]
+                                [--role-only a,b,…] [--role-C 0.3] [--refresh] [--write]
 
 For every fit pack it indexes the corpus (the CLI's cache), describes every candidate unit with
-`codegraph.distill.features` and labels the unit that is each gold anchor (the smallest unit
+`codegraph.distill.features` (its features and its job features, `ALL_NAMES`) and labels the unit that is each gold anchor (the smallest unit
 covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
 
 - validates leave-one-corpus-out: for each corpus, a model fitted on the others scores that
   corpus's candidates, the selection the engine makes from the scores (`ranker.select`) is
   applied, and the anchors it recalls are counted like the scorer does;
 - fits the anchor score (logistic regression, standardized features, L2 with C) and the role
-  model (multinomial logistic regression over the recalled anchors' roles) on all packs;
+  model (multinomial logistic regression over the anchors' roles, L2 with --role-C, reading the
+  --role-only features too — by default the job features) on all packs; it also prints the role
+  model's leave-one-corpus-out accuracy on every anchor;
 - with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
   LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it).
 
@@ -73,7 +76,8 @@ def corpus_data(root: Path, case: dict) -> dict:
                     best = i
         if best is not None:
             label[best] = ai
-    return {"rows": cands.rows, "spans": spans, "paths": paths, "label": label, "anchors": case["anchors"],
+    rows = [r + F.job(index, model, uid) for r, uid in zip(cands.rows, cands.uids)]  # ALL_NAMES: the role model's too
+    return {"rows": rows, "spans": spans, "paths": paths, "label": label, "anchors": case["anchors"],
             "bytes": [u.end_byte - u.start_byte for u in units], "parents": [u.parent or "" for u in units],
             "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group}
 
@@ -123,10 +127,14 @@ def fit_roles(data: dict, cols: list[int], C: float):
             "coef": m.coef_.tolist(), "intercept": m.intercept_.tolist()}
 
 
-def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int) -> dict:
-    """The anchor score (and with stages=2 the context model over its neighbours' first scores) and the roles."""
+def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int, role_names: list[str] | None = None,
+            role_C: float | None = None) -> dict:
+    """The anchor score (and with stages=2 the context model over its neighbours' first scores) and the roles
+    (over `role_names`, default the anchor's features)."""
     first = fit(data, cols, C)
-    w = {"features": names, "anchor": first, "role": fit_roles(data, cols, C)}
+    role_names = role_names or names
+    w = {"features": names, "anchor": first,
+         "role": {**fit_roles(data, [F.ALL_NAMES.index(n) for n in role_names], role_C or C), "features": role_names}}
     if stages == 2:
         r = ranker.Ranker(w)
         extra = {}
@@ -144,7 +152,8 @@ def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     rows = [[r[i] for i in ix] for r in d["rows"]]
     scores = model.scores(rows, d["near"], d["group"])
     chosen = ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
-    main = dict(zip(chosen, ranker.roles_of(model, [rows[i] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
+    rix = [F.ALL_NAMES.index(n) for n in model.role_names]
+    main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
     hit_roles = []
     for a in d["anchors"]:
         for i in chosen:
@@ -154,12 +163,21 @@ def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     return recall(d, chosen), (sum(hit_roles) / len(hit_roles) if hit_roles else 0.0)
 
 
+def role_accuracy(d: dict, w: dict) -> list[bool]:
+    """The role model alone on every candidate that is an anchor (whether or not it is chosen)."""
+    model = ranker.Ranker(w)
+    rix = [F.ALL_NAMES.index(n) for n in model.role_names]
+    return [model.role([r[c] for c in rix]) == d["anchors"][lab]["role"] for r, lab in zip(d["rows"], d["label"]) if lab >= 0]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))))
     ap.add_argument("--cache", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "codegraph-devset"))
     ap.add_argument("--features", default="")
     ap.add_argument("--drop", default="")
+    ap.add_argument("--role-only", default=",".join(F.JOB_NAMES), help="features only the role model reads (default: the job features)")
+    ap.add_argument("--role-C", type=float, default=0.3, help="the role model's L2 strength (chosen by leave-one-corpus-out)")
     ap.add_argument("--C", type=float, default=1.0)
     ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
     ap.add_argument("--refresh", action="store_true", help="recompute the cached candidate tables")
@@ -168,26 +186,30 @@ def main() -> None:
     cases = json.load(open(Path(args.devset) / "distill_cases.json"))["cases"]
     store = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-fit-distill.pkl"
     data = pickle.loads(store.read_bytes()) if store.is_file() and not args.refresh else {}
-    if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.NAMES) or "near" not in d for d in data.values() if d):
+    if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.ALL_NAMES) or "near" not in d for d in data.values() if d):
         data = {}
         for c in cases:
             data[c["id"]] = corpus_data(Path(args.cache) / c["corpus"], c)
             print(f"{c['id']}: {len(data[c['id']].get('rows', []))} candidates", file=sys.stderr)
         store.write_bytes(pickle.dumps(data))
     data = {k: d for k, d in data.items() if d}
-    names = [n for n in (args.features.split(",") if args.features else F.NAMES) if n not in args.drop.split(",")]
+    role_names = [n for n in (args.features.split(",") if args.features else F.ALL_NAMES) if n not in args.drop.split(",")]
+    names = [n for n in role_names if n not in args.role_only.split(",")]
     cols = [F.NAMES.index(n) for n in names]
-    loco, roles = {}, {}
+    loco, roles, acc = {}, {}, {}
     for case in data:
         rest = {k: d for k, d in data.items() if k != case}
-        w = fit_all(rest, cols, args.C, names, args.stages)
+        w = fit_all(rest, cols, args.C, names, args.stages, role_names, args.role_C)
         loco[case], roles[case] = evaluate(data[case], w, names)
+        acc[case] = role_accuracy(data[case], w)
     labelled = {k: sum(lab >= 0 for lab in d["label"]) / len(d["anchors"]) for k, d in data.items()}
     for case in data:
         print(f"{case:28s} LOCO {loco[case]:.2f} roles {roles[case]:.2f}  (anchors that are units: {labelled[case]:.2f})")
+    every = [x for v in acc.values() for x in v]
+    print(f"LOCO role model on every anchor: {sum(every) / len(every):.3f} ({len(every)} anchors)")
     print(f"LOCO mean {statistics.mean(loco.values()):.3f}, roles {statistics.mean(roles.values()):.3f}, "
           f"min {min(loco.values()):.2f}; ceiling {statistics.mean(labelled.values()):.3f}")
-    w = fit_all(data, cols, args.C, names, args.stages)
+    w = fit_all(data, cols, args.C, names, args.stages, role_names, args.role_C)
     in_sample = {k: evaluate(d, w, names)[0] for k, d in data.items()}
     print(f"fit (in-sample) mean {statistics.mean(in_sample.values()):.3f}")
     if args.write:

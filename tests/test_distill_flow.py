@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from codegraph.distill.flow import non_architecture
+from codegraph.distill.surfaces import non_architecture
 from codegraph.index.index import RootIndex
 from codegraph.requests import frame_bytes_for, run_distill_frame
 
@@ -115,7 +115,7 @@ def test_selection_edges(name: str) -> None:
     type's methods first. java-outside: what an outside package's builder makes is not the code base's
     same-named type. java-fields: a bare field call is answered by the field's declared type. js-adapter-table:
     a function that reads a lookup table of its file by key runs the callables the table names."""
-    from codegraph.distill.flow import Flow
+    from codegraph.distill.walk.graph import Flow
     from codegraph.distill.topology import build_model
 
     gold = json.loads((FIXTURES / name / "gold.json").read_text())
@@ -171,7 +171,7 @@ def test_repeated_request_is_answered_from_memory() -> None:
 
 
 def test_what_a_unit_does_from_its_body() -> None:
-    from codegraph.distill.flow import _fills, _stores_built, _wraps
+    from codegraph.distill.walk.bodies import _fills, _stores_built, _wraps
 
     types = {"Command", "Slot"}
     none: set[str] = set()
@@ -193,7 +193,7 @@ def test_what_a_unit_does_from_its_body() -> None:
 
 def test_body_role_names_assembly_outside_the_plan() -> None:
     """A unit delivered as one-hop context has no plan role: its body alone can still say assembly."""
-    from codegraph.distill.flow import body_role
+    from codegraph.distill.walk.bodies import body_role
     from codegraph.distill.topology import build_model
 
     index = built("py-roles")
@@ -222,7 +222,7 @@ def _planner_of(monkeypatch, fixture: str):
 
 def _planner_and_pack(monkeypatch, fixture: str):
     """(the distill planner after its run, the JSON pack it chose) for a fixture."""
-    from codegraph.distill import flow
+    from codegraph.distill.walk import plan as flow
 
     got = {}
     run = flow._Planner.run
@@ -249,9 +249,10 @@ def test_entry_objects_builder_ranks_with_the_constructors(monkeypatch) -> None:
 def test_spent_slots_leave_the_boundary_lanes_own_places_to_error_handlers(monkeypatch) -> None:
     """js-context-proto: once the fill has spent the plan's slots, a public method whose job is the error it
     is handed (`fail(err)`) still takes a free place of the boundary lane, which nothing else would fill."""
-    from codegraph.distill import flow
+    from codegraph.distill.walk import plan, stages
 
-    monkeypatch.setattr(flow, "TOTAL", 22)  # the main path takes 20; the fill spends the rest before `fail`
+    for module in (plan, stages):  # the main path takes 20; the fill spends the rest before `fail`
+        monkeypatch.setattr(module, "TOTAL", 22)
     picks = {uid: key for uid, key, _, _ in _planner_of(monkeypatch, "js-context-proto").p.picks}
     assert picks.get("lib/context.js::module.exports.fail") == "boundary", picks
     assert "lib/context.js::module.exports.varyOn" not in picks  # a further writer waits for a free slot
@@ -260,7 +261,7 @@ def test_spent_slots_leave_the_boundary_lanes_own_places_to_error_handlers(monke
 def test_how_a_unit_ends_the_errors_it_catches() -> None:
     """py-rule-family: a handler that hands the caught error to an output its caller gave it, or that raises
     the errors it collected as its own, ends the errors it meets (a boundary); one that swallows does not."""
-    from codegraph.distill.flow import _error_turn
+    from codegraph.distill.walk.bodies import _error_turn
     from codegraph.distill.topology import build_model
 
     index = built("py-rule-family")
@@ -275,9 +276,9 @@ def test_how_a_unit_ends_the_errors_it_catches() -> None:
 def test_spare_core_starts_with_the_steps_the_core_calls(monkeypatch) -> None:
     """py-pipeline, with a core of two places: the slots left free go first to a step the core hands its work
     to (`Runner.run` → `run_forever`), before deeper units of the entries' turns (`CrawlCommand.run`)."""
-    from codegraph.distill import flow
+    from codegraph.distill.walk import patterns
 
-    monkeypatch.setitem(flow.CAPS, "core", 2)
+    monkeypatch.setitem(patterns.CAPS, "core", 2)
     planner = _planner_of(monkeypatch, "py-pipeline")
     first = planner.spare_core[0]
     assert first == "pipeline/loop.py::run_forever", planner.spare_core
@@ -288,9 +289,9 @@ def test_query_helpers_are_neither_error_handlers_nor_the_cores_first_steps(monk
     """js-query-helpers: a query with little downstream (`isRetryable(err)`, `hasBody(config)`) answers a question.
     Called inside an error handler it tests the error, it does not handle it (`wrapError` does); called by the
     core it is not a step the core hands its work to, so the steps (`encodeBody`) take the free slots first."""
-    from codegraph.distill import flow
+    from codegraph.distill.walk import patterns
 
-    monkeypatch.setitem(flow.CAPS, "core", 1)
+    monkeypatch.setitem(patterns.CAPS, "core", 1)
     planner = _planner_of(monkeypatch, "js-query-helpers")
     assert planner.core == ["lib/client.js::Client.dispatch"], planner.core
     assert "lib/errors.js::wrapError" in planner.err_callees, planner.err_callees
@@ -327,7 +328,7 @@ def test_a_call_that_may_reach_several_same_named_units_counts_a_share_of_a_core
     each reach their own unit in full."""
     from types import SimpleNamespace as NS
 
-    from codegraph.distill import flow
+    from codegraph.distill.walk import plan as flow
 
     names = {"c1": "run", "c2": "serve", "b1": "build", "b2": "build", "b3": "build", "s": "step",
              "p1": "parse", "p2": "parse"}
@@ -436,7 +437,8 @@ def test_a_unit_that_ends_the_process_is_a_boundary_and_a_stderr_log_is_a_sink(m
     assert "ends the process" in planner.err_callees.get("tasker.go::ExitOnError", ""), planner.err_callees
     srcs = sources("go-exits")
     assert srcs["tasker.go::ExitOnError"]["roles"][0] == "BOUNDARY", srcs["tasker.go::ExitOnError"]
-    assert srcs["tasker.go::Trace"]["roles"][0] == "PERSISTENCE_SINK", srcs["tasker.go::Trace"]
+    trace = srcs["tasker.go::Trace"]["roles"]  # its main role is the fitted role model's; the writer signal stays
+    assert "PERSISTENCE_SINK" in trace and "BOUNDARY" not in trace, trace
 
 
 def test_the_errors_a_handler_hands_on_end_where_no_further_handler_takes_them(monkeypatch) -> None:
@@ -444,9 +446,9 @@ def test_the_errors_a_handler_hands_on_end_where_no_further_handler_takes_them(m
     to `relayError(error: any)`, which hands it to `reportLater(err: any)`, which throws it later and hands it to no
     further unit taking an error: that is where the stream's errors end, a boundary. `relayError` only passes it on.
     A parameter typed as anything at all (`any`) is read by its name."""
-    from codegraph.distill import flow
+    from codegraph.distill.walk import patterns
 
-    monkeypatch.setitem(flow.CAPS, "core", 0)
+    monkeypatch.setitem(patterns.CAPS, "core", 0)
     planner = _planner_of(monkeypatch, "ts-error-ends")
     ends = planner.err_callees
     assert "src/stream.ts::Stream.fail" in ends, ends
@@ -458,9 +460,10 @@ def test_a_host_calls_target_may_run_any_override_of_it(monkeypatch) -> None:
     """py-asgi-overrides, with room for 3 guessed targets: the router's `await response(scope, receive, send)` may
     run any of 4 ASGI callables, too many to guess, so only what its type names runs (`Reply`); the endpoint may
     hand back a subtype, so the overrides of `Reply.__call__` may run too (the family rule on those edges)."""
-    from codegraph.distill import flow
+    from codegraph.distill.walk import calls, graph
 
-    monkeypatch.setattr(flow, "FAMILY_MAX", 3)
+    for module in (calls, graph):
+        monkeypatch.setattr(module, "FAMILY_MAX", 3)
     out = _planner_of(monkeypatch, "py-asgi-overrides").flow.out["webkit/routing.py::Router.__call__"]
     assert "webkit/responses.py::Reply.__call__" in out, out
     assert "webkit/responses.py::ChunkedReply.__call__" in out, out

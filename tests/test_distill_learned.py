@@ -50,8 +50,9 @@ def test_test_support_shipped_in_the_package_is_not_the_core() -> None:
 def test_the_weights_are_data_over_named_features() -> None:
     weights = json.loads(ranker.WEIGHTS.read_text())
     assert set(weights["features"]) <= set(features.NAMES)
+    assert set(weights["role"]["features"]) <= set(features.ALL_NAMES)  # the role model also reads the job features
     n = len(weights["features"])
-    assert len(weights["anchor"]["coef"]) == n and len(weights["role"]["coef"][0]) == n
+    assert len(weights["anchor"]["coef"]) == n and len(weights["role"]["coef"][0]) == len(weights["role"]["features"])
     assert set(weights["role"]["classes"]) <= set(ranker.ROLE_KEYS)
     # the weights are numbers and feature names: nothing in them names a path, a symbol or a corpus
     text = json.dumps(weights)
@@ -73,3 +74,60 @@ def test_bodies_come_before_notes_about_them() -> None:
     bodies = sum(len(s.get("body", "").encode()) for s in pack["sources"])
     facts = sum(len(json.dumps(f).encode()) for f in pack["facts"])
     assert bodies > facts, (bodies, facts, frame)
+
+
+def _units(name: str) -> tuple:
+    from codegraph.distill.topology import build_model
+
+    index = built(name)
+    return index, build_model(index)
+
+
+def test_job_features_read_the_units_signature_body_and_name() -> None:
+    """py-jobs: the role model's job features say what a unit's own code says about its job — an error
+    handed in, error syntax, errors made, an output handed in, a call to an output or resource interface,
+    a built value returned, and the job words of its name."""
+    index, model = _units("py-jobs")
+    job = {uid: dict(zip(features.JOB_NAMES, features.job(index, model, uid))) for uid in model.units}
+    handler = job["ledger/book.py::Book.handle_error"]
+    assert handler["err_param"] == handler["err_syntax"] == handler["throws"] == handler["w_error"] == 1.0, handler
+    writer = job["ledger/book.py::Book.save_to"]
+    assert writer["out_param"] == writer["calls_output"] == writer["w_write"] == 1.0, writer
+    assert writer["err_param"] == writer["throws"] == 0.0, writer
+    builder = job["ledger/book.py::build_book"]
+    assert builder["returns_new"] == builder["w_build"] == 1.0, builder
+    assert job["ledger/book.py::open_book"]["calls_output"] == 1.0  # opens a resource
+    assert job["ledger/book.py::Book.total"] == dict.fromkeys(features.JOB_NAMES, 0.0)
+
+
+def test_the_main_module_is_the_one_the_others_call_into() -> None:
+    """py-jobs: a port beside the main package calls into it and nothing calls into the port: the
+    module features tell the module others build on from the modules beside it."""
+    index, model = _units("py-jobs")
+    roles = {}
+    cands = features.candidates(index, model, roles, [])
+    row = {uid: dict(zip(features.NAMES, r)) for uid, r in zip(cands.uids, cands.rows)}
+    main, port = row["ledger/book.py::Book.total"], row["ledger_cloud/sync.py::sync"]
+    assert main["module_in"] > port["module_in"] == 0.0, (main["module_in"], port["module_in"])
+    assert main["module_share"] > port["module_share"], (main["module_share"], port["module_share"])
+
+
+def test_a_body_that_cannot_fit_is_skipped_exactly() -> None:
+    """The pack gate skips a body whose bytes alone overflow the frame without measuring it: the pack is
+    the one measuring every trial gives."""
+    from codegraph.distill import pack
+
+    index = built("py-lib-surface")
+    full = run_distill_frame(index, {"format": "json", "budgetBytes": 4096})
+    saved = pack._body_growth
+    try:
+        pack._body_growth = lambda t, i: -10**9  # never skip: every trial assembled and measured
+        from codegraph.distill import engine
+
+        engine._memo.clear()
+        engine._analyses.clear()
+        measured = run_distill_frame(index, {"format": "json", "budgetBytes": 4096})
+    finally:
+        pack._body_growth = saved
+    assert full == measured
+    assert any("body_left_out" in s for s in full["pack"]["sources"]), "the budget must leave a body out"

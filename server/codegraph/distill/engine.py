@@ -26,9 +26,10 @@ from .pack import Parts, deliver
 from .query import neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
-from .features import NAMES, candidates as describe
-from .flow import body_role, plan as flow_plan, reports_error
-from .ranker import ROLE_KEYS, columns, reason, roles_of, select, shipped, weights_digest
+from .features import NAMES, candidates as describe, job
+from .walk.bodies import body_role, reports_error
+from .walk.plan import plan as flow_plan
+from .ranker import ROLE_KEYS, columns, reason, role_columns, roles_of, select, shipped, weights_digest
 from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, boundary_roles,
                     classify, output_sinks)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
@@ -114,21 +115,18 @@ def recheck(index, units: dict, uids: list[str]) -> tuple[dict[str, str], dict[s
     return bodies, broken
 
 
-def role_labels(rows: list[SourceRow], roles, plan_roles: dict[str, list[str]],
-                whole: dict[str, int] | None = None) -> dict[str, list[str]]:
+def role_labels(rows: list[SourceRow], roles, plan_roles: dict[str, list[str]]) -> dict[str, list[str]]:
     """Each source's roles, its main one first. Further roles (each with its own reason) are
     shown while the pack holds at most MAX_UNITS role labels in all, so a reader scanning the
-    roles sees each unit's main job before anyone's second one. A type shown whole (`whole`: uid → the places
-    it holds) shows one label per place: its members' main roles."""
+    roles sees each unit's main job before anyone's second one."""
     labels: dict[str, list[str]] = {}
     extra: list[tuple[str, str]] = []
     for r in rows:
         mine = roles.get(r.uid, {})
         order = [x for x in plan_roles.get(r.uid, []) if x in mine]
         order += [x for x in ROLE_ORDER if x in mine and x not in order]
-        n = (whole or {}).get(r.uid, 1)
-        labels[r.uid] = order[:n] or [AUX]
-        extra += [(r.uid, x) for x in order[n:]]
+        labels[r.uid] = order[:1] or [AUX]
+        extra += [(r.uid, x) for x in order[1:]]
     budget = MAX_UNITS - sum(map(len, labels.values()))
     rank = {ENTRY: 0, BOUNDARY: 1, PERSIST: 2, ASSEMBLY: 3, ORCHESTRATE: 4}  # the default job (core) last
     extra.sort(key=lambda x: rank.get(x[1], 5))  # stable: row order within a role
@@ -154,9 +152,6 @@ def _meta(index, model: Model, units: dict, roles, row: SourceRow, labels: dict[
     if col:
         meta["col"] = col
     return meta
-
-
-ROLE_OF = {"entry": ENTRY, "assembly": ASSEMBLY, "core": ORCHESTRATE, "sink": PERSIST, "boundary": BOUNDARY}
 
 
 _analyses: "OrderedDict[tuple, tuple]" = OrderedDict()
@@ -234,7 +229,10 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     # A unit the model does not believe in (log-odds below 0) only fills a free place: context, not a role;
     # a manifest's declaration (a tier-1 entry signal) is proof enough.
     proof = NAMES.index("declared"), NAMES.index("sig_entry")
-    main = roles_of(ranker, [rows[i] for i in chosen], [scores[i] >= 0 or any(cands.rows[i][f] >= 1 for f in proof) for i in chosen])
+    role_cols = role_columns(ranker)
+    full = [cands.rows[i] + job(index, model, cands.uids[i]) for i in chosen]  # job features: the chosen units' only
+    main = roles_of(ranker, [[r[c] for c in role_cols] for r in full],
+                    [scores[i] >= 0 or any(cands.rows[i][f] >= 1 for f in proof) for i in chosen])
     return [(cands.uids[i], role or AUX, reason(ranker, rows[i])) for i, role in zip(chosen, main)]
 
 
@@ -258,39 +256,6 @@ def _follow_learned(picks: list[tuple[str, str, str]], roles, sched: Scheduler) 
         for other in ROLE_ORDER:
             if other in old and other not in mine and old[other][0] <= 2:
                 mine[other] = (old[other][0] + 1, old[other][1])
-        roles[uid] = mine
-        order[uid] = list(mine)
-    return order
-
-
-def _follow_plan(p, roles, sched: Scheduler) -> dict[str, list[str]]:
-    """Overview selection along the lifecycle flow (flow.py); roles of picked units come from the plan."""
-    order: dict[str, list[str]] = {}
-    for uid, key, why, _depth in p.picks:
-        if uid in p.fill:  # picked because slots were free: context or the boundary lane (an entry is always on the main path)
-            lanes = ("skeleton",) if key == "entry" else ("boundary", "context") if key == "boundary" else \
-                ("skeleton", "context") if "entry" in p.qualities.get(uid, {}) else ("context",)  # a public writer
-        else:
-            lanes = (("boundary",) if key == "boundary" else ()) + ("skeleton", "context")
-        extra = len(p.whole.get(uid, ())) - 1  # a type shown whole: a place per distinct role of its members
-        if extra > 0:
-            sched.sel.extra_places[uid] = extra
-        for lane in lanes:
-            if sched.sel.lane_count(lane) < LANE_CAPS[lane] and sched.try_add(uid, lane, f"flow:{key}"):
-                break
-        else:
-            sched.sel.extra_places.pop(uid, None)
-    for uid, q in p.qualities.items():
-        if not sched.sel.has(uid):
-            continue
-        primary = next(k for u, k, _, _ in p.picks if u == uid)
-        keys = p.whole.get(uid) or [primary]  # a type shown whole: its members' main roles first
-        keys = keys + [k for k in ("entry", "boundary", "sink", "assembly", "core") if k in q and k not in keys]
-        old = roles.get(uid, {})
-        mine = {ROLE_OF[k]: (1 if k == primary else 2, q[k]) for k in keys}
-        for role in ROLE_ORDER:  # syntax signals the unit also shows keep their own reasons
-            if role in old and role not in mine and old[role][0] <= 2:
-                mine[role] = (old[role][0] + 1, old[role][1])
         roles[uid] = mine
         order[uid] = list(mine)
     return order
@@ -378,7 +343,7 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     components = _components(model, rows)
     if request.scenario == "overview":  # units outside the plan (one hop): the plan's body rules decide their main role
         roles = _one_hop_roles(index, model, rows, roles, plan_roles, plan.down, plan.out)
-    labels = role_labels(rows, roles, plan_roles, {u: n + 1 for u, n in sel.extra_places.items() if u in sel.picks})
+    labels = role_labels(rows, roles, plan_roles)
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
                   facts=facts, obligations=results, components=components, gaps=gaps,

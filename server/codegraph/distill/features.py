@@ -2,27 +2,24 @@
 
 Every feature describes a unit by what any code base has — its kind and size, its place in the
 proven call graph, whether the package exports it or a manifest declares it, the layout of its
-path, the role signals its syntax shows — never by a corpus's names. The weights that combine
+path and module, the role signals its syntax shows, the lifecycle walk's picks (`walk/`) — never
+by a corpus's names. The job features (`job`) are read for the chosen units only: the role model's. The weights that combine
 them are fitted offline (`bench/fit_distill.py`) and shipped as data (`weights.json`).
 """
 
 from __future__ import annotations
 
 import math
-import posixpath
 import re
 from dataclasses import dataclass
 
-from .flow import NON_ARCH_DIRS, TEST_SOURCE_SET, host_interface, is_public, non_architecture
+from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture
 from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
+from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
+from .walk.bodies import _error_param, _takes_output
 from .topology import Model
 
-# Files that make up a package's public face: what they name is the surface users import.
-ROOT_FILES = frozenset({"__init__.py", "index.js", "index.ts", "index.mjs", "index.cjs", "lib.rs", "mod.rs", "main.ts", "main.js"})
-# Directory names of code shipped beside a library rather than in it (tools, vendored helpers).
-SIDE_DIRS = frozenset({"tools", "tool", "util", "utils", "internal", "contrib", "extras", "cmd", "bin", "compat", "vendor"})
 ACCESSOR = re.compile(r"^(?:get|set|is|has)(?:[A-Z_]|$)")
-WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 PR_ROUNDS = 10
 NAMES = (
     "k_function", "k_method", "k_constructor", "k_type", "k_main_guard", "k_statement",
@@ -34,7 +31,33 @@ NAMES = (
     "sig_entry", "sig_assembly", "sig_core", "sig_sink",
     "pct_pagerank", "pct_pagerank_rev", "pct_in", "pct_out2", "owner_exported", "pct_owner", "pct_file",
     "plan_pick", "plan_entry", "plan_assembly", "plan_core", "plan_sink", "plan_boundary", "plan_rank",
+    "module_share", "module_in",
 )
+# What a unit's own signature, body and name say about its job: the role model's further evidence, read
+# only for the units the selection chose (`job`).
+JOB_NAMES = (
+    "err_param", "err_syntax", "throws", "out_param", "calls_output", "returns_new",
+    "w_build", "w_write", "w_error", "w_run", "w_read",
+)
+ALL_NAMES = NAMES + JOB_NAMES
+# Words of a unit's name that say what kind of job it does, in any code base (camelCase and snake_case split).
+JOB_WORDS = {
+    "w_build": frozenset({"create", "build", "builder", "make", "new", "init", "setup", "register", "use", "add", "configure",
+                          "config", "factory", "provide", "install", "mount", "compose", "wrap", "bind", "load", "from", "of"}),
+    "w_write": frozenset({"write", "send", "save", "store", "persist", "flush", "emit", "render", "respond", "response", "log",
+                          "print", "output", "put", "commit", "close", "encode", "serialize", "dump", "sink", "insert", "update",
+                          "delete", "set", "cache"}),
+    "w_error": frozenset({"error", "errors", "err", "fail", "failure", "exception", "except", "recover", "abort", "reject",
+                          "catch", "throw", "raise", "panic", "fault", "invalid", "retry", "fallback", "handle"}),
+    "w_run": frozenset({"run", "serve", "start", "main", "execute", "exec", "dispatch", "process", "call", "invoke", "listen",
+                        "request", "poll", "loop", "step", "next", "apply", "resolve", "route", "match", "handle", "pipe"}),
+    "w_read": frozenset({"read", "parse", "decode", "get", "fetch", "open", "accept", "receive", "recv", "scan", "lex", "next"}),
+}
+NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+ERROR_WORDS = re.compile(rb"\b(?:try|catch|except|recover|rescue|finally)\b")
+THROWS = re.compile(rb"\b(?:throw|raise|panic!?|Errorf|errors\.New)\b")
+RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?[A-Z]\w*\s*[({<]")
+CALLS_OUTPUT = OUTPUT_NAMES | NETWORK_NAMES | RESOURCE_NAMES
 PLAN_KEYS = ("entry", "assembly", "core", "sink", "boundary")
 
 
@@ -65,16 +88,6 @@ def pagerank(out: list[list[int]], rounds: int = PR_ROUNDS, alpha: float = 0.85)
                 new[v] += r
         rank = new
     return rank
-
-
-def exported_names(index) -> frozenset[bytes]:
-    """Every identifier a package root file names (`__init__.py`, `index.js`, `lib.rs`, …): the
-    names a package re-exports, its `__all__`, its `pub use` items."""
-    names: set[bytes] = set()
-    for path in index.files:
-        if posixpath.basename(path) in ROOT_FILES and not non_architecture(path):
-            names.update(WORD.findall(index.sources.get(path, b"")))
-    return frozenset(names)
 
 
 def _percentile(values: list[float]) -> list[float]:
@@ -109,6 +122,46 @@ def _side(path: str) -> tuple[bool, bool]:
     parts = [p.lstrip("_.").lower() for p in path.split("/")[:-1]]
     non_arch = any(p in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p) for p in parts) or non_architecture(path)
     return non_arch, any(p in SIDE_DIRS for p in parts)
+
+
+def job(index, model: Model, uid: str) -> list[float]:
+    """What a unit's signature, body and name say about its job (JOB_NAMES): an error handed in, error syntax,
+    errors made, an output handed in, calls to output/network/resource interfaces, a built value returned,
+    and the job words of its name."""
+    u = model.units[uid]
+    source, calls = index.sources.get(u.path, b""), model.calls.get(uid, ())
+    body = source[u.sig_end_byte : u.end_byte] if u.is_callable else b""
+    words = {w.lower() for w in NAME_WORD.findall(u.name)}
+    return [
+        float(bool(u.is_callable and _error_param(u))), float(bool(body) and ERROR_WORDS.search(body) is not None),
+        float(bool(body) and THROWS.search(body) is not None), float(u.is_callable and _takes_output(u)),
+        float(any(c.name in CALLS_OUTPUT for c in calls)), float(bool(body) and RETURNS_NEW.search(body) is not None),
+        *(float(not words.isdisjoint(JOB_WORDS[k])) for k in ("w_build", "w_write", "w_error", "w_run", "w_read")),
+    ]
+
+
+def _modules(units, inc: list[list[int]]) -> tuple[dict[str, str], dict[str, float], dict[str, int]]:
+    """Each file's module — its first directory, or its first two when one directory holds nearly all the code
+    (`packages/x`, `src/x`) — with the module's share of the candidates and how many other modules call into it.
+    A repository of several modules has a main one the others build on (ports, fakes, adapters call into it)."""
+    paths = sorted({u.path for u in units})
+    first = {p: p.split("/", 1)[0] if "/" in p else "" for p in paths}
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[first[u.path]] = counts.get(first[u.path], 0) + 1
+    deep = max(counts.values(), default=0) >= 0.9 * len(units)
+    module_of = {p: "/".join(p.split("/")[:2][: p.count("/")]) if deep else first[p] for p in paths}
+    share: dict[str, float] = {}
+    for u in units:
+        share[module_of[u.path]] = share.get(module_of[u.path], 0.0) + 1 / max(len(units), 1)
+    callers: dict[str, set[str]] = {m: set() for m in share}
+    for i, u in enumerate(units):
+        mine = module_of[u.path]
+        for c in inc[i]:
+            other = module_of[units[c].path]
+            if other != mine:
+                callers[mine].add(other)
+    return module_of, share, {m: len(c) for m, c in callers.items()}
 
 
 def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
@@ -153,6 +206,7 @@ def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
     pct_pr, pct_rev, pct_in, pct_out2 = _percentile(pr), _percentile(pr_rev), _percentile([len(x) for x in inc]), _percentile(out2)
     pct_owner = _percentile([owner_pr.get(u.parent or uid, 0.0) for uid, u in zip(uids, units)])
     pct_file = _percentile([file_pr[u.path] for u in units])
+    module_of, module_share, module_in = _modules(units, inc)
     per_path: dict[str, tuple] = {}  # what every unit of one file shares
     log = math.log1p
     rows = []
@@ -193,6 +247,7 @@ def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
             pct_pr[i], pct_rev[i], pct_in[i], pct_out2[i], float(owner_exported), pct_owner[i], pct_file[i],
             float(pick is not None), *(float(pick is not None and pick[1] == k) for k in PLAN_KEYS),
             1.0 / (1 + pick[0] / 8) if pick is not None else 0.0,
+            module_share[module_of[path]], log(module_in[module_of[path]]),
         ])
     near = [sorted(set(out[i]) | set(inc[i])) for i in range(len(uids))]
     groups: dict[str, int] = {}

@@ -8,6 +8,7 @@ outside the index.
 from __future__ import annotations
 
 import logging
+import os
 import posixpath
 from dataclasses import dataclass
 
@@ -112,6 +113,8 @@ def declared_entries(index) -> list[DeclaredEntry]:
     for d in _manifest_dirs(index):
         for name in ("pyproject.toml", "package.json"):
             rel = f"{d}/{name}" if d else name
+            if not os.path.lexists(os.path.join(index.root, rel)):  # most directories hold none: one lstat, not three realpaths
+                continue
             data = load(index, rel)
             if data is None:
                 continue

@@ -169,8 +169,7 @@ def _with(t: Tables, inc: Included, item: tuple[str, int]) -> Included:
     return new
 
 
-def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None],
-          fits: Callable[[dict], bool]) -> tuple[dict, Included]:
+def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None]) -> tuple[dict, Included]:
     inc = Included()
     for i, o in enumerate(t.p.obligations):  # every required obligation and its witness sources
         if o.required:
@@ -185,10 +184,24 @@ def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, ti
         trial = _with(t, inc, item)
         if trial == inc:  # nothing new (already in another item's closure): the same pack, which fits
             continue
+        if item[0] == "body" and trial.src == inc.src and size + _body_growth(t, item[1]) > cap:
+            continue  # the body alone would overflow: no need to assemble and measure the trial
         trial_pack = t.assemble(trial, status)
-        if fits(render(trial_pack)):
-            inc, pack = trial, trial_pack
+        trial_size = measure(render(trial_pack))
+        if trial_size <= cap:
+            inc, pack, size = trial, trial_pack, trial_size
     return pack, inc
+
+
+def _body_growth(t: Tables, i: int) -> int:
+    """The least a source's body adds to a rendering that already holds the source: its UTF-8 bytes (escaping
+    only lengthens them), less what a rendering may drop in exchange — the `body_left_out` note (at most
+    BODY_NOTE bytes) and the column a markdown fence dedents from each continuation line."""
+    body = t.p.bodies[i] or ""
+    return len(body.encode()) - t.p.meta[i].get("col", 0) * body.count("\n") - BODY_NOTE
+
+
+BODY_NOTE = 64
 
 
 def _needed(pack: dict, size: int, render: Render, measure: Measure) -> int:
@@ -208,20 +221,15 @@ def _needed(pack: dict, size: int, render: Render, measure: Measure) -> int:
     return size
 
 
-def deliver(parts: Parts, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None],
-            fits: Callable[[dict], bool] | None = None) -> tuple[dict, dict]:
+def deliver(parts: Parts, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None]) -> tuple[dict, dict]:
     """(pack, result) where measure(result) <= cap; a `complete` status is downgraded when
     a selected source or a core fact did not fit. Raises RequestFailed when even the
-    required minimum does not fit. `fits(result)` answers `measure(result) <= cap` (it may
-    stop measuring as soon as the answer is known)."""
-    if fits is None:
-        def fits(result: dict) -> bool:
-            return measure(result) <= cap
+    required minimum does not fit."""
     t = Tables(parts)
     needed_src = {i for i, r in enumerate(parts.rows)}
     needed_facts = {i for i, f in enumerate(parts.facts) if f.core}
     for _ in range(3):
-        pack, inc = _fill(t, status, cap, render, measure, tick, fits)
+        pack, inc = _fill(t, status, cap, render, measure, tick)
         missing = not needed_src <= inc.src or not needed_facts <= inc.fact
         if status == "complete" and missing:
             status = "partial"

@@ -11,9 +11,10 @@ import hashlib
 import json
 import math
 from functools import lru_cache
+from operator import mul
 from pathlib import Path
 
-from .features import NAMES
+from .features import ALL_NAMES, NAMES
 
 WEIGHTS = Path(__file__).with_name("weights.json")
 MAX_UNITS = 32
@@ -28,6 +29,11 @@ TOP = 50
 
 def _linear(model: dict) -> tuple[list[tuple[float, float]], float]:
     return [(c / s, m) for c, s, m in zip(model["coef"], model["scale"], model["mean"])], model["intercept"]
+
+
+def _folded(pairs: list[tuple[float, float]], intercept: float) -> tuple[list[float], float]:
+    """The standardized model as one dot product: w·(x − m) + b = w·x + (b − w·m)."""
+    return [w for w, _ in pairs], intercept - sum(w * m for w, m in pairs)
 
 
 def context(stage1: list[float], near: list[list[int]], group: list[int]) -> list[list[float]]:
@@ -52,23 +58,29 @@ class Ranker:
         self.names = weights["features"]
         self._a, self._a0 = _linear(weights["anchor"])
         self._c, self._c0 = _linear(weights["context"]) if weights.get("context") else ([], 0.0)
+        self._aw, self._ab = _folded(self._a, self._a0)
+        self._cw, self._cb = _folded(self._c, self._c0)
         r = weights["role"]
+        self.role_names = r.get("features", self.names)  # the role model may read more than the anchor score
         self.classes = r["classes"]
         self._r = [[(c / s, m) for c, s, m in zip(row, r["scale"], r["mean"])] for row in r["coef"]]
         self._r0 = r["intercept"]
 
     def score(self, row: list[float]) -> float:
         """The anchor model's log-odds."""
-        return self._a0 + sum(w * (x - m) for (w, m), x in zip(self._a, row))
+        return self._ab + sum(map(mul, self._aw, row))
 
     def scores(self, rows: list[list[float]], near: list[list[int]], group: list[int]) -> list[float]:
         """The final anchor score of every candidate: the first score, then (when fitted) the
         context model over the candidate's features and its neighbours' first scores."""
-        first = [self.score(r) for r in rows]
+        aw, ab = self._aw, self._ab
+        first = [ab + sum(map(mul, aw, r)) for r in rows]
         if not self._c:
             return first
         ctx = context(first, near, group)
-        return [self._c0 + sum(w * (x - m) for (w, m), x in zip(self._c, r + c)) for r, c in zip(rows, ctx)]
+        cw, cb = self._cw, self._cb
+        tail = cw[len(self.names):]  # the context columns' weights (map stops at the shorter row)
+        return [cb + sum(map(mul, cw, r)) + sum(map(mul, tail, c)) for r, c in zip(rows, ctx)]
 
     def contributions(self, row: list[float]) -> list[tuple[float, str]]:
         """Each feature's share of the score, largest first (the one-line reason reads them)."""
@@ -106,6 +118,11 @@ def shipped() -> Ranker:
 
 def columns(ranker: Ranker) -> list[int]:
     return [NAMES.index(n) for n in ranker.names]
+
+
+def role_columns(ranker: Ranker) -> list[int]:
+    """The role model's columns in a candidate's features followed by its job features (ALL_NAMES)."""
+    return [ALL_NAMES.index(n) for n in ranker.role_names]
 
 
 def select(scores: list[float], sizes: list[int], uids: list[str], parents: list[str], kinds: list[str],
@@ -150,6 +167,11 @@ SAYS = {
     "plan_assembly": "assembly on the lifecycle walk", "plan_core": "a core step of the lifecycle walk",
     "plan_sink": "a sink of the lifecycle walk", "plan_boundary": "an error boundary of the lifecycle walk",
     "plan_rank": "early on the lifecycle walk",
+    # percentiles (0 = the top of the code base) raise a score from either side: said without a direction
+    "pct_pagerank": "its centrality within the code base", "pct_pagerank_rev": "its reach within the code base",
+    "pct_in": "its callers within the code base", "pct_out2": "what it sets in motion within the code base",
+    "owner_exported": "its type is exported", "pct_owner": "its type's rank", "pct_file": "its file's rank",
+    "module_share": "the size of its module", "module_in": "other modules call into its module",
 }
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..index.facts import Unit
-from .flow import non_architecture
+from .surfaces import non_architecture
 from .obligations import Located
 from .request import ObligationSpec
 from .roles import BOUNDARY, SKELETON_ROLES, Roles
@@ -39,9 +39,6 @@ class Selection:
     refused: dict[str, str] = field(default_factory=dict)  # obligation id → why its group was not placed
     rejections: dict[str, str] = field(default_factory=dict)  # uid → recorded reason
     covered_components: set[int] = field(default_factory=set)
-    # a type shown whole for several members carries one role label per distinct member role: the labels past
-    # its first take places of the unit cap (uid → extra places)
-    extra_places: dict[str, int] = field(default_factory=dict)
     cross_pairs: set[tuple[int, int]] = field(default_factory=set)
     incomplete: bool = False
     timed_out: bool = False
@@ -52,9 +49,6 @@ class Selection:
     def has(self, uid: str) -> bool:
         return uid in self.picks or uid in self.aliases
 
-    def places(self) -> int:
-        """Units picked, plus the extra role labels of types shown whole (MAX_UNITS bounds both)."""
-        return len(self.picks) + sum(n for u, n in self.extra_places.items() if u in self.picks)
 
 
 def _contains(a: Unit, b: Unit) -> bool:
@@ -89,7 +83,7 @@ class Scheduler:
         delta = sum(self.cost(u) for u in new) - sum(self.cost(c) for c in freed)
         if self.sel.lane_count(lane) + slots > LANE_CAPS[lane]:
             return f"{lane}_lane_full"
-        if self.sel.places() + len(new) + sum(self.sel.extra_places.get(u, 0) for u in new) - len(freed) > MAX_UNITS:
+        if len(self.sel.picks) + len(new) - len(freed) > MAX_UNITS:
             return "unit_cap"
         if self.sel.body_bytes + delta > MAX_BODY_BYTES:
             return "complete_unit_budget"
@@ -233,7 +227,7 @@ class Scheduler:
     def check(self) -> None:
         """The selection invariants; a violation is a bug, not a soft failure."""
         s = self.sel
-        assert s.places() <= MAX_UNITS, s.places()
+        assert len(s.picks) <= MAX_UNITS, len(s.picks)
         assert s.body_bytes == sum(self.cost(u) for u in s.picks) <= MAX_BODY_BYTES, s.body_bytes
         for lane, cap in LANE_CAPS.items():
             assert s.lane_count(lane) <= cap, (lane, s.lane_count(lane))
