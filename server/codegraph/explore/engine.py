@@ -226,10 +226,10 @@ def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float
         best = scored[0][0] if scored else 3.0
         plans.append(FilePlan(path, best + 0.25 * sum(s for s, _ in scored[1:4]), scored))
     plans.sort(key=lambda p: (-p.score, p.path))
-    if plans:
-        floor = plans[0].score * 0.05
-        plans = [p for p in plans if p.score >= floor or p.path in q.paths][:MAX_CANDIDATES]
-    return plans
+    # no floor relative to the best file: the probabilities are calibrated, so a needed body may
+    # score far below the best one, and budget left unused while a candidate waits helps no one
+    named_paths = [p for p in plans if p.path in q.paths]
+    return plans[:MAX_CANDIDATES] + [p for p in named_paths if p not in plans[:MAX_CANDIDATES]]
 
 
 def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset(), named_types: set[str] = frozenset(), siblings: set[str] = frozenset()) -> dict:
