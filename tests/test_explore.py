@@ -67,6 +67,21 @@ def test_text_never_exceeds_budget(indexes, name):
             assert result["stats"]["chars"] == len(result["text"])
 
 
+@pytest.mark.parametrize("name", CASES)
+def test_the_budget_is_filled_while_candidates_wait(indexes, name):
+    """Never more than about a tenth of the budget unused when the repository holds far more than
+    fits: a needed body may score far below the best one (the probabilities are calibrated), so
+    no floor relative to the best file may leave it out."""
+    index = indexes(name)
+    g = gold(name)
+    size = sum(len(b) for b in index.sources.values())
+    for budget in (4_000, g["maxOutputChars"]):
+        if size < 3 * budget:
+            continue
+        chars = run(index, g, budget=budget)["stats"]["chars"]
+        assert chars >= 0.85 * budget, (budget, chars)
+
+
 @pytest.mark.parametrize("name", cases("spine"))
 def test_spine_bodies_are_complete(indexes, name):
     g = gold(name)
