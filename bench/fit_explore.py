@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 WEIGHTS = REPO / "server" / "codegraph" / "explore" / "ranker_weights.json"
 BUDGET = 26_000  # 28,000 less the flow listing and the file headings, roughly
 OVERHEAD = 120  # a shown body's heading and fence, in characters
-CS = (0.1, 1.0)
+CS = (0.001, 0.003, 0.01, 0.03, 0.1, 1.0)
 ALPHAS = (0.5, 0.75, 1.0)
 INNER_FOLDS = 4  # corpus groups for the second stage's out-of-fold context
 
