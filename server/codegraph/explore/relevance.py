@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import sub
 
 import networkx as nx  # noqa: F401 - the graph type
 
@@ -340,6 +341,9 @@ class WordIndex:
         return out
 
 
+TYPE_RELATIONS = ("extends", "implements")
+
+
 def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float], hops: int = 3, limit: int = 2500, into_limit: int = 60) -> dict[str, float]:
     """Personalized PageRank over the ranked graph: resolved and likely call/reference edges
     weighted by their confidence, plus the proven type relations (extends, implements).
@@ -352,11 +356,16 @@ def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float]
     local = set(frontier)
     edges: dict[str, dict[str, float]] = defaultdict(dict)
     asked_into = 0
+    # the adjacency dicts themselves, in the order `out_edges`/`in_edges` walk them: a view per
+    # node cost more than the walk
+    succ, pred = graph._succ, graph._pred  # noqa: SLF001
 
     def link(a: str, b: str, w: float) -> None:
         if a != b:
-            edges[a][b] = max(edges[a].get(b, 0.0), w)
-            edges[b][a] = max(edges[b].get(a, 0.0), w * 0.5)  # callers matter, less than callees
+            out_a = edges[a]
+            out_a[b] = max(out_a.get(b, 0.0), w)
+            out_b = edges[b]
+            out_b[a] = max(out_b.get(a, 0.0), w * 0.5)  # callers matter, less than callees
 
     for depth in range(hops):
         nxt: list[str] = []
@@ -366,18 +375,20 @@ def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float]
                 if e.dst not in local:
                     local.add(e.dst)
                     nxt.append(e.dst)
-            for _, dst, k in graph.out_edges(node, keys=True):
-                if k in ("extends", "implements"):
-                    link(node, dst, 0.5)
-                    if dst not in local:
-                        local.add(dst)
-                        nxt.append(dst)
-            for src, _, k in graph.in_edges(node, keys=True):
-                if k in ("extends", "implements"):
-                    link(node, src, 0.3)
-                    if src not in local:
-                        local.add(src)
-                        nxt.append(src)
+            for dst, keys in succ.get(node, {}).items():
+                for k in keys:
+                    if k in TYPE_RELATIONS:
+                        link(node, dst, 0.5)
+                        if dst not in local:
+                            local.add(dst)
+                            nxt.append(dst)
+            for src, keys in pred.get(node, {}).items():
+                for k in keys:
+                    if k in TYPE_RELATIONS:
+                        link(node, src, 0.3)
+                        if src not in local:
+                            local.add(src)
+                            nxt.append(src)
             if depth == 0 and asked_into < into_limit:
                 asked_into += 1
                 for e in likely.into(node):
@@ -414,12 +425,14 @@ def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[s
             shares.append([(at[dst], w / wsum) for dst, w in out.items() if dst in at])
         else:
             shares.append(None)
+    base = [(1 - alpha) * r for r in start]
     rank = list(start)
     for _ in range(30):
-        nxt_rank = [(1 - alpha) * r for r in start]
+        nxt_rank = base[:]
         dangling = 0.0
-        for i, out in enumerate(shares):
-            r = rank[i]
+        for r, out in zip(rank, shares):
+            if not r:  # adds nothing: the same sums, skipped (most nodes in the first rounds)
+                continue
             if out is None:
                 dangling += r
                 continue
@@ -428,7 +441,7 @@ def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[s
                 nxt_rank[j] += ar * share
         for i in seeded:
             nxt_rank[i] += alpha * dangling * start[i]
-        delta = sum(abs(a - b) for a, b in zip(nxt_rank, rank))
+        delta = sum(map(abs, map(sub, nxt_rank, rank)))
         rank = nxt_rank
         if delta < 1e-4:
             break
