@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 from operator import sub
 
 import networkx as nx  # noqa: F401 - the graph type
@@ -317,6 +318,9 @@ class WordIndex:
                 for w, tf in bag.items():
                     self.postings[w][u.id] = tf
         self.avg = (sum(self.lengths.values()) / len(self.lengths)) if self.lengths else 1.0
+        # per unit, what its length adds to a term's saturation (the same expression `score_by_word` reads)
+        self.norm = {uid: self.K1 * (1 - self.B + self.B * n / self.avg) for uid, n in self.lengths.items()}
+        self._weights: dict[object, dict[str, float]] = {}  # weighted(): key → unit id → weight, filled as met
 
     def score(self, words: list[str]) -> dict[str, float]:
         out: dict[str, float] = defaultdict(float)
@@ -324,6 +328,27 @@ class WordIndex:
             for uid, s in per_word.items():
                 out[uid] += s
         return out
+
+    def weighted(self, words: list[str], key: object, weight: Callable[[Unit], float]) -> list[tuple[float, str]]:
+        """(BM25 × weight(unit), unit id) for every unit a word matches whose weight is not 0, in
+        the order `score` meets them, with `score`'s sums. A weight depends on the unit alone: it
+        is kept per `key` for this version, and a unit of weight 0 costs no arithmetic."""
+        weights = self._weights.setdefault(key, {})
+        n = max(1, len(self.lengths))
+        k1p, norm, units = self.K1 + 1, self.norm, self.units
+        acc: dict[str, float] = {}
+        for w in words:
+            posting = self.postings.get(w)
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for uid, tf in posting.items():
+                wt = weights.get(uid)
+                if wt is None:
+                    wt = weights[uid] = weight(units[uid])
+                if wt:
+                    acc[uid] = acc.get(uid, 0.0) + idf * tf * k1p / (tf + norm[uid])
+        return [(s * weights[uid], uid) for uid, s in acc.items()]
 
     def score_by_word(self, words: list[str]) -> dict[str, dict[str, float]]:
         """word → {unit id: that word's BM25 contribution}."""
