@@ -163,12 +163,15 @@ class _Packer:
         """Each body in the given order while it fits; a flow body (`must`) that does not fit
         shows its signature and the lines where it calls on. Returns the flow bodies left out."""
         views, left_out = self.views, []
+        defs_by_id: dict[str, dict[str, Unit]] = {}  # path → its definitions by id (a view's defs do not change)
         for piece in ranked:
             self.checkpoint()
             view = views.get(piece.path)
             if view is None or view.mode in ("skeleton", "full"):
                 continue
-            by_id = {u.id: u for u in view.defs}
+            by_id = defs_by_id.get(piece.path)
+            if by_id is None:
+                by_id = defs_by_id[piece.path] = {u.id: u for u in view.defs}
             if restates_params(piece.unit, view.lines) and not _in_small_class(piece.unit, by_id):
                 continue  # its signature says all it does
             span = piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True)
