@@ -84,7 +84,7 @@ def key_block_lines(lines: list[str]) -> frozenset[int]:
             if _KEY_END.search(line):
                 open_at = 0
     result = frozenset(inside)
-    if len(_key_blocks) > 256:
+    if len(_key_blocks) > 512:
         _key_blocks.clear()
     _key_blocks[id(lines)] = (lines, result)
     return result
@@ -107,7 +107,7 @@ def _shown_lines(lines: list[str]) -> tuple[list[str | None], bytearray]:
     hit = _formatted.get(id(lines))
     if hit is not None and hit[0] is lines:
         return hit[1], hit[2]
-    if len(_formatted) > 256:
+    if len(_formatted) > 512:
         _formatted.clear()
     shown: list[str | None] = [None] * len(lines)
     flags = bytearray(len(lines))
@@ -148,6 +148,7 @@ def numbered(lines: list[str], ranges: list[tuple[int, int]]) -> tuple[str, int]
     return "\n".join(out), redacted  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=4096)
 def fence_lang(path: str) -> str:
     return FENCE_LANG.get(PurePosixPath(path).suffix.lower(), "")
 
