@@ -162,6 +162,14 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
             file_best[u.path] = max(file_best[u.path], s.bm25[uid] / best)
 
     q_words = set(s.words)
+    words_hit: dict[str, set[str]] = {}  # unit id → the question's words its postings hold (neighbours repeat)
+
+    def hits(v: str) -> set[str]:
+        h = words_hit.get(v)
+        if h is None:
+            h = words_hit[v] = {w for w in q_words if v in words_of_unit[w]}
+        return h
+
     rows: list[list[float]] = []
     for u in cands:
         uid = u.id
@@ -170,10 +178,10 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
         owner_words = _stems(owner.name) if owner is not None else frozenset()
         path_words = _path_stems(u.path)
         cov = lambda ws: sum(idf[w] for w in q_words if w in ws) / total_idf  # noqa: E731
-        body = {w for w in q_words if uid in words_of_unit[w]}
+        body = hits(uid)
         hood = set(body)
         for v in out_nbrs.get(uid, ()) | in_nbrs.get(uid, set()):
-            hood |= {w for w in q_words if v in words_of_unit[w]}
+            hood |= hits(v)
         joined = u.name.lower().replace("_", "")
         phrase = any(p in joined for p in s.phrases) if s.phrases else False
         lines = u.end_line - u.start_line + 1

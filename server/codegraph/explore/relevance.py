@@ -395,25 +395,19 @@ def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float]
     for depth in range(hops):
         nxt: list[str] = []
         for node in frontier:
-            for e in likely.out(node):
-                link(node, e.dst, e.confidence)
-                if e.dst not in local:
-                    local.add(e.dst)
-                    nxt.append(e.dst)
-            for dst, keys in succ.get(node, {}).items():
-                for k in keys:
-                    if k in TYPE_RELATIONS:
-                        link(node, dst, 0.5)
-                        if dst not in local:
-                            local.add(dst)
-                            nxt.append(dst)
-            for src, keys in pred.get(node, {}).items():
-                for k in keys:
-                    if k in TYPE_RELATIONS:
-                        link(node, src, 0.3)
-                        if src not in local:
-                            local.add(src)
-                            nxt.append(src)
+            # the node's callees and its type relations (out, then in), in the order the walk links them
+            ways = [(e.dst, e.confidence) for e in likely.out(node)]
+            ways += [(dst, 0.5) for dst, keys in succ.get(node, {}).items() for k in keys if k in TYPE_RELATIONS]
+            ways += [(src, 0.3) for src, keys in pred.get(node, {}).items() for k in keys if k in TYPE_RELATIONS]
+            for other, w in ways:
+                if other != node:  # link(node, other, w), inline: the walk's hottest call
+                    out_a = edges[node]
+                    out_a[other] = max(out_a.get(other, 0.0), w)
+                    out_b = edges[other]
+                    out_b[node] = max(out_b.get(node, 0.0), w * 0.5)
+                if other not in local:
+                    local.add(other)
+                    nxt.append(other)
             if depth == 0 and asked_into < into_limit:
                 asked_into += 1
                 for e in likely.into(node):
