@@ -13,8 +13,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
 from operator import sub
+from typing import Callable
 
 import networkx as nx  # noqa: F401 - the graph type
 

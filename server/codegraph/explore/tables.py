@@ -21,9 +21,6 @@ from .relevance import NameTable, WordIndex
 MIN_SIBLINGS = 3
 
 
-T = TypeVar("T")
-
-
 MIN_WIRED_NAMES = 3  # a registration naming this many of the flow's callables wires them
 
 
@@ -145,6 +142,9 @@ def _shape_families(index: RootIndex) -> dict[str, int]:
             for u in members:
                 out[u.id] = len(members)
     return out
+
+
+T = TypeVar("T")
 
 
 def per_version(d: Derived, name: str, build: Callable[[], T]) -> T:
