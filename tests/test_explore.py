@@ -173,6 +173,32 @@ def test_an_edit_shows_up_in_the_next_explore(tmp_path):
     assert "traceMarkerForTest" in result["text"]
 
 
+def test_a_plain_question_follows_an_edit_on_a_warm_index(tmp_path):
+    # Explore keeps tables per index version (BM25 weights, families) and caches per source
+    # (lines, numbered lines): on a warm index, an edit reaches the next answer, both in the
+    # body shown and in what the question's words find.
+    import shutil
+
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "explore" / "plain-question-python", root)
+    index = RootIndex(root, use_cache=False)
+    index.build(workers=1)
+    rel = "minweb/text.py"
+    question = "How is a value turned into a slug?"
+    first = run_explore(index, {"query": question})
+    assert "def slugify" in first["text"] and run_explore(index, {"query": question})["text"] == first["text"]
+    assert "def slugify" not in run_explore(index, {"query": "Where does zanzibar come in?"})["text"]
+    text = (root / rel).read_text()
+    index.open_document(rel, text)
+    line = '    value = re.sub(r"[^\\w\\s-]", "", value).strip().lower()\n'
+    assert line in text
+    index.set_document(rel, text.replace(line, line[:-1] + "  # zanzibar transliteration\n").encode(), None)
+    after = run_explore(index, {"query": question})
+    assert "# zanzibar transliteration" in after["text"]  # the edited line, not the cached one
+    found = run_explore(index, {"query": "Where does zanzibar come in?"})
+    assert "def slugify" in found["text"]  # the word the edit added finds its unit
+
+
 @pytest.mark.parametrize("name", [n for n in CASES if gold(n).get("not_whole") or gold(n).get("not_entry")])
 def test_unrelated_and_secondary_files_are_never_shown_whole(indexes, name):
     # Bodies are the currency: a small file is not shown whole only because it is small, and an

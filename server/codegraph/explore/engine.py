@@ -8,6 +8,7 @@ unless the file itself defines such a supertype: the family file, which is focus
 
 from __future__ import annotations
 
+import heapq
 import re
 import time
 from collections import Counter, defaultdict
@@ -165,11 +166,12 @@ def question_phrases(text: str) -> list[str]:
 
 def _lexical(d: Derived, q, req: ExploreRequest, excluded) -> list[tuple[float, str]]:
     """BM25 over every unit, discounted off the main path, tests left out."""
-    bm25 = d.words.score(q.words)
-    return [
-        (s * path_prior(d.words.units[uid].path), uid) for uid, s in bm25.items()
-        if not excluded(d.words.units[uid].path) and (req.include_tests or not in_test_module(d.words.units[uid]))
-    ]
+
+    def weight(u: Unit) -> float:
+        return 0.0 if excluded(u.path) or (not req.include_tests and in_test_module(u)) else path_prior(u.path)
+
+    # the weight depends on the unit and on whether tests are asked for, nothing else
+    return d.words.weighted(q.words, ("lexical", req.include_tests), weight)
 
 
 def _seeds(d: Derived, q, req: ExploreRequest, excluded, lexical: list[tuple[float, str]] | None = None) -> tuple[dict[str, float], list[tuple[float, str]]]:
@@ -185,7 +187,7 @@ def _seeds(d: Derived, q, req: ExploreRequest, excluded, lexical: list[tuple[flo
         for u in units[:25]:
             if not excluded(u.path):
                 seeds[u.id] = max(seeds.get(u.id, 0.0), 0.5 / max(1, len(units)) ** 0.5)
-    top_words = sorted(lexical if lexical is not None else _lexical(d, q, req, excluded), reverse=True)[:WORD_SEEDS]
+    top_words = heapq.nlargest(WORD_SEEDS, lexical if lexical is not None else _lexical(d, q, req, excluded))  # = sorted(…, reverse=True)[:WORD_SEEDS]
     best_word = top_words[0][0] if top_words else 1.0
     for s, uid in top_words:
         seeds[uid] = max(seeds.get(uid, 0.0), 0.3 * s / best_word)

@@ -13,6 +13,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..index.facts import Unit
 from .relevance import path_prior, split_words, stem
@@ -81,7 +82,7 @@ def candidates(index, likely, s: Signals, excluded) -> list[Unit]:
         if u is not None and uid not in out and (u.kind != "statement" or statement_ok) and not excluded(u.path) and not _inline_test(u):
             out[uid] = u
 
-    lexical = sorted(s.bm25, key=lambda uid: (-s.bm25[uid], uid))[:LEXICAL_CANDIDATES]
+    lexical = lexical_order(s.bm25)[:LEXICAL_CANDIDATES]
     for uid in sorted(s.named):
         add(uid)
     for uid in sorted(s.spine | s.on_hop | s.wired | s.data_steps | s.endpoints):
@@ -121,11 +122,12 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
     idf = {w: math.log(1 + (n_units - len(postings.get(w, ())) + 0.5) / (len(postings.get(w, ())) + 0.5)) for w in set(s.words)}
     total_idf = sum(idf.values()) or 1.0
     best = max(s.bm25.values(), default=0.0) or 1.0
-    lexical_rank = {uid: i for i, uid in enumerate(sorted(s.bm25, key=lambda k: (-s.bm25[k], k)))}
-    top = [uid for uid, _ in sorted(lexical_rank.items(), key=lambda t: t[1])[:20]]
+    order = lexical_order(s.bm25)
+    lexical_rank = {uid: i for i, uid in enumerate(order)}
+    top = order[:20]
     top_set = set(top)
     top5 = set(top[:5]) | set(s.named)
-    words_of_unit = {w: set(postings.get(w, ())) for w in set(s.words)}
+    words_of_unit = {w: postings.get(w) or {} for w in set(s.words)}  # membership is all that is read
 
     cand_ids = {u.id for u in cands}
     out_nbrs: dict[str, set[str]] = {}
@@ -160,18 +162,26 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
             file_best[u.path] = max(file_best[u.path], s.bm25[uid] / best)
 
     q_words = set(s.words)
+    words_hit: dict[str, set[str]] = {}  # unit id → the question's words its postings hold (neighbours repeat)
+
+    def hits(v: str) -> set[str]:
+        h = words_hit.get(v)
+        if h is None:
+            h = words_hit[v] = {w for w in q_words if v in words_of_unit[w]}
+        return h
+
     rows: list[list[float]] = []
     for u in cands:
         uid = u.id
-        name_words = {stem(w) for w in split_words(u.name)}
+        name_words = _stems(u.name)
         owner = units.get(u.parent) if u.parent else None
-        owner_words = {stem(w) for w in split_words(owner.name)} if owner is not None else set()
-        path_words = {stem(w) for part in u.path.split("/") for w in split_words(part.rsplit(".", 1)[0])}
+        owner_words = _stems(owner.name) if owner is not None else frozenset()
+        path_words = _path_stems(u.path)
         cov = lambda ws: sum(idf[w] for w in q_words if w in ws) / total_idf  # noqa: E731
-        body = {w for w in q_words if uid in words_of_unit[w]}
+        body = hits(uid)
         hood = set(body)
         for v in out_nbrs.get(uid, ()) | in_nbrs.get(uid, set()):
-            hood |= {w for w in q_words if v in words_of_unit[w]}
+            hood |= hits(v)
         joined = u.name.lower().replace("_", "")
         phrase = any(p in joined for p in s.phrases) if s.phrases else False
         lines = u.end_line - u.start_line + 1
@@ -205,7 +215,7 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
             min(1.0, s.dispatch.get(uid, 0.0)),
             float(uid in s.anchors),
             path_prior(u.path),
-            float(bool(_SUPPORT_SEGMENT.search(u.path) or _TEST_SUPPORT_NAME.search(u.path.rsplit("/", 1)[-1]))),
+            float(_support_path(u.path)),
             math.log1p(lines),
             float(u.end_line <= u.sig_end_line + 1),
             float(uid in s.family_member),
@@ -220,6 +230,29 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
         for u in cands
     ]
     return rows, links
+
+
+def lexical_order(bm25: dict[str, float]) -> list[str]:
+    """Unit ids by score, best first, ties by id: `sorted(bm25, key=lambda k: (-bm25[k], k))`
+    with C-level keys (a stable sort by id, then by score in reverse keeps ties in id order)."""
+    order = sorted(bm25)
+    order.sort(key=bm25.__getitem__, reverse=True)
+    return order
+
+
+@lru_cache(maxsize=262_144)
+def _stems(name: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in split_words(name))
+
+
+@lru_cache(maxsize=65_536)
+def _path_stems(path: str) -> frozenset[str]:
+    return frozenset(stem(w) for part in path.split("/") for w in split_words(part.rsplit(".", 1)[0]))
+
+
+@lru_cache(maxsize=65_536)
+def _support_path(path: str) -> bool:
+    return bool(_SUPPORT_SEGMENT.search(path) or _TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]))
 
 
 def phrases_of(words: list[str]) -> list[str]:

@@ -16,7 +16,7 @@ from .flow import _THROWN, DISPATCH_RULES, Flow
 from .model import ExploreRequest
 from .relevance import in_test_module, split_words, stem, STOP
 from .steps import _statements_they_use
-from .tables import Derived, MIN_SIBLINGS, _interchangeable, family_size
+from .tables import Derived, MIN_SIBLINGS, _interchangeable, family_size, per_version
 
 
 WHOLE_FILE_LINES = 220
@@ -129,13 +129,9 @@ def _members_named_by_words(index: RootIndex, d: Derived, q, flow: Flow) -> set[
     on_flow = flow.spine | {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops}
     flow_files = {units[uid].path for uid in on_flow if uid in units}
     out: set[str] = set()
-    for key, members in d.implementers.items():
-        base = units.get(key)
-        typed = [units[m] for m in sorted(members) if m in units]
-        if base is None or len(typed) < MIN_SIBLINGS or not any(t.path in flow_files for t in typed):
+    for base, typed, family_words in per_version(d, "named_families", lambda: _named_families(index, d)):
+        if not any(t.path in flow_files for t in typed):
             continue
-        shared = Counter(w for t in typed for w in set(split_words(t.name)))
-        family_words = {w for w, n in shared.items() if n * 2 >= len(typed)}
         told_apart: dict[str, Unit] = {}  # the question's word → the member it names
         for t in typed:
             words = split_words(t.name)
@@ -151,6 +147,21 @@ def _members_named_by_words(index: RootIndex, d: Derived, q, flow: Flow) -> set[
             for name, ms in index.resolver.members_of(t).items():
                 out |= {m.id for m in ms if m.is_callable and m.parent == t.id}
                 out |= {m.id for m in index.resolver.members_of(base).get(name, ()) if m.is_callable and m.parent == base.id}
+    return out
+
+
+def _named_families(index: RootIndex, d: Derived) -> list[tuple[Unit, list[Unit], set[str]]]:
+    """Each family (a base and MIN_SIBLINGS or more members) with the words most of its
+    members' names share: what `_members_named_by_words` reads of the version."""
+    units = index.resolver.units
+    out = []
+    for key, members in d.implementers.items():
+        base = units.get(key)
+        typed = [units[m] for m in sorted(members) if m in units]
+        if base is None or len(typed) < MIN_SIBLINGS:
+            continue
+        shared = Counter(w for t in typed for w in set(split_words(t.name)))
+        out.append((base, typed, {w for w, n in shared.items() if n * 2 >= len(typed)}))
     return out
 
 

@@ -163,12 +163,15 @@ class _Packer:
         """Each body in the given order while it fits; a flow body (`must`) that does not fit
         shows its signature and the lines where it calls on. Returns the flow bodies left out."""
         views, left_out = self.views, []
+        defs_by_id: dict[str, dict[str, Unit]] = {}  # path → its definitions by id (a view's defs do not change)
         for piece in ranked:
             self.checkpoint()
             view = views.get(piece.path)
             if view is None or view.mode in ("skeleton", "full"):
                 continue
-            by_id = {u.id: u for u in view.defs}
+            by_id = defs_by_id.get(piece.path)
+            if by_id is None:
+                by_id = defs_by_id[piece.path] = {u.id: u for u in view.defs}
             if restates_params(piece.unit, view.lines) and not _in_small_class(piece.unit, by_id):
                 continue  # its signature says all it does
             span = piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True)
@@ -264,7 +267,24 @@ def _top_symbols(view: FileView) -> list[str]:
 def file_view(path: str, mode: str, reason: str, score: float, source: bytes, units: list[Unit]) -> FileView:
     defs = [u for u in units if u.kind != "statement"]
     base = signature_ranges(defs) if mode in ("skeleton", "focused") else []
-    return FileView(path, mode, reason, score, split_lines(source), defs, base)
+    return FileView(path, mode, reason, score, _lines_of(source), defs, base)
+
+
+_split: dict[int, tuple[bytes, list[str]]] = {}  # id(source) → (source, its lines): read-only, shared by views
+
+
+def _lines_of(source: bytes) -> list[str]:
+    """A source's lines, one list per source object: the next question's views of the same file
+    (the index keeps a file's bytes until it changes) meet the lines already split, key blocks
+    found and numbered lines formatted (render/markdown.py caches by the list)."""
+    hit = _split.get(id(source))
+    if hit is not None and hit[0] is source:
+        return hit[1]
+    if len(_split) > 512:
+        _split.clear()
+    lines = split_lines(source)
+    _split[id(source)] = (source, lines)
+    return lines
 
 
 __all__ = ["FileView", "Piece", "bodiless", "file_view", "pack"]

@@ -13,6 +13,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import sub
+from typing import Callable
 
 import networkx as nx  # noqa: F401 - the graph type
 
@@ -316,6 +318,9 @@ class WordIndex:
                 for w, tf in bag.items():
                     self.postings[w][u.id] = tf
         self.avg = (sum(self.lengths.values()) / len(self.lengths)) if self.lengths else 1.0
+        # per unit, what its length adds to a term's saturation (the same expression `score_by_word` reads)
+        self.norm = {uid: self.K1 * (1 - self.B + self.B * n / self.avg) for uid, n in self.lengths.items()}
+        self._weights: dict[object, dict[str, float]] = {}  # weighted(): key → unit id → weight, filled as met
 
     def score(self, words: list[str]) -> dict[str, float]:
         out: dict[str, float] = defaultdict(float)
@@ -323,6 +328,27 @@ class WordIndex:
             for uid, s in per_word.items():
                 out[uid] += s
         return out
+
+    def weighted(self, words: list[str], key: object, weight: Callable[[Unit], float]) -> list[tuple[float, str]]:
+        """(BM25 × weight(unit), unit id) for every unit a word matches whose weight is not 0, in
+        the order `score` meets them, with `score`'s sums. A weight depends on the unit alone: it
+        is kept per `key` for this version, and a unit of weight 0 costs no arithmetic."""
+        weights = self._weights.setdefault(key, {})
+        n = max(1, len(self.lengths))
+        k1p, norm, units = self.K1 + 1, self.norm, self.units
+        acc: dict[str, float] = {}
+        for w in words:
+            posting = self.postings.get(w)
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for uid, tf in posting.items():
+                wt = weights.get(uid)
+                if wt is None:
+                    wt = weights[uid] = weight(units[uid])
+                if wt:
+                    acc[uid] = acc.get(uid, 0.0) + idf * tf * k1p / (tf + norm[uid])
+        return [(s * weights[uid], uid) for uid, s in acc.items()]
 
     def score_by_word(self, words: list[str]) -> dict[str, dict[str, float]]:
         """word → {unit id: that word's BM25 contribution}."""
@@ -340,6 +366,9 @@ class WordIndex:
         return out
 
 
+TYPE_RELATIONS = ("extends", "implements")
+
+
 def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float], hops: int = 3, limit: int = 2500, into_limit: int = 60) -> dict[str, float]:
     """Personalized PageRank over the ranked graph: resolved and likely call/reference edges
     weighted by their confidence, plus the proven type relations (extends, implements).
@@ -352,32 +381,33 @@ def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float]
     local = set(frontier)
     edges: dict[str, dict[str, float]] = defaultdict(dict)
     asked_into = 0
+    # the adjacency dicts themselves, in the order `out_edges`/`in_edges` walk them: a view per
+    # node cost more than the walk
+    succ, pred = graph._succ, graph._pred  # noqa: SLF001
 
     def link(a: str, b: str, w: float) -> None:
         if a != b:
-            edges[a][b] = max(edges[a].get(b, 0.0), w)
-            edges[b][a] = max(edges[b].get(a, 0.0), w * 0.5)  # callers matter, less than callees
+            out_a = edges[a]
+            out_a[b] = max(out_a.get(b, 0.0), w)
+            out_b = edges[b]
+            out_b[a] = max(out_b.get(a, 0.0), w * 0.5)  # callers matter, less than callees
 
     for depth in range(hops):
         nxt: list[str] = []
         for node in frontier:
-            for e in likely.out(node):
-                link(node, e.dst, e.confidence)
-                if e.dst not in local:
-                    local.add(e.dst)
-                    nxt.append(e.dst)
-            for _, dst, k in graph.out_edges(node, keys=True):
-                if k in ("extends", "implements"):
-                    link(node, dst, 0.5)
-                    if dst not in local:
-                        local.add(dst)
-                        nxt.append(dst)
-            for src, _, k in graph.in_edges(node, keys=True):
-                if k in ("extends", "implements"):
-                    link(node, src, 0.3)
-                    if src not in local:
-                        local.add(src)
-                        nxt.append(src)
+            # the node's callees and its type relations (out, then in), in the order the walk links them
+            ways = [(e.dst, e.confidence) for e in likely.out(node)]
+            ways += [(dst, 0.5) for dst, keys in succ.get(node, {}).items() for k in keys if k in TYPE_RELATIONS]
+            ways += [(src, 0.3) for src, keys in pred.get(node, {}).items() for k in keys if k in TYPE_RELATIONS]
+            for other, w in ways:
+                if other != node:  # link(node, other, w), inline: the walk's hottest call
+                    out_a = edges[node]
+                    out_a[other] = max(out_a.get(other, 0.0), w)
+                    out_b = edges[other]
+                    out_b[node] = max(out_b.get(node, 0.0), w * 0.5)
+                if other not in local:
+                    local.add(other)
+                    nxt.append(other)
             if depth == 0 and asked_into < into_limit:
                 asked_into += 1
                 for e in likely.into(node):
@@ -414,12 +444,14 @@ def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[s
             shares.append([(at[dst], w / wsum) for dst, w in out.items() if dst in at])
         else:
             shares.append(None)
+    base = [(1 - alpha) * r for r in start]
     rank = list(start)
     for _ in range(30):
-        nxt_rank = [(1 - alpha) * r for r in start]
+        nxt_rank = base[:]
         dangling = 0.0
-        for i, out in enumerate(shares):
-            r = rank[i]
+        for r, out in zip(rank, shares):
+            if not r:  # adds nothing: the same sums, skipped (most nodes in the first rounds)
+                continue
             if out is None:
                 dangling += r
                 continue
@@ -428,7 +460,7 @@ def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[s
                 nxt_rank[j] += ar * share
         for i in seeded:
             nxt_rank[i] += alpha * dangling * start[i]
-        delta = sum(abs(a - b) for a, b in zip(nxt_rank, rank))
+        delta = sum(map(abs, map(sub, nxt_rank, rank)))
         rank = nxt_rank
         if delta < 1e-4:
             break

@@ -15,7 +15,7 @@ from ..index.index import RootIndex
 from ..languages import BY_NAME
 from .flow import Flow
 from .relevance import NameTable, path_prior
-from .tables import MIN_SIBLINGS, MIN_WIRED_NAMES, Derived
+from .tables import MIN_SIBLINGS, MIN_WIRED_NAMES, Derived, derived, per_version
 
 
 MAX_DATA_READERS = 4  # a data name more callables mention is too common to point anywhere
@@ -209,16 +209,14 @@ def _registry_writers(index: RootIndex, flow: Flow) -> set[str]:
     `RegisterFlagCompletionFunc`): the flow passes through the table, no call joins them, so
     they are found by the variable's name, as `_state_writers` finds an object's fillers."""
     units = index.resolver.units
-    by_dir: dict[str, list[str]] = defaultdict(list)
-    for path in index.files:
-        by_dir[path.rpartition("/")[0]].append(path)
+    by_dir = per_version(derived(index), "files_by_dir", lambda: _files_by_dir(index))
     out: set[str] = set()
     for uid in sorted(flow.spine):
         u = units.get(uid)
         if u is None or not u.is_callable:
             continue
         source = index.sources.get(u.path, b"")
-        paths = sorted(by_dir[u.path.rpartition("/")[0]])
+        paths = by_dir.get(u.path.rpartition("/")[0], [])
         tables = {t.name for p in paths for t in index.files[p].units
                   if t.kind == "statement" and t.parent is None and t.name.isidentifier()}
         for name in sorted(tables):
@@ -239,6 +237,13 @@ def _registry_writers(index: RootIndex, flow: Flow) -> set[str]:
     return out
 
 
+def _files_by_dir(index: RootIndex) -> dict[str, list[str]]:
+    by_dir: dict[str, list[str]] = defaultdict(list)
+    for path in index.files:
+        by_dir[path.rpartition("/")[0]].append(path)
+    return {k: sorted(v) for k, v in by_dir.items()}
+
+
 def _members_added_to_the_core(index: RootIndex, flow: Flow) -> set[str]:
     """A module-level statement that adds members to a type of the spine when its module loads
     (`Axios.prototype[method] = function (url, config) { return this.request(mergeConfig(…)) }`)
@@ -249,17 +254,27 @@ def _members_added_to_the_core(index: RootIndex, flow: Flow) -> set[str]:
     types = {units[u.parent].name for u in core if u.parent in units}
     calls = re.compile(rb"\b(?:%s)\s*\(" % b"|".join(re.escape(u.name.encode()) for u in core if u.is_callable)) if core else None
     out: set[str] = set()
-    for path, facts in index.files.items():
-        spec = BY_NAME.get(facts.language)
-        if spec is None or spec.runtime_members is None or calls is None:
-            continue
+    if calls is None:
+        return out
+    for path, spec, statements in per_version(derived(index), "runtime_statements", lambda: _runtime_statements(index)):
         source = index.sources.get(path, b"")
-        for u in facts.units:
-            if u.kind != "statement" or u.parent is not None or u.id in flow.spine:
+        for u in statements:
+            if u.id in flow.spine:
                 continue
             hit = spec.runtime_members.search(source, u.start_byte, u.end_byte)
             if hit and hit.group(1).decode() in types and calls.search(source, hit.end(), u.end_byte):
                 out.add(u.id)
+    return out
+
+
+def _runtime_statements(index: RootIndex) -> list[tuple[str, object, list[Unit]]]:
+    """(path, language spec, its module-level statements) of the files whose language adds
+    members at run time: all `_members_added_to_the_core` reads of a version."""
+    out = []
+    for path, facts in index.files.items():
+        spec = BY_NAME.get(facts.language)
+        if spec is not None and spec.runtime_members is not None:
+            out.append((path, spec, [u for u in facts.units if u.kind == "statement" and u.parent is None]))
     return out
 
 
@@ -309,6 +324,17 @@ def _statements_they_use(index: RootIndex, facts, shown: set[str]) -> set[str]:
     return out
 
 
+def _family_members_by_name(index: RootIndex, d: Derived) -> tuple[list[Unit], dict[str, list[Unit]]]:
+    """The family bases (MIN_SIBLINGS or more implementers), and member name → the bases that have it."""
+    units = index.resolver.units
+    families = [units[t] for t, impls in d.implementers.items() if len(impls) >= MIN_SIBLINGS and t in units]
+    by_member: dict[str, list[Unit]] = defaultdict(list)
+    for fam in families:
+        for name in index.resolver.members_of(fam):
+            by_member[name].append(fam)
+    return families, dict(by_member)
+
+
 def _dispatch_targets(index: RootIndex, d: Derived, flow: Flow) -> dict[str, float]:
     """Implementations reached by polymorphic dispatch from the spine.
 
@@ -318,13 +344,11 @@ def _dispatch_targets(index: RootIndex, d: Derived, flow: Flow) -> dict[str, flo
     """
     units = index.resolver.units
     out: dict[str, float] = {}
-    families = [units[t] for t, impls in d.implementers.items() if len(impls) >= MIN_SIBLINGS and t in units]
-    if not families or not flow.spine:
+    if not flow.spine:
         return out
-    by_member: dict[str, list[Unit]] = defaultdict(list)
-    for fam in families:
-        for name in index.resolver.members_of(fam):
-            by_member[name].append(fam)
+    families, by_member = per_version(d, "family_members_by_name", lambda: _family_members_by_name(index, d))
+    if not families:
+        return out
     for uid in sorted(flow.spine):
         u = units.get(uid)
         facts = index.files.get(u.path) if u else None

@@ -9,6 +9,7 @@ import re
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Callable, TypeVar
 
 from ..index.facts import Unit
 from ..index.index import RootIndex
@@ -38,6 +39,9 @@ class Derived:
     # module-level registration statements → the identifiers they spell as strings (`delegate(…)
     # .access('body')`): read by `_wiring`
     registrations: dict[str, frozenset[str]] = field(default_factory=dict)
+    # what later stages derive from this version alone, by name, built on first use (`per_version`)
+    memo: dict[str, object] = field(default_factory=dict)
+    interchangeable: dict[str, bool] = field(default_factory=dict)  # unit id → `_interchangeable`
 
 
 _tables_lock = threading.Lock()  # one builder at a time: the LSP prebuilds while a question may arrive
@@ -140,13 +144,28 @@ def _shape_families(index: RootIndex) -> dict[str, int]:
     return out
 
 
+T = TypeVar("T")
+
+
+def per_version(d: Derived, name: str, build: Callable[[], T]) -> T:
+    """A table that depends on the index version alone, built once per version (on `d`, which
+    a new version replaces)."""
+    hit = d.memo.get(name)
+    if hit is None:
+        hit = d.memo[name] = build()
+    return hit  # type: ignore[return-value]
+
+
 def _interchangeable(d: Derived, u: Unit) -> bool:
     """One of a family's members: a shape-family function, or a method or type whose type
     extends a supertype with MIN_SIBLINGS or more implementers."""
-    if u.id in d.shape_family:
-        return True
-    owner = u.id if u.is_type else u.parent
-    return any(family_size(d, key) >= MIN_SIBLINGS for key, _ in d.supers.get(owner or "", []))
+    hit = d.interchangeable.get(u.id)
+    if hit is None:
+        owner = u.id if u.is_type else u.parent
+        hit = d.interchangeable[u.id] = u.id in d.shape_family or any(
+            family_size(d, key) >= MIN_SIBLINGS for key, _ in d.supers.get(owner or "", [])
+        )
+    return hit
 
 
 def family_size(d: Derived, key: str) -> int:

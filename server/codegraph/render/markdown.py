@@ -84,7 +84,7 @@ def key_block_lines(lines: list[str]) -> frozenset[int]:
             if _KEY_END.search(line):
                 open_at = 0
     result = frozenset(inside)
-    if len(_key_blocks) > 256:
+    if len(_key_blocks) > 512:
         _key_blocks.clear()
     _key_blocks[id(lines)] = (lines, result)
     return result
@@ -98,27 +98,57 @@ def redact_lines(lines: list[str], first: int = 1, context: list[str] | None = N
     return [line[: len(line) - len(line.lstrip())] + REDACTED if n in blocks else redact(line) for n, line in enumerate(lines, start)]
 
 
+_formatted: dict[int, tuple[list[str], list[str | None], bytearray]] = {}  # id(lines) → (lines, shown lines, redacted flags)
+
+
+def _shown_lines(lines: list[str]) -> tuple[list[str | None], bytearray]:
+    """Each line as `numbered` shows it (`N<TAB>line`, redacted), filled as excerpts reach it: a
+    file excerpted again and again (explore's packing tries every body) formats a line once."""
+    hit = _formatted.get(id(lines))
+    if hit is not None and hit[0] is lines:
+        return hit[1], hit[2]
+    if len(_formatted) > 512:
+        _formatted.clear()
+    shown: list[str | None] = [None] * len(lines)
+    flags = bytearray(len(lines))
+    _formatted[id(lines)] = (lines, shown, flags)
+    return shown, flags
+
+
 def numbered(lines: list[str], ranges: list[tuple[int, int]]) -> tuple[str, int]:
     """The excerpt for 1-based inclusive line ranges, and how many lines were redacted."""
     out: list[str] = []
     redacted = 0
     last = 0
     total = len(lines)
-    blocks = key_block_lines(lines)
+    shown, flags = _shown_lines(lines)
+    blocks: frozenset[int] | None = None
     for start, end in merge_ranges([(max(1, s), min(total, e)) for s, e in ranges if s <= e]):
         if start > last + 1:
             out.append(ELIDED)
-        for n in range(start, end + 1):
-            line = lines[n - 1]
-            safe = line[: len(line) - len(line.lstrip())] + REDACTED if n in blocks else redact(line)
-            redacted += safe is not line
-            out.append(f"{n}\t{safe}")
+        if end < start:  # an empty range still moves `last`, as the line loop did
+            last = end
+            continue
+        part = shown[start - 1 : end]
+        if None in part:
+            if blocks is None:
+                blocks = key_block_lines(lines)
+            for n in range(start, end + 1):
+                if shown[n - 1] is None:
+                    line = lines[n - 1]
+                    safe = line[: len(line) - len(line.lstrip())] + REDACTED if n in blocks else redact(line)
+                    flags[n - 1] = safe is not line
+                    shown[n - 1] = f"{n}\t{safe}"
+            part = shown[start - 1 : end]
+        out += part
+        redacted += sum(flags[start - 1 : end])
         last = end
     if last < total and out:
         out.append(ELIDED)
-    return "\n".join(out), redacted
+    return "\n".join(out), redacted  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=4096)
 def fence_lang(path: str) -> str:
     return FENCE_LANG.get(PurePosixPath(path).suffix.lower(), "")
 
