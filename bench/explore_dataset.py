@@ -62,15 +62,13 @@ def records_for(index, cases: list[dict], budget: int) -> list[dict]:
         golds = gold_units(case)
         labels = [int(any(matches(u, g) for g in golds)) for u in cands]
         spine = [g for g in case.get("spine", []) if "line" in g]  # what the scorer's recall counts
-        spine_labels = [int(any(matches(u, g) for g in spine)) for u in cands]
-        near = [g for g in case.get("related", []) if "line" in g]  # useful, not needed: neither label fits them
-        related = [int(not lab and any(matches(u, g) for g in near)) for u, lab in zip(cands, labels)]
         found = sum(1 for g in golds if any(matches(u, g) for u in cands))
         sources = index.sources
         costs = [len(sources.get(u.path, b"")[u.start_byte : u.end_byte].decode("utf-8", "replace")) + 8 * (u.end_line - u.start_line + 1) for u in cands]
         out.append({
-            "case_id": case["id"], "corpus": case["corpus"], "features": FEATURES, "rows": rows, "links": links, "labels": labels, "spine_labels": spine_labels, "related": related, "costs": costs,
-            "units": [(u.path, u.start_line, u.end_line) for u in cands], "names": [u.qualname for u in cands], "gold": [(g["path"], g["line"], g["end_line"]) for g in golds],
+            "case_id": case["id"], "corpus": case["corpus"], "features": FEATURES, "rows": rows, "links": links, "labels": labels, "costs": costs,
+            "units": [(u.path, u.start_line, u.end_line) for u in cands], "names": [u.qualname for u in cands],  # for reading misses
+            "gold": [(g["path"], g["line"], g["end_line"]) for g in golds],
             "spine": [(g["path"], g["line"], g["end_line"]) for g in spine],
             "gold_in_candidates": found, "seconds": time.perf_counter() - t,
         })

@@ -7,7 +7,8 @@ logistic regression (standardized features; classes not re-balanced, so the prob
 stay calibrated and probability per character means expected needed bodies per character) on
 all corpora but one and scores the held-out corpus's questions with a simulated selection
 (candidates by probability per character**alpha until the 28,000-character budget is spent; a
-gold spine unit counts when a chosen unit matches it, as the scorer's spine recall counts): the leave-one-corpus-out mean is what chooses the model. Beside it, the same
+gold spine unit counts when a chosen unit matches it, as the scorer's spine recall counts):
+the leave-one-corpus-out mean is what chooses the model. Beside it, the same
 selection ordered by BM25 alone and by a perfect ranking (the ceiling of these candidates).
 `--write` stores the chosen model, fitted on every fit question, as the shipped weights;
 `--folds DIR` also writes one model per held-out corpus (for `bench_devset.py --loco`).

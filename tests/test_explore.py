@@ -157,13 +157,18 @@ def test_bad_params_name_the_field(indexes, params):
     assert info.value.field in str(info.value)
 
 
-def test_an_edit_shows_up_in_the_next_explore(tmp_path):
+def _editable_index(tmp_path, name: str) -> RootIndex:
+    """A built index over a copy of a fixture, free to edit."""
     import shutil
 
     root = tmp_path / "ws"
-    shutil.copytree(FIXTURES / "explore" / "interceptor-kotlin", root)
-    index = RootIndex(root, use_cache=False)
-    index.build(workers=1)
+    shutil.copytree(FIXTURES / "explore" / name, root)
+    return built_index(root)
+
+
+def test_an_edit_shows_up_in_the_next_explore(tmp_path):
+    index = _editable_index(tmp_path, "interceptor-kotlin")
+    root = index.root
     rel = "src/main/kotlin/okhttp/lite/internal/http/RealInterceptorChain.kt"
     text = (root / rel).read_text()
     index.open_document(rel, text)
@@ -177,12 +182,8 @@ def test_a_plain_question_follows_an_edit_on_a_warm_index(tmp_path):
     # Explore keeps tables per index version (BM25 weights, families) and caches per source
     # (lines, numbered lines): on a warm index, an edit reaches the next answer, both in the
     # body shown and in what the question's words find.
-    import shutil
-
-    root = tmp_path / "ws"
-    shutil.copytree(FIXTURES / "explore" / "plain-question-python", root)
-    index = RootIndex(root, use_cache=False)
-    index.build(workers=1)
+    index = _editable_index(tmp_path, "plain-question-python")
+    root = index.root
     rel = "minweb/text.py"
     question = "How is a value turned into a slug?"
     first = run_explore(index, {"query": question})

@@ -230,8 +230,7 @@ def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float
     plans.sort(key=lambda p: (-p.score, p.path))
     # no floor relative to the best file: the probabilities are calibrated, so a needed body may
     # score far below the best one, and budget left unused while a candidate waits helps no one
-    named_paths = [p for p in plans if p.path in q.paths]
-    return plans[:MAX_CANDIDATES] + [p for p in named_paths if p not in plans[:MAX_CANDIDATES]]
+    return plans[:MAX_CANDIDATES] + [p for p in plans[MAX_CANDIDATES:] if p.path in q.paths]
 
 
 def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset(), named_types: set[str] = frozenset(), siblings: set[str] = frozenset()) -> dict:
