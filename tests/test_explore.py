@@ -564,6 +564,31 @@ def test_words_matching_one_method_across_a_family_start_no_flow(tmp_path):
     assert weak and not any(u.qualname.endswith("Converter.convert") and u.qualname != "Converter.convert" for u in weak), [u.qualname for u in weak]
 
 
+def test_a_family_member_the_ranking_judges_needed_keeps_its_body():
+    """`BucketStore` is one of three interchangeable stores and off the flow, so its file is a
+    sibling skeleton — unless the learned ranking judges its `put` likely needed (here a model
+    that likes one-line bodies): then the body stays, like a member the flow names."""
+    from dataclasses import replace
+
+    from codegraph.explore import ranker
+    from codegraph.explore.features import FEATURES
+
+    idx = built_index(FIXTURES / "explore" / "family-member-python")
+    req = ExploreRequest("Walk me through Engine.process: how are jobs put away?", 6000, True)
+    n = len(FEATURES)
+    coef = [0.0] * n
+    coef[FEATURES.index("one_liner")] = 8.0
+    one_liners = ranker.Model(FEATURES, ranker.Linear((0.0,) * n, (1.0,) * n, tuple(coef), -4.0), None, 0.75)
+    body = "self.client.upload(self.bucket, key, data)"
+    try:
+        ranker.use(one_liners)
+        assert body in explore(idx, req, lambda: None)["text"]
+        ranker.use(replace(one_liners, first=replace(one_liners.first, intercept=-40.0)))  # nothing likely needed
+        assert body not in explore(idx, req, lambda: None)["text"]
+    finally:
+        ranker.use(None)
+
+
 def test_bodiless_declarations_take_no_room_from_bodies():
     """Beside the flow, an interface's 120 one-line declarations (`fun get(key: Key): Value?`)
     are cheap and score a little, yet each is only a signature; the implementation's 14-line

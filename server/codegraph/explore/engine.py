@@ -35,6 +35,11 @@ from .tables import MIN_SIBLINGS, Derived, _interchangeable, derived
 MAX_CANDIDATES = 40
 
 
+# a family member whose learned probability reaches this keeps its body (chosen by
+# leave-one-corpus-out end to end over 0.2 / 0.3 / 0.5 / off: docs/explore.md)
+FAMILY_KEEP_P = 0.3
+
+
 WORD_SEEDS = 80  # the best word matches that seed the ranking (weakly: 0.3 × their share of the best)
 
 
@@ -139,7 +144,9 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
         score[u.id] = p
     wired = f.wired
     plans = _file_plans(index, q, req, score, excluded, wired)
-    wanted = _wanted_in_family(index, d, flow, {u.id for u in f.strong}, f.seeds) | _the_named_variant(index, d, f.strong)
+    # a family member the ranking judges likely needed keeps its body like a member the flow names
+    likely_needed = {uid for uid, p in score.items() if p >= FAMILY_KEEP_P}
+    wanted = _wanted_in_family(index, d, flow, {u.id for u in f.strong}, f.seeds) | _the_named_variant(index, d, f.strong) | likely_needed
     distinct = _members_named_by_words(index, d, q, flow)
     _gate(index, d, q, req, plans, flow, wanted | distinct, wired, distinct)
     # what the flow or the question itself points at; any other body is only near them
@@ -156,7 +163,7 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     # a family's interchangeable members show signatures unless the flow runs through them or
     # the question singles them out: their bodies would ride along as near-duplicates
     units = index.resolver.units
-    siblings = ({uid for uid in score if uid in units and _interchangeable(d, units[uid])}) - flow.spine - distinct - {u.id for u in strong}
+    siblings = ({uid for uid in score if uid in units and _interchangeable(d, units[uid])}) - flow.spine - distinct - {u.id for u in strong} - likely_needed
     return _answer(index, req, plans, flow, score, {u.id for u in strong} | spelled, checkpoint, started, {u.id for u in strong + f.weak}, pointed, {u.id for u in q.named_units() if u.is_type}, siblings)
 
 
