@@ -30,7 +30,7 @@ from .steps import (
     _ambiguity, _awaited, _dispatch_targets, _members_added_at_load, _members_added_to_the_core, _protocols_of_classes_handed_over,
     _readers_of_data_names, _receivers_built_by_calls, _registry_writers, _state_writers, _wiring,
 )
-from .tables import MIN_SIBLINGS, Derived, _interchangeable, derived
+from .tables import MIN_SIBLINGS, Derived, _interchangeable, derived, per_version
 
 
 MAX_CANDIDATES = 40
@@ -77,7 +77,7 @@ def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], N
     endpoints += [u for u in readers if u not in endpoints]
     for u in endpoints:
         seeds[u.id] = max(seeds.get(u.id, 0.0), 0.8)
-    ranks = rank_on_ranked_graph(index.graph.g, likely_graph(index), seeds)
+    ranks = rank_on_ranked_graph(index.graph.g, likely_graph(index), seeds, ways_memo=per_version(d, "ranked ways", dict))
     top_rank = max(ranks.values()) if ranks else 1.0
     relevance = {uid: r / top_rank for uid, r in ranks.items()}
     for uid, s_ in seeds.items():
