@@ -388,19 +388,25 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int) -> str:
     """The hops in flow order, each with its call site and, when not proven, the rule that
     proposed it. Past the cap, the least likely periphery hops go first."""
     hops = list(flow.hops)
-    text = _render_flow_hops(flow, hops)
+    said = {id(h): _hop_words(h) for h in hops}  # each hop's line after its number, formatted once
+    text = _render_flow_hops(flow, hops, said)
     while len(text) > cap and hops:
         periphery = [h for h in hops if h.dst.id not in flow.spine or h.src.id not in flow.spine]
         victim = min(periphery, key=lambda h: flow.periphery.get(h.dst.id, flow.periphery.get(h.src.id, 0.0))) if periphery else hops[-1]
         hops.remove(victim)
-        text = _render_flow_hops(flow, hops, len(flow.hops) - len(hops))
+        text = _render_flow_hops(flow, hops, said, len(flow.hops) - len(hops))
     return text if len(text) <= cap else ""
 
 
 HOW = {"resolved": "", "nested": " (defined inside it)"}  # any other: a likely rule
 
 
-def _render_flow_hops(flow: Flow, hops: list, left_out: int = 0) -> str:
+def _hop_words(hop) -> str:
+    how = HOW.get(hop.how, f" (likely: {hop.how})")
+    return f"`{hop.src.qualname}` → `{hop.dst.qualname}` — called at {hop.src.path}:{hop.line}{how}"
+
+
+def _render_flow_hops(flow: Flow, hops: list, said: dict[int, str], left_out: int = 0) -> str:
     if not hops:
         if flow.entry:
             u = flow.entry[0]
@@ -408,8 +414,7 @@ def _render_flow_hops(flow: Flow, hops: list, left_out: int = 0) -> str:
         return "## Flow\n\nNo named symbol matched; files are ranked by relevance to the question.\n\n"
     lines = ["## Flow", ""]
     for n, hop in enumerate(hops, 1):
-        how = HOW.get(hop.how, f" (likely: {hop.how})")
-        lines.append(f"{n}. `{hop.src.qualname}` → `{hop.dst.qualname}` — called at {hop.src.path}:{hop.line}{how}")
+        lines.append(f"{n}. {said[id(hop)]}")
     if left_out:
         lines.append(f"(and {left_out} less likely hops)")
     return "\n".join(lines) + "\n\n"
