@@ -131,10 +131,11 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     """The stages in order: what the question means and the flow that answers it, the
     candidates and their learned ranking, each file's mode (the gate), what fills the budget.
 
-    The cyclic GC waits until the answer is made: a question allocates tens of thousands of
-    short-lived containers over a heap of the index's tables and caches, and each full
-    collection walks that heap (a fifth of a warm question on a large code base, measured).
-    Reference counting still frees everything; cycles wait until the request is answered."""
+    The cyclic GC waits until the answer is made, as distill's does: a question allocates tens
+    of thousands of short-lived containers over a heap of the index's tables and caches (half a
+    million tracked objects on Django), and a full collection, which growing caches trigger now
+    and then, walks all of it. Reference counting still frees everything; cycles wait until the
+    request is answered."""
     with no_cyclic_gc():
         return _explore(index, req, checkpoint)
 

@@ -374,7 +374,8 @@ def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float]
     weighted by their confidence, plus the proven type relations (extends, implements).
 
     Callers (`into`) are asked only of the strongest nodes: that lookup reads other files.
-    `ways_memo` keeps each node's ways for the graphs' version (they depend on nothing else)."""
+    `ways_memo` keeps each node's ways, and under `(node, "into")` its callers, for the graphs'
+    version (they depend on nothing else; the explore tables hold it)."""
     if not seeds:
         return {}
     weight = {s: w for s, w in seeds.items() if s in graph}
