@@ -437,6 +437,12 @@ def rank_on_ranked_graph(graph: nx.MultiDiGraph, likely, seeds: dict[str, float]
     return _pagerank(local, edges, seeds)
 
 
+# The power iteration stops when a round moves the ranks by less than this (L1 over ranks that
+# sum to 1). 1e-3 rather than 1e-4: 17–22 rounds instead of 24–30 on Django; the ranker, which
+# reads `ppr`, was refitted on these ranks and quality held (docs/explore.md).
+PPR_TOLERANCE = 1e-3
+
+
 def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[str, float], alpha: float = 0.75) -> dict[str, float]:
     """Power iteration restarting at the seeds; a node without out-edges gives its rank back
     to the seeds."""
@@ -477,7 +483,7 @@ def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[s
             nxt_rank[i] += alpha * dangling * start[i]
         delta = sum(map(abs, map(sub, nxt_rank, rank)))
         rank = nxt_rank
-        if delta < 1e-4:
+        if delta < PPR_TOLERANCE:
             break
     rank = dict(zip(nodes, rank))
     return rank
