@@ -200,6 +200,27 @@ def test_a_plain_question_follows_an_edit_on_a_warm_index(tmp_path):
     assert "def slugify" in found["text"]  # the word the edit added finds its unit
 
 
+def test_the_ranking_walk_follows_a_call_an_edit_adds_on_a_warm_index(tmp_path):
+    # The ranking walk keeps each unit's edges per index version: a call an edit adds must be
+    # walked by the next question's ranking (it fails when those edges outlive the version).
+    from codegraph.explore.engine import understand
+
+    index = _editable_index(tmp_path, "plain-question-python")
+    rel = "minweb/text.py"
+    question = ExploreRequest("How is a value turned into a slug?", 13_000)
+
+    def ranked() -> set[str]:
+        return {uid.rsplit("::", 1)[-1] for uid in understand(index, question, lambda: None).ranks if uid.startswith(rel + "::")}
+
+    assert "slugify" in ranked() and "pluralize" not in ranked()
+    text = (index.root / rel).read_text()
+    index.open_document(rel, text)
+    last = '    return re.sub(r"[-\\s]+", "-", value)\n'
+    assert last in text
+    index.set_document(rel, text.replace(last, '    value = pluralize(2, value)\n' + last).encode(), None)
+    assert "pluralize" in ranked()
+
+
 @pytest.mark.parametrize("name", [n for n in CASES if gold(n).get("not_whole") or gold(n).get("not_entry")])
 def test_unrelated_and_secondary_files_are_never_shown_whole(indexes, name):
     # Bodies are the currency: a small file is not shown whole only because it is small, and an

@@ -18,6 +18,7 @@ from typing import Callable
 from ..graph.likely import likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
+from ..index.worker import no_cyclic_gc
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_flow
 from . import features, ranker
@@ -29,7 +30,7 @@ from .steps import (
     _ambiguity, _awaited, _dispatch_targets, _members_added_at_load, _members_added_to_the_core, _protocols_of_classes_handed_over,
     _readers_of_data_names, _receivers_built_by_calls, _registry_writers, _state_writers, _wiring,
 )
-from .tables import MIN_SIBLINGS, Derived, _interchangeable, derived
+from .tables import MIN_SIBLINGS, Derived, _interchangeable, derived, per_version
 
 
 MAX_CANDIDATES = 40
@@ -81,7 +82,7 @@ def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], N
     endpoints += [u for u in readers if u not in endpoints]
     for u in endpoints:
         seeds[u.id] = max(seeds.get(u.id, 0.0), 0.8)
-    ranks = rank_on_ranked_graph(index.graph.g, likely_graph(index), seeds)
+    ranks = rank_on_ranked_graph(index.graph.g, likely_graph(index), seeds, ways_memo=per_version(d, "ranked ways", dict))
     top_rank = max(ranks.values()) if ranks else 1.0
     relevance = {uid: r / top_rank for uid, r in ranks.items()}
     for uid, s_ in seeds.items():
@@ -133,7 +134,18 @@ def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[li
 
 def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
     """The stages in order: what the question means and the flow that answers it, the
-    candidates and their learned ranking, each file's mode (the gate), what fills the budget."""
+    candidates and their learned ranking, each file's mode (the gate), what fills the budget.
+
+    The cyclic GC waits until the answer is made, as distill's does: a question allocates tens
+    of thousands of short-lived containers over a heap of the index's tables and caches (half a
+    million tracked objects on Django), and a full collection, which growing caches trigger now
+    and then, walks all of it. Reference counting still frees everything; cycles wait until the
+    request is answered."""
+    with no_cyclic_gc():
+        return _explore(index, req, checkpoint)
+
+
+def _explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
     started = time.perf_counter()
     f = understand(index, req, checkpoint)
     d, q, flow, excluded = f.d, f.q, f.flow, f.excluded
@@ -384,19 +396,25 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int) -> str:
     """The hops in flow order, each with its call site and, when not proven, the rule that
     proposed it. Past the cap, the least likely periphery hops go first."""
     hops = list(flow.hops)
-    text = _render_flow_hops(flow, hops)
+    said = {id(h): _hop_words(h) for h in hops}  # each hop's line after its number, formatted once
+    text = _render_flow_hops(flow, hops, said)
     while len(text) > cap and hops:
         periphery = [h for h in hops if h.dst.id not in flow.spine or h.src.id not in flow.spine]
         victim = min(periphery, key=lambda h: flow.periphery.get(h.dst.id, flow.periphery.get(h.src.id, 0.0))) if periphery else hops[-1]
         hops.remove(victim)
-        text = _render_flow_hops(flow, hops, len(flow.hops) - len(hops))
+        text = _render_flow_hops(flow, hops, said, len(flow.hops) - len(hops))
     return text if len(text) <= cap else ""
 
 
 HOW = {"resolved": "", "nested": " (defined inside it)"}  # any other: a likely rule
 
 
-def _render_flow_hops(flow: Flow, hops: list, left_out: int = 0) -> str:
+def _hop_words(hop) -> str:
+    how = HOW.get(hop.how, f" (likely: {hop.how})")
+    return f"`{hop.src.qualname}` → `{hop.dst.qualname}` — called at {hop.src.path}:{hop.line}{how}"
+
+
+def _render_flow_hops(flow: Flow, hops: list, said: dict[int, str], left_out: int = 0) -> str:
     if not hops:
         if flow.entry:
             u = flow.entry[0]
@@ -404,8 +422,7 @@ def _render_flow_hops(flow: Flow, hops: list, left_out: int = 0) -> str:
         return "## Flow\n\nNo named symbol matched; files are ranked by relevance to the question.\n\n"
     lines = ["## Flow", ""]
     for n, hop in enumerate(hops, 1):
-        how = HOW.get(hop.how, f" (likely: {hop.how})")
-        lines.append(f"{n}. `{hop.src.qualname}` → `{hop.dst.qualname}` — called at {hop.src.path}:{hop.line}{how}")
+        lines.append(f"{n}. {said[id(hop)]}")
     if left_out:
         lines.append(f"(and {left_out} less likely hops)")
     return "\n".join(lines) + "\n\n"

@@ -94,6 +94,10 @@ class RankedSteps:
         self.excluded = excluded
         self._children: dict[str, list[Unit]] = {}
         self._lines: dict[str, list[bytes]] = {}
+        # each unit's steps, once per question (the walks ask for the same units again and again);
+        # callers only read them
+        self._out: dict[str, list[tuple[Unit, int, str, float]]] = {}
+        self._into: dict[str, list[tuple[Unit, int, str, float]]] = {}
 
     def thrown(self, unit: Unit, line: int) -> bool:
         """Whether the call on `line` of `unit` builds what it throws (`throw new AxiosError(…)`,
@@ -112,6 +116,18 @@ class RankedSteps:
         return hit
 
     def out(self, unit: Unit) -> list[tuple[Unit, int, str, float]]:
+        hit = self._out.get(unit.id)
+        if hit is None:
+            hit = self._out[unit.id] = self._steps_out(unit)
+        return hit
+
+    def into(self, unit: Unit) -> list[tuple[Unit, int, str, float]]:
+        hit = self._into.get(unit.id)
+        if hit is None:
+            hit = self._into[unit.id] = self._steps_into(unit)
+        return hit
+
+    def _steps_out(self, unit: Unit) -> list[tuple[Unit, int, str, float]]:
         units = self.index.resolver.units
         out: list[tuple[Unit, int, str, float]] = []
         for e in self.likely.out(unit.id):
@@ -122,7 +138,7 @@ class RankedSteps:
             out.append((child, child.name_line, "nested", 0.9))
         return out
 
-    def into(self, unit: Unit) -> list[tuple[Unit, int, str, float]]:
+    def _steps_into(self, unit: Unit) -> list[tuple[Unit, int, str, float]]:
         units = self.index.resolver.units
         out: list[tuple[Unit, int, str, float]] = []
         for e in self.likely.into(unit.id):
