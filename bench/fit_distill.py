@@ -149,13 +149,17 @@ def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int
     return w
 
 
+def choose(d: dict, model, names: list[str]) -> tuple[list[float], list[int]]:
+    """The engine's scores and selection on one corpus."""
+    ix = [F.NAMES.index(n) for n in names]
+    scores = model.scores([[r[i] for i in ix] for r in d["rows"]], d["near"], d["group"])
+    return scores, ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
+
+
 def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     """(recall, role agreement) of the engine's selection from these weights on one corpus."""
     model = ranker.Ranker(w)
-    ix = [F.NAMES.index(n) for n in names]
-    rows = [[r[i] for i in ix] for r in d["rows"]]
-    scores = model.scores(rows, d["near"], d["group"])
-    chosen = ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
+    scores, chosen = choose(d, model, names)
     rix = [F.ALL_NAMES.index(n) for n in model.role_names]
     main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
     hit_roles = []
@@ -176,10 +180,7 @@ def role_accuracy(d: dict, w: dict) -> list[bool]:
 
 def misses(d: dict, w: dict, names: list[str]) -> None:
     """Each anchor of one held-out corpus: hit or miss, its rank and score; then the chosen non-anchors."""
-    model = ranker.Ranker(w)
-    ix = [F.NAMES.index(n) for n in names]
-    scores = model.scores([[r[i] for i in ix] for r in d["rows"]], d["near"], d["group"])
-    chosen = ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
+    scores, chosen = choose(d, ranker.Ranker(w), names)
     rank = {i: k for k, i in enumerate(sorted(range(len(scores)), key=lambda i: (-scores[i], i)))}
     unit = {lab: i for i, lab in enumerate(d["label"]) if lab >= 0}
     for ai, a in enumerate(d["anchors"]):
