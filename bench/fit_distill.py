@@ -2,6 +2,7 @@
 
     python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0]
                                 [--role-only a,b,…] [--role-C 0.3] [--refresh] [--write]
+                                [--store PATH] [--misses CASE,…]
 
 For every fit pack it indexes the corpus (the CLI's cache), describes every candidate unit with
 `codegraph.distill.features` (its features and its job features, `ALL_NAMES`) and labels the unit that is each gold anchor (the smallest unit
@@ -14,6 +15,9 @@ covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
   model (multinomial logistic regression over the anchors' roles, L2 with --role-C, reading the
   --role-only features too — by default the job features) on all packs; it also prints the role
   model's leave-one-corpus-out accuracy on every anchor;
+- with --misses, prints for those cases each anchor's rank and score under the weights fitted without
+  its corpus (or "no unit" when no candidate is it) and the chosen units that are no anchor: what to
+  read when a corpus's LOCO recall is low;
 - with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
   LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it).
 
@@ -145,13 +149,17 @@ def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int
     return w
 
 
+def choose(d: dict, model, names: list[str]) -> tuple[list[float], list[int]]:
+    """The engine's scores and selection on one corpus."""
+    ix = [F.NAMES.index(n) for n in names]
+    scores = model.scores([[r[i] for i in ix] for r in d["rows"]], d["near"], d["group"])
+    return scores, ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
+
+
 def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     """(recall, role agreement) of the engine's selection from these weights on one corpus."""
     model = ranker.Ranker(w)
-    ix = [F.NAMES.index(n) for n in names]
-    rows = [[r[i] for i in ix] for r in d["rows"]]
-    scores = model.scores(rows, d["near"], d["group"])
-    chosen = ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
+    scores, chosen = choose(d, model, names)
     rix = [F.ALL_NAMES.index(n) for n in model.role_names]
     main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
     hit_roles = []
@@ -170,6 +178,21 @@ def role_accuracy(d: dict, w: dict) -> list[bool]:
     return [model.role([r[c] for c in rix]) == d["anchors"][lab]["role"] for r, lab in zip(d["rows"], d["label"]) if lab >= 0]
 
 
+def misses(d: dict, w: dict, names: list[str]) -> None:
+    """Each anchor of one held-out corpus: hit or miss, its rank and score; then the chosen non-anchors."""
+    scores, chosen = choose(d, ranker.Ranker(w), names)
+    rank = {i: k for k, i in enumerate(sorted(range(len(scores)), key=lambda i: (-scores[i], i)))}
+    unit = {lab: i for i, lab in enumerate(d["label"]) if lab >= 0}
+    for ai, a in enumerate(d["anchors"]):
+        i = unit.get(ai)
+        where = "no unit" if i is None else f"{'hit ' if i in chosen else 'miss'} rank {rank[i]:4d} score {scores[i]:6.2f} {d['bytes'][i]:6d} B"
+        print(f"  {a['role'][:6]:6s} {a['symbol'][:44]:44s} {where}")
+    print("  chosen, no anchor:")
+    for i in chosen:
+        if d["label"][i] < 0:
+            print(f"    {scores[i]:6.2f} {d['uids'][i]} ({d['bytes'][i]} B)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))))
@@ -182,9 +205,12 @@ def main() -> None:
     ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
     ap.add_argument("--refresh", action="store_true", help="recompute the cached candidate tables")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--store", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-fit-distill.pkl"),
+                    help="the candidate tables' cache (give each session its own: --refresh rewrites it)")
+    ap.add_argument("--misses", default="", help="cases whose held-out anchors and wrong picks to print")
     args = ap.parse_args()
     cases = json.load(open(Path(args.devset) / "distill_cases.json"))["cases"]
-    store = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-fit-distill.pkl"
+    store = Path(args.store)
     data = pickle.loads(store.read_bytes()) if store.is_file() and not args.refresh else {}
     if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.ALL_NAMES) or "near" not in d for d in data.values() if d):
         data = {}
@@ -202,6 +228,9 @@ def main() -> None:
         w = fit_all(rest, cols, args.C, names, args.stages, role_names, args.role_C)
         loco[case], roles[case] = evaluate(data[case], w, names)
         acc[case] = role_accuracy(data[case], w)
+        if case in args.misses.split(","):
+            print(f"{case}: LOCO {loco[case]:.2f}")
+            misses(data[case], w, names)
     labelled = {k: sum(lab >= 0 for lab in d["label"]) / len(d["anchors"]) for k, d in data.items()}
     for case in data:
         print(f"{case:28s} LOCO {loco[case]:.2f} roles {roles[case]:.2f}  (anchors that are units: {labelled[case]:.2f})")
