@@ -31,6 +31,21 @@ EXCLUDED_DIRS = {
     "vendor": "vendored code", "third_party": "vendored code", "third-party": "vendored code", "external": "vendored code",
     ".idea": "editor settings", ".vscode-test": "editor test download", ".eggs": "build output",
 }
+# Below a JVM source root (`src/<source set>/kotlin/…`) every directory is a package: `coil3/target`
+# holds the library's `Target` types, not a build's output.
+_JVM_SOURCE_ROOT = re.compile(r"(?:^|/)src/[\w.-]+/(?:java|kotlin|scala|groovy)/")
+_PACKAGE_NAMED_LIKE_OUTPUT = {"build", "dist", "out", "target", "coverage"}
+
+
+def _excluded_dir(rel_dir: str) -> str | None:
+    """Why the directory at `rel_dir` (relative, "/"-separated) is never the project's source, or None."""
+    name = rel_dir.rsplit("/", 1)[-1]
+    reason = EXCLUDED_DIRS.get(name)
+    if reason and name in _PACKAGE_NAMED_LIKE_OUTPUT and _JVM_SOURCE_ROOT.search(rel_dir[: -len(name)]):
+        return None
+    return reason
+
+
 LOCKFILES = {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "Cargo.lock", "go.sum", "uv.lock", "Pipfile.lock", "composer.lock", "Gemfile.lock"}
 GENERATED_NAME = re.compile(r"(\.min\.(js|mjs|cjs|css)$|\.bundle\.js$|_pb2(_grpc)?\.pyi?$|\.pb\.go$|\.pb\.gw\.go$|\.generated\.\w+$|\.g\.dart$|\.d\.ts\.map$|\.js\.map$)")
 # a mark written as a value (this module's own pattern below, assigned to a name) marks nothing
@@ -188,8 +203,9 @@ class Scope:
 
     def dir_reason(self, rel: str) -> str | None:
         name = rel.rsplit("/", 1)[-1]
-        if name in EXCLUDED_DIRS:
-            return EXCLUDED_DIRS[name]
+        excluded = _excluded_dir(rel)
+        if excluded:
+            return excluded
         if name in SECRET_DIRS:
             return "secret-bearing directory"
         if name.endswith(".egg-info"):
@@ -201,7 +217,10 @@ class Scope:
         name = rel.rsplit("/", 1)[-1]
         if is_secret_path(rel):
             return "secret-bearing file"
-        if any(part in EXCLUDED_DIRS or part in SECRET_DIRS for part in rel.split("/")[:-1]):
+        parts = rel.split("/")[:-1]
+        if any(part in SECRET_DIRS for part in parts) or any(
+            part in EXCLUDED_DIRS and _excluded_dir("/".join(parts[: i + 1])) for i, part in enumerate(parts)
+        ):
             return "inside an excluded directory"
         if spec_for_path(rel, self.config.languages) is None:
             return "unsupported language"
