@@ -68,6 +68,7 @@ def corpus_data(root: Path, case: dict) -> dict:
         model, entries, roles, plan, _ = _analysis(index, lambda: False)
         cands = F.candidates(index, model, roles, entries, plan.picks)
         units = [model.units[u] for u in cands.uids]
+        rows = [r + j for r, j in zip(cands.rows, F.jobs(index, model, cands.uids, roles, plan.picks))]  # ALL_NAMES: the role model's too
     finally:
         ws.close()
     spans = [(u.start_line, u.end_line) for u in units]
@@ -82,7 +83,6 @@ def corpus_data(root: Path, case: dict) -> dict:
                     best = i
         if best is not None:
             label[best] = ai
-    rows = [r + F.job(index, model, uid) for r, uid in zip(cands.rows, cands.uids)]  # ALL_NAMES: the role model's too
     return {"rows": rows, "spans": spans, "paths": paths, "label": label, "anchors": case["anchors"],
             "bytes": [u.end_byte - u.start_byte for u in units], "parents": [u.parent or "" for u in units],
             "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group}
@@ -225,7 +225,7 @@ def main() -> None:
     ap.add_argument("--features", default="")
     ap.add_argument("--drop", default="")
     ap.add_argument("--role-only", default=",".join(F.JOB_NAMES), help="features only the role model reads (default: the job features)")
-    ap.add_argument("--role-C", type=float, default=0.3, help="the role model's L2 strength (chosen by leave-one-corpus-out)")
+    ap.add_argument("--role-C", type=float, default=0.05, help="the role model's L2 strength (chosen by leave-one-corpus-out)")
     ap.add_argument("--C", type=float, default=1.0)
     ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
     ap.add_argument("--refresh", action="store_true", help="recompute the cached candidate tables")
