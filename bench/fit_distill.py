@@ -163,7 +163,7 @@ def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     model = ranker.Ranker(w)
     scores, chosen = choose(d, model, names)
     rix = [F.ALL_NAMES.index(n) for n in model.role_names]
-    main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
+    main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [ranker.believed(scores[i], d["rows"][i]) for i in chosen])))
     hit_roles = []
     for a in d["anchors"]:
         for i in chosen:
