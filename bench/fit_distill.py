@@ -1,7 +1,7 @@
 """Fit distill's anchor score and role model on the development set's fit split.
 
     python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0]
-                                [--role-only a,b,…] [--role-C 0.3] [--refresh] [--write]
+                                [--role-only a,b,…] [--score-only a,b,…] [--role-C 0.05] [--refresh] [--write]
                                 [--store PATH] [--misses CASE,…] [--role-confusion]
 
 For every fit pack it indexes the corpus (the CLI's cache), describes every candidate unit with
@@ -13,7 +13,7 @@ covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
   applied, and the anchors it recalls are counted like the scorer does;
 - fits the anchor score (logistic regression, standardized features, L2 with C) and the role
   model (multinomial logistic regression over the anchors' roles, L2 with --role-C, reading the
-  --role-only features too — by default the job features) on all packs; it also prints the role
+  --role-only features too — by default the job features — and not the --score-only ones) on all packs; it also prints the role
   model's leave-one-corpus-out accuracy on every anchor;
 - with --misses, prints for those cases each anchor's rank and score under the weights fitted without
   its corpus (or "no unit" when no candidate is it) and the chosen units that are no anchor: what to
@@ -225,6 +225,8 @@ def main() -> None:
     ap.add_argument("--features", default="")
     ap.add_argument("--drop", default="")
     ap.add_argument("--role-only", default=",".join(F.JOB_NAMES), help="features only the role model reads (default: the job features)")
+    ap.add_argument("--score-only", default="tiny", help="features the role model does not read (default: the ≤ 3 lines flag; "
+                    "the role model reads the size as log_bytes)")
     ap.add_argument("--role-C", type=float, default=0.05, help="the role model's L2 strength (chosen by leave-one-corpus-out)")
     ap.add_argument("--C", type=float, default=1.0)
     ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
@@ -245,8 +247,9 @@ def main() -> None:
             print(f"{c['id']}: {len(data[c['id']].get('rows', []))} candidates", file=sys.stderr)
         store.write_bytes(pickle.dumps(data))
     data = {k: d for k, d in data.items() if d}
-    role_names = [n for n in (args.features.split(",") if args.features else F.ALL_NAMES) if n not in args.drop.split(",")]
-    names = [n for n in role_names if n not in args.role_only.split(",")]
+    every_name = [n for n in (args.features.split(",") if args.features else F.ALL_NAMES) if n not in args.drop.split(",")]
+    names = [n for n in every_name if n not in args.role_only.split(",")]
+    role_names = [n for n in every_name if n not in args.score_only.split(",")]
     cols = [F.NAMES.index(n) for n in names]
     loco, roles, pairs = {}, {}, {}
     for case in data:

@@ -40,13 +40,13 @@ OWN_JOB_NAMES = (
     "w_build", "w_write", "w_error", "w_run", "w_read",
 )
 # What its body is shaped like, what its type's name says, where it stands on the call graph between the
-# walk's picks, and what its callers and callees do (`jobs`): the role model's too, for the chosen units only.
+# walk's picks, and what its callees do (`jobs`): the role model's too, for the chosen units only.
 MORE_JOB_NAMES = (
     "sig_boundary", "builds_parts", "reports_error", "registers", "constructs", "loops", "branches",
     "returns_value", "is_async", "calls_back", "error_share", "params",
     "owner_build", "owner_write", "owner_error", "owner_run", "owner_read",
     "picks_up", "picks_down", "reach_up", "reach_down",
-    "callees_write", "callees_read", "callees_output", "callees_error", "calls_sink", "called_by_entry",
+    "callees_write", "callees_read", "callees_output", "callees_error", "calls_sink",
 )
 JOB_NAMES = OWN_JOB_NAMES + MORE_JOB_NAMES
 ALL_NAMES = NAMES + JOB_NAMES
@@ -184,7 +184,7 @@ def jobs(index, model: Model, uids: list[str], roles, picks=()) -> list[list[flo
     syntax and its tier, the hand rules' assembly reading, a reported error, registrations, constructions, loops,
     branches, a value returned, asynchrony, callbacks called, the share of the body inside error handlers, parameters),
     the job words of its type's name, how many of the walk's picks reach it and it reaches within REACH_HOPS calls (and
-    how many units), and what its callees and callers are (writers, readers, output callers, error words, sinks, entries)."""
+    how many units), and what its callees are (writers, readers, output callers, error words, sinks)."""
     marks = boundary_roles(index, model, set(uids))
     picked = {p[0] for p in picks}
     regions: dict[str, list[tuple[int, int]]] = {}
@@ -214,7 +214,7 @@ def jobs(index, model: Model, uids: list[str], roles, picks=()) -> list[list[flo
             log(sum(_has(w, "w_write") for w in callee_words)), log(sum(_has(w, "w_read") for w in callee_words)),
             log(sum(1 for c in outs if any(k.name in CALLS_OUTPUT for k in model.calls.get(c, ())))),
             log(sum(_has(w, "w_error") for w in callee_words)),
-            float(any(PERSIST in roles.get(c, {}) for c in outs)), float(any(ENTRY in roles.get(c, {}) for c in ins)),
+            float(any(PERSIST in roles.get(c, {}) for c in outs)),
         ])
     return rows
 

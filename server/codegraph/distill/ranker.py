@@ -96,14 +96,15 @@ class Ranker:
 
 
 PROOF = NAMES.index("declared"), NAMES.index("sig_entry")
-MAIN = NAMES.index("named_main")
+MAIN, GUARD = NAMES.index("named_main"), NAMES.index("k_main_guard")
 
 
 def believed(score: float, row: list[float]) -> bool:
     """A unit the model believes in (log-odds ≥ 0) takes a role; one it does not only fills a free place (context).
-    A manifest's declaration (a tier-1 entry signal) is proof enough, and so is the program's main the language
-    defines (a main guard, Go's `func main` in package main: an entry signal named main). `row`: its NAMES features."""
-    return score >= 0 or any(row[f] >= 1 for f in PROOF) or (row[MAIN] >= 1 and row[PROOF[1]] > 0)
+    A manifest's declaration (a tier-1 entry signal) is proof enough, and so is the program's main function the
+    language defines (Go's `func main` in package main, Rust's `fn main`, a static `main`: an entry signal named
+    main) — not a module's main block, often a self-test the score decides on. `row`: its NAMES features."""
+    return score >= 0 or any(row[f] >= 1 for f in PROOF) or (row[MAIN] >= 1 and row[PROOF[1]] > 0 and row[GUARD] < 1)
 
 
 def roles_of(ranker: Ranker, rows: list[list[float]], believed: list[bool]) -> list[str]:
