@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 
 from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture
-from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST, boundary_roles
+from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
 from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
-from .walk.bodies import REGISTER, _error_param, _error_regions, _takes_output, body_role, reports_error
+from .walk.bodies import REGISTER, _error_param, _error_regions, _takes_output, reports_error
 from .topology import Model
 
 ACCESSOR = re.compile(r"^(?:get|set|is|has)(?:[A-Z_]|$)")
@@ -42,7 +42,7 @@ OWN_JOB_NAMES = (
 # What its body is shaped like, what its type's name says, where it stands on the call graph between the
 # walk's picks, and what its callees do (`jobs`): the role model's too, for the chosen units only.
 MORE_JOB_NAMES = (
-    "sig_boundary", "builds_parts", "reports_error", "registers", "constructs", "loops", "branches",
+    "reports_error", "registers", "constructs", "loops", "branches",
     "returns_value", "is_async", "calls_back", "error_share", "params",
     "owner_build", "owner_write", "owner_error", "owner_run", "owner_read",
     "picks_up", "picks_down", "reach_up", "reach_down",
@@ -180,12 +180,11 @@ def _reach(adj: dict[str, set[str]], start: str, hops: int = REACH_HOPS) -> set[
 
 
 def jobs(index, model: Model, uids: list[str], roles, picks=()) -> list[list[float]]:
-    """Every job feature (JOB_NAMES) of these units — the chosen ones: `job`, then the shape of the body (error/cleanup
-    syntax and its tier, the hand rules' assembly reading, a reported error, registrations, constructions, loops,
-    branches, a value returned, asynchrony, callbacks called, the share of the body inside error handlers, parameters),
-    the job words of its type's name, how many of the walk's picks reach it and it reaches within REACH_HOPS calls (and
-    how many units), and what its callees are (writers, readers, output callers, error words, sinks)."""
-    marks = boundary_roles(index, model, set(uids))
+    """Every job feature (JOB_NAMES) of these units — the chosen ones: `job`, then the shape of the body (a reported
+    error, registrations, constructions, loops, branches, a value returned, asynchrony, callbacks called, the share
+    of the body inside error handlers, parameters), the job words of its type's name, how many of the walk's picks
+    reach it and it reaches within REACH_HOPS calls (and how many units), and what its callees are (writers, readers,
+    output callers, error words, sinks)."""
     picked = {p[0] for p in picks}
     regions: dict[str, list[tuple[int, int]]] = {}
     log = math.log1p
@@ -203,7 +202,6 @@ def jobs(index, model: Model, uids: list[str], roles, picks=()) -> list[list[flo
         owner = model.units.get(u.parent) if u.parent else None
         owner_words = _words(owner.name) if owner is not None else set()
         rows.append(job(index, model, uid) + [
-            1.0 / marks[uid][0] if uid in marks else 0.0, float(bool(body_role(index, model, uid))),
             float(u.is_callable and bool(reports_error(index, u))), log(len(REGISTER.findall(body))),
             log(sum(1 for c in outs if model.kinds.get((uid, c)) == "constructs")),
             log(len(LOOPS.findall(body))), log(len(BRANCHES.findall(body))), float(RETURNS_VALUE.search(body) is not None),
