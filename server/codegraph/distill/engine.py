@@ -227,7 +227,8 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     chosen = select(scores, [u.end_byte - u.start_byte for u in us], cands.uids, [u.parent or "" for u in us],
                     [u.kind for u in us], [r[outside] >= 1 for r in cands.rows])
     role_cols = role_columns(ranker)
-    full = [cands.rows[i] + j for i, j in zip(chosen, jobs(index, model, [cands.uids[i] for i in chosen], roles, plan.picks))]  # the chosen units' only
+    picked = jobs(index, model, [cands.uids[i] for i in chosen], roles, plan.picks)  # job features: the chosen units' only
+    full = [cands.rows[i] + j for i, j in zip(chosen, picked)]
     main = roles_of(ranker, [[r[c] for c in role_cols] for r in full],
                     [believed(scores[i], cands.rows[i]) for i in chosen])
     return [(cands.uids[i], role or AUX, reason(ranker, rows[i])) for i, role in zip(chosen, main)]
