@@ -1,8 +1,8 @@
 """Fit distill's anchor score and role model on the development set's fit split.
 
     python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0]
-                                [--role-only a,b,…] [--role-C 0.3] [--refresh] [--write]
-                                [--store PATH] [--misses CASE,…]
+                                [--role-only a,b,…] [--score-only a,b,…] [--role-C 0.05] [--refresh] [--write]
+                                [--store PATH] [--misses CASE,…] [--role-confusion]
 
 For every fit pack it indexes the corpus (the CLI's cache), describes every candidate unit with
 `codegraph.distill.features` (its features and its job features, `ALL_NAMES`) and labels the unit that is each gold anchor (the smallest unit
@@ -13,11 +13,13 @@ covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
   applied, and the anchors it recalls are counted like the scorer does;
 - fits the anchor score (logistic regression, standardized features, L2 with C) and the role
   model (multinomial logistic regression over the anchors' roles, L2 with --role-C, reading the
-  --role-only features too — by default the job features) on all packs; it also prints the role
+  --role-only features too — by default the job features — and not the --score-only ones) on all packs; it also prints the role
   model's leave-one-corpus-out accuracy on every anchor;
 - with --misses, prints for those cases each anchor's rank and score under the weights fitted without
   its corpus (or "no unit" when no candidate is it) and the chosen units that are no anchor: what to
   read when a corpus's LOCO recall is low;
+- with --role-confusion, prints the role model's LOCO confusion matrix (gold against predicted role on every
+  anchor), each confusion with the number of corpora it shows on, and each corpus's confusions;
 - with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
   LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it).
 
@@ -66,6 +68,7 @@ def corpus_data(root: Path, case: dict) -> dict:
         model, entries, roles, plan, _ = _analysis(index, lambda: False)
         cands = F.candidates(index, model, roles, entries, plan.picks)
         units = [model.units[u] for u in cands.uids]
+        rows = [r + j for r, j in zip(cands.rows, F.jobs(index, model, cands.uids, roles, plan.picks))]  # ALL_NAMES: the role model's too
     finally:
         ws.close()
     spans = [(u.start_line, u.end_line) for u in units]
@@ -80,7 +83,6 @@ def corpus_data(root: Path, case: dict) -> dict:
                     best = i
         if best is not None:
             label[best] = ai
-    rows = [r + F.job(index, model, uid) for r, uid in zip(cands.rows, cands.uids)]  # ALL_NAMES: the role model's too
     return {"rows": rows, "spans": spans, "paths": paths, "label": label, "anchors": case["anchors"],
             "bytes": [u.end_byte - u.start_byte for u in units], "parents": [u.parent or "" for u in units],
             "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group}
@@ -161,7 +163,7 @@ def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     model = ranker.Ranker(w)
     scores, chosen = choose(d, model, names)
     rix = [F.ALL_NAMES.index(n) for n in model.role_names]
-    main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [scores[i] >= 0 or any(d["rows"][i][F.NAMES.index(f)] >= 1 for f in ("declared", "sig_entry")) for i in chosen])))
+    main = dict(zip(chosen, ranker.roles_of(model, [[d["rows"][i][c] for c in rix] for i in chosen], [ranker.believed(scores[i], d["rows"][i]) for i in chosen])))
     hit_roles = []
     for a in d["anchors"]:
         for i in chosen:
@@ -171,11 +173,34 @@ def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
     return recall(d, chosen), (sum(hit_roles) / len(hit_roles) if hit_roles else 0.0)
 
 
-def role_accuracy(d: dict, w: dict) -> list[bool]:
-    """The role model alone on every candidate that is an anchor (whether or not it is chosen)."""
+def role_pairs(d: dict, w: dict) -> list[tuple[str, str]]:
+    """The role model alone on every candidate that is an anchor (whether or not it is chosen): (gold, predicted)."""
     model = ranker.Ranker(w)
     rix = [F.ALL_NAMES.index(n) for n in model.role_names]
-    return [model.role([r[c] for c in rix]) == d["anchors"][lab]["role"] for r, lab in zip(d["rows"], d["label"]) if lab >= 0]
+    return [(d["anchors"][lab]["role"], model.role([r[c] for c in rix])) for r, lab in zip(d["rows"], d["label"]) if lab >= 0]
+
+
+def confusion(pairs: dict[str, list[tuple[str, str]]]) -> None:
+    """The LOCO confusion matrix of gold role (rows) against predicted role (columns) on every anchor, then each
+    confusion with the number of corpora it shows on (a cause counts when it shows on three) and per corpus."""
+    short = {r: r.split("_")[0][:6] for r in ROLES}
+    every = [p for v in pairs.values() for p in v]
+    print("gold \\ predicted " + " ".join(f"{short[r]:>7s}" for r in ROLES) + "   total  right")
+    for g in ROLES:
+        row = [sum(1 for a, b in every if a == g and b == p) for p in ROLES]
+        print(f"{short[g]:17s} " + " ".join(f"{n:7d}" for n in row) + f"   {sum(row):5d}  {row[ROLES.index(g)] / max(sum(row), 1):.2f}")
+    print("confusions (gold -> predicted): anchors, corpora")
+    seen: dict[tuple[str, str], list[str]] = {}
+    for case, v in pairs.items():
+        for a, b in v:
+            if a != b:
+                seen.setdefault((a, b), []).append(case)
+    for (a, b), cases in sorted(seen.items(), key=lambda kv: (-len(set(kv[1])), -len(kv[1]), kv[0])):
+        print(f"  {short[a]:7s}-> {short[b]:7s} {len(cases):4d} anchors on {len(set(cases)):2d} corpora")
+    for case, v in pairs.items():
+        wrong = sorted({(a, b) for a, b in v if a != b})
+        print(f"  {case:28s} {sum(a == b for a, b in v):3d}/{len(v):3d} " +
+              ", ".join(f"{short[a]}->{short[b]} {sum(1 for x in v if x == (a, b))}" for a, b in wrong))
 
 
 def misses(d: dict, w: dict, names: list[str]) -> None:
@@ -200,13 +225,16 @@ def main() -> None:
     ap.add_argument("--features", default="")
     ap.add_argument("--drop", default="")
     ap.add_argument("--role-only", default=",".join(F.JOB_NAMES), help="features only the role model reads (default: the job features)")
-    ap.add_argument("--role-C", type=float, default=0.3, help="the role model's L2 strength (chosen by leave-one-corpus-out)")
+    ap.add_argument("--score-only", default="tiny", help="features the role model does not read (default: the ≤ 3 lines flag; "
+                    "the role model reads the size as log_bytes)")
+    ap.add_argument("--role-C", type=float, default=0.05, help="the role model's L2 strength (chosen by leave-one-corpus-out)")
     ap.add_argument("--C", type=float, default=1.0)
     ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
     ap.add_argument("--refresh", action="store_true", help="recompute the cached candidate tables")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--store", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-fit-distill.pkl"),
                     help="the candidate tables' cache (give each session its own: --refresh rewrites it)")
+    ap.add_argument("--role-confusion", action="store_true", help="print the LOCO confusion of gold and predicted roles")
     ap.add_argument("--misses", default="", help="cases whose held-out anchors and wrong picks to print")
     args = ap.parse_args()
     cases = json.load(open(Path(args.devset) / "distill_cases.json"))["cases"]
@@ -219,23 +247,26 @@ def main() -> None:
             print(f"{c['id']}: {len(data[c['id']].get('rows', []))} candidates", file=sys.stderr)
         store.write_bytes(pickle.dumps(data))
     data = {k: d for k, d in data.items() if d}
-    role_names = [n for n in (args.features.split(",") if args.features else F.ALL_NAMES) if n not in args.drop.split(",")]
-    names = [n for n in role_names if n not in args.role_only.split(",")]
+    every_name = [n for n in (args.features.split(",") if args.features else F.ALL_NAMES) if n not in args.drop.split(",")]
+    names = [n for n in every_name if n not in args.role_only.split(",")]
+    role_names = [n for n in every_name if n not in args.score_only.split(",")]
     cols = [F.NAMES.index(n) for n in names]
-    loco, roles, acc = {}, {}, {}
+    loco, roles, pairs = {}, {}, {}
     for case in data:
         rest = {k: d for k, d in data.items() if k != case}
         w = fit_all(rest, cols, args.C, names, args.stages, role_names, args.role_C)
         loco[case], roles[case] = evaluate(data[case], w, names)
-        acc[case] = role_accuracy(data[case], w)
+        pairs[case] = role_pairs(data[case], w)
         if case in args.misses.split(","):
             print(f"{case}: LOCO {loco[case]:.2f}")
             misses(data[case], w, names)
     labelled = {k: sum(lab >= 0 for lab in d["label"]) / len(d["anchors"]) for k, d in data.items()}
     for case in data:
         print(f"{case:28s} LOCO {loco[case]:.2f} roles {roles[case]:.2f}  (anchors that are units: {labelled[case]:.2f})")
-    every = [x for v in acc.values() for x in v]
+    every = [a == b for v in pairs.values() for a, b in v]
     print(f"LOCO role model on every anchor: {sum(every) / len(every):.3f} ({len(every)} anchors)")
+    if args.role_confusion:
+        confusion(pairs)
     print(f"LOCO mean {statistics.mean(loco.values()):.3f}, roles {statistics.mean(roles.values()):.3f}, "
           f"min {min(loco.values()):.2f}; ceiling {statistics.mean(labelled.values()):.3f}")
     w = fit_all(data, cols, args.C, names, args.stages, role_names, args.role_C)

@@ -86,9 +86,11 @@ def _units(name: str) -> tuple:
 def test_job_features_read_the_units_signature_body_and_name() -> None:
     """py-jobs: the role model's job features say what a unit's own code says about its job — an error
     handed in, error syntax, errors made, an output handed in, a call to an output or resource interface,
-    a built value returned, and the job words of its name."""
+    a built value returned, and the job words of its name — and what shape its body has and what its callees do."""
     index, model = _units("py-jobs")
-    job = {uid: dict(zip(features.JOB_NAMES, features.job(index, model, uid))) for uid in model.units}
+    uids = sorted(model.units)
+    job = {uid: dict(zip(features.JOB_NAMES, row)) for uid, row in zip(uids, features.jobs(index, model, uids, {}, []))}
+    assert all(list(job[u].values())[: len(features.OWN_JOB_NAMES)] == features.job(index, model, u) for u in uids)
     handler = job["ledger/book.py::Book.handle_error"]
     assert handler["err_param"] == handler["err_syntax"] == handler["throws"] == handler["w_error"] == 1.0, handler
     writer = job["ledger/book.py::Book.save_to"]
@@ -97,7 +99,14 @@ def test_job_features_read_the_units_signature_body_and_name() -> None:
     builder = job["ledger/book.py::build_book"]
     assert builder["returns_new"] == builder["w_build"] == 1.0, builder
     assert job["ledger/book.py::open_book"]["calls_output"] == 1.0  # opens a resource
-    assert job["ledger/book.py::Book.total"] == dict.fromkeys(features.JOB_NAMES, 0.0)
+    total = job["ledger/book.py::Book.total"]
+    assert {n: total[n] for n in features.OWN_JOB_NAMES} == dict.fromkeys(features.OWN_JOB_NAMES, 0.0), total
+    # the shape of the body: most of the handler's body is inside its error handler and it raises; the writer
+    # loops; the builder constructs what it returns; what calls a reader says so
+    assert handler["error_share"] > 0.5 and handler["reports_error"] == 1.0, handler
+    assert writer["loops"] > 0 and writer["returns_value"] == 0.0, writer
+    assert builder["constructs"] > 0 and builder["returns_value"] == 1.0 and builder["loops"] == 0.0, builder
+    assert job["ledger_cloud/sync.py::sync"]["callees_read"] > 0
 
 
 def test_the_main_module_is_the_one_the_others_call_into() -> None:

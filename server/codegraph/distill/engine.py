@@ -26,10 +26,10 @@ from .pack import Parts, deliver
 from .query import neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
-from .features import NAMES, candidates as describe, job
+from .features import NAMES, candidates as describe, jobs
 from .walk.bodies import body_role, reports_error
 from .walk.plan import plan as flow_plan
-from .ranker import ROLE_KEYS, columns, reason, role_columns, roles_of, select, shipped, weights_digest
+from .ranker import ROLE_KEYS, believed, columns, reason, role_columns, roles_of, select, shipped, weights_digest
 from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, boundary_roles,
                     classify, output_sinks)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
@@ -226,13 +226,11 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     outside = NAMES.index("non_arch")
     chosen = select(scores, [u.end_byte - u.start_byte for u in us], cands.uids, [u.parent or "" for u in us],
                     [u.kind for u in us], [r[outside] >= 1 for r in cands.rows])
-    # A unit the model does not believe in (log-odds below 0) only fills a free place: context, not a role;
-    # a manifest's declaration (a tier-1 entry signal) is proof enough.
-    proof = NAMES.index("declared"), NAMES.index("sig_entry")
     role_cols = role_columns(ranker)
-    full = [cands.rows[i] + job(index, model, cands.uids[i]) for i in chosen]  # job features: the chosen units' only
+    picked = jobs(index, model, [cands.uids[i] for i in chosen], roles, plan.picks)  # job features: the chosen units' only
+    full = [cands.rows[i] + j for i, j in zip(chosen, picked)]
     main = roles_of(ranker, [[r[c] for c in role_cols] for r in full],
-                    [scores[i] >= 0 or any(cands.rows[i][f] >= 1 for f in proof) for i in chosen])
+                    [believed(scores[i], cands.rows[i]) for i in chosen])
     return [(cands.uids[i], role or AUX, reason(ranker, rows[i])) for i, role in zip(chosen, main)]
 
 

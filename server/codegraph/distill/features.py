@@ -3,7 +3,7 @@
 Every feature describes a unit by what any code base has — its kind and size, its place in the
 proven call graph, whether the package exports it or a manifest declares it, the layout of its
 path and module, the role signals its syntax shows, the lifecycle walk's picks (`walk/`) — never
-by a corpus's names. The job features (`job`) are read for the chosen units only: the role model's. The weights that combine
+by a corpus's names. The job features (`jobs`) are read for the chosen units only: the role model's. The weights that combine
 them are fitted offline (`bench/fit_distill.py`) and shipped as data (`weights.json`).
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture
 from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
 from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
-from .walk.bodies import _error_param, _takes_output
+from .walk.bodies import REGISTER, _error_param, _error_regions, _takes_output, reports_error
 from .topology import Model
 
 ACCESSOR = re.compile(r"^(?:get|set|is|has)(?:[A-Z_]|$)")
@@ -34,11 +34,21 @@ NAMES = (
     "module_share", "module_in",
 )
 # What a unit's own signature, body and name say about its job: the role model's further evidence, read
-# only for the units the selection chose (`job`).
-JOB_NAMES = (
+# only for the units the selection chose (`job`, `jobs`).
+OWN_JOB_NAMES = (
     "err_param", "err_syntax", "throws", "out_param", "calls_output", "returns_new",
     "w_build", "w_write", "w_error", "w_run", "w_read",
 )
+# What its body is shaped like, what its type's name says, where it stands on the call graph between the
+# walk's picks, and what its callees do (`jobs`): the role model's too, for the chosen units only.
+MORE_JOB_NAMES = (
+    "reports_error", "registers", "constructs", "loops", "branches",
+    "returns_value", "is_async", "calls_back", "error_share", "params",
+    "owner_build", "owner_write", "owner_error", "owner_run", "owner_read",
+    "picks_up", "picks_down", "reach_up", "reach_down",
+    "callees_write", "callees_read", "callees_output", "callees_error", "calls_sink",
+)
+JOB_NAMES = OWN_JOB_NAMES + MORE_JOB_NAMES
 ALL_NAMES = NAMES + JOB_NAMES
 # Words of a unit's name that say what kind of job it does, in any code base (camelCase and snake_case split).
 JOB_WORDS = {
@@ -58,6 +68,12 @@ ERROR_WORDS = re.compile(rb"\b(?:try|catch|except|recover|rescue|finally)\b")
 THROWS = re.compile(rb"\b(?:throw|raise|panic!?|Errorf|errors\.New)\b")
 RETURNS_NEW = re.compile(rb"\breturn\s+(?:new\s+|&)?[A-Z]\w*\s*[({<]")
 CALLS_OUTPUT = OUTPUT_NAMES | NETWORK_NAMES | RESOURCE_NAMES
+LOOPS = re.compile(rb"\b(?:for|while|loop)\b")
+BRANCHES = re.compile(rb"\b(?:if|switch|match|when|case|elif)\b")
+RETURNS_VALUE = re.compile(rb"\breturn\s+[^\s;})]")
+ASYNC = re.compile(rb"\b(?:await|async|yield|suspend|go|launch)\b")
+CALLS_BACK = re.compile(rb"\b(?:callback|cb|next|done|handler|fn|func|resolve|reject)\s*\(")
+REACH_HOPS = 4
 PLAN_KEYS = ("entry", "assembly", "core", "sink", "boundary")
 
 
@@ -125,19 +141,80 @@ def _side(path: str) -> tuple[bool, bool]:
 
 
 def job(index, model: Model, uid: str) -> list[float]:
-    """What a unit's signature, body and name say about its job (JOB_NAMES): an error handed in, error syntax,
+    """What a unit's signature, body and name say about its job (OWN_JOB_NAMES): an error handed in, error syntax,
     errors made, an output handed in, calls to output/network/resource interfaces, a built value returned,
     and the job words of its name."""
     u = model.units[uid]
     source, calls = index.sources.get(u.path, b""), model.calls.get(uid, ())
     body = source[u.sig_end_byte : u.end_byte] if u.is_callable else b""
-    words = {w.lower() for w in NAME_WORD.findall(u.name)}
+    words = _words(u.name)
     return [
         float(bool(u.is_callable and _error_param(u))), float(bool(body) and ERROR_WORDS.search(body) is not None),
         float(bool(body) and THROWS.search(body) is not None), float(u.is_callable and _takes_output(u)),
         float(any(c.name in CALLS_OUTPUT for c in calls)), float(bool(body) and RETURNS_NEW.search(body) is not None),
         *(float(not words.isdisjoint(JOB_WORDS[k])) for k in ("w_build", "w_write", "w_error", "w_run", "w_read")),
     ]
+
+
+def _words(name: str) -> set[str]:
+    return {w.lower() for w in NAME_WORD.findall(name)}
+
+
+def _has(words: set[str], key: str) -> bool:
+    return not words.isdisjoint(JOB_WORDS[key])
+
+
+def _reach(adj: dict[str, set[str]], start: str, hops: int = REACH_HOPS) -> set[str]:
+    """The units within `hops` calls of `start` along `adj` (itself left out)."""
+    seen, frontier = {start}, [start]
+    for _ in range(hops):
+        nxt = []
+        for u in frontier:
+            for v in sorted(adj.get(u, ())):
+                if v not in seen:
+                    seen.add(v)
+                    nxt.append(v)
+        frontier = nxt
+    seen.discard(start)
+    return seen
+
+
+def jobs(index, model: Model, uids: list[str], roles, picks=()) -> list[list[float]]:
+    """Every job feature (JOB_NAMES) of these units — the chosen ones: `job`, then the shape of the body (a reported
+    error, registrations, constructions, loops, branches, a value returned, asynchrony, callbacks called, the share
+    of the body inside error handlers, parameters), the job words of its type's name, how many of the walk's picks
+    reach it and it reaches within REACH_HOPS calls (and how many units), and what its callees are (writers, readers,
+    output callers, error words, sinks)."""
+    picked = {p[0] for p in picks}
+    regions: dict[str, list[tuple[int, int]]] = {}
+    log = math.log1p
+    rows = []
+    for uid in uids:
+        u = model.units[uid]
+        source = index.sources.get(u.path, b"")
+        body = source[u.sig_end_byte : u.end_byte] if u.is_callable else b""
+        ins, outs = model.inc.get(uid, set()), model.out.get(uid, set())
+        if body and u.path not in regions:
+            regions[u.path] = _error_regions(index, u.path)
+        inside = sum(max(0, min(e, u.end_byte) - max(s, u.sig_end_byte)) for s, e in regions[u.path]) if body else 0
+        up, down = _reach(model.inc, uid), _reach(model.out, uid)
+        callee_words = [_words(model.units[c].name) for c in sorted(outs)]
+        owner = model.units.get(u.parent) if u.parent else None
+        owner_words = _words(owner.name) if owner is not None else set()
+        rows.append(job(index, model, uid) + [
+            float(u.is_callable and bool(reports_error(index, u))), log(len(REGISTER.findall(body))),
+            log(sum(1 for c in outs if model.kinds.get((uid, c)) == "constructs")),
+            log(len(LOOPS.findall(body))), log(len(BRANCHES.findall(body))), float(RETURNS_VALUE.search(body) is not None),
+            float(ASYNC.search(source[u.start_byte : u.end_byte]) is not None), float(CALLS_BACK.search(body) is not None),
+            inside / max(len(body), 1), log(sum(1 for p in u.param_names if p not in ("self", "this"))),
+            *(float(_has(owner_words, k)) for k in ("w_build", "w_write", "w_error", "w_run", "w_read")),
+            log(len(up & picked)), log(len(down & picked)), log(len(up)), log(len(down)),
+            log(sum(_has(w, "w_write") for w in callee_words)), log(sum(_has(w, "w_read") for w in callee_words)),
+            log(sum(1 for c in outs if any(k.name in CALLS_OUTPUT for k in model.calls.get(c, ())))),
+            log(sum(_has(w, "w_error") for w in callee_words)),
+            float(any(PERSIST in roles.get(c, {}) for c in outs)),
+        ])
+    return rows
 
 
 def _modules(units, inc: list[list[int]]) -> tuple[dict[str, str], dict[str, float], dict[str, int]]:

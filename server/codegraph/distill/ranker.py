@@ -95,6 +95,18 @@ class Ranker:
         return max(self.classes, key=lambda c: (scores[c], -self.classes.index(c)))
 
 
+PROOF = NAMES.index("declared"), NAMES.index("sig_entry")
+MAIN, GUARD = NAMES.index("named_main"), NAMES.index("k_main_guard")
+
+
+def believed(score: float, row: list[float]) -> bool:
+    """A unit the model believes in (log-odds ≥ 0) takes a role; one it does not only fills a free place (context).
+    A manifest's declaration (a tier-1 entry signal) is proof enough, and so is the program's main function the
+    language defines (Go's `func main` in package main, Rust's `fn main`, a static `main`: an entry signal named
+    main) — not a module's main block, often a self-test the score decides on. `row`: its NAMES features."""
+    return score >= 0 or any(row[f] >= 1 for f in PROOF) or (row[MAIN] >= 1 and row[PROOF[1]] > 0 and row[GUARD] < 1)
+
+
 def roles_of(ranker: Ranker, rows: list[list[float]], believed: list[bool]) -> list[str]:
     """Each chosen unit's main role ('' for one the score does not believe in). A lifecycle has a
     way in: when the role model names no entry, the believed unit it finds most entry-like is it."""
