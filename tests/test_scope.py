@@ -84,14 +84,14 @@ def test_default_excluded_directories_are_skipped_with_reason(root, dirname):
 
 
 def test_a_package_named_like_build_output_below_a_jvm_source_root_is_source(root):
-    """`src/commonMain/kotlin/coil3/target/Target.kt` is the library's `coil3.target` package; the
+    """`src/commonMain/kotlin/acme/ui/target/Target.kt` is the library's `acme.ui.target` package; the
     module's own `build/` and `target/` beside `src/` stay build output."""
-    write(root, "lib/src/commonMain/kotlin/coil3/target/Target.kt", "package coil3.target\n\ninterface Target\n")
+    write(root, "lib/src/commonMain/kotlin/acme/ui/target/Target.kt", "package acme.ui.target\n\ninterface Target\n")
     write(root, "lib/src/main/java/com/acme/build/Builder.java", "package com.acme.build;\n\nclass Builder {}\n")
     write(root, "lib/build/generated/Gen.kt", "class Gen\n")
     write(root, "lib/target/classes/Out.java", "class Out {}\n")
     index = indexed(root)
-    assert "lib/src/commonMain/kotlin/coil3/target/Target.kt" in index.files
+    assert "lib/src/commonMain/kotlin/acme/ui/target/Target.kt" in index.files
     assert "lib/src/main/java/com/acme/build/Builder.java" in index.files
     s = skipped(index)
     assert s["lib/build/"] == "build output" and s["lib/target/"] == "build output"

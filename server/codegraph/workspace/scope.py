@@ -31,7 +31,7 @@ EXCLUDED_DIRS = {
     "vendor": "vendored code", "third_party": "vendored code", "third-party": "vendored code", "external": "vendored code",
     ".idea": "editor settings", ".vscode-test": "editor test download", ".eggs": "build output",
 }
-# Below a JVM source root (`src/<source set>/kotlin/…`) every directory is a package: `coil3/target`
+# Below a JVM source root (`src/<source set>/kotlin/…`) every directory is a package: `acme/ui/target`
 # holds the library's `Target` types, not a build's output.
 _JVM_SOURCE_ROOT = re.compile(r"(?:^|/)src/[\w.-]+/(?:java|kotlin|scala|groovy)/")
 _PACKAGE_NAMED_LIKE_OUTPUT = {"build", "dist", "out", "target", "coverage"}
