@@ -325,6 +325,84 @@ def test_prose_words_that_name_no_code_are_no_question_words(tmp_path):
     assert "end" in parse_query("What happens at the end of the stream?", idx.files, names).words  # only the idiom
 
 
+def test_the_askers_guidance_names_no_code(tmp_path):
+    """"Walk me through …", "trace it from …" tell the reader how to answer, not what: the verbs
+    would match a tree walker's `walk` or a tracer's `trace` and anchor the flow there."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "tree.py").write_text("def walk(node):\n    return node\n\n\ndef trace(frame):\n    return frame\n")
+    idx = built_index(tmp_path)
+    names = NameTable(idx.files)
+    q = parse_query("Walk me through parsing the template, and trace it from the call to the output.", idx.files, names)
+    assert not {"walk", "trac"} & set(q.words) and not {"walk", "trace"} & set(q.weak)
+    assert {"pars", "templat", "output"} <= set(q.words)
+    assert "walk" in parse_query("How does the compiler walk the tree?", idx.files, names).words  # only the idiom
+
+
+def test_a_declaration_without_a_body_anchors_no_flow(tmp_path):
+    """An interface's method matches its words by its name alone (BM25 favours its few words)
+    and calls nothing: the flow starts at an implementation that runs."""
+    from codegraph.explore.engine import understand
+
+    (tmp_path / "parser.ts").write_text(
+        "export interface TemplateParser {\n  parseTemplate(source: string): string[]\n}\n\n"
+        "export class HtmlTemplateParser implements TemplateParser {\n"
+        "  parseTemplate(source: string): string[] {\n    const parts = splitTags(source)\n    return parts.map((p) => p.trim())\n  }\n}\n\n"
+        "export function splitTags(source: string): string[] {\n  return source.split('<')\n}\n"
+    )
+    idx = built_index(tmp_path)
+    f = understand(idx, ExploreRequest("How is a template parsed into parts?", 13_000), lambda: None)
+    anchors = {u.qualname for u in f.weak}
+    assert "TemplateParser.parseTemplate" not in anchors
+    assert "HtmlTemplateParser.parseTemplate" in anchors
+
+
+def test_a_method_called_on_a_variable_finds_the_extension_of_its_type(tmp_path):
+    """`socket.source()` in a question is `fun Socket.source()`, an extension function of the
+    receiver's type, not every class's `source` method."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "Streams.kt").write_text(
+        "package demo\n\nfun Socket.source(): Source {\n    return SocketSource(this)\n}\n\n"
+        "class Files {\n    fun source(path: String): Source {\n        return FileSource(path)\n    }\n}\n\n"
+        "class Archive {\n    fun source(entry: String): Source {\n        return EntrySource(entry)\n    }\n}\n"
+    )
+    idx = built_index(tmp_path)
+    q = parse_query("What happens when I read through `socket.source()`?", idx.files, NameTable(idx.files))
+    assert [u.qualname for u in q.named["socket.source"]] == ["source"]
+    assert q.named["socket.source"][0].ext_type == "Socket"
+
+
+def test_a_family_members_method_matched_by_words_stands_for_the_base(tmp_path):
+    """"Where is the result stored by the backend?" matches every backend's `store_result`; the
+    best-matching member (its docstring says it all) is one sibling, the base's own
+    `store_result`, which every member runs, is where the flow starts."""
+    from codegraph.explore.engine import understand
+
+    (tmp_path / "backends.py").write_text(
+        "class Backend:\n"
+        "    def store_result(self, task_id, result):\n"
+        "        data = self.encode(result)\n"
+        "        self.set(task_id, data)\n\n"
+        "    def encode(self, result):\n        return repr(result)\n\n"
+        "    def set(self, key, value):\n        raise NotImplementedError\n\n\n"
+        "class FileBackend(Backend):\n"
+        "    def store_result(self, task_id, result):\n"
+        "        \"\"\"Store the result of a task in the backend's result file.\"\"\"\n"
+        "        super().store_result(task_id, result)\n\n"
+        "    def set(self, key, value):\n        open(key, 'w').write(value)\n\n\n"
+        "class MemoryBackend(Backend):\n"
+        "    def set(self, key, value):\n        self.data = {key: value}\n\n\n"
+        "class NullBackend(Backend):\n"
+        "    def set(self, key, value):\n        pass\n"
+    )
+    idx = built_index(tmp_path)
+    f = understand(idx, ExploreRequest("Where is the result of a task stored by the result backend?", 13_000), lambda: None)
+    anchors = {u.qualname for u in f.weak}
+    assert "Backend.store_result" in anchors
+    assert "FileBackend.store_result" not in anchors
+
+
 def test_a_plural_word_names_the_type_of_that_name(tmp_path):
     """"how are their loads compared" is about the `Load` trait: the plain plural word finds
     the type, never a function of that name."""

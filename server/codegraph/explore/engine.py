@@ -23,14 +23,14 @@ from ..workspace.scope import is_test_path
 from .flow import Flow, find_flow
 from . import features, ranker
 from .model import ExploreRequest
-from .pack import FileView, Piece, file_view, pack
+from .pack import FileView, Piece, bodiless, file_view, pack
 from .relevance import in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, STOP
 from .gate import FilePlan, _gate, _helpers_of_kept, _members_named_by_words, _the_named_variant, _wanted_in_family
 from .steps import (
     _ambiguity, _awaited, _dispatch_targets, _members_added_at_load, _members_added_to_the_core, _protocols_of_classes_handed_over,
     _readers_of_data_names, _receivers_built_by_calls, _registry_writers, _state_writers, _wiring,
 )
-from .tables import MIN_SIBLINGS, Derived, _interchangeable, derived, per_version
+from .tables import MIN_SIBLINGS, Derived, _interchangeable, derived, family_size, per_version
 
 
 MAX_CANDIDATES = 40
@@ -87,7 +87,7 @@ def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], N
     relevance = {uid: r / top_rank for uid, r in ranks.items()}
     for uid, s_ in seeds.items():
         relevance[uid] = max(relevance.get(uid, 0.0), s_)
-    strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, _ambiguity(q), top_words, d, excluded)
+    strong, weak = _anchors(index, endpoints, {u.id for u in q.named_units()}, _ambiguity(q), top_words, d, excluded)
     weak = weak + [u for u in readers if u not in weak and u not in strong]
     relevant = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable][:RELEVANT_TARGETS]
     flow = find_flow(index, likely_graph(index), strong, weak, relevant, relevance, excluded, checkpoint, lambda u: _interchangeable(d, u))
@@ -223,7 +223,8 @@ def _endpoints(index: RootIndex, d: Derived, q, top_words, excluded) -> list[Uni
         for name, members in index.resolver.members_of(t).items():
             endpoints += [m for m in members if m.is_callable and name in q.weak]
     if not endpoints:
-        endpoints = [d.words.units[uid] for _, uid in top_words[:3] if d.words.units[uid].is_callable]
+        best = [d.words.units[uid] for _, uid in top_words[:3] if d.words.units[uid].is_callable and not bodiless(d.words.units[uid])]
+        endpoints = [_base_method(index, d, u) or u for u in best]
     return [u for u in dict((u.id, u) for u in endpoints).values() if not excluded(u.path)]
 
 
@@ -325,20 +326,41 @@ WORD_FAMILY_WINDOW = 10  # the best word matches looked at for one method matche
 WORD_ANCHORS = 2  # the best text matches join the named symbols as anchors
 
 
-def _anchors(endpoints: list[Unit], named: set[str], ambiguity: dict[str, int], top_words, d: Derived, excluded) -> tuple[list[Unit], list[Unit]]:
+def _anchors(index: RootIndex, endpoints: list[Unit], named: set[str], ambiguity: dict[str, int], top_words, d: Derived, excluded) -> tuple[list[Unit], list[Unit]]:
     """What the question means, in the order it says it: the specific symbols it names in
     code form (at most three definitions), then plain words that equal a name and the
     callables that best match its words."""
     # a plain English word that happens to name a unit ("end", "run") is no anchor
     specific = [u for u in endpoints if ambiguity.get(u.id, 1) <= 3 and (u.is_callable or u.is_type) and (u.id in named or looks_like_code(u.name))]
     strong = [u for u in specific if u.id in named][:MAX_ANCHORS]
-    words = [d.words.units[uid] for _, uid in top_words if d.words.units[uid].is_callable and not excluded(d.words.units[uid].path)]
+    # a declaration without a body (an interface's or abstract method) matches its words by its
+    # name alone and calls nothing: the flow starts at code that runs
+    words = [d.words.units[uid] for _, uid in top_words
+             if d.words.units[uid].is_callable and not bodiless(d.words.units[uid]) and not excluded(d.words.units[uid].path)]
     # when the words match one method across a family (every converter's `convert`), any one
     # member is a sibling, not where the flow starts
     crowded = _crowded(d, words)
     words = [u for u in words if not crowded(u)]
+    # one member of a family matched by the words of the family's job ("the result backend
+    # stores the value") stands for the family: the base's own method is where that job is done
+    words = [_base_method(index, d, u) or u for u in words]
     weak = [u for u in specific if u.id not in named] + words[: WORD_ANCHORS + (0 if strong else 2)]
     return strong, list(dict((u.id, u) for u in weak).values())
+
+
+def _base_method(index: RootIndex, d: Derived, u: Unit) -> Unit | None:
+    """The same-named method with a body on a supertype of a family member's type (a type whose
+    supertype has MIN_SIBLINGS or more implementers); None when the member is no family's."""
+    if not u.parent or not _interchangeable(d, u):
+        return None
+    for key, _ in d.supers.get(u.parent, []):
+        if family_size(d, key) < MIN_SIBLINGS or key not in index.resolver.units:
+            continue
+        base = index.resolver.units[key]
+        for m in index.files[base.path].units if base.path in index.files else ():
+            if m.parent == key and m.name == u.name and m.is_callable and not bodiless(m):
+                return m
+    return None
 
 
 def _crowded(d: Derived, words: list[Unit]) -> Callable[[Unit], bool]:

@@ -29,8 +29,13 @@ STOP = frozenset(
     "get gets set use uses used using work works call calls called make makes made code file files function functions method methods "
     "class classes go goes happen happens happening flow path way find show explain about between each every all any some".split()
 )
-# prose idioms whose words name no code: "how do the headers end up flattened", "ends up calling"
-_IDIOM_WORDS = re.compile(r"(?:end|ends|ended|ending)\s+up\b", re.IGNORECASE)
+# prose idioms whose words name no code: "how do the headers end up flattened", "ends up calling",
+# the asker's guidance "walk me through …", "trace it from …", "take us along …"
+_IDIOM_WORDS = re.compile(
+    r"(?:end|ends|ended|ending)\s+up\b|"
+    r"\b(?:walk|take|step|talk|trace|follow|lead|guide)s?\s+(?:me|us|it|this|them)\s+(?:through|from|along|across|over)\b",
+    re.IGNORECASE,
+)
 # words of a question's prose that name no code, though code spells them (`if`, `defaultIfEmpty`;
 # "come" stems to `com`)
 QUESTION_STOP = frozenset("if come comes came coming".split())
@@ -143,14 +148,25 @@ class NameTable:
         # `r.Route(...)`, `ctx.push()`: a method called on a variable; the methods of that name
         if head[:1].islower() and "." not in head:
             methods = [u for u in defs if u.parent is not None and u.is_callable]
-            # the receiver's name agrees with its type's (`imageLoader` ↔ `RealImageLoader`)
+            # the receiver's name agrees with its type's (`imageLoader` ↔ `RealImageLoader`), or
+            # with the type an extension function extends (`socket.source()` ↔ `fun Socket.source()`)
             owner = head.replace("_", "").lower()
             agree = [
                 u for u in methods
                 if len(owner) >= 4 and u.qualname.rsplit(".", 2)[-2].replace("_", "").lower().endswith(owner) and path_prior(u.path) == 1.0
+            ] + [
+                u for u in defs
+                if len(owner) >= 4 and u.parent is None and u.is_callable and u.ext_type
+                and _type_word(u.ext_type).endswith(owner) and path_prior(u.path) >= 0.6  # a platform's own types
             ]
             return agree or methods
         return []
+
+
+def _type_word(type_text: str) -> str:
+    """`okio.Socket`, `List<Socket>?` → "socket": the extended type's own name, lowercased."""
+    base = re.split(r"[<?\[(\s]", type_text.strip(), maxsplit=1)[0]
+    return base.rsplit(".", 1)[-1].replace("_", "").lower()
 
 
 def _without_overload_signatures(units: list[Unit]) -> list[Unit]:
@@ -166,7 +182,7 @@ def _without_overload_signatures(units: list[Unit]) -> list[Unit]:
 
 def _in_idiom(text: str, at: int) -> bool:
     """A word of a prose idiom ("end up")."""
-    return any(m.start() <= at < m.end() for m in _IDIOM_WORDS.finditer(text, max(0, at - 12), at + 12))
+    return any(m.start() <= at < m.end() for m in _IDIOM_WORDS.finditer(text, max(0, at - 30), at + 30))
 
 
 def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Query:
@@ -185,7 +201,8 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         # call syntax, or backticks, make code of any word: `subscribe()`, `.pipe(map(…))`, `request`
         called = len(token) > 1 and (text[match.end() : match.end() + 1] == "(" or any(a < match.start() < b for a, b in quoted))
         plain_title = re.fullmatch(r"[A-Z][a-z]+", token) is not None
-        if plain_title and (token.lower() in STOP or _sentence_start(text, match.start())):
+        idiom = _in_idiom(text, match.start())
+        if idiom or (plain_title and (token.lower() in STOP or _sentence_start(text, match.start()))):
             hits = []  # "When …" opening a sentence is English, not Django's `When`
         if not hits and re.fullmatch(r"[a-z]{3,}s", token):
             # a plural names the type of that name: "how are their loads compared" → the `Load` trait
@@ -200,7 +217,7 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         elif hits and token.lower() not in STOP and len(token) > 2:
             q.weak[token] = hits
             q.name_counts[token] = len(hits)
-        for part in re.split(r"[.:#/]+", token) if not _in_idiom(text, match.start()) else ():
+        for part in re.split(r"[.:#/]+", token) if not idiom else ():
             for w in split_words(part):
                 if w not in STOP and w not in QUESTION_STOP and len(w) > 1:
                     seen_words.append(stem(w))

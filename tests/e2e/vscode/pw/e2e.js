@@ -204,14 +204,19 @@ async function main() {
       const links = page.locator(`${EDITOR} .detected-link`);
       await links.first().waitFor({ timeout: 15000 });
       // A wrapped line splits a link into pieces: take one shown whole (`dir/file.ext:line`).
-      const texts = await links.allInnerTexts();
-      const index = texts.findIndex((t) => /^[\w./-]+\.\w+:\d+$/.test(t.trim()));
+      // Link decorations re-render (on a loaded machine, while we look): read them again until
+      // one whole link has a place on screen.
+      let texts = [], index = -1, box = null;
+      for (let attempt = 0; attempt < 10 && !box; attempt++) {
+        if (attempt) await page.waitForTimeout(500);
+        texts = await links.allInnerTexts();
+        index = texts.findIndex((t) => /^[\w./-]+\.\w+:\d+$/.test(t.trim()));
+        if (index >= 0) box = await links.nth(index).boundingBox().catch(() => null);
+      }
       assert.ok(index >= 0, `no whole path:line link among ${JSON.stringify(texts)}`);
-      const link = links.nth(index);
       const linkText = texts[index].trim();
       log("first link:", JSON.stringify(linkText));
       // Link decorations re-render under the pointer: click the spot, not the element.
-      const box = await link.boundingBox();
       assert.ok(box, "link not on screen");
       await page.keyboard.down("Control");
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
