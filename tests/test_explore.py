@@ -658,7 +658,7 @@ def test_words_matching_one_method_across_a_family_start_no_flow(tmp_path):
     q = parse_query(req.query, idx.files, d.names)
     seeds, top_words = _seeds(d, q, req, is_test_path)
     endpoints = _endpoints(idx, d, q, top_words, is_test_path)
-    strong, weak = _anchors(endpoints, {u.id for u in q.named_units()}, _ambiguity(q), top_words, d, is_test_path)
+    strong, weak = _anchors(idx, endpoints, {u.id for u in q.named_units()}, _ambiguity(q), top_words, d, is_test_path)
     # the base's `convert` may stand for the family; no member's does
     assert weak and not any(u.qualname.endswith("Converter.convert") and u.qualname != "Converter.convert" for u in weak), [u.qualname for u in weak]
 
