@@ -124,6 +124,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--folds")
     ap.add_argument("--second-stage", action="store_true", help="also try the second stage (never chosen so far; slow)")
+    ap.add_argument("--fixed", metavar="C,ALPHA", help="skip the model choice and fit with these (an experiment's folds in seconds)")
     args = ap.parse_args()
     records = [r for r in pickle.loads(Path(args.data).read_bytes()) if r["labels"]]
     features = records[0]["features"]
@@ -135,7 +136,10 @@ def main() -> None:
     ceiling = {r["case_id"]: recall(r, per_char(r, np.array(r["labels"], dtype=float) + 1e-3)) for r in records}
     print(f"candidate recall {cand_recall:.3f}; simulated selection: BM25 order {statistics.mean(base.values()):.3f}, perfect ranking {statistics.mean(ceiling.values()):.3f}")
     results = {}
-    for c in CS:
+    if args.fixed:
+        c, alpha = (float(v) for v in args.fixed.split(","))
+        results[(c, 1, alpha)] = loco(records, c, 1, alpha, features)
+    for c in CS if not args.fixed else ():
         for stages in ((1, 2) if args.second_stage else (1,)):
             for alpha in ALPHAS:
                 scores = loco(records, c, stages, alpha, features)
