@@ -12,8 +12,8 @@ import posixpath
 import re
 from functools import lru_cache
 
-from ..explore.relevance import in_test_module
 from ..index.facts import Unit
+from ..model.facts import in_test_module
 from ..languages import BY_NAME
 from .topology import Model
 
