@@ -148,8 +148,8 @@ def test_test_support_by_compound_name_and_inline_tests_are_not_architecture() -
     A package named for mocking as a whole word (a mocking library's own code) stays in scope."""
     from codegraph.distill.surfaces import non_architecture
 
-    assert non_architecture("lib-fakefilesystem/src/commonMain/kotlin/Fs.kt")
-    assert non_architecture("tally-fakeclock/src/lib.rs") and non_architecture("mockwebserver/src/Server.java")
+    assert non_architecture("lib-fakefs/src/main/kotlin/Fs.kt")
+    assert non_architecture("tally-fakeclock/src/lib.rs") and non_architecture("stubhttpserver/src/Server.java")
     assert not non_architecture("mockito/src/main/java/Mocks.java") and not non_architecture("stubborn/core.py")
     index, model = _units("rs-inline-tests")
     cands = features.candidates(index, model, {}, [])

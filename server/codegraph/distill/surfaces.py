@@ -30,7 +30,7 @@ NON_ARCH_DIRS = frozenset({
     "tutorials", "bench", "benches", "benchmark", "benchmarks", "scripts", "test", "tests", "testing", "testdata",
     "fixtures", "fixture", "e2e", "spec", "specs", "__tests__", "__mocks__", "testutil", "testutils", "playground",
 })
-# Test source sets and test-support modules: `fooTest`, `test-utils`, `lib-mock`, `lib-fakefilesystem` (a compound word
+# Test source sets and test-support modules: `fooTest`, `test-utils`, `lib-mock`, `lib-fakeclock` (a compound word
 # beginning with fake/mock/stub after a separator), `mocks`, a fake or mock server.
 TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing)$|[-_](mock|fake|stub)[a-z0-9]*$|"
                              r"^(mocks?|fakes?|stubs?)$|^(mock|fake|stub)[a-z]*server$")
