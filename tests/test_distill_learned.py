@@ -140,3 +140,23 @@ def test_a_body_that_cannot_fit_is_skipped_exactly() -> None:
         pack._body_growth = saved
     assert full == measured
     assert any("body_left_out" in s for s in full["pack"]["sources"]), "the budget must leave a body out"
+
+
+def test_test_support_by_compound_name_and_inline_tests_are_not_architecture() -> None:
+    """rs-inline-tests: a module named for a fake (`<lib>-fakeclock`, a mock server) and a `#[cfg(test)] mod tests`
+    inside a source file are test code: never a candidate the selection may choose, never a source of the pack.
+    A package named for mocking as a whole word (a mocking library's own code) stays in scope."""
+    from codegraph.distill.surfaces import non_architecture
+
+    assert non_architecture("lib-fakefs/src/main/kotlin/Fs.kt")
+    assert non_architecture("tally-fakeclock/src/lib.rs") and non_architecture("stubhttpserver/src/Server.java")
+    assert not non_architecture("mockito/src/main/java/Mocks.java") and not non_architecture("stubborn/core.py")
+    index, model = _units("rs-inline-tests")
+    cands = features.candidates(index, model, {}, [])
+    row = {uid: dict(zip(features.NAMES, r)) for uid, r in zip(cands.uids, cands.rows)}
+    tests = [u for u in row if "::tests." in u]
+    assert tests and all(row[u]["non_arch"] == 1.0 for u in tests), tests
+    assert row["src/counter.rs::Counter.run"]["non_arch"] == 0.0
+    srcs = main_roles(pack_of("rs-inline-tests"))
+    assert "src/counter.rs::Counter.run" in srcs or "src/counter.rs::Counter.bump" in srcs, srcs
+    assert not [k for k in srcs if "::tests" in k or k.startswith("tally-fakeclock/")], srcs

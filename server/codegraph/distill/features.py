@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture
+from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture, test_code
 from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
 from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
 from .walk.bodies import REGISTER, _error_param, _error_regions, _takes_output, reports_error
@@ -316,7 +316,7 @@ def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
             float(not ins), float(not outs), log(pr[i]), log(pr_rev[i]),
             float(public[i]), float(name_ok and public[i]), float(uid in declared), at_path[3],
             float(u.is_callable and bool(host_interface(u, language))), (hops[uid] + 1) / 7 if uid in hops else 0.0,
-            at_path[1], at_path[2], at_path[4], float(name.startswith("_") and not name.startswith("__")),
+            1.0 if test_code(u) else at_path[1], at_path[2], at_path[4], float(name.startswith("_") and not name.startswith("__")),
             float(name.startswith("__") and name.endswith("__")),
             float(lines <= 6 and bool(ACCESSOR.match(name))), float(bool(u.doc)), float(name == "main" or u.stmt_kind == "main_guard"),
             log(owner_in.get(owner, 0)) if owner else 0.0, log(len(members.get(owner, ()))) if owner else log(len(members.get(uid, ()))),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..index.facts import Unit
-from .surfaces import non_architecture
+from .surfaces import non_architecture, test_code
 from .obligations import Located
 from .request import ObligationSpec
 from .roles import BOUNDARY, SKELETON_ROLES, Roles
@@ -196,7 +196,7 @@ class Scheduler:
         for b in backbone:
             near = [n for x in [b] + self.stands_for.get(b, []) if x in self.m.units for n in self.m.neighbours(x)]
             for n in dict.fromkeys(near):
-                if not self.sel.has(n) and not non_architecture(self.units[n].path):  # examples, docs, benchmarks stay out
+                if not self.sel.has(n) and not non_architecture(self.units[n].path) and not test_code(self.units[n]):  # examples, docs, benchmarks, inline tests stay out
                     links[n] = links.get(n, 0) + 1
         per_file: dict[str, int] = {}
 

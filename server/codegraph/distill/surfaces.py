@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from ..index.facts import Unit
+from ..model.facts import in_test_module
 from ..languages import BY_NAME
 from .topology import Model
 
@@ -29,7 +30,10 @@ NON_ARCH_DIRS = frozenset({
     "tutorials", "bench", "benches", "benchmark", "benchmarks", "scripts", "test", "tests", "testing", "testdata",
     "fixtures", "fixture", "e2e", "spec", "specs", "__tests__", "__mocks__", "testutil", "testutils", "playground",
 })
-TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing|mocks?|fakes?|stubs?)$|^(mocks?|fakes?|stubs?)$")
+# Test source sets and test-support modules: `fooTest`, `test-utils`, `lib-mock`, `lib-fakeclock` (a compound word
+# beginning with fake/mock/stub after a separator), `mocks`, a fake or mock server.
+TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing)$|[-_](mock|fake|stub)[a-z0-9]*$|"
+                             r"^(mocks?|fakes?|stubs?)$|^(mock|fake|stub)[a-z]*server$")
 BUILD_FILES = re.compile(
     r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
     r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"
@@ -43,6 +47,11 @@ def non_architecture(path: str) -> bool:
     if any(p.lstrip("_.") in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p.lstrip("_.")) for p in parts[:-1]):
         return True
     return bool(BUILD_FILES.search(path))
+
+
+def test_code(u: Unit) -> bool:
+    """An inline test module (Rust's `#[cfg(test)] mod tests`) or a unit inside one: test code in a source file."""
+    return in_test_module(u) or (u.is_type and u.name in ("tests", "test"))
 
 
 def is_public(u: Unit, language: str, source: bytes) -> bool:

@@ -19,6 +19,7 @@ from typing import Callable
 import networkx as nx  # noqa: F401 - the graph type
 
 from ..index.facts import FileFacts, Unit
+from ..model.facts import in_test_module  # noqa: F401 - explore's stages import it from here
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|:)[A-Za-z_$][\w$]*)*(?:/\d+)?")
 _QUOTED = re.compile(r"[`'\"]([^`'\"\s]+)[`'\"]")
@@ -254,17 +255,6 @@ def path_prior(path: str) -> float:
     if _PLATFORM_VARIANT.search(path):
         return 0.6
     return 1.0
-
-
-def in_test_module(u: Unit) -> bool:
-    """A unit inside an inline test module (Rust's `#[cfg(test)] mod tests`): test code in a
-    source file."""
-    return _test_qualname(u.qualname)
-
-
-@lru_cache(maxsize=262_144)
-def _test_qualname(qualname: str) -> bool:
-    return any(seg in ("tests", "test") for seg in qualname.split(".")[:-1])
 
 
 def prefer_main(units: list[Unit]) -> list[Unit]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import marshal
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
@@ -61,6 +62,17 @@ class Unit(NamedTuple):
     @property
     def is_type(self) -> bool:
         return self.kind in CLASS_KINDS
+
+
+def in_test_module(u: Unit) -> bool:
+    """A unit inside an inline test module (Rust's `#[cfg(test)] mod tests`): test code in a
+    source file (explore and distill both leave it out)."""
+    return _test_qualname(u.qualname)
+
+
+@lru_cache(maxsize=262_144)
+def _test_qualname(qualname: str) -> bool:
+    return any(seg in ("tests", "test") for seg in qualname.split(".")[:-1])
 
 
 class Call(NamedTuple):
