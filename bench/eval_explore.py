@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("--folds")
     ap.add_argument("--save")
     ap.add_argument("--detail", action="store_true")
+    ap.add_argument("--against", help="a --save file: print what moved, per corpus and per question, and the lowest corpora")
     args = ap.parse_args()
     devset = Path(args.devset)
     sys.path.insert(0, str(devset))
@@ -74,6 +75,27 @@ def main() -> None:
           f"over budget {sum(1 for r in rows.values() if r.get('within_budget') is False)}")
     if args.save:
         Path(args.save).write_text(json.dumps(rows, indent=1) + "\n")
+    if args.against:
+        print(compare(json.loads(Path(args.against).read_text()), rows, {c["id"]: c["corpus"] for c in data["cases"]}))
+
+
+def compare(before: dict, after: dict, corpus_of: dict[str, str], key: str = "spine_full_recall") -> str:
+    """What moved between two runs on the same cases: the means, each corpus and each question
+    that changed, and the lowest corpora after (a change lands with its worse cases explained)."""
+    ids = [k for k in after if k in before]
+    by_corpus: dict[str, list[str]] = defaultdict(list)
+    for k in ids:
+        by_corpus[corpus_of.get(k, k)].append(k)
+    mean = lambda rows, ks: statistics.mean(rows[k][key] or 0.0 for k in ks)  # noqa: E731
+    lines = [f"{key}: {mean(before, ids):.3f} -> {mean(after, ids):.3f} ({len(ids)} cases)"]
+    for corpus, ks in sorted(by_corpus.items()):
+        a, b = mean(before, ks), mean(after, ks)
+        if abs(a - b) > 1e-9:
+            lines.append(f"  {corpus:<12} {a:.2f} -> {b:.2f}")
+            lines += [f"      {k:<40} {before[k][key] or 0:.2f} -> {after[k][key] or 0:.2f}" for k in ks if abs((before[k][key] or 0) - (after[k][key] or 0)) > 1e-9]
+    lowest = sorted((mean(after, ks), c) for c, ks in by_corpus.items())[:3]
+    lines.append("lowest corpora after: " + ", ".join(f"{c} {v:.2f}" for v, c in lowest))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
