@@ -1,0 +1,18 @@
+"""The experiment loop's comparison (`bench/eval_explore.py --against`): what moved, per corpus
+and per question, and the lowest corpora after."""
+
+from __future__ import annotations
+
+from eval_explore import compare
+
+
+def test_compare_names_what_moved_and_the_lowest_corpora():
+    before = {"a-1": {"spine_full_recall": 0.5}, "a-2": {"spine_full_recall": 1.0}, "b-1": {"spine_full_recall": 0.2}}
+    after = {"a-1": {"spine_full_recall": 0.75}, "a-2": {"spine_full_recall": 1.0}, "b-1": {"spine_full_recall": 0.2}}
+    text = compare(before, after, {"a-1": "alpha", "a-2": "alpha", "b-1": "beta"})
+    lines = text.splitlines()
+    assert lines[0] == "spine_full_recall: 0.567 -> 0.650 (3 cases)"
+    assert "  alpha        0.75 -> 0.88" in lines
+    assert any(line.split() == ["a-1", "0.50", "->", "0.75"] for line in lines)
+    assert not any("a-2" in line or line.strip().startswith("beta") for line in lines[1:-1])  # unchanged: not listed
+    assert lines[-1] == "lowest corpora after: beta 0.20, alpha 0.88"
