@@ -333,9 +333,9 @@ def test_the_askers_guidance_names_no_code(tmp_path):
     (tmp_path / "tree.py").write_text("def walk(node):\n    return node\n\n\ndef trace(frame):\n    return frame\n")
     idx = built_index(tmp_path)
     names = NameTable(idx.files)
-    q = parse_query("Walk me through parsing the template, and trace it from the call to the output.", idx.files, names)
+    q = parse_query("Walk me through loading the settings, and trace it from the call to the output.", idx.files, names)
     assert not {"walk", "trac"} & set(q.words) and not {"walk", "trace"} & set(q.weak)
-    assert {"pars", "templat", "output"} <= set(q.words)
+    assert {"load", "sett", "output"} <= set(q.words)  # "settings" stems to `sett`
     assert "walk" in parse_query("How does the compiler walk the tree?", idx.files, names).words  # only the idiom
 
 
@@ -345,62 +345,62 @@ def test_a_declaration_without_a_body_anchors_no_flow(tmp_path):
     from codegraph.explore.engine import understand
 
     (tmp_path / "parser.ts").write_text(
-        "export interface TemplateParser {\n  parseTemplate(source: string): string[]\n}\n\n"
-        "export class HtmlTemplateParser implements TemplateParser {\n"
-        "  parseTemplate(source: string): string[] {\n    const parts = splitTags(source)\n    return parts.map((p) => p.trim())\n  }\n}\n\n"
+        "export interface MarkupReader {\n  readMarkup(source: string): string[]\n}\n\n"
+        "export class PlainMarkupReader implements MarkupReader {\n"
+        "  readMarkup(source: string): string[] {\n    const parts = splitTags(source)\n    return parts.map((p) => p.trim())\n  }\n}\n\n"
         "export function splitTags(source: string): string[] {\n  return source.split('<')\n}\n"
     )
     idx = built_index(tmp_path)
-    f = understand(idx, ExploreRequest("How is a template parsed into parts?", 13_000), lambda: None)
+    f = understand(idx, ExploreRequest("How is markup read into parts?", 13_000), lambda: None)
     anchors = {u.qualname for u in f.weak}
-    assert "TemplateParser.parseTemplate" not in anchors
-    assert "HtmlTemplateParser.parseTemplate" in anchors
+    assert "MarkupReader.readMarkup" not in anchors
+    assert "PlainMarkupReader.readMarkup" in anchors
 
 
 def test_a_method_called_on_a_variable_finds_the_extension_of_its_type(tmp_path):
-    """`socket.source()` in a question is `fun Socket.source()`, an extension function of the
-    receiver's type, not every class's `source` method."""
+    """`channel.reader()` in a question is `fun Channel.reader()`, an extension function of the
+    receiver's type, not every class's `reader` method."""
     from codegraph.explore.relevance import NameTable, parse_query
 
     (tmp_path / "Streams.kt").write_text(
-        "package demo\n\nfun Socket.source(): Source {\n    return SocketSource(this)\n}\n\n"
-        "class Files {\n    fun source(path: String): Source {\n        return FileSource(path)\n    }\n}\n\n"
-        "class Archive {\n    fun source(entry: String): Source {\n        return EntrySource(entry)\n    }\n}\n"
+        "package demo\n\nfun Channel.reader(): Reader {\n    return ChannelReader(this)\n}\n\n"
+        "class Files {\n    fun reader(path: String): Reader {\n        return FileReader(path)\n    }\n}\n\n"
+        "class Archive {\n    fun reader(entry: String): Reader {\n        return EntryReader(entry)\n    }\n}\n"
     )
     idx = built_index(tmp_path)
-    q = parse_query("What happens when I read through `socket.source()`?", idx.files, NameTable(idx.files))
-    assert [u.qualname for u in q.named["socket.source"]] == ["source"]
-    assert q.named["socket.source"][0].ext_type == "Socket"
+    q = parse_query("What happens when I read through `channel.reader()`?", idx.files, NameTable(idx.files))
+    assert [u.qualname for u in q.named["channel.reader"]] == ["reader"]
+    assert q.named["channel.reader"][0].ext_type == "Channel"
 
 
 def test_a_family_members_method_matched_by_words_stands_for_the_base(tmp_path):
-    """"Where is the result stored by the backend?" matches every backend's `store_result`; the
+    """"Where does the storage save a report?" matches every storage's `save_report`; the
     best-matching member (its docstring says it all) is one sibling, the base's own
-    `store_result`, which every member runs, is where the flow starts."""
+    `save_report`, which every member runs, is where the flow starts."""
     from codegraph.explore.engine import understand
 
-    (tmp_path / "backends.py").write_text(
-        "class Backend:\n"
-        "    def store_result(self, task_id, result):\n"
-        "        data = self.encode(result)\n"
-        "        self.set(task_id, data)\n\n"
-        "    def encode(self, result):\n        return repr(result)\n\n"
-        "    def set(self, key, value):\n        raise NotImplementedError\n\n\n"
-        "class FileBackend(Backend):\n"
-        "    def store_result(self, task_id, result):\n"
-        "        \"\"\"Store the result of a task in the backend's result file.\"\"\"\n"
-        "        super().store_result(task_id, result)\n\n"
-        "    def set(self, key, value):\n        open(key, 'w').write(value)\n\n\n"
-        "class MemoryBackend(Backend):\n"
-        "    def set(self, key, value):\n        self.data = {key: value}\n\n\n"
-        "class NullBackend(Backend):\n"
-        "    def set(self, key, value):\n        pass\n"
+    (tmp_path / "storages.py").write_text(
+        "class Storage:\n"
+        "    def save_report(self, name, report):\n"
+        "        data = self.encode(report)\n"
+        "        self.put(name, data)\n\n"
+        "    def encode(self, report):\n        return repr(report)\n\n"
+        "    def put(self, key, value):\n        raise NotImplementedError\n\n\n"
+        "class DiskStorage(Storage):\n"
+        "    def save_report(self, name, report):\n"
+        "        \"\"\"Save the report in the storage's report file on disk.\"\"\"\n"
+        "        super().save_report(name, report)\n\n"
+        "    def put(self, key, value):\n        open(key, 'w').write(value)\n\n\n"
+        "class MemoryStorage(Storage):\n"
+        "    def put(self, key, value):\n        self.data = {key: value}\n\n\n"
+        "class NullStorage(Storage):\n"
+        "    def put(self, key, value):\n        pass\n"
     )
     idx = built_index(tmp_path)
-    f = understand(idx, ExploreRequest("Where is the result of a task stored by the result backend?", 13_000), lambda: None)
+    f = understand(idx, ExploreRequest("Where does the report storage save a report?", 13_000), lambda: None)
     anchors = {u.qualname for u in f.weak}
-    assert "Backend.store_result" in anchors
-    assert "FileBackend.store_result" not in anchors
+    assert "Storage.save_report" in anchors
+    assert "DiskStorage.save_report" not in anchors
 
 
 def test_a_plural_word_names_the_type_of_that_name(tmp_path):

@@ -341,8 +341,8 @@ def _anchors(index: RootIndex, endpoints: list[Unit], named: set[str], ambiguity
     # member is a sibling, not where the flow starts
     crowded = _crowded(d, words)
     words = [u for u in words if not crowded(u)]
-    # one member of a family matched by the words of the family's job ("the result backend
-    # stores the value") stands for the family: the base's own method is where that job is done
+    # one member of a family matched by the words of the family's job ("where does the storage
+    # save a report") stands for the family: the base's own method is where that job is done
     words = [_base_method(index, d, u) or u for u in words]
     weak = [u for u in specific if u.id not in named] + words[: WORD_ANCHORS + (0 if strong else 2)]
     return strong, list(dict((u.id, u) for u in weak).values())

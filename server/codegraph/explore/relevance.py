@@ -150,7 +150,7 @@ class NameTable:
         if head[:1].islower() and "." not in head:
             methods = [u for u in defs if u.parent is not None and u.is_callable]
             # the receiver's name agrees with its type's (`imageLoader` ↔ `RealImageLoader`), or
-            # with the type an extension function extends (`socket.source()` ↔ `fun Socket.source()`)
+            # with the type an extension function extends (`channel.reader()` ↔ `fun Channel.reader()`)
             owner = head.replace("_", "").lower()
             agree = [
                 u for u in methods
@@ -165,7 +165,7 @@ class NameTable:
 
 
 def _type_word(type_text: str) -> str:
-    """`okio.Socket`, `List<Socket>?` → "socket": the extended type's own name, lowercased."""
+    """`net.Channel`, `List<Channel>?` → "channel": the extended type's own name, lowercased."""
     base = re.split(r"[<?\[(\s]", type_text.strip(), maxsplit=1)[0]
     return base.rsplit(".", 1)[-1].replace("_", "").lower()
 
