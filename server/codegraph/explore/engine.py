@@ -19,12 +19,13 @@ from ..graph.likely import likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..index.worker import no_cyclic_gc
+from ..model.facts import in_test_module
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_flow
 from . import features, ranker
 from .model import ExploreRequest
 from .pack import FileView, Piece, bodiless, file_view, pack
-from .relevance import in_test_module, looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, STOP
+from .relevance import looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, STOP
 from .gate import FilePlan, _gate, _helpers_of_kept, _members_named_by_words, _the_named_variant, _wanted_in_family
 from .steps import (
     _ambiguity, _awaited, _dispatch_targets, _members_added_at_load, _members_added_to_the_core, _protocols_of_classes_handed_over,
@@ -356,9 +357,8 @@ def _base_method(index: RootIndex, d: Derived, u: Unit) -> Unit | None:
     for key, _ in d.supers.get(u.parent, []):
         if family_size(d, key) < MIN_SIBLINGS or key not in index.resolver.units:
             continue
-        base = index.resolver.units[key]
-        for m in index.files[base.path].units if base.path in index.files else ():
-            if m.parent == key and m.name == u.name and m.is_callable and not bodiless(m):
+        for m in index.resolver.members_of(index.resolver.units[key]).get(u.name, ()):
+            if m.is_callable and not bodiless(m):
                 return m
     return None
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..index.facts import Unit
+from ..model.facts import in_test_module
 from .relevance import path_prior, split_words, stem
 
 LEXICAL_CANDIDATES = 200  # the best lexical matches, before the graph adds their neighbours
@@ -79,7 +80,7 @@ def candidates(index, likely, s: Signals, excluded) -> list[Unit]:
     def add(uid: str) -> None:
         u = units.get(uid)
         statement_ok = uid in s.wired or uid in s.named or uid in s.on_hop  # a module statement only when named, wiring or on the flow
-        if u is not None and uid not in out and (u.kind != "statement" or statement_ok) and not excluded(u.path) and not _inline_test(u):
+        if u is not None and uid not in out and (u.kind != "statement" or statement_ok) and not excluded(u.path) and not in_test_module(u):
             out[uid] = u
 
     lexical = lexical_order(s.bm25)[:LEXICAL_CANDIDATES]
@@ -108,10 +109,6 @@ def candidates(index, likely, s: Signals, excluded) -> list[Unit]:
                 if m.parent == uid and m.is_callable:
                     add(m.id)
     return list(out.values())[:MAX_CANDIDATES]
-
-
-def _inline_test(u: Unit) -> bool:
-    return any(seg in ("tests", "test") for seg in u.qualname.split(".")[:-1])
 
 
 def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[str, dict[str, int]], n_units: int) -> tuple[list[list[float]], list[tuple[list[int], list[int]]]]:

@@ -16,7 +16,8 @@ from typing import Callable
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from .pack import bodiless
-from .relevance import in_test_module, path_prior
+from ..model.facts import in_test_module
+from .relevance import path_prior
 
 MAX_SOURCES = 12
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from ..graph.likely import CTOR_NAMES, likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
+from ..model.facts import in_test_module
 from .flow import _THROWN, DISPATCH_RULES, Flow
 from .model import ExploreRequest
-from .relevance import in_test_module, split_words, stem, STOP
+from .relevance import split_words, stem, STOP
 from .steps import _statements_they_use
 from .tables import Derived, MIN_SIBLINGS, _interchangeable, family_size, per_version
 

@@ -19,7 +19,6 @@ from typing import Callable
 import networkx as nx  # noqa: F401 - the graph type
 
 from ..index.facts import FileFacts, Unit
-from ..model.facts import in_test_module  # noqa: F401 - explore's stages import it from here
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|:)[A-Za-z_$][\w$]*)*(?:/\d+)?")
 _QUOTED = re.compile(r"[`'\"]([^`'\"\s]+)[`'\"]")
