@@ -339,6 +339,20 @@ def test_the_askers_guidance_names_no_code(tmp_path):
     assert "walk" in parse_query("How does the compiler walk the tree?", idx.files, names).words  # only the idiom
 
 
+def test_the_askers_own_action_names_no_code(tmp_path):
+    """"When I run `tool file`", "a user runs my CLI": the verb says the asker acts, not which
+    code; taken as a word it anchors the flow on some class's `run` method."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "conv.py").write_text("class Converter:\n    def run(self, path):\n        return path\n")
+    idx = built_index(tmp_path)
+    names = NameTable(idx.files)
+    for question in ("What happens when I run `tool file.py`?", "What happens when a user runs my CLI with --help?"):
+        q = parse_query(question, idx.files, names)
+        assert "run" not in q.words and "run" not in q.weak, question
+    assert "run" in parse_query("When does the converter run?", idx.files, names).words  # only the asker's action
+
+
 def test_a_declaration_without_a_body_anchors_no_flow(tmp_path):
     """An interface's method matches its words by its name alone (BM25 favours its few words)
     and calls nothing: the flow starts at an implementation that runs."""
