@@ -1,6 +1,6 @@
 """Units for the idioms a reader points at, one small fixture per language (`fixtures/idioms/`):
 functions assigned to members and object entries (JavaScript/TypeScript), class fields holding
-(wrapped) arrows, Go defined types of every shape and const/var blocks, Kotlin properties with a
+(wrapped) arrows, constants holding a function in parentheses and a cast, Go defined types of every shape and const/var blocks, Kotlin properties with a
 getter or an initialiser over several lines, anonymous classes held by a field (Java/Kotlin)."""
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ EXPECTED = {
         ("method", "default.create", 16, 18),
         ("function", "default.destroy", 19, 21),
         ("function", "handlers.open", 25, 27),
+        ("function", "createApp", 30, 32),  # a function in parentheses, cast to its type
+        ("function", "bound", 34, 36),
     },
     ("types.go", "go"): {
         ("struct", "HandlerFunc", 3, 3),

@@ -22,7 +22,7 @@ from operator import itemgetter
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..languages import BY_NAME, LanguageSpec
-from ..languages.spec import last_segment, named_children, text
+from ..languages.spec import held_value, last_segment, named_children, text
 from ..model.facts import Call, FileFacts, Import, Supertype, Unit, referenced_names
 from .members import _assigned_calls, _param_names, _parameters, _refs, _type_name, _with_attrs, _with_local_types
 
@@ -209,7 +209,7 @@ def _decorators(spec: LanguageSpec, span: Node, node: Node, leading: list[Node])
 def _body(spec: LanguageSpec, node: Node) -> Node | None:
     body = node.child_by_field_name("body")
     if body is None:
-        value = node.child_by_field_name("value")
+        value = held_value(node)
         if value is not None:
             body = value.child_by_field_name("body")
     if body is None:

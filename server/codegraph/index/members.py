@@ -10,7 +10,7 @@ import re
 
 from tree_sitter import Node
 
-from ..languages.spec import text
+from ..languages.spec import held_value, text
 from ..model.facts import CLASS_KINDS, Call, Unit
 
 _new_tuple = tuple.__new__
@@ -230,7 +230,7 @@ def _parameters(node: Node) -> Node | None:
     """A callable's parameter list node."""
     params = node.child_by_field_name("parameters")
     if params is None:
-        value = node.child_by_field_name("value")  # `const f = (a) => …`
+        value = held_value(node)  # `const f = (a) => …`, `const f = ((a) => …) as F`
         params = value.child_by_field_name("parameters") if value is not None else None
     if params is None:
         params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)

@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .spec import LanguageSpec, ModuleStatement, named_children, text
+from .spec import LanguageSpec, ModuleStatement, held_value, named_children, text
 
 _COMMON_DEFS = """
 (class_declaration name: (_) @name) @class
@@ -163,7 +163,7 @@ def refine_kind(node: Node, kind: str) -> str:
     if kind != "variable":
         return kind
     value = node.child_by_field_name("value")
-    if value is not None and value.type in _FUNCTION_VALUES:
+    if value is not None and held_value(node).type in _FUNCTION_VALUES:  # also `((…) => {…}) as F`
         return "function"
     return "variable" if value is not None and value.type in _VARIABLE_VALUES else ""
 

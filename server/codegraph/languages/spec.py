@@ -224,3 +224,15 @@ class LanguageSpec:
     self_constructors: bool = False
     # How a member is written after its type or trait for a reader (`Handler.handle`, `Future::poll`)
     member_separator: str = "."
+
+
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"})
+
+
+def held_value(node: Node) -> Node | None:
+    """The value a declarator holds, out of its parentheses and casts: `const f = ((a) => …) as F`
+    → the arrow function, whose parameters and body are the unit's."""
+    value = node.child_by_field_name("value")
+    while value is not None and value.type in _WRAPPERS and value.named_children:
+        value = value.named_children[0]
+    return value
