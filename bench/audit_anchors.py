@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from explore_dataset import DEFAULT_CORPORA, DEFAULT_DEVSET, gold_units, matches, open_index  # noqa: E402
+from explore_dataset import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_DEVSET, cases_by_corpus, gold_units, matches, open_index  # noqa: E402
 
 
 def audit(index, case: dict, budget: int) -> dict:
@@ -54,15 +54,11 @@ def main() -> None:
     ap.add_argument("cases", nargs="*")
     ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
     ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
-    ap.add_argument("--cache-dir", default=str(Path("/tmp") / "codegraph-bench-cache"))
+    ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
     ap.add_argument("--save", help="write every question's anchors here (JSON)")
     ap.add_argument("--against", help="a --save file: print only the questions whose anchors moved")
     args = ap.parse_args()
-    data = json.loads((Path(args.devset) / "explore_cases.json").read_text())
-    by_corpus: dict[str, list[dict]] = defaultdict(list)
-    for case in data["cases"]:
-        if not args.cases or case["id"] in args.cases:
-            by_corpus[case["corpus"]].append(case)
+    data, by_corpus = cases_by_corpus(Path(args.devset), args.cases)
     out: dict[str, dict] = {}
     for corpus, cases in sorted(by_corpus.items()):
         try:

@@ -40,6 +40,19 @@ def matches(u, g: dict) -> bool:
     return inter >= 0.9 * (g["end_line"] - g["line"] + 1) and inter >= 0.5 * (u.end_line - u.start_line + 1)
 
 
+DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-bench-cache"
+
+
+def cases_by_corpus(devset: Path, wanted: list[str]) -> tuple[dict, dict[str, list[dict]]]:
+    """The fit split's explore cases (all, or the `wanted` ids), grouped by corpus; and the whole file."""
+    data = json.loads((Path(devset) / "explore_cases.json").read_text())
+    by_corpus: dict[str, list[dict]] = defaultdict(list)
+    for case in data["cases"]:
+        if not wanted or case["id"] in wanted:
+            by_corpus[case["corpus"]].append(case)
+    return data, by_corpus
+
+
 def open_index(root: Path, cache: Path):
     from codegraph.index.index import RootIndex
 
@@ -81,14 +94,10 @@ def main() -> None:
     ap.add_argument("cases", nargs="*")
     ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
     ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
-    ap.add_argument("--cache-dir", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-bench-cache"))
+    ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
     ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-explore-dataset.pkl"))
     args = ap.parse_args()
-    data = json.loads((Path(args.devset) / "explore_cases.json").read_text())
-    by_corpus: dict[str, list[dict]] = defaultdict(list)
-    for case in data["cases"]:
-        if not args.cases or case["id"] in args.cases:
-            by_corpus[case["corpus"]].append(case)
+    data, by_corpus = cases_by_corpus(Path(args.devset), args.cases)
     records = []
     for corpus, cases in sorted(by_corpus.items()):
         root = Path(args.corpora) / corpus
