@@ -1,7 +1,7 @@
 """The development set's answers, per case and on average: explore and distill as a user runs them.
 
     python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE]
-                                 [--check] [--floor] [--loco] [explore|distill ...]
+                                 [--check] [--floor] [--loco] [--plain] [explore|distill ...]
 
 distill also prints, per fit pack: the leave-one-corpus-out recall of the fitted selection (what
 `bench/fit_distill.py --write` last wrote to `bench/distill-loco.json`), the centrality floor
@@ -17,7 +17,9 @@ development set's `materialize.sh`; nothing here downloads.
 Then the summary every change to explore or distill lands with: the fit mean; with `--loco`,
 explore's fit split answered corpus by corpus by weights fitted without that corpus; with
 `--floor`, the plain baseline (`baseline_bm25.py`, `baseline_centrality.py`) scored exactly like
-the engine; with `--check`, the check split's means for both (never its cases).
+the engine; with `--check`, the check split's means for both (never its cases); with `--plain`,
+explore's fit questions asked in plain words (`bench/explore_plain.json`: no code-form names, the
+same gold), engine and floor — how much of the answer rests on the asker naming the code.
 """
 
 from __future__ import annotations
@@ -73,6 +75,14 @@ def loco_rows(devset: Path) -> dict[str, dict]:
     subprocess.run([sys.executable, str(REPO / "bench" / "fit_explore.py"), "--folds", folds], check=True, capture_output=True)
     out = Path(folds) / "rows.json"
     subprocess.run([sys.executable, str(REPO / "bench" / "eval_explore.py"), "--devset", str(devset), "--folds", folds, "--save", str(out)], check=True, capture_output=True)
+    return json.loads(out.read_text())
+
+
+def plain_rows(devset: Path, extra: list[str]) -> dict[str, dict]:
+    """explore's fit questions asked in plain words (no code-form names; the same gold), in
+    process with the shipped weights, or the floor's answers with `--floor`."""
+    out = Path(tempfile.mkdtemp(prefix="cg-plain-")) / "rows.json"
+    subprocess.run([sys.executable, str(REPO / "bench" / "eval_explore.py"), "--devset", str(devset), "--plain", "--save", str(out), *extra], check=True, capture_output=True)
     return json.loads(out.read_text())
 
 
@@ -156,6 +166,7 @@ def main() -> None:
     ap.add_argument("--check", action="store_true", help="also the check split's means (engine and floor)")
     ap.add_argument("--floor", action="store_true", help="also the plain baseline (BM25 for explore, centrality for distill) on fit")
     ap.add_argument("--loco", action="store_true", help="explore: also fit leave-one-corpus-out (needs the bench extra and the data set)")
+    ap.add_argument("--plain", action="store_true", help="explore: also the fit questions asked in plain words (bench/explore_plain.json), engine and floor")
     args = ap.parse_args()
     tasks = args.tasks or ["explore", "distill"]
     unknown = sorted(set(tasks) - {"explore", "distill"})
@@ -176,6 +187,11 @@ def main() -> None:
         if args.loco and task == "explore":
             loco = loco_rows(devset)
             summary.append(("fit, leave-one-corpus-out", _fmt(statistics.mean(r.get(head) or 0.0 for r in loco.values()))))
+        if args.plain and task == "explore":
+            for name, extra in (("fit in plain words", []), ("floor on fit in plain words", ["--floor"])):
+                plain = plain_rows(devset, extra)
+                saved[f"explore_{name.replace(' ', '_')}"] = plain
+                summary.append((name, _fmt(statistics.mean(r.get(head) or 0.0 for r in plain.values()))))
         floor: dict[str, dict] = {}
         if args.floor:
             saved[f"{task}_floor"] = floor = run_task(devset, floor_program(task), task)

@@ -1,8 +1,9 @@
 """Explore on the fit split in-process, scored by the development set's own scorer; with
 `--folds DIR`, each corpus's questions are answered by the model fitted without that corpus
-(leave-one-corpus-out, end to end).
+(leave-one-corpus-out, end to end). With `--plain`, each question is asked in plain words instead
+(`bench/explore_plain.json`, the same gold); with `--floor`, the BM25 floor answers instead.
 
-    python bench/eval_explore.py [--folds DIR] [--save FILE] [CASE_ID ...]
+    python bench/eval_explore.py [--folds DIR] [--plain] [--floor] [--save FILE] [CASE_ID ...]
 
 One index per corpus (the CLI builds one per question), so the whole fit split takes minutes.
 The check split is only ever run through the CLI (`bench_devset.py`), means only.
@@ -21,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from explore_dataset import DEFAULT_CORPORA, DEFAULT_DEVSET, open_index  # noqa: E402
+from explore_dataset import DEFAULT_CORPORA, DEFAULT_DEVSET, PLAIN, cases_by_corpus, open_index  # noqa: E402
 
 
 def main() -> None:
@@ -34,20 +35,19 @@ def main() -> None:
     ap.add_argument("--save")
     ap.add_argument("--detail", action="store_true")
     ap.add_argument("--against", help="a --save file: print what moved, per corpus and per question, and the lowest corpora")
+    ap.add_argument("--plain", nargs="?", const=str(PLAIN), help="ask each question in its plain-words variant instead (default file: bench/explore_plain.json)")
+    ap.add_argument("--floor", action="store_true", help="answer with the BM25 floor (baseline_bm25.py) instead of explore")
     args = ap.parse_args()
     devset = Path(args.devset)
     sys.path.insert(0, str(devset))
     import run as devset_run  # noqa: E402  (the scorer's own markdown reader)
     import score  # noqa: E402
+    from baseline_bm25 import answer as floor_answer
     from codegraph.explore import ranker
     from codegraph.requests import run_explore
 
-    data = json.loads((devset / "explore_cases.json").read_text())
+    data, by_corpus = cases_by_corpus(devset, args.cases, Path(args.plain) if args.plain else None, originals=not args.plain)
     budget = data.get("budget_chars", 28000)
-    by_corpus = defaultdict(list)
-    for case in data["cases"]:
-        if not args.cases or case["id"] in args.cases:
-            by_corpus[case["corpus"]].append(case)
     rows = {}
     for corpus, cases in sorted(by_corpus.items()):
         if args.folds:
@@ -61,7 +61,10 @@ def main() -> None:
                 rows[case["id"]] = {"case_id": case["id"], "spine_full_recall": 0.0, "error": True}
             continue
         for case in cases:
-            text = run_explore(index, {"query": case["question"], "maxOutputChars": budget})["text"]
+            if args.floor:
+                text = floor_answer(Path(args.corpora) / corpus, case["question"], budget)
+            else:
+                text = run_explore(index, {"query": case["question"], "maxOutputChars": budget})["text"]
             units = [{"path": p, "start_line": s, "end_line": e, "mode": "full"} for p, runs in devset_run.shown_ranges(text).items() for s, e in runs]
             row = score.score_explore(case, {"case_id": case["id"], "output_chars": len(text), "units": units})
             rows[case["id"]] = row
@@ -76,7 +79,7 @@ def main() -> None:
     if args.save:
         Path(args.save).write_text(json.dumps(rows, indent=1) + "\n")
     if args.against:
-        print(compare(json.loads(Path(args.against).read_text()), rows, {c["id"]: c["corpus"] for c in data["cases"]}))
+        print(compare(json.loads(Path(args.against).read_text()), rows, {c["id"]: corpus for corpus, cases in by_corpus.items() for c in cases}))
 
 
 def compare(before: dict, after: dict, corpus_of: dict[str, str], key: str = "spine_full_recall") -> str:

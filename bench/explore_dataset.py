@@ -43,13 +43,27 @@ def matches(u, g: dict) -> bool:
 DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-bench-cache"
 
 
-def cases_by_corpus(devset: Path, wanted: list[str]) -> tuple[dict, dict[str, list[dict]]]:
-    """The fit split's explore cases (all, or the `wanted` ids), grouped by corpus; and the whole file."""
+PLAIN = REPO / "bench" / "explore_plain.json"
+PLAIN_SUFFIX = "~plain"
+
+
+def plain_variants(cases: list[dict], plain: Path) -> list[dict]:
+    """Each case asked again in plain words (`bench/explore_plain.json`: the same ids, questions
+    rewritten without code-form names, by someone who read neither the gold nor the code), with
+    the same gold: the answer does not depend on how it is asked. Its id ends in `~plain`."""
+    said = {c["id"]: c["question"] for c in json.loads(Path(plain).read_text())["cases"]}
+    return [dict(case, id=case["id"] + PLAIN_SUFFIX, question=said[case["id"]]) for case in cases if case["id"] in said]
+
+
+def cases_by_corpus(devset: Path, wanted: list[str], plain: Path | None = None, originals: bool = True) -> tuple[dict, dict[str, list[dict]]]:
+    """The fit split's explore cases (all, or the `wanted` ids), grouped by corpus; and the whole
+    file. With `plain`, each case's plain-words variant too (or instead, without `originals`)."""
     data = json.loads((Path(devset) / "explore_cases.json").read_text())
     by_corpus: dict[str, list[dict]] = defaultdict(list)
     for case in data["cases"]:
         if not wanted or case["id"] in wanted:
-            by_corpus[case["corpus"]].append(case)
+            variants = ([case] if originals else []) + (plain_variants([case], plain) if plain else [])
+            by_corpus[case["corpus"]].extend(variants)
     return data, by_corpus
 
 
@@ -96,8 +110,9 @@ def main() -> None:
     ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
     ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
     ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-explore-dataset.pkl"))
+    ap.add_argument("--plain", nargs="?", const=str(PLAIN), help="add each question's plain-words variant (default file: bench/explore_plain.json)")
     args = ap.parse_args()
-    data, by_corpus = cases_by_corpus(Path(args.devset), args.cases)
+    data, by_corpus = cases_by_corpus(Path(args.devset), args.cases, Path(args.plain) if args.plain else None)
     records = []
     for corpus, cases in sorted(by_corpus.items()):
         root = Path(args.corpora) / corpus
