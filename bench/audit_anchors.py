@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from explore_dataset import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_DEVSET, cases_by_corpus, gold_units, matches, open_index  # noqa: E402
+from explore_dataset import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_DEVSET, PLAIN, cases_by_corpus, gold_units, matches, open_index  # noqa: E402
 
 
 def audit(index, case: dict, budget: int) -> dict:
@@ -57,8 +57,9 @@ def main() -> None:
     ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
     ap.add_argument("--save", help="write every question's anchors here (JSON)")
     ap.add_argument("--against", help="a --save file: print only the questions whose anchors moved")
+    ap.add_argument("--plain", nargs="?", const=str(PLAIN), help="the questions in plain words instead (bench/explore_plain.json)")
     args = ap.parse_args()
-    data, by_corpus = cases_by_corpus(Path(args.devset), args.cases)
+    data, by_corpus = cases_by_corpus(Path(args.devset), args.cases, Path(args.plain) if args.plain else None, originals=not args.plain)
     out: dict[str, dict] = {}
     for corpus, cases in sorted(by_corpus.items()):
         try:
