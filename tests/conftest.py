@@ -16,6 +16,21 @@ FIXTURES = REPO / "fixtures"
 SERVER_CMD = [sys.executable, "-m", "codegraph.lsp"]
 
 
+_fixture_indexes: dict[Path, object] = {}
+
+
+def fixture_index(root: Path):
+    """A fixture repository's index, built once per test session (uncached on disk, one worker):
+    the property tests ask many questions of the same small repositories."""
+    if root not in _fixture_indexes:
+        from codegraph.index.index import RootIndex
+
+        idx = RootIndex(root, use_cache=False)
+        idx.build(workers=1)
+        _fixture_indexes[root] = idx
+    return _fixture_indexes[root]
+
+
 @pytest.fixture
 def workspace(tmp_path: Path):
     """Copies a fixture folder into a temp dir, so tests can edit files freely."""

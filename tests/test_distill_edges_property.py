@@ -17,22 +17,14 @@ from hypothesis import strategies as st
 from codegraph.index.index import RootIndex
 from codegraph.requests import run_distill_frame
 
-from conftest import FIXTURES
+from conftest import FIXTURES, fixture_index
 
 REPOS = sorted(
     [p for p in (FIXTURES / "distill").iterdir() if p.is_dir()]
     + [p for p in (FIXTURES / "explore").iterdir() if p.is_dir()]
     + [FIXTURES / "likely", FIXTURES / "queries" / "py-shop"]
 )
-_built: dict[str, RootIndex] = {}
-
-
-def index_of(root) -> RootIndex:
-    if root.name not in _built:
-        idx = RootIndex(root, use_cache=False)
-        idx.build(workers=1)
-        _built[root.name] = idx
-    return _built[root.name]
+index_of = fixture_index
 
 
 def proven_edges(index: RootIndex) -> set[tuple[str, int, str, int, str]]:

@@ -21,7 +21,7 @@ from codegraph.explore.model import ExploreRequest
 from codegraph.explore.relevance import split_words
 from codegraph.index.index import RootIndex
 
-from conftest import FIXTURES
+from conftest import FIXTURES, fixture_index
 
 REPOS = sorted(
     [p for p in (FIXTURES / "explore").iterdir() if p.is_dir()]
@@ -30,15 +30,7 @@ REPOS = sorted(
 )
 PROVEN_KINDS = ("calls", "constructs")
 _HOP_LINE = re.compile(r"^\d+\. `(?P<src>[^`]+)` → `(?P<dst>[^`]+)` — called at (?P<path>\S+):(?P<line>\d+)(?P<how>.*)$")
-_built: dict[str, RootIndex] = {}
-
-
-def index_of(root) -> RootIndex:
-    if root.name not in _built:
-        idx = RootIndex(root, use_cache=False)
-        idx.build(workers=1)
-        _built[root.name] = idx
-    return _built[root.name]
+index_of = fixture_index
 
 
 def vocabulary(index: RootIndex) -> tuple[list[str], list[str]]:
