@@ -59,11 +59,12 @@ def cases_by_corpus(devset: Path, wanted: list[str], plain: Path | None = None, 
     """The fit split's explore cases (all, or the `wanted` ids), grouped by corpus; and the whole
     file. With `plain`, each case's plain-words variant too (or instead, without `originals`)."""
     data = json.loads((Path(devset) / "explore_cases.json").read_text())
+    wanted_ids = {w.removesuffix(PLAIN_SUFFIX) for w in wanted}  # a plain variant's id names its case
+    cases = [case for case in data["cases"] if not wanted_ids or case["id"] in wanted_ids]
+    reworded = {case["id"][: -len(PLAIN_SUFFIX)]: case for case in plain_variants(cases, plain)} if plain else {}
     by_corpus: dict[str, list[dict]] = defaultdict(list)
-    for case in data["cases"]:
-        if not wanted or case["id"] in wanted:
-            variants = ([case] if originals else []) + (plain_variants([case], plain) if plain else [])
-            by_corpus[case["corpus"]].extend(variants)
+    for case in cases:
+        by_corpus[case["corpus"]] += ([case] if originals else []) + ([reworded[case["id"]]] if case["id"] in reworded else [])
     return data, by_corpus
 
 
