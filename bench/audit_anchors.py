@@ -57,7 +57,7 @@ def main() -> None:
     ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
     ap.add_argument("--save", help="write every question's anchors here (JSON)")
     ap.add_argument("--against", help="a --save file: print only the questions whose anchors moved")
-    ap.add_argument("--plain", nargs="?", const=str(PLAIN), help="the questions in plain words instead (bench/explore_plain.json)")
+    ap.add_argument("--plain", action="store_const", const=str(PLAIN), help="the questions in plain words instead (bench/explore_plain.json)")
     args = ap.parse_args()
     data, by_corpus = cases_by_corpus(Path(args.devset), args.cases, Path(args.plain) if args.plain else None, originals=not args.plain)
     out: dict[str, dict] = {}

@@ -35,8 +35,9 @@ def main() -> None:
     ap.add_argument("--save")
     ap.add_argument("--detail", action="store_true")
     ap.add_argument("--against", help="a --save file: print what moved, per corpus and per question, and the lowest corpora")
-    ap.add_argument("--plain", nargs="?", const=str(PLAIN), help="ask each question in its plain-words variant instead (default file: bench/explore_plain.json)")
+    ap.add_argument("--plain", action="store_const", const=str(PLAIN), help="ask each question in its plain-words variant instead (bench/explore_plain.json)")
     ap.add_argument("--floor", action="store_true", help="answer with the BM25 floor (baseline_bm25.py) instead of explore")
+    ap.add_argument("--extra", choices=("also", "only"), default="", help="the project's own questions (bench/explore_extra/) too, or only those")
     args = ap.parse_args()
     devset = Path(args.devset)
     sys.path.insert(0, str(devset))
@@ -46,7 +47,7 @@ def main() -> None:
     from codegraph.explore import ranker
     from codegraph.requests import run_explore
 
-    data, by_corpus = cases_by_corpus(devset, args.cases, Path(args.plain) if args.plain else None, originals=not args.plain)
+    data, by_corpus = cases_by_corpus(devset, args.cases, Path(args.plain) if args.plain else None, originals=not args.plain, extra=args.extra)
     budget = data.get("budget_chars", 28000)
     rows = {}
     for corpus, cases in sorted(by_corpus.items()):
@@ -72,10 +73,14 @@ def main() -> None:
             if args.detail:
                 devset_run.detail(case["spine"], units, "spine")
     ranker.use(None)
-    mean = lambda k: statistics.mean([r[k] for r in rows.values() if r.get(k) is not None] or [0.0])  # noqa: E731
-    print(f"fit{' (leave-one-corpus-out)' if args.folds else ''}: {len(rows)} cases, spine full recall {mean('spine_full_recall'):.3f}, "
-          f"sibling skeleton rate {mean('sibling_skeleton_rate'):.2f}, distinct-step full rate {mean('distinct_step_full_rate'):.2f}, "
-          f"over budget {sum(1 for r in rows.values() if r.get('within_budget') is False)}")
+    split_of = {c["id"]: c.get("split", "fit") for cases in by_corpus.values() for c in cases}
+    for split in sorted(set(split_of.values())):
+        part = [r for k, r in rows.items() if split_of[k] == split]
+        mean = lambda k: statistics.mean([r[k] for r in part if r.get(k) is not None] or [0.0])  # noqa: E731
+        name = "fit" if split == "fit" else "the project's own questions"
+        print(f"{name}{' (leave-one-corpus-out)' if args.folds else ''}: {len(part)} cases, spine full recall {mean('spine_full_recall'):.3f}, "
+              f"sibling skeleton rate {mean('sibling_skeleton_rate'):.2f}, distinct-step full rate {mean('distinct_step_full_rate'):.2f}, "
+              f"over budget {sum(1 for r in part if r.get('within_budget') is False)}")
     if args.save:
         Path(args.save).write_text(json.dumps(rows, indent=1) + "\n")
     if args.against:

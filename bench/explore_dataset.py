@@ -44,6 +44,7 @@ DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-bench-cache"
 
 
 PLAIN = REPO / "bench" / "explore_plain.json"
+EXTRA = REPO / "bench" / "explore_extra"  # the project's own questions on corpora of neither split (extra_corpora.py fetches them)
 PLAIN_SUFFIX = "~plain"
 
 
@@ -55,12 +56,19 @@ def plain_variants(cases: list[dict], plain: Path) -> list[dict]:
     return [dict(case, id=case["id"] + PLAIN_SUFFIX, question=said[case["id"]]) for case in cases if case["id"] in said]
 
 
-def cases_by_corpus(devset: Path, wanted: list[str], plain: Path | None = None, originals: bool = True) -> tuple[dict, dict[str, list[dict]]]:
+def extra_cases() -> list[dict]:
+    """The questions in `bench/explore_extra/`, each marked `"split": "extra"`."""
+    return [dict(case, split="extra") for f in sorted(EXTRA.glob("*.json")) for case in json.loads(f.read_text())["cases"]]
+
+
+def cases_by_corpus(devset: Path, wanted: list[str], plain: Path | None = None, originals: bool = True, extra: str = "") -> tuple[dict, dict[str, list[dict]]]:
     """The fit split's explore cases (all, or the `wanted` ids), grouped by corpus; and the whole
-    file. With `plain`, each case's plain-words variant too (or instead, without `originals`)."""
+    file. With `plain`, each case's plain-words variant too (or instead, without `originals`).
+    `extra`: "also" adds the project's own questions (`bench/explore_extra/`), "only" takes them alone."""
     data = json.loads((Path(devset) / "explore_cases.json").read_text())
     wanted_ids = {w.removesuffix(PLAIN_SUFFIX) for w in wanted}  # a plain variant's id names its case
-    cases = [case for case in data["cases"] if not wanted_ids or case["id"] in wanted_ids]
+    pool = ([] if extra == "only" else data["cases"]) + (extra_cases() if extra else [])
+    cases = [case for case in pool if not wanted_ids or case["id"] in wanted_ids]
     reworded = {case["id"][: -len(PLAIN_SUFFIX)]: case for case in plain_variants(cases, plain)} if plain else {}
     by_corpus: dict[str, list[dict]] = defaultdict(list)
     for case in cases:
@@ -94,7 +102,7 @@ def records_for(index, cases: list[dict], budget: int) -> list[dict]:
         sources = index.sources
         costs = [len(sources.get(u.path, b"")[u.start_byte : u.end_byte].decode("utf-8", "replace")) + 8 * (u.end_line - u.start_line + 1) for u in cands]
         out.append({
-            "case_id": case["id"], "corpus": case["corpus"], "features": FEATURES, "rows": rows, "links": links, "labels": labels, "costs": costs,
+            "case_id": case["id"], "corpus": case["corpus"], "split": case.get("split", "fit"), "features": FEATURES, "rows": rows, "links": links, "labels": labels, "costs": costs,
             "units": [(u.path, u.start_line, u.end_line) for u in cands], "names": [u.qualname for u in cands],  # for reading misses
             "gold": [(g["path"], g["line"], g["end_line"]) for g in golds],
             "spine": [(g["path"], g["line"], g["end_line"]) for g in spine],
@@ -111,9 +119,10 @@ def main() -> None:
     ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
     ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
     ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-explore-dataset.pkl"))
-    ap.add_argument("--plain", nargs="?", const=str(PLAIN), help="add each question's plain-words variant (default file: bench/explore_plain.json)")
+    ap.add_argument("--plain", action="store_const", const=str(PLAIN), help="add each question's plain-words variant (bench/explore_plain.json)")
+    ap.add_argument("--extra", action="store_const", const="also", default="", help="add the project's own questions (bench/explore_extra/)")
     args = ap.parse_args()
-    data, by_corpus = cases_by_corpus(Path(args.devset), args.cases, Path(args.plain) if args.plain else None)
+    data, by_corpus = cases_by_corpus(Path(args.devset), args.cases, Path(args.plain) if args.plain else None, extra=args.extra)
     records = []
     for corpus, cases in sorted(by_corpus.items()):
         root = Path(args.corpora) / corpus

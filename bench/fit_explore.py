@@ -152,6 +152,10 @@ def main() -> None:
                       f"(lowest corpus {statistics.mean(worst[1]):.2f})", flush=True)
     (c, stages, alpha), best = max(results.items(), key=lambda t: (statistics.mean(t[1].values()), -t[0][1], -t[0][0]))
     print(f"chosen C={c}, stages={stages}, alpha={alpha}: {statistics.mean(best.values()):.3f}")
+    extra = {r["case_id"] for r in records if r.get("split") == "extra"}
+    if extra:  # the project's own questions too: the fit split's questions and these, each on their own
+        print(f"  the fit split {statistics.mean(v for k, v in best.items() if k not in extra):.3f}, "
+              f"the project's own questions {statistics.mean(best[k] for k in extra):.3f}")
     plain = [k for k in best if k.endswith("~plain")]
     if plain:  # the data set has the plain-words variants too: each half on its own
         print(f"  the questions as written {statistics.mean(v for k, v in best.items() if k not in plain):.3f}, "
