@@ -1,7 +1,7 @@
 """The development set's answers, per case and on average: explore and distill as a user runs them.
 
     python bench/bench_devset.py [--devset DIR] [--cg CODEGRAPH] [--save FILE] [--baseline FILE]
-                                 [--check] [--floor] [--loco] [--plain] [explore|distill ...]
+                                 [--check] [--floor] [--loco] [--plain] [--extra] [explore|distill ...]
 
 distill also prints, per fit pack: the leave-one-corpus-out recall of the fitted selection (what
 `bench/fit_distill.py --write` last wrote to `bench/distill-loco.json`), the centrality floor
@@ -17,7 +17,8 @@ development set's `materialize.sh`; nothing here downloads.
 Then the summary every change to explore or distill lands with: the fit mean; with `--loco`,
 explore's fit split answered corpus by corpus by weights fitted without that corpus; with
 `--floor`, the plain baseline (`baseline_bm25.py`, `baseline_centrality.py`) scored exactly like
-the engine; with `--check`, the check split's means for both (never its cases); with `--plain`,
+the engine; with `--check`, the check split's means for both (never its cases); with `--extra`,
+the project's own cases on corpora of neither split (`bench/devset_extra/`), engine and floor; with `--plain`,
 explore's fit questions asked in plain words (`bench/explore_plain.json`: no code-form names, the
 same gold), engine and floor — how much of the answer rests on the asker naming the code.
 """
@@ -25,6 +26,8 @@ same gold), engine and floor — how much of the answer rests on the asker namin
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -84,6 +87,24 @@ def plain_rows(devset: Path, extra: list[str]) -> dict[str, dict]:
     out = Path(tempfile.mkdtemp(prefix="cg-plain-")) / "rows.json"
     subprocess.run([sys.executable, str(REPO / "bench" / "eval_explore.py"), "--devset", str(devset), "--plain", "--save", str(out), *extra], check=True, capture_output=True)
     return json.loads(out.read_text())
+
+
+def extra_rows(devset: Path, cache: Path, cg: str, task: str) -> dict[str, dict]:
+    """The project's own cases (`bench/devset_extra/`: explore questions and distill answer keys on
+    corpora of neither split, fetched by extra_corpora.py into the corpora directory), run and
+    scored by the development set's own functions, exactly like its cases."""
+    sys.path.insert(0, str(devset))
+    import run as devset_run  # noqa: E402  (the scorer's runner: CLI call, reading, scoring)
+
+    rows = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for f in sorted((REPO / "bench" / "devset_extra").glob("*.json")):
+            data = json.loads(f.read_text())
+            root = cache / data["corpus"]["name"]
+            for case in data.get("cases" if task == "explore" else "distill", []):
+                rows[case["id"]] = (devset_run.explore_case(cg, case, root, 28_000, False) if task == "explore"
+                                    else devset_run.distill_case(cg, case, root, False))
+    return rows
 
 
 def code_share(devset: Path, cg: str, cache: Path) -> dict[str, float]:
@@ -167,6 +188,7 @@ def main() -> None:
     ap.add_argument("--floor", action="store_true", help="also the plain baseline (BM25 for explore, centrality for distill) on fit")
     ap.add_argument("--loco", action="store_true", help="explore: also fit leave-one-corpus-out (needs the bench extra and the data set)")
     ap.add_argument("--plain", action="store_true", help="explore: also the fit questions asked in plain words (bench/explore_plain.json), engine and floor")
+    ap.add_argument("--extra", action="store_true", help="also the project's own cases on corpora of neither split (bench/devset_extra/), engine and floor")
     args = ap.parse_args()
     tasks = args.tasks or ["explore", "distill"]
     unknown = sorted(set(tasks) - {"explore", "distill"})
@@ -192,6 +214,11 @@ def main() -> None:
                 plain = plain_rows(devset, extra)
                 saved[f"explore_{name.replace(' ', '_')}"] = plain
                 summary.append((name, _fmt(statistics.mean(r.get(head) or 0.0 for r in plain.values()))))
+        if args.extra:
+            for name, program in (("the project's own cases", args.cg), ("floor on the project's own cases", floor_program(task))):
+                own = extra_rows(devset, Path(args.cache), program, task)
+                saved[f"{task}_{name.replace(' ', '_')}"] = own
+                summary.append((f"{name} ({len(own)})", _fmt(statistics.mean(r.get(head) or 0.0 for r in own.values())) if own else "—"))
         floor: dict[str, dict] = {}
         if args.floor:
             saved[f"{task}_floor"] = floor = run_task(devset, floor_program(task), task)

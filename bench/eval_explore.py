@@ -37,7 +37,7 @@ def main() -> None:
     ap.add_argument("--against", help="a --save file: print what moved, per corpus and per question, and the lowest corpora")
     ap.add_argument("--plain", action="store_const", const=str(PLAIN), help="ask each question in its plain-words variant instead (bench/explore_plain.json)")
     ap.add_argument("--floor", action="store_true", help="answer with the BM25 floor (baseline_bm25.py) instead of explore")
-    ap.add_argument("--extra", choices=("also", "only"), default="", help="the project's own questions (bench/explore_extra/) too, or only those")
+    ap.add_argument("--extra", choices=("also", "only"), default="", help="the project's own questions (bench/devset_extra/) too, or only those")
     args = ap.parse_args()
     devset = Path(args.devset)
     sys.path.insert(0, str(devset))

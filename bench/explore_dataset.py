@@ -44,7 +44,7 @@ DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-bench-cache"
 
 
 PLAIN = REPO / "bench" / "explore_plain.json"
-EXTRA = REPO / "bench" / "explore_extra"  # the project's own questions on corpora of neither split (extra_corpora.py fetches them)
+EXTRA = REPO / "bench" / "devset_extra"  # the project's own questions on corpora of neither split (extra_corpora.py fetches them)
 PLAIN_SUFFIX = "~plain"
 
 
@@ -57,14 +57,14 @@ def plain_variants(cases: list[dict], plain: Path) -> list[dict]:
 
 
 def extra_cases() -> list[dict]:
-    """The questions in `bench/explore_extra/`, each marked `"split": "extra"`."""
+    """The questions in `bench/devset_extra/`, each marked `"split": "extra"`."""
     return [dict(case, split="extra") for f in sorted(EXTRA.glob("*.json")) for case in json.loads(f.read_text())["cases"]]
 
 
 def cases_by_corpus(devset: Path, wanted: list[str], plain: Path | None = None, originals: bool = True, extra: str = "") -> tuple[dict, dict[str, list[dict]]]:
     """The fit split's explore cases (all, or the `wanted` ids), grouped by corpus; and the whole
     file. With `plain`, each case's plain-words variant too (or instead, without `originals`).
-    `extra`: "also" adds the project's own questions (`bench/explore_extra/`), "only" takes them alone."""
+    `extra`: "also" adds the project's own questions (`bench/devset_extra/`), "only" takes them alone."""
     data = json.loads((Path(devset) / "explore_cases.json").read_text())
     wanted_ids = {w.removesuffix(PLAIN_SUFFIX) for w in wanted}  # a plain variant's id names its case
     pool = ([] if extra == "only" else data["cases"]) + (extra_cases() if extra else [])
@@ -120,7 +120,7 @@ def main() -> None:
     ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
     ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-explore-dataset.pkl"))
     ap.add_argument("--plain", action="store_const", const=str(PLAIN), help="add each question's plain-words variant (bench/explore_plain.json)")
-    ap.add_argument("--extra", action="store_const", const="also", default="", help="add the project's own questions (bench/explore_extra/)")
+    ap.add_argument("--extra", action="store_const", const="also", default="", help="add the project's own questions (bench/devset_extra/)")
     args = ap.parse_args()
     data, by_corpus = cases_by_corpus(Path(args.devset), args.cases, Path(args.plain) if args.plain else None, extra=args.extra)
     records = []

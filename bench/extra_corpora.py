@@ -1,5 +1,6 @@
-"""Fetches the corpora of the project's own explore questions (`bench/explore_extra/*.json`)
-into the development set's corpus directory, next to its corpora (idempotent).
+"""Fetches the corpora of the project's own cases (`bench/devset_extra/*.json`: explore
+questions and distill answer keys) into the development set's corpus directory, next to its
+corpora (idempotent).
 
     python bench/extra_corpora.py [--into DIR] [NAME ...]
 
@@ -9,9 +10,9 @@ project root. Only the ordinary registry clients are used (`pip download`, `npm 
 `apt-get download`); every archive is hash-checked. A corpus directory holding `.complete` is
 left alone.
 
-These questions were written for this project by reading the code (never with codegraph's own
-answers); `explore_dataset.py --extra` and `eval_explore.py --extra` read them beside the fit
-split. Their corpora are in neither split of the development set.
+These cases were written for this project by reading the code (never with codegraph's own
+answers); `eval_explore.py --extra`, `explore_dataset.py --extra` and `bench_devset.py --extra`
+read them beside the fit split. Their corpora are in neither split of the development set.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-EXTRA = HERE / "explore_extra"
+EXTRA = HERE / "devset_extra"
 DOWNLOADS = HERE / ".corpora" / "downloads"
 
 
