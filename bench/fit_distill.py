@@ -1,6 +1,6 @@
 """Fit distill's anchor score and role model on the development set's fit split.
 
-    python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0]
+    python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0] [--objective pointwise|listwise] [--l2 100] [--extra]
                                 [--role-only a,b,…] [--score-only a,b,…] [--role-C 0.05] [--refresh] [--write]
                                 [--store PATH] [--misses CASE,…] [--role-confusion]
 
@@ -20,6 +20,9 @@ covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
   read when a corpus's LOCO recall is low;
 - with --role-confusion, prints the role model's LOCO confusion matrix (gold against predicted role on every
   anchor), each confusion with the number of corpora it shows on, and each corpus's confusions;
+- with --objective listwise, fits both scores as a softmax over each corpus's candidates (tried, not
+  shipped: docs/distill.md, What did not work); with --extra, the project's own packs
+  (`bench/devset_extra/`) join the fit and the leave-one-corpus-out;
 - with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
   LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it).
 
@@ -44,6 +47,7 @@ from codegraph.distill import ranker  # noqa: E402
 
 WEIGHTS = REPO / "server" / "codegraph" / "distill" / "weights.json"
 LOCO = REPO / "bench" / "distill-loco.json"
+EXTRA = REPO / "bench" / "devset_extra"
 ROLES = ("TRIGGER_ENTRY", "ASSEMBLY_INIT", "STATE_ORCHESTRATE", "PERSISTENCE_SINK", "BOUNDARY")
 
 
@@ -116,6 +120,45 @@ def fit(data: dict, cols: list[int], C: float, extra: dict | None = None):
     return {"mean": mean.tolist(), "scale": scale.tolist(), "coef": m.coef_[0].tolist(), "intercept": float(m.intercept_[0])}
 
 
+def fit_listwise(data: dict, cols: list[int], l2: float, extra: dict | None = None):
+    """The anchor score fitted listwise: for each corpus, a softmax over its candidates, each of its
+    anchors one draw (a conditional logit; each corpus weighs the same), L2 of strength `l2` on the
+    standardized weights. The selection ranks one corpus's candidates against each other, and so does
+    this objective: a feature whose level moves with the corpus (its size, its language) cannot buy
+    a corpus's units a place, only the order within a corpus counts. Then one balanced logistic fit
+    of the labels on that score (slope and intercept) puts it on the pointwise model's scale, where
+    log-odds 0 is what the engine believes in and the context model reads probabilities."""
+    import numpy as np
+    from scipy.optimize import minimize
+    from sklearn.linear_model import LogisticRegression
+
+    Xs = [np.array([[r[c] for c in cols] + (extra[k][i] if extra else []) for i, r in enumerate(d["rows"])]) for k, d in data.items()]
+    ys = [np.array([lab >= 0 for lab in d["label"]], float) for d in data.values()]
+    every = np.vstack(Xs)
+    mean, scale = every.mean(0), every.std(0) + 1e-9
+    zs = [(x - mean) / scale for x in Xs]
+    pairs = [(z, y, y.sum()) for z, y in zip(zs, ys) if y.sum() > 0]
+
+    def loss(w):
+        total, grad = 0.0, np.zeros_like(w)
+        for z, y, k in pairs:
+            s = z @ w
+            top = s.max()
+            e = np.exp(s - top)
+            p = e / e.sum()
+            total += top + np.log(e.sum()) - (s @ y) / k
+            grad += p @ z - (y @ z) / k
+        n = len(pairs)
+        return total / n + 0.5 * l2 * (w @ w), grad / n + l2 * w
+
+    w = minimize(loss, np.zeros(every.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 1000}).x
+    s = np.concatenate([z @ w for z in zs])[:, None]
+    weight = np.concatenate([np.full(len(z), 1.0 / len(z)) for z in zs])
+    cal = LogisticRegression(C=1.0, class_weight="balanced").fit(s, np.concatenate(ys) > 0, sample_weight=weight * len(weight) / weight.sum())
+    a, b = float(cal.coef_[0][0]), float(cal.intercept_[0])
+    return {"mean": mean.tolist(), "scale": scale.tolist(), "coef": (a * w).tolist(), "intercept": b}
+
+
 def fit_roles(data: dict, cols: list[int], C: float):
     import numpy as np
     from sklearn.linear_model import LogisticRegression
@@ -134,10 +177,14 @@ def fit_roles(data: dict, cols: list[int], C: float):
 
 
 def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int, role_names: list[str] | None = None,
-            role_C: float | None = None) -> dict:
+            role_C: float | None = None, l2: float | None = None) -> dict:
     """The anchor score (and with stages=2 the context model over its neighbours' first scores) and the roles
-    (over `role_names`, default the anchor's features)."""
-    first = fit(data, cols, C)
+    (over `role_names`, default the anchor's features). With `l2`, both scores are fitted listwise
+    (`fit_listwise`), else pointwise with C."""
+    def fit_score(extra=None):
+        return fit_listwise(data, cols, l2, extra) if l2 is not None else fit(data, cols, C, extra)
+
+    first = fit_score()
     role_names = role_names or names
     w = {"features": names, "anchor": first,
          "role": {**fit_roles(data, [F.ALL_NAMES.index(n) for n in role_names], role_C or C), "features": role_names}}
@@ -147,7 +194,7 @@ def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int
         for k, d in data.items():
             rows = [[x[c] for c in cols] for x in d["rows"]]
             extra[k] = ranker.context([r.score(x) for x in rows], d["near"], d["group"])
-        w["context"] = fit(data, cols, C, extra)
+        w["context"] = fit_score(extra)
     return w
 
 
@@ -228,16 +275,22 @@ def main() -> None:
     ap.add_argument("--score-only", default="tiny", help="features the role model does not read (default: the ≤ 3 lines flag; "
                     "the role model reads the size as log_bytes)")
     ap.add_argument("--role-C", type=float, default=0.05, help="the role model's L2 strength (chosen by leave-one-corpus-out)")
-    ap.add_argument("--C", type=float, default=1.0)
+    ap.add_argument("--C", type=float, default=1.0, help="the pointwise objective's L2 (with --objective pointwise)")
+    ap.add_argument("--objective", choices=("listwise", "pointwise"), default="pointwise",
+                    help="the anchor score's objective: a logistic fit over all candidates (shipped), or a softmax over each corpus's (tried)")
+    ap.add_argument("--l2", type=float, default=100.0, help="the listwise objective's L2 strength (chosen by leave-one-corpus-out)")
     ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
     ap.add_argument("--refresh", action="store_true", help="recompute the cached candidate tables")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--store", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-fit-distill.pkl"),
                     help="the candidate tables' cache (give each session its own: --refresh rewrites it)")
+    ap.add_argument("--extra", action="store_true", help="also the project's own packs (bench/devset_extra/) — in the fit and in the leave-one-corpus-out")
     ap.add_argument("--role-confusion", action="store_true", help="print the LOCO confusion of gold and predicted roles")
     ap.add_argument("--misses", default="", help="cases whose held-out anchors and wrong picks to print")
     args = ap.parse_args()
     cases = json.load(open(Path(args.devset) / "distill_cases.json"))["cases"]
+    if args.extra:  # the project's own answer keys on corpora of neither split (extra_corpora.py fetches them)
+        cases += [c for f in sorted(EXTRA.glob("*.json")) for c in json.loads(f.read_text()).get("distill", [])]
     store = Path(args.store)
     data = pickle.loads(store.read_bytes()) if store.is_file() and not args.refresh else {}
     if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.ALL_NAMES) or "near" not in d for d in data.values() if d):
@@ -251,10 +304,11 @@ def main() -> None:
     names = [n for n in every_name if n not in args.role_only.split(",")]
     role_names = [n for n in every_name if n not in args.score_only.split(",")]
     cols = [F.NAMES.index(n) for n in names]
+    l2 = args.l2 if args.objective == "listwise" else None
     loco, roles, pairs = {}, {}, {}
     for case in data:
         rest = {k: d for k, d in data.items() if k != case}
-        w = fit_all(rest, cols, args.C, names, args.stages, role_names, args.role_C)
+        w = fit_all(rest, cols, args.C, names, args.stages, role_names, args.role_C, l2)
         loco[case], roles[case] = evaluate(data[case], w, names)
         pairs[case] = role_pairs(data[case], w)
         if case in args.misses.split(","):
@@ -269,7 +323,7 @@ def main() -> None:
         confusion(pairs)
     print(f"LOCO mean {statistics.mean(loco.values()):.3f}, roles {statistics.mean(roles.values()):.3f}, "
           f"min {min(loco.values()):.2f}; ceiling {statistics.mean(labelled.values()):.3f}")
-    w = fit_all(data, cols, args.C, names, args.stages, role_names, args.role_C)
+    w = fit_all(data, cols, args.C, names, args.stages, role_names, args.role_C, l2)
     in_sample = {k: evaluate(d, w, names)[0] for k, d in data.items()}
     print(f"fit (in-sample) mean {statistics.mean(in_sample.values()):.3f}")
     if args.write:
