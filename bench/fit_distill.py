@@ -284,7 +284,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--store", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-fit-distill.pkl"),
                     help="the candidate tables' cache (give each session its own: --refresh rewrites it)")
-    ap.add_argument("--extra", action="store_true", help="also the project's own packs (bench/devset_extra/) — in the fit and in the leave-one-corpus-out")
+    ap.add_argument("--extra", action="store_true", help="also the project's own packs (bench/devset_extra/) — in the fit and in the leave-one-corpus-out (with --write they are no longer held out)")
     ap.add_argument("--role-confusion", action="store_true", help="print the LOCO confusion of gold and predicted roles")
     ap.add_argument("--misses", default="", help="cases whose held-out anchors and wrong picks to print")
     args = ap.parse_args()
