@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from explore_dataset import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_DEVSET, PLAIN, cases_by_corpus, gold_units, matches, open_index  # noqa: E402
+from explore_dataset import PLAIN, cases_by_corpus, gold_units, matches, open_index, question_args  # noqa: E402
 
 
 def audit(index, case: dict, budget: int) -> dict:
@@ -51,10 +51,7 @@ def audit(index, case: dict, budget: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("cases", nargs="*")
-    ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
-    ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
-    ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
+    question_args(ap)
     ap.add_argument("--save", help="write every question's anchors here (JSON)")
     ap.add_argument("--against", help="a --save file: print only the questions whose anchors moved")
     ap.add_argument("--plain", action="store_const", const=str(PLAIN), help="the questions in plain words instead (bench/explore_plain.json)")

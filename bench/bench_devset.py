@@ -96,13 +96,14 @@ def extra_rows(devset: Path, cache: Path, cg: str, task: str) -> dict[str, dict]
     sys.path.insert(0, str(devset))
     import run as devset_run  # noqa: E402  (the scorer's runner: CLI call, reading, scoring)
 
+    budget = json.loads((devset / "explore_cases.json").read_text()).get("budget_chars", 28_000)  # the split's own budget
     rows = {}
     with contextlib.redirect_stdout(io.StringIO()):
         for f in sorted((REPO / "bench" / "devset_extra").glob("*.json")):
             data = json.loads(f.read_text())
             root = cache / data["corpus"]["name"]
             for case in data.get("cases" if task == "explore" else "distill", []):
-                rows[case["id"]] = (devset_run.explore_case(cg, case, root, 28_000, False) if task == "explore"
+                rows[case["id"]] = (devset_run.explore_case(cg, case, root, budget, False) if task == "explore"
                                     else devset_run.distill_case(cg, case, root, False))
     return rows
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 from collections import defaultdict
@@ -22,15 +21,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from explore_dataset import DEFAULT_CORPORA, DEFAULT_DEVSET, PLAIN, cases_by_corpus, open_index  # noqa: E402
+from explore_dataset import PLAIN, cases_by_corpus, open_index, question_args  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("cases", nargs="*")
-    ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
-    ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
-    ap.add_argument("--cache-dir", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-bench-cache"))
+    question_args(ap)
     ap.add_argument("--folds")
     ap.add_argument("--save")
     ap.add_argument("--detail", action="store_true")

@@ -76,6 +76,15 @@ def cases_by_corpus(devset: Path, wanted: list[str], plain: Path | None = None, 
     return data, by_corpus
 
 
+def question_args(ap: argparse.ArgumentParser) -> None:
+    """The arguments every script over the fit questions takes: which cases, the development set,
+    the corpora and the index cache."""
+    ap.add_argument("cases", nargs="*")
+    ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
+    ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
+    ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
+
+
 def open_index(root: Path, cache: Path):
     from codegraph.index.index import RootIndex
 
@@ -114,10 +123,7 @@ def records_for(index, cases: list[dict], budget: int) -> list[dict]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("cases", nargs="*")
-    ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
-    ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
-    ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
+    question_args(ap)
     ap.add_argument("--out", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-explore-dataset.pkl"))
     ap.add_argument("--plain", action="store_const", const=str(PLAIN), help="add each question's plain-words variant (bench/explore_plain.json)")
     ap.add_argument("--extra", action="store_const", const="also", default="", help="add the project's own questions (bench/devset_extra/)")
