@@ -1,9 +1,11 @@
 """Explore on the fit split in-process, scored by the development set's own scorer; with
 `--folds DIR`, each corpus's questions are answered by the model fitted without that corpus
 (leave-one-corpus-out, end to end). With `--plain`, each question is asked in plain words instead
-(`bench/explore_plain.json`, the same gold); with `--floor`, the BM25 floor answers instead.
+(`bench/explore_plain.json`, the same gold); with `--floor`, the BM25 floor answers instead; with
+`--oracle`, a perfect ranking of the same candidates (needed 0.9, others 0.01) goes through the real
+gate and packer: the ceiling a better ranking could reach.
 
-    python bench/eval_explore.py [--folds DIR] [--plain] [--floor] [--save FILE] [CASE_ID ...]
+    python bench/eval_explore.py [--folds DIR] [--plain] [--floor] [--oracle] [--save FILE] [CASE_ID ...]
 
 One index per corpus (the CLI builds one per question), so the whole fit split takes minutes.
 The check split is only ever run through the CLI (`bench_devset.py`), means only.
@@ -21,7 +23,34 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from explore_dataset import PLAIN, cases_by_corpus, open_index, question_args  # noqa: E402
+from explore_dataset import PLAIN, cases_by_corpus, gold_units, matches, open_index, question_args  # noqa: E402
+
+
+def oracle(case: dict | None) -> None:
+    """The engine ranks `case`'s candidates by its gold from now on (None: by the model again)."""
+    from codegraph.explore import engine, ranker
+
+    plain = getattr(engine, "_plain_candidate_table", engine.candidate_table)
+    engine._plain_candidate_table = plain
+    if case is None:
+        engine.candidate_table = plain
+        ranker.use(None)
+        return
+    golds, seen = gold_units(case), []
+
+    def table(index, req, front):
+        cands, rows, links = plain(index, req, front)
+        seen[:] = cands
+        return cands, rows, links
+
+    class Gold:
+        alpha = ranker.model().alpha
+
+        def rank(self, rows, links):
+            return [0.9 if any(matches(u, g) for g in golds) else 0.01 for u in seen]
+
+    engine.candidate_table = table
+    ranker.use(Gold())
 
 
 def main() -> None:
@@ -34,6 +63,7 @@ def main() -> None:
     ap.add_argument("--plain", action="store_const", const=str(PLAIN), help="ask each question in its plain-words variant instead (bench/explore_plain.json)")
     ap.add_argument("--floor", action="store_true", help="answer with the BM25 floor (baseline_bm25.py) instead of explore")
     ap.add_argument("--extra", choices=("also", "only"), default="", help="the project's own questions (bench/devset_extra/) too, or only those")
+    ap.add_argument("--oracle", action="store_true", help="rank the candidates by the gold (the ceiling of the gate and packer)")
     args = ap.parse_args()
     devset = Path(args.devset)
     sys.path.insert(0, str(devset))
@@ -58,6 +88,8 @@ def main() -> None:
                 rows[case["id"]] = {"case_id": case["id"], "spine_full_recall": 0.0, "error": True}
             continue
         for case in cases:
+            if args.oracle:
+                oracle(case)
             if args.floor:
                 text = floor_answer(Path(args.corpora) / corpus, case["question"], budget)
             else:
@@ -69,6 +101,8 @@ def main() -> None:
             if args.detail:
                 devset_run.detail(case["spine"], units, "spine")
     ranker.use(None)
+    if args.oracle:
+        oracle(None)
     split_of = {c["id"]: c.get("split", "fit") for cases in by_corpus.values() for c in cases}
     for split in sorted(set(split_of.values())):
         part = [r for k, r in rows.items() if split_of[k] == split]
