@@ -6,6 +6,7 @@
 gate and packer: the ceiling a better ranking could reach.
 
     python bench/eval_explore.py [--folds DIR] [--plain] [--floor] [--oracle] [--save FILE] [CASE_ID ...]
+    python bench/eval_explore.py --against BEFORE.json [--saved AFTER.json]   # what moved, with its 90 % interval
 
 One index per corpus (the CLI builds one per question), so the whole fit split takes minutes.
 The check split is only ever run through the CLI (`bench_devset.py`), means only.
@@ -64,6 +65,7 @@ def main() -> None:
     ap.add_argument("--floor", action="store_true", help="answer with the BM25 floor (baseline_bm25.py) instead of explore")
     ap.add_argument("--extra", choices=("also", "only"), default="", help="the project's own questions (bench/devset_extra/) too, or only those")
     ap.add_argument("--oracle", action="store_true", help="rank the candidates by the gold (the ceiling of the gate and packer)")
+    ap.add_argument("--saved", help="with --against: compare this saved run instead of answering again")
     args = ap.parse_args()
     devset = Path(args.devset)
     sys.path.insert(0, str(devset))
@@ -74,6 +76,10 @@ def main() -> None:
     from codegraph.requests import run_explore
 
     data, by_corpus = cases_by_corpus(devset, args.cases, Path(args.plain) if args.plain else None, originals=not args.plain, extra=args.extra)
+    if args.saved and args.against:
+        print(compare(json.loads(Path(args.against).read_text()), json.loads(Path(args.saved).read_text()),
+                      {c["id"]: corpus for corpus, cases in by_corpus.items() for c in cases}))
+        return
     budget = data.get("budget_chars", 28000)
     rows = {}
     for corpus, cases in sorted(by_corpus.items()):
@@ -117,6 +123,23 @@ def main() -> None:
         print(compare(json.loads(Path(args.against).read_text()), rows, {c["id"]: corpus for corpus, cases in by_corpus.items() for c in cases}))
 
 
+def interval(before: dict, after: dict, by_corpus: dict[str, list[str]], key: str, draws: int = 2000) -> str:
+    """The mean difference and its 90 % interval with the corpora resampled (a corpus's questions
+    move together: one index, one writer's reading of it), and how many corpora moved each way.
+    A change whose interval holds 0 is within what this many questions can tell apart."""
+    import random
+
+    diff = {c: [(after[k][key] or 0.0) - (before[k][key] or 0.0) for k in ks] for c, ks in by_corpus.items()}
+    corpora = sorted(diff)
+    total = lambda cs: sum(sum(diff[c]) for c in cs) / max(1, sum(len(diff[c]) for c in cs))  # noqa: E731
+    rng = random.Random(0)
+    means = sorted(total([rng.choice(corpora) for _ in corpora]) for _ in range(draws))
+    up = sum(1 for c in corpora if sum(diff[c]) > 1e-9)
+    down = sum(1 for c in corpora if sum(diff[c]) < -1e-9)
+    return (f"difference {total(corpora):+.3f}, 90 % interval over resampled corpora {means[int(0.05 * draws)]:+.3f} … "
+            f"{means[int(0.95 * draws) - 1]:+.3f}; corpora up {up}, down {down}, the same {len(corpora) - up - down}")
+
+
 def compare(before: dict, after: dict, corpus_of: dict[str, str], key: str = "spine_full_recall") -> str:
     """What moved between two runs on the same cases: the means, each corpus and each question
     that changed, and the lowest corpora after (a change lands with its worse cases explained)."""
@@ -125,7 +148,7 @@ def compare(before: dict, after: dict, corpus_of: dict[str, str], key: str = "sp
     for k in ids:
         by_corpus[corpus_of.get(k, k)].append(k)
     mean = lambda rows, ks: statistics.mean(rows[k][key] or 0.0 for k in ks)  # noqa: E731
-    lines = [f"{key}: {mean(before, ids):.3f} -> {mean(after, ids):.3f} ({len(ids)} cases)"]
+    lines = [f"{key}: {mean(before, ids):.3f} -> {mean(after, ids):.3f} ({len(ids)} cases)", "  " + interval(before, after, by_corpus, key)]
     for corpus, ks in sorted(by_corpus.items()):
         a, b = mean(before, ks), mean(after, ks)
         if abs(a - b) > 1e-9:
