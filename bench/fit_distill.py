@@ -21,7 +21,7 @@ covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
 - with --role-confusion, prints the role model's LOCO confusion matrix (gold against predicted role on every
   anchor), each confusion with the number of corpora it shows on, and each corpus's confusions;
 - with --objective listwise, fits both scores as a softmax over each corpus's candidates (tried, not
-  shipped: docs/distill.md, What did not work); with --extra, the project's own packs
+  shipped: docs/distill-experiments.md); with --extra, the project's own packs
   (`bench/devset_extra/`) join the fit and the leave-one-corpus-out;
 - with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
   LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it).
