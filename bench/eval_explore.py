@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 from collections import defaultdict
@@ -27,17 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from explore_dataset import PLAIN, cases_by_corpus, gold_units, matches, open_index, question_args  # noqa: E402
 
 
-def oracle(case: dict | None) -> None:
-    """The engine ranks `case`'s candidates by its gold from now on (None: by the model again)."""
+def oracle_ranking():
+    """Ranks each question's candidates by its gold from now on, through the real gate and packer.
+    Returns (ask, restore): `ask(case)` before each question, `restore()` to rank by the model again."""
     from codegraph.explore import engine, ranker
 
-    plain = getattr(engine, "_plain_candidate_table", engine.candidate_table)
-    engine._plain_candidate_table = plain
-    if case is None:
-        engine.candidate_table = plain
-        ranker.use(None)
-        return
-    golds, seen = gold_units(case), []
+    plain, seen, golds = engine.candidate_table, [], []
 
     def table(index, req, front):
         cands, rows, links = plain(index, req, front)
@@ -50,8 +46,16 @@ def oracle(case: dict | None) -> None:
         def rank(self, rows, links):
             return [0.9 if any(matches(u, g) for g in golds) else 0.01 for u in seen]
 
+    def ask(case: dict) -> None:
+        golds[:] = gold_units(case)
+        ranker.use(Gold())
+
+    def restore() -> None:
+        engine.candidate_table = plain
+        ranker.use(None)
+
     engine.candidate_table = table
-    ranker.use(Gold())
+    return ask, restore
 
 
 def main() -> None:
@@ -81,6 +85,7 @@ def main() -> None:
                       {c["id"]: corpus for corpus, cases in by_corpus.items() for c in cases}))
         return
     budget = data.get("budget_chars", 28000)
+    ask, restore = oracle_ranking() if args.oracle else (None, None)
     rows = {}
     for corpus, cases in sorted(by_corpus.items()):
         if args.folds:
@@ -94,8 +99,8 @@ def main() -> None:
                 rows[case["id"]] = {"case_id": case["id"], "spine_full_recall": 0.0, "error": True}
             continue
         for case in cases:
-            if args.oracle:
-                oracle(case)
+            if ask:
+                ask(case)
             if args.floor:
                 text = floor_answer(Path(args.corpora) / corpus, case["question"], budget)
             else:
@@ -107,8 +112,8 @@ def main() -> None:
             if args.detail:
                 devset_run.detail(case["spine"], units, "spine")
     ranker.use(None)
-    if args.oracle:
-        oracle(None)
+    if restore:
+        restore()
     split_of = {c["id"]: c.get("split", "fit") for cases in by_corpus.values() for c in cases}
     for split in sorted(set(split_of.values())):
         part = [r for k, r in rows.items() if split_of[k] == split]
@@ -127,8 +132,6 @@ def interval(before: dict, after: dict, by_corpus: dict[str, list[str]], key: st
     """The mean difference and its 90 % interval with the corpora resampled (a corpus's questions
     move together: one index, one writer's reading of it), and how many corpora moved each way.
     A change whose interval holds 0 is within what this many questions can tell apart."""
-    import random
-
     diff = {c: [(after[k][key] or 0.0) - (before[k][key] or 0.0) for k in ks] for c, ks in by_corpus.items()}
     corpora = sorted(diff)
     total = lambda cs: sum(sum(diff[c]) for c in cs) / max(1, sum(len(diff[c]) for c in cs))  # noqa: E731

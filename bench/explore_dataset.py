@@ -56,9 +56,10 @@ def plain_variants(cases: list[dict], plain: Path) -> list[dict]:
     return [dict(case, id=case["id"] + PLAIN_SUFFIX, question=said[case["id"]]) for case in cases if case["id"] in said]
 
 
-def extra_cases() -> list[dict]:
-    """The questions in `bench/devset_extra/`, each marked `"split": "extra"`."""
-    return [dict(case, split="extra") for f in sorted(EXTRA.glob("*.json")) for case in json.loads(f.read_text())["cases"]]
+def extra_cases(kind: str = "cases") -> list[dict]:
+    """The project's own cases in `bench/devset_extra/` — explore questions (`cases`) or distill
+    answer keys (`distill`) — each marked `"split": "extra"`."""
+    return [dict(case, split="extra") for f in sorted(EXTRA.glob("*.json")) for case in json.loads(f.read_text()).get(kind, [])]
 
 
 def cases_by_corpus(devset: Path, wanted: list[str], plain: Path | None = None, originals: bool = True, extra: str = "") -> tuple[dict, dict[str, list[dict]]]:

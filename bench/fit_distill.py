@@ -41,13 +41,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from codegraph.distill import features as F  # noqa: E402
 from codegraph.distill import ranker  # noqa: E402
+from explore_dataset import extra_cases  # noqa: E402
 
 WEIGHTS = REPO / "server" / "codegraph" / "distill" / "weights.json"
 LOCO = REPO / "bench" / "distill-loco.json"
-EXTRA = REPO / "bench" / "devset_extra"
 ROLES = ("TRIGGER_ENTRY", "ASSEMBLY_INIT", "STATE_ORCHESTRATE", "PERSISTENCE_SINK", "BOUNDARY")
 
 
@@ -290,7 +291,7 @@ def main() -> None:
     args = ap.parse_args()
     cases = json.load(open(Path(args.devset) / "distill_cases.json"))["cases"]
     if args.extra:  # the project's own answer keys on corpora of neither split (extra_corpora.py fetches them)
-        cases += [c for f in sorted(EXTRA.glob("*.json")) for c in json.loads(f.read_text()).get("distill", [])]
+        cases += extra_cases("distill")
     store = Path(args.store)
     data = pickle.loads(store.read_bytes()) if store.is_file() and not args.refresh else {}
     if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.ALL_NAMES) or "near" not in d for d in data.values() if d):
