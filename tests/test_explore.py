@@ -311,6 +311,18 @@ def test_call_syntax_in_a_question_is_code(tmp_path):
     assert "T" not in parse_query("What gives me a `Response<T>`?", idx.files, names).named  # one letter is no name
 
 
+def test_a_method_of_an_object_literal_named_on_a_variable_is_no_crash(tmp_path):
+    """`setup.data()` where `data` is only a method of an object literal handed to a call (its
+    owner is a module statement, not a named type): the question is answered, not an IndexError."""
+    from codegraph.explore.relevance import NameTable, parse_query
+
+    (tmp_path / "options.ts").write_text("register({\n  data() {\n    return 1;\n  },\n});\n")
+    idx = built_index(tmp_path)
+    q = parse_query("What does `setup.data()` return?", idx.files, NameTable(idx.files))
+    assert [u.name for u in q.named.get("setup.data", ())] == ["data"]
+    assert explore(idx, ExploreRequest("What does `setup.data()` return?", 4000), lambda: None)["text"]
+
+
 def test_prose_words_that_name_no_code_are_no_question_words(tmp_path):
     """"end up", "if" and "come" are English: they would match `combineURLs`-like names by a
     verb of the sentence (`defaultIfEmpty`, `com` in a URL) and crowd out the flow's units."""

@@ -155,7 +155,7 @@ class NameTable:
             owner = head.replace("_", "").lower()
             agree = [
                 u for u in methods
-                if len(owner) >= 4 and u.qualname.rsplit(".", 2)[-2].replace("_", "").lower().endswith(owner) and path_prior(u.path) == 1.0
+                if len(owner) >= 4 and _owner_segment(u.qualname).replace("_", "").lower().endswith(owner) and path_prior(u.path) == 1.0
             ] + [
                 u for u in defs
                 if len(owner) >= 4 and u.parent is None and u.is_callable and u.ext_type
@@ -163,6 +163,13 @@ class NameTable:
             ]
             return agree or methods
         return []
+
+
+def _owner_segment(qualname: str) -> str:
+    """`Loader.Builder.build` → "Builder": the name of what defines a member; "" for a member
+    whose owner is no named type (an object literal's method inside a module statement)."""
+    parts = qualname.rsplit(".", 2)
+    return parts[-2] if len(parts) >= 2 else ""
 
 
 def _type_word(type_text: str) -> str:
