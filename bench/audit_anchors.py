@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from explore_dataset import PLAIN, cases_by_corpus, gold_units, matches, open_index, question_args  # noqa: E402
+from explore_dataset import PLAIN, cases_by_corpus, gold_units, index_or_report, matches, question_args  # noqa: E402
 
 
 def audit(index, case: dict, budget: int) -> dict:
@@ -59,10 +59,8 @@ def main() -> None:
     data, by_corpus = cases_by_corpus(Path(args.devset), args.cases, Path(args.plain) if args.plain else None, originals=not args.plain)
     out: dict[str, dict] = {}
     for corpus, cases in sorted(by_corpus.items()):
-        try:
-            index = open_index(Path(args.corpora) / corpus, Path(args.cache_dir))
-        except Exception as exc:  # a corpus that does not index is reported, not fatal
-            print(f"{corpus}: not indexed ({type(exc).__name__}: {exc})", file=sys.stderr)
+        index = index_or_report(Path(args.corpora) / corpus, Path(args.cache_dir))
+        if index is None:
             continue
         for case in cases:
             out[case["id"]] = audit(index, case, data.get("budget_chars", 28000))

@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from explore_dataset import PLAIN, cases_by_corpus, gold_units, matches, open_index, question_args  # noqa: E402
+from explore_dataset import PLAIN, cases_by_corpus, gold_units, index_or_report, matches, question_args  # noqa: E402
 
 
 def oracle_ranking():
@@ -91,10 +91,8 @@ def main() -> None:
         if args.folds:
             fold = Path(args.folds) / f"{corpus}.json"
             ranker.use(ranker.Model.from_json(json.loads(fold.read_text())) if fold.is_file() else None)
-        try:
-            index = open_index(Path(args.corpora) / corpus, Path(args.cache_dir))
-        except Exception as exc:
-            print(f"{corpus}: not indexed ({type(exc).__name__}: {exc})", file=sys.stderr)
+        index = index_or_report(Path(args.corpora) / corpus, Path(args.cache_dir))
+        if index is None:
             for case in cases:
                 rows[case["id"]] = {"case_id": case["id"], "spine_full_recall": 0.0, "error": True}
             continue

@@ -94,6 +94,15 @@ def open_index(root: Path, cache: Path):
     return index
 
 
+def index_or_report(root: Path, cache: Path):
+    """The corpus's index, or None after saying why it does not index (reported, not fatal)."""
+    try:
+        return open_index(root, cache)
+    except Exception as exc:
+        print(f"{root.name}: not indexed ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return None
+
+
 def records_for(index, cases: list[dict], budget: int) -> list[dict]:
     from codegraph.explore.engine import candidate_table, understand
     from codegraph.explore.features import FEATURES
@@ -132,11 +141,8 @@ def main() -> None:
     data, by_corpus = cases_by_corpus(Path(args.devset), args.cases, Path(args.plain) if args.plain else None, extra=args.extra)
     records = []
     for corpus, cases in sorted(by_corpus.items()):
-        root = Path(args.corpora) / corpus
-        try:
-            index = open_index(root, Path(args.cache_dir))
-        except Exception as exc:  # a corpus that does not index is reported, not fatal
-            print(f"{corpus}: not indexed ({type(exc).__name__}: {exc})", file=sys.stderr)
+        index = index_or_report(Path(args.corpora) / corpus, Path(args.cache_dir))
+        if index is None:
             continue
         records += records_for(index, cases, data.get("budget_chars", 28000))
     Path(args.out).write_bytes(pickle.dumps(records))

@@ -19,7 +19,7 @@ import traceback
 from collections import defaultdict
 from pathlib import Path
 
-from explore_dataset import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_DEVSET, open_index
+from explore_dataset import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_DEVSET, index_or_report
 
 
 def questions(devset: Path) -> dict[str, list[str]]:
@@ -52,10 +52,8 @@ def main() -> int:
     for corpus, qs in sorted(questions(Path(args.devset)).items()):
         if args.only and corpus not in args.only:
             continue
-        try:
-            index = open_index(Path(args.corpora) / corpus, Path(args.cache_dir))
-        except Exception as exc:  # a corpus that does not index is reported, not fatal
-            print(f"{corpus}: not indexed ({type(exc).__name__}: {exc})", file=sys.stderr)
+        index = index_or_report(Path(args.corpora) / corpus, Path(args.cache_dir))
+        if index is None:
             continue
         for q in qs:
             asked += 1
