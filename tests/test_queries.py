@@ -228,3 +228,38 @@ async def test_impact_finds_tests_that_live_beside_the_code_by_their_mark(tmp_pa
     workspace.close()
     assert [u["qualname"] for u in result["impacted"]] == ["report"]
     assert [u["qualname"] for u in result["tests"]] == ["tests.area_of_two"]
+
+
+async def test_a_rust_path_names_the_unit_its_dotted_name_does(client: LanguageClient):
+    """`Square::new` is how a Rust reader names the method, `crate::shapes::Square::new` with its
+    module path in front: both name the unit `Square.new` (they were refused as unit ids)."""
+    rust = client.roots["rust"].as_uri()
+
+    async def callers(symbol: str) -> list[str]:
+        result = await client.protocol.send_request_async("codegraph/calls", {"symbol": symbol, "rootUri": rust})
+        return [e["caller"]["qualname"] for e in result["edges"]]
+
+    dotted = await callers("Square.new")
+    assert "Square.doubled" in dotted
+    assert await callers("Square::new") == dotted
+    assert await callers("crate::shapes::Square::new") == dotted
+    with pytest.raises(JsonRpcException) as refused:
+        await callers("src/shapes.rs::Square.neww")  # a unit id whose name is off stays an error
+    assert refused.value.data["field"] == "symbol" and "closest: Square.new" in refused.value.message
+
+
+async def test_an_extension_function_is_named_by_the_type_it_extends(tmp_path: Path):
+    """Kotlin's `fun Path.source()` is what a reader calls `Path.source`; its qualified name is `source`."""
+    from codegraph import service
+    from codegraph.service import IndexOptions, Workspace
+
+    (tmp_path / "Io.kt").write_text(
+        "package io\n\nclass Path(val name: String)\n\nfun Path.source(): String = name\n\n"
+        "fun read(p: Path): String {\n    return p.source()\n}\n")
+    workspace = Workspace(service.CLI, IndexOptions(use_cache=False))
+    workspace.add_root(tmp_path.as_uri())
+    workspace.build_now()
+    result = workspace.answer_now("calls", {"symbol": "Path.source"})
+    workspace.close()
+    assert [e["callee"]["qualname"] for e in result["edges"]] == ["source"]
+    assert [e["caller"]["qualname"] for e in result["edges"]] == ["read"]

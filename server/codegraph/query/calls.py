@@ -7,6 +7,7 @@ or interface method) is one edge to the family, not one guess per member.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -42,8 +43,9 @@ def tag(edge: CallEdge) -> str:
 # ---- which unit a query names ---------------------------------------------------------------
 def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list[Unit]:
     """The units `text` names: a unit id (`path::Qual.name`), `path:line` (the innermost unit
-    there), a qualified name or a name (every unit so named, tests last). Names nothing: an
-    error naming the field, with the closest names."""
+    there), a qualified name (a Rust path `Type::m` too, with a module path in front or not; an
+    extension function as `Type.f`) or a name (every unit so named, tests last). Names nothing:
+    an error naming the field, with the closest names."""
     text = text.strip()
     units = index.resolver.units
     if text in units and units[text].kind != "statement":
@@ -57,10 +59,17 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
     if text in index.files:
         raise InvalidParams(field, f"names a file; name a unit in it (e.g. {text}:LINE or {text}::Name)")
     table = symbol_table(index)
-    if "::" in text:  # a unit id whose path or name is off
+    head = text.split("::", 1)[0]
+    if "::" in text and (head in index.files or "/" in head):  # a unit id whose path or name is off
         found: list[Unit] = []
     else:
-        found = [u for u in table.units if u.qualname == text] or [u for u in table.units if u.name == text]
+        qualname = text.replace("::", ".")  # a Rust path (`Command::get_matches`) names what `Command.get_matches` does
+        found = (
+            [u for u in table.units if u.qualname == qualname]
+            or _longest_tail(table.units, qualname)  # `crate::builder::Command::new`, `flask.app.Flask.wsgi_app`
+            or [u for u in table.units if u.ext_type and f"{_type_name(u.ext_type)}.{u.name}" == qualname]  # `File.source`: `fun File.source()`
+            or [u for u in table.units if u.name == qualname]
+        )
     if not found:
         near = closest(index, text)
         hint = f"; closest: {', '.join(near)}" if near else ""
@@ -71,6 +80,21 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
         shown = ", ".join(u.id for u in found[:MAX_MATCHES])
         raise InvalidParams(field, f"is ambiguous: {len(found)} units are named {text!r} ({shown}, …); name one as path::Qualified.name"[:600])
     return found
+
+
+def _longest_tail(units, qualname: str) -> list[Unit]:
+    """The units whose qualified name ends the one asked for, the longest such name only: a name
+    written with its module or crate path in front (`builder.Command.new` → `Command.new`)."""
+    if "." not in qualname:
+        return []
+    found = [u for u in units if "." in u.qualname and qualname.endswith("." + u.qualname)]
+    longest = max((len(u.qualname) for u in found), default=0)
+    return [u for u in found if len(u.qualname) == longest]
+
+
+def _type_name(type_text: str) -> str:
+    """`okio.File?`, `List<File>` → the named type's own name (`File`, `List`)."""
+    return re.split(r"[<?\[(\s]", type_text.strip(), maxsplit=1)[0].rsplit(".", 1)[-1]
 
 
 def unit_at(index: "RootIndex", path: str, line: int) -> Unit | None:
