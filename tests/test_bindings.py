@@ -146,6 +146,19 @@ def test_commonjs_destructured_require_resolves(tmp_path):
     assert target(index, "lib/main.js", "join") is None
 
 
+def test_a_named_class_expression_is_a_class_whose_this_calls_resolve(tmp_path):
+    """`module.exports = class Application extends Emitter {…}` (and `const X = class Y {…}`)
+    defines a class: its methods are `Application.listen`, and `this.callback()` inside them is
+    the class's own `callback` — not ownerless functions and unknown calls."""
+    index = index_of(tmp_path, {
+        "lib/app.js": "module.exports = class Application {\n  listen() { return this.callback(); }\n  callback() { return 1; }\n};\n",
+        "src/view.ts": "export const View = class Panel {\n  draw(): number { return this.size(); }\n  size(): number { return 2; }\n};\n",
+    })
+    assert [u.qualname for u in index.files["lib/app.js"].units if u.kind != "statement"] == ["Application", "Application.listen", "Application.callback"]
+    assert target(index, "lib/app.js", "callback") == "lib/app.js::Application.callback"
+    assert target(index, "src/view.ts", "size") == "src/view.ts::Panel.size"
+
+
 def test_rust_use_alias_resolves(tmp_path):
     index = index_of(tmp_path, {
         "src/util.rs": "pub fn helper() -> u32 { 1 }\n",

@@ -11,6 +11,7 @@ from .spec import LanguageSpec, ModuleStatement, held_value, named_children, tex
 
 _COMMON_DEFS = """
 (class_declaration name: (_) @name) @class
+(class name: (_) @name) @class
 (function_declaration name: (_) @name) @function
 (generator_function_declaration name: (_) @name) @function
 (method_definition name: (_) @name) @method
@@ -25,6 +26,8 @@ _COMMON_DEFS = """
 (program (export_statement declaration: (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
 (export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))
 """
+# A named class expression is a class too (`module.exports = class Application extends Emitter {…}`):
+# its methods are its members, and `this.m()` inside them resolves through it.
 # `a.b = function …` and friends above: functions assigned to members (`exports.f`,
 # `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal.
 # Not `this.x = function`: the qualname would make it a nested name of the enclosing function.
