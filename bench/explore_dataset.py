@@ -77,10 +77,10 @@ def cases_by_corpus(devset: Path, wanted: list[str], plain: Path | None = None, 
     return data, by_corpus
 
 
-def question_args(ap: argparse.ArgumentParser) -> None:
-    """The arguments every script over the fit questions takes: which cases, the development set,
-    the corpora and the index cache."""
-    ap.add_argument("cases", nargs="*")
+def question_args(ap: argparse.ArgumentParser, which: str = "cases", help: str = "these case ids only (default: all)") -> None:
+    """The arguments every script over the fit questions takes: which cases (or corpora), the
+    development set, the corpora and the index cache."""
+    ap.add_argument(which, nargs="*", help=help)
     ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
     ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
     ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))

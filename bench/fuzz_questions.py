@@ -22,7 +22,7 @@ import traceback
 from collections import defaultdict
 from pathlib import Path
 
-from explore_dataset import DEFAULT_CACHE, DEFAULT_CORPORA, DEFAULT_DEVSET, index_or_report
+from explore_dataset import index_or_report, question_args
 
 
 def gold_units(devset: Path) -> list[tuple[str, dict]]:
@@ -62,10 +62,7 @@ def lookups(units: list[tuple[str, dict]]) -> dict[str, list[tuple[str, dict]]]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("only", nargs="*", help="these corpora only (default: every fit corpus)")
-    ap.add_argument("--devset", default=str(DEFAULT_DEVSET))
-    ap.add_argument("--corpora", default=str(DEFAULT_CORPORA))
-    ap.add_argument("--cache-dir", default=str(DEFAULT_CACHE))
+    question_args(ap, "only", "these corpora only (default: every fit corpus)")
     ap.add_argument("--budget", type=int, default=8000)
     args = ap.parse_args()
     from codegraph.query.request import run_calls, run_impact, run_symbols

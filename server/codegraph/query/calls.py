@@ -7,11 +7,11 @@ or interface method) is one edge to the family, not one guess per member.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..graph.likely import likely_graph
+from ..languages.spec import last_segment
 from ..model.facts import CLASS_KINDS, Call, Unit
 from ..model.fields import InvalidParams
 from .symbols import closest, is_test_unit, symbol_table
@@ -67,7 +67,7 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
         found = (
             [u for u in table.units if u.qualname == qualname]
             or _longest_tail(table.units, qualname)  # `crate::builder::Command::new`, `flask.app.Flask.wsgi_app`
-            or [u for u in table.units if u.ext_type and f"{_type_name(u.ext_type)}.{u.name}" == qualname]  # `File.source`: `fun File.source()`
+            or [u for u in table.units if u.ext_type and f"{last_segment(u.ext_type).rstrip('?')}.{u.name}" == qualname]  # `File.source`: `fun File.source()`
             or [u for u in table.units if u.name == qualname]
         )
     if not found:
@@ -90,11 +90,6 @@ def _longest_tail(units, qualname: str) -> list[Unit]:
     found = [u for u in units if "." in u.qualname and qualname.endswith("." + u.qualname)]
     longest = max((len(u.qualname) for u in found), default=0)
     return [u for u in found if len(u.qualname) == longest]
-
-
-def _type_name(type_text: str) -> str:
-    """`okio.File?`, `List<File>` → the named type's own name (`File`, `List`)."""
-    return re.split(r"[<?\[(\s]", type_text.strip(), maxsplit=1)[0].rsplit(".", 1)[-1]
 
 
 def unit_at(index: "RootIndex", path: str, line: int) -> Unit | None:
