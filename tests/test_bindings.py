@@ -347,6 +347,35 @@ def test_go_function_in_the_same_package_directory_resolves(tmp_path):
     assert target(index, "a/two.go", "Helper") == "a/one.go::Helper"
 
 
+def test_go_method_in_another_file_than_its_type_binds_its_receiver(tmp_path):
+    # Go spreads a type's methods over its package's files; the receiver is typed all the same
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\n",
+        "srv/server.go": "package srv\n\ntype Server struct{}\n\nfunc (s *Server) Start() {}\n",
+        "srv/handlers.go": "package srv\n\nfunc (s *Server) Handle() { s.Start(); s.Stop() }\n",
+        "other/other.go": "package other\n\ntype Server struct{}\n\nfunc (s *Server) Stop() {}\n",
+    })
+    assert target(index, "srv/handlers.go", "Start") == "srv/server.go::Server.Start"
+    assert target(index, "srv/handlers.go", "Stop") is None  # another package's Server is not this one
+
+
+def test_kotlin_bare_call_binds_the_extension_of_the_implicit_receiver(tmp_path):
+    # two imported extensions share a name; `this` decides which one a bare call means
+    index = index_of(tmp_path, {
+        "src/app/internal/Common.kt": "package app.internal\n\nimport app.Sink\nimport app.Buffer\n\n"
+                                      "fun Sink.commonFlush() {}\n\nfun Buffer.commonFlush() {}\n",
+        "src/app/Sink.kt": "package app\n\nimport app.internal.commonFlush\n\n"
+                           "class Sink {\n    fun flush() = commonFlush()\n}\n\n"
+                           "class Buffer {\n    fun flush() = commonFlush()\n}\n\n"
+                           "class Pipe {\n    fun flush() = commonFlush()\n}\n\n"
+                           "class Own {\n    fun commonFlush() {}\n    fun flush() = commonFlush()\n}\n",
+    })
+    assert target(index, "src/app/Sink.kt", "commonFlush", 0) == "src/app/internal/Common.kt::commonFlush"
+    assert target(index, "src/app/Sink.kt", "commonFlush", 1) == "src/app/internal/Common.kt::commonFlush#2"
+    assert target(index, "src/app/Sink.kt", "commonFlush", 2) is None  # extends neither: no proof
+    assert target(index, "src/app/Sink.kt", "commonFlush", 3) == "src/app/Sink.kt::Own.commonFlush"  # a member wins
+
+
 def test_java_class_in_another_package_without_import_is_not_proof(tmp_path):
     index = index_of(tmp_path, {
         "x/Widget.java": "package x;\npublic class Widget {}\n",

@@ -194,6 +194,24 @@ def test_removing_a_definition_drops_edges_into_it(tmp_path):
     assert index.graph is not None
 
 
+def test_a_go_type_moving_files_re_resolves_its_methods_declared_elsewhere(tmp_path):
+    # handlers.go names no `Server`: only its method's receiver ties it to the type in server.go
+    root = tmp_path / "r"
+    (root / "srv").mkdir(parents=True)
+    (root / "go.mod").write_text("module example.com/m\n")
+    (root / "srv/server.go").write_text("package srv\n\ntype Server struct{}\n\nfunc (s *Server) Start() {}\n")
+    (root / "srv/handlers.go").write_text("package srv\n\nfunc (s *Server) Handle() { s.Start() }\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    assert [e.dst for e in index.bindings["srv/handlers.go"].edges if e.kind == "calls"] == ["srv/server.go::Server.Start"]
+    text = "package srv\n\ntype Server struct{}\n\nfunc (s *Server) Start() {}\n"
+    index.open_document("srv/server.go", text)
+    index.set_document("srv/server.go", b"package srv\n\nfunc (s *Server) Start() {}\n", None)  # the type is gone
+    assert not [e for e in index.bindings["srv/handlers.go"].edges if e.kind == "calls"]
+    index.set_document("srv/server.go", text.encode(), None)
+    assert [e.dst for e in index.bindings["srv/handlers.go"].edges if e.kind == "calls"] == ["srv/server.go::Server.Start"]
+
+
 def test_open_buffer_wins_over_disk_until_closed(tmp_path):
     root = tmp_path / "r"
     root.mkdir()

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..languages import BY_NAME
-from ..languages.spec import LanguageSpec
+from ..languages.spec import LanguageSpec, last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, FileFacts, Unit
 
@@ -102,6 +102,21 @@ def _package_key(facts: FileFacts) -> tuple[str, str] | None:
     return None
 
 
+def _elsewhere_owner(facts: FileFacts | None, u: Unit) -> str:
+    """The type name of a method whose type another file of its scope declares (Go), else ""."""
+    if u.parent is not None or u.kind != "method" or "." not in u.qualname or facts is None or spec_of(facts).member_scope != "directory":
+        return ""
+    return u.qualname.rsplit(".", 1)[0]
+
+
+def _observed_names(facts: FileFacts) -> set[str]:
+    """The names whose definitions this file's bindings depend on: what it references, and the
+    types of its methods declared elsewhere in the package (their receivers bind through them)."""
+    names = set(facts.names_referenced())
+    names.update(o for u in facts.units if (o := _elsewhere_owner(facts, u)))
+    return names
+
+
 class Resolver:
     """Holds the cross-file indexes; `resolve_file` is a pure read of them."""
 
@@ -152,8 +167,8 @@ class Resolver:
         def shape(f: FileFacts) -> set[tuple[str, str, int]]:
             counts: dict[tuple[str, str], int] = defaultdict(int)
             for u in f.units:
-                if u.kind != "statement":
-                    counts[(u.qualname, u.kind)] += 1  # a second definition makes a name ambiguous
+                if u.kind != "statement":  # a second definition makes a name ambiguous; an extension
+                    counts[(u.qualname, f"{u.kind}:{u.ext_type}")] += 1  # binds by the type it extends
             return {(q, k, n) for (q, k), n in counts.items()}
 
         def supers(f: FileFacts) -> set[tuple[str, str, str]]:
@@ -209,7 +224,7 @@ class Resolver:
                 self._unclaim(owners, spec.module_system, mod, facts.path)
         if spec.module_system == "directory":
             self.go_dirs[posixpath.dirname(facts.path)].discard(facts.path)
-        for name in facts.names_referenced():
+        for name in _observed_names(facts):
             self.refs[name].discard(facts.path)
 
     def _claim(self, owners: dict[str, str], system: str, module: str, path: str) -> None:
@@ -271,7 +286,7 @@ class Resolver:
                 self._claim(owners, spec.module_system, mod, facts.path)
         if spec.module_system == "directory":
             self.go_dirs[posixpath.dirname(facts.path)].add(facts.path)
-        for name in facts.names_referenced():
+        for name in _observed_names(facts):
             self.refs[name].add(facts.path)
 
     def add_all(self, facts: list[FileFacts]) -> None:
@@ -534,8 +549,39 @@ class Resolver:
             return target if kind == "unit" else (kind, target)  # type: ignore[return-value]
         pkg = _package_key(facts)
         if pkg is not None:
-            return self._unique(self.packages.get(pkg, {}).get(name))
-        return None
+            hit = self._unique(self.packages.get(pkg, {}).get(name))
+            if hit is not None:
+                return hit
+        return self._implicit_extension(facts, caller, name)
+
+    def _implicit_extension(self, facts: FileFacts, caller: Unit | None, name: str) -> Unit | None:
+        """A bare call of an extension function on the implicit receiver (Kotlin: `commonFlush()`
+        in a member of `RealBufferedSink`, with `fun RealBufferedSink.commonFlush()` and `fun
+        Buffer.commonFlush()` both imported): among the definitions in scope by that name, the one
+        that extends the type `this` is. A member of that name was already preferred above."""
+        seen: dict[str, Unit] = {}
+        for imp in self.imports_by_local.get(facts.path, {}).get(name, ()):
+            if imp.name == name and not imp.alias:
+                seen.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()))
+        pkg = _package_key(facts)
+        seen.update((u.id, u) for u in (self.packages.get(pkg, {}).get(name, ()) if pkg is not None else ()))
+        extensions = [u for u in seen.values() if u.ext_type and u.is_callable]
+        if not extensions:
+            return None
+        receivers = self._implicit_receivers(caller)
+        return self._unique([u for u in extensions if last_segment(u.ext_type).rstrip("?") in receivers])
+
+    def _implicit_receivers(self, caller: Unit | None) -> set[str]:
+        """The type names `this` has inside `caller`: the type an enclosing extension function
+        extends, or the innermost enclosing type and its direct supertypes."""
+        cur = caller
+        while cur is not None:
+            if cur.ext_type:
+                return {last_segment(cur.ext_type).rstrip("?")}
+            if cur.is_type:
+                return {cur.name} | {t.name for t in self.supertypes_of(cur)}
+            cur = self.units.get(cur.parent) if cur.parent else None
+        return set()
 
     def _resolve_type_text(self, facts: FileFacts, text: str) -> Unit | None:
         clean = text
@@ -612,7 +658,17 @@ class Resolver:
             if cur.is_type:
                 return method, cur
             cur = self.units.get(cur.parent) if cur.parent else None
-        return method, None
+        return method, (self._receiver_type_elsewhere(method) if method is not None else None)
+
+    def _receiver_type_elsewhere(self, method: Unit) -> Unit | None:
+        """A Go method declared in another file of its package than its type (`func (c *Command)
+        Find` in completions.go, `type Command struct` in command.go): the extractor sees one file
+        and leaves the method without a parent, but its receiver is typed all the same."""
+        owner = _elsewhere_owner(self.files.get(method.path), method)
+        if not owner:
+            return None
+        pkg = _package_key(self.files[method.path])
+        return self._unique([u for u in self.packages.get(pkg, {}).get(owner, ()) if u.is_type and u.kind != "impl"]) if pkg else None
 
     def _receiver_target(self, facts: FileFacts, caller: Unit | None, receiver: str) -> Unit | tuple[str, str] | None:
         method, owner = self._enclosing_type(caller)
