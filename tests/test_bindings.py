@@ -298,6 +298,24 @@ def test_attribute_of_self_stays_unknown(tmp_path):
     assert target(index, "m.py", "start") is None
 
 
+def test_a_call_through_a_declared_field_binds_in_statically_typed_languages(tmp_path):
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\n",
+        "raft/log.go": "package raft\n\ntype raftLog struct{}\n\nfunc (l *raftLog) append() {}\n",
+        "raft/raft.go": "package raft\n\ntype raft struct {\n\tlog *raftLog\n}\n",
+        "raft/step.go": "package raft\n\nfunc (r *raft) step() { r.log.append() }\n",  # a third file
+        "src/lib.rs": "struct Conn;\nimpl Conn {\n    fn poll(&self) {}\n}\n"
+                      "struct Server {\n    conn: Conn,\n}\nimpl Server {\n    fn run(&self) { self.conn.poll(); }\n}\n",
+        "web/app.ts": "class Store {\n  save(): void {}\n}\n"
+                      "class App {\n  private store: Store;\n  private made = new Store();\n"
+                      "  run(): void { this.store.save(); this.made.save(); }\n}\n",
+    })
+    assert target(index, "raft/step.go", "append") == "raft/log.go::raftLog.append"
+    assert target(index, "src/lib.rs", "poll") == "src/lib.rs::Conn.poll"
+    assert target(index, "web/app.ts", "save", 0) == "web/app.ts::Store.save"
+    assert target(index, "web/app.ts", "save", 1) is None  # a member a call made has no declared type: no proof
+
+
 def test_javascript_computed_member_call_is_not_fabricated(tmp_path):
     index = index_of(tmp_path, {"src/a.js": "function go() {}\nconst table = { go };\nexport function main(k) { table[k](); go(); }\n"})
     edges = [e.dst for e in index.bindings["src/a.js"].edges if e.kind == "calls"]

@@ -212,6 +212,22 @@ def test_a_go_type_moving_files_re_resolves_its_methods_declared_elsewhere(tmp_p
     assert [e.dst for e in index.bindings["srv/handlers.go"].edges if e.kind == "calls"] == ["srv/server.go::Server.Start"]
 
 
+def test_changing_a_fields_declared_type_re_resolves_calls_through_it_in_other_files(tmp_path):
+    root = tmp_path / "r"
+    (root / "srv").mkdir(parents=True)
+    (root / "go.mod").write_text("module example.com/m\n")
+    (root / "srv/types.go").write_text("package srv\n\ntype A struct{}\n\nfunc (a *A) Go() {}\n\ntype B struct{}\n\nfunc (b *B) Go() {}\n")
+    old = "package srv\n\ntype Server struct {\n\tpart *A\n}\n"
+    (root / "srv/server.go").write_text(old)
+    (root / "srv/run.go").write_text("package srv\n\nfunc (s *Server) Run() { s.part.Go() }\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    assert [e.dst for e in index.bindings["srv/run.go"].edges if e.kind == "calls"] == ["srv/types.go::A.Go"]
+    index.open_document("srv/server.go", old)
+    index.set_document("srv/server.go", old.replace("*A", "*B").encode(), None)
+    assert [e.dst for e in index.bindings["srv/run.go"].edges if e.kind == "calls"] == ["srv/types.go::B.Go"]
+
+
 def test_open_buffer_wins_over_disk_until_closed(tmp_path):
     root = tmp_path / "r"
     root.mkdir()

@@ -231,6 +231,9 @@ QUERY_TOOLS: list[dict[str, Any]] = [
         ),
         "inputSchema": _input_schema(service.CALLS, {
             "symbol": {"description": "A name ('save'), a qualified name ('Store.save'), 'path::Qualified.name' or 'path:LINE'. "
+                                      "A qualified name may be written the language's way ('Command::get_matches'), with its "
+                                      "module or crate path in front ('flask.app.Flask.wsgi_app'), and a Kotlin extension "
+                                      "function by the type it extends ('Path.source'). "
                                       "A name several units share answers for each of them (up to 8)."},
             "direction": {"description": "'callers' (default): who calls it. 'callees': what it calls."},
             "depth": {"description": "Steps to follow (default 1); each unit is expanded once."},

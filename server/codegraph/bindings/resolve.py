@@ -166,9 +166,11 @@ class Resolver:
         """
         def shape(f: FileFacts) -> set[tuple[str, str, int]]:
             counts: dict[tuple[str, str], int] = defaultdict(int)
+            fields = spec_of(f).declared_fields
             for u in f.units:
                 if u.kind != "statement":  # a second definition makes a name ambiguous; an extension
-                    counts[(u.qualname, f"{u.kind}:{u.ext_type}")] += 1  # binds by the type it extends
+                    # binds by the type it extends; a type's declared fields bind calls through them
+                    counts[(u.qualname, f"{u.kind}:{u.ext_type}:{u.attrs if fields and u.is_type else ''}")] += 1
             return {(q, k, n) for (q, k), n in counts.items()}
 
         def supers(f: FileFacts) -> set[tuple[str, str, str]]:
@@ -681,7 +683,9 @@ class Resolver:
         if not parts or any(not p.isidentifier() for p in parts):
             return None
         if parts[0] in SELF_WORDS or (method is not None and parts[0] == method.receiver):
-            return None  # attribute of self (self.x.y()): needs types, left unknown
+            if len(parts) == 2 and owner is not None and spec_of(facts).declared_fields:
+                return self._field_type(owner, parts[1])  # `self.conn.poll()`: through the field's declared type
+            return None  # attribute of self (self.x.y()) without static types: left unknown
         declared = self._declared_type(caller, parts[0])
         if declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
             head = self._resolve_type_text(facts, declared)
@@ -690,6 +694,28 @@ class Resolver:
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head
+
+    def _field_type(self, t: Unit, name: str) -> Unit | None:
+        """The declared type of field `name` of type `t` (a Rust impl block: of its type) or of its
+        supertypes, resolved where the field is declared. A member a call made (`Buffer()`, a
+        Kotlin property with an initialiser) has no declared type here: no proof."""
+        if t.kind == "impl":
+            facts = self.files.get(t.path)
+            t = self._resolve_type_text(facts, t.qualname) if facts is not None else None
+        frontier, seen = [t] if t is not None else [], set()
+        for _ in range(MAX_SUPER_DEPTH):
+            nxt: list[Unit] = []
+            for cur in frontier:
+                if cur.id in seen:
+                    continue
+                seen.add(cur.id)
+                held = next((h for n, h in cur.attrs if n == name), None)
+                if held is not None:
+                    facts = self.files.get(cur.path)
+                    return None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held)
+                nxt += self.supertypes_of(cur)
+            frontier = nxt
+        return None
 
     # ---- resolution ------------------------------------------------------------------
     def resolve_file(self, path: str) -> FileBindings:

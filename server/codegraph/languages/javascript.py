@@ -370,13 +370,13 @@ _COMMON = dict(
 _TS_DECLARATIONS = "(variable_declarator name: (identifier) @name type: (type_annotation) @type)"
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
-    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, **_COMMON
+    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
 # In TSX a line may well start with `<Tag>(`: only the variance rewrite is safe there.
 TSX = LanguageSpec(
     name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=_blank_variance, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
-    signature_return=TS_RETURN, **_JSX
+    signature_return=TS_RETURN, declared_fields=True, **_JSX
 )
 JAVASCRIPT = LanguageSpec(
     name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, **_JSX

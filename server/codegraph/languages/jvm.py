@@ -84,6 +84,7 @@ def kotlin_main(u, facts, top: bool, signature) -> str:
 
 
 JAVA = LanguageSpec(
+    declared_fields=True,
     boundary_nodes=(("try_statement", 2), ("try_with_resources_statement", 2), ("throw_statement", 3)),
     io_modules=IO_MODULES,
     main_entry=java_main,
@@ -222,6 +223,7 @@ def kotlin_extension_type(node: Node) -> str:
 
 
 KOTLIN = LanguageSpec(
+    declared_fields=True,
     boundary_nodes=(("try_expression", 2),),
     io_modules=IO_MODULES,
     main_entry=kotlin_main,

@@ -111,6 +111,10 @@ class LanguageSpec:
     copy_suffixes: tuple[str, ...] = ()
     # A bare name inside a type's method can denote one of its fields (Java, Kotlin: no `this.`)
     implicit_this: bool = False
+    # A field's declared type is what it holds for the object's whole life (static typing): a call
+    # on `self.conn` / `r.log` binds through it (Go, Rust, Java, Kotlin, TypeScript; not Python,
+    # where an annotation is a hint and `self.x = param` is all the index sees of many members)
+    declared_fields: bool = False
     # Methods an object runs when it is called like a function (`obj(…)` → `__call__`, `invoke`)
     call_protocol: tuple[str, ...] = ()
     # (trait/interface name, method): constructing a type that implements it hands the method to

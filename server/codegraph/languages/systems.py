@@ -115,6 +115,7 @@ def go_main(u, facts, top: bool, signature) -> str:
 
 
 GO = LanguageSpec(
+    declared_fields=True,
     boundary_nodes=(("defer_statement", 2), ("if_statement", 4), ("return_statement", 3)),
     boundary_tier=go_boundary_tier,
     io_modules=frozenset({"os", "io", "io/ioutil", "bufio", "database/sql", "encoding/gob", "encoding/csv", "path/filepath", "net"}),
@@ -368,6 +369,7 @@ def rust_boundary_tier(node: Node, tier: int) -> int:
 RUST_ERROR_ARM = 'match_arm pattern: (match_pattern (tuple_struct_pattern type: (identifier) @_err (#eq? @_err "Err")))'
 
 RUST = LanguageSpec(
+    declared_fields=True,
     boundary_nodes=(("try_expression", 3), ("match_arm", 2)),
     boundary_tier=rust_boundary_tier,
     catch_node=RUST_ERROR_ARM,

@@ -49,7 +49,9 @@ class Unit(NamedTuple):
     local_types: tuple[tuple[str, str], ...] = ()
     returns: str = ""  # a callable's declared return type name, "" when none or not one named type
     # (member name, what it holds) of a type: a declared type name, or "Callee()" when assigned
-    # the result of a call/construction (`self.x = Foo()`); for the ranked graph, never proof
+    # the result of a call/construction (`self.x = Foo()`). A declared type binds calls through the
+    # member where the language's types are static (`spec.declared_fields`); the rest is for the
+    # ranked graph only, never proof
     attrs: tuple[tuple[str, str], ...] = ()
     # the type an extension function extends (Kotlin `fun Buffer.readX()`): `this` in its body, and
     # what `x.readX()` is called on; "" for every other unit. For the ranked graph, never proof
