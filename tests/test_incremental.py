@@ -194,38 +194,44 @@ def test_removing_a_definition_drops_edges_into_it(tmp_path):
     assert index.graph is not None
 
 
-def test_a_go_type_moving_files_re_resolves_its_methods_declared_elsewhere(tmp_path):
-    # handlers.go names no `Server`: only its method's receiver ties it to the type in server.go
+def _go_package(tmp_path, files: dict[str, str]) -> RootIndex:
     root = tmp_path / "r"
     (root / "srv").mkdir(parents=True)
     (root / "go.mod").write_text("module example.com/m\n")
-    (root / "srv/server.go").write_text("package srv\n\ntype Server struct{}\n\nfunc (s *Server) Start() {}\n")
-    (root / "srv/handlers.go").write_text("package srv\n\nfunc (s *Server) Handle() { s.Start() }\n")
+    for name, text in files.items():
+        (root / "srv" / name).write_text(text)
     index = RootIndex(root, use_cache=False)
     index.build()
-    assert [e.dst for e in index.bindings["srv/handlers.go"].edges if e.kind == "calls"] == ["srv/server.go::Server.Start"]
-    text = "package srv\n\ntype Server struct{}\n\nfunc (s *Server) Start() {}\n"
-    index.open_document("srv/server.go", text)
+    return index
+
+
+def _calls_from(index: RootIndex, path: str) -> list[str]:
+    return [e.dst for e in index.bindings[path].edges if e.kind == "calls"]
+
+
+def test_a_go_type_moving_files_re_resolves_its_methods_declared_elsewhere(tmp_path):
+    # handlers.go names no `Server`: only its method's receiver ties it to the type in server.go
+    server = "package srv\n\ntype Server struct{}\n\nfunc (s *Server) Start() {}\n"
+    index = _go_package(tmp_path, {"server.go": server, "handlers.go": "package srv\n\nfunc (s *Server) Handle() { s.Start() }\n"})
+    assert _calls_from(index, "srv/handlers.go") == ["srv/server.go::Server.Start"]
+    index.open_document("srv/server.go", server)
     index.set_document("srv/server.go", b"package srv\n\nfunc (s *Server) Start() {}\n", None)  # the type is gone
-    assert not [e for e in index.bindings["srv/handlers.go"].edges if e.kind == "calls"]
-    index.set_document("srv/server.go", text.encode(), None)
-    assert [e.dst for e in index.bindings["srv/handlers.go"].edges if e.kind == "calls"] == ["srv/server.go::Server.Start"]
+    assert _calls_from(index, "srv/handlers.go") == []
+    index.set_document("srv/server.go", server.encode(), None)
+    assert _calls_from(index, "srv/handlers.go") == ["srv/server.go::Server.Start"]
 
 
 def test_changing_a_fields_declared_type_re_resolves_calls_through_it_in_other_files(tmp_path):
-    root = tmp_path / "r"
-    (root / "srv").mkdir(parents=True)
-    (root / "go.mod").write_text("module example.com/m\n")
-    (root / "srv/types.go").write_text("package srv\n\ntype A struct{}\n\nfunc (a *A) Go() {}\n\ntype B struct{}\n\nfunc (b *B) Go() {}\n")
-    old = "package srv\n\ntype Server struct {\n\tpart *A\n}\n"
-    (root / "srv/server.go").write_text(old)
-    (root / "srv/run.go").write_text("package srv\n\nfunc (s *Server) Run() { s.part.Go() }\n")
-    index = RootIndex(root, use_cache=False)
-    index.build()
-    assert [e.dst for e in index.bindings["srv/run.go"].edges if e.kind == "calls"] == ["srv/types.go::A.Go"]
-    index.open_document("srv/server.go", old)
-    index.set_document("srv/server.go", old.replace("*A", "*B").encode(), None)
-    assert [e.dst for e in index.bindings["srv/run.go"].edges if e.kind == "calls"] == ["srv/types.go::B.Go"]
+    server = "package srv\n\ntype Server struct {\n\tpart *A\n}\n"
+    index = _go_package(tmp_path, {
+        "types.go": "package srv\n\ntype A struct{}\n\nfunc (a *A) Go() {}\n\ntype B struct{}\n\nfunc (b *B) Go() {}\n",
+        "server.go": server,
+        "run.go": "package srv\n\nfunc (s *Server) Run() { s.part.Go() }\n",
+    })
+    assert _calls_from(index, "srv/run.go") == ["srv/types.go::A.Go"]
+    index.open_document("srv/server.go", server)
+    index.set_document("srv/server.go", server.replace("*A", "*B").encode(), None)
+    assert _calls_from(index, "srv/run.go") == ["srv/types.go::B.Go"]
 
 
 def test_open_buffer_wins_over_disk_until_closed(tmp_path):

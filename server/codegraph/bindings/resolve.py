@@ -109,12 +109,13 @@ def _elsewhere_owner(facts: FileFacts | None, u: Unit) -> str:
     return u.qualname.rsplit(".", 1)[0]
 
 
-def _observed_names(facts: FileFacts) -> set[str]:
+def _observed_names(facts: FileFacts) -> "tuple[str, ...] | set[str]":
     """The names whose definitions this file's bindings depend on: what it references, and the
     types of its methods declared elsewhere in the package (their receivers bind through them)."""
-    names = set(facts.names_referenced())
-    names.update(o for u in facts.units if (o := _elsewhere_owner(facts, u)))
-    return names
+    names = facts.names_referenced()
+    if spec_of(facts).member_scope != "directory":
+        return names
+    return {*names, *(o for u in facts.units if (o := _elsewhere_owner(facts, u)))}
 
 
 class Resolver:
@@ -135,6 +136,7 @@ class Resolver:
         self.go_dirs: dict[str, set[str]] = defaultdict(set)
         self.refs: dict[str, set[str]] = defaultdict(set)  # referenced name → files
         self.defined: dict[str, int] = defaultdict(int)  # name → how many definitions carry it
+        self.extension_names: dict[str, int] = defaultdict(int)  # name → how many extension functions carry it
         self.imports_by_local: dict[str, dict[str, list]] = {}  # path → local name → imports binding it
         # Memos of pure lookups over the indexes; every update() clears them.
         self._memo_supers: dict[str, list[Unit]] = {}
@@ -199,11 +201,12 @@ class Resolver:
         for u in facts.units:
             self.units.pop(u.id, None)
             if u.kind != "statement":
-                left = self.defined[u.name] - 1
-                if left > 0:
-                    self.defined[u.name] = left
-                else:
-                    del self.defined[u.name]
+                for counts in (self.defined, self.extension_names) if u.ext_type else (self.defined,):
+                    left = counts[u.name] - 1
+                    if left > 0:
+                        counts[u.name] = left
+                    else:
+                        del counts[u.name]
         self.top.pop(facts.path, None)
         key = scope_key(facts)
         for u in facts.units:
@@ -273,6 +276,8 @@ class Resolver:
             if u.kind == "statement":
                 continue
             defined[u.name] += 1
+            if u.ext_type:
+                self.extension_names[u.name] += 1
             # a Rust `impl Square` block is not a second definition of `Square`
             if u.parent is None and "." not in u.qualname and u.kind != "impl":
                 top[u.name].append(u)
@@ -410,6 +415,14 @@ class Resolver:
         return self._memo_members[key]
 
     def _find_member(self, t: Unit, name: str) -> Unit | None:
+        for cur in self._lineage(t):
+            hit = self._unique(self.members_of(cur).get(name))
+            if hit is not None:
+                return hit
+        return None
+
+    def _lineage(self, t: Unit):
+        """`t`, then its supertypes level by level (each once, at most MAX_SUPER_DEPTH levels)."""
         seen: set[str] = set()
         frontier = [t]
         for _ in range(MAX_SUPER_DEPTH):
@@ -418,14 +431,11 @@ class Resolver:
                 if cur.id in seen:
                     continue
                 seen.add(cur.id)
-                hit = self._unique(self.members_of(cur).get(name))
-                if hit is not None:
-                    return hit
+                yield cur
                 nxt += self.supertypes_of(cur)
             if not nxt:
-                return None
+                return
             frontier = nxt
-        return None
 
     def _module_file(self, facts: FileFacts, module: str, level: int) -> str | None:
         """The file a module import names, by the importer's module system."""
@@ -561,6 +571,8 @@ class Resolver:
         in a member of `RealBufferedSink`, with `fun RealBufferedSink.commonFlush()` and `fun
         Buffer.commonFlush()` both imported): among the definitions in scope by that name, the one
         that extends the type `this` is. A member of that name was already preferred above."""
+        if name not in self.extension_names:
+            return None
         seen: dict[str, Unit] = {}
         for imp in self.imports_by_local.get(facts.path, {}).get(name, ()):
             if imp.name == name and not imp.alias:
@@ -702,19 +714,11 @@ class Resolver:
         if t.kind == "impl":
             facts = self.files.get(t.path)
             t = self._resolve_type_text(facts, t.qualname) if facts is not None else None
-        frontier, seen = [t] if t is not None else [], set()
-        for _ in range(MAX_SUPER_DEPTH):
-            nxt: list[Unit] = []
-            for cur in frontier:
-                if cur.id in seen:
-                    continue
-                seen.add(cur.id)
-                held = next((h for n, h in cur.attrs if n == name), None)
-                if held is not None:
-                    facts = self.files.get(cur.path)
-                    return None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held)
-                nxt += self.supertypes_of(cur)
-            frontier = nxt
+        for cur in self._lineage(t) if t is not None else ():
+            held = next((h for n, h in cur.attrs if n == name), None)
+            if held is not None:
+                facts = self.files.get(cur.path)
+                return None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held)
         return None
 
     # ---- resolution ------------------------------------------------------------------
