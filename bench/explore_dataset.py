@@ -96,6 +96,9 @@ def open_index(root: Path, cache: Path):
 
 def index_or_report(root: Path, cache: Path):
     """The corpus's index, or None after saying why it does not index (reported, not fatal)."""
+    if not root.is_dir():  # an empty index would answer every question with nothing, silently
+        print(f"{root.name}: not indexed (no directory {root}; run the development set's materialize.sh)", file=sys.stderr)
+        return None
     try:
         return open_index(root, cache)
     except Exception as exc:
