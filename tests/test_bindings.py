@@ -316,6 +316,22 @@ def test_a_call_through_a_declared_field_binds_in_statically_typed_languages(tmp
     assert target(index, "web/app.ts", "save", 1) is None  # a member a call made has no declared type: no proof
 
 
+def test_a_java_field_used_without_this_binds_unless_a_local_shadows_it(tmp_path):
+    index = index_of(tmp_path, {
+        "src/a/Store.java": "package a;\n\npublic class Store {\n    public void save() {}\n}\n",
+        "src/a/App.java": "package a;\n\nimport java.util.List;\n\npublic class App {\n    private Store store;\n\n"
+                          "    void run() {\n        store.save();\n"
+                          "        new Runnable() {\n            public void run() { store.save(); }\n        };\n    }\n\n"
+                          "    void each(List<Store> xs) {\n        xs.forEach(store -> store.save());\n    }\n\n"
+                          "    void other() {\n        var store = make();\n        store.save();\n    }\n\n"
+                          "    Object make() { return null; }\n}\n",
+    })
+    assert target(index, "src/a/App.java", "save", 0) == "src/a/Store.java::Store.save"
+    assert target(index, "src/a/App.java", "save", 1) == "src/a/Store.java::Store.save"  # the outer class's field
+    assert target(index, "src/a/App.java", "save", 2) is None  # the lambda's parameter
+    assert target(index, "src/a/App.java", "save", 3) is None  # a `var` local
+
+
 def test_javascript_computed_member_call_is_not_fabricated(tmp_path):
     index = index_of(tmp_path, {"src/a.js": "function go() {}\nconst table = { go };\nexport function main(k) { table[k](); go(); }\n"})
     edges = [e.dst for e in index.bindings["src/a.js"].edges if e.kind == "calls"]

@@ -113,7 +113,7 @@ def test_selection_edges(name: str) -> None:
     those its caller's type names. rs-pinned-task: a pinned `self.as_mut()` is the object itself, and its
     type's other impl blocks hold its own methods. java-loader: a bare call in a method names its own
     type's methods first. java-outside: what an outside package's builder makes is not the code base's
-    same-named type. java-fields: a bare field call is answered by the field's declared type. js-adapter-table:
+    same-named type. java-fields: a bare field call is answered by the field's declared type (proven). js-adapter-table:
     a function that reads a lookup table of its file by key runs the callables the table names."""
     from codegraph.distill.walk.graph import Flow
     from codegraph.distill.topology import build_model
@@ -125,6 +125,9 @@ def test_selection_edges(name: str) -> None:
         assert src in flow.out and dst not in flow.out[src], (src, sorted(flow.out.get(src, ())))
     for src, dst in gold["edge"]:  # a call handing on a host interface's arguments may run its implementations
         assert dst in flow.out.get(src, ()) and (src, dst) in flow.likely, (src, sorted(flow.out.get(src, ())))
+    for src, dst in gold.get("proven", []):  # what the resolver proves, the walk reads as a fact
+        assert dst in flow.out.get(src, ()) and (src, dst) not in flow.likely, (src, sorted(flow.out.get(src, ())))
+        assert any(e.src == src and e.dst == dst for b in index.bindings.values() for e in b.edges)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -702,7 +702,8 @@ class Resolver:
         if declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
             head = self._resolve_type_text(facts, declared)
         else:
-            head = self._lookup(facts, caller, parts[0])
+            field = self._implicit_field(facts, caller, parts[0])
+            head = field[0] if field is not None else self._lookup(facts, caller, parts[0])
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head
@@ -714,11 +715,34 @@ class Resolver:
         if t.kind == "impl":
             facts = self.files.get(t.path)
             t = self._resolve_type_text(facts, t.qualname) if facts is not None else None
-        for cur in self._lineage(t) if t is not None else ():
+        found = self._declared_field(t, name) if t is not None else None
+        return found[0] if found is not None else None
+
+    def _declared_field(self, t: Unit, name: str) -> tuple[Unit | None, ...] | None:
+        """(the declared type of field `name` of `t` or its supertypes, None when a call made it) —
+        or None when no type of the lineage has such a field."""
+        for cur in self._lineage(t):
             held = next((h for n, h in cur.attrs if n == name), None)
             if held is not None:
                 facts = self.files.get(cur.path)
-                return None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held)
+                return (None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held),)
+        return None
+
+    def _implicit_field(self, facts: FileFacts, caller: Unit | None, name: str) -> tuple[Unit | None, ...] | None:
+        """A bare receiver no enclosing callable binds (Java, whose locals the index records whole:
+        `callFactory.newCall(…)`) is a field of `this` — of the innermost enclosing type that has one
+        by that name: (its declared type or None), or None when it is no field (or may be a local)."""
+        if not spec_of(facts).complete_locals or name in self.imports_by_local.get(facts.path, ()):
+            return None
+        cur = caller
+        while cur is not None:
+            if cur.is_callable and (name in cur.param_names or any(n == name for n, _ in cur.local_types)):
+                return None  # a parameter or a local (also of a method around a local class) shadows it
+            if cur.is_type:
+                found = self._declared_field(cur, name)
+                if found is not None:
+                    return found
+            cur = self.units.get(cur.parent) if cur.parent else None
         return None
 
     # ---- resolution ------------------------------------------------------------------

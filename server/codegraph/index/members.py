@@ -72,9 +72,12 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in callables]
     found: dict[str, dict[str, str]] = {}
+    untyped: dict[str, set[str]] = {}  # callable → names it binds without a type (`@local` captures)
     for caps in matches:
         names, types = caps.get("name"), caps.get("type")
-        if not names or not types:
+        if caps.get("local"):
+            names, types = caps["local"], None
+        elif not names or not types:
             continue
         at = names[0].start_byte
         # the innermost callable holding it: walking back from the last one starting before it,
@@ -85,6 +88,9 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
         if i < 0:
             continue
         owner = callables[i]
+        if types is None:
+            untyped.setdefault(owner.id, set()).add(text(names[0]))
+            continue
         declared = _type_name(types[0])
         if declared in ("var", "let", "auto"):  # Java `var x = …` declares no type
             continue
@@ -93,6 +99,10 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
         if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
             name = f"{text(caps['outer'][0])}.{name}"
         seen[name] = declared if seen.get(name, declared) == declared else ""
+    for uid, names_ in untyped.items():  # a local with no type of its own is still a local
+        seen = found.setdefault(uid, {})
+        for name in sorted(names_ - seen.keys()):
+            seen[name] = ""
     if not found:
         return units
     return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]

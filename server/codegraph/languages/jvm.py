@@ -99,7 +99,21 @@ JAVA = LanguageSpec(
     definitions=JAVA_DEFS,
     calls=JAVA_CALLS,
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
-    declarations="(local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name))",
+    # typed locals (@name, @type), and every other name a body binds (@local: `var`, loop, resource,
+    # catch, lambda and pattern variables) — with them the locals are complete, so a bare name that
+    # is none of them and no parameter is a field of `this` (`complete_locals`)
+    declarations="""
+(local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name))
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
+(enhanced_for_statement name: (identifier) @local)
+(resource name: (identifier) @local)
+(catch_formal_parameter name: (identifier) @local)
+(lambda_expression parameters: (identifier) @local)
+(inferred_parameters (identifier) @local)
+(lambda_expression parameters: (formal_parameters (formal_parameter name: (identifier) @local)))
+(instanceof_expression name: (identifier) @local)
+""",
+    complete_locals=True,
     members="""
 (field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name))
 (assignment_expression left: (field_access object: (this) @obj field: (identifier) @name) right: (_) @value)

@@ -115,6 +115,10 @@ class LanguageSpec:
     # on `self.conn` / `r.log` binds through it (Go, Rust, Java, Kotlin, TypeScript; not Python,
     # where an annotation is a hint and `self.x = param` is all the index sees of many members)
     declared_fields: bool = False
+    # The extractor records every local name a body binds (typed or not, in `local_types`): a bare
+    # receiver that is no local and no parameter is a field of `this`, bound through its declared
+    # type (Java; Kotlin's untyped locals and lambda parameters are not all recorded yet)
+    complete_locals: bool = False
     # Methods an object runs when it is called like a function (`obj(…)` → `__call__`, `invoke`)
     call_protocol: tuple[str, ...] = ()
     # (trait/interface name, method): constructing a type that implements it hands the method to

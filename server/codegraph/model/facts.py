@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "32"
+EXTRACTOR_VERSION = "33"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -46,6 +46,7 @@ class Unit(NamedTuple):
     param_names: tuple[str, ...] = ()  # parameters shadow outer names inside a callable
     param_types: tuple[str, ...] = ()  # each parameter's declared type name, "" when none (aligned with param_names)
     # (name, type name) of locals a callable declares with a type; "" when two declarations disagree
+    # or, where the language records every local (`complete_locals`), when it has no declared type
     local_types: tuple[tuple[str, str], ...] = ()
     returns: str = ""  # a callable's declared return type name, "" when none or not one named type
     # (member name, what it holds) of a type: a declared type name, or "Callee()" when assigned
