@@ -236,6 +236,22 @@ def test_rust_calls_inside_macro_arguments_are_recorded():
     assert all(c.caller == "src/lib.rs::f" for c in facts.calls)
 
 
+def test_rust_turbofish_calls_inside_macro_arguments_are_recorded():
+    """`ok!(self.get::<T>(id))`: generic arguments between the name and its call (nested ones too);
+    a comparison before parentheses is no call."""
+    from codegraph.index.extract import extract_source
+
+    source = (
+        b"fn f(m: M, a: u8, b: u8) {\n"
+        b"    let x = ok!(m.try_get::<T>(1));\n"
+        b"    let y = ok!(Parser::parse::<Vec<Vec<u8>>>(2));\n"
+        b"    assert!(a < b && b > (a));\n"
+        b"}\n"
+    )
+    facts, _, _ = extract_source("src/lib.rs", "rust", source)
+    assert sorted((c.line, c.receiver, c.name) for c in facts.calls) == [(2, "m", "try_get"), (3, "Parser", "parse")]
+
+
 RUST_ITEM_MACROS = b"""use std::future::Future;
 
 pin_project! {

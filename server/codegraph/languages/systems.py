@@ -197,16 +197,34 @@ def rust_macro_calls(macro: Node) -> list[MacroCall]:
             if tok.type != "token_tree":
                 continue
             stack.append(tok)
-            callee = tokens[i - 1] if i > 0 else None
+            at = _before_turbofish(tokens, i - 1)  # `self.get::<T>(id)`: the name before `::<…>`
+            callee = tokens[at] if at >= 0 else None
             if callee is None or callee.type != "identifier" or tok.child_count == 0 or tok.child(0).type != "(":
                 continue
-            if i > 1 and tokens[i - 2].type in _DECLARES:
+            if at > 0 and tokens[at - 1].type in _DECLARES:
                 continue
-            chain, j = _macro_chain(tokens, i - 2)
+            chain, j = _macro_chain(tokens, at - 1)
             receiver = "".join(reversed(chain))[:-2 if chain and chain[0].endswith("::") else -1] if chain else ""
             start = tokens[j + 1] if chain else callee
             out.append((start.start_byte, tok.end_byte, callee.start_point.row + 1, text(callee), receiver[:120]))
     return out
+
+
+_ANGLES = {">": 1, ">>": 2, "<": -1, "<<": -2}
+
+
+def _before_turbofish(tokens: list[Node], j: int) -> int:
+    """The index of the token a call's arguments follow: `j` itself, or — when `j` closes generic
+    arguments written as a turbofish (`name::<T, Vec<U>>`) — the name before them."""
+    if j < 0 or tokens[j].type not in (">", ">>"):
+        return j
+    depth, k = 0, j
+    while k >= 0:
+        depth += _ANGLES.get(tokens[k].type, 0)
+        if depth <= 0:
+            break
+        k -= 1
+    return k - 2 if depth == 0 and k >= 2 and tokens[k - 1].type == "::" else j
 
 
 def _macro_chain(tokens: list[Node], j: int) -> tuple[list[str], int]:
