@@ -173,6 +173,29 @@ def test_repeated_request_is_answered_from_memory() -> None:
     assert again == first and time.perf_counter() - t < 0.02
 
 
+def test_a_new_index_is_never_answered_with_an_old_ones_pack(tmp_path, monkeypatch) -> None:
+    """The memo keys hold the index's id, which Python reuses once an index is gone: here every index
+    gets the same id, as a recycled one would, and the second index of the same root and version must
+    still get its own analysis and pack."""
+    from codegraph.distill import engine
+
+    monkeypatch.setattr(engine, "id", lambda obj: 1, raising=False)
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "app.py").write_text("def serve():\n    return handle()\n\n\ndef handle():\n    return 1\n")
+    old = RootIndex(root, use_cache=False)
+    old.build()
+    first = run_distill_frame(old, {"format": "json"})["pack"]
+    (root / "app.py").write_text("def start():\n    return work()\n\n\ndef work():\n    return 1\n")
+    new = RootIndex(root, use_cache=False)
+    new.build()
+    assert getattr(new, "version", None) == getattr(old, "version", None)  # the same key but for the object
+    second = run_distill_frame(new, {"format": "json"})["pack"]
+    assert {s["symbol"] for s in first["sources"]} & {"serve", "handle"}
+    assert {s["symbol"] for s in second["sources"]} & {"start", "work"}
+    assert not {s["symbol"] for s in second["sources"]} & {"serve", "handle"}
+
+
 def test_what_a_unit_does_from_its_body() -> None:
     from codegraph.distill.walk.bodies import _fills, _stores_built, _wraps
 

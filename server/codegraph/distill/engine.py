@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import time
+import weakref
 from collections import OrderedDict
 from typing import Callable
 
@@ -154,7 +155,7 @@ def _meta(index, model: Model, units: dict, roles, row: SourceRow, labels: dict[
     return meta
 
 
-_analyses: "OrderedDict[tuple, tuple]" = OrderedDict()
+_analyses: "OrderedDict[tuple, tuple[weakref.ref, tuple]]" = OrderedDict()  # like _memo: made on this index
 
 
 def _analysis(index, tick: Callable[[], bool]) -> tuple:
@@ -162,8 +163,8 @@ def _analysis(index, tick: Callable[[], bool]) -> tuple:
     shared by every request at that version (JSON and markdown, any budget)."""
     key = (id(index), index.root, getattr(index, "version", None), repr(index.config))
     hit = _analyses.get(key)
-    if hit is not None:
-        return hit
+    if hit is not None and hit[0]() is index:
+        return hit[1]
     model = build_model(index)
     tick()
     entries = declared_entries(index)
@@ -176,7 +177,7 @@ def _analysis(index, tick: Callable[[], bool]) -> tuple:
     tick()
     out = (model, entries, roles, plan, _learned(index, model, roles, entries, plan))
     if getattr(index, "version", None) is not None:
-        _analyses[key] = out
+        _analyses[key] = (weakref.ref(index), out)
         while len(_analyses) > 2:
             _analyses.popitem(last=False)
     return out
@@ -260,7 +261,9 @@ def _follow_learned(picks: list[tuple[str, str, str]], roles, sched: Scheduler) 
 
 
 MEMO_SIZE = 8
-_memo: "OrderedDict[tuple, str]" = OrderedDict()
+# key → (the index it was made on, the pack as JSON): the key holds the index's id, which a new index
+# may reuse once the old one is gone, so a hit must be made on this very index object
+_memo: "OrderedDict[tuple, tuple[weakref.ref, str]]" = OrderedDict()
 
 
 def _memo_key(index, request: DistillRequest, measure: Callable[[dict], int]) -> tuple:
@@ -293,14 +296,14 @@ def distill(index, request: DistillRequest, measure: Callable[[dict], int], chec
         return _distill(index, request, measure, checkpoint, clock)
     key = _memo_key(index, request, measure)
     hit = _memo.get(key)
-    if hit is not None:
+    if hit is not None and hit[0]() is index:
         _memo.move_to_end(key)
         checkpoint()
-        return json.loads(hit)
+        return json.loads(hit[1])
     result = _collected_after(_distill, index, request, measure, checkpoint, clock)
     status = result.get("status") or result.get("pack", {}).get("status")
     if status != "timeout":  # a pack cut short by the deadline is never reused
-        _memo[key] = json.dumps(result, ensure_ascii=False)
+        _memo[key] = (weakref.ref(index), json.dumps(result, ensure_ascii=False))
         while len(_memo) > MEMO_SIZE:
             _memo.popitem(last=False)
     return result
