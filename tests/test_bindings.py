@@ -535,3 +535,39 @@ def test_locals_declared_with_a_type_bind_their_member_calls(tmp_path):
     assert target(index, "src/main/java/p/App.java", "save", 2) is None  # two declarations disagree
     assert target(index, "web/app.ts", "save") == "web/store.ts::Store.save"
     assert target(index, "app.py", "save") == "store.py::Store.save"
+
+
+def test_commonjs_exports_by_assignment_bind_through_require(tmp_path):
+    """`exports.f = function …` and `module.exports.f = …` are what `require` returns: a member call
+    on the required module (`lib.compile()`), a destructured name, and the module's own
+    `module.exports.f()` / `exports.f()` bind to them; a wrapper that takes `exports` as a
+    parameter hands in another object (unknown), and a name the module does not export stays unknown."""
+    index = index_of(tmp_path, {
+        "lib/helper.js": "exports.split = function split(text) { return text.split(' '); };\n"
+        "module.exports.trim = (t) => t.trim();\n"
+        "exports.both = function both(t) { return exports.split(module.exports.trim(t)); };\n",
+        "lib/main.js": "const helper = require('./helper');\nconst { trim } = require('./helper');\n"
+        "function main(text) { return helper.split(trim(text)) + helper.missing(text); }\n"
+        "function wrap(exports) { return exports.split('x'); }\n",
+    })
+    assert target(index, "lib/main.js", "split") == "lib/helper.js::exports.split"
+    assert target(index, "lib/main.js", "trim") == "lib/helper.js::module.exports.trim"
+    assert target(index, "lib/main.js", "missing") is None
+    assert target(index, "lib/main.js", "split", 1) is None
+    assert target(index, "lib/helper.js", "split", 1) == "lib/helper.js::exports.split"  # the first is `text.split`
+    assert target(index, "lib/helper.js", "trim", 1) == "lib/helper.js::module.exports.trim"
+
+
+def test_a_commonjs_export_added_later_rebinds_its_importers(tmp_path):
+    """Adding `exports.f` to a module re-resolves the files that call `mod.f()`."""
+    index = index_of(tmp_path, {
+        "lib/helper.js": "exports.split = function split(text) { return text; };\n",
+        "lib/main.js": "const helper = require('./helper');\nfunction main(t) { return helper.join(t); }\n",
+    })
+    assert target(index, "lib/main.js", "join") is None
+    (tmp_path / "lib" / "helper.js").write_text("exports.split = function split(text) { return text; };\nexports.join = function join(t) { return t; };\n")
+    index.refresh_path("lib/helper.js")
+    assert target(index, "lib/main.js", "join") == "lib/helper.js::exports.join"
+    (tmp_path / "lib" / "helper.js").write_text("exports.split = function split(text) { return text; };\n")
+    index.refresh_path("lib/helper.js")
+    assert target(index, "lib/main.js", "join") is None

@@ -26,6 +26,8 @@ from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, FileFacts, Unit
 
 SELF_WORDS = {"self", "this", "Self"}
+# CommonJS: `exports.f = …` and `module.exports.f = …` are members of the object `require` returns
+COMMONJS_EXPORTS = ("module.exports", "exports")
 MAX_SUPER_DEPTH = 8
 
 
@@ -182,7 +184,9 @@ class Resolver:
         members: set[tuple[str, str]] = set()
         for qualname, _, _ in shape(old) ^ shape(new):
             owner, _, name = qualname.rpartition(".")
-            if owner:
+            if owner in COMMONJS_EXPORTS:  # reached through the module, not through a type
+                names.add(name)
+            elif owner:
                 members.add((owner.rsplit(".", 1)[-1], name))
             else:
                 names.add(name)
@@ -476,6 +480,19 @@ class Resolver:
                 break
         return hits[0] if hits else None
 
+    def _commonjs_exports(self, path: str) -> dict[str, list[Unit]]:
+        """Name → the definitions a CommonJS module exports by assignment (`exports.f = function`,
+        `module.exports.f = …`); empty for any other file."""
+        found = [self.members.get((path, owner)) for owner in COMMONJS_EXPORTS]
+        found = [b for b in found if b and any(b.values())]  # a bucket keeps names whose definitions left
+        if len(found) < 2:
+            return found[0] if found else {}
+        merged: dict[str, list[Unit]] = defaultdict(list)
+        for bucket in found:
+            for name, units in bucket.items():
+                merged[name] += units
+        return merged
+
     def _import_binding(self, facts: FileFacts, local: str) -> tuple[str, str | Unit] | None:
         """What an imported local name denotes: ("module", path) or ("unit", Unit)."""
         key = (facts.path, local)
@@ -518,8 +535,12 @@ class Resolver:
                     target = self._unique([u for u in target_facts.units if u.qualname == default and u.parent is None])
                     if target is not None:
                         return ("unit", target)
+                    if self._commonjs_exports(path):  # no definition is the export: the exports object is
+                        return ("module", path)
                 continue
             target = self._unique(self.top.get(path, {}).get(imp.name))
+            if target is None:  # `const { f } = require('./m')` with `exports.f = …` in m
+                target = self._unique(self._commonjs_exports(path).get(imp.name))
             if target is not None:
                 return ("unit", target)
             if spec.module_system == "python":  # `from pkg import mod`
@@ -632,6 +653,9 @@ class Resolver:
             return self.find_member(holder, name) if holder.is_type else None
         kind, where = holder
         if kind == "module":
+            exported = self._commonjs_exports(where)
+            if exported:  # a CommonJS module's members are what it exports
+                return self._unique(exported.get(name))
             hit = self._unique(self.top.get(where, {}).get(name))
             if hit is not None:
                 return hit
@@ -698,6 +722,13 @@ class Resolver:
             if len(parts) == 2 and owner is not None and spec_of(facts).declared_fields:
                 return self._field_type(owner, parts[1])  # `self.conn.poll()`: through the field's declared type
             return None  # attribute of self (self.x.y()) without static types: left unknown
+        if ".".join(parts[:2]) == "module.exports" or parts[0] == "exports":
+            own = self._own_exports(facts, caller, parts[0])
+            if own is not None:  # `exports.f()`, `module.exports.f()` inside the module that exports f
+                head: Unit | tuple[str, str] | None = own
+                for part in parts[2 if parts[0] == "module" else 1 :]:
+                    head = self._member_of(head, part)
+                return head
         declared = self._declared_type(caller, parts[0])
         if declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
             head = self._resolve_type_text(facts, declared)
@@ -707,6 +738,18 @@ class Resolver:
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head
+
+    def _own_exports(self, facts: FileFacts, caller: Unit | None, word: str) -> tuple[str, str] | None:
+        """The file's own CommonJS exports object, when it exports by assignment and no enclosing
+        callable takes `module`/`exports` as a parameter (a wrapper that hands in another object)."""
+        if not self._commonjs_exports(facts.path):
+            return None
+        cur = caller
+        while cur is not None:
+            if word in cur.param_names:
+                return None
+            cur = self.units.get(cur.parent) if cur.parent else None
+        return ("module", facts.path)
 
     def _field_type(self, t: Unit, name: str) -> Unit | None:
         """The declared type of field `name` of type `t` (a Rust impl block: of its type) or of its
