@@ -7,8 +7,7 @@ members of a class named explicitly, and member calls on a parameter whose decla
 one named type (`def f(s: Store)`, `func f(s *Store)`, `f(s: Store)`: the declared target;
 overrides are explore's dispatch question). A unique name elsewhere is never proof.
 
-The resolver keeps indexes that an edit updates in place, and answers which files must be
-re-resolved because they reference a name the edited file defines or defined.
+The indexes it reads, and which files an edit makes stale, live in resolver_indexes.py.
 """
 
 from __future__ import annotations
@@ -20,15 +19,12 @@ from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
-from ..languages import BY_NAME
-from ..languages.spec import LanguageSpec, last_segment
+from ..languages.spec import last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, FileFacts, Unit
+from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, module_binds, package_key, scope_key, spec_of
 
 SELF_WORDS = {"self", "this", "Self"}
-# CommonJS: `exports.f = …` and `module.exports.f = …` are members of the object `require` returns
-COMMONJS_EXPORTS = ("module.exports", "exports")
-MAX_SUPER_DEPTH = 8
 
 
 def encode_bindings(bindings: dict[str, FileBindings]) -> str:
@@ -53,19 +49,11 @@ def resolver_fingerprint() -> str:
     here = Path(__file__).resolve()
     digest = hashlib.sha256()
     package = here.parent.parent
+    resolution = sorted(here.parent.glob("*.py"))  # the whole bindings/ package: resolve.py and its indexes
     languages = sorted((package / "languages").glob("*.py"))  # their specs say how names resolve
-    for source in (here, package / "model" / "facts.py", package / "model" / "bindings.py", *languages):
+    for source in (*resolution, package / "model" / "facts.py", package / "model" / "bindings.py", *languages):
         digest.update(source.read_bytes())
     return digest.hexdigest()
-
-
-def spec_of(facts: FileFacts) -> LanguageSpec:
-    return BY_NAME[facts.language]
-
-
-def _module_binds(spec: LanguageSpec, module: str) -> str:
-    """The local name `import module` binds (no alias)."""
-    return module.split(".")[0] if spec.import_binds == "first" else module.rsplit("/", 1)[-1]
 
 
 def _crate_absolute(here: str, module: str) -> str:
@@ -84,300 +72,8 @@ def _crate_absolute(here: str, module: str) -> str:
     return "::".join(parts[: len(parts) - steps] + ([module] if module else []))
 
 
-def scope_key(facts: FileFacts) -> str:
-    """Where members of a type may be defined: its file, its Go package dir, its Rust crate."""
-    scope = spec_of(facts).member_scope
-    if scope == "directory":
-        return posixpath.dirname(facts.path)
-    if scope == "crate":
-        return facts.path.split("/src/")[0] + "/src" if "/src/" in facts.path else ""
-    return facts.path
-
-
-def _package_key(facts: FileFacts) -> tuple[str, str] | None:
-    """The package whose top-level names this file shares without imports, if any."""
-    scope = spec_of(facts).package_scope
-    if scope == "directory":
-        return (scope, posixpath.dirname(facts.path))
-    if scope == "declared" and facts.package:
-        return (scope, facts.package)
-    return None
-
-
-def _elsewhere_owner(facts: FileFacts | None, u: Unit) -> str:
-    """The type name of a method whose type another file of its scope declares (Go), else ""."""
-    if u.parent is not None or u.kind != "method" or "." not in u.qualname or facts is None or spec_of(facts).member_scope != "directory":
-        return ""
-    return u.qualname.rsplit(".", 1)[0]
-
-
-def _observed_names(facts: FileFacts) -> "tuple[str, ...] | set[str]":
-    """The names whose definitions this file's bindings depend on: what it references, and the
-    types of its methods declared elsewhere in the package (their receivers bind through them)."""
-    names = facts.names_referenced()
-    if spec_of(facts).member_scope != "directory":
-        return names
-    return {*names, *(o for u in facts.units if (o := _elsewhere_owner(facts, u)))}
-
-
-class Resolver:
-    """Holds the cross-file indexes; `resolve_file` is a pure read of them."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, FileFacts] = {}
-        self.units: dict[str, Unit] = {}
-        self.top: dict[str, dict[str, list[Unit]]] = {}
-        self.members: dict[tuple[str, str], dict[str, list[Unit]]] = defaultdict(lambda: defaultdict(list))
-        self.packages: dict[tuple[str, str], dict[str, list[Unit]]] = defaultdict(lambda: defaultdict(list))
-        # dotted module name → the file it names. Two files can claim one name (`src/pkg/x.py` and
-        # `pkg/x.py`): the first path in order owns it, and the next one takes over when it goes.
-        self.py_modules: dict[str, str] = {}
-        self.rust_modules: dict[str, str] = {}
-        self._module_owners = {"python": self.py_modules, "crate": self.rust_modules}  # by module system
-        self._claims: dict[tuple[str, str], set[str]] = defaultdict(set)  # (module system, module) → claiming files
-        self.go_dirs: dict[str, set[str]] = defaultdict(set)
-        self.refs: dict[str, set[str]] = defaultdict(set)  # referenced name → files
-        self.defined: dict[str, int] = defaultdict(int)  # name → how many definitions carry it
-        self.extension_names: dict[str, int] = defaultdict(int)  # name → how many extension functions carry it
-        self.imports_by_local: dict[str, dict[str, list]] = {}  # path → local name → imports binding it
-        # Memos of pure lookups over the indexes; every update() clears them.
-        self._memo_supers: dict[str, list[Unit]] = {}
-        self._memo_members: dict[tuple[str, str], Unit | None] = {}
-        self._memo_imports: dict[tuple[str, str], tuple[str, str | Unit] | None] = {}
-
-    def _clear_memos(self) -> None:
-        self._memo_supers.clear()
-        self._memo_members.clear()
-        self._memo_imports.clear()
-
-    # ---- index maintenance ---------------------------------------------------------
-    def _names_defined(self, facts: FileFacts) -> set[str]:
-        names = {u.name for u in facts.units if u.kind != "statement"}
-        spec = spec_of(facts)
-        if spec.module_system == "python":  # `import pkg.mod` refers to the file as `mod`
-            names.update(m.rsplit(".", 1)[-1] for m in spec.module_names(facts.path))
-        names.add(posixpath.basename(facts.path).rsplit(".", 1)[0])
-        names.add(posixpath.basename(posixpath.dirname(facts.path)))
-        return names
-
-    @staticmethod
-    def _changed_names(old: FileFacts, new: FileFacts) -> tuple[set[str], set[tuple[str, str]]]:
-        """What other files can observe of an edit: (top-level names, (owner, member) pairs).
-
-        An edit inside a body leaves every definition where it was: nothing outside the file
-        needs re-resolving. Definitions that appear, vanish or move, and types whose
-        supertypes or package change, are what other files can observe.
-        """
-        def shape(f: FileFacts) -> set[tuple[str, str, int]]:
-            counts: dict[tuple[str, str], int] = defaultdict(int)
-            fields = spec_of(f).declared_fields
-            for u in f.units:
-                if u.kind != "statement":  # a second definition makes a name ambiguous; an extension
-                    # binds by the type it extends; a type's declared fields bind calls through them
-                    counts[(u.qualname, f"{u.kind}:{u.ext_type}:{u.attrs if fields and u.is_type else ''}")] += 1
-            return {(q, k, n) for (q, k), n in counts.items()}
-
-        def supers(f: FileFacts) -> set[tuple[str, str, str]]:
-            return {(s.unit, s.text, s.kind) for s in f.supertypes}
-
-        names: set[str] = set()
-        members: set[tuple[str, str]] = set()
-        for qualname, _, _ in shape(old) ^ shape(new):
-            owner, _, name = qualname.rpartition(".")
-            if owner in COMMONJS_EXPORTS:  # reached through the module, not through a type
-                names.add(name)
-            elif owner:
-                members.add((owner.rsplit(".", 1)[-1], name))
-            else:
-                names.add(name)
-        names |= {uid.rsplit("::", 1)[-1].rsplit(".", 1)[-1].split("#")[0] for uid, _, _ in supers(old) ^ supers(new)}
-        default = spec_of(new).default_export
-        if default and any(q == default for q, _, _ in shape(old) ^ shape(new)):
-            # a default import names the file, not the definition: its importers name the module
-            names.add(posixpath.basename(new.path).rsplit(".", 1)[0])
-            names.add(posixpath.basename(posixpath.dirname(new.path)))
-        if old.package != new.package:
-            names |= {u.name for u in old.units} | {u.name for u in new.units}
-        return names, members
-
-    def _remove(self, facts: FileFacts) -> None:
-        self.imports_by_local.pop(facts.path, None)
-        for u in facts.units:
-            self.units.pop(u.id, None)
-            if u.kind != "statement":
-                for counts in (self.defined, self.extension_names) if u.ext_type else (self.defined,):
-                    left = counts[u.name] - 1
-                    if left > 0:
-                        counts[u.name] = left
-                    else:
-                        del counts[u.name]
-        self.top.pop(facts.path, None)
-        key = scope_key(facts)
-        for u in facts.units:
-            owner = u.qualname.rsplit(".", 1)[0] if "." in u.qualname else None
-            if owner is not None:
-                bucket = self.members.get((key, owner))
-                if bucket is not None and u.name in bucket:
-                    bucket[u.name] = [x for x in bucket[u.name] if x.id != u.id]
-        pkg = _package_key(facts)
-        if pkg is not None:
-            bucket = self.packages.get(pkg)
-            if bucket is not None:
-                for u in facts.units:
-                    if u.name in bucket:
-                        bucket[u.name] = [x for x in bucket[u.name] if x.id != u.id]
-        spec = spec_of(facts)
-        owners = self._module_owners.get(spec.module_system)
-        if owners is not None:
-            for mod in spec.module_names(facts.path):
-                self._unclaim(owners, spec.module_system, mod, facts.path)
-        if spec.module_system == "directory":
-            self.go_dirs[posixpath.dirname(facts.path)].discard(facts.path)
-        for name in _observed_names(facts):
-            self.refs[name].discard(facts.path)
-
-    def _claim(self, owners: dict[str, str], system: str, module: str, path: str) -> None:
-        self._claims[(system, module)].add(path)
-        if owners.get(module, path) >= path:  # the first path in order, whatever order files arrive in
-            owners[module] = path
-
-    def _unclaim(self, owners: dict[str, str], system: str, module: str, path: str) -> None:
-        claims = self._claims.get((system, module))
-        if claims is None:
-            return
-        claims.discard(path)
-        if not claims:
-            del self._claims[(system, module)]
-            owners.pop(module, None)
-        elif owners.get(module) == path:
-            owners[module] = min(claims)
-
-    @staticmethod
-    def _bound_name(facts: FileFacts, imp) -> str:
-        """The local name an import binds in its file ("" for star imports)."""
-        if imp.name == "*":
-            return ""
-        if imp.name == "":
-            if imp.alias:
-                return imp.alias
-            return _module_binds(spec_of(facts), imp.module)
-        return imp.alias or imp.name
-
-    def _add(self, facts: FileFacts) -> None:
-        self.files[facts.path] = facts
-        by_local: dict[str, list] = defaultdict(list)
-        for imp in facts.imports:
-            bound = self._bound_name(facts, imp)
-            if bound:
-                by_local[bound].append(imp)
-        self.imports_by_local[facts.path] = by_local
-        top: dict[str, list[Unit]] = defaultdict(list)
-        key = scope_key(facts)
-        pkg = _package_key(facts)
-        defined = self.defined
-        for u in facts.units:
-            self.units[u.id] = u
-            if u.kind == "statement":
-                continue
-            defined[u.name] += 1
-            if u.ext_type:
-                self.extension_names[u.name] += 1
-            # a Rust `impl Square` block is not a second definition of `Square`
-            if u.parent is None and "." not in u.qualname and u.kind != "impl":
-                top[u.name].append(u)
-                if pkg is not None:
-                    self.packages[pkg][u.name].append(u)
-            if "." in u.qualname:
-                self.members[(key, u.qualname.rsplit(".", 1)[0])][u.name].append(u)
-        self.top[facts.path] = top
-        spec = spec_of(facts)
-        owners = self._module_owners.get(spec.module_system)
-        if owners is not None:
-            for mod in spec.module_names(facts.path):
-                self._claim(owners, spec.module_system, mod, facts.path)
-        if spec.module_system == "directory":
-            self.go_dirs[posixpath.dirname(facts.path)].add(facts.path)
-        for name in _observed_names(facts):
-            self.refs[name].add(facts.path)
-
-    def add_all(self, facts: list[FileFacts]) -> None:
-        """Bulk load for a full build (no dependents to report: everything resolves afterwards)."""
-        self._clear_memos()
-        for f in facts:
-            old = self.files.get(f.path)
-            if old is not None:
-                self._remove(old)
-            self._add(f)
-
-    def update(self, changed: list[FileFacts], removed: list[str]) -> set[str]:
-        """Applies new facts; returns every file whose bindings may have changed."""
-        self._clear_memos()
-        touched_names: set[str] = set()
-        touched_members: set[tuple[str, str]] = set()  # (owner type name, member name)
-        dirty: set[str] = set()
-        for path in removed:
-            old = self.files.pop(path, None)
-            if old is not None:
-                touched_names |= self._names_defined(old)
-                self._remove(old)
-        for facts in changed:
-            old = self.files.get(facts.path)
-            names, members = self._touched(old, facts)
-            touched_names |= names
-            touched_members |= members
-            if old is not None:
-                self._remove(old)
-            self._add(facts)
-            dirty.add(facts.path)
-        return (dirty | self._referencing(touched_names, touched_members)) & self.files.keys()
-
-    def dependents(self, before: FileFacts | None, after: FileFacts | None) -> set[str]:
-        """Files whose bindings may differ between two states of one file (None = absent), as
-        the indexes stand now: what edits deferred while typing leave to re-resolve."""
-        if before is None and after is None:
-            return set()
-        if after is None:
-            names, members = self._names_defined(before), set()
-        else:
-            names, members = self._touched(before, after)
-        return self._referencing(names, members) & self.files.keys()
-
-    def _touched(self, old: FileFacts | None, new: FileFacts) -> tuple[set[str], set[tuple[str, str]]]:
-        """(names, (owner, member) pairs) other files can observe changing from old to new."""
-        if old is None:
-            return self._names_defined(new), set()
-        names, members = self._changed_names(old, new)
-        if spec_of(new).member_scope != "file":  # methods of a type live in many files of its package
-            return names | {m for _, m in members}, set()
-        return names, members
-
-    def _referencing(self, names: set[str], members: set[tuple[str, str]]) -> set[str]:
-        dirty: set[str] = set()
-        for name in names:
-            dirty |= self.refs.get(name, set())
-        if members:
-            # A member is reached through its type: only files that name the type (or a type
-            # that extends it, by name, transitively) and the member can bind to it.
-            owners = self._descendant_names({owner for owner, _ in members})
-            naming_a_type = set().union(*(self.refs.get(t, set()) for t in owners))
-            for _, member in members:
-                dirty |= self.refs.get(member, set()) & naming_a_type
-        return dirty
-
-    def _descendant_names(self, roots: set[str]) -> set[str]:
-        """Type names extending any of `roots`, transitively, by name (a safe over-approximation)."""
-        names = set(roots)
-        for _ in range(MAX_SUPER_DEPTH):
-            grown = {
-                self.units[s.unit].name
-                for facts in self.files.values()
-                for s in facts.supertypes
-                if s.name in names and s.unit in self.units
-            }
-            if grown <= names:
-                break
-            names |= grown
-        return names
+class Resolver(ResolverIndexes):
+    """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
     @staticmethod
@@ -507,7 +203,7 @@ class Resolver:
             if imp.name in ("", "*"):
                 if imp.name == "*":
                     continue
-                bound = imp.alias or _module_binds(spec, imp.module)
+                bound = imp.alias or module_binds(spec, imp.module)
                 if bound != local:
                     continue
                 if spec.module_system == "directory":
@@ -580,7 +276,7 @@ class Resolver:
         if bound is not None:
             kind, target = bound
             return target if kind == "unit" else (kind, target)  # type: ignore[return-value]
-        pkg = _package_key(facts)
+        pkg = package_key(facts)
         if pkg is not None:
             hit = self._unique(self.packages.get(pkg, {}).get(name))
             if hit is not None:
@@ -598,7 +294,7 @@ class Resolver:
         for imp in self.imports_by_local.get(facts.path, {}).get(name, ()):
             if imp.name == name and not imp.alias:
                 seen.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()))
-        pkg = _package_key(facts)
+        pkg = package_key(facts)
         seen.update((u.id, u) for u in (self.packages.get(pkg, {}).get(name, ()) if pkg is not None else ()))
         extensions = [u for u in seen.values() if u.ext_type and u.is_callable]
         if not extensions:
@@ -642,7 +338,7 @@ class Resolver:
             return None
         types = [u for u in self.top.get(facts.path, {}).get(name, ()) if u.is_type and u.kind != "impl"]
         if not types:
-            pkg = _package_key(facts)
+            pkg = package_key(facts)
             types = [u for u in self.packages.get(pkg, {}).get(name, ()) if u.is_type and u.kind != "impl"] if pkg is not None else []
         return self._unique(types)
 
@@ -702,10 +398,10 @@ class Resolver:
         """A Go method declared in another file of its package than its type (`func (c *Command)
         Find` in completions.go, `type Command struct` in command.go): the extractor sees one file
         and leaves the method without a parent, but its receiver is typed all the same."""
-        owner = _elsewhere_owner(self.files.get(method.path), method)
+        owner = elsewhere_owner(self.files.get(method.path), method)
         if not owner:
             return None
-        pkg = _package_key(self.files[method.path])
+        pkg = package_key(self.files[method.path])
         return self._unique([u for u in self.packages.get(pkg, {}).get(owner, ()) if u.is_type and u.kind != "impl"]) if pkg else None
 
     def _receiver_target(self, facts: FileFacts, caller: Unit | None, receiver: str) -> Unit | tuple[str, str] | None:

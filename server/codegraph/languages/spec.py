@@ -172,7 +172,7 @@ class LanguageSpec:
     # entry, "" when it is not
     main_entry: Callable[[object, object, bool, Callable[[], bytes]], str] = lambda u, facts, top, signature: ""
 
-    # ---- how bindings/resolve.py treats the language's names ----------------------------------
+    # ---- how bindings/ (resolve.py and resolver_indexes.py) treats the language's names -------
     # How an import names what it imports: "python" (dotted modules, relative levels), "path"
     # (a relative file path: `import_candidates` says which files it may mean), "crate" (Rust
     # paths from the crate root), "directory" (Go: an import path names a package directory),
