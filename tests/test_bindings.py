@@ -571,3 +571,46 @@ def test_a_commonjs_export_added_later_rebinds_its_importers(tmp_path):
     (tmp_path / "lib" / "helper.js").write_text("exports.split = function split(text) { return text; };\n")
     index.refresh_path("lib/helper.js")
     assert target(index, "lib/main.js", "join") is None
+
+
+def test_a_receiver_that_is_a_call_binds_through_what_the_call_declares_it_returns(tmp_path):
+    """`new Builder().name("x").build()` and `store.open().save()`: a construction is its type, a
+    proven call of a method that declares one named return type is that type, link by link. A
+    generic return (`List<Step>` → `get(0)`) and a method with no declared type stay unknown."""
+    index = index_of(tmp_path, {
+        "src/com/ex/Store.java": "package com.ex;\npublic class Store {\n  public Store open() { return this; }\n  public void save(String s) {}\n"
+        "  public java.util.List<Step> steps() { return null; }\n}\n",
+        "src/com/ex/Step.java": "package com.ex;\npublic class Step { public void apply() {} }\n",
+        "src/com/ex/Builder.java": "package com.ex;\npublic class Builder {\n  public Builder name(String n) { return this; }\n  public Store build() { return new Store(); }\n}\n",
+        "src/com/ex/Engine.java": "package com.ex;\npublic class Engine {\n  private final Store store = null;\n"
+        "  void run() {\n    new Builder().name(\"x\").build().save(\"y\");\n    store.open().save(\"z\");\n    store.steps().get(0).apply();\n  }\n}\n",
+        "app/models.py": "class Row:\n    def save(self):\n        return 1\n\n\ndef load() -> Row:\n    return Row()\n\n\ndef guess():\n    return Row()\n",
+        "app/views.py": "from app.models import load, guess\n\n\ndef show():\n    load().save()\n    return guess().save()\n",
+    })
+    engine = "src/com/ex/Engine.java"
+    assert target(index, engine, "name") == "src/com/ex/Builder.java::Builder.name"
+    assert target(index, engine, "build") == "src/com/ex/Builder.java::Builder.build"
+    assert target(index, engine, "save") == "src/com/ex/Store.java::Store.save"  # on what build() returns
+    assert target(index, engine, "save", 1) == "src/com/ex/Store.java::Store.save"  # on what open() returns
+    assert target(index, engine, "apply") is None  # through a generic container
+    assert target(index, "app/views.py", "save") == "app/models.py::Row.save"  # `-> Row`
+    assert target(index, "app/views.py", "save", 1) is None  # no declared return type
+
+
+def test_nested_types_and_on_demand_imports_bind_in_java(tmp_path):
+    """A parameter typed with a nested type of the enclosing class (`Pair p` in `Engine`) is that
+    type; `import static com.ex.util.Checks.*` brings the class's members and `import com.ex.model.*`
+    the package's types, below a name the file or its single imports bind."""
+    index = index_of(tmp_path, {
+        "src/com/ex/util/Checks.java": "package com.ex.util;\npublic final class Checks {\n  public static String describe(Object o) { return \"\"; }\n}\n",
+        "src/com/ex/model/Item.java": "package com.ex.model;\npublic class Item { public void touch() {} }\n",
+        "src/com/ex/app/Engine.java": "package com.ex.app;\nimport static com.ex.util.Checks.*;\nimport com.ex.model.*;\n"
+        "public class Engine {\n  record Pair(String left) { String joined() { return left; } }\n"
+        "  static String join(Pair p) { return p.joined(); }\n"
+        "  String run(Object o) { new Item().touch(); return describe(o); }\n}\n",
+    })
+    engine = "src/com/ex/app/Engine.java"
+    assert target(index, engine, "joined") == "src/com/ex/app/Engine.java::Engine.Pair.joined"
+    assert target(index, engine, "describe") == "src/com/ex/util/Checks.java::Checks.describe"
+    assert target(index, engine, "Item") == "src/com/ex/model/Item.java::Item"
+    assert target(index, engine, "touch") == "src/com/ex/model/Item.java::Item.touch"

@@ -339,3 +339,13 @@ def test_events_for_files_out_of_scope_change_nothing_and_deleted_files_leave_no
     (root / "gone.py").unlink()
     index.refresh_path("gone.py")
     assert "gone.py" not in index.files and "gone.py" not in index.skipped
+
+
+def test_changing_a_declared_return_type_re_resolves_a_chain_through_it_in_other_files(tmp_path):
+    types = "package srv\n\ntype Alpha struct{}\n\nfunc (a *Alpha) Go() {}\n\ntype Beta struct{}\n\nfunc (b *Beta) Go() {}\n"
+    make = "package srv\n\nfunc Make() *Alpha { return nil }\n"
+    index = _go_package(tmp_path, {"types.go": types, "make.go": make, "run.go": "package srv\n\nfunc Run() { Make().Go() }\n"})
+    assert _calls_from(index, "srv/run.go") == ["srv/make.go::Make", "srv/types.go::Alpha.Go"]
+    index.open_document("srv/make.go", make)
+    index.set_document("srv/make.go", make.replace("*Alpha", "*Beta").encode(), None)
+    assert _calls_from(index, "srv/run.go") == ["srv/make.go::Make", "srv/types.go::Beta.Go"]

@@ -111,13 +111,15 @@ def test_rust_receivers_made_by_an_associated_function_and_fields_behind_a_lifet
                       "        AutoHelp::new().write();\n    }\n}\n",
     })
     out = _out(idx, "src/lib.rs::Parser.help")
-    # a field's declared type, behind a lifetime and `&mut`, is proof in Rust: the resolver binds it
+    # a field's declared type, behind a lifetime and `&mut`, is proof in Rust, and so is what an
+    # associated function declares it returns (`-> Self`): the resolver binds both
     assert ("src/lib.rs::Command.write_help", "resolved") in out
-    assert ("src/lib.rs::AutoHelp.write", "return-type") in out
+    assert ("src/lib.rs::AutoHelp.write", "resolved") in out
 
 
 def test_a_go_receiver_made_by_a_call_with_dotted_arguments(tmp_path):
-    """`Chain(mx.middlewares...).Handler(h)`: the dots inside the arguments are no steps."""
+    """`Chain(mx.middlewares...).Handler(h)`: the dots inside the arguments are no steps (the
+    declared return type of `Chain` proves the receiver's type)."""
     idx = _build(tmp_path, {
         "go.mod": "module example.com/demo\n\ngo 1.20\n",
         "chain.go": "package demo\n\ntype Middlewares []func(int) int\n\n"
@@ -126,7 +128,7 @@ def test_a_go_receiver_made_by_a_call_with_dotted_arguments(tmp_path):
         "mux.go": "package demo\n\ntype Mux struct {\n\tmiddlewares []func(int) int\n}\n\n"
                   "func (mx *Mux) handle(h int) int {\n\treturn Chain(mx.middlewares...).Handler(h)\n}\n",
     })
-    assert ("chain.go::Middlewares.Handler", "return-type") in _out(idx, "mux.go::Mux.handle")
+    assert ("chain.go::Middlewares.Handler", "resolved") in _out(idx, "mux.go::Mux.handle")
 
 
 def test_reading_an_accessor_of_its_own_type_or_object_reaches_it(tmp_path):
@@ -150,8 +152,9 @@ def test_reading_an_accessor_of_its_own_type_or_object_reaches_it(tmp_path):
 
 
 def test_a_local_made_by_a_likely_bound_call_is_typed_by_its_return(tmp_path):
-    """`root := c.Root()` where the resolver leaves `c.Root()` unknown (two definitions of Root):
-    the one strong likely target's declared return type types `root`; `x = x.next()` is no loop."""
+    """`root := c.Root()` with a second `Root` elsewhere in the package: the method's declared
+    return type types `root` (now a proof: the resolver binds `c.Root()` to the receiver's own
+    method); `x = x.next()` is no loop."""
     idx = _build(tmp_path, {
         "go.mod": "module example.com/demo\n\ngo 1.20\n",
         "command.go": "package demo\n\ntype Command struct {\n\tparent *Command\n}\n\n"
@@ -161,7 +164,7 @@ def test_a_local_made_by_a_likely_bound_call_is_typed_by_its_return(tmp_path):
         "root.go": "package demo\n\nfunc Root() int {\n\treturn 0\n}\n",
         "list.py": "class Node:\n    def next(self):\n        return self\n\n\ndef walk(x):\n    x = x.next()\n    x.next()\n",
     })
-    assert ("command.go::Command.Find", "return-type") in _out(idx, "completions.go::Command.complete")
+    assert ("command.go::Command.Find", "resolved") in _out(idx, "completions.go::Command.complete")
     _out(idx, "list.py::walk")  # terminates
 
 

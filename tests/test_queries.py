@@ -97,7 +97,7 @@ async def test_likely_callers_are_labelled_with_their_rule_and_confidence_and_li
     incoming = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=item))
     shown = [(c.from_.name, c.from_.detail) for c in incoming]
     assert shown[0] == ("checkout", "shop/checkout.py"), shown
-    assert shown[1][0] == "test_total" and shown[1][1].startswith("likely: return-type, 0.90"), shown
+    assert shown[1][0] == "test_total" and shown[1][1].startswith("likely: receiver-name, 0.30"), shown
     assert [r.start.line for r in incoming[1].from_ranges] == [11]
     # the range is the callee's name at the site: `cart.total()` → `total`
     text = (root / "tests/test_cart.py").read_text().split("\n")[11]
@@ -194,7 +194,7 @@ async def test_impact_finds_the_tests_that_reach_a_change_through_calls(client: 
     assert [u["qualname"] for u in result["changed"]] == ["price_of"]
     assert [(u["qualname"], u["distance"], u["proven"]) for u in result["impacted"]] == [
         ("Cart.total", 1, True), ("checkout", 2, True), ("receipt", 3, True)]
-    assert [(u["qualname"], u["proven"], u["confidence"]) for u in result["tests"]] == [("test_total", False, 0.9)]
+    assert [(u["qualname"], u["proven"], u["confidence"]) for u in result["tests"]] == [("test_total", False, 0.3)]
     proven_only = await _request(client, "impact", {"changes": ["shop/pricing.py:7"], "likely": False})
     assert proven_only["tests"] == []
     assert result["text"].index("## Callers, proven") < result["text"].index("test_total")

@@ -27,6 +27,49 @@ from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes
 SELF_WORDS = {"self", "this", "Self"}
 
 
+MAX_CHAIN = 6  # links of a call chain evaluated for a receiver's type
+
+
+def _call_open(expr: str) -> int | None:
+    """Where the argument list that ends `expr` opens (`a.b(c(d))` → 3), None when `expr` does not
+    end in one balanced call."""
+    if not expr.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(expr) - 1, -1, -1):
+        ch = expr[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            depth -= 1
+            if depth == 0:
+                return i if i > 0 else None
+    return None
+
+
+def _without_type_args(callee: str) -> str:
+    """`make<T>` → `make`, `Collections.<T>empty` → `Collections.empty`: type arguments name no value."""
+    if callee.endswith(">"):
+        close = _matching_angle(callee, len(callee) - 1, -1)
+        callee = callee[:close].rstrip() if close is not None else callee
+    at = callee.rfind(".<")
+    if at >= 0:
+        close = _matching_angle(callee, at + 1, 1)
+        callee = callee[: at + 1] + callee[close + 1 :].lstrip() if close is not None else callee
+    return callee
+
+
+def _matching_angle(text: str, start: int, step: int) -> int | None:
+    depth = 0
+    i = start
+    while 0 <= i < len(text):
+        depth += {"<": step, ">": -step}.get(text[i], 0)
+        if depth == 0:
+            return i
+        i += step
+    return None
+
+
 def encode_bindings(bindings: dict[str, FileBindings]) -> str:
     return json.dumps(
         {p: [[[e.src, e.dst, e.kind, e.line] for e in b.edges], list(b.unresolved)] for p, b in bindings.items()},
@@ -281,7 +324,23 @@ class Resolver(ResolverIndexes):
             hit = self._unique(self.packages.get(pkg, {}).get(name))
             if hit is not None:
                 return hit
-        return self._implicit_extension(facts, caller, name)
+        return self._on_demand_import(facts, name) or self._implicit_extension(facts, caller, name)
+
+    def _on_demand_import(self, facts: FileFacts, name: str) -> Unit | None:
+        """A JVM name no scope, single import or the package binds, from the file's on-demand
+        imports (the weakest binding, as the languages rank them): `import com.x.util.*` brings the
+        package's types and functions, `import static com.x.Checks.*` the class's members."""
+        stars = [imp for imp in facts.imports if imp.name == "*"]
+        if not stars or spec_of(facts).module_system != "package":
+            return None
+        found: dict[str, Unit] = {}
+        for imp in stars:
+            found.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()) if u.kind != "impl")
+            outer_pkg, _, outer = imp.module.rpartition(".")
+            holder = self._unique([u for u in self.packages.get(("declared", outer_pkg), {}).get(outer, ()) if u.is_type and u.kind != "impl"])
+            if holder is not None:
+                found.update((u.id, u) for u in self.members_of(holder).get(name, ()))
+        return self._unique(list(found.values()))
 
     def _implicit_extension(self, facts: FileFacts, caller: Unit | None, name: str) -> Unit | None:
         """A bare call of an extension function on the implicit receiver (Kotlin: `commonFlush()`
@@ -314,7 +373,9 @@ class Resolver(ResolverIndexes):
             cur = self.units.get(cur.parent) if cur.parent else None
         return set()
 
-    def _resolve_type_text(self, facts: FileFacts, text: str) -> Unit | None:
+    def _resolve_type_text(self, facts: FileFacts, text: str, scope: Unit | None = None) -> Unit | None:
+        """The type a type written in `facts` names; `scope` is the unit it is written in, whose
+        enclosing types' nested types it sees (`Builder` in a method of `Retrofit` is `Retrofit.Builder`)."""
         clean = text
         for opener in "<[(":
             cut = clean.find(opener)
@@ -323,7 +384,7 @@ class Resolver(ResolverIndexes):
         parts = [p for p in clean.replace("::", ".").split(".") if p]
         if not parts:
             return None
-        head = self._lookup(facts, None, parts[0])
+        head = self._lookup(facts, scope, parts[0])
         if head is None and len(parts) == 1:
             head = self._type_only(facts, parts[0])
         for part in parts[1:]:
@@ -411,6 +472,8 @@ class Resolver(ResolverIndexes):
         if receiver in ("super()", "super") and owner is not None:
             supers = self.supertypes_of(owner)
             return ("super", owner.id) if supers else None
+        if receiver.endswith(")"):  # `new Builder().name(…)`, `store.open()`, `Foo::new()`
+            return self._call_result(facts, caller, receiver)
         parts = [p for p in receiver.replace("::", ".").split(".") if p]
         if not parts or any(not p.isidentifier() for p in parts):
             return None
@@ -427,13 +490,56 @@ class Resolver(ResolverIndexes):
                 return head
         declared = self._declared_type(caller, parts[0])
         if declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
-            head = self._resolve_type_text(facts, declared)
+            head = self._resolve_type_text(facts, declared, caller)
         else:
             field = self._implicit_field(facts, caller, parts[0])
             head = field[0] if field is not None else self._lookup(facts, caller, parts[0])
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head
+
+    def _call_result(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int = 0) -> Unit | None:
+        """The type a call expression used as a receiver evaluates to: `new X(…)` is an X; a proven
+        call of a type (`Builder()`) or constructor is its type; a proven call of a callable that
+        declares one named return type is that type (`fn new() -> Self`: its impl's type). Chains
+        evaluate link by link; anything else (no declared type, a generic, an unproven link) is unknown."""
+        open_at = _call_open(expr)
+        if open_at is None or depth > MAX_CHAIN:
+            return None
+        callee = _without_type_args(expr[:open_at].rstrip())
+        if callee.startswith("new ") and "(" not in callee:  # `new Outer.Builder(…)`, not `new B().name(…)`
+            return self._resolve_type_text(facts, callee[4:].strip(), caller)
+        cut = max(callee.rfind("."), callee.rfind("::"))
+        if cut < 0:
+            target = self._lookup(facts, caller, callee) if callee.isidentifier() else None
+        else:
+            head, name = callee[:cut].rstrip("?!"), callee[cut + (2 if callee[cut] == ":" else 1) :]
+            if not name.isidentifier():
+                return None
+            holder = self._call_result(facts, caller, head, depth + 1) if head.endswith(")") else self._receiver_target(facts, caller, head)
+            target = self._member_of(holder, name) if isinstance(holder, Unit) or holder.__class__ is tuple and holder[0] != "super" else None
+        return self._result_type(target)
+
+    def _result_type(self, target) -> Unit | None:
+        if not isinstance(target, Unit):
+            return None
+        if target.is_type:
+            return target if target.kind != "impl" else None
+        if target.kind == "constructor":
+            owner = self.units.get(target.parent) if target.parent else None
+            return owner if owner is not None and owner.is_type else None
+        declared = target.returns
+        if not target.is_callable or len(declared) < 2:  # none, or a one-letter type parameter
+            return None
+        facts = self.files.get(target.path)
+        if facts is None:
+            return None
+        if declared == "Self":
+            owner = self.units.get(target.parent) if target.parent else None
+            if owner is None or owner.kind != "impl":
+                return owner if owner is not None and owner.is_type else None
+            return self._resolve_type_text(facts, owner.qualname)
+        return self._resolve_type_text(facts, declared, target)
 
     def _own_exports(self, facts: FileFacts, caller: Unit | None, word: str) -> tuple[str, str] | None:
         """The file's own CommonJS exports object, when it exports by assignment and no enclosing
@@ -464,7 +570,7 @@ class Resolver(ResolverIndexes):
             held = next((h for n, h in cur.attrs if n == name), None)
             if held is not None:
                 facts = self.files.get(cur.path)
-                return (None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held),)
+                return (None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held, cur),)
         return None
 
     def _implicit_field(self, facts: FileFacts, caller: Unit | None, name: str) -> tuple[Unit | None, ...] | None:
@@ -534,7 +640,7 @@ class Resolver(ResolverIndexes):
             if assigned_to:
                 key = (caller_id, assigned_to)
                 # a second assignment to the same name makes its type unprovable
-                local_types[key] = target if key not in local_types and is_unit and target.kind in CLASS_KINDS else None
+                local_types[key] = self._result_type(target) if key not in local_types and is_unit else None
             if is_unit and target.kind != "statement":
                 kind = "constructs" if target.kind in CLASS_KINDS else "calls"
                 edges.append(new_edge(Edge, (caller_id or path, target.id, kind, line, path)))

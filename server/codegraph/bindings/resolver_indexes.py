@@ -117,8 +117,9 @@ class ResolverIndexes:
             fields = spec_of(f).declared_fields
             for u in f.units:
                 if u.kind != "statement":  # a second definition makes a name ambiguous; an extension
-                    # binds by the type it extends; a type's declared fields bind calls through them
-                    counts[(u.qualname, f"{u.kind}:{u.ext_type}:{u.attrs if fields and u.is_type else ''}")] += 1
+                    # binds by the type it extends; a type's declared fields and a callable's declared
+                    # return type bind calls through them
+                    counts[(u.qualname, f"{u.kind}:{u.ext_type}:{u.attrs if fields and u.is_type else ''}:{u.returns}")] += 1
             return {(q, k, n) for (q, k), n in counts.items()}
 
         def supers(f: FileFacts) -> set[tuple[str, str, str]]:

@@ -10,13 +10,15 @@ a frozen dataclass's `__init__`.
 from __future__ import annotations
 
 import marshal
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "34"
+EXTRACTOR_VERSION = "35"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -114,6 +116,8 @@ def referenced_names(
     callers). Functions handed over as values (`refs`) count too."""
     names = {c.name for c in calls}
     names.update(c.receiver.split(".")[0].split("::")[0] for c in calls if c.receiver)
+    # a receiver that is a call chain (`new Builder().name(…)`) binds through every name in it
+    names.update(w for c in calls if "(" in c.receiver for w in _IDENTIFIER.findall(c.receiver))
     names.update(r.name for r in refs)
     for imp in imports:
         names.update(x for x in (imp.name, imp.alias) if x)
