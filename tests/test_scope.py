@@ -234,6 +234,9 @@ def test_cli_index_json_lists_skipped_paths_with_reasons(root):
     "src/balance/test.rs", "src/tests.rs", "shop/tests.py",
     # Gradle / Kotlin Multiplatform test source sets: `<sourceSet>Test`
     "core/src/commonTest/kotlin/app/FakeLoader.kt", "core/src/androidUnitTest/kotlin/app/LoaderCheck.kt", "src/jvmTest/kotlin/Fake.kt",
+    # test support kept outside test folders: a helpers module, a Go testutil package, a Gradle module
+    "lib/test-helpers/src/main/java/lib/TestingUtils.java", "internal/testutil/env.go", "internal/test-utils/src/Fakes.kt",
+    "lib-testing-support/src/commonMain/kotlin/lib/TestingCommon.kt", "core/src/testFixtures/java/core/Stub.java",
 ])
 def test_conventional_test_module_files_are_tests(path):
     from codegraph.workspace.scope import is_test_path
@@ -241,7 +244,8 @@ def test_conventional_test_module_files_are_tests(path):
     assert is_test_path(path)
 
 
-@pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs", "core/src/commonMain/kotlin/app/Loader.kt"])
+@pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs", "core/src/commonMain/kotlin/app/Loader.kt",
+                                  "contest-utils/score.py", "latest_support/feed.go", "src/attestkit/sign.rs"])
 def test_names_that_only_contain_test_are_not_tests(path):
     from codegraph.workspace.scope import is_test_path
 

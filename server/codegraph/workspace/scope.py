@@ -63,6 +63,9 @@ SECRET_DIRS = {".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker"}
 
 TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|"
+    # test support kept outside test folders: `internal/testutil/`, `test-helpers/`, a module
+    # `okio-testing-support/`, Gradle's `src/testFixtures/`
+    r"(^|/)([\w.]+[-_])?test(ing)?[-_]?(helpers?|utils?|support|kit|harness|fixtures)/|(^|/)src/testFixtures/|"
     r"\.(test|spec)\.[jt]sx?$|(^|/)src/test/|(^|/)src/[a-z]\w*Test/|Tests?\.(java|kt)$|(^|/)conftest\.py$|"
     r"(^|/)tests?\.rs$|(^|/)tests\.py$"  # Rust's `#[cfg(test)] mod tests;` file, Django's app tests
 )
