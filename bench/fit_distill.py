@@ -71,7 +71,7 @@ def corpus_data(root: Path, case: dict) -> dict:
         return {}
     try:
         model, entries, roles, plan, _ = _analysis(index, lambda: False)
-        cands = F.candidates(index, model, roles, entries, plan.picks)
+        cands = F.candidates(index, model, roles, entries, plan.picks, plan.out)
         units = [model.units[u] for u in cands.uids]
         rows = [r + j for r, j in zip(cands.rows, F.jobs(index, model, cands.uids, roles, plan.picks))]  # ALL_NAMES: the role model's too
     finally:

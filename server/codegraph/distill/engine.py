@@ -218,7 +218,7 @@ def _edges(model: Model, rows: list[SourceRow], held: dict[str, str]) -> list[tu
 
 def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, str]]:
     """The overview's picks by the fitted weights: (uid, role, one-line reason), in score order."""
-    cands = describe(index, model, roles, entries, plan.picks)
+    cands = describe(index, model, roles, entries, plan.picks, plan.out)
     ranker = shipped()
     cols = columns(ranker)
     rows = [[r[c] for c in cols] for r in cands.rows]

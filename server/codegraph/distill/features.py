@@ -32,6 +32,10 @@ NAMES = (
     "pct_pagerank", "pct_pagerank_rev", "pct_in", "pct_out2", "owner_exported", "pct_owner", "pct_file",
     "plan_pick", "plan_entry", "plan_assembly", "plan_core", "plan_sink", "plan_boundary", "plan_rank",
     "module_share", "module_in",
+    # the same counts over the walk's selection graph (proven calls and the likely edges a reader
+    # follows): they hold still as more calls are proven, and read alike in languages with few proofs
+    "sel_log_in", "sel_log_out", "sel_no_callers", "sel_no_callees", "sel_pagerank", "sel_pagerank_rev",
+    "sel_pct_pagerank", "sel_pct_pagerank_rev", "sel_pct_in", "sel_log_out2",
 )
 # What a unit's own signature, body and name say about its job: the role model's further evidence, read
 # only for the units the selection chose (`job`, `jobs`).
@@ -241,7 +245,7 @@ def _modules(units, inc: list[list[int]]) -> tuple[dict[str, str], dict[str, flo
     return module_of, share, {m: len(c) for m, c in callers.items()}
 
 
-def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
+def candidates(index, model: Model, roles, entries, picks=(), selection: dict[str, set[str]] | None = None) -> Candidates:
     """Every definition in scope, every `if __name__ == "__main__"` block and every statement of a
     file a manifest declares (a `bin` script's top level), with its features.
     `picks`: the flow plan's (uid, key, …) picks, in order (the plan's walk along the lifecycle)."""
@@ -255,6 +259,15 @@ def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
     out = [sorted(at[v] for v in model.out.get(u, ()) if v in at) for u in uids]
     inc = [sorted(at[v] for v in model.inc.get(u, ()) if v in at) for u in uids]
     pr, pr_rev = pagerank(out), pagerank(inc)
+    # the walk's selection graph where it reaches (the architecture), proven calls elsewhere
+    sel_out = [sorted(at[v] for v in (selection[u] if selection is not None and u in selection else model.out.get(u, ())) if v in at) for u in uids]
+    sel_inc: list[list[int]] = [[] for _ in uids]
+    for i, vs in enumerate(sel_out):
+        for v in vs:
+            sel_inc[v].append(i)
+    sel_pr, sel_pr_rev = pagerank(sel_out), pagerank(sel_inc)
+    sel_out2 = [sum(len(sel_out[v]) for v in sel_out[i]) for i in range(len(uids))]
+    sel_pct_pr, sel_pct_rev, sel_pct_in = _percentile(sel_pr), _percentile(sel_pr_rev), _percentile([len(x) for x in sel_inc])
     exported = exported_names(index)
     declared = {e.unit for e in entries if e.unit}
     declared_files = {e.path for e in entries if e.path}
@@ -325,6 +338,8 @@ def candidates(index, model: Model, roles, entries, picks=()) -> Candidates:
             float(pick is not None), *(float(pick is not None and pick[1] == k) for k in PLAN_KEYS),
             1.0 / (1 + pick[0] / 8) if pick is not None else 0.0,
             module_share[module_of[path]], log(module_in[module_of[path]]),
+            log(len(sel_inc[i])), log(len(sel_out[i])), float(not sel_inc[i]), float(not sel_out[i]),
+            log(sel_pr[i]), log(sel_pr_rev[i]), sel_pct_pr[i], sel_pct_rev[i], sel_pct_in[i], log(sel_out2[i]),
         ])
     near = [sorted(set(out[i]) | set(inc[i])) for i in range(len(uids))]
     groups: dict[str, int] = {}
