@@ -614,3 +614,21 @@ def test_nested_types_and_on_demand_imports_bind_in_java(tmp_path):
     assert target(index, engine, "describe") == "src/com/ex/util/Checks.java::Checks.describe"
     assert target(index, engine, "Item") == "src/com/ex/model/Item.java::Item"
     assert target(index, engine, "touch") == "src/com/ex/model/Item.java::Item.touch"
+
+
+def test_a_receiver_cut_at_the_recorded_length_binds_nothing(tmp_path):
+    """A receiver is recorded up to a cap (120 characters); a longer one is cut and may end where a
+    shorter expression would: `store.open("…")` of `store.open("…").other()`, whose `save` is
+    Store's, not Other's. No proof rests on a cut receiver."""
+    arg = '"' + "x" * 106 + '"'  # `store.open("x…x")` is exactly 120 characters
+    index = index_of(tmp_path, {
+        "src/com/ex/Store.java": "package com.ex;\npublic class Store {\n  public Store open(String s) { return this; }\n"
+        "  public Other other() { return null; }\n  public void save() {}\n}\n",
+        "src/com/ex/Other.java": "package com.ex;\npublic class Other {\n  public void save() {}\n}\n",
+        "src/com/ex/Engine.java": "package com.ex;\npublic class Engine {\n  private final Store store = null;\n"
+        f"  void run() {{\n    store.open({arg}).other().save();\n    store.open(\"short\").other().save();\n  }}\n}}\n",
+    })
+    engine = "src/com/ex/Engine.java"
+    assert len(index.files[engine].calls[2].receiver) == 120  # the first `save`'s receiver, cut
+    assert target(index, engine, "save") is None
+    assert target(index, engine, "save", 1) == "src/com/ex/Other.java::Other.save"

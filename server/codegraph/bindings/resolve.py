@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..languages.spec import last_segment
 from ..model.bindings import Edge, FileBindings
-from ..model.facts import CLASS_KINDS, FileFacts, Unit
+from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
 from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, module_binds, package_key, scope_key, spec_of
 
 SELF_WORDS = {"self", "this", "Self"}
@@ -472,6 +472,8 @@ class Resolver(ResolverIndexes):
         if receiver in ("super()", "super") and owner is not None:
             supers = self.supertypes_of(owner)
             return ("super", owner.id) if supers else None
+        if len(receiver) >= MAX_RECEIVER:  # cut where it was recorded: what it ends in is not what it is
+            return None
         if receiver.endswith(")"):  # `new Builder().name(…)`, `store.open()`, `Foo::new()`
             return self._call_result(facts, caller, receiver)
         parts = [p for p in receiver.replace("::", ".").split(".") if p]

@@ -23,7 +23,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import held_value, last_segment, named_children, text
-from ..model.facts import Call, FileFacts, Import, Supertype, Unit, referenced_names
+from ..model.facts import MAX_RECEIVER, Call, FileFacts, Import, Supertype, Unit, referenced_names
 from .members import _assigned_calls, _param_names, _parameters, _refs, _type_name, _with_attrs, _with_local_types
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
@@ -533,7 +533,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         name = name_node.text.decode("utf-8", "replace")
         if construct:
             name = last_segment(name)
-        receiver = receiver_node.text.decode("utf-8", "replace")[:120] if receiver_node is not None else ""
+        receiver = receiver_node.text.decode("utf-8", "replace")[:MAX_RECEIVER] if receiver_node is not None else ""
         local = assigned.get(node.id)
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(

@@ -11,7 +11,7 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, Call, Unit
+from ..model.facts import CLASS_KINDS, MAX_RECEIVER, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
@@ -220,10 +220,10 @@ def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozen
                 receivers = caps.get("receiver")
                 if not receivers and bound is not None and name not in bound:
                     continue
-                receiver = receivers[0].text.decode("utf-8", "replace")[:120] if receivers else ""
+                receiver = receivers[0].text.decode("utf-8", "replace")[:MAX_RECEIVER] if receivers else ""
             else:  # `this::handle`, `Foo::bar`, `::top`
                 receiver, _, name = text(node).rpartition("::")
-                name, receiver = name.strip(), receiver.strip()[:120]
+                name, receiver = name.strip(), receiver.strip()[:MAX_RECEIVER]
         start = node.start_byte
         if start in out or not name.isidentifier():
             continue

@@ -19,6 +19,9 @@ from typing import NamedTuple
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
 EXTRACTOR_VERSION = "35"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
+# receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
+MAX_RECEIVER = 120
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
