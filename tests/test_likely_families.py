@@ -201,3 +201,17 @@ def test_a_supertype_named_like_a_factory_function_is_the_type_and_its_property_
     assert ("RealImageLoader.kt::RealImageLoader", "ImageLoader.kt::ImageLoader") in implements
     assert ("RealImageLoader.kt::RealImageLoader.components", "member-read") in _out(idx, "Engine.kt::Engine.intercept")
     _never_proven(idx)
+
+
+def test_a_receiver_cut_at_the_recorded_length_types_nothing(tmp_path):
+    """A receiver cut at the recorded length (120 characters) may end where a shorter expression
+    would (`store.open("…")` of `store.open("…").other()`): no typed rule reads it."""
+    arg = '"' + "x" * 106 + '"'
+    idx = _build(tmp_path, {
+        "app/store.py": "class Other:\n    def save(self):\n        return 1\n\n\nclass Store:\n"
+                        "    def open(self, s) -> 'Store':\n        return self\n\n    def other(self) -> Other:\n        return Other()\n\n"
+                        "    def save(self):\n        return 2\n",
+        "app/run.py": f"from app.store import Store\n\n\ndef run(store: Store):\n    store.open({arg}).other().save()\n",
+    })
+    # (name rules may still list every `save` in reach, at their low confidence)
+    assert ("app/store.py::Store.save", "return-type") not in _out(idx, "app/run.py::run")

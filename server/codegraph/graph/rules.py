@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..index.facts import Call, DeferredCalls, FileFacts, Unit
+from ..model.facts import MAX_RECEIVER
 from ..languages import spec_for_path
 from ..workspace.scope import is_test_path
 
@@ -131,7 +132,10 @@ _ONE_INDEX = re.compile(r"\((?:\w+|\w+\s*[-+]\s*\d+)?\)")
 def _segments(receiver: str) -> list[tuple[str, bool]] | None:
     """A receiver as (name, called) steps: `a.b` → [(a, F), (b, F)]; `handlers[p]` and
     `factories.get(i)` → [(handlers, F)] (an element keeps the declared element type);
-    `x.make()` → [(x, F), (make, T)]; None when a step is no plain name with calls/indexes after it."""
+    `x.make()` → [(x, F), (make, T)]; None when a step is no plain name with calls/indexes after it,
+    or when the receiver was cut at the recorded length (it may end where a shorter expression would)."""
+    if len(receiver) >= MAX_RECEIVER:
+        return None
     parts = [p for p in _top_level_split(receiver.replace("::", ".").replace("?.", ".").replace("!!", "").replace("?", "")) if p]
     out: list[tuple[str, bool]] = []
     for part in parts:
