@@ -330,8 +330,10 @@ class Resolver(ResolverIndexes):
         """A JVM name no scope, single import or the package binds, from the file's on-demand
         imports (the weakest binding, as the languages rank them): `import com.x.util.*` brings the
         package's types and functions, `import static com.x.Checks.*` the class's members."""
+        if spec_of(facts).module_system != "package":
+            return None
         stars = [imp for imp in facts.imports if imp.name == "*"]
-        if not stars or spec_of(facts).module_system != "package":
+        if not stars:
             return None
         found: dict[str, Unit] = {}
         for imp in stars:
