@@ -11,10 +11,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
 
+from ..graph.structural import families
 from ..index.facts import Unit
 from ..index.index import RootIndex
-from ..languages.spec import last_segment
-from ..workspace.scope import is_test_path
 from .relevance import NameTable, WordIndex
 
 
@@ -63,10 +62,7 @@ def derived(index: RootIndex) -> Derived:
 def _build_derived(index: RootIndex) -> Derived:
     names = NameTable(index.files)
     units = index.resolver.units
-    # a test's fake is no sibling a reader meets: families count the code's own implementations
-    implementers = {k: {x for x in v if x in units and not is_test_path(units[x].path)} for k, v in index.graph.implementers().items()}
-    for proto, impls in _structural_implementers(index).items():
-        implementers.setdefault(proto, set()).update(impls)
+    implementers = families(index)
     supers: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for dst, srcs in implementers.items():
         for src in srcs:
@@ -76,34 +72,6 @@ def _build_derived(index: RootIndex) -> Derived:
     d = Derived(index.version, names, WordIndex(index.files, index.sources), implementers, supers, _shape_families(index), _registrations(index))
     index.memo["explore"] = d
     return d
-
-
-STRUCTURAL_BASES = frozenset({"Protocol"})  # a class listing methods that others implement without naming it
-
-
-def _structural_implementers(index: RootIndex) -> dict[str, set[str]]:
-    """Protocol id → the classes that define every public method it lists (`typing.Protocol`
-    is implemented by shape, not by declaration: no `implements` edge names it)."""
-    units = index.resolver.units
-    owners_of: dict[str, set[str]] = defaultdict(set)  # method name → ids of the classes defining it
-    protocols: list[Unit] = []
-    for facts in index.files.values():
-        bases = {s.unit for s in facts.supertypes if last_segment(s.text) in STRUCTURAL_BASES}
-        for u in facts.units:
-            if u.kind == "method" and u.parent:
-                owners_of[u.name].add(u.parent)
-            elif u.id in bases:
-                protocols.append(u)
-    out: dict[str, set[str]] = {}
-    for proto in protocols:
-        wanted = [name for name in index.resolver.members_of(proto) if not name.startswith("_")]
-        if not wanted:
-            continue
-        impls = set.intersection(*(owners_of.get(name, set()) for name in wanted)) - {proto.id}
-        impls = {uid for uid in impls if uid in units and units[uid].kind == "class" and not is_test_path(units[uid].path)}
-        if len(impls) >= MIN_SIBLINGS:
-            out[proto.id] = impls
-    return out
 
 
 SHAPE_FAMILY_MIN = 4

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
+from .structural import dispatch_subtypes
 from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
 from .accessors import AccessorReads
 from .extension import ExtensionRules
@@ -117,11 +118,9 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         return self._by_name
 
     def subtypes(self) -> dict[str, set[str]]:
-        """Type unit id → ids of the types that extend/implement it (resolved edges)."""
+        """Type unit id → ids of the types a call through it may run (`structural.dispatch_subtypes`)."""
         if self._subtypes is None:
-            memo = self.index.memo.get("explore")
-            impl = getattr(memo, "implementers", None) if getattr(memo, "version", None) == self.index.version else None
-            self._subtypes = impl if impl is not None else self.index.graph.implementers()
+            self._subtypes = dispatch_subtypes(self.index)
         return self._subtypes
 
     def constructor(self, t: Unit) -> Unit | None:

@@ -450,6 +450,11 @@ def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches
     return units, supertypes
 
 
+def _arity(params: Node) -> int:
+    """How many parameters a list declares: Go's `a, b int` is one declaration of two."""
+    return sum(max(1, len(p.children_by_field_name("name"))) for p in params.named_children)
+
+
 def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, name: str, qualname: str, stmt_kind: str,
           parent: Unit | None) -> Unit:
     """One Unit: spans, signature end, parameters, decorators, doc."""
@@ -482,7 +487,7 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         decorators=_decorators(spec, span, node, leading) if kind != "statement" else (),
         doc=_doc(spec, span, body) if kind != "statement" else "",
         stmt_kind=stmt_kind,
-        params=params.named_child_count if params is not None else -1,
+        params=_arity(params) if params is not None else -1,
         param_names=param_names,
         param_types=param_types,
         receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",

@@ -239,6 +239,7 @@ class Memo(TypedDict, total=False):
     explore: VersionTables  # explore/engine.py `Derived`: name and word tables, implementers
     likely: VersionTables  # graph/likely.py `LikelyGraph`: the ranked graph
     query: VersionTables  # query/symbols.py `SymbolTable`: names for symbol search, call sites by line
+    structural: VersionTables  # graph/structural.py `StructuralTable`: types implementing a contract by shape
 
 
 @dataclass

@@ -137,8 +137,8 @@ class LanguageSpec:
     # Contracts a runtime calls a library through: (interface or trait, the method the host calls,
     # how a reader knows the contract). Distill takes their implementations as entry surfaces.
     host_contracts: tuple[tuple[str, str, str], ...] = ()
-    # Implementing is structural (Go): a method of the contract's name implements it, no
-    # `implements` clause needed
+    # Implementing is structural (Go): a type implements every interface its method set covers, no
+    # `implements` clause needed (families: `graph/structural.py`; a host contract's method by its name)
     structural_hosts: bool = False
     # Member calls that hand the receiver function over rather than name a method of it
     # (`dispatch.bind(this)`, `fn.call(ctx)`): the ranked graph records a reference to it.

@@ -15,6 +15,7 @@ GO_DEFS = """
 (method_declaration name: (field_identifier) @name) @method
 (type_spec name: (type_identifier) @name type: (struct_type)) @struct
 (type_spec name: (type_identifier) @name type: (interface_type)) @interface
+(method_elem name: (field_identifier) @name) @method
 (type_spec name: (type_identifier) @name type: [(function_type) (slice_type) (map_type) (array_type) (channel_type) (pointer_type) (type_identifier) (qualified_type) (generic_type)]) @struct
 (source_file (const_declaration (const_spec name: (identifier) @name) @variable))
 (source_file (var_declaration (var_spec name: (identifier) @name) @variable))

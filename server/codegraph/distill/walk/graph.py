@@ -8,6 +8,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from ...graph.structural import structural_implementers
 from ...languages import BY_NAME
 from ..surfaces import HOST_ARGS, host_interface, non_architecture
 from ..topology import Model, _scc
@@ -252,6 +253,12 @@ class Flow(CallReading):
             for st in self.index.files[path].supertypes:
                 if st.unit in arch:
                     supers.setdefault(st.unit, set()).add(st.name)
+        # a Go interface, a Protocol: implemented by shape. A call the index proves to the interface's
+        # declaration runs one of them (up to FAMILY_MAX), as a call by name read them before
+        for contract, impls in structural_implementers(self.index).items():
+            if contract in arch:
+                for t in impls & arch:
+                    supers.setdefault(t, set()).add(m.units[contract].name)
         self._outside_base = {t for t, names in supers.items()
                               if m.units[t].kind == "class" and any(n not in types for n in names)}
         self._base_of = base_of = {}  # type name → its first base type declared in scope

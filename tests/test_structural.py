@@ -1,0 +1,99 @@
+"""Types that implement a contract by shape (`graph/structural.py`): a Go interface's method set,
+a Python `typing.Protocol`. A family for reading, never a proof."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegraph.graph.structural import structural_implementers
+from codegraph.index.index import RootIndex
+
+GO = {
+    "go.mod": "module example.com/s\n\ngo 1.21\n",
+    "store/store.go": """package store
+
+// Store keeps values by key.
+type Store interface {
+	Get(key string) (string, bool)
+	Put(key, value string) error
+}
+
+// Full embeds the others and lists nothing of its own.
+type Full interface {
+	Store
+}
+""",
+    "store/mem.go": """package store
+
+type Mem struct{ m map[string]string }
+
+func (s *Mem) Get(key string) (string, bool) { v, ok := s.m[key]; return v, ok }
+func (s *Mem) Put(key, value string) error  { s.m[key] = value; return nil }
+""",
+    "store/disk.go": """package store
+
+type Disk struct{ dir string }
+
+func (s Disk) Get(key string) (string, bool) { return s.dir + key, true }
+func (s Disk) Put(key, value string) error  { return nil }
+func (s Disk) Sync()                        {}
+""",
+    # Get only: half of the method set
+    "store/cache.go": """package store
+
+type Cache struct{}
+
+func (c *Cache) Get(key string) (string, bool) { return "", false }
+""",
+    # Put with another number of parameters: not the interface's Put
+    "store/log.go": """package store
+
+type Log struct{}
+
+func (l *Log) Get(key string) (string, bool) { return "", false }
+func (l *Log) Put(line string) error        { return nil }
+""",
+    "store/mem_test.go": """package store
+
+type fakeStore struct{}
+
+func (f *fakeStore) Get(key string) (string, bool) { return "", false }
+func (f *fakeStore) Put(key, value string) error  { return nil }
+""",
+}
+
+
+def _index(tmp_path: Path, files: dict[str, str]) -> RootIndex:
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    return idx
+
+
+def test_a_go_interface_is_implemented_by_every_type_whose_method_set_covers_it(tmp_path):
+    idx = _index(tmp_path, GO)
+    found = structural_implementers(idx)
+    # the whole method set, by name and number of parameters; a test's fake is no family member
+    assert found == {"store/store.go::Store": {"store/mem.go::Mem", "store/disk.go::Disk"}}
+    # the interface's methods are units of the interface: a call through it binds to them
+    assert set(idx.resolver.members_of(idx.resolver.units["store/store.go::Store"])) == {"Get", "Put"}
+
+
+def test_a_python_protocol_is_implemented_by_classes_defining_its_public_methods(tmp_path):
+    idx = _index(tmp_path, {
+        "app/proto.py": "from typing import Protocol\n\n\nclass Sink(Protocol):\n    def write(self, data: bytes) -> None: ...\n",
+        "app/file.py": "class FileSink:\n    def write(self, data):\n        open('x', 'ab').write(data)\n",
+        "app/other.py": "class Reader:\n    def read(self):\n        return b''\n",
+    })
+    assert structural_implementers(idx) == {"app/proto.py::Sink": {"app/file.py::FileSink"}}
+
+
+def test_the_table_follows_the_index_version(tmp_path):
+    idx = _index(tmp_path, GO)
+    assert "store/cache.go::Cache" not in structural_implementers(idx)["store/store.go::Store"]
+    path = tmp_path / "store/cache.go"
+    path.write_text(path.read_text() + "func (c *Cache) Put(key, value string) error { return nil }\n")
+    idx.refresh_path("store/cache.go")
+    assert "store/cache.go::Cache" in structural_implementers(idx)["store/store.go::Store"]
