@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from ..index.facts import Unit
-from ..model.facts import in_test_module
+from ..model.facts import bodiless, in_test_module
 from ..languages import BY_NAME
 from .topology import Model
 
@@ -76,7 +76,7 @@ def host_interface(u: Unit, language: str) -> str:
             for wanted, shown in spec.param_hosts:
                 if all(n in names for n in wanted):
                     return shown
-    if spec is not None and spec.structural_hosts and u.kind == "method" and u.sig_end_byte < u.end_byte:  # not the interface's own
+    if spec is not None and spec.structural_hosts and u.kind == "method" and not bodiless(u):  # not the interface's own
         for _, method, shown in spec.host_contracts:
             if u.name == method:
                 return f"{shown} ({method})"

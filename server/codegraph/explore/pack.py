@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..index.facts import Unit
+from ..model.facts import bodiless
 from ..render.markdown import merge_ranges, numbered, section, split_lines
 
 CLUSTER_GAP = 2  # elided stretches this short are shown instead of a `⋮`
@@ -210,12 +211,6 @@ class _Packer:
         if extra <= allowance and extra <= slack:
             view.text, view.ranges, view.symbols, view.mode = whole, [(1, len(view.lines))], _top_symbols(view), "full"
             self.remaining -= extra
-
-
-def bodiless(u: Unit) -> bool:
-    """A declaration with no body of its own (an interface's or abstract method): as context it
-    is a signature, not a body worth a piece."""
-    return u.is_callable and u.sig_end_byte >= u.end_byte
 
 
 _STORE = re.compile(r"(?:this|self)\.(\w+)\s*=\s*(\w+)\s*;?")

@@ -11,6 +11,7 @@ from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
+from ..model.facts import bodiless
 from ..workspace.scope import is_test_path
 
 STRUCTURAL_BASES = frozenset({"Protocol"})  # a Python class listing methods that others implement without naming it
@@ -52,7 +53,7 @@ def _find(index: RootIndex) -> dict[str, set[str]]:
         protocols = {s.unit for s in facts.supertypes if last_segment(s.text) in STRUCTURAL_BASES}
         for u in facts.units:
             if u.kind == "method" and u.parent:
-                if u.sig_end_byte < u.end_byte:  # a body: an implementation, not a declaration
+                if not bodiless(u):  # an implementation, not a declaration
                     by_name[u.name].add(u.parent)
                     by_arity[(u.name, u.params)].add(u.parent)
                 members[u.parent].append(u)
@@ -61,7 +62,7 @@ def _find(index: RootIndex) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for c in contracts:
         if c.kind == "interface":  # Go: every method the interface declares, with its arity
-            wanted = [by_arity.get((m.name, m.params), set()) for m in members.get(c.id, ()) if m.sig_end_byte >= m.end_byte]
+            wanted = [by_arity.get((m.name, m.params), set()) for m in members.get(c.id, ()) if bodiless(m)]
             kinds = ("struct",)
         else:
             wanted = [by_name.get(name, set()) for name in index.resolver.members_of(c) if not name.startswith("_")]

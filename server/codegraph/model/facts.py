@@ -72,6 +72,12 @@ class Unit(NamedTuple):
         return self.kind in CLASS_KINDS
 
 
+def bodiless(u: Unit) -> bool:
+    """A declaration with no body of its own (an interface's or abstract method, a Go interface's
+    method): a signature, not code that runs."""
+    return u.is_callable and u.sig_end_byte >= u.end_byte
+
+
 def in_test_module(u: Unit) -> bool:
     """A unit inside an inline test module (Rust's `#[cfg(test)] mod tests`): test code in a
     source file (explore and distill both leave it out)."""
