@@ -43,22 +43,30 @@ def structural_implementers(index: RootIndex) -> dict[str, set[str]]:
 
 def _find(index: RootIndex) -> dict[str, set[str]]:
     units = index.resolver.units
+    contracts: list[Unit] = []
+    languages: set[str] = set()  # implementers are looked for in the contracts' languages only
+    for facts in index.files.values():
+        spec = BY_NAME.get(facts.language)
+        found = [u for u in facts.units if u.kind == "interface"] if spec is not None and spec.structural_hosts else []
+        protocols = {s.unit for s in facts.supertypes if last_segment(s.text) in STRUCTURAL_BASES}
+        if protocols:
+            found += [u for u in facts.units if u.id in protocols]
+        if found:
+            contracts += found
+            languages.add(facts.language)
+    if not contracts:
+        return {}
     by_name: dict[str, set[str]] = defaultdict(set)  # method name → ids of the types defining it with a body
     by_arity: dict[tuple[str, int], set[str]] = defaultdict(set)  # (name, parameters) → the same
     members: dict[str, list[Unit]] = defaultdict(list)  # type id → its methods (an interface's: declarations)
-    contracts: list[Unit] = []
     for facts in index.files.values():
-        spec = BY_NAME.get(facts.language)
-        go_like = spec is not None and spec.structural_hosts
-        protocols = {s.unit for s in facts.supertypes if last_segment(s.text) in STRUCTURAL_BASES}
-        for u in facts.units:
-            if u.kind == "method" and u.parent:
-                if not bodiless(u):  # an implementation, not a declaration
-                    by_name[u.name].add(u.parent)
-                    by_arity[(u.name, u.params)].add(u.parent)
-                members[u.parent].append(u)
-            elif u.id in protocols or (go_like and u.kind == "interface"):
-                contracts.append(u)
+        if facts.language in languages:
+            for u in facts.units:
+                if u.kind == "method" and u.parent:
+                    if not bodiless(u):  # an implementation, not a declaration
+                        by_name[u.name].add(u.parent)
+                        by_arity[(u.name, u.params)].add(u.parent)
+                    members[u.parent].append(u)
     out: dict[str, set[str]] = {}
     for c in contracts:
         if c.kind == "interface":  # Go: every method the interface declares, with its arity
