@@ -266,8 +266,8 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
         for v in vs:
             sel_inc[v].append(i)
     sel_pr, sel_pr_rev = pagerank(sel_out), pagerank(sel_inc)
-    sel_outs = list(map(len, sel_out))
-    sel_out2 = [sum(map(sel_outs.__getitem__, vs)) for vs in sel_out]
+    sel_out_n = list(map(len, sel_out))
+    sel_out2 = [sum(map(sel_out_n.__getitem__, vs)) for vs in sel_out]
     sel_pct_pr, sel_pct_rev, sel_pct_in = _percentile(sel_pr), _percentile(sel_pr_rev), _percentile([len(x) for x in sel_inc])
     exported = exported_names(index)
     declared = {e.unit for e in entries if e.unit}
@@ -294,8 +294,8 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
                 file_callers.setdefault(path, set()).add(cp)
     # Where a unit stands within its own code base (0 = top, 1 = bottom): comparable across sizes.
     owner_pr = {t: sum(pr[m] for m in ms) for t, ms in members.items()}
-    outs, ins_n = list(map(len, out)), list(map(len, inc))
-    out2 = [sum(map(outs.__getitem__, vs)) for vs in out]
+    out_n, in_n = list(map(len, out)), list(map(len, inc))
+    out2 = [sum(map(out_n.__getitem__, vs)) for vs in out]
     pct_pr, pct_rev, pct_in, pct_out2 = _percentile(pr), _percentile(pr_rev), _percentile([len(x) for x in inc]), _percentile(out2)
     pct_owner = _percentile([owner_pr.get(u.parent or uid, 0.0) for uid, u in zip(uids, units)])
     pct_file = _percentile([file_pr[u.path] for u in units])
@@ -328,7 +328,7 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
             log(len(ins)), log(len(outs)),
             log(len(set(map(paths.__getitem__, ins)) - {path})) if ins else 0.0,
             log(len(set(map(paths.__getitem__, outs)) - {path})) if outs else 0.0,
-            log(out2[i]), log(sum(map(ins_n.__getitem__, ins))) if ins else 0.0,
+            log(out2[i]), log(sum(map(in_n.__getitem__, ins))) if ins else 0.0,
             float(not ins), float(not outs), log(pr[i]), log(pr_rev[i]),
             float(public[i]), float(name_ok and public[i]), float(uid in declared), at_path[3],
             float(u.is_callable and bool(host_interface(u, language))), (hops[uid] + 1) / 7 if uid in hops else 0.0,
