@@ -24,8 +24,31 @@ CONTRACT_SHARE = 0.5
 
 @dataclass
 class StructuralTable:
+    """One index version's contracts (read-only for its readers)."""
+
     version: int
     implementers: dict[str, set[str]]  # contract type id → ids of the types that implement it by shape
+    families: dict[str, set[str]]  # supertype id → declared subtypes outside tests and shape implementers
+    dispatch: dict[str, set[str]]  # the same, less a Go interface's shape implementers
+
+
+def _table(index: RootIndex) -> StructuralTable:
+    hit = index.memo.get("structural")
+    if hit is not None and hit.version == index.version:
+        return hit
+    units = index.resolver.units
+    shaped = _find(index)
+    # a test's fake is no sibling a reader meets, nor what the code's own call runs
+    declared = {k: {x for x in v if x in units and not is_test_path(units[x].path)} for k, v in index.graph.implementers().items()}
+    families = {k: set(v) for k, v in declared.items()}
+    dispatch = dict(declared)
+    for contract, found in shaped.items():
+        families.setdefault(contract, set()).update(found)
+        if contract in units and units[contract].kind != "interface":
+            dispatch[contract] = dispatch.get(contract, set()) | found
+    table = StructuralTable(index.version, shaped, families, dispatch)
+    index.memo["structural"] = table  # type: ignore[typeddict-item]
+    return table
 
 
 def structural_implementers(index: RootIndex) -> dict[str, set[str]]:
@@ -33,12 +56,22 @@ def structural_implementers(index: RootIndex) -> dict[str, set[str]]:
     a `typing.Protocol`'s public methods by name, a Go interface's own methods by name and
     parameter count, when they are at least CONTRACT_SHARE of the type's methods. An interface
     listing no methods of its own (only embedded ones) or a Protocol listing none names no family."""
-    hit = index.memo.get("structural")
-    if hit is not None and hit.version == index.version:
-        return hit.implementers
-    table = StructuralTable(index.version, _find(index))
-    index.memo["structural"] = table  # type: ignore[typeddict-item]
-    return table.implementers
+    return _table(index).implementers
+
+
+def families(index: RootIndex) -> dict[str, set[str]]:
+    """Supertype id → its family: the types declared below it (outside tests) and those implementing
+    it by shape."""
+    return _table(index).families
+
+
+def dispatch_subtypes(index: RootIndex) -> dict[str, set[str]]:
+    """Supertype id → the types a call through it may run, for the ranked graph's dispatch edges: the
+    family, less a Go interface's structural implementers. Those stay a family to read beside the
+    flow (sibling skeletons), not targets the flow fans out to: a Go program calls through small
+    interfaces everywhere, and dispatching each such call to every type that satisfies it led the
+    flow into sibling bodies (measured: the check split's sibling skeleton rate 0.92 → 0.73)."""
+    return _table(index).dispatch
 
 
 def _find(index: RootIndex) -> dict[str, set[str]]:
@@ -86,33 +119,4 @@ def _find(index: RootIndex) -> dict[str, set[str]]:
     return out
 
 
-def declared_subtypes(index: RootIndex) -> dict[str, set[str]]:
-    """Supertype id → the types outside tests that extend or implement it by a resolved edge: a
-    test's fake is no sibling a reader meets, nor what the code's own call runs."""
-    units = index.resolver.units
-    return {k: {x for x in v if x in units and not is_test_path(units[x].path)} for k, v in index.graph.implementers().items()}
-
-
-def families(index: RootIndex) -> dict[str, set[str]]:
-    """Contract id → its family: the types declared below it and those implementing it by shape."""
-    out = declared_subtypes(index)
-    for contract, found in structural_implementers(index).items():
-        out.setdefault(contract, set()).update(found)
-    return out
-
-
-def dispatch_subtypes(index: RootIndex) -> dict[str, set[str]]:
-    """Contract id → the types a call through it may run, for the ranked graph's dispatch edges: the
-    family, less a Go interface's structural implementers. Those stay a family to read beside the
-    flow (sibling skeletons), not targets the flow fans out to: a Go program calls through small
-    interfaces everywhere, and dispatching each such call to every type that satisfies it led the
-    flow into sibling bodies (measured: the check split's sibling skeleton rate 0.92 → 0.73)."""
-    units = index.resolver.units
-    out = declared_subtypes(index)
-    for contract, found in structural_implementers(index).items():
-        if contract in units and units[contract].kind != "interface":
-            out.setdefault(contract, set()).update(found)
-    return out
-
-
-__all__ = ["STRUCTURAL_BASES", "declared_subtypes", "dispatch_subtypes", "families", "structural_implementers"]
+__all__ = ["STRUCTURAL_BASES", "dispatch_subtypes", "families", "structural_implementers"]
