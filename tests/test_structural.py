@@ -97,3 +97,17 @@ def test_the_table_follows_the_index_version(tmp_path):
     path.write_text(path.read_text() + "func (c *Cache) Put(key, value string) error { return nil }\n")
     idx.refresh_path("store/cache.go")
     assert "store/cache.go::Cache" in structural_implementers(idx)["store/store.go::Store"]
+
+
+def test_go_families_are_read_beside_the_flow_not_dispatched_to(tmp_path):
+    """Explore's gate and distill's walk read a Go interface's shape implementers as its family; the
+    ranked graph's dispatch edges follow declared relations only (dispatching every call through a
+    small interface to each type that satisfies it led flows into sibling bodies)."""
+    from codegraph.graph.structural import dispatch_subtypes, families
+    from codegraph.graph.likely import likely_graph
+
+    idx = _index(tmp_path, GO)
+    # `Full` embeds `Store`: a declared relation, in both; `Mem` and `Disk` implement it by shape
+    assert families(idx)["store/store.go::Store"] == {"store/store.go::Full", "store/mem.go::Mem", "store/disk.go::Disk"}
+    assert dispatch_subtypes(idx)["store/store.go::Store"] == {"store/store.go::Full"}
+    assert likely_graph(idx).subtypes()["store/store.go::Store"] == {"store/store.go::Full"}
