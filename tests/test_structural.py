@@ -111,3 +111,20 @@ def test_go_families_are_read_beside_the_flow_not_dispatched_to(tmp_path):
     assert families(idx)["store/store.go::Store"] == {"store/store.go::Full", "store/mem.go::Mem", "store/disk.go::Disk"}
     assert dispatch_subtypes(idx)["store/store.go::Store"] == {"store/store.go::Full"}
     assert likely_graph(idx).subtypes()["store/store.go::Store"] == {"store/store.go::Full"}
+
+
+def test_a_method_added_to_a_go_interface_binds_the_calls_through_it(tmp_path):
+    idx = _index(tmp_path, {
+        "go.mod": "module x\n\ngo 1.21\n",
+        "a/store.go": "package a\n\ntype Store interface {\n\tGet(k string) string\n}\n",
+        "a/use.go": 'package a\n\nfunc Use(s Store) {\n\ts.Get("k")\n\ts.Put("k", "v")\n}\n',
+    })
+
+    def calls() -> set[str]:
+        return {e.dst for b in idx.bindings.values() for e in b.edges if e.kind == "calls"}
+
+    assert calls() == {"a/store.go::Store.Get"}
+    (tmp_path / "a/store.go").write_text("package a\n\ntype Store interface {\n\tGet(k string) string\n\tPut(k, v string)\n}\n")
+    idx.refresh_path("a/store.go")
+    idx.settle()
+    assert calls() == {"a/store.go::Store.Get", "a/store.go::Store.Put"}
