@@ -3,10 +3,8 @@ a Python `typing.Protocol`. A family for reading, never a proof."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from codegraph.graph.structural import structural_implementers
-from codegraph.index.index import RootIndex
+from test_likely_families import _build  # a small repository written and indexed
 
 GO = {
     "go.mod": "module example.com/s\n\ngo 1.21\n",
@@ -63,17 +61,8 @@ func (f *fakeStore) Put(key, value string) error  { return nil }
 }
 
 
-def _index(tmp_path: Path, files: dict[str, str]) -> RootIndex:
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    idx = RootIndex(tmp_path, use_cache=False)
-    idx.build()
-    return idx
-
-
 def test_a_go_interface_is_implemented_by_every_type_whose_method_set_covers_it(tmp_path):
-    idx = _index(tmp_path, GO)
+    idx = _build(tmp_path, GO)
     found = structural_implementers(idx)
     # the whole method set, by name and number of parameters; a test's fake is no family member
     assert found == {"store/store.go::Store": {"store/mem.go::Mem", "store/disk.go::Disk"}}
@@ -82,7 +71,7 @@ def test_a_go_interface_is_implemented_by_every_type_whose_method_set_covers_it(
 
 
 def test_a_python_protocol_is_implemented_by_classes_defining_its_public_methods(tmp_path):
-    idx = _index(tmp_path, {
+    idx = _build(tmp_path, {
         "app/proto.py": "from typing import Protocol\n\n\nclass Sink(Protocol):\n    def write(self, data: bytes) -> None: ...\n",
         "app/file.py": "class FileSink:\n    def write(self, data):\n        open('x', 'ab').write(data)\n",
         "app/other.py": "class Reader:\n    def read(self):\n        return b''\n",
@@ -91,7 +80,7 @@ def test_a_python_protocol_is_implemented_by_classes_defining_its_public_methods
 
 
 def test_the_table_follows_the_index_version(tmp_path):
-    idx = _index(tmp_path, GO)
+    idx = _build(tmp_path, GO)
     assert "store/cache.go::Cache" not in structural_implementers(idx)["store/store.go::Store"]
     path = tmp_path / "store/cache.go"
     path.write_text(path.read_text() + "func (c *Cache) Put(key, value string) error { return nil }\n")
@@ -106,7 +95,7 @@ def test_go_families_are_read_beside_the_flow_not_dispatched_to(tmp_path):
     from codegraph.graph.structural import dispatch_subtypes, families
     from codegraph.graph.likely import likely_graph
 
-    idx = _index(tmp_path, GO)
+    idx = _build(tmp_path, GO)
     # `Full` embeds `Store`: a declared relation, in both; `Mem` and `Disk` implement it by shape
     assert families(idx)["store/store.go::Store"] == {"store/store.go::Full", "store/mem.go::Mem", "store/disk.go::Disk"}
     assert dispatch_subtypes(idx)["store/store.go::Store"] == {"store/store.go::Full"}
@@ -114,7 +103,7 @@ def test_go_families_are_read_beside_the_flow_not_dispatched_to(tmp_path):
 
 
 def test_a_method_added_to_a_go_interface_binds_the_calls_through_it(tmp_path):
-    idx = _index(tmp_path, {
+    idx = _build(tmp_path, {
         "go.mod": "module x\n\ngo 1.21\n",
         "a/store.go": "package a\n\ntype Store interface {\n\tGet(k string) string\n}\n",
         "a/use.go": 'package a\n\nfunc Use(s Store) {\n\ts.Get("k")\n\ts.Put("k", "v")\n}\n',
