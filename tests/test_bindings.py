@@ -410,6 +410,22 @@ def test_kotlin_bare_call_binds_the_extension_of_the_implicit_receiver(tmp_path)
     assert target(index, "src/app/Sink.kt", "commonFlush", 3) == "src/app/Sink.kt::Own.commonFlush"  # a member wins
 
 
+def test_kotlin_multiplatform_code_binds_the_declaration_of_its_own_source_set(tmp_path):
+    # `expect` in commonMain, an `actual` per platform source set: each compiles against its own
+    index = index_of(tmp_path, {
+        "lib/src/commonMain/kotlin/p/Buffer.kt": "package p\n\nexpect class Buffer() {\n    fun clear()\n}\n",
+        "lib/src/jvmMain/kotlin/p/Buffer.kt": "package p\n\nactual class Buffer {\n    actual fun clear() {}\n}\n",
+        "lib/src/nativeMain/kotlin/p/Buffer.kt": "package p\n\nactual class Buffer {\n    actual fun clear() {}\n}\n",
+        "lib/src/commonMain/kotlin/p/Use.kt": "package p\n\nfun common(): Buffer = Buffer()\n",
+        "lib/src/jvmMain/kotlin/p/Use.kt": "package p\n\nfun jvm() {\n    val b: Buffer = Buffer()\n    b.clear()\n}\n",
+        "lib/src/jsMain/kotlin/p/Use.kt": "package p\n\nfun js() = Buffer()\n",
+    })
+    assert target(index, "lib/src/commonMain/kotlin/p/Use.kt", "Buffer") == "lib/src/commonMain/kotlin/p/Buffer.kt::Buffer"
+    assert target(index, "lib/src/jvmMain/kotlin/p/Use.kt", "Buffer") == "lib/src/jvmMain/kotlin/p/Buffer.kt::Buffer"
+    assert target(index, "lib/src/jvmMain/kotlin/p/Use.kt", "clear") == "lib/src/jvmMain/kotlin/p/Buffer.kt::Buffer.clear"
+    assert target(index, "lib/src/jsMain/kotlin/p/Use.kt", "Buffer") is None  # no variant of its own: no proof which
+
+
 def test_java_class_in_another_package_without_import_is_not_proof(tmp_path):
     index = index_of(tmp_path, {
         "x/Widget.java": "package x;\npublic class Widget {}\n",

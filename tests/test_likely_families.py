@@ -66,18 +66,22 @@ def test_a_member_wins_over_an_extension_of_the_same_name(tmp_path):
 
 def test_an_expect_type_stands_for_its_actual_declarations(tmp_path):
     """Kotlin multiplatform: `expect class Timeout` in common code, `actual class Timeout` per
-    platform, one package: a field of that type is typed by the expect declaration and the call
-    reaches the actual declarations' members."""
+    platform, one package. Common code is typed by the expect declaration and its call reaches the
+    actual declarations' members; a platform's own code compiles against its platform's actual."""
     idx = _build(tmp_path, {
         "src/commonMain/kotlin/demo/Timeout.kt": "package demo\n\nexpect open class Timeout {\n    fun throwIfReached()\n}\n",
         "src/jvmMain/kotlin/demo/Timeout.kt": "package demo\n\nactual open class Timeout {\n    actual fun throwIfReached() {}\n}\n",
         "src/jsMain/kotlin/demo/Timeout.kt": "package demo\n\nactual open class Timeout {\n    actual fun throwIfReached() {}\n}\n",
-        "src/jvmMain/kotlin/demo/io/Reader.kt": "package demo.io\n\nimport demo.Timeout\n\nclass Reader(private val timeout: Timeout) {\n"
-                                                "    fun read() {\n        timeout.throwIfReached()\n    }\n}\n",
+        "src/commonMain/kotlin/demo/io/Reader.kt": "package demo.io\n\nimport demo.Timeout\n\nclass Reader(private val timeout: Timeout) {\n"
+                                                   "    fun read() {\n        timeout.throwIfReached()\n    }\n}\n",
+        "src/jvmMain/kotlin/demo/io/JvmReader.kt": "package demo.io\n\nimport demo.Timeout\n\nclass JvmReader(private val timeout: Timeout) {\n"
+                                                   "    fun read() {\n        timeout.throwIfReached()\n    }\n}\n",
     })
-    out = _out(idx, "src/jvmMain/kotlin/demo/io/Reader.kt::Reader.read")
+    out = _out(idx, "src/commonMain/kotlin/demo/io/Reader.kt::Reader.read")
     assert ("src/commonMain/kotlin/demo/Timeout.kt::Timeout.throwIfReached", "field-type") in out
     assert ("src/jvmMain/kotlin/demo/Timeout.kt::Timeout.throwIfReached", "family-dispatch") in out
+    jvm = _out(idx, "src/jvmMain/kotlin/demo/io/JvmReader.kt::JvmReader.read")
+    assert jvm == [("src/jvmMain/kotlin/demo/Timeout.kt::Timeout.throwIfReached", "field-type")]
 
 
 def test_a_call_on_a_base_method_with_many_implementations_reaches_them(tmp_path):

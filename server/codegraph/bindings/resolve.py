@@ -99,6 +99,15 @@ def resolver_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def _shared_prefix(a: list[str], b: list[str]) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 def _crate_absolute(here: str, module: str) -> str:
     """A crate path relative to the module `here` as written from the crate root: `self::a` →
     `here::a`, `super::a` → `a` beside `here` (`super::super::a` one level further up)."""
@@ -122,6 +131,23 @@ class Resolver(ResolverIndexes):
     @staticmethod
     def _unique(found: list[Unit] | None) -> Unit | None:
         return found[0] if found and len(found) == 1 else None
+
+    def _unique_for(self, found: list[Unit] | None, path: str) -> Unit | None:
+        """`_unique`, and among one declaration's source-set variants in a JVM package (a Kotlin
+        multiplatform `expect` in one source set and its `actual`s in others, a Java
+        multi-release copy) the one a file at `path` compiles against: the variant in its own
+        source set, the only one sharing the deepest directory with it. No such variant (a tie):
+        unknown, as before. Go's per-platform files share one directory and always tie."""
+        hit = self._unique(found)
+        if hit is not None or not found or len({u.qualname for u in found}) != 1:
+            return hit
+        facts = self.files.get(path)
+        if facts is None or spec_of(facts).package_scope != "declared":
+            return None
+        here = posixpath.dirname(path).split("/")
+        shared = [_shared_prefix(here, posixpath.dirname(u.path).split("/")) for u in found]
+        best = max(shared)
+        return found[shared.index(best)] if shared.count(best) == 1 else None
 
     def members_of(self, t: Unit) -> dict[str, list[Unit]]:
         facts = self.files.get(t.path)
@@ -258,10 +284,10 @@ class Resolver(ResolverIndexes):
             if (imp.alias or imp.name) != local:
                 continue
             if spec.module_system == "package":
-                target = self._unique(self.packages.get(("declared", imp.module), {}).get(imp.name))
+                target = self._unique_for(self.packages.get(("declared", imp.module), {}).get(imp.name), facts.path)
                 if target is None:  # nested class import: pkg.Outer.Inner
                     outer_pkg, _, outer = imp.module.rpartition(".")
-                    holder = self._unique(self.packages.get(("declared", outer_pkg), {}).get(outer))
+                    holder = self._unique_for(self.packages.get(("declared", outer_pkg), {}).get(outer), facts.path)
                     target = self._unique(self.members_of(holder).get(imp.name)) if holder else None
                 return ("unit", target) if target else None
             path = self._module_file(facts, imp.module, imp.level)
@@ -321,7 +347,7 @@ class Resolver(ResolverIndexes):
             return target if kind == "unit" else (kind, target)  # type: ignore[return-value]
         pkg = package_key(facts)
         if pkg is not None:
-            hit = self._unique(self.packages.get(pkg, {}).get(name))
+            hit = self._unique_for(self.packages.get(pkg, {}).get(name), facts.path)
             if hit is not None:
                 return hit
         return self._on_demand_import(facts, name) or self._implicit_extension(facts, caller, name)
@@ -339,10 +365,10 @@ class Resolver(ResolverIndexes):
         for imp in stars:
             found.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()) if u.kind != "impl")
             outer_pkg, _, outer = imp.module.rpartition(".")
-            holder = self._unique([u for u in self.packages.get(("declared", outer_pkg), {}).get(outer, ()) if u.is_type and u.kind != "impl"])
+            holder = self._unique_for([u for u in self.packages.get(("declared", outer_pkg), {}).get(outer, ()) if u.is_type and u.kind != "impl"], facts.path)
             if holder is not None:
                 found.update((u.id, u) for u in self.members_of(holder).get(name, ()))
-        return self._unique(list(found.values()))
+        return self._unique_for(list(found.values()), facts.path)
 
     def _implicit_extension(self, facts: FileFacts, caller: Unit | None, name: str) -> Unit | None:
         """A bare call of an extension function on the implicit receiver (Kotlin: `commonFlush()`
@@ -361,7 +387,7 @@ class Resolver(ResolverIndexes):
         if not extensions:
             return None
         receivers = self._implicit_receivers(caller)
-        return self._unique([u for u in extensions if last_segment(u.ext_type).rstrip("?") in receivers])
+        return self._unique_for([u for u in extensions if last_segment(u.ext_type).rstrip("?") in receivers], facts.path)
 
     def _implicit_receivers(self, caller: Unit | None) -> set[str]:
         """The type names `this` has inside `caller`: the type an enclosing extension function
@@ -403,7 +429,7 @@ class Resolver(ResolverIndexes):
         if not types:
             pkg = package_key(facts)
             types = [u for u in self.packages.get(pkg, {}).get(name, ()) if u.is_type and u.kind != "impl"] if pkg is not None else []
-        return self._unique(types)
+        return self._unique_for(types, facts.path)
 
     def _member_of(self, holder: Unit | tuple[str, str] | None, name: str) -> Unit | tuple[str, str] | None:
         if holder is None:
