@@ -117,3 +117,22 @@ def test_a_method_added_to_a_go_interface_binds_the_calls_through_it(tmp_path):
     idx.refresh_path("a/store.go")
     idx.settle()
     assert calls() == {"a/store.go::Store.Get", "a/store.go::Store.Put"}
+
+
+def test_a_supertype_without_behaviour_heads_no_family(tmp_path):
+    """Three classes implement an options shape (properties only) and a contract with a method. The
+    contract's implementers are interchangeable; the options shape's are not: it gives them nothing
+    to do alike, so a file that defines it or implements it is no family file."""
+    from codegraph.graph.structural import families
+
+    idx = _build(tmp_path, {
+        "src/options.ts": "export interface TraceOptions {\n  verbose?: boolean;\n  label?: string;\n}\n\n"
+                          "export interface Runner {\n  run(): void;\n}\n",
+        **{f"src/{name.lower()}.ts": f'import {{ TraceOptions, Runner }} from "./options";\n\n'
+                                      f"export class {name} implements TraceOptions, Runner {{\n"
+                                      f"  verbose = false;\n  run(): void {{\n    console.log(\"{name}\");\n  }}\n}}\n"
+           for name in ("Effect", "Computed", "Watcher")},
+    })
+    found = families(idx)
+    assert found.get("src/options.ts::Runner") == {f"src/{n.lower()}.ts::{n}" for n in ("Effect", "Computed", "Watcher")}
+    assert "src/options.ts::TraceOptions" not in found

@@ -40,7 +40,11 @@ def _table(index: RootIndex) -> StructuralTable:
     shaped = _find(index)
     # a test's fake is no sibling a reader meets, nor what the code's own call runs
     declared = {k: {x for x in v if x in units and not is_test_path(units[x].path)} for k, v in index.graph.implementers().items()}
-    families = {k: set(v) for k, v in declared.items()}
+    # a supertype that declares no callable (an options shape, a marker, a base of data variants) gives
+    # its subtypes nothing to do alike: no family to read as siblings (a call or a read through it still
+    # dispatches to them)
+    behaving = {u.parent for u in units.values() if u.parent and u.is_callable}
+    families = {k: set(v) for k, v in declared.items() if k in behaving}
     dispatch = dict(declared)
     for contract, found in shaped.items():
         families.setdefault(contract, set()).update(found)
