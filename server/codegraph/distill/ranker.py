@@ -8,6 +8,7 @@ role. The selection takes candidates in score order under the unit and byte caps
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import math
 from functools import lru_cache
@@ -41,15 +42,15 @@ def context(stage1: list[float], near: list[list[int]], group: list[int]) -> lis
     anchors (sum, best), how likely the rest of its type or file is, how many of the first
     TOP candidates it calls or is called by. A lifecycle is a chain: its steps vouch for each other."""
     prob = [1 / (1 + math.exp(-max(min(s, 30.0), -30.0))) for s in stage1]
-    top = set(sorted(range(len(stage1)), key=lambda i: (-stage1[i], i))[:TOP])
+    top = set(heapq.nlargest(TOP, range(len(stage1)), key=stage1.__getitem__))  # ties: the earlier first
     by_group: dict[int, float] = {}
     for i, g in enumerate(group):
         by_group[g] = by_group.get(g, 0.0) + prob[i]
     rows = []
     for i, s in enumerate(stage1):
-        ps = [prob[j] for j in near[i]]
+        ps = list(map(prob.__getitem__, near[i]))
         rows.append([s, math.log1p(sum(ps)), max(ps, default=0.0), math.log1p(by_group[group[i]] - prob[i]),
-                     math.log1p(sum(1 for j in near[i] if j in top))])
+                     math.log1p(len(top.intersection(near[i])))])  # (near: distinct candidates)
     return rows
 
 
