@@ -278,11 +278,11 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     sel_out_n = list(map(len, sel_out))
     sel_out2 = [sum(map(sel_out_n.__getitem__, vs)) for vs in sel_out]
     sel_pct_pr, sel_pct_rev, sel_pct_in = _percentile(sel_pr), _percentile(sel_pr_rev), _percentile(list(map(len, sel_inc)))
-    exported = exported_names(index)
+    exported = {w.decode() for w in exported_names(index)}  # ASCII words: a name is exported as it is written
     declared = {e.unit for e in entries if e.unit}
     declared_files = {e.path for e in entries if e.path}
     public = [is_public(u, index.files[u.path].language, index.sources[u.path]) for u in units]
-    surface = [uid for i, uid in enumerate(uids) if uid in declared or (public[i] and units[i].name.encode() in exported)]
+    surface = [uid for i, uid in enumerate(uids) if uid in declared or (public[i] and units[i].name in exported)]
     hops = _surface_hops(model, surface)
     members: dict[str, list[int]] = {}
     for i, u in enumerate(units):
@@ -335,8 +335,8 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
         mine = roles.get(uid)
         tiers = [1.0 / mine[r][0] if r in mine else 0.0 for r in (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST)] if mine else no_tiers
         owner = u.parent if u.parent in members else ""
-        owner_exported = bool(owner) and model.units[owner].name.encode() in exported
-        name_ok = owner_exported or name.encode() in exported
+        owner_exported = bool(owner) and model.units[owner].name in exported
+        name_ok = owner_exported or name in exported
         ins, outs = inc[i], out[i]
         pick = plan_at.get(uid)
         plan = (*picked.get(pick[1], (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)), 1.0 / (1 + pick[0] / 8)) if pick is not None else no_pick
@@ -351,7 +351,7 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
             float(not ins), float(not outs), log_pr[i], log_pr_rev[i],
             float(public[i]), float(name_ok and public[i]), float(uid in declared), at_path[3],
             float(u.is_callable and bool(host_interface(u, language))), (hops[uid] + 1) / 7 if uid in hops else 0.0,
-            1.0 if test_code(u) else at_path[1], at_path[2], at_path[4], float(name.startswith("_") and not name.startswith("__")),
+            1.0 if ("test" in u.qualname or "test" in name) and test_code(u) else at_path[1], at_path[2], at_path[4], float(name.startswith("_") and not name.startswith("__")),
             float(name.startswith("__") and name.endswith("__")),
             float(lines <= 6 and bool(ACCESSOR.match(name))), float(bool(u.doc)), float(name == "main" or u.stmt_kind == "main_guard"),
             log(owner_in.get(owner, 0)) if owner else 0.0, log(len(members.get(owner, ()))) if owner else log(len(members.get(uid, ()))),
