@@ -340,25 +340,30 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
         ins, outs = inc[i], out[i]
         pick = plan_at.get(uid)
         plan = (*picked.get(pick[1], (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)), 1.0 / (1 + pick[0] / 8)) if pick is not None else no_pick
+        # (flags as `1.0 if … else 0.0`: the same floats as float(bool), without a call per flag)
         rows.append([
-            float(kind == "function"), float(kind == "method"), float(kind == "constructor" or name in ("__init__", "new", "init")),
-            float(u.is_type), float(kind == "statement"), float(kind == "statement" and u.stmt_kind != "main_guard"),
-            log(u.end_byte - u.start_byte) / 10, float(lines <= 3),
+            1.0 if kind == "function" else 0.0, 1.0 if kind == "method" else 0.0,
+            1.0 if kind == "constructor" or name in ("__init__", "new", "init") else 0.0,
+            1.0 if u.is_type else 0.0, 1.0 if kind == "statement" else 0.0,
+            1.0 if kind == "statement" and u.stmt_kind != "main_guard" else 0.0,
+            log(u.end_byte - u.start_byte) / 10, 1.0 if lines <= 3 else 0.0,
             log_in[i], log_out[i],
             log(len(set(map(paths.__getitem__, ins)) - {path})) if ins else 0.0,
             log(len(set(map(paths.__getitem__, outs)) - {path})) if outs else 0.0,
             log_out2[i], log(sum(map(in_n.__getitem__, ins))) if ins else 0.0,
-            float(not ins), float(not outs), log_pr[i], log_pr_rev[i],
-            float(public[i]), float(name_ok and public[i]), float(uid in declared), at_path[3],
-            float(u.is_callable and bool(host_interface(u, language))), (hops[uid] + 1) / 7 if uid in hops else 0.0,
-            1.0 if ("test" in u.qualname or "test" in name) and test_code(u) else at_path[1], at_path[2], at_path[4], float(name.startswith("_") and not name.startswith("__")),
-            float(name.startswith("__") and name.endswith("__")),
-            float(lines <= 6 and bool(ACCESSOR.match(name))), float(bool(u.doc)), float(name == "main" or u.stmt_kind == "main_guard"),
+            0.0 if ins else 1.0, 0.0 if outs else 1.0, log_pr[i], log_pr_rev[i],
+            1.0 if public[i] else 0.0, 1.0 if name_ok and public[i] else 0.0, 1.0 if uid in declared else 0.0, at_path[3],
+            1.0 if u.is_callable and host_interface(u, language) else 0.0, (hops[uid] + 1) / 7 if uid in hops else 0.0,
+            1.0 if ("test" in u.qualname or "test" in name) and test_code(u) else at_path[1], at_path[2], at_path[4],
+            1.0 if name.startswith("_") and not name.startswith("__") else 0.0,
+            1.0 if name.startswith("__") and name.endswith("__") else 0.0,
+            1.0 if lines <= 6 and ACCESSOR.match(name) else 0.0, 1.0 if u.doc else 0.0,
+            1.0 if name == "main" or u.stmt_kind == "main_guard" else 0.0,
             log(owner_in.get(owner, 0)) if owner else 0.0, log(len(members.get(owner, ()))) if owner else log(len(members.get(uid, ()))),
             at_path[5], at_path[6], *tiers,
-            pct_pr[i], pct_rev[i], pct_in[i], pct_out2[i], float(owner_exported), pct_owner[i], pct_file[i],
+            pct_pr[i], pct_rev[i], pct_in[i], pct_out2[i], 1.0 if owner_exported else 0.0, pct_owner[i], pct_file[i],
             *plan, at_path[7], at_path[8],
-            log_sel_in[i], log_sel_out[i], float(not sel_inc[i]), float(not sel_out[i]),
+            log_sel_in[i], log_sel_out[i], 0.0 if sel_inc[i] else 1.0, 0.0 if sel_out[i] else 1.0,
             log_sel_pr[i], log_sel_pr_rev[i], sel_pct_pr[i], sel_pct_rev[i], sel_pct_in[i], log_sel_out2[i],
         ])
     near = [sorted({*o, *n}) if o and n else o + n for o, n in zip(out, inc)]
