@@ -47,10 +47,15 @@ def context(stage1: list[float], near: list[list[int]], group: list[int]) -> lis
     for i, g in enumerate(group):
         by_group[g] = by_group.get(g, 0.0) + prob[i]
     rows = []
+    log1p = math.log1p
     for i, s in enumerate(stage1):
-        ps = list(map(prob.__getitem__, near[i]))
-        rows.append([s, math.log1p(sum(ps)), max(ps, default=0.0), math.log1p(by_group[group[i]] - prob[i]),
-                     math.log1p(len(top.intersection(near[i])))])  # (near: distinct candidates)
+        ns = near[i]
+        if not ns:  # alone in the call graph (many are): the sums, the best and the count are nothing
+            rows.append([s, 0.0, 0.0, log1p(by_group[group[i]] - prob[i]), 0.0])
+            continue
+        ps = list(map(prob.__getitem__, ns))
+        rows.append([s, log1p(sum(ps)), max(ps), log1p(by_group[group[i]] - prob[i]),
+                     log1p(len(top.intersection(ns)))])  # (near: distinct candidates)
     return rows
 
 
