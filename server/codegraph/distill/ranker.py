@@ -148,7 +148,8 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
     """Candidates in score order (ties: the stable candidate order) under the unit and byte caps;
     a member of a type already chosen is left to it, as is a type whose member was chosen. `outside`:
     material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places."""
-    order = sorted((i for i in range(len(scores)) if not (outside and outside[i])), key=lambda i: (-scores[i], i))
+    # best first; a stable sort keeps equal scores in candidate order (as a (-score, i) key would)
+    order = [i for i in sorted(range(len(scores)), key=scores.__getitem__, reverse=True) if not (outside and outside[i])]
     chosen: list[int] = []
     taken: set[str] = set()
     used = 0
