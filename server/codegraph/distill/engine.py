@@ -14,6 +14,7 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
+from operator import itemgetter
 from typing import Callable
 
 from ..index.extract import sha256
@@ -221,7 +222,7 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     cands = describe(index, model, roles, entries, plan.picks, plan.out)
     ranker = shipped()
     cols = columns(ranker)
-    rows = [[r[c] for c in cols] for r in cands.rows]
+    rows = list(map(itemgetter(*cols), cands.rows)) if len(cols) > 1 else [[r[c] for c in cols] for r in cands.rows]
     scores = ranker.scores(rows, cands.near, cands.group)
     us = [model.units[u] for u in cands.uids]
     outside = NAMES.index("non_arch")

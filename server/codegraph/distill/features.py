@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture, test_code
@@ -110,17 +111,24 @@ def pagerank(out: list[list[int]], rounds: int = PR_ROUNDS, alpha: float = 0.85)
     return rank
 
 
+def _callers(out: list[list[int]]) -> list[list[int]]:
+    """Each node's callers along `out`, in ascending order."""
+    inc: list[list[int]] = [[] for _ in out]
+    for i, vs in enumerate(out):
+        for v in vs:
+            inc[v].append(i)
+    return inc
+
+
 def _percentile(values: list[float]) -> list[float]:
     """Rank of each value from the top, as a share of the candidates (0 = top); ties share their
     middle rank, so the many units with nothing sit together near the bottom."""
     n = max(len(values) - 1, 1)
-    ordered = sorted(values, reverse=True)
-    first: dict[float, int] = {}
-    last: dict[float, int] = {}
-    for i, v in enumerate(ordered):
-        first.setdefault(v, i)
-        last[v] = i
-    return [(first[v] + last[v]) / 2 / n for v in values]
+    ordered = sorted(values)
+    total = len(values)
+    # from the top, a value's first rank is the count above it, its last the count at or above it, less one
+    mid = {v: (2 * total - 1 - bisect_left(ordered, v) - bisect_right(ordered, v)) / 2 / n for v in set(values)}
+    return list(map(mid.__getitem__, values))
 
 
 def _surface_hops(model: Model, surface: list[str], limit: int = 6) -> dict[str, int]:
@@ -256,24 +264,25 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
             if u.kind != "statement" or u.stmt_kind == "main_guard" or roles.get(uid, {}).get(ENTRY, (9,))[0] == 1]
     at = {u: i for i, u in enumerate(uids)}
     units = [model.units[u] for u in uids]
-    out = [sorted(at[v] for v in model.out.get(u, ()) if v in at) for u in uids]
-    inc = [sorted(at[v] for v in model.inc.get(u, ()) if v in at) for u in uids]
+    out, sel_out = [], []
+    walk = selection or {}
+    for u in uids:
+        vs = model.out.get(u)
+        out.append(sorted([at[v] for v in vs if v in at]) if vs else [])
+        # the walk's selection graph where it reaches (the architecture), proven calls elsewhere
+        vs = walk[u] if u in walk else vs
+        sel_out.append(sorted([at[v] for v in vs if v in at]) if vs else [])
+    inc, sel_inc = _callers(out), _callers(sel_out)  # (model.inc is model.out turned around)
     pr, pr_rev = pagerank(out), pagerank(inc)
-    # the walk's selection graph where it reaches (the architecture), proven calls elsewhere
-    sel_out = [sorted(at[v] for v in (selection[u] if selection is not None and u in selection else model.out.get(u, ())) if v in at) for u in uids]
-    sel_inc: list[list[int]] = [[] for _ in uids]
-    for i, vs in enumerate(sel_out):
-        for v in vs:
-            sel_inc[v].append(i)
     sel_pr, sel_pr_rev = pagerank(sel_out), pagerank(sel_inc)
     sel_out_n = list(map(len, sel_out))
     sel_out2 = [sum(map(sel_out_n.__getitem__, vs)) for vs in sel_out]
-    sel_pct_pr, sel_pct_rev, sel_pct_in = _percentile(sel_pr), _percentile(sel_pr_rev), _percentile([len(x) for x in sel_inc])
-    exported = exported_names(index)
+    sel_pct_pr, sel_pct_rev, sel_pct_in = _percentile(sel_pr), _percentile(sel_pr_rev), _percentile(list(map(len, sel_inc)))
+    exported = {w.decode() for w in exported_names(index)}  # ASCII words: a name is exported as it is written
     declared = {e.unit for e in entries if e.unit}
     declared_files = {e.path for e in entries if e.path}
     public = [is_public(u, index.files[u.path].language, index.sources[u.path]) for u in units]
-    surface = [uid for i, uid in enumerate(uids) if uid in declared or (public[i] and units[i].name.encode() in exported)]
+    surface = [uid for i, uid in enumerate(uids) if uid in declared or (public[i] and units[i].name in exported)]
     hops = _surface_hops(model, surface)
     members: dict[str, list[int]] = {}
     for i, u in enumerate(units):
@@ -296,12 +305,19 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     owner_pr = {t: sum(pr[m] for m in ms) for t, ms in members.items()}
     out_n, in_n = list(map(len, out)), list(map(len, inc))
     out2 = [sum(map(out_n.__getitem__, vs)) for vs in out]
-    pct_pr, pct_rev, pct_in, pct_out2 = _percentile(pr), _percentile(pr_rev), _percentile([len(x) for x in inc]), _percentile(out2)
+    pct_pr, pct_rev, pct_in, pct_out2 = _percentile(pr), _percentile(pr_rev), _percentile(in_n), _percentile(out2)
     pct_owner = _percentile([owner_pr.get(u.parent or uid, 0.0) for uid, u in zip(uids, units)])
     pct_file = _percentile([file_pr[u.path] for u in units])
     module_of, module_share, module_in = _modules(units, inc)
     per_path: dict[str, tuple] = {}  # what every unit of one file shares
     log = math.log1p
+    # the logs of the degrees, a column at a time (the same log1p of the same counts)
+    log_in, log_out, log_out2 = list(map(log, in_n)), list(map(log, out_n)), list(map(log, out2))
+    log_pr, log_pr_rev, log_sel_pr, log_sel_pr_rev = list(map(log, pr)), list(map(log, pr_rev)), list(map(log, sel_pr)), list(map(log, sel_pr_rev))
+    sel_in_n = list(map(len, sel_inc))
+    log_sel_in, log_sel_out, log_sel_out2 = list(map(log, sel_in_n)), list(map(log, sel_out_n)), list(map(log, sel_out2))
+    no_tiers, no_pick = (0.0,) * 4, (0.0,) * (len(PLAN_KEYS) + 2)
+    picked = {k: (1.0, *(float(k == x) for x in PLAN_KEYS)) for k in PLAN_KEYS}
     rows = []
     for i, uid in enumerate(uids):
         u = units[i]
@@ -309,42 +325,48 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
         at_path = per_path.get(path)
         if at_path is None:
             non_arch, side = _side(path)
+            module = module_of[path]
             at_path = per_path[path] = (index.files[path].language, float(non_arch), float(side), float(path in declared_files),
-                                        path.count("/") / 5, log(len(file_callers.get(path, ()))), log(file_units[path]))
+                                        path.count("/") / 5, log(len(file_callers.get(path, ()))), log(file_units[path]),
+                                        module_share[module], log(module_in[module]))
         language = at_path[0]
         kind, name = u.kind, u.name
         lines = u.end_line - u.start_line + 1
         mine = roles.get(uid)
-        tiers = [1.0 / mine[r][0] if r in mine else 0.0 for r in (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST)] if mine else [0.0] * 4
+        tiers = [1.0 / mine[r][0] if r in mine else 0.0 for r in (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST)] if mine else no_tiers
         owner = u.parent if u.parent in members else ""
-        owner_exported = bool(owner) and model.units[owner].name.encode() in exported
-        name_ok = owner_exported or name.encode() in exported
+        owner_exported = bool(owner) and model.units[owner].name in exported
+        name_ok = owner_exported or name in exported
         ins, outs = inc[i], out[i]
         pick = plan_at.get(uid)
+        plan = (*picked.get(pick[1], (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)), 1.0 / (1 + pick[0] / 8)) if pick is not None else no_pick
+        # (flags as `1.0 if … else 0.0`: the same floats as float(bool), without a call per flag)
         rows.append([
-            float(kind == "function"), float(kind == "method"), float(kind == "constructor" or name in ("__init__", "new", "init")),
-            float(u.is_type), float(kind == "statement"), float(kind == "statement" and u.stmt_kind != "main_guard"),
-            log(u.end_byte - u.start_byte) / 10, float(lines <= 3),
-            log(len(ins)), log(len(outs)),
+            1.0 if kind == "function" else 0.0, 1.0 if kind == "method" else 0.0,
+            1.0 if kind == "constructor" or name in ("__init__", "new", "init") else 0.0,
+            1.0 if u.is_type else 0.0, 1.0 if kind == "statement" else 0.0,
+            1.0 if kind == "statement" and u.stmt_kind != "main_guard" else 0.0,
+            log(u.end_byte - u.start_byte) / 10, 1.0 if lines <= 3 else 0.0,
+            log_in[i], log_out[i],
             log(len(set(map(paths.__getitem__, ins)) - {path})) if ins else 0.0,
             log(len(set(map(paths.__getitem__, outs)) - {path})) if outs else 0.0,
-            log(out2[i]), log(sum(map(in_n.__getitem__, ins))) if ins else 0.0,
-            float(not ins), float(not outs), log(pr[i]), log(pr_rev[i]),
-            float(public[i]), float(name_ok and public[i]), float(uid in declared), at_path[3],
-            float(u.is_callable and bool(host_interface(u, language))), (hops[uid] + 1) / 7 if uid in hops else 0.0,
-            1.0 if test_code(u) else at_path[1], at_path[2], at_path[4], float(name.startswith("_") and not name.startswith("__")),
-            float(name.startswith("__") and name.endswith("__")),
-            float(lines <= 6 and bool(ACCESSOR.match(name))), float(bool(u.doc)), float(name == "main" or u.stmt_kind == "main_guard"),
+            log_out2[i], log(sum(map(in_n.__getitem__, ins))) if ins else 0.0,
+            0.0 if ins else 1.0, 0.0 if outs else 1.0, log_pr[i], log_pr_rev[i],
+            1.0 if public[i] else 0.0, 1.0 if name_ok and public[i] else 0.0, 1.0 if uid in declared else 0.0, at_path[3],
+            1.0 if u.is_callable and host_interface(u, language) else 0.0, (hops[uid] + 1) / 7 if uid in hops else 0.0,
+            1.0 if ("test" in u.qualname or "test" in name) and test_code(u) else at_path[1], at_path[2], at_path[4],
+            1.0 if name.startswith("_") and not name.startswith("__") else 0.0,
+            1.0 if name.startswith("__") and name.endswith("__") else 0.0,
+            1.0 if lines <= 6 and ACCESSOR.match(name) else 0.0, 1.0 if u.doc else 0.0,
+            1.0 if name == "main" or u.stmt_kind == "main_guard" else 0.0,
             log(owner_in.get(owner, 0)) if owner else 0.0, log(len(members.get(owner, ()))) if owner else log(len(members.get(uid, ()))),
             at_path[5], at_path[6], *tiers,
-            pct_pr[i], pct_rev[i], pct_in[i], pct_out2[i], float(owner_exported), pct_owner[i], pct_file[i],
-            float(pick is not None), *(float(pick is not None and pick[1] == k) for k in PLAN_KEYS),
-            1.0 / (1 + pick[0] / 8) if pick is not None else 0.0,
-            module_share[module_of[path]], log(module_in[module_of[path]]),
-            log(len(sel_inc[i])), log(len(sel_out[i])), float(not sel_inc[i]), float(not sel_out[i]),
-            log(sel_pr[i]), log(sel_pr_rev[i]), sel_pct_pr[i], sel_pct_rev[i], sel_pct_in[i], log(sel_out2[i]),
+            pct_pr[i], pct_rev[i], pct_in[i], pct_out2[i], 1.0 if owner_exported else 0.0, pct_owner[i], pct_file[i],
+            *plan, at_path[7], at_path[8],
+            log_sel_in[i], log_sel_out[i], 0.0 if sel_inc[i] else 1.0, 0.0 if sel_out[i] else 1.0,
+            log_sel_pr[i], log_sel_pr_rev[i], sel_pct_pr[i], sel_pct_rev[i], sel_pct_in[i], log_sel_out2[i],
         ])
-    near = [sorted(set(out[i]) | set(inc[i])) for i in range(len(uids))]
+    near = [sorted({*o, *n}) if o and n else o + n for o, n in zip(out, inc)]
     groups: dict[str, int] = {}
     group = [groups.setdefault(u.parent or u.path, len(groups)) for u in units]
     return Candidates(uids, rows, near, group)

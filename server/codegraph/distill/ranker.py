@@ -8,6 +8,7 @@ role. The selection takes candidates in score order under the unit and byte caps
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import math
 from functools import lru_cache
@@ -41,15 +42,20 @@ def context(stage1: list[float], near: list[list[int]], group: list[int]) -> lis
     anchors (sum, best), how likely the rest of its type or file is, how many of the first
     TOP candidates it calls or is called by. A lifecycle is a chain: its steps vouch for each other."""
     prob = [1 / (1 + math.exp(-max(min(s, 30.0), -30.0))) for s in stage1]
-    top = set(sorted(range(len(stage1)), key=lambda i: (-stage1[i], i))[:TOP])
+    top = set(heapq.nlargest(TOP, range(len(stage1)), key=stage1.__getitem__))  # ties: the earlier first
     by_group: dict[int, float] = {}
     for i, g in enumerate(group):
         by_group[g] = by_group.get(g, 0.0) + prob[i]
     rows = []
+    log1p = math.log1p
     for i, s in enumerate(stage1):
-        ps = [prob[j] for j in near[i]]
-        rows.append([s, math.log1p(sum(ps)), max(ps, default=0.0), math.log1p(by_group[group[i]] - prob[i]),
-                     math.log1p(sum(1 for j in near[i] if j in top))])
+        ns = near[i]
+        if not ns:  # alone in the call graph (many are): the sums, the best and the count are nothing
+            rows.append([s, 0.0, 0.0, log1p(by_group[group[i]] - prob[i]), 0.0])
+            continue
+        ps = list(map(prob.__getitem__, ns))
+        rows.append([s, log1p(sum(ps)), max(ps), log1p(by_group[group[i]] - prob[i]),
+                     log1p(len(top.intersection(ns)))])  # (near: distinct candidates)
     return rows
 
 
@@ -142,7 +148,8 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
     """Candidates in score order (ties: the stable candidate order) under the unit and byte caps;
     a member of a type already chosen is left to it, as is a type whose member was chosen. `outside`:
     material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places."""
-    order = sorted((i for i in range(len(scores)) if not (outside and outside[i])), key=lambda i: (-scores[i], i))
+    # best first; a stable sort keeps equal scores in candidate order (as a (-score, i) key would)
+    order = [i for i in sorted(range(len(scores)), key=scores.__getitem__, reverse=True) if not (outside and outside[i])]
     chosen: list[int] = []
     taken: set[str] = set()
     used = 0

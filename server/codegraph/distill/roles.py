@@ -59,8 +59,8 @@ def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
             if last in REGISTRATION_CALLS or called in REGISTRATION_CALLS:
                 _put(roles, u.id, ENTRY, 3, f"registration call `{u.name[:60]}` (a signal, not proof of activation)")
         return
-    if not u.is_callable:
-        return
+    if not u.is_callable or not (u.decorators or u.name == "main"):
+        return  # (the rules below read a decorator or a `main`)
     facts = index.files[u.path]
     spec = BY_NAME.get(facts.language)
     for deco in u.decorators:

@@ -122,10 +122,15 @@ def io_locals(facts: FileFacts) -> frozenset[str]:
     return frozenset(x for x in out if x)
 
 
+_TIERED = WRITE_NAMES | READ_NAMES | RESOURCE_NAMES | NETWORK_NAMES | {"open"}  # the names a tier reads
+
+
 def persistence_tier(calls: list[Call], io_names: frozenset[str], io_fields: frozenset[str]) -> int:
     """Best persistence tier of a unit's calls (0 = none)."""
     best = 0
     for c in calls:
+        if c.name not in _TIERED and c.name not in io_names:  # most calls: no rule below can hold
+            continue
         io_name = c.name in WRITE_NAMES or c.name in READ_NAMES or c.name in RESOURCE_NAMES
         if io_name and ((c.receiver.split(".")[0].split("::")[0] if c.receiver else c.name) in io_names
                         or c.receiver in io_fields):

@@ -28,30 +28,40 @@ class StructuralTable:
 
     version: int
     implementers: dict[str, set[str]]  # contract type id → ids of the types that implement it by shape
-    families: dict[str, set[str]]  # supertype id → declared subtypes outside tests and shape implementers
-    dispatch: dict[str, set[str]]  # the same, less a Go interface's shape implementers
+    # supertype id → declared subtypes outside tests and shape implementers; `dispatch`: the same, less a Go
+    # interface's shape implementers. Both filled on first use (`_declared`): distill reads only `implementers`,
+    # and the declared subtypes are a pass over every edge of the graph
+    families: dict[str, set[str]] | None = None
+    dispatch: dict[str, set[str]] | None = None
 
 
 def _table(index: RootIndex) -> StructuralTable:
     hit = index.memo.get("structural")
     if hit is not None and hit.version == index.version:
         return hit
-    units = index.resolver.units
-    shaped = _find(index)
-    # a test's fake is no sibling a reader meets, nor what the code's own call runs
-    declared = {k: {x for x in v if x in units and not is_test_path(units[x].path)} for k, v in index.graph.implementers().items()}
-    # a supertype that declares no callable (an options shape, a marker, a base of data variants) gives
-    # its subtypes nothing to do alike: no family to read as siblings (a call or a read through it still
-    # dispatches to them)
-    behaving = {u.parent for u in units.values() if u.parent and u.is_callable}
-    families = {k: set(v) for k, v in declared.items() if k in behaving}
-    dispatch = dict(declared)
-    for contract, found in shaped.items():
-        families.setdefault(contract, set()).update(found)
-        if contract in units and units[contract].kind != "interface":
-            dispatch[contract] = dispatch.get(contract, set()) | found
-    table = StructuralTable(index.version, shaped, families, dispatch)
+    table = StructuralTable(index.version, _find(index))
     index.memo["structural"] = table  # type: ignore[typeddict-item]
+    return table
+
+
+def _declared(index: RootIndex) -> StructuralTable:
+    """The table with its families and dispatch subtypes filled (once per version)."""
+    table = _table(index)
+    if table.families is None or table.dispatch is None:
+        units = index.resolver.units
+        # a test's fake is no sibling a reader meets, nor what the code's own call runs
+        declared = {k: {x for x in v if x in units and not is_test_path(units[x].path)} for k, v in index.graph.implementers().items()}
+        # a supertype that declares no callable (an options shape, a marker, a base of data variants) gives
+        # its subtypes nothing to do alike: no family to read as siblings (a call or a read through it still
+        # dispatches to them)
+        behaving = {u.parent for u in units.values() if u.parent and u.is_callable}
+        families = {k: set(v) for k, v in declared.items() if k in behaving}
+        dispatch = dict(declared)
+        for contract, found in table.implementers.items():
+            families.setdefault(contract, set()).update(found)
+            if contract in units and units[contract].kind != "interface":
+                dispatch[contract] = dispatch.get(contract, set()) | found
+        table.families, table.dispatch = families, dispatch
     return table
 
 
@@ -66,7 +76,7 @@ def structural_implementers(index: RootIndex) -> dict[str, set[str]]:
 def families(index: RootIndex) -> dict[str, set[str]]:
     """Supertype id → its family: the types declared below it (outside tests) and those implementing
     it by shape."""
-    return _table(index).families
+    return _declared(index).families  # type: ignore[return-value]
 
 
 def dispatch_subtypes(index: RootIndex) -> dict[str, set[str]]:
@@ -75,7 +85,7 @@ def dispatch_subtypes(index: RootIndex) -> dict[str, set[str]]:
     flow (sibling skeletons), not targets the flow fans out to: a Go program calls through small
     interfaces everywhere, and dispatching each such call to every type that satisfies it led the
     flow into sibling bodies (measured: the check split's sibling skeleton rate 0.92 → 0.73)."""
-    return _table(index).dispatch
+    return _declared(index).dispatch  # type: ignore[return-value]
 
 
 def _find(index: RootIndex) -> dict[str, set[str]]:
