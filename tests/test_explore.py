@@ -900,19 +900,16 @@ def test_the_callers_of_an_interface_declaration_on_the_core_are_not_beside_it(t
     assert units["App.start"].id not in flow.periphery
 
 
-def test_a_body_kept_as_context_brings_no_helpers_of_its_own(tmp_path):
-    """A focused file keeps a flow unit's same-file helpers (its own steps); a body kept only as
-    context around the flow (a caller beside it) keeps no helpers of its own."""
+def test_a_kept_body_brings_its_same_file_helpers_two_calls_deep(tmp_path):
+    """A focused file keeps a kept body's same-file helpers (its own steps), two calls deep; a
+    unit of the file nothing kept calls stays out."""
     from codegraph.explore.gate import _with_own_helpers
-    from codegraph.explore.flow import Flow
 
-    (tmp_path / "app.py").write_text("def caller():\n    return helper()\n\n\ndef helper():\n    return 1\n")
+    (tmp_path / "app.py").write_text("def caller():\n    return helper()\n\n\ndef helper():\n    return leaf()\n\n\n"
+                                     "def leaf():\n    return deeper()\n\n\ndef deeper():\n    return 1\n\n\ndef other():\n    return 2\n")
     idx = built_index(tmp_path)
     facts = idx.files["app.py"]
-    context = Flow(periphery={"app.py::caller": 0.5})
-    assert _with_own_helpers(idx, facts, context, {"app.py::caller"}) == {"app.py::caller"}
-    step = Flow(spine={"app.py::caller"})
-    assert _with_own_helpers(idx, facts, step, {"app.py::caller"}) == {"app.py::caller", "app.py::helper"}
+    assert _with_own_helpers(idx, facts, {"app.py::caller"}) == {"app.py::caller", "app.py::helper", "app.py::leaf"}
 
 
 def test_a_long_type_signature_around_a_body_shows_its_first_line_only():

@@ -212,13 +212,12 @@ def _helpers_of_kept(index: RootIndex, plans: list[FilePlan], near: set[str]) ->
     return out
 
 
-def _with_own_helpers(index: RootIndex, facts, flow: Flow, kept: set[str], depth: int = 2) -> set[str]:
+def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -> set[str]:
     """A kept body's proven callees in the same file (`execute` → `getRawCall` → `createRawCall`):
-    the member's own steps, not interchangeable siblings. A body kept only as context around
-    the flow (a caller beside it) brings no helpers of its own: they are not the flow's steps."""
+    the member's own steps, not interchangeable siblings."""
     likely = likely_graph(index)
     here = {u.id for u in facts.units}
-    out, frontier = set(kept), {uid for uid in kept if uid in flow.spine or uid not in flow.periphery}
+    out, frontier = set(kept), set(kept)
     for _ in range(depth):
         frontier = {e.dst for uid in sorted(frontier) for e in likely.out(uid) if e.rule == "resolved" and e.dst in here} - out
         out |= frontier
@@ -258,7 +257,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
         elif family and sibling and (large or (flow_exists and not on_spine)):
             plan.mode = "focused"
             base_ids = {t.id for t in family}
-            plan.keep = _with_own_helpers(index, facts, flow, {
+            plan.keep = _with_own_helpers(index, facts, {
                 u.id for u in facts.units
                 if u.id in flow.spine or u.id in named_focus or (u.id in wanted and u.is_callable) or u.id in distinct
                 or ((u.id in named_ids or u.id in weak_named_ids) and u.parent in base_ids)
@@ -271,7 +270,7 @@ def _gate(index: RootIndex, d: Derived, q, req: ExploreRequest, plans: list[File
             plan.reason = f"family-file:{family[0].name}({len(d.implementers[family[0].id])})" + (" on-spine" if on_spine else "")
         elif flow_exists and not on_spine and sibling and not spared:
             plan.mode = "skeleton"
-            kept = _with_own_helpers(index, facts, flow, {u.id for u in facts.units if (u.id in wanted and u.is_callable) or u.id in distinct})
+            kept = _with_own_helpers(index, facts, {u.id for u in facts.units if (u.id in wanted and u.is_callable) or u.id in distinct})
             if kept:  # the member the flow runs through: its signatures and those bodies
                 plan.mode, plan.keep = "focused", kept
                 plan.hide = {u.id for u in facts.units if u.id not in kept}
