@@ -944,30 +944,6 @@ def test_a_kept_body_nothing_scored_is_still_shown(tmp_path):
     assert {5, 6, 7} <= sections(result["text"]).get("stream.py", ("", set()))[1], result["text"]
 
 
-def test_a_kept_body_off_the_flow_brings_its_small_step_in_another_file(tmp_path):
-    """A family file keeps the named variant's `apply` though no hop of the flow reaches it;
-    the small proven callee it hands its work to in another file (`set_body`) is its step. Not
-    a long helper, not the error it raises, not a helper in its own file (the focused file
-    keeps those), and nothing for a body the flow already points at."""
-    from codegraph.explore.gate import FilePlan, _helpers_of_kept
-
-    (tmp_path / "builder.py").write_text(
-        "def set_body(req, body):\n    req.body = body\n    return req\n\n\n"
-        "def long_helper(req):\n" + "".join(f"    req.x{i} = {i}\n" for i in range(25)) + "    return req\n\n\n"
-        "class BadBody(Exception):\n    def __init__(self, msg):\n        self.msg = msg\n"
-    )
-    (tmp_path / "handlers.py").write_text(
-        "from builder import set_body, long_helper, BadBody\n\n\n"
-        "def local(req):\n    return req\n\n\n"
-        "class BodyHandler:\n    def apply(self, req, value):\n        if value is None:\n"
-        "            raise BadBody('no body')\n        long_helper(local(req))\n        return set_body(req, value)\n"
-    )
-    idx = built_index(tmp_path)
-    plan = FilePlan("handlers.py", 1.0, mode="focused", keep={"handlers.py::BodyHandler.apply"})
-    assert _helpers_of_kept(idx, [plan], set()) == {"builder.py::set_body"}
-    assert _helpers_of_kept(idx, [plan], {"handlers.py::BodyHandler.apply"}) == set()
-
-
 def test_a_named_flows_steps_go_on_into_their_own_helpers_but_not_shared_ones(tmp_path):
     """`run` (named) reaches the word match `legacy` through `find`. `find`'s own helper in its
     file (`strip`, one caller) carries the flow on; a helper three callers share (`name`) and

@@ -26,7 +26,7 @@ from . import features, ranker
 from .model import ExploreRequest
 from .pack import FileView, Piece, bodiless, file_view, pack
 from .relevance import looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, STOP
-from .gate import FilePlan, _gate, _helpers_of_kept, _members_named_by_words, _the_named_variant, _wanted_in_family
+from .gate import FilePlan, _gate, _members_named_by_words, _the_named_variant, _wanted_in_family
 from .steps import (
     _ambiguity, _awaited, _dispatch_targets, _members_added_at_load, _members_added_to_the_core, _protocols_of_classes_handed_over,
     _readers_of_data_names, _receivers_built_by_calls, _registry_writers, _state_writers, _wiring,
@@ -164,10 +164,6 @@ def _explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], Non
     _gate(index, d, q, req, plans, flow, wanted | distinct, wired, distinct)
     # what the flow or the question itself points at; any other body is only near them
     pointed = {h.src.id for h in flow.hops} | {h.dst.id for h in flow.hops} | flow.spine | f.data_steps | wired | {u.id for u in f.endpoints}
-    helpers = _helpers_of_kept(index, plans, pointed | set(flow.periphery))
-    for plan in plans:
-        plan.keep |= {uid for uid in helpers if uid.startswith(plan.path + "::")}
-    pointed |= helpers
     strong = f.strong
     # a unit whose whole name the question spells out in words ("draw shapes" → `drawShapes`) is
     # named as surely as in code form

@@ -13,7 +13,7 @@ from ..graph.likely import CTOR_NAMES, likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..model.facts import in_test_module
-from .flow import _THROWN, DISPATCH_RULES, Flow
+from .flow import DISPATCH_RULES, Flow
 from .model import ExploreRequest
 from .relevance import split_words, stem, STOP
 from .steps import _statements_they_use
@@ -178,38 +178,6 @@ def _implements_a_family(index: RootIndex, d: Derived, t: Unit) -> bool:
         family_size(d, key) >= MIN_SIBLINGS and key in units and own & set(index.resolver.members_of(units[key]))
         for key, _ in d.supers.get(t.id, [])
     )
-
-
-HELPER_MAX_LINES = 20
-
-
-def _helpers_of_kept(index: RootIndex, plans: list[FilePlan], near: set[str]) -> set[str]:
-    """The small proven callees in other files of a body a family file keeps off the flow (the
-    named variant's `Body.apply` → `RequestBuilder.setBody`): the step that member takes, which
-    no hop of the flow reaches. Not a constructor (a value it builds), not a declaration with no
-    body, not the error path (`throw new X(…)`)."""
-    units = index.resolver.units
-    likely = likely_graph(index)
-    out: set[str] = set()
-    for plan in plans:
-        lines: list[bytes] | None = None
-        for uid in sorted(plan.keep - near):
-            u = units.get(uid)
-            if u is None or not u.is_callable:
-                continue
-            if lines is None:
-                lines = index.sources.get(plan.path, b"").split(b"\n")
-            for e in likely.out(uid):
-                dst = units.get(e.dst)
-                if (
-                    e.rule != "resolved" or dst is None or dst.kind not in ("function", "method") or dst.name in ("__init__", "constructor")
-                    or dst.path == u.path or dst.id in near or dst.end_line <= dst.sig_end_line
-                    or dst.end_line - dst.start_line >= HELPER_MAX_LINES
-                    or (0 < e.line <= len(lines) and _THROWN.match(lines[e.line - 1]))
-                ):
-                    continue
-                out.add(dst.id)
-    return out
 
 
 def _with_own_helpers(index: RootIndex, facts, kept: set[str], depth: int = 2) -> set[str]:
