@@ -99,15 +99,6 @@ def resolver_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _shared_prefix(a: list[str], b: list[str]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 def _crate_absolute(here: str, module: str) -> str:
     """A crate path relative to the module `here` as written from the crate root: `self::a` →
     `here::a`, `super::a` → `a` beside `here` (`super::super::a` one level further up)."""
@@ -145,7 +136,7 @@ class Resolver(ResolverIndexes):
         if facts is None or spec_of(facts).package_scope != "declared":
             return None
         here = posixpath.dirname(path).split("/")
-        shared = [_shared_prefix(here, posixpath.dirname(u.path).split("/")) for u in found]
+        shared = [len(posixpath.commonprefix([here, posixpath.dirname(u.path).split("/")])) for u in found]  # directories in common
         best = max(shared)
         return found[shared.index(best)] if shared.count(best) == 1 else None
 

@@ -19,12 +19,12 @@ from ..graph.likely import likely_graph
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..index.worker import no_cyclic_gc
-from ..model.facts import in_test_module
+from ..model.facts import bodiless, in_test_module
 from ..workspace.scope import is_test_path
 from .flow import Flow, find_flow
 from . import features, ranker
 from .model import ExploreRequest
-from .pack import FileView, Piece, bodiless, file_view, pack
+from .pack import FileView, Piece, file_view, pack
 from .relevance import looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, STOP
 from .gate import FilePlan, _gate, _members_named_by_words, _the_named_variant, _wanted_in_family
 from .steps import (

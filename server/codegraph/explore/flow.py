@@ -15,8 +15,7 @@ from typing import Callable
 
 from ..index.facts import Unit
 from ..index.index import RootIndex
-from .pack import bodiless
-from ..model.facts import in_test_module
+from ..model.facts import bodiless, in_test_module
 from .relevance import path_prior
 
 MAX_SOURCES = 12

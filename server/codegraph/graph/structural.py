@@ -75,7 +75,7 @@ def structural_implementers(index: RootIndex) -> dict[str, set[str]]:
 
 def families(index: RootIndex) -> dict[str, set[str]]:
     """Supertype id → its family: the types declared below it (outside tests) and those implementing
-    it by shape."""
+    it by shape. A supertype that declares no callable heads none."""
     return _declared(index).families  # type: ignore[return-value]
 
 
