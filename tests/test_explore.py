@@ -1332,3 +1332,32 @@ def test_a_context_body_of_a_small_class_shows_the_class_whole():
     assert "iter((self.cls,))" in shown[0].text
 
 
+
+
+def test_a_path_from_the_crate_root_names_the_crate_item(tmp_path):
+    """`toml::from_str` is what the crate defines (or re-exports) at that path — the free function
+    in `de.rs` —, not every method that happens to be called `from_str` (a `FromStr` impl): the
+    code base's crates are read from their `Cargo.toml`."""
+    from codegraph.explore.tables import derived
+
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "tiny-toml"\nversion = "0.1.0"\n')
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "lib.rs").write_text("pub mod de;\npub mod datetime;\npub use crate::de::from_str;\n")
+    (src / "de.rs").write_text(
+        "pub struct Deserializer<'a> { input: &'a str }\n\n"
+        "impl<'a> Deserializer<'a> {\n    pub fn new(input: &'a str) -> Self {\n        Deserializer { input }\n    }\n}\n\n"
+        "pub fn from_str(s: &str) -> usize {\n    let d = Deserializer::new(s);\n    d.input.len()\n}\n"
+    )
+    (src / "datetime.rs").write_text(
+        "use std::str::FromStr;\n\npub struct Datetime;\n\n"
+        "impl FromStr for Datetime {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Datetime, ()> {\n"
+        "        if s.is_empty() { Err(()) } else { Ok(Datetime) }\n    }\n}\n"
+    )
+    idx = built_index(tmp_path)
+    names = derived(idx).names
+    q = parse_query("What happens when I call `tiny_toml::from_str::<Config>(s)`?", idx.files, names)
+    assert [(u.path, u.qualname) for u in q.named["tiny_toml::from_str"]] == [("src/de.rs", "from_str")]
+    assert [u.qualname for u in names.lookup("tiny_toml::de::Deserializer::new", idx.files)] == ["Deserializer.new"]
+    # a path that starts with no crate of the code base is read as before: a method on a receiver
+    assert {u.path for u in names.lookup("other::from_str", idx.files)} == {"src/datetime.rs"}

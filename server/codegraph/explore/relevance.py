@@ -110,7 +110,9 @@ class Query:
 class NameTable:
     """name → units and qualified-suffix → units for exact symbol lookup, built once per version."""
 
-    def __init__(self, files: dict[str, FileFacts]) -> None:
+    def __init__(self, files: dict[str, FileFacts], crates: dict[str, str] | None = None) -> None:
+        # the code base's Rust crates (name → directory): `toml::from_str` names the crate's own item
+        self.crates = crates or {}
         self.by_name: dict[str, list[Unit]] = defaultdict(list)
         self.by_qual: dict[str, list[Unit]] = defaultdict(list)
         # module-level statements by the name they assign (`current_app = LocalProxy(…)`): found
@@ -128,7 +130,11 @@ class NameTable:
                     self.by_qual[".".join(parts[i - 1 :])].append(u)
 
     def lookup(self, token: str, files: dict[str, FileFacts]) -> list[Unit]:
-        token = re.sub(r"/\d+$", "", token).replace("::", ".").replace("#", ".").replace(":", ".")
+        token = re.sub(r"/\d+$", "", token)
+        crate, sep, rest = token.partition("::")
+        if sep and rest and crate in self.crates:
+            return self._in_crate(self.crates[crate], rest, files)
+        token = token.replace("::", ".").replace("#", ".").replace(":", ".")
         if "." not in token:
             return list(self.by_name.get(token, ()) or self.assigned.get(token, ()))
         hits = list(self.by_qual.get(token, ()))
@@ -163,6 +169,27 @@ class NameTable:
             ]
             return agree or methods
         return []
+
+
+    def _in_crate(self, crate_dir: str, path: str, files: dict[str, FileFacts]) -> list[Unit]:
+        """`toml::from_str`, `toml::de::Deserializer`: a path from a crate's root names what the crate
+        defines or re-exports, never a method of that name (`Datetime::from_str`): the crate's own
+        units first (a re-export from a sibling crate of the workspace otherwise), items before members."""
+        segments = path.split("::")
+        hits: list[Unit] = []
+        for i in range(len(segments)):  # `de::Deserializer::new`: the module path, then what it holds
+            modules = segments[:i]
+            hits = [
+                u for u in self.lookup("::".join(segments[i:]), files)
+                if all(f"/{m}/" in f"/{u.path}" or u.path.endswith(f"/{m}.rs") for m in modules)
+            ]
+            if hits:
+                break
+        own = [u for u in hits if not crate_dir or u.path.startswith(crate_dir + "/")]
+        hits = own or hits
+        if i == len(segments) - 1:  # a bare name after the modules: an item, not a member
+            hits = [u for u in hits if u.parent is None] or hits
+        return hits
 
 
 def _owner_segment(qualname: str) -> str:

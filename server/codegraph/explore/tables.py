@@ -3,8 +3,6 @@ family's interchangeable members; rebuilt only when the index version changes.""
 
 from __future__ import annotations
 
-
-
 import re
 import threading
 from collections import defaultdict
@@ -14,6 +12,7 @@ from typing import Callable, TypeVar
 from ..graph.structural import families
 from ..index.facts import Unit
 from ..index.index import RootIndex
+from ..workspace.manifest import rust_crates
 from .relevance import NameTable, WordIndex
 
 
@@ -60,7 +59,7 @@ def derived(index: RootIndex) -> Derived:
 
 
 def _build_derived(index: RootIndex) -> Derived:
-    names = NameTable(index.files)
+    names = NameTable(index.files, rust_crates(index.root, index.files))
     units = index.resolver.units
     implementers = families(index)
     supers: dict[str, list[tuple[str, str]]] = defaultdict(list)

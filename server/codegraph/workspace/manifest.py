@@ -82,3 +82,23 @@ def load_manifest(root: Path, rel: str) -> tuple[dict[str, Any] | None, str]:
     if data is None:
         return None, why
     return parse_manifest(rel, data)
+
+
+def rust_crates(root: Path, paths) -> dict[str, str]:
+    """The crates the code base's `Cargo.toml` files declare: the name a Rust path writes
+    (`my-lib` is written `my_lib`) → the crate's directory ("" at the root). Only where Rust
+    files are indexed; an unreadable manifest declares nothing."""
+    paths = list(paths)
+    if not any(p.endswith(".rs") for p in paths):
+        return {}
+    dirs = {""}
+    for p in paths:
+        parts = p.split("/")[:-1]
+        dirs.update("/".join(parts[: i + 1]) for i in range(len(parts)))
+    crates: dict[str, str] = {}
+    for d in sorted(dirs):
+        data, _ = load_manifest(root, f"{d}/Cargo.toml" if d else "Cargo.toml")
+        pkg = data.get("package") if data is not None else None
+        if isinstance(pkg, dict) and isinstance(pkg.get("name"), str):
+            crates.setdefault(pkg["name"].replace("-", "_"), d)
+    return crates

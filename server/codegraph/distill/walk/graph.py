@@ -10,6 +10,7 @@ import re
 
 from ...graph.structural import structural_implementers
 from ...languages import BY_NAME
+from ...workspace.manifest import rust_crates
 from ..surfaces import HOST_ARGS, host_interface, non_architecture
 from ..topology import Model, _scc
 from .bodies import _module_names, return_type
@@ -535,14 +536,7 @@ class Flow(CallReading):
         """The names a Rust path inside the code base starts with: `crate`, `self`, `super`, and the crates its
         `Cargo.toml` files declare (`my-lib` is written `my_lib`)."""
         if self._crate_names is None:
-            from ..manifests import _manifest_dirs, load
-            names = {"crate", "self", "super"}
-            for d in _manifest_dirs(self.index):
-                data = load(self.index, f"{d}/Cargo.toml" if d else "Cargo.toml")
-                pkg = data.get("package") if data is not None else None
-                if isinstance(pkg, dict) and isinstance(pkg.get("name"), str):
-                    names.add(pkg["name"].replace("-", "_"))
-            self._crate_names = names
+            self._crate_names = {"crate", "self", "super", *rust_crates(self.index.root, self.index.files)}
         return self._crate_names
 
     def _package_dirs(self) -> set[str]:
