@@ -1361,3 +1361,23 @@ def test_a_path_from_the_crate_root_names_the_crate_item(tmp_path):
     assert [u.qualname for u in names.lookup("tiny_toml::de::Deserializer::new", idx.files)] == ["Deserializer.new"]
     # a path that starts with no crate of the code base is read as before: a method on a receiver
     assert {u.path for u in names.lookup("other::from_str", idx.files)} == {"src/datetime.rs"}
+
+
+def test_a_package_qualified_name_names_the_module_level_item(tmp_path):
+    """`reqs.get` names the package's function `get`, not `Session.get` or a cookie jar's `get`
+    that the same package also defines (a Go `viper.ReadInConfig` likewise the package function,
+    which then calls the method of that name)."""
+    from codegraph.explore.tables import derived
+
+    pkg = tmp_path / "reqs"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .api import get\n")
+    (pkg / "api.py").write_text("from .sessions import Session\n\n\ndef get(url):\n    return Session().get(url)\n")
+    (pkg / "sessions.py").write_text("class Session:\n    def get(self, url):\n        return url.upper()\n")
+    (pkg / "cookies.py").write_text("class Jar:\n    def get(self, name):\n        return name\n")
+    idx = built_index(tmp_path)
+    q = parse_query("What does `reqs.get(url)` do?", idx.files, derived(idx).names)
+    assert [(u.path, u.qualname) for u in q.named["reqs.get"]] == [("reqs/api.py", "get")]
+    # a module's classes are still found by the module's name
+    q = parse_query("What does `sessions.Session` hold?", idx.files, derived(idx).names)
+    assert [u.qualname for u in q.named["sessions.Session"]] == ["Session"]

@@ -152,7 +152,9 @@ class NameTable:
 
         by_module = [u for u in defs if in_module(u)]
         if by_module:
-            return by_module
+            # `requests.get`, `click.command`: what the module (or package) defines at its top level, not a
+            # method of that name in one of its classes (`Session.get`, `Group.command`)
+            return [u for u in by_module if u.parent is None] or by_module
         # `r.Route(...)`, `ctx.push()`: a method called on a variable; the methods of that name
         if head[:1].islower() and "." not in head:
             methods = [u for u in defs if u.parent is not None and u.is_callable]
