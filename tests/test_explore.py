@@ -1381,3 +1381,17 @@ def test_a_package_qualified_name_names_the_module_level_item(tmp_path):
     # a module's classes are still found by the module's name
     q = parse_query("What does `sessions.Session` hold?", idx.files, derived(idx).names)
     assert [u.qualname for u in q.named["sessions.Session"]] == ["Session"]
+
+
+def test_a_name_bound_to_one_construction_names_that_types_members(tmp_path):
+    """`export const Factory = new FactoryStatic()`: `Factory.create` in a question is
+    `FactoryStatic.create` (a singleton a library exports under another name)."""
+    from codegraph.explore.tables import derived
+
+    (tmp_path / "factory.ts").write_text(
+        "export class FactoryStatic {\n  create(mod: string): string {\n    return mod.trim();\n  }\n}\n\n"
+        "export const Factory = new FactoryStatic();\n"
+    )
+    idx = built_index(tmp_path)
+    q = parse_query("What happens when I call `Factory.create(AppModule)`?", idx.files, derived(idx).names)
+    assert [u.qualname for u in q.named["Factory.create"]] == ["FactoryStatic.create"]

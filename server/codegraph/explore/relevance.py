@@ -118,11 +118,21 @@ class NameTable:
         # module-level statements by the name they assign (`current_app = LocalProxy(…)`): found
         # only when no definition has the name
         self.assigned: dict[str, list[Unit]] = defaultdict(list)
+        # a module-level name bound to one construction (`export const NestFactory = new
+        # NestFactoryStatic()`): `NestFactory.create` names that type's member
+        self.instance_of: dict[str, set[str]] = defaultdict(set)
         for facts in files.values():
+            constructs: dict[str, list[str]] = defaultdict(list)
+            for c in facts.calls:
+                if c.construct and c.caller:
+                    constructs[c.caller].append(c.name)
             for u in facts.units:
                 if u.kind == "statement":
                     if u.parent is None and u.name.isidentifier():
                         self.assigned[u.name].append(u)
+                    bound = u.name.rsplit(".", 1)[-1]  # `exports.NestFactory`, `module.exports.app`
+                    if u.parent is None and bound.isidentifier() and len(constructs.get(u.id, ())) == 1:
+                        self.instance_of[bound].add(constructs[u.id][0])
                     continue
                 self.by_name[u.name].append(u)
                 parts = u.qualname.split(".")
@@ -141,6 +151,9 @@ class NameTable:
         if hits:
             return hits
         head, _, name = token.rpartition(".")
+        hits = [u for t in sorted(self.instance_of.get(head, ())) for u in self.by_qual.get(f"{t}.{name}", ())]
+        if hits:
+            return hits
         defs = self.by_name.get(name, ())
         # `pkg.func` / `module.Class`: the name inside a module or package called that
         head_path = head.replace(".", "/")
