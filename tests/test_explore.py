@@ -1395,3 +1395,16 @@ def test_a_name_bound_to_one_construction_names_that_types_members(tmp_path):
     idx = built_index(tmp_path)
     q = parse_query("What happens when I call `Factory.create(AppModule)`?", idx.files, derived(idx).names)
     assert [u.qualname for u in q.named["Factory.create"]] == ["FactoryStatic.create"]
+
+
+def test_python_overload_stubs_are_one_definition_with_their_implementation(tmp_path):
+    from codegraph.explore.relevance import NameTable
+
+    (tmp_path / "deco.py").write_text(
+        "import typing as t\n\n\n@t.overload\ndef command(name: str) -> int: ...\n\n\n"
+        "@t.overload\ndef command(name: None = None) -> str: ...\n\n\n"
+        "def command(name=None):\n    return name or 'cmd'\n"
+    )
+    idx = built_index(tmp_path)
+    q = parse_query("What does `command()` return?", idx.files, NameTable(idx.files))
+    assert [u.start_line for u in q.named["command"]] == [13]

@@ -221,11 +221,12 @@ def _type_word(type_text: str) -> str:
 
 
 def _without_overload_signatures(units: list[Unit]) -> list[Unit]:
-    """TypeScript's overload signatures are declarations of the one implementation beside them:
-    one definition to the question, not a dozen. (Overloads with bodies of their own, as in
-    Java and Kotlin, stay: each is code.)"""
+    """TypeScript's overload signatures and Python's `@overload` stubs are declarations of the one
+    implementation beside them: one definition to the question, not a dozen. (Overloads with
+    bodies of their own, as in Java and Kotlin, stay: each is code.)"""
     def has_body(u: Unit) -> bool:
-        return u.end_byte - u.sig_end_byte > 2  # more than a `;` after the signature
+        # more than a `;` after the signature, and no `@overload` stub (`...`)
+        return u.end_byte - u.sig_end_byte > 2 and not any(d.split("(")[0].endswith("overload") for d in u.decorators)
 
     with_body = {(u.path, u.qualname) for u in units if has_body(u)}
     return [u for u in units if has_body(u) or (u.path, u.qualname) not in with_body]
