@@ -3,7 +3,7 @@
     python bench/baseline_bm25.py explore ROOT QUESTION --json --max-chars N
 
 The CLI's interface (`{"text": …}` on stdout), so the development set's `run.py --cg` scores it
-exactly like the engine. Question words (split and stemmed like explore's) against each unit's
+exactly like the engine. Question words (split like explore's, stemmed by the light stemmer explore had when the floor was set) against each unit's
 name (×3) and its body words; tests and inline test modules left out; each unit's whole body in
 rank order until the budget is full. No graph, no flow, no learning: if explore does not clearly
 beat this on unseen code, its decision layer adds nothing.
@@ -24,8 +24,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
+def stem(word: str) -> str:
+    """Plurals, -ing, -ed and a final e: the floor's own light stemmer, fixed, so the floor does not
+    move when explore's word handling changes."""
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith(("sses", "shes", "ches", "xes")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
 def answer(root: Path, question: str, budget: int) -> str:
-    from codegraph.explore.relevance import STOP, split_words, stem
+    from codegraph.explore.relevance import STOP, split_words
     from codegraph.index.index import RootIndex
     from codegraph.render.markdown import numbered, section, split_lines
     from codegraph.workspace.scope import is_test_path
