@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from textwrap import indent
 
 import pytest
 
@@ -968,7 +969,9 @@ def test_a_named_flows_steps_go_on_into_their_own_helpers_but_not_shared_ones(tm
     assert not {"cmd.py::name", "util.py::parse"} & flow.spine, flow.spine
 
 
-def _tag_family(root: Path) -> None:
+def _tag_family(root: Path, nested: bool = False) -> None:
+    """A family of `Tag` members; `nested`: each member a class inside `Tags` named by its own word
+    alone (`Tags.Tuple`), as Java's nested variants are."""
     members = {
         "Tuple": ("isinstance(value, tuple)", "[self.serializer.tag(item) for item in value]"),
         "Bytes": ("isinstance(value, bytes)", "encode_base64(value)"),
@@ -979,12 +982,13 @@ def _tag_family(root: Path) -> None:
     (root / "tags.py").write_text(
         "class Tag:\n    key = ''\n\n    def __init__(self, serializer):\n        self.serializer = serializer\n\n"
         "    def check(self, value):\n        raise NotImplementedError\n\n    def to_json(self, value):\n        raise NotImplementedError\n\n\n"
+        + ("class Tags:\n" if nested else "")
         + "".join(
-            f"class Tag{n}(Tag):\n    key = ' {n[0].lower()}'\n\n    def check(self, value):\n\n        return {c}\n\n"
-            f"    def to_json(self, value):\n\n        return {j}\n\n\n" for n, (c, j) in members.items()
+            indent(f"class {'' if nested else 'Tag'}{n}(Tag):\n    key = ' {n[0].lower()}'\n\n    def check(self, value):\n\n        return {c}\n\n"
+                   f"    def to_json(self, value):\n\n        return {j}\n\n\n", "    " if nested else "") for n, (c, j) in members.items()
         )
         + "def encode_base64(value):\n    import base64\n    return base64.b64encode(value).decode('ascii')\n\n\n"
-        "class Serializer:\n    default_tags = [TagDict, TagTuple, TagBytes, TagUUID, TagMarkup]\n\n"
+        "class Serializer:\n    default_tags = [" + ", ".join(f"{'Tags.' if nested else 'Tag'}{n}" for n in ("Dict", "Tuple", "Bytes", "UUID", "Markup")) + "]\n\n"
         "    def __init__(self):\n        self.order = [cls(self) for cls in self.default_tags]\n\n"
         "    def tag(self, value):\n        for t in self.order:\n            if t.check(value):\n                return t.to_json(value)\n        return value\n\n"
         "    def dumps(self, value):\n        return render_json(self.tag(value))\n\n\n"
@@ -997,11 +1001,13 @@ def _tag_family(root: Path) -> None:
     )
 
 
-def test_family_members_a_question_lists_by_word_are_distinct_steps(tmp_path):
+@pytest.mark.parametrize("nested", [False, True], ids=["prefixed", "nested"])
+def test_family_members_a_question_lists_by_word_are_distinct_steps(tmp_path, nested):
     """"tuples or bytes" tells TagTuple and TagBytes apart from the other `Tag…` members of a
     family beside the flow: their bodies are shown, the others stay signatures. One word alone
-    ("bytes") lists nothing: every member stays a sibling."""
-    _tag_family(tmp_path)
+    ("bytes") lists nothing: every member stays a sibling. Members nested in a container and
+    named by their own word alone (`Tags.Tuple`) are told apart the same way."""
+    _tag_family(tmp_path, nested)
     idx = built_index(tmp_path)
 
     def text(question: str) -> str:

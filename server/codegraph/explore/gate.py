@@ -135,7 +135,7 @@ def _members_named_by_words(index: RootIndex, d: Derived, q, flow: Flow) -> set[
             continue
         told_apart: dict[str, Unit] = {}  # the question's word → the member it names
         for t in typed:
-            words = split_words(t.name)
+            words = _type_words(t)
             own = [w for w in words if w not in family_words]
             hit = ({stem(w) for w in own} | {stem("".join(own))}) & plain if own and len(own) < len(words) else set()
             told_apart.update((w, t) for w in hit)
@@ -161,9 +161,15 @@ def _named_families(index: RootIndex, d: Derived) -> list[tuple[Unit, list[Unit]
         typed = [units[m] for m in sorted(members) if m in units]
         if base is None or len(typed) < MIN_SIBLINGS:
             continue
-        shared = Counter(w for t in typed for w in set(split_words(t.name)))
+        shared = Counter(w for t in typed for w in set(_type_words(t)))
         out.append((base, typed, {w for w, n in shared.items() if n * 2 >= len(typed)}))
     return out
+
+
+def _type_words(t: Unit) -> list[str]:
+    """The words a family member is named by, its enclosing types' too: nested variants are named
+    by their container (`ParameterHandler.Path`, `Event.Click`), so "path" tells that one apart."""
+    return [w for part in t.qualname.split(".") for w in split_words(part)]
 
 
 _PLAIN_WORD = re.compile(r"(?<![\w.`])[a-z]{3,}(?![\w(`])")
