@@ -160,3 +160,16 @@ def test_test_support_by_compound_name_and_inline_tests_are_not_architecture() -
     srcs = main_roles(pack_of("rs-inline-tests"))
     assert "src/counter.rs::Counter.run" in srcs or "src/counter.rs::Counter.bump" in srcs, srcs
     assert not [k for k in srcs if "::tests" in k or k.startswith("tally-fakeclock/")], srcs
+
+
+def test_module_statements_that_register_or_tabulate_are_candidates() -> None:
+    """js-proto-verbs: a module-level loop that adds the verbs to Client.prototype (`registration`) is
+    code the anchor score may choose — libraries define their API so (a verb loop, a delegation
+    table, an object of operations) —; an import (`wiring`) is not."""
+    index, model = _units("js-proto-verbs")
+    cands = features.candidates(index, model, {}, [])
+    kinds = {model.units[u].stmt_kind for u in cands.uids if model.units[u].kind == "statement"}
+    assert "lib/core/Client.js::<registration@28>" in cands.uids
+    assert "wiring" not in kinds, kinds
+    row = dict(zip(features.NAMES, cands.rows[cands.uids.index("lib/core/Client.js::<registration@28>")]))
+    assert row["k_statement"] == 1.0

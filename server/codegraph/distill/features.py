@@ -254,14 +254,16 @@ def _modules(units, inc: list[list[int]]) -> tuple[dict[str, str], dict[str, flo
 
 
 def candidates(index, model: Model, roles, entries, picks=(), selection: dict[str, set[str]] | None = None) -> Candidates:
-    """Every definition in scope, every `if __name__ == "__main__"` block and every statement of a
-    file a manifest declares (a `bin` script's top level), with its features.
+    """Every definition in scope, every `if __name__ == "__main__"` block, every module statement
+    that registers or tabulates code (a loop adding verbs to a prototype, a delegation chain, an
+    object of operations: how libraries define an API) and every statement of a file a manifest
+    declares (a `bin` script's top level), with its features. Imports are no candidates.
     `picks`: the flow plan's (uid, key, …) picks, in order (the plan's walk along the lifecycle)."""
     plan_at: dict[str, tuple[int, str]] = {}
     for i, pick in enumerate(picks):
         plan_at.setdefault(pick[0], (i, pick[1]))
     uids = [uid for uid, u in model.units.items()
-            if u.kind != "statement" or u.stmt_kind == "main_guard" or roles.get(uid, {}).get(ENTRY, (9,))[0] == 1]
+            if u.kind != "statement" or u.stmt_kind in ("main_guard", "registration", "table") or roles.get(uid, {}).get(ENTRY, (9,))[0] == 1]
     at = {u: i for i, u in enumerate(uids)}
     units = [model.units[u] for u in uids]
     out, sel_out = [], []
