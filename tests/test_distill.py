@@ -59,8 +59,14 @@ def test_fixture_gold_roles_and_skeleton(name: str) -> None:
     pack = pack_of(built(name))
     assert pack["status"] == "complete"
     srcs = by_id(pack)
+    gaps = gold.get("known_gaps", {})  # role → why the engine does not meet it yet (an xfail, never a pass)
+    missed = []
     for role, want in gold["roles"].items():
         carrying = {k for k, s in srcs.items() if role in s["roles"]}
+        met = ("all" not in want or set(want["all"]) <= carrying) and ("any" not in want or bool(set(want["any"]) & carrying))
+        if role in gaps and not met:
+            missed.append(f"{role}: {gaps[role]}")
+            continue
         if "all" in want:
             assert set(want["all"]) <= carrying, (role, carrying)
         if "any" in want:
@@ -69,6 +75,8 @@ def test_fixture_gold_roles_and_skeleton(name: str) -> None:
         assert srcs[uid]["lane"] == "skeleton", uid
     for uid in gold["never_skeleton"]:
         assert uid not in srcs or srcs[uid]["lane"] != "skeleton", uid
+    if missed:
+        pytest.xfail("; ".join(missed))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -119,8 +119,7 @@ def recheck(index, units: dict, uids: list[str]) -> tuple[dict[str, str], dict[s
 
 def role_labels(rows: list[SourceRow], roles, plan_roles: dict[str, list[str]]) -> dict[str, list[str]]:
     """Each source's roles, its main one first. Further roles (each with its own reason) are
-    shown while the pack holds at most MAX_UNITS role labels in all (context is no role: a
-    unit shown as context beside the lifecycle takes no label's place), so a reader scanning the
+    shown while the pack holds at most MAX_UNITS role labels in all, so a reader scanning the
     roles sees each unit's main job before anyone's second one."""
     labels: dict[str, list[str]] = {}
     extra: list[tuple[str, str]] = []
@@ -130,7 +129,7 @@ def role_labels(rows: list[SourceRow], roles, plan_roles: dict[str, list[str]]) 
         order += [x for x in ROLE_ORDER if x in mine and x not in order]
         labels[r.uid] = order[:1] or [AUX]
         extra += [(r.uid, x) for x in order[1:]]
-    budget = MAX_UNITS - sum(1 for ls in labels.values() for x in ls if x != AUX)  # context is no role label
+    budget = MAX_UNITS - sum(map(len, labels.values()))
     rank = {ENTRY: 0, BOUNDARY: 1, PERSIST: 2, ASSEMBLY: 3, ORCHESTRATE: 4}  # the default job (core) last
     extra.sort(key=lambda x: rank.get(x[1], 5))  # stable: row order within a role
     for uid, role in extra:
