@@ -118,21 +118,12 @@ class NameTable:
         # module-level statements by the name they assign (`current_app = LocalProxy(…)`): found
         # only when no definition has the name
         self.assigned: dict[str, list[Unit]] = defaultdict(list)
-        # a module-level name bound to one construction (`export const NestFactory = new
-        # NestFactoryStatic()`): `NestFactory.create` names that type's member
-        self.instance_of: dict[str, set[str]] = defaultdict(set)
+        self._instances: dict[str, set[str]] | None = None  # `instance_of`, read on first need
         for facts in files.values():
-            constructs: dict[str, list[str]] = defaultdict(list)
-            for c in facts.calls:
-                if c.construct and c.caller:
-                    constructs[c.caller].append(c.name)
             for u in facts.units:
                 if u.kind == "statement":
                     if u.parent is None and u.name.isidentifier():
                         self.assigned[u.name].append(u)
-                    bound = u.name.rsplit(".", 1)[-1]  # `exports.NestFactory`, `module.exports.app`
-                    if u.parent is None and bound.isidentifier() and len(constructs.get(u.id, ())) == 1:
-                        self.instance_of[bound].add(constructs[u.id][0])
                     continue
                 self.by_name[u.name].append(u)
                 parts = u.qualname.split(".")
@@ -151,7 +142,7 @@ class NameTable:
         if hits:
             return hits
         head, _, name = token.rpartition(".")
-        hits = [u for t in sorted(self.instance_of.get(head, ())) for u in self.by_qual.get(f"{t}.{name}", ())]
+        hits = [u for t in sorted(self.instance_of(files).get(head, ())) for u in self.by_qual.get(f"{t}.{name}", ())]
         if hits:
             return hits
         defs = self.by_name.get(name, ())
@@ -185,6 +176,25 @@ class NameTable:
             return agree or methods
         return []
 
+    def instance_of(self, files: dict[str, FileFacts]) -> dict[str, set[str]]:
+        """A module-level name bound to one construction (`export const NestFactory = new
+        NestFactoryStatic()`) → the type it holds: `NestFactory.create` names that type's member."""
+        if self._instances is None:
+            found: dict[str, set[str]] = defaultdict(set)
+            for facts in files.values():
+                tops = {u.id: u.name.rsplit(".", 1)[-1] for u in facts.units if u.kind == "statement" and u.parent is None}
+                if not tops:
+                    continue
+                constructs: dict[str, list[str]] = defaultdict(list)
+                for c in facts.calls:
+                    if c.construct and c.caller in tops:
+                        constructs[c.caller].append(c.name)
+                for uid, names in constructs.items():
+                    bound = tops[uid]  # `exports.NestFactory`, `module.exports.app`
+                    if len(names) == 1 and bound.isidentifier():
+                        found[bound].add(names[0])
+            self._instances = found
+        return self._instances
 
     def _in_crate(self, crate_dir: str, path: str, files: dict[str, FileFacts]) -> list[Unit]:
         """`toml::from_str`, `toml::de::Deserializer`: a path from a crate's root names what the crate
