@@ -14,7 +14,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture, test_code
+from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public_in, non_architecture, test_code
 from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
 from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
 from .walk.bodies import REGISTER, _error_param, _error_regions, _takes_output, reports_error
@@ -253,12 +253,14 @@ def _modules(units, inc: list[list[int]]) -> tuple[dict[str, str], dict[str, flo
     return module_of, share, {m: len(c) for m, c in callers.items()}
 
 
-def candidates(index, model: Model, roles, entries, picks=(), selection: dict[str, set[str]] | None = None) -> Candidates:
+def candidates(index, model: Model, roles, entries, picks=(), selection: dict[str, set[str]] | None = None,
+               hosts: dict[str, str] | None = None) -> Candidates:
     """Every definition in scope, every `if __name__ == "__main__"` block, every module statement
     that registers or tabulates code (a loop adding verbs to a prototype, a delegation chain, an
     object of operations: how libraries define an API) and every statement of a file a manifest
     declares (a `bin` script's top level), with its features. Imports are no candidates.
-    `picks`: the flow plan's (uid, key, …) picks, in order (the plan's walk along the lifecycle)."""
+    `picks`: the flow plan's (uid, key, …) picks, in order (the plan's walk along the lifecycle).
+    `hosts`: the host contracts the walk read for the units of its `selection` graph (`Plan.hosts`)."""
     plan_at: dict[str, tuple[int, str]] = {}
     for i, pick in enumerate(picks):
         plan_at.setdefault(pick[0], (i, pick[1]))
@@ -268,6 +270,8 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     units = [model.units[u] for u in uids]
     out, sel_out = [], []
     walk = selection or {}
+    read = walk if hosts is not None else {}  # the units whose host contract the walk read (the rest: read here)
+    hosts = hosts or {}
     for u in uids:
         vs = model.out.get(u)
         out.append(sorted([at[v] for v in vs if v in at]) if vs else [])
@@ -283,7 +287,7 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     exported = {w.decode() for w in exported_names(index)}  # ASCII words: a name is exported as it is written
     declared = {e.unit for e in entries if e.unit}
     declared_files = {e.path for e in entries if e.path}
-    public = [is_public(u, index.files[u.path].language, index.sources[u.path]) for u in units]
+    public = [is_public_in(index, model, u) for u in units]
     surface = [uid for i, uid in enumerate(uids) if uid in declared or (public[i] and units[i].name in exported)]
     hops = _surface_hops(model, surface)
     members: dict[str, list[int]] = {}
@@ -355,7 +359,8 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
             log_out2[i], log(sum(map(in_n.__getitem__, ins))) if ins else 0.0,
             0.0 if ins else 1.0, 0.0 if outs else 1.0, log_pr[i], log_pr_rev[i],
             1.0 if public[i] else 0.0, 1.0 if name_ok and public[i] else 0.0, 1.0 if uid in declared else 0.0, at_path[3],
-            1.0 if u.is_callable and host_interface(u, language) else 0.0, (hops[uid] + 1) / 7 if uid in hops else 0.0,
+            1.0 if u.is_callable and (uid in hosts if uid in read else host_interface(u, language)) else 0.0,
+            (hops[uid] + 1) / 7 if uid in hops else 0.0,
             1.0 if ("test" in u.qualname or "test" in name) and test_code(u) else at_path[1], at_path[2], at_path[4],
             1.0 if name.startswith("_") and not name.startswith("__") else 0.0,
             1.0 if name.startswith("__") and name.endswith("__") else 0.0,
