@@ -329,3 +329,31 @@ def test_wire_bytes_match_measure() -> None:
     result = run_distill_frame(built("ts-todo"), {"format": "markdown"})
     raw = encode_frame(encode_body({"id": 1, "jsonrpc": "2.0", "result": result}))
     assert len(raw) == frame_bytes_for(1)(result) <= 22_016
+
+
+def test_every_boundary_node_holds_its_token() -> None:
+    """The boundary gate (`signals.may_hold_marks`) skips a file whose units hold none of the language's
+    boundary tokens: that is exact only if every boundary node of a tree without parse errors holds its
+    token. Checked on every fixture of every language."""
+    from tree_sitter import Query, QueryCursor
+
+    from codegraph.distill.signals import BOUNDARY_TOKENS, parsed
+    from codegraph.index.extract import grammar
+    from codegraph.languages import BY_NAME
+
+    roots = [p for d in ("lang", "distill", "explore") for p in sorted((FIXTURES.parent / d).iterdir()) if p.is_dir()]
+    seen: dict[str, int] = {}
+    for root in roots:
+        index = RootIndex(root, use_cache=False)
+        index.build()
+        for path, facts in sorted(index.files.items()):
+            spec = BY_NAME.get(facts.language)
+            if spec is None or not spec.boundary_nodes or facts.parse_errors:
+                continue
+            tokens = BOUNDARY_TOKENS[facts.language]
+            query = Query(grammar(facts.language), " ".join(f"({t}) @b" for t, _ in spec.boundary_nodes))
+            source = index.sources[path]
+            for node in QueryCursor(query).captures(parsed(facts.language, source).root_node).get("b", []):
+                assert tokens[node.type] in source[node.start_byte : node.end_byte], (path, node.type)
+                seen[facts.language] = seen.get(facts.language, 0) + 1
+    assert set(BOUNDARY_TOKENS) - set(seen) <= {"tsx"}, seen  # every language with a fixture was checked

@@ -142,6 +142,40 @@ def test_a_body_that_cannot_fit_is_skipped_exactly() -> None:
     assert any("body_left_out" in s for s in full["pack"]["sources"]), "the budget must leave a body out"
 
 
+def test_a_fact_that_cannot_fit_is_skipped_exactly() -> None:
+    """The pack gate skips a fact whose text alone overflows the frame without measuring it, and a fill
+    for a `complete` pack stops at the first core fact left out: at every budget, in both formats, the
+    answer is the one measuring every trial of every fill gives."""
+    from codegraph.distill import engine, pack
+
+    def answers(names: list[str]) -> list:
+        got = []
+        for name in names:
+            index = built(name)
+            for fmt in ("json", "markdown"):
+                for budget in range(1200, 9000, 700):
+                    engine._memo.clear()
+                    engine._analyses.clear()
+                    try:
+                        got.append(run_distill_frame(index, {"format": fmt, "budgetBytes": budget}))
+                    except Exception as e:  # the minimum does not fit: the same error either way
+                        got.append(str(e))
+        return got
+
+    names = ["py-lib-surface", "py-service", "go-kv", "ts-client"]
+    pruned = answers(names)
+    saved_fact, saved_fill = pack._fact_growth, pack._fill
+    try:
+        pack._fact_growth = lambda t, i: -10**9  # never skip a fact: every such trial assembled and measured
+        pack._fill = lambda *a, core_facts_or_stop=False: saved_fill(*a)  # every fill to its end
+        measured = answers(names)
+    finally:
+        pack._fact_growth, pack._fill = saved_fact, saved_fill
+    assert pruned == measured
+    assert any(isinstance(r, dict) and r.get("pack", {}).get("status") == "partial" for r in pruned), "some budget must cut facts"
+    assert any(isinstance(r, dict) and "markdown" in r and r["status"] == "partial" for r in pruned)
+
+
 def test_test_support_by_compound_name_and_inline_tests_are_not_architecture() -> None:
     """rs-inline-tests: a module named for a fake (`<lib>-fakeclock`, a mock server) and a `#[cfg(test)] mod tests`
     inside a source file are test code: never a candidate the selection may choose, never a source of the pack.

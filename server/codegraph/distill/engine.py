@@ -219,7 +219,7 @@ def _edges(model: Model, rows: list[SourceRow], held: dict[str, str]) -> list[tu
 
 def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, str]]:
     """The overview's picks by the fitted weights: (uid, role, one-line reason), in score order."""
-    cands = describe(index, model, roles, entries, plan.picks, plan.out)
+    cands = describe(index, model, roles, entries, plan.picks, plan.out, plan.hosts)
     ranker = shipped()
     cols = columns(ranker)
     rows = list(map(itemgetter(*cols), cands.rows)) if len(cols) > 1 else [[r[c] for c in cols] for r in cands.rows]

@@ -14,7 +14,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public, non_architecture, test_code
+from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public_in, non_architecture, test_code
 from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
 from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
 from .walk.bodies import REGISTER, _error_param, _error_regions, _takes_output, reports_error
@@ -241,24 +241,27 @@ def _modules(units, inc: list[list[int]]) -> tuple[dict[str, str], dict[str, flo
     deep = max(counts.values(), default=0) >= 0.9 * len(units)
     module_of = {p: "/".join(p.split("/")[:2][: p.count("/")]) if deep else first[p] for p in paths}
     share: dict[str, float] = {}
-    for u in units:
-        share[module_of[u.path]] = share.get(module_of[u.path], 0.0) + 1 / max(len(units), 1)
+    one = 1 / max(len(units), 1)
+    modules = [module_of[u.path] for u in units]
+    for m in modules:
+        share[m] = share.get(m, 0.0) + one
     callers: dict[str, set[str]] = {m: set() for m in share}
-    for i, u in enumerate(units):
-        mine = module_of[u.path]
-        for c in inc[i]:
-            other = module_of[units[c].path]
+    for mine, ins in zip(modules, inc):
+        for c in ins:
+            other = modules[c]
             if other != mine:
                 callers[mine].add(other)
     return module_of, share, {m: len(c) for m, c in callers.items()}
 
 
-def candidates(index, model: Model, roles, entries, picks=(), selection: dict[str, set[str]] | None = None) -> Candidates:
+def candidates(index, model: Model, roles, entries, picks=(), selection: dict[str, set[str]] | None = None,
+               hosts: dict[str, str] | None = None) -> Candidates:
     """Every definition in scope, every `if __name__ == "__main__"` block, every module statement
     that registers or tabulates code (a loop adding verbs to a prototype, a delegation chain, an
     object of operations: how libraries define an API) and every statement of a file a manifest
     declares (a `bin` script's top level), with its features. Imports are no candidates.
-    `picks`: the flow plan's (uid, key, …) picks, in order (the plan's walk along the lifecycle)."""
+    `picks`: the flow plan's (uid, key, …) picks, in order (the plan's walk along the lifecycle).
+    `hosts`: the host contracts the walk read for the units of its `selection` graph (`Plan.hosts`)."""
     plan_at: dict[str, tuple[int, str]] = {}
     for i, pick in enumerate(picks):
         plan_at.setdefault(pick[0], (i, pick[1]))
@@ -268,6 +271,8 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     units = [model.units[u] for u in uids]
     out, sel_out = [], []
     walk = selection or {}
+    read = walk if hosts is not None else {}  # the units whose host contract the walk read (the rest: read here)
+    hosts = hosts or {}
     for u in uids:
         vs = model.out.get(u)
         out.append(sorted([at[v] for v in vs if v in at]) if vs else [])
@@ -283,7 +288,7 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     exported = {w.decode() for w in exported_names(index)}  # ASCII words: a name is exported as it is written
     declared = {e.unit for e in entries if e.unit}
     declared_files = {e.path for e in entries if e.path}
-    public = [is_public(u, index.files[u.path].language, index.sources[u.path]) for u in units]
+    public = [is_public_in(index, model, u) for u in units]
     surface = [uid for i, uid in enumerate(uids) if uid in declared or (public[i] and units[i].name in exported)]
     hops = _surface_hops(model, surface)
     members: dict[str, list[int]] = {}
@@ -295,12 +300,11 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     file_units: dict[str, int] = {}
     file_callers: dict[str, set[str]] = {}
     file_pr: dict[str, float] = {}
-    for i, u in enumerate(units):
-        path = u.path
+    for path, rank, ins in zip(paths, pr, inc):
         file_units[path] = file_units.get(path, 0) + 1
-        file_pr[path] = file_pr.get(path, 0.0) + pr[i]
-        for c in inc[i]:
-            cp = units[c].path
+        file_pr[path] = file_pr.get(path, 0.0) + rank
+        for c in ins:
+            cp = paths[c]
             if cp != path:
                 file_callers.setdefault(path, set()).add(cp)
     # Where a unit stands within its own code base (0 = top, 1 = bottom): comparable across sizes.
@@ -311,63 +315,75 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     pct_owner = _percentile([owner_pr.get(u.parent or uid, 0.0) for uid, u in zip(uids, units)])
     pct_file = _percentile([file_pr[u.path] for u in units])
     module_of, module_share, module_in = _modules(units, inc)
-    per_path: dict[str, tuple] = {}  # what every unit of one file shares
     log = math.log1p
-    # the logs of the degrees, a column at a time (the same log1p of the same counts)
-    log_in, log_out, log_out2 = list(map(log, in_n)), list(map(log, out_n)), list(map(log, out2))
-    log_pr, log_pr_rev, log_sel_pr, log_sel_pr_rev = list(map(log, pr)), list(map(log, pr_rev)), list(map(log, sel_pr)), list(map(log, sel_pr_rev))
-    sel_in_n = list(map(len, sel_inc))
-    log_sel_in, log_sel_out, log_sel_out2 = list(map(log, sel_in_n)), list(map(log, sel_out_n)), list(map(log, sel_out2))
-    no_tiers, no_pick = (0.0,) * 4, (0.0,) * (len(PLAN_KEYS) + 2)
+    # what every unit of one file shares
+    per_path: dict[str, tuple] = {}
+    for path in dict.fromkeys(paths):
+        non_arch, side = _side(path)
+        module = module_of[path]
+        per_path[path] = (float(non_arch), float(side), float(path in declared_files), path.count("/") / 5,
+                          log(len(file_callers.get(path, ()))), log(file_units[path]), module_share[module], log(module_in[module]))
+    (path_non_arch, path_side, path_declared, path_depth, path_file_in, path_file_units, path_module_share,
+     path_module_in) = zip(*map(per_path.__getitem__, paths)) if paths else ((),) * 8
+    languages = {path: index.files[path].language for path in per_path}
+    kinds, names = [u.kind for u in units], [u.name for u in units]
+    lines = [u.end_line - u.start_line + 1 for u in units]
+    owners = [u.parent if u.parent in members else "" for u in units]
+    owner_exported = [bool(o) and model.units[o].name in exported for o in owners]
+    mines = list(map(roles.get, uids))
+    picks_at = list(map(plan_at.get, uids))
+    no_pick = (0.0,) * (len(PLAN_KEYS) + 2)
     picked = {k: (1.0, *(float(k == x) for x in PLAN_KEYS)) for k in PLAN_KEYS}
-    rows = []
-    for i, uid in enumerate(uids):
-        u = units[i]
-        path = u.path
-        at_path = per_path.get(path)
-        if at_path is None:
-            non_arch, side = _side(path)
-            module = module_of[path]
-            at_path = per_path[path] = (index.files[path].language, float(non_arch), float(side), float(path in declared_files),
-                                        path.count("/") / 5, log(len(file_callers.get(path, ()))), log(file_units[path]),
-                                        module_share[module], log(module_in[module]))
-        language = at_path[0]
-        kind, name = u.kind, u.name
-        lines = u.end_line - u.start_line + 1
-        mine = roles.get(uid)
-        tiers = [1.0 / mine[r][0] if r in mine else 0.0 for r in (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST)] if mine else no_tiers
-        owner = u.parent if u.parent in members else ""
-        owner_exported = bool(owner) and model.units[owner].name in exported
-        name_ok = owner_exported or name in exported
-        ins, outs = inc[i], out[i]
-        pick = plan_at.get(uid)
-        plan = (*picked.get(pick[1], (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)), 1.0 / (1 + pick[0] / 8)) if pick is not None else no_pick
-        # (flags as `1.0 if … else 0.0`: the same floats as float(bool), without a call per flag)
-        rows.append([
-            1.0 if kind == "function" else 0.0, 1.0 if kind == "method" else 0.0,
-            1.0 if kind == "constructor" or name in ("__init__", "new", "init") else 0.0,
-            1.0 if u.is_type else 0.0, 1.0 if kind == "statement" else 0.0,
-            1.0 if kind == "statement" and u.stmt_kind != "main_guard" else 0.0,
-            log(u.end_byte - u.start_byte) / 10, 1.0 if lines <= 3 else 0.0,
-            log_in[i], log_out[i],
-            log(len(set(map(paths.__getitem__, ins)) - {path})) if ins else 0.0,
-            log(len(set(map(paths.__getitem__, outs)) - {path})) if outs else 0.0,
-            log_out2[i], log(sum(map(in_n.__getitem__, ins))) if ins else 0.0,
-            0.0 if ins else 1.0, 0.0 if outs else 1.0, log_pr[i], log_pr_rev[i],
-            1.0 if public[i] else 0.0, 1.0 if name_ok and public[i] else 0.0, 1.0 if uid in declared else 0.0, at_path[3],
-            1.0 if u.is_callable and host_interface(u, language) else 0.0, (hops[uid] + 1) / 7 if uid in hops else 0.0,
-            1.0 if ("test" in u.qualname or "test" in name) and test_code(u) else at_path[1], at_path[2], at_path[4],
-            1.0 if name.startswith("_") and not name.startswith("__") else 0.0,
-            1.0 if name.startswith("__") and name.endswith("__") else 0.0,
-            1.0 if lines <= 6 and ACCESSOR.match(name) else 0.0, 1.0 if u.doc else 0.0,
-            1.0 if name == "main" or u.stmt_kind == "main_guard" else 0.0,
-            log(owner_in.get(owner, 0)) if owner else 0.0, log(len(members.get(owner, ()))) if owner else log(len(members.get(uid, ()))),
-            at_path[5], at_path[6], *tiers,
-            pct_pr[i], pct_rev[i], pct_in[i], pct_out2[i], 1.0 if owner_exported else 0.0, pct_owner[i], pct_file[i],
-            *plan, at_path[7], at_path[8],
-            log_sel_in[i], log_sel_out[i], 0.0 if sel_inc[i] else 1.0, 0.0 if sel_out[i] else 1.0,
-            log_sel_pr[i], log_sel_pr_rev[i], sel_pct_pr[i], sel_pct_rev[i], sel_pct_in[i], log_sel_out2[i],
-        ])
+    plan = [(*picked.get(p[1], (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)), 1.0 / (1 + p[0] / 8)) if p is not None else no_pick
+            for p in picks_at]
+    sel_in_n = list(map(len, sel_inc))
+    # The features a column at a time, by name (flags as `1.0 if … else 0.0`: the same floats as float(bool),
+    # without a call per flag); the rows are the columns turned around, in NAMES order.
+    col: dict[str, list[float] | tuple[float, ...]] = {
+        "k_function": [1.0 if k == "function" else 0.0 for k in kinds],
+        "k_method": [1.0 if k == "method" else 0.0 for k in kinds],
+        "k_constructor": [1.0 if k == "constructor" or n in ("__init__", "new", "init") else 0.0 for k, n in zip(kinds, names)],
+        "k_type": [1.0 if u.is_type else 0.0 for u in units],
+        "k_main_guard": [1.0 if k == "statement" else 0.0 for k in kinds],
+        "k_statement": [1.0 if u.kind == "statement" and u.stmt_kind != "main_guard" else 0.0 for u in units],
+        "log_bytes": [log(u.end_byte - u.start_byte) / 10 for u in units],
+        "tiny": [1.0 if n <= 3 else 0.0 for n in lines],
+        "log_in": list(map(log, in_n)), "log_out": list(map(log, out_n)),
+        "log_in_files": [log(len(set(map(paths.__getitem__, ins)) - {path})) if ins else 0.0 for ins, path in zip(inc, paths)],
+        "log_out_files": [log(len(set(map(paths.__getitem__, outs)) - {path})) if outs else 0.0 for outs, path in zip(out, paths)],
+        "log_out2": list(map(log, out2)),
+        "log_in2": [log(sum(map(in_n.__getitem__, ins))) if ins else 0.0 for ins in inc],
+        "no_callers": [0.0 if ins else 1.0 for ins in inc], "no_callees": [0.0 if outs else 1.0 for outs in out],
+        "pagerank": list(map(log, pr)), "pagerank_rev": list(map(log, pr_rev)),
+        "public": [1.0 if p else 0.0 for p in public],
+        "exported": [1.0 if (oe or n in exported) and p else 0.0 for oe, n, p in zip(owner_exported, names, public)],
+        "declared": [1.0 if uid in declared else 0.0 for uid in uids], "declared_file": path_declared,
+        "host": [1.0 if u.is_callable and (uid in hosts if uid in read else host_interface(u, languages[u.path])) else 0.0
+                 for uid, u in zip(uids, units)],
+        "surface_hops": [(hops[uid] + 1) / 7 if uid in hops else 0.0 for uid in uids],
+        "non_arch": [1.0 if ("test" in u.qualname or "test" in u.name) and test_code(u) else na for u, na in zip(units, path_non_arch)],
+        "side_dir": path_side, "depth": path_depth,
+        "private": [1.0 if n.startswith("_") and not n.startswith("__") else 0.0 for n in names],
+        "dunder": [1.0 if n.startswith("__") and n.endswith("__") else 0.0 for n in names],
+        "accessor": [1.0 if n <= 6 and ACCESSOR.match(name) else 0.0 for n, name in zip(lines, names)],
+        "has_doc": [1.0 if u.doc else 0.0 for u in units],
+        "named_main": [1.0 if u.name == "main" or u.stmt_kind == "main_guard" else 0.0 for u in units],
+        "owner_in": [log(owner_in.get(o, 0)) if o else 0.0 for o in owners],
+        "owner_members": [log(len(members.get(o, ()))) if o else log(len(members.get(uid, ()))) for o, uid in zip(owners, uids)],
+        "file_in": path_file_in, "file_units": path_file_units,
+        **{name: [1.0 / mine[r][0] if mine and r in mine else 0.0 for mine in mines]
+           for name, r in zip(("sig_entry", "sig_assembly", "sig_core", "sig_sink"), (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST))},
+        "pct_pagerank": pct_pr, "pct_pagerank_rev": pct_rev, "pct_in": pct_in, "pct_out2": pct_out2,
+        "owner_exported": [1.0 if oe else 0.0 for oe in owner_exported], "pct_owner": pct_owner, "pct_file": pct_file,
+        **dict(zip(("plan_pick", *(f"plan_{k}" for k in PLAN_KEYS), "plan_rank"), zip(*plan) if plan else ((),) * 7)),
+        "module_share": path_module_share, "module_in": path_module_in,
+        "sel_log_in": list(map(log, sel_in_n)), "sel_log_out": list(map(log, sel_out_n)),
+        "sel_no_callers": [0.0 if ins else 1.0 for ins in sel_inc], "sel_no_callees": [0.0 if outs else 1.0 for outs in sel_out],
+        "sel_pagerank": list(map(log, sel_pr)), "sel_pagerank_rev": list(map(log, sel_pr_rev)),
+        "sel_pct_pagerank": sel_pct_pr, "sel_pct_pagerank_rev": sel_pct_rev, "sel_pct_in": sel_pct_in,
+        "sel_log_out2": list(map(log, sel_out2)),
+    }
+    rows = list(map(list, zip(*map(col.__getitem__, NAMES))))
     near = [sorted({*o, *n}) if o and n else o + n for o, n in zip(out, inc)]
     groups: dict[str, int] = {}
     group = [groups.setdefault(u.parent or u.path, len(groups)) for u in units]

@@ -169,7 +169,11 @@ def _with(t: Tables, inc: Included, item: tuple[str, int]) -> Included:
     return new
 
 
-def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None]) -> tuple[dict, Included]:
+def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, tick: Callable[[], None],
+          core_facts_or_stop: bool = False) -> tuple[dict, Included | None]:
+    """The pack holding the required minimum and every item that still fits, in delivery priority.
+    `core_facts_or_stop`: a fill whose pack is kept only with every core fact stops (None) at the
+    first core fact left out — the caller fills again with another status (each fact has one item)."""
     inc = Included()
     for i, o in enumerate(t.p.obligations):  # every required obligation and its witness sources
         if o.required:
@@ -184,12 +188,17 @@ def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, ti
         trial = _with(t, inc, item)
         if trial == inc:  # nothing new (already in another item's closure): the same pack, which fits
             continue
-        if item[0] == "body" and trial.src == inc.src and size + _body_growth(t, item[1]) > cap:
-            continue  # the body alone would overflow: no need to assemble and measure the trial
-        trial_pack = t.assemble(trial, status)
-        trial_size = measure(render(trial_pack))
-        if trial_size <= cap:
-            inc, pack, size = trial, trial_pack, trial_size
+        if trial.src == inc.src and ((item[0] == "body" and size + _body_growth(t, item[1]) > cap)
+                                     or (item[0] == "fact" and size + _fact_growth(t, item[1]) > cap)):
+            fits = False  # the body or fact alone would overflow: no need to assemble and measure the trial
+        else:
+            trial_pack = t.assemble(trial, status)
+            trial_size = measure(render(trial_pack))
+            fits = trial_size <= cap
+            if fits:
+                inc, pack, size = trial, trial_pack, trial_size
+        if not fits and core_facts_or_stop and item[0] == "fact" and t.p.facts[item[1]].core:
+            return pack, None
     return pack, inc
 
 
@@ -202,6 +211,13 @@ def _body_growth(t: Tables, i: int) -> int:
 
 
 BODY_NOTE = 64
+
+
+def _fact_growth(t: Tables, i: int) -> int:
+    """The least a fact adds to a rendering that already holds its sources: its text's UTF-8 bytes (JSON
+    escaping only lengthens them) and the markdown list line around it (`- ` and the line break); the JSON
+    entry adds its kind, level and sources besides. Nothing else of the rendering changes."""
+    return len(t.p.facts[i].text.encode()) + 3
 
 
 def _needed(pack: dict, size: int, render: Render, measure: Measure) -> int:
@@ -229,8 +245,8 @@ def deliver(parts: Parts, status: str, cap: int, render: Render, measure: Measur
     needed_src = {i for i, r in enumerate(parts.rows)}
     needed_facts = {i for i, f in enumerate(parts.facts) if f.core}
     for _ in range(3):
-        pack, inc = _fill(t, status, cap, render, measure, tick)
-        missing = not needed_src <= inc.src or not needed_facts <= inc.fact
+        pack, inc = _fill(t, status, cap, render, measure, tick, core_facts_or_stop=status == "complete")
+        missing = inc is None or not needed_src <= inc.src or not needed_facts <= inc.fact
         if status == "complete" and missing:
             status = "partial"
             continue

@@ -195,6 +195,34 @@ def parsed(language: str, source: bytes):
     return tree
 
 
+# The token every boundary node of a language holds (languages/*: `boundary_nodes`): its keyword, or Rust's `?`
+# and a match arm's `=>`. A node's bytes hold its tokens unless one is MISSING, which a tree without parse
+# errors never has.
+BOUNDARY_TOKENS: dict[str, dict[str, bytes]] = {
+    "python": {"try_statement": b"try", "with_statement": b"with", "raise_statement": b"raise"},
+    "javascript": {"try_statement": b"try", "throw_statement": b"throw"},
+    "typescript": {"try_statement": b"try", "throw_statement": b"throw"},
+    "tsx": {"try_statement": b"try", "throw_statement": b"throw"},
+    "java": {"try_statement": b"try", "try_with_resources_statement": b"try", "throw_statement": b"throw"},
+    "kotlin": {"try_expression": b"try"},
+    "go": {"defer_statement": b"defer", "if_statement": b"if", "return_statement": b"return"},
+    "rust": {"try_expression": b"?", "match_arm": b"=>"},
+}
+
+
+def may_hold_marks(facts: FileFacts, source: bytes, units: list[Unit]) -> bool:
+    """Whether any of these units of one file can own a boundary mark. A mark lies inside the unit that owns
+    it, so a unit whose bytes hold none of the language's boundary tokens owns none: the file need not be
+    parsed for it (Django: 15 of the 55 files a first overview parses). True whenever it cannot be told."""
+    spec = BY_NAME.get(facts.language)
+    types = [t for t, _ in spec.boundary_nodes] if spec is not None else []
+    tokens = BOUNDARY_TOKENS.get(facts.language, {})
+    if facts.parse_errors or not all(t in tokens for t in types):
+        return bool(types)
+    words = {tokens[t] for t in types}
+    return any(source.find(w, u.start_byte, u.end_byte) != -1 for u in units for w in words)
+
+
 def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
     """Boundary syntax of one file, each mark owned by its innermost enclosing callable/statement."""
     spec = BY_NAME.get(facts.language)

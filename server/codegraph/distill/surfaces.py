@@ -62,6 +62,14 @@ def is_public(u: Unit, language: str, source: bytes) -> bool:
     return spec.is_public(u.name, source[u.start_byte : max(u.sig_end_byte, u.start_byte)])
 
 
+def is_public_in(index, model: Model, u: Unit) -> bool:
+    """`is_public` of a unit of the model, read once: the walk's stages and the features ask about the same units."""
+    got = model.public.get(u.id)
+    if got is None:
+        got = model.public[u.id] = is_public(u, index.files[u.path].language, index.sources[u.path])
+    return got
+
+
 HOST_ARGS = re.compile(rb"\(\s*(?:(scope\s*,\s*\w*receive\w*\s*,\s*\w*send\w*)|environ\s*,\s*\w*start_response\w*)\s*\)")
 
 
@@ -87,7 +95,7 @@ def is_public_api(index, model: Model, u: Unit) -> bool:
     """Public as a user of the package sees it: public by syntax, a module function only when its module exports
     it, a member of a type only when the type is public (where the language says so)."""
     lang = index.files[u.path].language
-    if not is_public(u, lang, index.sources[u.path]):
+    if not (is_public_in(index, model, u) if u.id in model.units else is_public(u, lang, index.sources[u.path])):
         return False
     parent = model.units.get(u.parent) if u.parent else None
     spec = BY_NAME.get(lang)
@@ -96,7 +104,7 @@ def is_public_api(index, model: Model, u: Unit) -> bool:
         if exported is not None and u.name not in exported:
             return False
     if parent is not None and parent.is_type and spec is not None and spec.public_through_type:
-        return is_public(parent, lang, index.sources[u.path])
+        return is_public_in(index, model, parent)
     return True
 
 

@@ -48,6 +48,7 @@ class Model:
     unresolved_total: int = 0
     _centrality: dict[str, float] = field(default_factory=dict)
     owner_types: dict[str, str] = field(default_factory=dict)  # uid → the type holding it ("" when none), filled on use
+    public: dict[str, bool] = field(default_factory=dict)  # uid → public by its language's syntax, filled on use
     _type_names: set[str] | None = None
 
     def type_names(self) -> set[str]:

@@ -21,6 +21,7 @@ class Plan:
     picks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (uid, role key, reason, depth)
     down: dict[str, int] = field(default_factory=dict)  # units downstream of each unit on the selection graph
     out: dict[str, set[str]] = field(default_factory=dict)  # the selection graph's callees of each unit
+    hosts: dict[str, str] = field(default_factory=dict)  # the host contract of each unit of `out` that has one
     # a small type shown whole for members the plan picked (`whole_types`) → the members' role keys, in pick order:
     # it holds one place per distinct role, so each member's main role keeps its label
     whole: dict[str, list[str]] = field(default_factory=dict)
@@ -47,6 +48,7 @@ class _Planner(PlanStages):
         self.p = Plan()
         self.p.down = self.flow.down
         self.p.out = self.flow.out
+        self.p.hosts = self.flow.host_kind
         self.stable = model.stable
         self.arch = self.flow.arch
         self.reg_memo: dict[str, str | None] = {}
