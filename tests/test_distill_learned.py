@@ -122,24 +122,31 @@ def test_the_main_module_is_the_one_the_others_call_into() -> None:
 
 
 def test_a_body_that_cannot_fit_is_skipped_exactly() -> None:
-    """The pack gate skips a body whose bytes alone overflow the frame without measuring it: the pack is
-    the one measuring every trial gives."""
-    from codegraph.distill import pack
+    """The pack gate skips a body whose bytes alone overflow the frame without measuring it: at every
+    budget, in both formats, the pack is the one measuring every trial gives (markdown's "body left out"
+    line is longer than JSON's entry: the bound reads the longer)."""
+    from codegraph.distill import engine, pack
 
-    index = built("py-lib-surface")
-    full = run_distill_frame(index, {"format": "json", "budgetBytes": 4096})
+    def answers() -> list:
+        got = []
+        for name in ("py-lib-surface", "py-service"):
+            index = built(name)
+            for fmt in ("json", "markdown"):
+                for budget in range(2600, 9000, 300):
+                    engine._memo.clear()
+                    engine._analyses.clear()
+                    got.append(run_distill_frame(index, {"format": fmt, "budgetBytes": budget}))
+        return got
+
+    pruned = answers()
     saved = pack._body_growth
     try:
         pack._body_growth = lambda t, i: -10**9  # never skip: every trial assembled and measured
-        from codegraph.distill import engine
-
-        engine._memo.clear()
-        engine._analyses.clear()
-        measured = run_distill_frame(index, {"format": "json", "budgetBytes": 4096})
+        measured = answers()
     finally:
         pack._body_growth = saved
-    assert full == measured
-    assert any("body_left_out" in s for s in full["pack"]["sources"]), "the budget must leave a body out"
+    assert pruned == measured
+    assert any("body_left_out" in s for r in pruned if "pack" in r for s in r["pack"]["sources"]), "a budget must leave a body out"
 
 
 def test_a_fact_that_cannot_fit_is_skipped_exactly() -> None:

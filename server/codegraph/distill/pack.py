@@ -13,6 +13,7 @@ from typing import Callable
 from ..model.fields import RequestFailed
 from .facts import FactRow, SourceRow
 from .obligations import ObligationResult
+from .render_markdown import body_left_out_note
 from .request import LEVELS
 
 Measure = Callable[[dict], int]
@@ -204,13 +205,12 @@ def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, ti
 
 def _body_growth(t: Tables, i: int) -> int:
     """The least a source's body adds to a rendering that already holds the source: its UTF-8 bytes (escaping
-    only lengthens them), less what a rendering may drop in exchange — the `body_left_out` note (at most
-    BODY_NOTE bytes) and the column a markdown fence dedents from each continuation line."""
+    only lengthens them), less what a rendering may drop in exchange — the note that says the body was left
+    out (JSON's `body_left_out` entry is shorter than markdown's line) and the column a markdown fence
+    dedents from each continuation line."""
     body = t.p.bodies[i] or ""
-    return len(body.encode()) - t.p.meta[i].get("col", 0) * body.count("\n") - BODY_NOTE
-
-
-BODY_NOTE = 64
+    note = len(body_left_out_note(t.p.meta[i].get("bytes", 0)).encode()) + 1  # and its line break
+    return len(body.encode()) - t.p.meta[i].get("col", 0) * body.count("\n") - note
 
 
 def _fact_growth(t: Tables, i: int) -> int:

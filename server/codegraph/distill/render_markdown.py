@@ -197,5 +197,10 @@ def _sources(pack: dict) -> list[str]:
             lang = FENCE_LANG.get(posixpath.splitext(path)[1], "")
             add(f"{fence}{lang}\n{_dedent(s['body'], s.get('col', 0))}\n{fence}")
         elif "alias_of" not in s:
-            add(f"(body left out: {s['bytes']:,} bytes, to fit the size limit; `codegraph/evidence` returns it by path, lines and sha256)")
+            add(body_left_out_note(s["bytes"]))
     return out
+
+
+def body_left_out_note(size: int) -> str:
+    """What the markdown says where a source's body was left out (the pack gate's size bound reads it too)."""
+    return f"(body left out: {size:,} bytes, to fit the size limit; `codegraph/evidence` returns it by path, lines and sha256)"
