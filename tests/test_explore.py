@@ -1414,3 +1414,22 @@ def test_python_overload_stubs_are_one_definition_with_their_implementation(tmp_
     idx = built_index(tmp_path)
     q = parse_query("What does `command()` return?", idx.files, NameTable(idx.files))
     assert [u.start_line for u in q.named["command"]] == [12]  # the implementation only
+
+
+def test_a_hostile_crate_path_costs_linear_lookups():
+    """`toml::toml::…::x` (a crate's name written over and over) strips the crate once: the tails are
+    looked up as plain paths, so the number of lookups grows with the segments, not exponentially."""
+    from codegraph.explore.relevance import NameTable
+
+    table = NameTable({}, {"toml": ""})
+    calls = 0
+    plain = table.lookup
+
+    def counted(*args, **kw):
+        nonlocal calls
+        calls += 1
+        return plain(*args, **kw)
+
+    table.lookup = counted
+    assert table.lookup("::".join(["toml"] * 16) + "::x", {}) == []
+    assert calls <= 17 + 1, calls  # (2 ** 16 before)

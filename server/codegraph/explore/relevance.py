@@ -130,10 +130,10 @@ class NameTable:
                 for i in range(1, len(parts)):
                     self.by_qual[".".join(parts[i - 1 :])].append(u)
 
-    def lookup(self, token: str, files: dict[str, FileFacts]) -> list[Unit]:
+    def lookup(self, token: str, files: dict[str, FileFacts], from_crate_root: bool = True) -> list[Unit]:
         token = re.sub(r"/\d+$", "", token)
         crate, sep, rest = token.partition("::")
-        if sep and rest and crate in self.crates:
+        if from_crate_root and sep and rest and crate in self.crates:
             return self._in_crate(self.crates[crate], rest, files)
         token = token.replace("::", ".").replace("#", ".").replace(":", ".")
         if "." not in token:
@@ -205,7 +205,7 @@ class NameTable:
         for i in range(len(segments)):  # `de::Deserializer::new`: the module path, then what it holds
             modules = segments[:i]
             hits = [
-                u for u in self.lookup("::".join(segments[i:]), files)
+                u for u in self.lookup("::".join(segments[i:]), files, from_crate_root=False)  # linear, not exponential
                 if all(f"/{m}/" in f"/{u.path}" or u.path.endswith(f"/{m}.rs") for m in modules)
             ]
             if hits:
