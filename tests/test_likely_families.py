@@ -219,3 +219,58 @@ def test_a_receiver_cut_at_the_recorded_length_types_nothing(tmp_path):
     })
     # (name rules may still list every `save` in reach, at their low confidence)
     assert ("app/store.py::Store.save", "return-type") not in _out(idx, "app/run.py::run")
+
+
+PARAM_FLOW_JS = {
+    "filters.js": "class ExceptionFilters {\n  create(handler) {\n    return handler;\n  }\n}\nmodule.exports = { ExceptionFilters };\n",
+    "proxy.js": "class RouterProxy {\n  createProxy(fn) {\n    return fn;\n  }\n}\nmodule.exports = { RouterProxy };\n",
+    "explorer.js": "class RouterExplorer {\n  constructor(filters, proxy) {\n    this.filters = filters;\n    this.proxy = proxy;\n  }\n"
+                   "  explore(handler) {\n    const f = this.filters.create(handler);\n    return this.proxy.createProxy(f);\n  }\n}\n"
+                   "module.exports = { RouterExplorer };\n",
+    "resolver.js": "const { ExceptionFilters } = require('./filters');\nconst { RouterProxy } = require('./proxy');\n"
+                   "const { RouterExplorer } = require('./explorer');\n"
+                   "class RoutesResolver {\n  constructor() {\n    this.proxy = new RouterProxy();\n"
+                   "    this.explorer = new RouterExplorer(new ExceptionFilters(), this.proxy);\n  }\n}\n",
+}
+
+
+def test_a_member_set_from_an_untyped_constructor_parameter_takes_the_type_its_constructions_pass(tmp_path):
+    """`this.filters = filters` with `filters` untyped: the project makes RouterExplorer in one place,
+    with `new ExceptionFilters()` and a member of its own that holds a RouterProxy — so
+    `this.filters.create()` and `this.proxy.createProxy()` reach those types' methods."""
+    idx = _build(tmp_path, PARAM_FLOW_JS)
+    out = _out(idx, "explorer.js::RouterExplorer.explore")
+    assert ("filters.js::ExceptionFilters.create", "param-flow") in out
+    assert ("proxy.js::RouterProxy.createProxy", "param-flow") in out
+    _never_proven(idx)
+
+
+def test_param_flow_needs_the_constructions_to_agree(tmp_path):
+    """Two constructions passing different types: no guess (nothing but the name would decide)."""
+    files = dict(PARAM_FLOW_JS)
+    files["other.js"] = ("const { RouterExplorer } = require('./explorer');\nclass Other {\n  create(h) {\n    return h;\n  }\n}\n"
+                         "function make() {\n  return new RouterExplorer(new Other(), null);\n}\n")
+    idx = _build(tmp_path, files)
+    out = _out(idx, "explorer.js::RouterExplorer.explore")
+    assert not any(rule == "param-flow" and dst.endswith(".create") for dst, rule in out)
+    assert ("proxy.js::RouterProxy.createProxy", "param-flow") in out  # the other parameter still agrees
+
+
+def test_param_flow_in_python_follows_keywords_and_does_not_depend_on_the_order_of_asking(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/pool.py": "class Pool:\n    def apply_async(self, fn):\n        return fn()\n",
+        "pkg/consumer.py": "class Consumer:\n    def __init__(self, hostname, pool=None):\n        self.hostname = hostname\n        self.pool = pool\n\n"
+                           "    def on_task(self, fn):\n        return self.pool.apply_async(fn)\n",
+        "pkg/worker.py": "from pkg.consumer import Consumer\nfrom pkg.pool import Pool\n\n\nclass Worker:\n    def __init__(self, pool):\n        self.pool = pool\n\n"
+                         "    def start(self):\n        self.consumer = Consumer('h', pool=self.pool)\n        return self.consumer.on_task(len)\n\n\n"
+                         "def main():\n    return Worker(Pool()).start()\n",
+    }
+    idx = _build(tmp_path, files)
+    # Consumer gets Worker's pool, which Worker got from main: two constructors deep
+    want = ("pkg/pool.py::Pool.apply_async", "param-flow")
+    assert want in _out(idx, "pkg/consumer.py::Consumer.on_task")
+    fresh = _build(tmp_path / "again", files)
+    likely_graph(fresh).out("pkg/worker.py::Worker.start")  # ask about the caller first: same answer
+    assert want in _out(fresh, "pkg/consumer.py::Consumer.on_task")
+    _never_proven(idx)

@@ -88,6 +88,9 @@ RULE_CONFIDENCE: dict[str, float] = {
     # member with a getter, an initialiser block or an anonymous object): a hand check, see
     # docs/explore.md
     "member-read": 0.85,
+    # `self.app = app` from an untyped constructor parameter: the one type the project's
+    # constructions pass there (see graph/typed.py)
+    "param-flow": 0.85,
 }
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.33}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess

@@ -21,6 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover
 _EXPECT = re.compile(rb"[^{(=]*?\bexpect\s+(?:[a-z]+\s+)*(?:class|interface|object)\b")
 
 
+FLOW_DEPTH = 3  # a member handed through constructors (`this.x = x`, whose caller had it handed in too), followed this deep
+
+
 class TypedReceivers:
     """Mixin of LikelyGraph: the type a receiver expression holds."""
 
@@ -196,6 +199,9 @@ class TypedReceivers:
                         return None, ""
                     found, made = self._held_type(facts, held)
                     return found, ("attr-type" if made else "field-type")
+                flowed = self._param_flow(cur, name)
+                if flowed is not None:
+                    return flowed, "param-flow"
                 nxt += resolver.supertypes_of(cur)
             frontier = nxt
             if not frontier:
@@ -287,6 +293,108 @@ class TypedReceivers:
                 t, rule = self._member_type(t, name)
         return (t, rule) if t is not None else (None, "")
 
+    # ---- param-flow: a member set from an untyped constructor parameter -----------------------
+    def _param_flow(self, t: Unit, name: str) -> Unit | None:
+        """`self.app = app` / `this.filter = filter` in t's constructor, the parameter untyped (Python,
+        JavaScript): the one type the project's constructions of t pass in that place (`new
+        RouterExplorer(…, new RouterExceptionFilters(…))`, `Consumer(app=self.app)` where the caller's
+        member is typed). Dependency injection by hand: the type is in the caller, not the callee.
+        One level deep (an argument typed by another param-flow is not followed), so the answer never
+        depends on which call was asked about first."""
+        key = (t.id, name)
+        if not self._flowing and key in self._memo_flow:  # a nested answer is always the depth-cut one
+            return self._memo_flow[key]
+        if self._flowing >= FLOW_DEPTH or key in self._flow_stack:
+            return None
+        self._flowing += 1
+        self._flow_stack.append(key)
+        try:
+            found = self._find_param_flow(t, name)
+        finally:
+            self._flowing -= 1
+            self._flow_stack.pop()
+        if not self._flowing:  # only a whole answer is kept: a nested one was cut by the depth
+            self._memo_flow[key] = found
+        return found
+
+    def _find_param_flow(self, t: Unit, name: str) -> Unit | None:
+        ctor = self.constructor(t)
+        if ctor is None or not ctor.param_names:
+            return None
+        body = self.index.sources.get(ctor.path, b"")[ctor.sig_end_byte : ctor.end_byte]
+        hit = re.search(rb"^[ \t]*(?:self|this)\." + re.escape(name.encode()) + rb"[ \t]*=[ \t]*(\w+)[ \t]*;?[ \t]*$", body, re.M)
+        param = hit.group(1).decode() if hit else ""
+        if param not in ctor.param_names or ctor.param_types[ctor.param_names.index(param)]:
+            return None  # not a parameter, or a typed one (the index records those as attrs)
+        skip = 1 if ctor.receiver and ctor.param_names[0] == ctor.receiver else 0  # Python's `self`
+        position = ctor.param_names.index(param) - skip
+        types: set[str] = set()
+        kept: Unit | None = None
+        for facts, i, call in self._constructions().get(t.name, ()):
+            arg = _argument(self.index.sources.get(facts.path, b""), call, position, param)
+            if arg is None:
+                continue
+            caller = self.index.resolver.units.get(call.caller) if call.caller else None
+            if caller is not None and self._enclosing(caller)[1] is not None and self._enclosing(caller)[1].id == t.id:
+                continue  # t making another of itself hands on its own member: no new evidence
+            dst = self._ctx(facts.path).call_dst.get(i)
+            target = self.index.resolver.units.get(dst) if dst else None
+            if dst and (target is None or (target.id != t.id and target.parent != t.id)):
+                continue  # the resolver bound this call to something else of that name
+            typed = self._argument_type(facts, caller, arg)
+            if typed is not None:
+                types.add(typed.id)
+                kept = typed
+            if len(types) > 1:
+                return None
+        return kept
+
+    def _constructions(self) -> dict[str, list[tuple[FileFacts, int, Call]]]:
+        """Type name → the calls that may construct it (`new X(…)`, Python's `X(…)`), outside tests."""
+        if self._constructs is None:
+            table: dict[str, list[tuple[FileFacts, int, Call]]] = {}
+            type_names = {u.name for u in self.index.resolver.units.values() if u.kind in CLASS_KINDS}
+            for path in sorted(self.index.files):
+                facts = self.index.files[path]
+                if _is_test(path) or facts.language not in ("python", "javascript", "typescript", "tsx"):
+                    continue
+                for i, call in enumerate(_calls(facts)):
+                    if call.name in type_names and (call.construct or facts.language == "python"):
+                        table.setdefault(call.name, []).append((facts, i, call))
+            self._constructs = table
+        return self._constructs
+
+    def _argument_type(self, facts: FileFacts, caller: Unit | None, arg: str) -> Unit | None:
+        """The type an argument expression holds at its call site, by the typed rules."""
+        made = re.fullmatch(r"(?:new\s+)?([\w.]+)\s*(?:<[^()]*>)?\s*\(.*\)", arg, re.S)
+        if made:
+            return self._held_type(facts, made.group(1) + "()")[0]
+        member = re.fullmatch(r"(?:self|this)\.(\w+)", arg)
+        if member:
+            owner = self._enclosing(caller)[1]
+            return self._member_type(owner, member.group(1))[0] if owner is not None else None
+        if re.fullmatch(r"\w+", arg):
+            if arg in ("self", "this"):
+                return self._enclosing(caller)[1]
+            declared = self.index.resolver._declared_type(caller, arg)
+            if declared:
+                return self._type_from_text(facts, declared)
+            return self._resolved_local(facts, caller, arg)
+        return None
+
+    def _resolved_local(self, facts: FileFacts, caller: Unit | None, local: str) -> Unit | None:
+        """`x = Foo()` in the caller, the call resolved: x's type (no likely rule: what a likely rule
+        answers may itself read a param-flow, and this one must not depend on the order of asking)."""
+        ctx = self._ctx(facts.path)
+        idxs = ctx.assigned.get((caller.id, local)) if caller is not None else None
+        dsts = {ctx.call_dst.get(i) for i in idxs or ()}
+        if len(dsts) != 1 or None in dsts:
+            return None
+        target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
+        if target is not None and target.kind == "constructor" and target.parent:
+            return self.index.resolver.units.get(target.parent)
+        return self._made_by(target)[0]
+
     def _self_views(self, facts: FileFacts) -> frozenset[str]:
         spec = BY_NAME.get(facts.language)
         return spec.self_views if spec is not None else frozenset()
@@ -336,3 +444,47 @@ class TypedReceivers:
         return False
 
     # ---- the rules for one unknown call site ------------------------------------------------
+
+
+def _argument(source: bytes, call: Call, position: int, keyword: str) -> str | None:
+    """The text of a call's argument: `keyword=…` if passed so, else the one at `position` (None
+    when absent, or after a spread whose positions are unknown)."""
+    text = source[call.start_byte : call.end_byte].decode("utf-8", "replace")
+    at = text.find(call.name)
+    at = text.find("(", at + len(call.name) if at >= 0 else 0)
+    if at < 0:
+        return None
+    args, depth, cur, quote = [], 0, [], ""
+    for ch in text[at + 1 :]:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "\"'`":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    if "".join(cur).strip():
+        args.append("".join(cur).strip())
+    for a in args:
+        named = re.match(r"(\w+)\s*=(?!=)\s*(.*)", a, re.S)
+        if named and named.group(1) == keyword:
+            return named.group(2).strip()
+    plain = []
+    for a in args:
+        if a.startswith(("*", "...")):
+            return None
+        if re.match(r"\w+\s*=(?!=)", a):
+            break  # keyword arguments end the positional ones
+        plain.append(a)
+    return plain[position] if 0 <= position < len(plain) else None
