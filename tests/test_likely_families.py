@@ -245,6 +245,20 @@ def test_a_member_set_from_an_untyped_constructor_parameter_takes_the_type_its_c
     _never_proven(idx)
 
 
+def test_param_flow_reads_a_local_the_constructing_function_made(tmp_path):
+    """Compiled JavaScript: `const proxy = new proxy_1.RouterProxy()` through a namespace import,
+    then handed to the constructor — the local's construction types the argument."""
+    files = dict(PARAM_FLOW_JS)
+    files["resolver.js"] = ("const filters_1 = require('./filters');\nconst proxy_1 = require('./proxy');\n"
+                            "const explorer_1 = require('./explorer');\n"
+                            "class RoutesResolver {\n  constructor() {\n    const proxy = new proxy_1.RouterProxy();\n"
+                            "    this.explorer = new explorer_1.RouterExplorer(new filters_1.ExceptionFilters(), proxy);\n  }\n}\n")
+    idx = _build(tmp_path, files)
+    out = _out(idx, "explorer.js::RouterExplorer.explore")
+    assert ("proxy.js::RouterProxy.createProxy", "param-flow") in out
+    assert ("filters.js::ExceptionFilters.create", "param-flow") in out
+
+
 def test_param_flow_needs_the_constructions_to_agree(tmp_path):
     """Two constructions passing different types: no guess (nothing but the name would decide)."""
     files = dict(PARAM_FLOW_JS)

@@ -56,7 +56,7 @@ from .typed import TypedReceivers
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex
 
-_TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-type", "return-type"})
+_TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-type", "return-type", "param-flow"})
 
 
 class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, IntoGraph):

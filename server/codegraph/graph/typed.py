@@ -388,6 +388,9 @@ class TypedReceivers:
         ctx = self._ctx(facts.path)
         idxs = ctx.assigned.get((caller.id, local)) if caller is not None else None
         dsts = {ctx.call_dst.get(i) for i in idxs or ()}
+        if dsts == {None} and len(idxs or ()) == 1 and _calls(facts)[idxs[0]].construct:  # type: ignore[index]
+            made = _calls(facts)[idxs[0]]  # type: ignore[index]  # `const c = new mod.Consumer()`, unresolved
+            return self._held_type(facts, f"{made.receiver}.{made.name}()" if made.receiver else f"{made.name}()")[0]
         if len(dsts) != 1 or None in dsts:
             return None
         target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
