@@ -365,15 +365,23 @@ def _distill_marks(spec: LanguageSpec, units: list[Unit], found: list) -> bytes:
     types = dict(spec.boundary_nodes)
     owners = sorted((i for i, u in enumerate(units) if u.is_callable or u.kind == "statement"),
                     key=lambda i: (units[i].start_byte, -units[i].end_byte))
-    starts = [units[i].start_byte for i in owners]
+    starts, ends = [units[i].start_byte for i in owners], [units[i].end_byte for i in owners]
+    # before[k]: the last owner before k that ends after it; those between end within k (a stack pass), so the
+    # search for an owner skips them: a step per enclosing level, not per sibling (hostile files have 10,000s)
+    before, stack = [], []
+    for k, end in enumerate(ends):
+        while stack and ends[stack[-1]] <= end:
+            stack.pop()
+        before.append(stack[-1] if stack else -1)
+        stack.append(k)
     marks = []
     for node in nodes:
         tier = spec.boundary_tier(node, types[node.type])
         if not tier:
             continue
         at = bisect_right(starts, node.start_byte) - 1  # the innermost owner is the last one in order that holds it
-        while at >= 0 and units[owners[at]].end_byte < node.end_byte:
-            at -= 1
+        while at >= 0 and ends[at] < node.end_byte:
+            at = before[at]
         if at < 0:
             continue
         marks.append((owners[at], node.type, tier, node.start_byte, node.end_byte, _line(node), _end_line(node)))
