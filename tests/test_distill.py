@@ -331,29 +331,75 @@ def test_wire_bytes_match_measure() -> None:
     assert len(raw) == frame_bytes_for(1)(result) <= 22_016
 
 
-def test_every_boundary_node_holds_its_token() -> None:
-    """The boundary gate (`signals.may_hold_marks`) skips a file whose units hold none of the language's
-    boundary tokens: that is exact only if every boundary node of a tree without parse errors holds its
-    token. Checked on every fixture of every language."""
+def _marks_parsed(facts, source: bytes) -> tuple[list, list]:
+    """(error regions, boundary marks) of one file as a fresh parse and its own queries give them: the reference
+    for what the index stores (`FileFacts.distill_marks`)."""
     from tree_sitter import Query, QueryCursor
 
-    from codegraph.distill.signals import BOUNDARY_TOKENS, parsed
-    from codegraph.index.extract import grammar
+    from codegraph.index.extract import grammar, parse
     from codegraph.languages import BY_NAME
 
+    spec = BY_NAME[facts.language]
+    root = parse(facts.language, source).root_node
+    regions = []
+    if spec.catch_node:
+        query = Query(grammar(facts.language), f"({spec.catch_node}) @e")
+        regions = sorted((n.start_byte, n.end_byte) for n in QueryCursor(query).captures(root).get("e", []))
+    types = dict(spec.boundary_nodes)
+    marks = []
+    if types:
+        query = Query(grammar(facts.language), " ".join(f"({t}) @b" for t in sorted(types)))
+        owners = sorted((u for u in facts.units if u.is_callable or u.kind == "statement"), key=lambda u: (u.start_byte, -u.end_byte))
+        for node in sorted(QueryCursor(query).captures(root).get("b", []), key=lambda n: (n.start_byte, -n.end_byte)):
+            tier = spec.boundary_tier(node, types[node.type])
+            inside = [u for u in owners if u.start_byte <= node.start_byte and node.end_byte <= u.end_byte]
+            if tier and inside:
+                end_row, end_col = node.end_point
+                marks.append((inside[-1].id, node.type, tier, node.start_byte, node.end_byte, node.start_point.row + 1,
+                              end_row if end_col == 0 and end_row > node.start_point.row else end_row + 1))
+    return regions, marks
+
+
+def _marks_stored(facts) -> tuple[list, list]:
+    from dataclasses import astuple
+
+    from codegraph.distill.signals import boundary_marks, error_regions
+
+    return error_regions(facts), [astuple(m) for m in boundary_marks(facts)]
+
+
+def test_stored_marks_are_a_fresh_parse(tmp_path) -> None:
+    """Distill reads error handlers and boundary marks from the index (`FileFacts.distill_marks`), parsing no
+    file: they equal what a fresh parse of the file gives, on every fixture of every language, built and read
+    back from the cache."""
     roots = [p for d in ("lang", "distill", "explore") for p in sorted((FIXTURES.parent / d).iterdir()) if p.is_dir()]
     seen: dict[str, int] = {}
-    for root in roots:
-        index = RootIndex(root, use_cache=False)
-        index.build()
+    for i, root in enumerate(roots):
+        cold = RootIndex(root, cache_dir=tmp_path / str(i))
+        cold.build()
+        cold.close()  # writes the cache
+        index = RootIndex(root, cache_dir=tmp_path / str(i))  # every row from the cache
+        assert index.build().parsed == 0
         for path, facts in sorted(index.files.items()):
-            spec = BY_NAME.get(facts.language)
-            if spec is None or not spec.boundary_nodes or facts.parse_errors:
-                continue
-            tokens = BOUNDARY_TOKENS[facts.language]
-            query = Query(grammar(facts.language), " ".join(f"({t}) @b" for t, _ in spec.boundary_nodes))
-            source = index.sources[path]
-            for node in QueryCursor(query).captures(parsed(facts.language, source).root_node).get("b", []):
-                assert tokens[node.type] in source[node.start_byte : node.end_byte], (path, node.type)
-                seen[facts.language] = seen.get(facts.language, 0) + 1
-    assert set(BOUNDARY_TOKENS) - set(seen) <= {"tsx"}, seen  # every language with a fixture was checked
+            expected = _marks_parsed(facts, index.sources[path])
+            assert _marks_stored(facts) == expected, path
+            seen[facts.language] = seen.get(facts.language, 0) + len(expected[0]) + len(expected[1])
+        index.close()
+    assert all(seen.get(lang) for lang in ("python", "javascript", "typescript", "java", "kotlin", "go", "rust")), seen
+
+
+def test_stored_marks_follow_an_edit(tmp_path) -> None:
+    """An edit that adds an error handler updates the stored marks (a new index version parses the file again)."""
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "a.py").write_text("def run(x):\n    return x\n")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    assert _marks_stored(index.files["pkg/a.py"]) == ([], [])
+    text = "def run(x):\n    try:\n        return x()\n    except ValueError:\n        raise\n"
+    index.open_document("pkg/a.py", text)
+    facts = index.files["pkg/a.py"]
+    assert _marks_stored(facts) == _marks_parsed(facts, text.encode())
+    regions, marks = _marks_stored(facts)
+    assert len(regions) == 1 and [m[1] for m in marks] == ["try_statement", "raise_statement"]
+    assert {m[0] for m in marks} == {"pkg/a.py::run"}

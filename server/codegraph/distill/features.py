@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public_in, non_architecture, test_code
@@ -126,8 +126,15 @@ def _percentile(values: list[float]) -> list[float]:
     n = max(len(values) - 1, 1)
     ordered = sorted(values)
     total = len(values)
-    # from the top, a value's first rank is the count above it, its last the count at or above it, less one
-    mid = {v: (2 * total - 1 - bisect_left(ordered, v) - bisect_right(ordered, v)) / 2 / n for v in set(values)}
+    # from the top, a value's first rank is the count above it, its last the count at or above it, less one;
+    # one walk over the runs of equal values (i: the count below the run, j: the count at or below it)
+    mid: dict[float, float] = {}
+    i = 0
+    while i < total:
+        v = ordered[i]
+        j = bisect_right(ordered, v, i)
+        mid[v] = (2 * total - 1 - i - j) / 2 / n
+        i = j
     return list(map(mid.__getitem__, values))
 
 

@@ -18,7 +18,6 @@ from .signals import (
     io_fields,
     io_locals,
     is_registration_decorator,
-    may_hold_marks,
     output_tier,
     persistence_tier,
 )
@@ -205,15 +204,10 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
 
 
 def boundary_roles(index, model: Model, uids: set[str]) -> dict[str, tuple[int, str, tuple]]:
-    """BOUNDARY for the given units only (parses just their files): uid → (tier, reason, marks)."""
+    """BOUNDARY for the given units only: uid → (tier, reason, marks)."""
     out: dict[str, tuple[int, str, tuple]] = {}
-    by_path: dict[str, list] = {}
-    for u in uids:
-        by_path.setdefault(model.units[u].path, []).append(model.units[u])
-    for path in sorted(by_path):
-        if not may_hold_marks(index.files[path], index.sources[path], by_path[path]):
-            continue  # no boundary syntax in these units: no need to parse the file
-        for m in boundary_marks(index.files[path], index.sources[path]):
+    for path in sorted({model.units[u].path for u in uids}):
+        for m in boundary_marks(index.files[path]):
             if m.unit not in uids:
                 continue
             tier, why, marks = out.get(m.unit, (9, "", ()))

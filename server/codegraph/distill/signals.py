@@ -7,13 +7,11 @@ syntax, 3 = heuristic candidate.
 
 from __future__ import annotations
 
+import marshal
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tree_sitter import Query, QueryCursor
-
-from ..index.extract import grammar, parse
 from ..index.facts import Call, FileFacts, Unit
 from ..languages import BY_NAME
 
@@ -178,78 +176,18 @@ class BoundaryMark:
     end_line: int
 
 
-_queries: dict[str, Query] = {}
-_trees: dict[tuple[str, bytes], object] = {}
-TREES_KEPT = 64
-
-
-def parsed(language: str, source: bytes):
-    """The tree of one file's content, parsed once: boundary marks and error regions read the same
-    few files (the trees are only read). The last TREES_KEPT contents are kept."""
-    key = (language, source)
-    tree = _trees.get(key)
-    if tree is None:
-        tree = _trees[key] = parse(language, source)
-        while len(_trees) > TREES_KEPT:
-            del _trees[next(iter(_trees))]
-    return tree
-
-
-# The token every boundary node of a language holds (languages/*: `boundary_nodes`): its keyword, or Rust's `?`
-# and a match arm's `=>`. A node's bytes hold its tokens unless one is MISSING, which a tree without parse
-# errors never has.
-BOUNDARY_TOKENS: dict[str, dict[str, bytes]] = {
-    "python": {"try_statement": b"try", "with_statement": b"with", "raise_statement": b"raise"},
-    "javascript": {"try_statement": b"try", "throw_statement": b"throw"},
-    "typescript": {"try_statement": b"try", "throw_statement": b"throw"},
-    "tsx": {"try_statement": b"try", "throw_statement": b"throw"},
-    "java": {"try_statement": b"try", "try_with_resources_statement": b"try", "throw_statement": b"throw"},
-    "kotlin": {"try_expression": b"try"},
-    "go": {"defer_statement": b"defer", "if_statement": b"if", "return_statement": b"return"},
-    "rust": {"try_expression": b"?", "match_arm": b"=>"},
-}
-
-
-def may_hold_marks(facts: FileFacts, source: bytes, units: list[Unit]) -> bool:
-    """Whether any of these units of one file can own a boundary mark. A mark lies inside the unit that owns
-    it, so a unit whose bytes hold none of the language's boundary tokens owns none: the file need not be
-    parsed for it (Django: 15 of the 55 files a first overview parses). True whenever it cannot be told."""
-    spec = BY_NAME.get(facts.language)
-    types = [t for t, _ in spec.boundary_nodes] if spec is not None else []
-    tokens = BOUNDARY_TOKENS.get(facts.language, {})
-    if facts.parse_errors or not all(t in tokens for t in types):
-        return bool(types)
-    words = {tokens[t] for t in types}
-    return any(source.find(w, u.start_byte, u.end_byte) != -1 for u in units for w in words)
-
-
-def boundary_marks(facts: FileFacts, source: bytes) -> list[BoundaryMark]:
-    """Boundary syntax of one file, each mark owned by its innermost enclosing callable/statement."""
-    spec = BY_NAME.get(facts.language)
-    types = dict(spec.boundary_nodes) if spec is not None else {}
-    if not types:
+def boundary_marks(facts: FileFacts) -> list[BoundaryMark]:
+    """Boundary syntax of one file, each mark owned by its innermost enclosing callable/statement, by start
+    (outer first): read from the facts (index/extract.py `_distill_marks`), no parse."""
+    if not facts.distill_marks:
         return []
-    query = _queries.get(facts.language)
-    if query is None:
-        pattern = " ".join(f"({t}) @b" for t in sorted(types))
-        query = _queries.setdefault(facts.language, Query(grammar(facts.language), pattern))
-    tree = parsed(facts.language, source)
-    owners = sorted((u for u in facts.units if u.is_callable or u.kind == "statement"), key=lambda u: (u.start_byte, -u.end_byte))
-    marks = []
-    for node in sorted(QueryCursor(query).captures(tree.root_node).get("b", []), key=lambda n: n.start_byte):
-        tier = spec.boundary_tier(node, types[node.type])
-        if not tier:
-            continue
-        owner = None
-        for u in owners:  # innermost = last containing unit in (start, -end) order
-            if u.start_byte <= node.start_byte and node.end_byte <= u.end_byte:
-                owner = u
-        if owner is None:
-            continue
-        end_row, end_col = node.end_point
-        marks.append(BoundaryMark(owner.id, node.type, tier, node.start_byte, node.end_byte,
-                                  node.start_point.row + 1, end_row if end_col == 0 and end_row > node.start_point.row else end_row + 1))
-    return marks
+    units = facts.units
+    return [BoundaryMark(units[owner].id, *rest) for owner, *rest in marshal.loads(facts.distill_marks)[1]]
+
+
+def error_regions(facts: FileFacts | None) -> list[tuple[int, int]]:
+    """The (start, end) bytes of one file's error handlers (the language's `catch_node`), sorted."""
+    return marshal.loads(facts.distill_marks)[0] if facts is not None and facts.distill_marks else []
 
 
 def is_registration_decorator(text: str) -> bool:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import marshal
 import re
 import threading
 import time
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -55,6 +57,7 @@ class Compiled:
     n_declarations: int
     n_members: int = 0
     n_refs: int = 0
+    n_syntax: int = 0  # the last patterns: what distill reads of the tree (`_syntax_patterns`)
 
 
 @lru_cache(maxsize=None)
@@ -77,13 +80,32 @@ def compiled(language: str) -> Compiled:
     declarations = Query(lang, spec.declarations).pattern_count if spec.declarations else 0
     members = Query(lang, spec.members).pattern_count if spec.members else 0
     refs = Query(lang, spec.refs).pattern_count if spec.refs else 0
+    syntax = _syntax_patterns(spec, lang)
     combined = Query(
-        lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.macros, spec.declarations, spec.members, spec.refs, spec.imports))
+        lang, "\n".join((spec.definitions, spec.calls, spec.assignments, spec.macros, spec.declarations, spec.members, spec.refs,
+                         spec.imports, syntax))
     )
     return Compiled(
         spec, lang, definitions, calls,
         combined, definitions.pattern_count, calls.pattern_count, assignments, macros, declarations, members, refs,
+        Query(lang, syntax).pattern_count if syntax else 0,
     )
+
+
+def _syntax_patterns(spec: LanguageSpec, lang: Language) -> str:
+    """Patterns for distill's error handlers (`catch_node`) and boundary syntax (`boundary_nodes`): read in the
+    one walk and kept in the facts, so that distill parses no file. A node type the grammar lacks is left out."""
+    patterns = [f"({t}) @boundary_mark" for t, _ in spec.boundary_nodes]
+    if spec.catch_node:
+        patterns.insert(0, f"({spec.catch_node}) @error_region")
+    ok = []
+    for pattern in patterns:
+        try:
+            Query(lang, pattern)
+            ok.append(pattern)
+        except Exception:  # grammar drift: no such node type
+            continue
+    return "\n".join(ok)
 
 
 def _parser(language: str) -> Parser:
@@ -275,6 +297,7 @@ class _Matches(NamedTuple):
     members: list
     refs: list
     imports: list
+    syntax: list
 
 
 class _Entry(NamedTuple):
@@ -329,7 +352,40 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         parse_errors=errors,
         referenced=referenced_names(calls, imports, supertypes, refs),
         refs=tuple(refs),
+        distill_marks=_distill_marks(spec, units, matches.syntax),
     )
+
+
+def _distill_marks(spec: LanguageSpec, units: list[Unit], found: list) -> bytes:
+    """`FileFacts.distill_marks`: the error handlers' spans, sorted, and the boundary marks by start (outer first),
+    each owned by the innermost enclosing callable or statement (a unit index), with its node type, tier, bytes
+    and lines; marshal bytes, b"" when none."""
+    regions = sorted((n.start_byte, n.end_byte) for caps in found for n in caps.get("error_region", ()))
+    nodes = sorted((n for caps in found for n in caps.get("boundary_mark", ())), key=lambda n: (n.start_byte, -n.end_byte))
+    types = dict(spec.boundary_nodes)
+    owners = sorted((i for i, u in enumerate(units) if u.is_callable or u.kind == "statement"),
+                    key=lambda i: (units[i].start_byte, -units[i].end_byte))
+    starts, ends = [units[i].start_byte for i in owners], [units[i].end_byte for i in owners]
+    # before[k]: the last owner before k that ends after it; those between end within k (a stack pass), so the
+    # search for an owner skips them: a step per enclosing level, not per sibling (hostile files have 10,000s)
+    before, stack = [], []
+    for k, end in enumerate(ends):
+        while stack and ends[stack[-1]] <= end:
+            stack.pop()
+        before.append(stack[-1] if stack else -1)
+        stack.append(k)
+    marks = []
+    for node in nodes:
+        tier = spec.boundary_tier(node, types[node.type])
+        if not tier:
+            continue
+        at = bisect_right(starts, node.start_byte) - 1  # the innermost owner is the last one in order that holds it
+        while at >= 0 and ends[at] < node.end_byte:
+            at = before[at]
+        if at < 0:
+            continue
+        marks.append((owners[at], node.type, tier, node.start_byte, node.end_byte, _line(node), _end_line(node)))
+    return marshal.dumps((regions, marks)) if regions or marks else b""
 
 
 def _match(c: Compiled, root: Node) -> tuple[int, _Matches]:
@@ -344,12 +400,15 @@ def _match(c: Compiled, root: Node) -> tuple[int, _Matches]:
     matched = QueryCursor(c.combined).matches(root)
     if time.monotonic() > deadline:
         raise SourceError(f"extraction timed out after {PARSE_TIMEOUT_S:g} s")
-    out = _Matches([], [], [], [], [], [], [], [])
+    out = _Matches([], [], [], [], [], [], [], [], [])
+    syntax_start = c.combined.pattern_count - c.n_syntax
     calls_end = c.n_definitions + c.n_calls
     assignments_end = calls_end + c.n_assignments
     declarations_end = assignments_end + c.n_macros + c.n_declarations
     for pattern, caps in matched:
-        if pattern < c.n_definitions:
+        if pattern >= syntax_start:
+            out.syntax.append(caps)
+        elif pattern < c.n_definitions:
             out.definitions.append(caps)
         elif pattern < calls_end:
             out.calls.append(caps)

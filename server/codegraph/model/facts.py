@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "37"
+EXTRACTOR_VERSION = "38"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -211,6 +211,9 @@ class FileFacts:
     # functions and methods handed over as values (callback arguments, table entries, `this::m`):
     # Call records (construct False) for the ranked graph only; the resolver never binds them
     refs: tuple[Call, ...] | DeferredCalls = ()
+    # what distill reads of the syntax tree, kept so that a request parses no file (index/extract.py
+    # `_distill_marks`): marshal bytes of (error handler spans, boundary marks), b"" when none
+    distill_marks: bytes = field(default=b"", compare=False, repr=False)
 
     def names_referenced(self) -> tuple[str, ...]:
         if self.referenced is not None:

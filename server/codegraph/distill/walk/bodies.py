@@ -6,33 +6,14 @@ from __future__ import annotations
 
 import re
 
-from tree_sitter import Query, QueryCursor
-
-from ...index.extract import grammar
 from ...index.facts import Unit
 from ...languages import BY_NAME
-from ..signals import output_like, parsed
+from ..signals import error_regions, output_like
 from ..topology import Model
 
 
 def _error_regions(index, path: str) -> list[tuple[int, int]]:
-    facts = index.files.get(path)
-    spec = BY_NAME.get(facts.language) if facts else None
-    types = spec.catch_node if spec is not None else ""
-    if not types:
-        return []
-    key = (facts.language, types)
-    query = _QUERIES.get(key)
-    if query is None:
-        try:
-            query = _QUERIES.setdefault(key, Query(grammar(facts.language), f"({types}) @e"))
-        except Exception:  # a grammar without this node type: no error regions
-            return []
-    tree = parsed(facts.language, index.sources[path])
-    return sorted((n.start_byte, n.end_byte) for n in QueryCursor(query).captures(tree.root_node).get("e", []))
-
-
-_QUERIES: dict = {}
+    return error_regions(index.files.get(path))
 
 
 REGISTER = re.compile(

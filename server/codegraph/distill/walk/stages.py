@@ -491,7 +491,7 @@ class PlanStages:
         """Public callables whose own body catches errors (`try`, Go's deferred `recover()`) or makes a new one
         (`throw`, `raise`): where a library's callers get their errors caught or made (a recovering middleware,
         `ctx.throw`), whether or not the code base calls them. Catching first, then by reach. The language's
-        boundary syntax decides; only files where a public callable names such syntax are parsed."""
+        boundary syntax decides; only files where a public callable names such syntax are read."""
         m, flow, src = self.m, self.flow, self.index.sources
         public = [u for u in self.arch if u not in self.taken and m.units[u].is_callable
                   and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
@@ -500,7 +500,7 @@ class PlanStages:
                   and is_public_api(self.index, m, m.units[u])]
         tier: dict[str, int] = {}
         for path in sorted({m.units[u].path for u in public}):
-            for mark in boundary_marks(self.index.files[path], src[path]):
+            for mark in boundary_marks(self.index.files[path]):
                 outer = mark.unit  # a mark in a closure is its function's (`defer func() { recover() }()`)
                 while outer in m.units and m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
                     outer = m.units[outer].parent
