@@ -350,16 +350,17 @@ class TypedReceivers:
         return kept
 
     def _constructions(self) -> dict[str, list[tuple[FileFacts, int, Call]]]:
-        """Type name → the calls that may construct it (`new X(…)`, Python's `X(…)`), outside tests."""
+        """Type name → the calls that may construct it (`new X(…)`, `X(…)`), outside tests. Only an
+        untyped parameter reads them, so in typed languages they are never looked at."""
         if self._constructs is None:
             table: dict[str, list[tuple[FileFacts, int, Call]]] = {}
             type_names = {u.name for u in self.index.resolver.units.values() if u.kind in CLASS_KINDS}
             for path in sorted(self.index.files):
                 facts = self.index.files[path]
-                if _is_test(path) or facts.language not in ("python", "javascript", "typescript", "tsx"):
+                if _is_test(path):
                     continue
                 for i, call in enumerate(_calls(facts)):
-                    if call.name in type_names and (call.construct or facts.language == "python"):
+                    if call.name in type_names:  # `new X(…)`, or a call of a type's name (Python, Kotlin)
                         table.setdefault(call.name, []).append((facts, i, call))
             self._constructs = table
         return self._constructs
