@@ -87,7 +87,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         self._accessor_reads: dict[str, list[tuple[Unit, int]]] = {}
         self._typing: set[tuple[str, str]] = set()  # locals being typed through a likely call (a guard)
         self._memo_flow: dict[tuple[str, str], Unit | None] = {}  # (type id, member) → the type its constructions pass in
-        self._constructs: dict[str, list[tuple[FileFacts, int, Call]]] | None = None
+        self._constructs: dict[str, list[tuple[FileFacts, int, Call]]] = {}  # type name → its constructions (param-flow)
         self._flowing = 0  # param-flow's depth (graph/typed.py)
         self._flow_stack: list[tuple[str, str]] = []
 

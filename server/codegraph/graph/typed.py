@@ -24,6 +24,50 @@ _EXPECT = re.compile(rb"[^{(=]*?\bexpect\s+(?:[a-z]+\s+)*(?:class|interface|obje
 FLOW_DEPTH = 3  # a member handed through constructors (`this.x = x`, whose caller had it handed in too), followed this deep
 
 
+def _argument(source: bytes, call: Call, position: int, keyword: str) -> str | None:
+    """The text of a call's argument: `keyword=…` if passed so, else the one at `position` (None
+    when absent, or after a spread whose positions are unknown)."""
+    text = source[call.start_byte : call.end_byte].decode("utf-8", "replace")
+    at = text.find(call.name)
+    at = text.find("(", at + len(call.name) if at >= 0 else 0)
+    if at < 0:
+        return None
+    args, depth, cur, quote = [], 0, [], ""
+    for ch in text[at + 1 :]:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "\"'`":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append("".join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    if "".join(cur).strip():
+        args.append("".join(cur).strip())
+    for a in args:
+        named = re.match(r"(\w+)\s*=(?!=)\s*(.*)", a, re.S)
+        if named and named.group(1) == keyword:
+            return named.group(2).strip()
+    plain = []
+    for a in args:
+        if a.startswith(("*", "...")):
+            return None
+        if re.match(r"\w+\s*=(?!=)", a):
+            break  # keyword arguments end the positional ones
+        plain.append(a)
+    return plain[position] if 0 <= position < len(plain) else None
+
+
 class TypedReceivers:
     """Mixin of LikelyGraph: the type a receiver expression holds."""
 
@@ -299,8 +343,9 @@ class TypedReceivers:
         JavaScript): the one type the project's constructions of t pass in that place (`new
         RouterExplorer(…, new RouterExceptionFilters(…))`, `Consumer(app=self.app)` where the caller's
         member is typed). Dependency injection by hand: the type is in the caller, not the callee.
-        One level deep (an argument typed by another param-flow is not followed), so the answer never
-        depends on which call was asked about first."""
+        An argument typed by another param-flow is followed FLOW_DEPTH constructors deep; a nested
+        answer is always the depth-cut one (never the memo's), so no answer depends on which call was
+        asked about first."""
         key = (t.id, name)
         if not self._flowing and key in self._memo_flow:  # a nested answer is always the depth-cut one
             return self._memo_flow[key]
@@ -324,13 +369,14 @@ class TypedReceivers:
         body = self.index.sources.get(ctor.path, b"")[ctor.sig_end_byte : ctor.end_byte]
         hit = re.search(rb"^[ \t]*(?:self|this)\." + re.escape(name.encode()) + rb"[ \t]*=[ \t]*(\w+)[ \t]*;?[ \t]*$", body, re.M)
         param = hit.group(1).decode() if hit else ""
-        if param not in ctor.param_names or ctor.param_types[ctor.param_names.index(param)]:
+        at = ctor.param_names.index(param) if param in ctor.param_names else -1
+        if at < 0 or (at < len(ctor.param_types) and ctor.param_types[at]):
             return None  # not a parameter, or a typed one (the index records those as attrs)
         skip = 1 if ctor.receiver and ctor.param_names[0] == ctor.receiver else 0  # Python's `self`
-        position = ctor.param_names.index(param) - skip
+        position = at - skip
         types: set[str] = set()
         kept: Unit | None = None
-        for facts, i, call in self._constructions().get(t.name, ()):
+        for facts, i, call in self._constructions(t.name):
             arg = _argument(self.index.sources.get(facts.path, b""), call, position, param)
             if arg is None:
                 continue
@@ -349,21 +395,20 @@ class TypedReceivers:
                 return None
         return kept
 
-    def _constructions(self) -> dict[str, list[tuple[FileFacts, int, Call]]]:
-        """Type name → the calls that may construct it (`new X(…)`, `X(…)`), outside tests. Only an
-        untyped parameter reads them, so in typed languages they are never looked at."""
-        if self._constructs is None:
-            table: dict[str, list[tuple[FileFacts, int, Call]]] = {}
-            type_names = {u.name for u in self.index.resolver.units.values() if u.kind in CLASS_KINDS}
-            for path in sorted(self.index.files):
-                facts = self.index.files[path]
-                if _is_test(path):
+    def _constructions(self, name: str) -> list[tuple[FileFacts, int, Call]]:
+        """The calls that may construct a type called `name` (`new X(…)`, `X(…)`) outside tests, read
+        only in the files that name it (the resolver's reverse index). Only an untyped parameter asks,
+        so in typed languages they are never looked at."""
+        hit = self._constructs.get(name)
+        if hit is None:
+            hit = []
+            for path in sorted(self.index.resolver.refs.get(name, ())):
+                facts = self.index.files.get(path)
+                if facts is None or _is_test(path):
                     continue
-                for i, call in enumerate(_calls(facts)):
-                    if call.name in type_names:  # `new X(…)`, or a call of a type's name (Python, Kotlin)
-                        table.setdefault(call.name, []).append((facts, i, call))
-            self._constructs = table
-        return self._constructs
+                hit += [(facts, i, call) for i, call in enumerate(_calls(facts)) if call.name == name]
+            self._constructs[name] = hit
+        return hit
 
     def _argument_type(self, facts: FileFacts, caller: Unit | None, arg: str) -> Unit | None:
         """The type an argument expression holds at its call site, by the typed rules."""
@@ -448,47 +493,3 @@ class TypedReceivers:
         return False
 
     # ---- the rules for one unknown call site ------------------------------------------------
-
-
-def _argument(source: bytes, call: Call, position: int, keyword: str) -> str | None:
-    """The text of a call's argument: `keyword=…` if passed so, else the one at `position` (None
-    when absent, or after a spread whose positions are unknown)."""
-    text = source[call.start_byte : call.end_byte].decode("utf-8", "replace")
-    at = text.find(call.name)
-    at = text.find("(", at + len(call.name) if at >= 0 else 0)
-    if at < 0:
-        return None
-    args, depth, cur, quote = [], 0, [], ""
-    for ch in text[at + 1 :]:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = ""
-            continue
-        if ch in "\"'`":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif ch == "," and depth == 0:
-            args.append("".join(cur).strip())
-            cur = []
-            continue
-        cur.append(ch)
-    if "".join(cur).strip():
-        args.append("".join(cur).strip())
-    for a in args:
-        named = re.match(r"(\w+)\s*=(?!=)\s*(.*)", a, re.S)
-        if named and named.group(1) == keyword:
-            return named.group(2).strip()
-    plain = []
-    for a in args:
-        if a.startswith(("*", "...")):
-            return None
-        if re.match(r"\w+\s*=(?!=)", a):
-            break  # keyword arguments end the positional ones
-        plain.append(a)
-    return plain[position] if 0 <= position < len(plain) else None
