@@ -288,3 +288,19 @@ def test_param_flow_in_python_follows_keywords_and_does_not_depend_on_the_order_
     likely_graph(fresh).out("pkg/worker.py::Worker.start")  # ask about the caller first: same answer
     assert want in _out(fresh, "pkg/consumer.py::Consumer.on_task")
     _never_proven(idx)
+
+
+def test_param_flows_argument_reader_keeps_strings_and_nesting_whole():
+    """An escaped quote, a comma in a string or in a nested call splits nothing; a keyword is found
+    by name; a spread makes the positions unknown."""
+    from codegraph.graph.typed import _argument
+    from codegraph.model.facts import Call
+
+    src = b'new X("a\\"b, c", f(y, z), k=w)'
+    call = Call(None, "X", "", 1, 0, len(src), True)
+    assert _argument(src, call, 0, "q") == '"a\\"b, c"'
+    assert _argument(src, call, 1, "q") == "f(y, z)"
+    assert _argument(src, call, 2, "q") is None  # keyword arguments end the positional ones
+    assert _argument(src, call, 9, "k") == "w"
+    spread = b"new X(...args, y)"
+    assert _argument(spread, Call(None, "X", "", 1, 0, len(spread), True), 1, "q") is None

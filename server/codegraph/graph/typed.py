@@ -33,10 +33,15 @@ def _argument(source: bytes, call: Call, position: int, keyword: str) -> str | N
     if at < 0:
         return None
     args, depth, cur, quote = [], 0, [], ""
+    escaped = False
     for ch in text[at + 1 :]:
         if quote:
             cur.append(ch)
-            if ch == quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True  # `"a\"b"`: the quote after a backslash does not end the string
+            elif ch == quote:
                 quote = ""
             continue
         if ch in "\"'`":
@@ -381,7 +386,8 @@ class TypedReceivers:
             if arg is None:
                 continue
             caller = self.index.resolver.units.get(call.caller) if call.caller else None
-            if caller is not None and self._enclosing(caller)[1] is not None and self._enclosing(caller)[1].id == t.id:
+            maker = self._enclosing(caller)[1] if caller is not None else None
+            if maker is not None and maker.id == t.id:
                 continue  # t making another of itself hands on its own member: no new evidence
             dst = self._ctx(facts.path).call_dst.get(i)
             target = self.index.resolver.units.get(dst) if dst else None
