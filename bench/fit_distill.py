@@ -13,7 +13,7 @@ covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
   applied, and the anchors it recalls are counted like the scorer does;
 - fits the anchor score (logistic regression, standardized features, L2 with C) and the role
   model (multinomial logistic regression over the anchors' roles, L2 with --role-C, reading the
-  --role-only features too — by default the job features — and not the --score-only ones) on all packs; it also prints the role
+  --role-only features too — by default the job features and the proven call-graph counts — and not the --score-only ones) on all packs; it also prints the role
   model's leave-one-corpus-out accuracy on every anchor;
 - with --misses, prints for those cases each anchor's rank and score under the weights fitted without
   its corpus (or "no unit" when no candidate is it) and the chosen units that are no anchor: what to
@@ -266,15 +266,25 @@ def misses(d: dict, w: dict, names: list[str]) -> None:
             print(f"    {scores[i]:6.2f} {d['uids'][i]} ({d['bytes'][i]} B)")
 
 
+# The shipped split of the call-graph counts: the anchor score reads them over the walk's selection
+# graph (`sel_*`), the role model over proven calls (docs/distill.md). The defaults below are that
+# split, so a plain run measures what ships.
+PROVEN_COUNTS = ("log_in", "log_out", "log_out2", "no_callers", "no_callees", "pagerank", "pagerank_rev",
+                 "pct_pagerank", "pct_pagerank_rev", "pct_in")
+SELECTION_COUNTS = tuple(n for n in F.NAMES if n.startswith("sel_"))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--devset", default=os.environ.get("CODEGRAPH_DEVSET", str(next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))))
     ap.add_argument("--cache", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "codegraph-devset"))
     ap.add_argument("--features", default="")
     ap.add_argument("--drop", default="")
-    ap.add_argument("--role-only", default=",".join(F.JOB_NAMES), help="features only the role model reads (default: the job features)")
-    ap.add_argument("--score-only", default="tiny", help="features the role model does not read (default: the ≤ 3 lines flag; "
-                    "the role model reads the size as log_bytes)")
+    ap.add_argument("--role-only", default=",".join(F.JOB_NAMES + PROVEN_COUNTS),
+                    help="features only the role model reads (default: the job features and the proven call-graph counts)")
+    ap.add_argument("--score-only", default=",".join(("tiny",) + SELECTION_COUNTS),
+                    help="features the role model does not read (default: the ≤ 3 lines flag — the role model reads the size "
+                    "as log_bytes — and the selection graph's counts)")
     ap.add_argument("--role-C", type=float, default=0.05, help="the role model's L2 strength (chosen by leave-one-corpus-out)")
     ap.add_argument("--C", type=float, default=1.0, help="the pointwise objective's L2 (with --objective pointwise)")
     ap.add_argument("--objective", choices=("listwise", "pointwise"), default="pointwise",
