@@ -1433,3 +1433,32 @@ def test_a_hostile_crate_path_costs_linear_lookups():
     table.lookup = counted
     assert table.lookup("::".join(["toml"] * 16) + "::x", {}) == []
     assert calls <= 17 + 1, calls  # (2 ** 16 before)
+
+
+def _ids_by_qualname(index: RootIndex) -> dict[str, str]:
+    return {u.qualname: uid for uid, u in index.resolver.units.items()}
+
+
+def test_a_family_member_the_ranking_singles_out_keeps_its_bodies(indexes):
+    """The ranking rates one step's units well above the other steps' (a question that describes
+    the watermark in plain words): that member's units among the ranking's best keep their bodies,
+    its look-alikes' do not, and units outside any family are not the gate's business."""
+    from codegraph.explore.engine import _standing_out
+    from codegraph.explore.tables import derived
+
+    index = indexes("ranked-member-python")
+    ids = _ids_by_qualname(index)
+    score = {ids["Pipeline.run"]: 0.5, ids["Watermark._blend_logo"]: 0.2, ids["Watermark.apply"]: 0.15,
+             ids["Blur._kernel"]: 0.06, ids["Resize._scale"]: 0.05}
+    kept = _standing_out(derived(index), index, score)
+    assert kept == {ids["Watermark._blend_logo"], ids["Watermark.apply"]}
+
+
+def test_no_family_member_is_singled_out_when_the_ranking_rates_look_alikes_alike(indexes):
+    from codegraph.explore.engine import _standing_out
+    from codegraph.explore.tables import derived
+
+    index = indexes("ranked-member-python")
+    ids = _ids_by_qualname(index)
+    score = {ids["Watermark._blend_logo"]: 0.2, ids["Blur._kernel"]: 0.15, ids["Resize._scale"]: 0.14}
+    assert _standing_out(derived(index), index, score) == set()

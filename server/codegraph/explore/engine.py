@@ -40,6 +40,10 @@ MAX_CANDIDATES = 40
 # a family member whose learned probability reaches this keeps its body (chosen by
 # leave-one-corpus-out end to end over 0.2 / 0.3 / 0.5 / off: docs/explore.md)
 FAMILY_KEEP_P = 0.3
+# ...and so does one among the ranking's FAMILY_KEEP_TOP best when its family member stands out:
+# its best unit rated at least FAMILY_STANDOUT times the next member's (docs/explore.md, "The gate")
+FAMILY_KEEP_TOP = 16
+FAMILY_STANDOUT = 2.0
 
 
 WORD_SEEDS = 80  # the best word matches that seed the ranking (weakly: 0.3 × their share of the best)
@@ -159,6 +163,7 @@ def _explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], Non
     plans = _file_plans(index, q, req, score, excluded, wired)
     # a family member the ranking judges likely needed keeps its body like a member the flow names
     likely_needed = {uid for uid, p in score.items() if p >= FAMILY_KEEP_P}
+    likely_needed |= _standing_out(d, index, score)
     wanted = _wanted_in_family(index, d, flow, {u.id for u in f.strong}, f.seeds) | _the_named_variant(index, d, f.strong) | likely_needed
     distinct = _members_named_by_words(index, d, q, flow)
     _gate(index, d, q, req, plans, flow, wanted | distinct, wired, distinct)
@@ -174,6 +179,33 @@ def _explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], Non
     units = index.resolver.units
     siblings = ({uid for uid in score if uid in units and _interchangeable(d, units[uid])}) - flow.spine - distinct - {u.id for u in strong} - likely_needed
     return _answer(index, req, plans, flow, score, {u.id for u in strong} | spelled, checkpoint, started, {u.id for u in strong + f.weak}, pointed, {u.id for u in q.named_units() if u.is_type}, siblings)
+
+
+def _standing_out(d: Derived, index: RootIndex, score: dict[str, float]) -> set[str]:
+    """Family members among the ranking's FAMILY_KEEP_TOP best units whose member stands out in its
+    family: its best unit rated at least FAMILY_STANDOUT times the next member's (a member the
+    ranking never met counts as 0). That member is the variant the question describes, even when
+    it names nothing and the flow passes it by; where no member stands out they are look-alikes,
+    and stay skeletons."""
+    units = index.resolver.units
+    best: dict[str, float] = {}  # family member (a type) → its best unit's probability
+    members: dict[str, set[str]] = defaultdict(set)  # family (its supertype) → the members met
+    owner_of: dict[str, str] = {}
+    for uid, p in score.items():
+        u = units.get(uid)
+        if u is None or not _interchangeable(d, u):
+            continue
+        owner = owner_of[uid] = u.id if u.is_type else (u.parent or "")
+        best[owner] = max(best.get(owner, 0.0), p)
+        for key, _ in d.supers.get(owner, []):
+            members[key].add(owner)
+    standing_out: set[str] = set()
+    for owners in members.values():
+        (p1, first), *rest = sorted(((best[o], o) for o in owners), reverse=True)
+        if p1 >= FAMILY_STANDOUT * (rest[0][0] if rest else 0.0):
+            standing_out.add(first)
+    top = sorted(score, key=lambda uid: (-score[uid], uid))[:FAMILY_KEEP_TOP]
+    return {uid for uid in top if uid in owner_of and owner_of[uid] in standing_out}
 
 
 def question_phrases(text: str) -> list[str]:
