@@ -8,7 +8,7 @@ from typing import NamedTuple
 import bisect
 import re
 
-from ...index.facts import Unit
+from ...index.facts import CALLABLE_KINDS, CLASS_KINDS, Unit
 from ...languages import BY_NAME
 from .patterns import FAMILY_MAX, LIKELY_MAX, MEMBER_READ, WORD_BYTE
 from .units import _held_type, _outermost, _owner_type, _without_views
@@ -41,7 +41,7 @@ class CallReading:
         m, types, returns = self.m, self._types, self.returns
         u = m.units[src]
         owner = u.parent
-        while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
+        while owner and m.units[owner].kind in CALLABLE_KINDS:  # a closure's `this`/`self` is its method's
             owner = m.units[owner].parent
         me = {"self", "this", u.receiver} - {""}
         local_type: dict[str, str] = {}
@@ -78,7 +78,7 @@ class CallReading:
                 if t and self._outside_text(u.path, t):
                     foreign.add(n.lstrip("*&"))
         params, up = set(u.param_names), u.parent  # its own parameters and those of the functions around it
-        while up and m.units[up].is_callable:
+        while up and m.units[up].kind in CALLABLE_KINDS:
             params.update(m.units[up].param_names)
             up = m.units[up].parent
         params = frozenset(p.lstrip("*&") for p in params)
@@ -119,7 +119,8 @@ class CallReading:
             if c.name in ctx.params:  # method only where a bare name can mean the object's member
                 return []
             if not ctx.implicit_this:
-                named = groups[2] if groups else [d for d in named if not (m.units[d].parent and m.units[m.units[d].parent].is_type)]
+                named = groups[2] if groups else [d for d in named
+                                                  if not (m.units[d].parent and m.units[m.units[d].parent].kind in CLASS_KINDS)]
         if root in me:
             if groups is None:
                 same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
@@ -161,7 +162,7 @@ class CallReading:
                 du = units[d]
                 by_parent.setdefault(du.parent, []).append(d)
                 by_path.setdefault(du.path, []).append(d)
-                if not (du.parent and units[du.parent].is_type):
+                if not (du.parent and units[du.parent].kind in CLASS_KINDS):
                     free.append(d)
             got = self._groups[name] = (by_parent, by_path, free)
         return got
@@ -272,7 +273,7 @@ class CallReading:
         by_path: dict[str, list[Unit]] = {}
         for uid in self.arch:
             u = m.units[uid]
-            if u.path in names and u.is_callable:
+            if u.path in names and u.kind in CALLABLE_KINDS:
                 by_path.setdefault(u.path, []).append(u)
         out: list[tuple[str, set]] = []
         for path in sorted(by_path):
