@@ -46,12 +46,7 @@ class CallReading:
         me = {"self", "this", u.receiver} - {""}
         local_type: dict[str, str] = {}
         foreign: set[str] = set()
-        mods = self.modules(u.path)
-        outside = self.outside_names(u.path)
-        spec = BY_NAME.get(self.index.files[u.path].language)
-        views = spec.self_views if spec is not None else frozenset()
-        implicit_this = spec is not None and spec.implicit_this
-        jvm = spec is not None and spec.outside_imports == "package"  # where `new pkg.Type()` names a package
+        mods, outside, views, implicit_this, jvm, class_param = self._file_context(u.path)
         own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
         called: dict[str, list[str]] | None = None  # name → the caller's edges to units of that name, built on first use
         for c in m.calls.get(src, ()):
@@ -82,8 +77,21 @@ class CallReading:
             params.update(m.units[up].param_names)
             up = m.units[up].parent
         params = frozenset(p.lstrip("*&") for p in params)
-        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks, params,
-                       spec.class_param if spec is not None else "")
+        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks, params, class_param)
+
+    def _file_context(self, path: str) -> tuple[set[str], set[str], frozenset[str], bool, bool, str]:
+        """What every caller in a file shares (read once per file): the names bound to outside modules and
+        imported from outside packages, and its language's self views, implicit `this`, package imports and
+        class parameter."""
+        got = self._file_contexts.get(path)
+        if got is None:
+            spec = BY_NAME.get(self.index.files[path].language)
+            got = self._file_contexts[path] = (
+                self.modules(path), self.outside_names(path), spec.self_views if spec is not None else frozenset(),
+                spec is not None and spec.implicit_this,
+                spec is not None and spec.outside_imports == "package",  # where `new pkg.Type()` names a package
+                spec.class_param if spec is not None else "")
+        return got
 
     def _call_targets(self, src: str, ctx: "_Caller", c) -> tuple:
         """The call as read (a `fn.call(this, …)` is a call of fn, `self.as_mut().poll_next()` a call on self),
@@ -270,14 +278,16 @@ class CallReading:
         innermost enclosing callable. `member`: only as `obj.name`, found as (obj, name). Plain byte
         searches for the few names in question: no per-file pattern to compile, no pass over every word."""
         m = self.m
-        by_path: dict[str, list[Unit]] = {}
-        for uid in self.arch:
-            u = m.units[uid]
-            if u.path in names and u.kind in CALLABLE_KINDS:
-                by_path.setdefault(u.path, []).append(u)
+        if self._callables_by_path is None:  # the scans share it: each file's callables in scope, outermost first
+            by_path: dict[str, list[Unit]] = {}
+            for uid in self.arch:
+                u = m.units[uid]
+                if u.kind in CALLABLE_KINDS:
+                    by_path.setdefault(u.path, []).append(u)
+            self._callables_by_path = {path: sorted(us, key=lambda u: (u.start_byte, -u.end_byte)) for path, us in by_path.items()}
         out: list[tuple[str, set]] = []
-        for path in sorted(by_path):
-            units = sorted(by_path[path], key=lambda u: (u.start_byte, -u.end_byte))
+        for path in sorted(names.keys() & self._callables_by_path.keys()):
+            units = self._callables_by_path[path]
             scan = self._scan_member_reads if member else self._scan_values
             found = scan(self.index.sources[path], units, names[path], body_only)
             out += sorted(found.items(), key=lambda x: m.order[x[0]])

@@ -49,6 +49,8 @@ class Flow(CallReading):
         self.likely: set[tuple[str, str]] = set()
         self._modules: dict[str, set[str]] = {}
         self._outside: dict[str, set[str]] = {}
+        self._file_contexts: dict[str, tuple] = {}
+        self._callables_by_path: dict[str, list] | None = None
         self._roots: set[str] | None = None
         self._dirs: set[str] | None = None
         self._crate_names: set[str] | None = None
@@ -479,6 +481,8 @@ class Flow(CallReading):
         down_n = [b.bit_count() for b in down]
         up_n = [b.bit_count() for b in up]
         self.down_bits, self.down, self.up_bits, self.up = {}, {}, {}, {}
+        # a unit and what lies downstream of it: its component's `with_own` (shared, not built per ask)
+        self.reach_bits = {u: with_own[comp[i]] for i, u in enumerate(nodes)}
         for i, u in enumerate(nodes):
             c = comp[i]
             if len(members[c]) > 1:

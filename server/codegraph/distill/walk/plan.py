@@ -147,7 +147,7 @@ class _Planner(PlanStages):
         first_kind = ""
         own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
         for uid in self.ranked:
-            mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
+            mine = flow.reach_bits[uid]
             if kind_of[uid] == "declared" and self.only_calls_chosen(uid, covered):  # shown, not counted
                 if not self.guard_shown(uid, entries, extra):
                     entries.append(uid)
@@ -268,7 +268,7 @@ class _Planner(PlanStages):
                 if uid not in depth or k < depth[uid]:
                     depth[uid] = k
             trunk = [u for u in d if u not in self.chosen and m.units[u].kind in CALLABLE_KINDS and flow.down.get(u, 0) >= 1]
-            reach = flow.down_bits.get(e, 0) | (1 << flow.bit[e])
+            reach = flow.reach_bits[e]
             # two views of the trunk, taking turns: what sets the most in motion, and where this
             # entry's flow converges (paths through u: units of the flow leading into it × downstream)
             through = {u: min(flow.down[u], 400) * (1 + (flow.up_bits[u] & reach).bit_count()) for u in trunk}

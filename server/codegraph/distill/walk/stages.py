@@ -380,7 +380,7 @@ class PlanStages:
             written = 0
             for d in flow.out.get(uid, ()):
                 if m.units[d].name == to and d in flow.bit:
-                    written |= flow.down_bits.get(d, 0) | (1 << flow.bit[d])
+                    written |= flow.reach_bits[d]
             if (flow.down_bits.get(uid, 0) & ~written).bit_count() > 3:
                 handed = ""
         return handed, to

@@ -116,7 +116,7 @@ def _type_reach(model: Model, flow, owners: set[str]) -> dict[str, int]:
         if b is None:
             b = 0
             for y in methods.get(t, ()):
-                b |= flow.down_bits.get(y, 0) | (1 << flow.bit[y])
+                b |= flow.reach_bits[y]
             own[t] = b
         return b
 
