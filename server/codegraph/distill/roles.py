@@ -114,8 +114,8 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines_of: Call
         return  # nothing built and no constructor: none of the rules below can hold
     built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"}
     if built:  # a construction on a `raise` line builds an error, not a component
-        lines = lines_of()
-        built = {d for d in built if not RAISES.match(lines[model.lines[(u.id, d)] - 1] if model.lines[(u.id, d)] <= len(lines) else b"")}
+        call_at = {c.line: c.start_byte for c in model.calls.get(u.id, ())}
+        built = {d for d in built if not RAISES.match(_line(source, model.lines[(u.id, d)], call_at, lines_of))}
     producers = {d for d in out if d not in built and _constructs_any(model, d, makers)}
     comps = len(built | producers)
     if comps >= 2 or (ctor and comps >= 1):
@@ -125,6 +125,17 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines_of: Call
         _put(roles, u.id, ASSEMBLY, 2, f"constructor storing {fields} fields")
     elif len(built) == 1 and not producers:
         _put(roles, u.id, ASSEMBLY, 3, "constructs one resolved component (factory candidate)")
+
+
+def _line(source: bytes, line: int, call_at: dict[int, int], lines_of: Callable[[], list[bytes]]) -> bytes:
+    """The text of a 1-based line: around a call that starts on it (`call_at`: line → its start byte), so
+    the file is not split; else from the file's lines (b"" past its end)."""
+    start = call_at.get(line)
+    if start is not None:
+        end = source.find(b"\n", start)
+        return source[source.rfind(b"\n", 0, start) + 1 : end if end >= 0 else len(source)]
+    lines = lines_of()
+    return lines[line - 1] if line <= len(lines) else b""
 
 
 def _lines(lines_by_path: dict[str, list[bytes]], path: str, source: bytes) -> list[bytes]:

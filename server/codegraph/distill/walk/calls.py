@@ -14,6 +14,9 @@ from .patterns import FAMILY_MAX, LIKELY_MAX, MEMBER_READ, WORD_BYTE
 from .units import _held_type, _outermost, _owner_type, _without_views
 
 
+NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")  # (byte values)
+
+
 class _Caller(NamedTuple):
     """What a caller knows when its unresolved calls are read (see `Flow._caller_context`)."""
     u: Unit
@@ -321,7 +324,7 @@ class CallReading:
             i = self._innermost(units, starts, pos, body_only)
             if i >= 0:
                 j = pos
-                while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
+                while j > 0 and src[j - 1] in NAME_BYTES:
                     j -= 1
                 found.setdefault(units[i].id, set()).add((src[j:pos], name))
         return found
