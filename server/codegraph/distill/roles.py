@@ -114,7 +114,8 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines_of: Call
         return  # nothing built and no constructor: none of the rules below can hold
     built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"}
     if built:  # a construction on a `raise` line builds an error, not a component
-        call_at = {c.line: c.start_byte for c in model.calls.get(u.id, ())}
+        # (a call on one line: a macro's call records the line of its name, which a chain may start before)
+        call_at = {c.line: c.start_byte for c in model.calls.get(u.id, ()) if source.find(b"\n", c.start_byte, c.end_byte) < 0}
         built = {d for d in built if not RAISES.match(_line(source, model.lines[(u.id, d)], call_at, lines_of))}
     producers = {d for d in out if d not in built and _constructs_any(model, d, makers)}
     comps = len(built | producers)
@@ -202,7 +203,7 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
             io = io_by_path[u.path] if u.path in io_by_path else io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
             if io:
                 fields_by_owner.setdefault(u.parent, set()).update(io_fields(u, model.calls.get(uid, []), io, index.sources[u.path]))
-    lines_by_path: dict[str, list[bytes]] = {}  # split once per file, not once per unit, and only for a construction
+    lines_by_path: dict[str, list[bytes]] = {}  # split once per file, and only for a construction line no call starts on
     owner_fields: dict[str, frozenset[str]] = {}
     makers: dict[str, bool] = {}  # callee → constructs something (the assembly rule's producers)
     for uid, u in model.units.items():
