@@ -361,7 +361,7 @@ def test_a_call_that_may_reach_several_same_named_units_counts_a_share_of_a_core
 
     names = {"c1": "run", "c2": "serve", "b1": "build", "b2": "build", "b3": "build", "s": "step",
              "p1": "parse", "p2": "parse"}
-    units = {u: NS(name=n, is_callable=True) for u, n in names.items()}
+    units = {u: NS(name=n, kind="method") for u, n in names.items()}
     out = {"c1": {"b1", "b2", "b3", "s"}, "c2": {"b1", "b2", "b3", "p1", "p2"}}
     calls = {"c1": [NS(name="build"), NS(name="step")], "c2": [NS(name="build"), NS(name="parse"), NS(name="parse")]}
     depth = {"s": 3, "b1": 1, "b2": 1, "b3": 1, "p1": 2, "p2": 2}

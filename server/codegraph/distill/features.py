@@ -14,6 +14,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from ..index.facts import CALLABLE_KINDS, CLASS_KINDS
 from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public_in, non_architecture, test_code
 from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
 from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
@@ -165,11 +166,11 @@ def job(index, model: Model, uid: str) -> list[float]:
     and the job words of its name."""
     u = model.units[uid]
     source, calls = index.sources.get(u.path, b""), model.calls.get(uid, ())
-    body = source[u.sig_end_byte : u.end_byte] if u.is_callable else b""
+    body = source[u.sig_end_byte : u.end_byte] if u.kind in CALLABLE_KINDS else b""
     words = _words(u.name)
     return [
-        float(bool(u.is_callable and _error_param(u))), float(bool(body) and ERROR_WORDS.search(body) is not None),
-        float(bool(body) and THROWS.search(body) is not None), float(u.is_callable and _takes_output(u)),
+        float(bool(u.kind in CALLABLE_KINDS and _error_param(u))), float(bool(body) and ERROR_WORDS.search(body) is not None),
+        float(bool(body) and THROWS.search(body) is not None), float(u.kind in CALLABLE_KINDS and _takes_output(u)),
         float(any(c.name in CALLS_OUTPUT for c in calls)), float(bool(body) and RETURNS_NEW.search(body) is not None),
         *(float(not words.isdisjoint(JOB_WORDS[k])) for k in ("w_build", "w_write", "w_error", "w_run", "w_read")),
     ]
@@ -211,7 +212,7 @@ def jobs(index, model: Model, uids: list[str], roles, picks=()) -> list[list[flo
     for uid in uids:
         u = model.units[uid]
         source = index.sources.get(u.path, b"")
-        body = source[u.sig_end_byte : u.end_byte] if u.is_callable else b""
+        body = source[u.sig_end_byte : u.end_byte] if u.kind in CALLABLE_KINDS else b""
         ins, outs = model.inc.get(uid, set()), model.out.get(uid, set())
         if body and u.path not in regions:
             regions[u.path] = _error_regions(index, u.path)
@@ -221,7 +222,7 @@ def jobs(index, model: Model, uids: list[str], roles, picks=()) -> list[list[flo
         owner = model.units.get(u.parent) if u.parent else None
         owner_words = _words(owner.name) if owner is not None else set()
         rows.append(job(index, model, uid) + [
-            float(u.is_callable and bool(reports_error(index, u))), log(len(REGISTER.findall(body))),
+            float(u.kind in CALLABLE_KINDS and bool(reports_error(index, u))), log(len(REGISTER.findall(body))),
             log(sum(1 for c in outs if model.kinds.get((uid, c)) == "constructs")),
             log(len(LOOPS.findall(body))), log(len(BRANCHES.findall(body))), float(RETURNS_VALUE.search(body) is not None),
             float(ASYNC.search(source[u.start_byte : u.end_byte]) is not None), float(CALLS_BACK.search(body) is not None),
@@ -350,7 +351,7 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
         "k_function": [1.0 if k == "function" else 0.0 for k in kinds],
         "k_method": [1.0 if k == "method" else 0.0 for k in kinds],
         "k_constructor": [1.0 if k == "constructor" or n in ("__init__", "new", "init") else 0.0 for k, n in zip(kinds, names)],
-        "k_type": [1.0 if u.is_type else 0.0 for u in units],
+        "k_type": [1.0 if u.kind in CLASS_KINDS else 0.0 for u in units],
         "k_main_guard": [1.0 if k == "statement" else 0.0 for k in kinds],
         "k_statement": [1.0 if u.kind == "statement" and u.stmt_kind != "main_guard" else 0.0 for u in units],
         "log_bytes": [log(u.end_byte - u.start_byte) / 10 for u in units],
@@ -365,7 +366,7 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
         "public": [1.0 if p else 0.0 for p in public],
         "exported": [1.0 if (oe or n in exported) and p else 0.0 for oe, n, p in zip(owner_exported, names, public)],
         "declared": [1.0 if uid in declared else 0.0 for uid in uids], "declared_file": path_declared,
-        "host": [1.0 if u.is_callable and (uid in hosts if uid in read else host_interface(u, languages[u.path])) else 0.0
+        "host": [1.0 if u.kind in CALLABLE_KINDS and (uid in hosts if uid in read else host_interface(u, languages[u.path])) else 0.0
                  for uid, u in zip(uids, units)],
         "surface_hops": [(hops[uid] + 1) / 7 if uid in hops else 0.0 for uid in uids],
         "non_arch": [1.0 if ("test" in u.qualname or "test" in u.name) and test_code(u) else na for u, na in zip(units, path_non_arch)],

@@ -8,8 +8,9 @@ callers appear. Language-defined entry conventions (Go `func main` in package ma
 from __future__ import annotations
 
 import re
+from typing import Callable
 
-from ..index.facts import Unit
+from ..index.facts import CALLABLE_KINDS, Unit
 from ..languages import BY_NAME
 from .manifests import DeclaredEntry
 from .signals import (
@@ -59,7 +60,7 @@ def _entry(roles: Roles, model: Model, index, u: Unit, source: bytes) -> None:
             if last in REGISTRATION_CALLS or called in REGISTRATION_CALLS:
                 _put(roles, u.id, ENTRY, 3, f"registration call `{u.name[:60]}` (a signal, not proof of activation)")
         return
-    if not u.is_callable or not (u.decorators or u.name == "main"):
+    if u.kind not in CALLABLE_KINDS or not (u.decorators or u.name == "main"):
         return  # (the rules below read a decorator or a `main`)
     facts = index.files[u.path]
     spec = BY_NAME.get(facts.language)
@@ -87,7 +88,7 @@ def _declared(roles: Roles, model: Model, entries: list[DeclaredEntry]) -> None:
                 _put(roles, u.id, ENTRY, 1, f"statement of declared entry file {where}")
             if not stmts:
                 for u in units:
-                    if u.is_callable and u.parent is None:
+                    if u.kind in CALLABLE_KINDS and u.parent is None:
                         _put(roles, u.id, ENTRY, 2, f"top-level callable of declared entry file {where}")
 
 
@@ -99,7 +100,8 @@ def _constructs_any(model: Model, d: str, memo: dict[str, bool]) -> bool:
     return got
 
 
-def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[bytes], makers: dict[str, bool]) -> None:
+def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines_of: Callable[[], list[bytes]],
+              makers: dict[str, bool]) -> None:
     out = model.out.get(u.id, ())
     if u.kind == "statement":
         if u.stmt_kind == "wiring":
@@ -108,10 +110,13 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[by
             _put(roles, u.id, ASSEMBLY, 2, "module-level registration of resolved units")
         return
     ctor = u.kind == "constructor" or (u.kind == "method" and u.name in ("__init__", "constructor"))
-    if not u.is_callable or not (out or ctor):
+    if u.kind not in CALLABLE_KINDS or not (out or ctor):
         return  # nothing built and no constructor: none of the rules below can hold
-    built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"
-             and not RAISES.match(lines[model.lines[(u.id, d)] - 1] if model.lines[(u.id, d)] <= len(lines) else b"")}
+    built = {d for d in out if model.kinds.get((u.id, d)) == "constructs"}
+    if built:  # a construction on a `raise` line builds an error, not a component
+        # (a call on one line: a macro's call records the line of its name, which a chain may start before)
+        call_at = {c.line: c.start_byte for c in model.calls.get(u.id, ()) if source.find(b"\n", c.start_byte, c.end_byte) < 0}
+        built = {d for d in built if not RAISES.match(_line(source, model.lines[(u.id, d)], call_at, lines_of))}
     producers = {d for d in out if d not in built and _constructs_any(model, d, makers)}
     comps = len(built | producers)
     if comps >= 2 or (ctor and comps >= 1):
@@ -121,6 +126,24 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines: list[by
         _put(roles, u.id, ASSEMBLY, 2, f"constructor storing {fields} fields")
     elif len(built) == 1 and not producers:
         _put(roles, u.id, ASSEMBLY, 3, "constructs one resolved component (factory candidate)")
+
+
+def _line(source: bytes, line: int, call_at: dict[int, int], lines_of: Callable[[], list[bytes]]) -> bytes:
+    """The text of a 1-based line: around a call that starts on it (`call_at`: line → its start byte), so
+    the file is not split; else from the file's lines (b"" past its end)."""
+    start = call_at.get(line)
+    if start is not None:
+        end = source.find(b"\n", start)
+        return source[source.rfind(b"\n", 0, start) + 1 : end if end >= 0 else len(source)]
+    lines = lines_of()
+    return lines[line - 1] if line <= len(lines) else b""
+
+
+def _lines(lines_by_path: dict[str, list[bytes]], path: str, source: bytes) -> list[bytes]:
+    got = lines_by_path.get(path)
+    if got is None:
+        got = lines_by_path[path] = source.split(b"\n")
+    return got
 
 
 def _flowed(u: Unit, source: bytes) -> set[str]:
@@ -135,14 +158,14 @@ def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
     Calls to leaf helpers (resolved callees that call nothing resolved) count once at most,
     so a utility used everywhere never makes its callers look like orchestrators.
     """
-    if not (u.is_callable or u.stmt_kind == "main_guard") or not (u.id in model.out or u.id in model.calls):
+    if not (u.kind in CALLABLE_KINDS or u.stmt_kind == "main_guard") or not (u.id in model.out or u.id in model.calls):
         return  # (a unit that calls nothing drives nothing)
     units, out = model.units, model.out
     inner: set[str] = set()  # the owners of the callables it calls that call something themselves
     leaves = False  # it calls a leaf helper
     for d in out.get(u.id, ()):
         du = units[d]
-        if du.is_callable:
+        if du.kind in CALLABLE_KINDS:
             if out.get(d):
                 inner.add(du.parent or du.path)
             else:
@@ -176,21 +199,19 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
     io_by_path: dict[str, frozenset[str]] = {}
     fields_by_owner: dict[str, set[str]] = {}
     for uid, u in model.units.items():  # first pass: fields that hold an I/O resource, per class
-        if u.parent and u.is_callable:
+        if u.parent and u.kind in CALLABLE_KINDS:
             io = io_by_path[u.path] if u.path in io_by_path else io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
             if io:
                 fields_by_owner.setdefault(u.parent, set()).update(io_fields(u, model.calls.get(uid, []), io, index.sources[u.path]))
-    lines_by_path: dict[str, list[bytes]] = {}  # split once per file, not once per unit
+    lines_by_path: dict[str, list[bytes]] = {}  # split once per file, and only for a construction line no call starts on
     owner_fields: dict[str, frozenset[str]] = {}
     makers: dict[str, bool] = {}  # callee → constructs something (the assembly rule's producers)
     for uid, u in model.units.items():
         source = index.sources[u.path]
         _entry(roles, model, index, u, source)
-        if u.path not in lines_by_path and model.out.get(uid):  # only units that call read lines
-            lines_by_path[u.path] = source.split(b"\n")
-        _assembly(roles, model, u, source, lines_by_path.get(u.path, []), makers)
+        _assembly(roles, model, u, source, lambda: _lines(lines_by_path, u.path, source), makers)
         _orchestrate(roles, model, u, source)
-        if u.is_callable or u.kind == "statement":
+        if u.kind in CALLABLE_KINDS or u.kind == "statement":
             io = io_by_path[u.path] if u.path in io_by_path else io_by_path.setdefault(u.path, io_locals(index.files[u.path]))
             owner = u.parent or ""
             fields = owner_fields.get(owner)
@@ -223,7 +244,7 @@ def output_sinks(model: Model, known: dict[str, tuple[int, str]]) -> dict[str, t
     out: dict[str, tuple[int, str]] = {}
     for uid in sorted(model.calls, key=model.order.__getitem__):
         u = model.units[uid]
-        if not u.is_callable or (uid in known and known[uid][0] == 1):
+        if u.kind not in CALLABLE_KINDS or (uid in known and known[uid][0] == 1):
             continue
         name = output_tier(u.param_names, model.calls[uid], u.param_types)
         if name:

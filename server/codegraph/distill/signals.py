@@ -77,8 +77,10 @@ def output_tier(param_names: tuple[str, ...], calls: list[Call], param_types: tu
     params = {p.lstrip("*&") for p in param_names} - {"self", "this", ""}
     if not calls:
         return ""
-    typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
-    outputs = {p for p in params if (output_like(typed[p], True) if typed.get(p) else output_like(p))}
+    outputs: set[str] = set()
+    if params:  # (most units take only their object, or nothing)
+        typed = dict(zip((p.lstrip("*&") for p in param_names), param_types))
+        outputs = {p for p in params if (output_like(typed[p], True) if typed.get(p) else output_like(p))}
     for c in calls:
         written = c.name in OUTPUT_NAMES
         if not (written or outputs):

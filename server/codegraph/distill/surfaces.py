@@ -12,7 +12,7 @@ import posixpath
 import re
 from functools import lru_cache
 
-from ..index.facts import Unit
+from ..index.facts import CALLABLE_KINDS, CLASS_KINDS, Unit
 from ..model.facts import bodiless, in_test_module
 from ..languages import BY_NAME
 from .topology import Model
@@ -51,7 +51,7 @@ def non_architecture(path: str) -> bool:
 
 def test_code(u: Unit) -> bool:
     """An inline test module (Rust's `#[cfg(test)] mod tests`) or a unit inside one: test code in a source file."""
-    return in_test_module(u) or (u.is_type and u.name in ("tests", "test"))
+    return in_test_module(u) or (u.kind in CLASS_KINDS and u.name in ("tests", "test"))
 
 
 def is_public(u: Unit, language: str, source: bytes) -> bool:
@@ -71,13 +71,14 @@ def is_public_in(index, model: Model, u: Unit) -> bool:
 
 
 HOST_ARGS = re.compile(rb"\(\s*(?:(scope\s*,\s*\w*receive\w*\s*,\s*\w*send\w*)|environ\s*,\s*\w*start_response\w*)\s*\)")
+HOST_ARG_WORDS = (b"receive", b"start_response")  # every HOST_ARGS match holds one: a file naming neither hands no host arguments on
 
 
 def host_interface(u: Unit, language: str) -> str:
     """The host contract a callable implements, from its signature ('' when none): by its parameter
     names (the spec's `param_hosts`), or a method a structural contract names."""
     spec = BY_NAME.get(language)
-    if spec is not None and spec.param_hosts and u.is_callable and len(u.param_names) >= 2:
+    if spec is not None and spec.param_hosts and u.kind in CALLABLE_KINDS and len(u.param_names) >= 2:
         joined = " ".join(u.param_names)
         if any(wanted[0] in joined for wanted, _ in spec.param_hosts):  # cheap: every contract names its first
             names = tuple(n.lstrip("*&") for n in u.param_names)
@@ -103,7 +104,7 @@ def is_public_api(index, model: Model, u: Unit) -> bool:
         exported = _exported(spec.exported_names, index.sources[u.path])  # a module's function: public if exported
         if exported is not None and u.name not in exported:
             return False
-    if parent is not None and parent.is_type and spec is not None and spec.public_through_type:
+    if parent is not None and parent.kind in CLASS_KINDS and spec is not None and spec.public_through_type:
         return is_public_in(index, model, parent)
     return True
 

@@ -12,7 +12,7 @@ import posixpath
 from dataclasses import dataclass, field
 
 
-from ..model.facts import Call, Unit
+from ..model.facts import CLASS_KINDS, Call, Unit
 from ..workspace.scope import is_test_path
 
 SATURATION = 8  # h(d) = d / (d + 8): a fixed, versioned parameter
@@ -54,7 +54,7 @@ class Model:
     def type_names(self) -> set[str]:
         """Names of the types declared in scope (computed once)."""
         if self._type_names is None:
-            self._type_names = {u.name for u in self.units.values() if u.is_type}
+            self._type_names = {u.name for u in self.units.values() if u.kind in CLASS_KINDS}
         return self._type_names
 
     def component(self, uid: str) -> int:
@@ -197,11 +197,36 @@ def _lexicographic_order(succ: list[set[int]], key: list[str]) -> list[int]:
 def _call_cycles(model: Model) -> list[tuple[str, ...]]:
     """Call-layer SCCs of size > 1, each in stable order, sorted by their first unit."""
     rank = model.order
-    nodes = sorted({s for s in model.out} | {d for ds in model.out.values() for d in ds}, key=rank.__getitem__)
+    nodes = sorted(_on_some_cycle(model.out, model.inc), key=rank.__getitem__)
     pos = {u: i for i, u in enumerate(nodes)}
-    _, members = _scc([[pos[d] for d in model.out.get(u, ())] for u in nodes])
+    _, members = _scc([[pos[d] for d in model.out[u] if d in pos] for u in nodes])
     cycles = [tuple(nodes[i] for i in group) for group in members if len(group) > 1]  # groups sorted: stable order
     return sorted(cycles, key=lambda c: rank[c[0]])
+
+
+def _on_some_cycle(out: dict[str, set[str]], inc: dict[str, set[str]]) -> set[str]:
+    """The units left once those that call nothing or are called by nothing are peeled off, again and
+    again: every cycle survives whole, and the SCC search then walks a small remnant, not the call graph."""
+    alive = {u for u in out if u in inc}
+    callees = {u: sum(1 for d in out[u] if d in alive) for u in alive}
+    callers = {u: sum(1 for s in inc[u] if s in alive) for u in alive}
+    peel = [u for u in alive if not callees[u] or not callers[u]]
+    while peel:
+        u = peel.pop()
+        if u not in alive:
+            continue
+        alive.remove(u)
+        for d in out[u]:
+            if d in alive:
+                callers[d] -= 1
+                if not callers[d]:
+                    peel.append(d)
+        for s in inc[u]:
+            if s in alive:
+                callees[s] -= 1
+                if not callees[s]:
+                    peel.append(s)
+    return alive
 
 
 def _scc(succ: list[list[int]]) -> tuple[list[int], list[list[int]]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ...index.facts import Unit
+from ...index.facts import CALLABLE_KINDS, Unit
 from ...languages import BY_NAME
 from ..signals import error_regions, output_like
 from ..topology import Model
@@ -251,7 +251,7 @@ def _registrations(index, model: Model, uids: list[str]) -> dict[str, str]:
     for uid in uids:
         u = model.units[uid]
         params = [p.lstrip("*&") for p in u.param_names if p not in ("self", "this")]
-        if not (u.is_callable and params):
+        if not (u.kind in CALLABLE_KINDS and params):
             continue
         handed = set(params)
         body = index.sources[u.path][u.sig_end_byte : u.end_byte]
@@ -328,7 +328,7 @@ def forwarded_registration(index, model: Model, uid: str, memo: dict[str, str | 
     words = re.compile(rb"(?<![\w.])(" + b"|".join(re.escape(n.encode()) for n in carried) + rb")\b")
     handed: dict[str, set[str]] = {}  # one known target → the parameters its calls carry
     for c in model.calls.get(uid, ()):
-        named = [d for d in out.get(uid, ()) if model.units[d].name == c.name and model.units[d].is_callable]
+        named = [d for d in out.get(uid, ()) if model.units[d].name == c.name and model.units[d].kind in CALLABLE_KINDS]
         if len(named) != 1 or named[0] == uid:  # one known target: a guessed fan-out (`cmd.run(…)`) proves nothing
             continue
         text = src[c.start_byte : c.end_byte]
@@ -348,7 +348,7 @@ def body_role(index, model: Model, uid: str, out: dict[str, set[str]] | None = N
     handed, composes a value in layers, builds parts and stores them on its object, or creates, fills
     and returns an object. For units outside the flow plan (the one-hop context)."""
     u = model.units.get(uid)
-    if u is None or not u.is_callable:
+    if u is None or u.kind not in CALLABLE_KINDS:
         return ""
     if u.kind == "constructor" or u.name in ("__init__", "constructor"):
         return ""  # the classifier's own reason for a constructor stands

@@ -8,10 +8,13 @@ from typing import NamedTuple
 import bisect
 import re
 
-from ...index.facts import Unit
+from ...index.facts import CALLABLE_KINDS, CLASS_KINDS, Unit
 from ...languages import BY_NAME
 from .patterns import FAMILY_MAX, LIKELY_MAX, MEMBER_READ, WORD_BYTE
 from .units import _held_type, _outermost, _owner_type, _without_views
+
+
+NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")  # (byte values)
 
 
 class _Caller(NamedTuple):
@@ -41,17 +44,12 @@ class CallReading:
         m, types, returns = self.m, self._types, self.returns
         u = m.units[src]
         owner = u.parent
-        while owner and m.units[owner].is_callable:  # a closure's `this`/`self` is its method's
+        while owner and m.units[owner].kind in CALLABLE_KINDS:  # a closure's `this`/`self` is its method's
             owner = m.units[owner].parent
         me = {"self", "this", u.receiver} - {""}
         local_type: dict[str, str] = {}
         foreign: set[str] = set()
-        mods = self.modules(u.path)
-        outside = self.outside_names(u.path)
-        spec = BY_NAME.get(self.index.files[u.path].language)
-        views = spec.self_views if spec is not None else frozenset()
-        implicit_this = spec is not None and spec.implicit_this
-        jvm = spec is not None and spec.outside_imports == "package"  # where `new pkg.Type()` names a package
+        mods, outside, views, implicit_this, jvm, class_param = self._file_context(u.path)
         own_blocks = self._blocks.get((m.units[owner].path, m.units[owner].name), {owner}) if owner else set()
         called: dict[str, list[str]] | None = None  # name → the caller's edges to units of that name, built on first use
         for c in m.calls.get(src, ()):
@@ -78,12 +76,25 @@ class CallReading:
                 if t and self._outside_text(u.path, t):
                     foreign.add(n.lstrip("*&"))
         params, up = set(u.param_names), u.parent  # its own parameters and those of the functions around it
-        while up and m.units[up].is_callable:
+        while up and m.units[up].kind in CALLABLE_KINDS:
             params.update(m.units[up].param_names)
             up = m.units[up].parent
         params = frozenset(p.lstrip("*&") for p in params)
-        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks, params,
-                       spec.class_param if spec is not None else "")
+        return _Caller(u, owner, me, local_type, foreign, outside, views, implicit_this, jvm, own_blocks, params, class_param)
+
+    def _file_context(self, path: str) -> tuple[set[str], set[str], frozenset[str], bool, bool, str]:
+        """What every caller in a file shares (read once per file): the names bound to outside modules and
+        imported from outside packages, and its language's self views, implicit `this`, package imports and
+        class parameter."""
+        got = self._file_contexts.get(path)
+        if got is None:
+            spec = BY_NAME.get(self.index.files[path].language)
+            got = self._file_contexts[path] = (
+                self.modules(path), self.outside_names(path), spec.self_views if spec is not None else frozenset(),
+                spec is not None and spec.implicit_this,
+                spec is not None and spec.outside_imports == "package",  # where `new pkg.Type()` names a package
+                spec.class_param if spec is not None else "")
+        return got
 
     def _call_targets(self, src: str, ctx: "_Caller", c) -> tuple:
         """The call as read (a `fn.call(this, …)` is a call of fn, `self.as_mut().poll_next()` a call on self),
@@ -119,7 +130,8 @@ class CallReading:
             if c.name in ctx.params:  # method only where a bare name can mean the object's member
                 return []
             if not ctx.implicit_this:
-                named = groups[2] if groups else [d for d in named if not (m.units[d].parent and m.units[m.units[d].parent].is_type)]
+                named = groups[2] if groups else [d for d in named
+                                                  if not (m.units[d].parent and m.units[m.units[d].parent].kind in CLASS_KINDS)]
         if root in me:
             if groups is None:
                 same = [d for d in named if d != src and (m.units[d].parent in ctx.own_blocks if owner else m.units[d].path == u.path)]
@@ -161,7 +173,7 @@ class CallReading:
                 du = units[d]
                 by_parent.setdefault(du.parent, []).append(d)
                 by_path.setdefault(du.path, []).append(d)
-                if not (du.parent and units[du.parent].is_type):
+                if not (du.parent and units[du.parent].kind in CLASS_KINDS):
                     free.append(d)
             got = self._groups[name] = (by_parent, by_path, free)
         return got
@@ -269,14 +281,16 @@ class CallReading:
         innermost enclosing callable. `member`: only as `obj.name`, found as (obj, name). Plain byte
         searches for the few names in question: no per-file pattern to compile, no pass over every word."""
         m = self.m
-        by_path: dict[str, list[Unit]] = {}
-        for uid in self.arch:
-            u = m.units[uid]
-            if u.path in names and u.is_callable:
-                by_path.setdefault(u.path, []).append(u)
+        if self._callables_by_path is None:  # the scans share it: each file's callables in scope, outermost first
+            by_path: dict[str, list[Unit]] = {}
+            for uid in self.arch:
+                u = m.units[uid]
+                if u.kind in CALLABLE_KINDS:
+                    by_path.setdefault(u.path, []).append(u)
+            self._callables_by_path = {path: sorted(us, key=lambda u: (u.start_byte, -u.end_byte)) for path, us in by_path.items()}
         out: list[tuple[str, set]] = []
-        for path in sorted(by_path):
-            units = sorted(by_path[path], key=lambda u: (u.start_byte, -u.end_byte))
+        for path in sorted(names.keys() & self._callables_by_path.keys()):
+            units = self._callables_by_path[path]
             scan = self._scan_member_reads if member else self._scan_values
             found = scan(self.index.sources[path], units, names[path], body_only)
             out += sorted(found.items(), key=lambda x: m.order[x[0]])
@@ -310,7 +324,7 @@ class CallReading:
             i = self._innermost(units, starts, pos, body_only)
             if i >= 0:
                 j = pos
-                while j > 0 and (src[j - 1 : j].isalnum() or src[j - 1 : j] == b"_"):
+                while j > 0 and src[j - 1] in NAME_BYTES:
                     j -= 1
                 found.setdefault(units[i].id, set()).add((src[j:pos], name))
         return found

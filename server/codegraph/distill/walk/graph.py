@@ -9,9 +9,10 @@ import bisect
 import re
 
 from ...graph.structural import structural_implementers
+from ...index.facts import CALLABLE_KINDS, CLASS_KINDS
 from ...languages import BY_NAME
 from ...workspace.manifest import rust_crates
-from ..surfaces import HOST_ARGS, host_interface, non_architecture
+from ..surfaces import HOST_ARG_WORDS, HOST_ARGS, host_interface, non_architecture
 from ..topology import Model, _scc
 from .bodies import _module_names, return_type
 from .calls import CallReading
@@ -48,6 +49,8 @@ class Flow(CallReading):
         self.likely: set[tuple[str, str]] = set()
         self._modules: dict[str, set[str]] = {}
         self._outside: dict[str, set[str]] = {}
+        self._file_contexts: dict[str, tuple] = {}
+        self._callables_by_path: dict[str, list] | None = None
         self._roots: set[str] | None = None
         self._dirs: set[str] | None = None
         self._crate_names: set[str] | None = None
@@ -83,7 +86,7 @@ class Flow(CallReading):
         m, graph = self.m, None
         for src in self.ordered if any(spec.construct_protocol for spec in self.specs) else ():
             u = m.units[src]
-            spec = BY_NAME.get(self.index.files[u.path].language) if u.is_callable else None
+            spec = BY_NAME.get(self.index.files[u.path].language) if u.kind in CALLABLE_KINDS else None
             if spec is None or not spec.construct_protocol:
                 continue
             if graph is None:
@@ -110,11 +113,11 @@ class Flow(CallReading):
         ctor_of: dict[str, str] = {}
         for uid in self.ordered:
             u = m.units[uid]
-            if u.is_callable:
+            if u.kind in CALLABLE_KINDS:
                 by_name.setdefault(u.name, []).append(uid)
                 if u.parent and (u.kind == "constructor" or u.name in ("__init__", "constructor")):
                     ctor_of.setdefault(u.parent, uid)
-            elif u.is_type:
+            elif u.kind in CLASS_KINDS:
                 types.setdefault(u.name, []).append(uid)
         self.ctor_of = ctor_of
         self.ctor_units = set(ctor_of.values())
@@ -130,7 +133,7 @@ class Flow(CallReading):
         m, out = self.m, set()
         for uid in self.ordered if any(spec.self_constructors for spec in self.specs) else ():
             u = m.units[uid]
-            if not (u.is_callable and u.parent and m.units[u.parent].is_type):
+            if not (u.kind in CALLABLE_KINDS and u.parent and m.units[u.parent].kind in CLASS_KINDS):
                 continue
             spec = BY_NAME.get(self.index.files[u.path].language)
             if spec is None or not spec.self_constructors:
@@ -149,7 +152,7 @@ class Flow(CallReading):
         self._methods_of = methods_of = {}  # type → {method name → uid}
         for uid in self.ordered:
             u = m.units[uid]
-            if u.is_callable and u.parent and m.units[u.parent].is_type:
+            if u.kind in CALLABLE_KINDS and u.parent and m.units[u.parent].kind in CLASS_KINDS:
                 methods_of.setdefault(u.parent, {}).setdefault(u.name, uid)
         in_file: dict[str, dict[str, list[str]]] = {}
         for t, ms in methods_of.items():
@@ -176,7 +179,7 @@ class Flow(CallReading):
                 self.out[t].add(ctor)
         for uid in self.ordered:
             u = m.units[uid]
-            if u.parent in self.out and u.is_callable and m.units[u.parent].is_callable:
+            if u.parent in self.out and u.kind in CALLABLE_KINDS and m.units[u.parent].kind in CALLABLE_KINDS:
                 self.out[u.parent].add(uid)
                 self.likely.add((u.parent, uid))
 
@@ -188,7 +191,7 @@ class Flow(CallReading):
         self.returns = returns = {}  # callable → the type name its signature says it returns (a type in scope)
         for uid in self.ordered:
             u = m.units[uid]
-            if u.is_callable:
+            if u.kind in CALLABLE_KINDS:
                 t = return_type(self.index.sources[u.path][u.start_byte : max(u.sig_end_byte, u.start_byte)], u.name,
                                 self.index.files[u.path].language)
                 if t in types:
@@ -309,7 +312,7 @@ class Flow(CallReading):
                 if subs is None:
                     du = units[d]
                     subs = []
-                    if du.is_callable and _owner_type(m, d):
+                    if du.kind in CALLABLE_KINDS and _owner_type(m, d):
                         subs = [x for x in overrides.get((family_of.get(d, ""), du.name), []) if x != d]
                         if len(subs) > FAMILY_MAX:
                             subs = []
@@ -324,7 +327,7 @@ class Flow(CallReading):
         functions: dict[str, dict[bytes, str]] = {}
         for uid in self.ordered:
             u = m.units[uid]
-            if u.is_callable and (u.parent is None or m.units[u.parent].kind == "statement"):
+            if u.kind in CALLABLE_KINDS and (u.parent is None or m.units[u.parent].kind == "statement"):
                 functions.setdefault(u.path, {}).setdefault(u.name.encode(), uid)
         for uid, found in self._scan({path: sorted(n.decode() for n in names) for path, names in functions.items()}, body_only=True):
             u = m.units[uid]
@@ -349,11 +352,11 @@ class Flow(CallReading):
         named: dict[str, list[str]] = {}
         for src in self.ordered:
             u = m.units[src]
-            if u.path not in with_tables or not u.is_callable:
+            if u.path not in with_tables or u.kind not in CALLABLE_KINDS:
                 continue
             for table, _line in graph._tables_read(u, self.index.files[u.path]):
                 if table.id not in named:
-                    named[table.id] = [e.dst for e in graph.out(table.id) if e.dst in self.arch and m.units[e.dst].is_callable]
+                    named[table.id] = [e.dst for e in graph.out(table.id) if e.dst in self.arch and m.units[e.dst].kind in CALLABLE_KINDS]
                 for d in named[table.id]:
                     if d != src:
                         self._link(src, d)
@@ -369,14 +372,20 @@ class Flow(CallReading):
             kind = host_interface(hu, self.index.files[hu.path].language)
             if kind:
                 self.host_kind[uid] = kind
-            if kind and hu.is_callable and not (hu.kind == "constructor" or hu.name in ("__init__", "constructor")) \
+            if kind and hu.kind in CALLABLE_KINDS and not (hu.kind == "constructor" or hu.name in ("__init__", "constructor")) \
                     and not kind.startswith("http.Handler"):
                 hosts.setdefault(kind, []).append(uid)
         hosted: dict[str, list[str]] = {}
+        may_hand_on: dict[str, bool] = {}  # path → its text names a host's own argument at all (most files do not)
         for src in sorted(m.unresolved, key=m.order.__getitem__) if hosts else ():
             if src not in self.arch:
                 continue
-            text = self.index.sources[m.units[src].path]
+            path = m.units[src].path
+            text = self.index.sources[path]
+            if path not in may_hand_on:
+                may_hand_on[path] = any(word in text for word in HOST_ARG_WORDS)
+            if not may_hand_on[path]:
+                continue
             for c in m.unresolved[src]:
                 args = HOST_ARGS.search(text, c.start_byte, c.end_byte)
                 if not args:
@@ -424,7 +433,7 @@ class Flow(CallReading):
                 c, cands = self._call_targets(src, ctx, c)
                 for d in cands:
                     if d != src and self._link(src, d):
-                        if c.construct or m.units[d].is_type or d in self.ctor_units:
+                        if c.construct or m.units[d].kind in CLASS_KINDS or d in self.ctor_units:
                             self.constructs.add((src, d))
 
 
@@ -472,6 +481,8 @@ class Flow(CallReading):
         down_n = [b.bit_count() for b in down]
         up_n = [b.bit_count() for b in up]
         self.down_bits, self.down, self.up_bits, self.up = {}, {}, {}, {}
+        # a unit and what lies downstream of it: its component's `with_own` (shared, not built per ask)
+        self.reach_bits = {u: with_own[comp[i]] for i, u in enumerate(nodes)}
         for i, u in enumerate(nodes):
             c = comp[i]
             if len(members[c]) > 1:

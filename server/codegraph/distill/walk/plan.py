@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...index.facts import CALLABLE_KINDS, CLASS_KINDS
 from ..signals import QUERY_CALL
 from ..surfaces import is_public_api
 from ..topology import Model
@@ -97,8 +98,8 @@ class _Planner(PlanStages):
             if own_entry and not (u.kind == "statement" and u.stmt_kind == "wiring" and not flow.out.get(uid)):
                 cands[uid], kind_of[uid] = (mine[0], mine[1]), "declared"
                 continue
-            nested = bool(u.parent and m.units[u.parent].is_callable)  # a closure is part of its function's surface
-            if (u.is_callable and not nested and flow.down.get(uid, 0) >= 2
+            nested = bool(u.parent and m.units[u.parent].kind in CALLABLE_KINDS)  # a closure is part of its function's surface
+            if (u.kind in CALLABLE_KINDS and not nested and flow.down.get(uid, 0) >= 2
                     and not (u.kind == "constructor" or u.name in ("__init__", "constructor"))):
                 if uid in implements:
                     cands[uid], kind_of[uid] = (3, f"implements `{implements[uid][0]}`, part of the public interface"), "surface"
@@ -146,7 +147,7 @@ class _Planner(PlanStages):
         first_kind = ""
         own = sum(1 for x in cands if kind_of[x] == "declared" and cands[x][0] <= 2)
         for uid in self.ranked:
-            mine = flow.down_bits.get(uid, 0) | (1 << flow.bit[uid])
+            mine = flow.reach_bits[uid]
             if kind_of[uid] == "declared" and self.only_calls_chosen(uid, covered):  # shown, not counted
                 if not self.guard_shown(uid, entries, extra):
                     entries.append(uid)
@@ -266,8 +267,8 @@ class _Planner(PlanStages):
             for uid, k in d.items():
                 if uid not in depth or k < depth[uid]:
                     depth[uid] = k
-            trunk = [u for u in d if u not in self.chosen and m.units[u].is_callable and flow.down.get(u, 0) >= 1]
-            reach = flow.down_bits.get(e, 0) | (1 << flow.bit[e])
+            trunk = [u for u in d if u not in self.chosen and m.units[u].kind in CALLABLE_KINDS and flow.down.get(u, 0) >= 1]
+            reach = flow.reach_bits[e]
             # two views of the trunk, taking turns: what sets the most in motion, and where this
             # entry's flow converges (paths through u: units of the flow leading into it × downstream)
             through = {u: min(flow.down[u], 400) * (1 + (flow.up_bits[u] & reach).bit_count()) for u in trunk}
@@ -296,7 +297,7 @@ class _Planner(PlanStages):
         hidden: dict[str, list[str]] = {}
         for u in flow.ordered:
             x = m.units[u]
-            if (x.is_callable and x.parent and m.units[x.parent].is_type and not flow.callers.get(u)
+            if (x.kind in CALLABLE_KINDS and x.parent and m.units[x.parent].kind in CLASS_KINDS and not flow.callers.get(u)
                     and flow.down.get(u, 0) >= 1 and not (x.kind == "constructor" or x.name in ("__init__", "constructor"))
                     and not (x.name.startswith("__") and x.name.endswith("__")) and not is_public_api(self.index, m, x)):
                 hidden.setdefault(x.parent, []).append(u)
@@ -313,7 +314,7 @@ class _Planner(PlanStages):
 
         out: dict[str, list[str]] = {}
         for src, dst in sorted(flow.constructs, key=lambda e: (m.order[e[0]], m.order[e[1]])):
-            t = dst if m.units[dst].is_type else m.units[dst].parent
+            t = dst if m.units[dst].kind in CLASS_KINDS else m.units[dst].parent
             if t and of_type(t):
                 out.setdefault(src, []).extend(o for o in of_type(t) if o not in out.get(src, ()))
         return out
@@ -393,7 +394,7 @@ class _Planner(PlanStages):
             for call in m.calls.get(c, ()):
                 sites[call.name] = sites.get(call.name, 0) + 1
             for d in flow.out.get(c, ()):
-                if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].is_callable
+                if (d not in core and d not in self.chosen and d in self.flowing and m.units[d].kind in CALLABLE_KINDS
                         and d not in flow.ctor_units and d not in flow.convention_ctors and flow.down.get(d, 0) >= 1):
                     name = m.units[d].name
                     count[d] = count.get(d, 0) + min(1, max(1, sites.get(name, 0)) / named[name])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ...index.facts import Unit
+from ...index.facts import CALLABLE_KINDS, CLASS_KINDS, Unit
 from ...languages import BY_NAME
 from ..signals import NETWORK_NAMES, OUTPUT_NAMES, boundary_marks, output_like
 from ..surfaces import is_public_api
@@ -54,7 +54,7 @@ class PlanStages:
             for s in frontier:
                 for d in sorted(flow.out.get(s, ()), key=m.order.__getitem__):
                     du = m.units[d]
-                    if not (du.is_callable and _error_param(du, True)):
+                    if not (du.kind in CALLABLE_KINDS and _error_param(du, True)):
                         continue
                     handed_on.add(s)  # it hands the error on (`wrap_failure(kind, error)`): not where it ends
                     if (d not in seen and d in self.flowing and flow.down.get(d, 0) >= 1
@@ -68,7 +68,7 @@ class PlanStages:
         # a unit of the flow that ends the process (prints and exits) is where its errors end, though no error
         # handler calls it (`check(t.usage())`): after the handlers' callees, nearest the entries first
         src = self.index.sources
-        exits = sorted((d for d in self.flowing if d not in err_callees and d not in self.core and m.units[d].is_callable
+        exits = sorted((d for d in self.flowing if d not in err_callees and d not in self.core and m.units[d].kind in CALLABLE_KINDS
                         and EXITS.search(src[m.units[d].path], m.units[d].sig_end_byte, m.units[d].end_byte)),
                        key=lambda d: (self.depth.get(d, 99), self.stable(d)))
         for d in exits:
@@ -86,7 +86,7 @@ class PlanStages:
             return handing.get(uid, False)
         handing[uid] = False  # cycles: not a writer unless proven otherwise
         u = m.units[uid]
-        if not u.is_callable:
+        if u.kind not in CALLABLE_KINDS:
             return False
         callees = {m.units[d].name for d in self.flow.out.get(uid, ())}
         if len(callees) > FEW_CALLEES:
@@ -117,7 +117,7 @@ class PlanStages:
         m, flow, sink_tier = self.m, self.flow, self.sink_tier
         for uid in flow.ordered:
             u = m.units[uid]
-            if uid not in self.flowing or uid in sink_tier or not u.is_callable or flow.out.get(uid) or not m.calls.get(uid):
+            if uid not in self.flowing or uid in sink_tier or u.kind not in CALLABLE_KINDS or flow.out.get(uid) or not m.calls.get(uid):
                 continue
             typed = dict(zip(u.param_names, tuple(u.param_types) + ("",) * len(u.param_names)))
             if not any(output_like(t, True) if t else output_like(p.lstrip("*&")) for p, t in typed.items() if p not in ("self", "this")):
@@ -193,7 +193,7 @@ class PlanStages:
         m, flow, asm = self.m, self.flow, self.asm
         entry_types = {t for t in (_owner_type(m, e) for e in self.entries) if t}
         for src in flow.ordered:
-            if src in asm or not m.units[src].is_callable:
+            if src in asm or m.units[src].kind not in CALLABLE_KINDS:
                 continue
             built = [d for d in flow.out.get(src, ()) if (src, d) in flow.constructs  # a constructor stands for its type;
                      and (d in owners or (d in flow.ctor_units and m.units[d].parent in owners))]  # a nested type for itself
@@ -205,7 +205,7 @@ class PlanStages:
                 own = any(t in _holders(m, _owner_type(m, src)) for t in made & entry_types)
                 asm[src] = (0 if own else 1, -n, f"constructs {names}, which the flow runs through")
         for src in flow.ordered:
-            if src in asm or src not in self.flowing or not m.units[src].is_callable or flow.out.get(src):
+            if src in asm or src not in self.flowing or m.units[src].kind not in CALLABLE_KINDS or flow.out.get(src):
                 continue
             u = m.units[src]
             body = self.index.sources[u.path][u.sig_end_byte : u.end_byte]
@@ -241,7 +241,7 @@ class PlanStages:
         for uid, why in wired.items():
             asm.setdefault(uid, (2, 0, why))
         ctor_callees = sorted({d for c, t in asm.items() if t[0] == 0 for d in flow.out.get(c, ()) if d not in self.flowing
-                               and m.units[d].is_callable}, key=m.order.__getitem__)
+                               and m.units[d].kind in CALLABLE_KINDS}, key=m.order.__getitem__)
         for uid, why in _registrations_memo(self.index, m, ctor_callees, self.reg_memo).items():
             asm.setdefault(uid, (2, 0, f"{why}; a constructor of the flow wires its parts in through it"))
         for uid, why in self.wired_by_name().items():
@@ -261,9 +261,10 @@ class PlanStages:
         for t in entry_types:
             c = flow.ctor_of.get(t)
             if c:
-                held |= {d if m.units[d].is_type else m.units[d].parent for d in flow.out.get(c, ()) if (c, d) in flow.constructs}
+                held |= {d if m.units[d].kind in CLASS_KINDS else m.units[d].parent
+                         for d in flow.out.get(c, ()) if (c, d) in flow.constructs}
         held.discard(None)
-        cands = [u for u in flow.ordered if m.units[u].is_callable and u not in self.flowing and not flow.callers.get(u)
+        cands = [u for u in flow.ordered if m.units[u].kind in CALLABLE_KINDS and u not in self.flowing and not flow.callers.get(u)
                  and _owner_type(m, u) in held and is_public_api(self.index, m, m.units[u])]
         return {u: f"{why}; callers wire their parts in through it"
                 for u, why in _registrations_memo(self.index, m, cands, self.reg_memo).items()}
@@ -272,7 +273,7 @@ class PlanStages:
         """Module-level registration calls that name members of the flow as strings (`delegate(proto,
         'response').method('redirect').access('body')`): they wire those members onto an object."""
         m = self.m
-        members = {m.units[u].name for u in self.flowing if m.units[u].is_callable}
+        members = {m.units[u].name for u in self.flowing if m.units[u].kind in CALLABLE_KINDS}
         out: dict[str, str] = {}
         for uid in self.flow.ordered:
             u = m.units[uid]
@@ -349,7 +350,7 @@ class PlanStages:
             named = [d for d in named if owner_name(d) == recv]  # `Type.make(…)`: that type's method
         for d in sorted(named, key=m.order.__getitem__):
             tier = self.asm.get(d, (9,))[0]
-            built = d in self.flow.ctor_units or m.units[d].is_type  # a result value the flow never enters is not a part
+            built = d in self.flow.ctor_units or m.units[d].kind in CLASS_KINDS  # a result value the flow never enters is not a part
             if d != uid and (tier <= 1 or (tier <= 3 and owner_name(d) == recv) or (built and self.component(d))):
                 return d
         return ""
@@ -357,7 +358,7 @@ class PlanStages:
     def component(self, d: str) -> bool:
         """The type `d` builds (a type or its constructor) is one the flow runs through: it has methods on the flow."""
         m = self.m
-        t = d if m.units[d].is_type else m.units[d].parent
+        t = d if m.units[d].kind in CLASS_KINDS else m.units[d].parent
         return bool(t) and m.units[t].name in self.types_in_scope
 
     def builds_own_class(self, u: Unit, body: bytes) -> str:
@@ -379,7 +380,7 @@ class PlanStages:
             written = 0
             for d in flow.out.get(uid, ()):
                 if m.units[d].name == to and d in flow.bit:
-                    written |= flow.down_bits.get(d, 0) | (1 << flow.bit[d])
+                    written |= flow.reach_bits[d]
             if (flow.down_bits.get(uid, 0) & ~written).bit_count() > 3:
                 handed = ""
         return handed, to
@@ -410,7 +411,7 @@ class PlanStages:
         handed, to = self.handed_output(uid, body)
         if uid in self.cands and self.kind_of.get(uid) == "host" and _owner_type(m, uid) in self.entry_owners:
             return "entry", self.cands[uid][1]  # the chosen application object's other host method
-        if (not ctor and not flow.callers.get(uid) and not (u.parent and m.units[u.parent].is_callable)
+        if (not ctor and not flow.callers.get(uid) and not (u.parent and m.units[u.parent].kind in CALLABLE_KINDS)
                 and is_public_api(self.index, m, u)):
             return "entry", "public, and nothing in the code base calls it: callers from outside enter here"
         if uid in self.err_callees:
@@ -454,8 +455,8 @@ class PlanStages:
         m, flow, p = self.m, self.flow, self.p
         if len(p.picks) + self.left >= self.total:  # no slot free (a large code base): nothing below could be placed
             return
-        api = sorted((u for u in flow.ordered if u not in self.cands and m.units[u].is_callable
-                      and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
+        api = sorted((u for u in flow.ordered if u not in self.cands and m.units[u].kind in CALLABLE_KINDS
+                      and not (m.units[u].parent and m.units[m.units[u].parent].kind in CALLABLE_KINDS)
                       and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
                       and is_public_api(self.index, m, m.units[u])), key=lambda u: (-flow.down.get(u, 0), self.stable(u)))
         api = api[: TOTAL]
@@ -493,8 +494,8 @@ class PlanStages:
         `ctx.throw`), whether or not the code base calls them. Catching first, then by reach. The language's
         boundary syntax decides; only files where a public callable names such syntax are read."""
         m, flow, src = self.m, self.flow, self.index.sources
-        public = [u for u in self.arch if u not in self.taken and m.units[u].is_callable
-                  and not (m.units[u].parent and m.units[m.units[u].parent].is_callable)
+        public = [u for u in self.arch if u not in self.taken and m.units[u].kind in CALLABLE_KINDS
+                  and not (m.units[u].parent and m.units[m.units[u].parent].kind in CALLABLE_KINDS)
                   and not (m.units[u].kind == "constructor" or m.units[u].name in ("__init__", "constructor"))
                   and ERROR_WORDS.search(src[m.units[u].path], m.units[u].sig_end_byte, m.units[u].end_byte)
                   and is_public_api(self.index, m, m.units[u])]
@@ -502,7 +503,7 @@ class PlanStages:
         for path in sorted({m.units[u].path for u in public}):
             for mark in boundary_marks(self.index.files[path]):
                 outer = mark.unit  # a mark in a closure is its function's (`defer func() { recover() }()`)
-                while outer in m.units and m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
+                while outer in m.units and m.units[outer].parent and m.units[m.units[outer].parent].kind in CALLABLE_KINDS:
                     outer = m.units[outer].parent
                 if mark.tier <= 3 and mark.tier < tier.get(outer, 9):
                     tier[outer] = mark.tier
@@ -536,7 +537,7 @@ class PlanStages:
         for i, (uid, _key, _why, _dep) in enumerate(p.picks):
             u = m.units[uid]
             t = u.parent
-            if t and m.units[t].is_type and m.units[t].path == u.path and m.units[t].start_byte <= u.start_byte \
+            if t and m.units[t].kind in CLASS_KINDS and m.units[t].path == u.path and m.units[t].start_byte <= u.start_byte \
                     and u.end_byte <= m.units[t].end_byte:
                 groups.setdefault(t, []).append(i)
         drop: set[int] = set()
@@ -582,7 +583,7 @@ class PlanStages:
         seen_pick: set[str] = set()
         for uid, key, why, dep in p.picks:
             outer = uid
-            while m.units[outer].parent and m.units[m.units[outer].parent].is_callable:
+            while m.units[outer].parent and m.units[m.units[outer].parent].kind in CALLABLE_KINDS:
                 outer = m.units[outer].parent
             if outer != uid and m.cost(outer) <= MAX_OUTER_BYTES:
                 why = f"{why} (in `{m.units[uid].name}`, inside it)"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 import re
 
+from ...index.facts import CALLABLE_KINDS, CLASS_KINDS
 from ...languages import BY_NAME
 from ..topology import Model
 from .patterns import VALUE_WRAPPERS
@@ -39,8 +40,8 @@ def _host_methods(language: str) -> dict[str, str]:
 
 def _outermost(model: Model, uid: str, stop_at_type: bool = False) -> str:
     """The outermost callable holding a unit (itself when none); `stop_at_type`: the type holding it, if any."""
-    while (parent := model.units[uid].parent) and (model.units[parent].is_callable or model.units[parent].is_type):
-        if model.units[parent].is_type:
+    while (parent := model.units[uid].parent) and (model.units[parent].kind in CALLABLE_KINDS or model.units[parent].kind in CLASS_KINDS):
+        if model.units[parent].kind in CLASS_KINDS:
             return parent if stop_at_type else uid
         uid = parent
     return uid
@@ -60,7 +61,7 @@ def _owner_type(model: Model, uid: str) -> str:
     got = model.owner_types.get(uid)
     if got is None:
         parent = model.units[uid].parent
-        while parent and not model.units[parent].is_type:
+        while parent and model.units[parent].kind not in CLASS_KINDS:
             parent = model.units[parent].parent
         got = model.owner_types[uid] = parent or ""
     return got
@@ -73,7 +74,7 @@ def _implementations(index, model: Model, arch: set[str], ordered: list[str]) ->
     (`Future::poll`, `Service::call`) are host interfaces even though they are declared elsewhere."""
     declared: dict[str, set[str]] = {}
     for uid, u in model.units.items():
-        if u.parent and uid in arch and model.units[u.parent].kind in ("interface", "trait") and u.is_callable:
+        if u.parent and uid in arch and model.units[u.parent].kind in ("interface", "trait") and u.kind in CALLABLE_KINDS:
             declared.setdefault(model.units[u.parent].name, set()).add(u.name)
     supers: dict[str, set[str]] = {}
     for path in sorted({model.units[x].path for x in arch}):
@@ -82,7 +83,7 @@ def _implementations(index, model: Model, arch: set[str], ordered: list[str]) ->
     out: dict[str, tuple[str, bool]] = {}
     for uid in ordered:  # arch in stable order
         u = model.units[uid]
-        if not (u.is_callable and u.parent and u.parent in supers):
+        if not (u.kind in CALLABLE_KINDS and u.parent and u.parent in supers):
             continue
         for name in sorted(supers[u.parent]):
             if _host_methods(index.files[u.path].language).get(name) == u.name:
@@ -107,7 +108,7 @@ def _type_reach(model: Model, flow, owners: set[str]) -> dict[str, int]:
         for y in ms:
             for d in flow.out.get(y, ()):
                 if (y, d) in flow.constructs:
-                    builds.setdefault(t, set()).add(d if model.units[d].is_type else _owner_type(model, d))
+                    builds.setdefault(t, set()).add(d if model.units[d].kind in CLASS_KINDS else _owner_type(model, d))
     own: dict[str, int] = {}  # a type's methods and what lies downstream of them: one int per type, built once
 
     def type_bits(t: str) -> int:
@@ -115,7 +116,7 @@ def _type_reach(model: Model, flow, owners: set[str]) -> dict[str, int]:
         if b is None:
             b = 0
             for y in methods.get(t, ()):
-                b |= flow.down_bits.get(y, 0) | (1 << flow.bit[y])
+                b |= flow.reach_bits[y]
             own[t] = b
         return b
 
@@ -138,7 +139,7 @@ def _referenced_types(index, model: Model, arch: set[str]) -> dict[str, int]:
     by_name: dict[str, list[str]] = {}
     for uid in arch:
         u = model.units[uid]
-        if u.is_type:
+        if u.kind in CLASS_KINDS:
             by_name.setdefault(u.name, []).append(uid)
     files: dict[str, set[str]] = {}
     for path in sorted({model.units[x].path for x in arch}):
