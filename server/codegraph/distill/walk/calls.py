@@ -287,7 +287,8 @@ class CallReading:
                 u = m.units[uid]
                 if u.kind in CALLABLE_KINDS:
                     by_path.setdefault(u.path, []).append(u)
-            self._callables_by_path = {path: sorted(us, key=lambda u: (u.start_byte, -u.end_byte)) for path, us in by_path.items()}
+            # ties (one span, two units) by id: the architecture is a set, whose order differs between processes
+            self._callables_by_path = {path: sorted(us, key=lambda u: (u.start_byte, -u.end_byte, u.id)) for path, us in by_path.items()}
         out: list[tuple[str, set]] = []
         for path in sorted(names.keys() & self._callables_by_path.keys()):
             units = self._callables_by_path[path]
