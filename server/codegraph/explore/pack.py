@@ -24,7 +24,8 @@ SMALL_CLASS_LINES = 20  # a class this short is shown whole with any of its meth
 TRAIT_IMPL_LINES = 120  # ...and a trait impl this short: a protocol's methods read together (`poll_ready` with `call`)
 BIG_TYPE_LINES = 60  # a type longer than this shows its header; its members come as their own pieces
 WHOLE_FILE_SLACK = 0.25  # show a file whole when that costs at most this much more than its pieces
-SKELETON_SHARE = 0.12  # room for sibling skeletons, taken before bodies
+SKELETON_SHARE = 0.12  # room for sibling skeletons, taken before bodies...
+SKELETON_CAP = 1_700  # ...up to about two skeleton files: a family's shape, not its every member (docs/explore.md)
 FOCUSED_BASE_SHARE = 0.3  # a family file's signatures may take at most this share, else it shows bodies only
 BODY_OVERHEAD = 300  # characters a shown body costs beyond its lines (section, elision marks)
 
@@ -130,6 +131,7 @@ def pack(
     )
     left_out = packer.ranked_bodies(ranked, call_sites)
     packer.whole_when_mostly_shown()
+    packer.more_skeletons(packer.remaining)  # the room no body took: the family's other skeletons
     shown = [v for v in views.values() if v.included]
     for v in shown:
         if v.mode == "skeleton":
@@ -145,20 +147,24 @@ class _Packer:
         self.views, self.budget, self.remaining, self.checkpoint = views, budget, budget, checkpoint
 
     def skeletons(self) -> None:
-        """Sibling skeletons first, most relevant first, within their share: they are small and
-        carry the family's shape, and big bodies must not starve them. A family file whose
+        """Sibling skeletons first, most relevant first, within their share (at most SKELETON_CAP
+        characters): they are small and carry the family's shape, and big bodies must not starve
+        them; beyond two or so they take the room of bodies the answer needs. A family file whose
         signatures alone are too big shows bodies only."""
-        reserve = int(SKELETON_SHARE * self.budget)
-        for view in sorted((v for v in self.views.values() if v.mode == "skeleton"), key=lambda v: (-v.score, v.path)):
+        self.more_skeletons(int(min(SKELETON_SHARE * self.budget, SKELETON_CAP)))
+        for view in self.views.values():
+            if view.mode == "focused" and view.base:
+                if len(view.render(view.base, [], "focused")) > FOCUSED_BASE_SHARE * self.budget:
+                    view.base = []
+
+    def more_skeletons(self, reserve: int) -> None:
+        """The sibling skeletons not shown yet, most relevant first, while they fit in `reserve`."""
+        for view in sorted((v for v in self.views.values() if v.mode == "skeleton" and not v.included), key=lambda v: (-v.score, v.path)):
             text = view.render(view.base, _top_symbols(view), "skeleton")
             if len(text) <= min(reserve, self.remaining):
                 view.included, view.text, view.symbols = True, text, _top_symbols(view)
                 reserve -= len(text)
                 self.remaining -= len(text)
-        for view in self.views.values():
-            if view.mode == "focused" and view.base:
-                if len(view.render(view.base, [], "focused")) > FOCUSED_BASE_SHARE * self.budget:
-                    view.base = []
 
     def ranked_bodies(self, ranked: list[Piece], call_sites: dict[str, list[int]]) -> list[str]:
         """Each body in the given order while it fits; a flow body (`must`) that does not fit
