@@ -9,6 +9,7 @@ distill fixtures, `not_role` units that must not carry a role.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -137,6 +138,27 @@ def test_selection_edges(name: str) -> None:
 def test_every_role_carries_its_reason(name: str) -> None:
     for uid, s in sources(name).items():
         assert len(s["why"]) == len(s["roles"]) and all(s["why"]), uid
+
+
+def test_every_feature_the_score_reads_is_said_in_words() -> None:
+    """A unit's one-line reason names what raised its score in words a reader knows, never a
+    feature's identifier (`sel_pct_pagerank_rev`); counts over likely calls say so."""
+    from codegraph.distill import ranker
+
+    shipped = ranker.shipped()
+    assert not [n for n in shipped.names if n not in ranker.SAYS]
+    for name in NAMES:
+        for uid, s in sources(name).items():
+            for why in s["why"]:
+                assert not any(n in why for n in shipped.names if "_" in n), (uid, why)
+                assert not re.search(r"\b0 (?:resolved|held|call)|\b1 (?:resolved owners|held components|call results)", why), (uid, why)
+
+
+def test_an_orchestrators_reason_counts_only_what_it_drives() -> None:
+    from codegraph.distill.roles import _counted
+
+    assert _counted((3, "resolved owner"), (0, "held component")) == "3 resolved owners"
+    assert _counted((1, "resolved owner"), (2, "held component")) == "1 resolved owner and 2 held components"
 
 
 def test_json_pack_carries_the_flow_graph_the_markdown_draws() -> None:

@@ -192,9 +192,18 @@ SAYS = {
     "owner_exported": "its type is exported", "pct_owner": "its type's rank", "pct_file": "its file's rank",
     "module_share": "the size of its module", "module_in": "other modules call into its module",
 }
+# the selection graph's counts (proven calls and the likely ones a reader follows) say what the proven
+# counts say; the reason then adds that likely calls were counted (`LIKELY_COUNTED`)
+SELECTION_PREFIX = "sel_"
+SAYS.update({SELECTION_PREFIX + n: SAYS[n] for n in ("log_in", "log_out", "log_out2", "no_callers", "no_callees", "pagerank",
+                                                      "pagerank_rev", "pct_pagerank", "pct_pagerank_rev", "pct_in")})
+LIKELY_COUNTED = " (likely calls counted)"
 
 
 def reason(ranker: Ranker, row: list[float]) -> str:
     """The one-line reason: the features that raised this unit's score most."""
     top = [n for share, n in ranker.contributions(row)[:2] if share > 0]
-    return "; ".join(SAYS.get(n, n) for n in top) or "highest remaining score"
+    said = "; ".join(dict.fromkeys(SAYS.get(n, n) for n in top))
+    if not said:
+        return "highest remaining score"
+    return said + LIKELY_COUNTED if any(n.startswith(SELECTION_PREFIX) for n in top) else said

@@ -38,6 +38,12 @@ RAISES = re.compile(rb"^\s*(raise|throw|panic)\b")
 Roles = dict[str, dict[str, tuple[int, str]]]  # unit id → role → (tier, reason)
 
 
+def _counted(*counts: tuple[int, str]) -> str:
+    """`3 resolved owners and 1 held component`: the counts that are not 0, each noun in its number."""
+    said = [f"{k} {noun}{'' if k == 1 else 's'}" for k, noun in counts if k]
+    return " and ".join(said) or "nothing"
+
+
 def _put(roles: Roles, uid: str, role: str, tier: int, why: str) -> None:
     cur = roles.setdefault(uid, {}).get(role)
     if cur is None or tier < cur[0]:
@@ -187,10 +193,11 @@ def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
     flowed = assigned & plain
     n = len(inner) + len(held) + len(flowed)
     if n + int(leaves) >= 3 and len(inner) + len(flowed) >= 1 and n >= 2:
-        _put(roles, u.id, ORCHESTRATE, 1, f"drives {len(inner)} resolved owners, {len(held)} held components, "
-                                          f"passes {len(flowed)} call results on")
+        said = [f"drives {_counted((len(inner), 'resolved owner'), (len(held), 'held component'))}"] if inner or held else []
+        said += [f"passes {_counted((len(flowed), 'call result'))} on"] if flowed else []
+        _put(roles, u.id, ORCHESTRATE, 1, ", ".join(said))
     elif n >= 2:
-        _put(roles, u.id, ORCHESTRATE, 2, f"calls {len(inner)} resolved owners and {len(held)} held components")
+        _put(roles, u.id, ORCHESTRATE, 2, f"calls {_counted((len(inner), 'resolved owner'), (len(held), 'held component'))}")
 
 
 def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
