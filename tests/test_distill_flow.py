@@ -142,7 +142,7 @@ def test_every_role_carries_its_reason(name: str) -> None:
 
 def test_every_feature_the_score_reads_is_said_in_words() -> None:
     """A unit's one-line reason names what raised its score in words a reader knows, never a
-    feature's identifier (`sel_pct_pagerank_rev`); counts over likely calls say so."""
+    feature's identifier (`sel_pct_pagerank_rev`)."""
     from codegraph.distill import ranker
 
     shipped = ranker.shipped()

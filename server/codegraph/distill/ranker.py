@@ -192,18 +192,17 @@ SAYS = {
     "owner_exported": "its type is exported", "pct_owner": "its type's rank", "pct_file": "its file's rank",
     "module_share": "the size of its module", "module_in": "other modules call into its module",
 }
-# the selection graph's counts (proven calls and the likely ones a reader follows) say what the proven
-# counts say; the reason then adds that likely calls were counted (`LIKELY_COUNTED`)
-SELECTION_PREFIX = "sel_"
-SAYS.update({SELECTION_PREFIX + n: SAYS[n] for n in ("log_in", "log_out", "log_out2", "no_callers", "no_callees", "pagerank",
-                                                      "pagerank_rev", "pct_pagerank", "pct_pagerank_rev", "pct_in")})
-LIKELY_COUNTED = " (likely calls counted)"
+# the counts over the walk's selection graph (proven calls and the likely ones a reader follows), which
+# the anchor score reads: said as briefly as the feature names they replace, the frame's bytes are for code
+SAYS.update({
+    "sel_log_in": "many callers", "sel_log_out": "calls many units", "sel_log_out2": "sets much in motion",
+    "sel_no_callers": "nothing calls it", "sel_no_callees": "calls nothing", "sel_pagerank": "central",
+    "sel_pagerank_rev": "reaches far", "sel_pct_pagerank": "its centrality", "sel_pct_pagerank_rev": "its reach",
+    "sel_pct_in": "its callers",
+})
 
 
 def reason(ranker: Ranker, row: list[float]) -> str:
     """The one-line reason: the features that raised this unit's score most."""
     top = [n for share, n in ranker.contributions(row)[:2] if share > 0]
-    said = "; ".join(dict.fromkeys(SAYS.get(n, n) for n in top))
-    if not said:
-        return "highest remaining score"
-    return said + LIKELY_COUNTED if any(n.startswith(SELECTION_PREFIX) for n in top) else said
+    return "; ".join(dict.fromkeys(SAYS.get(n, n) for n in top)) or "highest remaining score"
