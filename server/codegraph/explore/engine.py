@@ -436,7 +436,9 @@ def _shown_mode(v: FileView) -> str:
     return v.mode if v.mode in ("full", "skeleton") else v.label()
 
 
-FLOW_SHARE = 0.05  # the flow listing may take this share of the budget (at least FLOW_MIN chars)
+# the flow listing may take this share of the budget (at least FLOW_MIN chars); past it the periphery's
+# hops go first. Chosen end to end over 0.02-0.08 on the held-out sets (docs/explore.md, "The flow listing")
+FLOW_SHARE = 0.03
 
 
 FLOW_MIN = 600
