@@ -437,7 +437,7 @@ def _shown_mode(v: FileView) -> str:
 
 
 # the flow listing may take this share of the budget (at least FLOW_MIN chars); past it the periphery's
-# hops go first. Chosen end to end over 0.02-0.08 on the held-out sets (docs/explore.md, "The flow listing")
+# hops go first. Chosen end to end over 0.02-0.08 on the held-out sets (docs/explore.md, Results)
 FLOW_SHARE = 0.03
 
 
