@@ -40,8 +40,7 @@ Roles = dict[str, dict[str, tuple[int, str]]]  # unit id → role → (tier, rea
 
 def _counted(*counts: tuple[int, str]) -> str:
     """`3 resolved owners and 1 held component`: the counts that are not 0, each noun in its number."""
-    said = [f"{k} {noun}{'' if k == 1 else 's'}" for k, noun in counts if k]
-    return " and ".join(said) or "nothing"
+    return " and ".join(f"{k} {noun}{'' if k == 1 else 's'}" for k, noun in counts if k)
 
 
 def _put(roles: Roles, uid: str, role: str, tier: int, why: str) -> None:
@@ -192,12 +191,12 @@ def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
     # locals that receive a call's result (the extractor records them), then used as receivers
     flowed = assigned & plain
     n = len(inner) + len(held) + len(flowed)
-    if n + int(leaves) >= 3 and len(inner) + len(flowed) >= 1 and n >= 2:
-        said = [f"drives {_counted((len(inner), 'resolved owner'), (len(held), 'held component'))}"] if inner or held else []
-        said += [f"passes {_counted((len(flowed), 'call result'))} on"] if flowed else []
-        _put(roles, u.id, ORCHESTRATE, 1, ", ".join(said))
-    elif n >= 2:
-        _put(roles, u.id, ORCHESTRATE, 2, f"calls {_counted((len(inner), 'resolved owner'), (len(held), 'held component'))}")
+    if n < 2:
+        return
+    tier = 1 if n + int(leaves) >= 3 and len(inner) + len(flowed) >= 1 else 2
+    said = [f"{'drives' if tier == 1 else 'calls'} {_counted((len(inner), 'resolved owner'), (len(held), 'held component'))}"] if inner or held else []
+    said += [f"passes {_counted((len(flowed), 'call result'))} on"] if flowed else []
+    _put(roles, u.id, ORCHESTRATE, tier, ", ".join(said))
 
 
 def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
