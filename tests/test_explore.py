@@ -1467,3 +1467,32 @@ def test_no_family_member_is_singled_out_when_the_ranking_rates_look_alikes_alik
     ids = _ids_by_qualname(index)
     score = {ids["Watermark._blend_logo"]: 0.2, ids["Blur._kernel"]: 0.15, ids["Resize._scale"]: 0.14}
     assert _standing_out(derived(index), index, score) == set()
+
+
+def test_a_capped_flow_listing_keeps_the_named_symbols_path(tmp_path):
+    """A word of the question ("reached", "limits") starts a side chain of the flow; when the
+    listing outgrows its share, the side chain's hops go before the path between the symbols the
+    question names."""
+    chain = ["handle_request", "parse_request", "route_request", "render_page", "send_response"]
+    (tmp_path / "app.py").write_text(
+        "def handle_request(req):\n    return send_response(render_page(route_request(parse_request(req))))\n\n\n"
+        + "".join(f"def {f}(x):\n    return {g}(x) + {h}(x)\n\n\n" for f, g, h in [
+            ("parse_request", "check_headers", "check_body"), ("route_request", "lookup_route_table", "match_path_pattern"),
+            ("render_page", "format_template", "add_default_headers")])
+        + "def send_response(page):\n    return write_to_socket(page)\n\n\n"
+        + "".join(f"def {f}(x):\n    return x\n\n\n" for f in ["check_headers", "check_body", "lookup_route_table", "match_path_pattern", "format_template", "add_default_headers", "write_to_socket"])
+    )
+    (tmp_path / "limits.py").write_text(
+        "def reached_limits(count):\n    return count_reached_limits(count) + log_reached_limits(count) + reset_reached_limits(count)\n\n\n"
+        "def count_reached_limits(count):\n    return tally_reached_limits(count)\n\n\n"
+        "def log_reached_limits(count):\n    return tally_reached_limits(count) * 2\n\n\n"
+        "def reset_reached_limits(count):\n    return 0\n\n\n"
+        "def tally_reached_limits(count):\n    return count + 1\n"
+    )
+    idx = built_index(tmp_path)
+    result = explore(idx, ExploreRequest("How does handle_request reach write_to_socket when limits are reached?", 2000), lambda: None)
+    listing = result["text"].split("## Flow", 1)[1].split("####", 1)[0]
+    assert "side-chain hops)" in listing  # the listing was capped
+    assert "`send_response` → `write_to_socket`" in listing
+    assert "reached_limits" not in listing
+    assert any("reached_limits" in h["from"] for h in result["hops"])  # the JSON answer keeps every hop

@@ -285,7 +285,7 @@ def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float
 def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset(), named_types: set[str] = frozenset(), siblings: set[str] = frozenset()) -> dict:
     """Pack within the budget (pack.py): spine bodies first, then by relevance; render."""
     footer_reserve = 400
-    flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)))
+    flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)), strong_ids)
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
@@ -444,18 +444,47 @@ FLOW_SHARE = 0.03
 FLOW_MIN = 600
 
 
-def _render_flow(flow: Flow, index: RootIndex, cap: int) -> str:
+def _render_flow(flow: Flow, index: RootIndex, cap: int, named: set[str] = frozenset()) -> str:
     """The hops in flow order, each with its call site and, when not proven, the rule that
-    proposed it. Past the cap, the least likely periphery hops go first."""
+    proposed it. Past the cap, the hops from units that no hop of the core links to a symbol the
+    question names go first (a word match's side chain; last first), then the least likely
+    periphery hops."""
     hops = list(flow.hops)
     said = {id(h): _hop_words(h) for h in hops}  # each hop's line after its number, formatted once
     text = _render_flow_hops(flow, hops, said)
+    linked = _linked_to_named([h for h in flow.hops if h.src.id in flow.spine and h.dst.id in flow.spine], named)
+    why = "less likely"
     while len(text) > cap and hops:
+        apart = [h for h in hops if linked is not None and h.src.id not in linked]
         periphery = [h for h in hops if h.dst.id not in flow.spine or h.src.id not in flow.spine]
-        victim = min(periphery, key=lambda h: flow.periphery.get(h.dst.id, flow.periphery.get(h.src.id, 0.0))) if periphery else hops[-1]
+        if apart:
+            victim = apart[-1]
+            why = "less likely or side-chain"
+        elif periphery:
+            victim = min(periphery, key=lambda h: flow.periphery.get(h.dst.id, flow.periphery.get(h.src.id, 0.0)))
+        else:
+            victim = hops[-1]
         hops.remove(victim)
-        text = _render_flow_hops(flow, hops, said, len(flow.hops) - len(hops))
+        text = _render_flow_hops(flow, hops, said, len(flow.hops) - len(hops), why)
     return text if len(text) <= cap else ""
+
+
+def _linked_to_named(hops, named: set[str]) -> set[str] | None:
+    """The units these hops link, either way, to a unit the question names; None when no hop
+    touches one (then no hop is apart)."""
+    nbrs: dict[str, set[str]] = defaultdict(set)
+    for h in hops:
+        nbrs[h.src.id].add(h.dst.id)
+        nbrs[h.dst.id].add(h.src.id)
+    seen = {uid for uid in named if uid in nbrs}
+    if not seen:
+        return None
+    frontier = list(seen)
+    while frontier:
+        for v in nbrs[frontier.pop()] - seen:
+            seen.add(v)
+            frontier.append(v)
+    return seen
 
 
 HOW = {"resolved": "", "nested": " (defined inside it)"}  # any other: a likely rule
@@ -466,7 +495,7 @@ def _hop_words(hop) -> str:
     return f"`{hop.src.qualname}` → `{hop.dst.qualname}` — called at {hop.src.path}:{hop.line}{how}"
 
 
-def _render_flow_hops(flow: Flow, hops: list, said: dict[int, str], left_out: int = 0) -> str:
+def _render_flow_hops(flow: Flow, hops: list, said: dict[int, str], left_out: int = 0, why: str = "less likely") -> str:
     if not hops:
         if flow.entry:
             u = flow.entry[0]
@@ -476,7 +505,7 @@ def _render_flow_hops(flow: Flow, hops: list, said: dict[int, str], left_out: in
     for n, hop in enumerate(hops, 1):
         lines.append(f"{n}. {said[id(hop)]}")
     if left_out:
-        lines.append(f"(and {left_out} less likely hops)")
+        lines.append(f"(and {left_out} {why} hops)")
     return "\n".join(lines) + "\n\n"
 
 
