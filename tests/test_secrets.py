@@ -150,5 +150,30 @@ def test_credential_line_detector_covers_each_planted_kind():
         assert not looks_secret(line), line
 
 
+def test_a_password_in_a_url_and_a_web_token_are_credentials_but_templates_are_code():
+    for line in ('    url = "postgres://admin:Sup3rS3cretP4ss@db.example.com/prod"', 'BROKER = "redis://:hunter22@localhost:6379/0"',
+                 '    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"'):
+        assert looks_secret(line), line
+    for line in ('url = f"postgres://{user}:{password}@{host}/db"', 'dsn = "postgres://%s:%s@%s" % (u, p, h)', 'URL = "http://${USER}:${PASS}@host"',
+                 'u = "http://localhost:8000/path"', 'x = "https://user@host.com/"', "git@github.com:org/repo.git", 'mailto = "mailto:someone@example.com"'):
+        assert not looks_secret(line), line
+
+
+def test_explore_and_distill_never_show_a_password_in_a_url(tmp_path, monkeypatch):
+    from codegraph.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the CLI's default cache, kept out of the user's
+    (tmp_path / "conf.py").write_text('def connect_database():\n    url = "postgres://admin:Sup3rS3cretP4ss@db.example.com/prod"\n    return url\n')
+    for argv in (["explore", str(tmp_path), "How does connect_database build its url?"], ["distill", str(tmp_path)]):
+        import contextlib
+        import io
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(argv)
+        assert "connect_database" in out.getvalue(), argv
+        assert "Sup3rS3cretP4ss" not in out.getvalue() and REDACTED in out.getvalue(), argv
+
+
 def teardown_module(module) -> None:
     print(f"\nsecrets: {TALLY['planted']} planted, {TALLY['leaks']} leaks")

@@ -26,11 +26,16 @@ REDACTED = "[redacted: looks like a credential]"
 _SECRET_LINE = re.compile(
     r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\bAKIA[0-9A-Z]{16}\b|\bASIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bxox[baprs]-[A-Za-z0-9-]{10,}|"
     r"\bsk-[A-Za-z0-9_-]{20,}|\bAIza[0-9A-Za-z_-]{35}\b|"
-    r"(?i:(?:secret|passw(?:or)?d|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|private[_-]?key|client[_-]?secret|token)\w*[\"']?\s*[:=]\s*[\"'][^\"'\s]{8,}[\"'])"
+    r"(?i:(?:secret|passw(?:or)?d|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|private[_-]?key|client[_-]?secret|token)\w*[\"']?\s*[:=]\s*[\"'][^\"'\s]{8,}[\"'])|"
+    # a password in a URL's userinfo (`postgres://admin:s3cret@db/prod`), the commonest credential in
+    # source; a template (`{user}:{password}@`, `${PASS}`, `%s`, `<password>`) is code, not a secret
+    r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/@:'\"{}$%<>]*:[^\s/@'\"{}$%<>]{3,}@|"
+    # a JSON Web Token (header.payload.signature), wherever it is written, also alone on a continued line
+    r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
 )
 
 
-_TRIGGERS = ("secret", "passw", "key", "token", "akia", "asia", "gh", "xox", "sk-", "aiza", "private")
+_TRIGGERS = ("secret", "passw", "key", "token", "akia", "asia", "gh", "xox", "sk-", "aiza", "private", "://", "eyj")
 
 
 def looks_secret(line: str) -> bool:
