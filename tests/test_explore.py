@@ -1496,3 +1496,15 @@ def test_a_capped_flow_listing_keeps_the_named_symbols_path(tmp_path):
     assert "`send_response` → `write_to_socket`" in listing
     assert "reached_limits" not in listing
     assert any("reached_limits" in h["from"] for h in result["hops"])  # the JSON answer keeps every hop
+
+
+def test_the_no_answer_example_is_a_question_that_gets_an_answer(tmp_path):
+    """The advice after "No answer" names a unit the question parser takes for code: a one-letter
+    name never is, so the example asked as given must not lead to "No answer" again."""
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n\n\ndef g():\n    return f() + ab()\n\n\ndef h():\n    return f()\n\n\ndef ab():\n    return 2\n")
+    idx = built_index(tmp_path)
+    text = run_explore(idx, {"query": "how does g call f", "maxOutputChars": 4000})["text"]
+    assert text.startswith("## No answer")
+    example = text.split("for example “", 1)[1].split("”", 1)[0]
+    assert example == "How does `ab` work?"  # `f` has the most callers, but one letter names nothing
+    assert not run_explore(idx, {"query": example, "maxOutputChars": 4000})["text"].startswith("## No answer")

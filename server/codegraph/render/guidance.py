@@ -75,9 +75,11 @@ def no_answer(index: RootIndex, query: str, include_tests: bool, budget: int) ->
     if not include_tests and all(is_test_path(p) for p in index.files):
         lines += ["", "Every supported file here is a test file, and test files are left out: set `includeTests` (CLI: `--include-tests`)."]
     candidates = most_called(index, include_tests)
+    # the example must be a name the question parser takes for code: one letter never is
+    example = next((u.qualname for _, u in candidates if len(u.name) > 1), None)
     if candidates:
-        example = candidates[0][1].qualname
-        lines += ["", f"Try naming a function, class or file, for example “How does `{example}` work?”. "
+        said = f", for example “How does `{example}` work?”" if example else ""
+        lines += ["", f"Try naming a function, class or file{said}. "
                   "Closest candidates, the most-called units here:", ""]
         lines += [
             f"- `{u.qualname}` ({u.kind}) — {u.path}:{u.start_line}" + (f" · {_plural(n, 'caller')}" if n else "")
