@@ -453,18 +453,21 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int, named: set[str] = froze
     said = {id(h): _hop_words(h) for h in hops}  # each hop's line after its number, formatted once
     text = _render_flow_hops(flow, hops, said)
     linked = _linked_to_named([h for h in flow.hops if h.src.id in flow.spine and h.dst.id in flow.spine], named)
-    why = "less likely"
+    cut: set[str] = set()  # why hops were cut, for the line that counts them
     while len(text) > cap and hops:
         apart = [h for h in hops if linked is not None and h.src.id not in linked]
         periphery = [h for h in hops if h.dst.id not in flow.spine or h.src.id not in flow.spine]
         if apart:
             victim = apart[-1]
-            why = "less likely or side-chain"
+            cut.add("side-chain")
         elif periphery:
             victim = min(periphery, key=lambda h: flow.periphery.get(h.dst.id, flow.periphery.get(h.src.id, 0.0)))
+            cut.add("less likely")
         else:
-            victim = hops[-1]
+            victim = hops[-1]  # the core's own last hops: not less likely, only later
+            cut.add("later")
         hops.remove(victim)
+        why = "more" if "later" in cut else " or ".join(w for w in ("less likely", "side-chain") if w in cut)
         text = _render_flow_hops(flow, hops, said, len(flow.hops) - len(hops), why)
     return text if len(text) <= cap else ""
 
