@@ -336,6 +336,9 @@ def test_prose_words_that_name_no_code_are_no_question_words(tmp_path):
     assert not {"if", "com", "end", "up"} & set(q.words)
     assert {"key", "request", "header", "flatten"} <= set(q.words)
     assert "end" in parse_query("What happens at the end of the stream?", idx.files, names).words  # only the idiom
+    # "reach" asks how one thing gets to another; as a word it meets reachability code
+    q = parse_query("How does `run_explore` reach `find_flow`, and what reaches the packer?", idx.files, names)
+    assert "reach" not in q.words and {"run", "explor", "packer"} <= set(q.words)
 
 
 def test_the_askers_guidance_names_no_code(tmp_path):

@@ -30,10 +30,12 @@ STOP = frozenset(
     "class classes go goes happen happens happening flow path way find show explain about between each every all any some".split()
 )
 # prose idioms whose words name no code: "how do the headers end up flattened", "ends up calling",
+# "how does a request reach the view" (the relation asked about, on eight fit questions of seven corpora;
+# as a word it matched `_reached_line`, `_type_reach`: graph reachability, not the asker's subject),
 # the asker's guidance "walk me through …", "trace it from …", "take us along …", and the asker's own
 # action on the program ("when I run `tool file`", "a user runs my CLI"): the verb says who acts, not what code
 _IDIOM_WORDS = re.compile(
-    r"(?:end|ends|ended|ending)\s+up\b|"
+    r"(?:end|ends|ended|ending)\s+up\b|\breach(?:es|ed|ing)?\b|"
     r"\b(?:walk|take|step|talk|trace|follow|lead|guide)s?\s+(?:me|us|it|this|them)\s+(?:through|from|along|across|over)\b|"
     r"\b(?:I|we|you|users?|program|app|script)\s+(?:run|runs|ran|invoke[sd]?|execute[sd]?|start(?:s|ed)?|launch(?:es|ed)?)\b",
     re.IGNORECASE,
