@@ -13,7 +13,7 @@ import json
 import logging
 import time
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from operator import itemgetter
 from typing import Callable
 
@@ -24,7 +24,7 @@ from ..model.fields import RequestFailed
 from .facts import SourceRow, build_facts, build_gaps, source_rows
 from .manifests import declared_entries
 from .obligations import evaluate, locate, role_obligations
-from .pack import Parts, deliver
+from .pack import STAGES, Parts, deliver
 from .query import neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
@@ -32,8 +32,8 @@ from .features import NAMES, candidates as describe, jobs
 from .walk.bodies import body_role, reports_error
 from .walk.plan import plan as flow_plan
 from .ranker import ROLE_KEYS, believed, columns, reason, role_columns, roles_of, select, shipped, weights_digest
-from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, boundary_roles,
-                    classify, output_sinks)
+from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, STAGE_OF,
+                    boundary_roles, classify, output_sinks)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
 from .topology import Model, build_model
 
@@ -346,6 +346,10 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     if request.scenario == "overview":  # units outside the plan (one hop): the plan's body rules decide their main role
         roles = _one_hop_roles(index, model, rows, roles, plan_roles, plan.down, plan.out)
     labels = role_labels(rows, roles, plan_roles)
+    # how many chosen units each stage holds (main role), in the head that always fits: a pack too small
+    # for them still says they were found, not that there are none
+    staged = Counter(STAGE_OF.get(labels[r.uid][0], "context") for r in rows if not r.alias_of)
+    head["selection"]["stages"] = {st: staged[st] for st in STAGES if staged[st]}
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
                   facts=facts, obligations=results, components=components, gaps=gaps,

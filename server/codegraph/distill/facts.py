@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .roles import ENTRY, ROLE_ORDER, Roles
+from .roles import ENTRY, ROLE_ORDER, Roles, _counted
 from .selection import Selection
 from .topology import Model
 
@@ -76,7 +76,8 @@ def build_facts(model: Model, units: dict, roles: Roles, rows: list[SourceRow],
         calls = model.unresolved.get(uid, [])
         if calls:
             names = list(dict.fromkeys(f"{c.receiver}.{c.name}" if c.receiver else c.name for c in calls))
-            text = f"{_sym(model, units, uid)}: {len(calls)} call(s) without a provable target: " + ", ".join(n[:40] for n in names[:6])
+            text = (f"{_sym(model, units, uid)}: {_counted((len(calls), 'call'))} without a provable target: "
+                    + ", ".join(n[:40] for n in names[:6]))
             facts.append(FactRow("unresolved", text + (" …" if len(names) > 6 else ""), (uid,), 0, False))
     return facts
 
@@ -89,7 +90,8 @@ def build_gaps(index, model: Model, sel: Selection, broken: dict[str, str], entr
     if parse:
         gaps.append({"kind": "parse_errors", "count": len(parse), "text": "files with syntax errors: " + ", ".join(parse[:3])})
     if index.skipped:
-        gaps.append({"kind": "skipped_files", "count": len(index.skipped), "text": "files outside the index (see codegraph/status)"})
+        gaps.append({"kind": "skipped_files", "count": len(index.skipped),  # (the CLI has no status request)
+                     "text": "files outside the index (`codegraph index --list-skipped` lists them; over LSP, `codegraph/status`)"})
     if model.cycles:
         gaps.append({"kind": "call_cycles", "count": len(model.cycles), "text": "strongly connected call regions condensed to single nodes"})
     lost = [e for e in entries if not e.path]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .request import LEVELS, ObligationSpec
+from .roles import _counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +96,12 @@ def role_obligations(covered: dict[str, list[str]], roles_present: dict[str, int
     for role in skeleton_roles:
         sel = covered.get(role, [])
         if sel:
-            out.append(ObligationResult(f"role:{role}", False, 0, "satisfied", f"{len(sel)} selected unit(s) carry this role", tuple(sel)))
+            carry = "carries" if len(sel) == 1 else "carry"
+            out.append(ObligationResult(f"role:{role}", False, 0, "satisfied", f"{_counted((len(sel), 'selected unit'))} {carry} this role",
+                                        tuple(sel)))
         elif roles_present.get(role, 0):
             out.append(ObligationResult(f"role:{role}", False, 0, "unread",
-                                        f"{roles_present[role]} candidate(s) in scope, {unread_why}", ()))
+                                        f"{_counted((roles_present[role], 'candidate'))} in scope, {unread_why}", ()))
         else:
             out.append(ObligationResult(f"role:{role}", False, 0, "unknown", "no unit in scope shows this role's signals", ()))
     return out

@@ -15,6 +15,7 @@ from .facts import FactRow, SourceRow
 from .obligations import ObligationResult
 from .render_markdown import body_left_out_note
 from .request import LEVELS
+from .roles import STAGE_OF
 
 Measure = Callable[[dict], int]
 Render = Callable[[dict], dict]  # pack → the result object that is measured and sent
@@ -116,8 +117,6 @@ class Tables:
         return pack
 
 
-STAGE_OF = {"TRIGGER_ENTRY": "entry", "ASSEMBLY_INIT": "assembly", "STATE_ORCHESTRATE": "core",
-            "PERSISTENCE_SINK": "sink", "BOUNDARY": "boundary"}
 STAGES = ("entry", "assembly", "core", "sink", "boundary", "context")
 
 

@@ -202,7 +202,21 @@ SAYS.update({
 })
 
 
+def _topic(name: str) -> str:
+    """What a feature speaks of: a count, its percentile and its selection-graph twin say one thing
+    (`its reach`, `reaches far`), and so do the lifecycle walk's features."""
+    name = name.removeprefix("sel_").removeprefix("pct_").removeprefix("log_")
+    return "plan" if name.startswith("plan_") else name
+
+
 def reason(ranker: Ranker, row: list[float]) -> str:
-    """The one-line reason: the features that raised this unit's score most."""
-    top = [n for share, n in ranker.contributions(row)[:2] if share > 0]
-    return "; ".join(dict.fromkeys(SAYS.get(n, n) for n in top)) or "highest remaining score"
+    """The one-line reason: the two features that raised this unit's score most, each saying what the
+    other does not (never "assembly on the lifecycle walk; on the lifecycle walk")."""
+    said: dict[str, str] = {}
+    for share, n in ranker.contributions(row):
+        if share <= 0 or len(said) == 2:
+            break
+        phrase = SAYS.get(n, n)
+        if _topic(n) not in said and not any(f" {p} " in f" {phrase} " or f" {phrase} " in f" {p} " for p in said.values()):
+            said[_topic(n)] = phrase
+    return "; ".join(said.values()) or "highest remaining score"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import posixpath
 
-from .roles import ROLE_ORDER, SKELETON_ROLES
+from ..render.guidance import LANGUAGES
+from .roles import ROLE_ORDER, STAGE_OF
 
 FENCE_LANG = {".py": "python", ".pyi": "python", ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin", ".kts": "kotlin",
               ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx", ".js": "javascript",
@@ -98,8 +99,15 @@ def _diagram(pack: dict) -> list[str]:
 
 
 def render_markdown(pack: dict) -> str:
+    if _nothing(pack):  # no stage, chart or source to show: say why instead
+        return "\n".join(_overview(pack) + _checks_facts_gaps(pack)) + "\n"
     out = _overview(pack) + _stages(pack) + _components(pack) + _checks_facts_gaps(pack) + _sources(pack)
     return "\n".join(out) + "\n"
+
+
+def _nothing(pack: dict) -> bool:
+    """Nothing was there to choose from (a deadline that stopped the analysis early is not that)."""
+    return not pack["selection"]["units"] and pack["status"] != "timeout"
 
 
 def _overview(pack: dict) -> list[str]:
@@ -112,6 +120,13 @@ def _overview(pack: dict) -> list[str]:
         add(f"Question: {pack['question']}")
         add("")
     sel = pack["selection"]
+    if _nothing(pack):  # "complete" would claim a pack of nothing
+        if pack["status"] != "complete":
+            add(f"Status: **{STATUS_WORDS.get(pack['status'], pack['status'])}**.")
+            add("")
+        add("Nothing to distill here: no supported source files, or only tests, examples, docs and benchmarks, "
+            f"which distill leaves out. codegraph reads {LANGUAGES}. Point it at a folder with such files.")
+        return out
     add(f"Status: **{STATUS_WORDS.get(pack['status'], pack['status'])}**. {sel['units']} pieces of code "
         f"({sel['body_bytes']:,} bytes of source), chosen from the code's structure by weights fitted on other code bases (no language model). Arrows are "
         f"calls (solid) and constructions (dotted) the index proved; the left-to-right order of the groups is the "
@@ -124,24 +139,33 @@ def _overview(pack: dict) -> list[str]:
 
 
 def _stages(pack: dict) -> list[str]:
-    """One section per lifecycle stage, each unit with its reason."""
+    """One section per lifecycle stage, each unit with its reason. A stage whose chosen units did not fit
+    says how many were left out; "none found" only where none was chosen."""
     out: list[str] = []
     add = out.append
     by_role: dict[str, list[int]] = {r: [] for r in ROLE_ORDER}
     for i, s in enumerate(pack["sources"]):
         if s.get("roles") and s["roles"][0] in by_role:
             by_role[s["roles"][0]].append(i)
+    chosen = pack["selection"].get("stages", {})
     for role, title, what in STAGE_HEADINGS:
         refs = by_role[role]
         add(f"\n## {title}: {what}")
-        if refs:
-            for i in refs:
-                s = pack["sources"][i]
-                path = pack["files"][s["file"]]["path"]
-                why = (s.get("why") or [""])[0]
-                add(f"- [{s['symbol']}](#{_anchor(i)}) `{path}:{s['lines'][0]}`" + (f": {why}" if why else ""))
-        elif role in SKELETON_ROLES:
-            ob = next((o for o in pack["obligations"] if o["id"] == f"role:{role}"), None)
+        for i in refs:
+            s = pack["sources"][i]
+            path = pack["files"][s["file"]]["path"]
+            why = (s.get("why") or [""])[0]
+            add(f"- [{s['symbol']}](#{_anchor(i)}) `{path}:{s['lines'][0]}`" + (f": {why}" if why else ""))
+        left = chosen.get(STAGE_OF[role], 0) - sum("alias_of" not in pack["sources"][i] for i in refs)
+        ob = next((o for o in pack["obligations"] if o["id"] == f"role:{role}"), None)
+        if left > 0:
+            add(f"- {left}{' more' if refs else ''} found, left out to fit the size limit")
+        elif refs:
+            continue
+        elif ob and ob["sources"]:  # chosen units carry the role besides their main one: shown in their stage
+            add("- none as the main role; also a role of " + ", ".join(
+                f"[{pack['sources'][i]['symbol']}](#{_anchor(i)})" for i in ob["sources"]))
+        else:
             add("- none found" + (f" ({ob['reason']})" if ob else ""))
     return out
 
@@ -171,9 +195,10 @@ def _checks_facts_gaps(pack: dict) -> list[str]:
         add("\n## Facts (proven from the code)")
         for f in pack["facts"]:
             add(f"- {f['text']}")
-    if pack["gaps"]:
+    gaps = [g for g in pack["gaps"] if g["count"]]  # a count of 0 is nothing the index missed
+    if gaps:
         add("\n## What the index could not see")
-        for g in pack["gaps"]:
+        for g in gaps:
             add(f"- {g['text']} ({g['count']:,})")
     return out
 
@@ -203,4 +228,5 @@ def _sources(pack: dict) -> list[str]:
 
 def body_left_out_note(size: int) -> str:
     """What the markdown says where a source's body was left out (the pack gate's size bound reads it too)."""
-    return f"(body left out: {size:,} bytes, to fit the size limit; `codegraph/evidence` returns it by path, lines and sha256)"
+    # (the CLI has no evidence request: its reader reads the file)
+    return f"(body left out: {size:,} bytes, to fit the size limit; read it at the lines above, or by the LSP request `codegraph/evidence`)"

@@ -29,6 +29,8 @@ ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST, BOUNDARY, AUX = (
 )
 ROLE_ORDER = (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST, BOUNDARY)
 SKELETON_ROLES = (ENTRY, ASSEMBLY, ORCHESTRATE, PERSIST)
+# the lifecycle stage a unit's main role puts it in (any other: "context")
+STAGE_OF = {ENTRY: "entry", ASSEMBLY: "assembly", ORCHESTRATE: "core", PERSIST: "sink", BOUNDARY: "boundary"}
 FIELD_STORE = re.compile(rb"^\s*(?:self|this)\.\w+\s*(?::[^=\n]*)?=[^=]", re.M)
 PARAM_PROPERTY = re.compile(rb"\b(?:private|public|protected|readonly)\s+\w+\s*[:?]")
 # `x = f(...)`, `x, err := f(...)`, `const x = await new F(...)`: a local receiving a call's result
@@ -125,7 +127,7 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines_of: Call
     producers = {d for d in out if d not in built and _constructs_any(model, d, makers)}
     comps = len(built | producers)
     if comps >= 2 or (ctor and comps >= 1):
-        _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {comps} resolved components")
+        _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {_counted((comps, 'resolved component'))}")
     elif ctor and (fields := len(FIELD_STORE.findall(source[u.start_byte : u.end_byte]))
                    + len(PARAM_PROPERTY.findall(_signature(u, source)))) >= 2:  # read only for a constructor
         _put(roles, u.id, ASSEMBLY, 2, f"constructor storing {fields} fields")

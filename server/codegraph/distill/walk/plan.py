@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...index.facts import CALLABLE_KINDS, CLASS_KINDS
+from ..roles import _counted
 from ..signals import QUERY_CALL
 from ..surfaces import is_public_api
 from ..topology import Model
@@ -103,8 +104,10 @@ class _Planner(PlanStages):
                     and not (u.kind == "constructor" or u.name in ("__init__", "constructor"))):
                 if uid in implements:
                     cands[uid], kind_of[uid] = (3, f"implements `{implements[uid][0]}`, part of the public interface"), "surface"
-                elif is_public_api(self.index, m, u):
-                    cands[uid], kind_of[uid] = (3, f"public; {flow.up[uid]} units lead into it, {flow.down[uid]} lie downstream"), "surface"
+                elif is_public_api(self.index, m, u):  # (2 or more downstream; 1 may lead into it)
+                    up = flow.up[uid]
+                    led = f"{_counted((up, 'unit'))} {'leads' if up == 1 else 'lead'}" if up else "nothing leads"
+                    cands[uid], kind_of[uid] = (3, f"public; {led} into it, {flow.down[uid]} lie downstream"), "surface"
             if uid not in cands and mine and flow.out.get(uid):  # registrations: a signal, not proof
                 cands[uid], kind_of[uid] = (3, mine[1]), "surface"
 

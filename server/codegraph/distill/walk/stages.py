@@ -8,6 +8,7 @@ import re
 
 from ...index.facts import CALLABLE_KINDS, CLASS_KINDS, Unit
 from ...languages import BY_NAME
+from ..roles import _counted
 from ..signals import NETWORK_NAMES, OUTPUT_NAMES, boundary_marks, output_like
 from ..surfaces import is_public_api
 from .bodies import (
@@ -391,7 +392,8 @@ class PlanStages:
         self.taken.add(uid)
         u = m.units[uid]
         key, why = self.trunk_role(uid, u, self.index.sources[u.path][u.sig_end_byte : u.end_byte])
-        p.picks.append((uid, key, why or f"on the flow from the entries: {flow.down[uid]} units downstream", self.depth.get(uid, 0)))
+        why = why or f"on the flow from the entries: {_counted((flow.down[uid], 'unit')) or '0 units'} downstream"
+        p.picks.append((uid, key, why, self.depth.get(uid, 0)))
 
     def trunk_role(self, uid: str, u, body: bytes) -> tuple[str, str]:
         """The role of a trunk unit, first match wins: entry, boundary, assembly, sink, else core ('' why)."""
