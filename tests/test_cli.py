@@ -114,18 +114,66 @@ def test_index_lists_what_it_skipped_grouped_by_reason(tmp_path: Path, cache: Pa
     (root / "app.py").write_text("def main():\n    return 1\n")
     for i in range(5):
         (root / f"blob{i}.py").write_bytes(b"\x00\x01binary")
-    (root / "big.py").write_text("x = 1\n" * 50)
-    out = _cli("index", str(root), "--max-file-bytes", "100", cache=cache)
+    (root / "big.py").write_text("x = 1\n" * 500)
+    (root / "bigger.py").write_text("x = 1\n" * 700)
+    out = _cli("index", str(root), "--max-file-bytes", "1000", cache=cache)
     assert out.returncode == 0, out.stderr
-    assert "skipped     7  (--list-skipped lists every path)" in out.stdout
+    assert "skipped     8  (--list-skipped lists every path)" in out.stdout
     assert "         5  binary: blob0.py, blob1.py, blob2.py and 2 more" in out.stdout
     assert "         1  dependencies (node_modules): node_modules/" in out.stdout
-    assert "larger than maxFileBytes (300 > 100): big.py" in out.stdout
-    full = _cli("index", str(root), "--max-file-bytes", "100", "--list-skipped", cache=cache)
+    # one group for the limit, not one per file size (before: "larger than maxFileBytes (3000 > 1000): big.py")
+    assert "         2  larger than maxFileBytes (1,000): big.py, bigger.py\n" in out.stdout
+    full = _cli("index", str(root), "--max-file-bytes", "1000", "--list-skipped", cache=cache)
     assert "         5  binary:\n" in full.stdout
     assert all(f"              blob{i}.py\n" in full.stdout for i in range(5))
-    listed = json.loads(_cli("index", str(root), "--max-file-bytes", "100", "--list-skipped", "--json", cache=cache).stdout)
-    assert len(listed["skipped"]) == listed["skippedTotal"] == 7
+    sizes = "         2  larger than maxFileBytes (1,000):\n              big.py (3,000 bytes)\n              bigger.py (4,200 bytes)\n"
+    assert sizes in full.stdout
+    listed = json.loads(_cli("index", str(root), "--max-file-bytes", "1000", "--list-skipped", "--json", cache=cache).stdout)
+    assert len(listed["skipped"]) == listed["skippedTotal"] == 8
+    assert {"path": "big.py", "reason": "larger than maxFileBytes (1,000)", "bytes": 3000} in listed["skipped"]
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "999", "100000001"])
+def test_max_file_bytes_out_of_bounds_is_refused_naming_the_flag(tmp_path: Path, cache: Path, value: str):
+    # before: -1 was accepted and every file was skipped ("larger than maxFileBytes (73 > -1)")
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "app.py").write_text("def main():\n    return 1\n")
+    for command in ("index", "mcp"):
+        out = _cli(command, str(root), "--max-file-bytes", value, cache=cache)
+        assert out.returncode == 2, (command, out.stdout, out.stderr)
+        assert out.stderr.strip() == f"codegraph: --max-file-bytes must be between 1,000 and 100,000,000 (got {int(value):,})"
+
+
+def test_a_root_that_does_not_exist_says_so(tmp_path: Path, cache: Path):
+    # before: "not a directory" for a path that does not exist at all
+    out = _cli("index", str(tmp_path / "nowhere"), cache=cache)
+    assert out.returncode == 1 and out.stderr.strip() == f"codegraph: {tmp_path / 'nowhere'}: does not exist"
+    (tmp_path / "file.py").write_text("x = 1\n")
+    out = _cli("calls", str(tmp_path / "file.py"), "x", cache=cache)
+    assert out.returncode == 1 and out.stderr.strip() == f"codegraph: {tmp_path / 'file.py'}: not a directory"
+
+
+def test_the_queries_name_max_chars_for_what_they_left_out(tmp_path: Path, cache: Path):
+    # before: "… 6 more edges left out (raise maxOutputChars to see them)" from the CLI, with 11 left out
+    root = tmp_path / "repo"
+    root.mkdir()
+    lines = ["def target():", "    return 1", ""]
+    for i in range(10):
+        lines += [f"def caller_number_{i:02d}_of_the_target():", "    return target()", ""]
+        lines += [f"def second_step_caller_{i:02d}_of_the_target():", f"    return caller_number_{i:02d}_of_the_target()", ""]
+    (root / "mod.py").write_text("\n".join(lines) + "\n")
+    out = _cli("calls", str(root), "target", "--depth", "2", "--max-chars", "1000", "--json", cache=cache)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)  # the protocol's answer, as the LSP and MCP give it
+    left_out = result["stats"]["edges"] - result["stats"]["shown"]
+    assert result["stats"]["edges"] == 20 and left_out > 0
+    assert result["text"].endswith(f"\n… {left_out} more edges left out (raise maxOutputChars to see them)")
+    text = _cli("calls", str(root), "target", "--depth", "2", "--max-chars", "1000", cache=cache)
+    assert text.stdout == result["text"].replace("maxOutputChars", "--max-chars") + "\n"
+    text = _cli("impact", str(root), "./mod.py:1", "--depth", "2", "--max-chars", "1000", cache=cache)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.endswith("more units left out (raise --max-chars to see them)\n") and "maxOutputChars" not in text.stdout
 
 
 def test_a_closed_pipe_is_not_a_traceback(cache: Path):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import __version__
 from .model import protocol
+from .workspace.scope import DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_BOUNDS
 
 # the limits the help states, from the protocol's one declaration (model/protocol.json)
 _BUDGET = protocol.bounds("explore", "maxOutputChars")
@@ -60,14 +61,26 @@ def _open_workspace(args: argparse.Namespace):
 
     root = Path(args.root).resolve()
     if not root.is_dir():
-        raise SystemExit(f"codegraph: {args.root}: not a directory")
-    config = ScopeConfig(exclude=tuple(args.exclude or ()), max_file_bytes=args.max_file_bytes)
+        raise SystemExit(f"codegraph: {args.root}: {'not a directory' if root.exists() else 'does not exist'}")
+    config = ScopeConfig(exclude=tuple(args.exclude or ()), max_file_bytes=_max_file_bytes(args))
     workspace = service.Workspace(service.CLI, service.IndexOptions(config, Path(args.cache_dir) if args.cache_dir else None, not args.no_cache))
     index = workspace.add_root(root.as_uri())
     [stats] = workspace.build_now(_progress_printer(sys.stderr.isatty() and not getattr(args, "json", False)))
     if stats is None:
         raise SystemExit(f"codegraph: {workspace.failed[root.as_uri()]}")
     return workspace, index, stats
+
+
+def _max_file_bytes(args: argparse.Namespace) -> int:
+    """--max-file-bytes within the bounds the language server's `maxFileBytes` takes; an error
+    naming the flag and the rule otherwise (exit status 2, as for the requests' flags)."""
+    from .model.fields import InvalidParams, get_int
+
+    try:
+        return get_int({"maxFileBytes": args.max_file_bytes}, "maxFileBytes", *MAX_FILE_BYTES_BOUNDS, None)  # type: ignore[return-value]
+    except InvalidParams as exc:
+        print(_invalid(exc), file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -78,7 +91,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     [status] = workspace.answer_now(service.STATUS, {})["roots"]
     if args.json:
         if args.list_skipped:
-            status["skipped"] = [{"path": p, "reason": r} for p, r in sorted(index.skipped.items())]
+            status["skipped"] = [{"path": p, "reason": r, **({"bytes": b} if (b := _oversize(index, p, r)) is not None else {})}
+                                 for p, r in sorted(index.skipped.items())]
         extra = {"unsupported": dict(sorted(index.unsupported.items())), "parsed": stats.parsed, "fromCache": stats.from_cache}
         print(json.dumps({**status, **extra, "elapsedMs": round(stats.elapsed_ms, 1)}, indent=2))
         return 0
@@ -90,7 +104,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     print(f"  units       {status['symbols']}")
     print(f"  resolved    {status['resolvedEdges']} edges (calls, constructs, imports, extends, implements)")
     print(f"  unknown     {status['unresolvedCalls']} calls with no provable target")
-    _print_skipped(index.skipped, args.list_skipped)
+    _print_skipped(index.skipped, args.list_skipped, lambda p, r: _oversize(index, p, r))
     if index.unsupported:
         from .render.guidance import unsupported_summary
 
@@ -101,8 +115,21 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_skipped(skipped: dict[str, str], full: bool) -> None:
-    """Skipped paths grouped by reason, largest group first: a few examples each, or all of them."""
+def _oversize(index, path: str, reason: str) -> int | None:
+    """The size of a file skipped for its size (the reason names the limit, once for them all)."""
+    from .workspace.scope import oversize_reason
+
+    if reason != oversize_reason(index.config.max_file_bytes):
+        return None
+    try:
+        return (index.root / path).stat().st_size
+    except OSError:
+        return None
+
+
+def _print_skipped(skipped: dict[str, str], full: bool, size=lambda path, reason: None) -> None:
+    """Skipped paths grouped by reason, largest group first: a few examples each, or all of them
+    (with the size of each file skipped for its size)."""
     groups: dict[str, list[str]] = {}
     for path, reason in sorted(skipped.items()):
         groups.setdefault(reason, []).append(path)
@@ -112,7 +139,8 @@ def _print_skipped(skipped: dict[str, str], full: bool) -> None:
         if full:
             print(f"    {len(paths):>6}  {reason}:")
             for path in paths:
-                print(f"              {path}")
+                bytes_ = size(path, reason)
+                print(f"              {path}" + (f" ({bytes_:,} bytes)" if bytes_ is not None else ""))
         else:
             shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
             print(f"    {len(paths):>6}  {reason}: {shown}")
@@ -120,7 +148,7 @@ def _print_skipped(skipped: dict[str, str], full: bool) -> None:
 
 # Protocol field → the CLI's name for it, so errors name what the user typed.
 CLI_NAMES = {"query": "QUERY", "maxOutputChars": "--max-chars", "question": "--question", "budgetBytes": "--budget-bytes", "format": "--format",
-             "symbol": "SYMBOL", "changes": "PATH[:LINE]", "limit": "--limit", "depth": "--depth"}
+             "symbol": "SYMBOL", "changes": "PATH[:LINE]", "limit": "--limit", "depth": "--depth", "maxFileBytes": "--max-file-bytes"}
 
 
 def _invalid(exc) -> str:
@@ -196,7 +224,9 @@ def cmd_distill(args: argparse.Namespace) -> int:
 # ---- the graph's queries (service.QUERIES): the same answers as codegraph/symbols|calls|impact ----
 def _query(args: argparse.Namespace, request: str, params: dict, found) -> int:
     """One query through the service: the text (or --json the whole result); exit status 2 for a
-    refused request, 1 when `found(result)` is false (nothing matched, as with grep)."""
+    refused request, 1 when `found(result)` is false (nothing matched, as with grep). The text's
+    budget hint names --max-chars, as the errors name the flags; --json is the protocol's answer."""
+    from .query.request import name_budget
     from .requests import InvalidParams
 
     if getattr(args, "max_chars", None) is not None:
@@ -209,7 +239,10 @@ def _query(args: argparse.Namespace, request: str, params: dict, found) -> int:
         return 2
     finally:
         workspace.close()
-    sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n" if args.json else result["text"] + "\n")
+    if args.json:  # the protocol's answer, byte for byte the LSP's and MCP's
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(name_budget(result, CLI_NAMES["maxOutputChars"])["text"] + "\n")
     return 0 if found(result) else 1
 
 
@@ -273,7 +306,8 @@ def _query_parsers(sub, with_index_options) -> None:
 
     p = sub.add_parser("impact", help="the units that call into what changed, transitively and ranked, and the tests that reach it through calls")
     p.add_argument("root")
-    p.add_argument("changes", nargs="+", metavar="PATH[:LINE]", help="a changed file, PATH:LINE or PATH:START-END (relative to ROOT)")
+    p.add_argument("changes", nargs="+", metavar="PATH[:LINE]",
+                   help="a changed file, PATH:LINE or PATH:START-END (relative to ROOT, or absolute inside it)")
     lo, hi = protocol.bounds("impact", "depth")
     p.add_argument("--depth", type=int, default=None, help=f"call steps to follow, {lo} to {hi} (default {protocol.param('impact', 'depth')['default']})")
     p.add_argument("--proven-only", action="store_true", help="follow proven edges only")
@@ -296,7 +330,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         cache_dir=args.cache_dir,
         use_cache=not args.no_cache,
         exclude=tuple(args.exclude or ()),
-        max_file_bytes=args.max_file_bytes,
+        max_file_bytes=_max_file_bytes(args),
     )
 
 
@@ -310,7 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--cache-dir", help="where the fact cache lives (default: the user cache directory)")
         p.add_argument("--no-cache", action="store_true", help="neither read nor write the fact cache")
         p.add_argument("--exclude", action="append", help="gitignore-style pattern to leave out (repeatable)")
-        p.add_argument("--max-file-bytes", type=int, default=1_000_000, help="skip files larger than this")
+        p.add_argument("--max-file-bytes", type=int, default=DEFAULT_MAX_FILE_BYTES,
+                       help=f"skip files larger than this, {MAX_FILE_BYTES_BOUNDS[0]:,} to {MAX_FILE_BYTES_BOUNDS[1]:,} "
+                            f"(default {DEFAULT_MAX_FILE_BYTES:,})")
 
     p = sub.add_parser("index", help="index ROOT and print a summary")
     p.add_argument("root", nargs="?", default=".")

@@ -26,7 +26,7 @@ from tree_sitter import Point, Tree
 from ..bindings.graph import CodeGraph
 from ..bindings.resolve import Resolver, decode_bindings, encode_bindings, resolver_fingerprint
 from ..model.bindings import Edge, FileBindings
-from ..workspace.scope import ScanResult, Scope, ScopeConfig
+from ..workspace.scope import ScanResult, Scope, ScopeConfig, oversize_reason
 from .extract import SourceError, decode_source, extract, parse, sha256
 from ..model.facts import FileFacts
 from .store import Blob, FactStore, decode, encode
@@ -411,7 +411,7 @@ class RootIndex:
             self.skipped[rel] = f"unreadable ({exc.strerror or exc})"
             return None
         if len(raw) > self.config.max_file_bytes:
-            self.skipped[rel] = f"larger than maxFileBytes ({self.config.max_file_bytes})"
+            self.skipped[rel] = oversize_reason(self.config.max_file_bytes)
             return None
         return raw
 
@@ -566,7 +566,7 @@ class RootIndex:
             return
         if len(source) > self.config.max_file_bytes:  # the same limit as on disk, for buffers too
             doc.source, doc.tree = source, None
-            self._commit(rel, None, None, f"larger than maxFileBytes ({len(source)} > {self.config.max_file_bytes})")
+            self._commit(rel, None, None, oversize_reason(self.config.max_file_bytes))
             return
         old_tree = doc.tree
         if old_tree is not None and edits:

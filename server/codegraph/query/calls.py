@@ -7,7 +7,10 @@ or interface method) is one edge to the family, not one guess per member.
 
 from __future__ import annotations
 
+import os
+import posixpath
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..graph.likely import likely_graph
@@ -41,6 +44,28 @@ def tag(edge: CallEdge) -> str:
 
 
 # ---- which unit a query names ---------------------------------------------------------------
+def indexed_path(index: "RootIndex", path: str, field: str) -> str:
+    """`path` as the index spells it (relative to the root, `/`-separated): `./src/a.py`,
+    `src/../src/a.py` and an absolute path inside the root name `src/a.py`. A path that leaves
+    the root is refused, naming the rule; one that stays inside is returned whether or not the
+    index holds it (the caller says what it does not hold)."""
+    if path in index.files:
+        return path
+    shown = path if len(path) <= 200 else path[:197] + "…"
+    outside = f"is outside the root {index.root} ({shown!r}): give a path relative to the root, or an absolute path inside it"
+    if os.path.isabs(path):
+        for candidate in (Path(os.path.normpath(path)), Path(path).resolve()):  # as written, then through symlinks
+            try:
+                return candidate.relative_to(index.root).as_posix()
+            except ValueError:
+                continue
+        raise InvalidParams(field, outside)
+    rel = posixpath.normpath(path) if path else path
+    if rel == ".." or rel.startswith("../"):
+        raise InvalidParams(field, outside)
+    return rel
+
+
 def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list[Unit]:
     """The units `text` names: a unit id (`path::Qual.name`), `path:line` (the innermost unit
     there), a qualified name (a Rust path `Type::m` too, with a module path in front or not; an
@@ -50,12 +75,21 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
     units = index.resolver.units
     if text in units and units[text].kind != "statement":
         return [units[text]]
+    head, sep, tail = text.partition("::")
+    if sep and _path_like(head):  # a unit id written with `./`, `..` or the absolute path
+        text = f"{indexed_path(index, head, field)}::{tail}"
+        if text in units and units[text].kind != "statement":
+            return [units[text]]
     path, sep, line = text.rpartition(":")
+    if sep and line.isdigit() and _path_like(path):
+        path = indexed_path(index, path, field)
     if sep and line.isdigit() and path in index.files:
         hit = unit_at(index, path, int(line))
         if hit is None:
             raise InvalidParams(field, f"names line {line} of {path}, where no function, method or type is defined")
         return [hit]
+    if _path_like(text) and (as_file := indexed_path(index, text, field)) in index.files:
+        text = as_file
     if text in index.files:
         raise InvalidParams(field, f"names a file; name a unit in it (e.g. {text}:LINE or {text}::Name)")
     table = symbol_table(index)
@@ -80,6 +114,11 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
         shown = ", ".join(u.id for u in found[:MAX_MATCHES])
         raise InvalidParams(field, f"is ambiguous: {len(found)} units are named {text!r} ({shown}, …); name one as path::Qualified.name"[:600])
     return found
+
+
+def _path_like(text: str) -> bool:
+    """Written as a path the index would spell otherwise: absolute, or with `.`, `..` or empty segments."""
+    return os.path.isabs(text) or ("/" in text and any(part in ("", ".", "..") for part in text.split("/")))
 
 
 def _longest_tail(units, qualname: str) -> list[Unit]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..model.facts import Unit
 from ..model.fields import InvalidParams
-from .calls import callers, unit_at
+from .calls import callers, indexed_path, unit_at
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex
@@ -44,6 +44,7 @@ def changed_units(index: "RootIndex", changes: list[str], field: str = "changes"
             path, (a, _, b) = head, tail.partition("-")
             lines = (int(a), int(b or a))
         where = f"{field}[{i}]"
+        path = indexed_path(index, path, where)
         if path not in index.files:
             near = sorted(p for p in index.files if p.rsplit("/", 1)[-1] == path.rsplit("/", 1)[-1])[:5]
             hint = f"; files so named: {', '.join(near)}" if near else ""
@@ -52,10 +53,13 @@ def changed_units(index: "RootIndex", changes: list[str], field: str = "changes"
         if lines is None:
             found = [u for u in facts.units if u.kind != "statement" and u.kind != "impl"]
         else:
-            lo, hi = min(lines), max(lines)
-            if lo < 1 or lo > facts.lines:
-                raise InvalidParams(where, f"line {lo} is outside {path} (1 to {facts.lines})")
-            found = [u for ln in range(lo, min(hi, facts.lines) + 1) if (u := unit_at(index, path, ln)) is not None]
+            lo, hi = lines
+            if lo > hi:
+                raise InvalidParams(where, f"has a reversed range {lo}-{hi}: START-END needs START <= END (e.g. {path}:{hi}-{lo})")
+            for ln in (lo, hi):  # the whole range inside the file, as a single line must be
+                if ln < 1 or ln > facts.lines:
+                    raise InvalidParams(where, f"line {ln} is outside {path} (1 to {facts.lines})")
+            found = [u for ln in range(lo, hi + 1) if (u := unit_at(index, path, ln)) is not None]
         for u in found:
             if u not in out:
                 out.append(u)

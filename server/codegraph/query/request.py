@@ -35,27 +35,57 @@ def _label(u: Unit) -> str:
     return f"{u.qualname} · {u.kind} · {u.path}:{u.name_line}"
 
 
+BUDGET_FIELD = "maxOutputChars"  # the field the budget hint names; a transport with its own name rewrites it (`name_budget`)
+
+
+def _raise(option: str) -> str:
+    return f" (raise {option} to see them)"
+
+
+def _budget_hint(count: int, what: str) -> str:
+    return f"… {count} more {what} left out" + _raise(BUDGET_FIELD)
+
+
 class _Text:
-    """Lines up to a character budget; what does not fit is counted, not cut mid-line."""
+    """Lines up to a character budget; what does not fit is counted, not cut mid-line. Once one
+    line does not fit, none after it is added; only items (edges, units, symbols) are counted,
+    not the headings between them."""
 
     def __init__(self, budget: int, reserve: int = 120) -> None:
         self.lines: list[str] = []
         self.room = budget - reserve
         self.used = 0
+        self.full = False
         self.left_out = 0
 
-    def add(self, line: str) -> bool:
-        if self.left_out or self.used + len(line) + 1 > self.room:
-            self.left_out += 1
+    def add(self, line: str, item: bool = True) -> bool:
+        if self.full or self.used + len(line) + 1 > self.room:
+            self.full = True
+            self.left_out += item
             return False
         self.lines.append(line)
         self.used += len(line) + 1
         return True
 
+    def skip(self) -> None:
+        """An item left out with the one it is shown under (a child of an edge that did not fit)."""
+        self.left_out += 1
+
     def text(self, more: str) -> str:
         if self.left_out:
-            self.lines.append(f"… {self.left_out} more {more} left out (raise maxOutputChars to see them)")
+            self.lines.append(_budget_hint(self.left_out, more))
         return "\n".join(self.lines)
+
+
+def name_budget(result: dict, option: str) -> dict:
+    """The result with its budget hint naming `option` (the CLI's `--max-chars`) instead of the
+    protocol field: the rest of the answer is the same for every transport."""
+    head, sep, last = result["text"].rpartition("\n")
+    suffix = _raise(BUDGET_FIELD)
+    if last.startswith("… ") and last.endswith(" left out" + suffix):
+        result["text"] = head + sep + last[: -len(suffix)] + _raise(option)
+        result["stats"]["chars"] = len(result["text"])
+    return result
 
 
 def _stats(text: str, budget: int, **counts: int) -> dict[str, int]:
@@ -71,7 +101,7 @@ def run_symbols(index: "RootIndex", params: Any, checkpoint: Checkpoint) -> dict
     hits = search(index, query, limit)  # type: ignore[arg-type]
     checkpoint()
     out = _Text(budget)
-    out.add(f"# Symbols matching `{query}`" if hits else f"No function, method or type matches `{query}`.")
+    out.add(f"# Symbols matching `{query}`" if hits else f"No function, method or type matches `{query}`.", item=False)
     shown = []
     for u in hits:
         if not out.add(f"- {_label(u)}" + (" · test" if is_test_unit(u) else "")):
@@ -122,12 +152,13 @@ def run_calls(index: "RootIndex", params: Any, checkpoint: Checkpoint) -> dict:
         tree, cut = walk(index, root, direction, depth, likely, MAX_EDGES)  # type: ignore[arg-type]
         total += len(tree)
         title = "Callers" if direction == "callers" else "Callees"
-        out.add(f"# {title} of {_label(root)}")
+        out.add(f"# {title} of {_label(root)}", item=False)
         if not tree:
-            out.add(f"(no {direction} found{'' if likely else ' among proven edges'})")
+            out.add(f"(no {direction} found{'' if likely else ' among proven edges'})", item=False)
         shown: dict[int, int] = {}  # tree position → position in `edges` (a child is shown only under its parent)
         for i, e in enumerate(tree):
-            if e.parent >= 0 and e.parent not in shown:
+            if e.parent >= 0 and e.parent not in shown:  # shown only under its parent: left out with it
+                out.skip()
                 continue
             other = units[e.edge.caller if direction == "callers" else e.edge.callee]
             if out.add(_edge_line(e.edge, other, units, e.depth)):
@@ -136,7 +167,7 @@ def run_calls(index: "RootIndex", params: Any, checkpoint: Checkpoint) -> dict:
                 shown[i] = len(edges)
                 edges.append(data)
         if cut:
-            out.add(f"(stopped after {MAX_EDGES} edges)")
+            out.add(f"(stopped after {MAX_EDGES} edges)", item=False)
     text = out.text("edges")
     return {"text": text, "symbols": [symbol_entry(u) for u in roots], "direction": direction, "depth": depth,
             "edges": edges, "stats": _stats(text, budget, edges=total, shown=len(edges))}
@@ -181,13 +212,13 @@ def run_impact(index: "RootIndex", params: Any, checkpoint: Checkpoint) -> dict:
     tests = [r for r in reached if is_test_unit(r.unit)]
     code = [r for r in reached if not is_test_unit(r.unit)]
     out = _Text(budget)
-    out.add(f"# Impact of {', '.join(c.strip() for c in changes)}")
-    out.add("")
-    out.add("## Changed")
+    out.add(f"# Impact of {', '.join(c.strip() for c in changes)}", item=False)
+    out.add("", item=False)
+    out.add("## Changed", item=False)
     for u in changed:
         out.add(f"- {_label(u)}")
     if not changed:
-        out.add("(no function, method or type at those places)")
+        out.add("(no function, method or type at those places)", item=False)
     shown: dict[str, list[dict]] = {"impacted": [], "tests": []}
     sections = (
         ("impacted", "Callers, proven", [r for r in code if r.proven]),
@@ -196,10 +227,10 @@ def run_impact(index: "RootIndex", params: Any, checkpoint: Checkpoint) -> dict:
         ("tests", "Tests that reach the change, likely (not proven)", [r for r in tests if not r.proven]),
     )
     for key, title, rows in sections:
-        out.add("")
-        out.add(f"## {title}")
+        out.add("", item=False)
+        out.add(f"## {title}", item=False)
         if not rows:
-            out.add("(none found)")
+            out.add("(none found)", item=False)
         for r in rows:
             if out.add(_reached_line(r, units)):
                 shown[key].append(_reached_data(r, units))

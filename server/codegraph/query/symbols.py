@@ -166,8 +166,12 @@ def search(index: "RootIndex", query: str, limit: int) -> list[Unit]:
 
 
 def closest(index: "RootIndex", name: str, limit: int = 5) -> list[str]:
-    """The qualified names nearest to one that names nothing: fuzzy matches first, then
-    spelling neighbours (difflib) when the fuzzy search finds none."""
+    """The qualified names nearest to one that names nothing: for `Owner.member` whose owner
+    exists, the owner's members (its own, then its supertypes') nearest to `member`; otherwise
+    fuzzy matches first, then spelling neighbours (difflib) when the fuzzy search finds none."""
+    members = _members_near(index, name, limit)
+    if members:
+        return members
     found = [u.qualname for u in search(index, name.rsplit("::", 1)[-1], limit * 3)]
     if not found:
         import difflib
@@ -178,6 +182,49 @@ def closest(index: "RootIndex", name: str, limit: int = 5) -> list[str]:
         found = [u.qualname for u, n in zip(table.units, table.names) if n in close]
     out: list[str] = []
     for q in found:
+        if q not in out:
+            out.append(q)
+    return out[:limit]
+
+
+MAX_SUPERTYPES = 16  # supertypes whose members `Owner.member` suggests, nearest first
+
+
+def _members_near(index: "RootIndex", name: str, limit: int) -> list[str]:
+    """`Owner.member` (or `path::Owner.member`, `Type::member`) where the owner exists and the
+    member does not: the owner's members and its supertypes', the most alike `member` first."""
+    import difflib
+
+    path, sep, qual = name.partition("::")
+    if not (sep and (path in index.files or "/" in path)):
+        path, qual = "", name
+    owner, dot, member = qual.replace("::", ".").rpartition(".")
+    if not dot or not owner.strip(".") or not member:
+        return []
+    table = symbol_table(index)
+    owners = [u for u in table.units if (not path or u.path == path)
+              and (u.qualname == owner or owner.endswith("." + u.qualname) or u.qualname.endswith("." + owner))]
+    if not owners:
+        return []
+    # the owners, then their supertypes breadth first (the extends/implements edges), each once
+    order = [u.qualname for u in owners]
+    queue = [u.id for u in owners]
+    units = index.resolver.units
+    while queue and len(order) < MAX_SUPERTYPES:
+        for dst, _, _ in index.graph.out(queue.pop(0), ("extends", "implements")):
+            base = units.get(dst)
+            if base is not None and base.qualname not in order:
+                order.append(base.qualname)
+                queue.append(base.id)
+    rank = {q: i for i, q in enumerate(order)}
+    want = member.lower()
+    scored = []
+    for u, n in zip(table.units, table.names):
+        holder = rank.get(u.qualname.rpartition(".")[0])
+        if holder is not None and not is_test_unit(u):
+            scored.append((-difflib.SequenceMatcher(None, want, n).ratio(), holder, u.qualname))
+    out: list[str] = []
+    for _, _, q in sorted(scored):
         if q not in out:
             out.append(q)
     return out[:limit]

@@ -18,6 +18,7 @@ from ..languages import spec_for_path
 from .ignore import IgnoreProblem, IgnoreRules, matchable, parse_lines, read_ignore_file
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES_BOUNDS = (1_000, 100_000_000)  # what `maxFileBytes` / --max-file-bytes takes (the LSP's initializationOptions the same)
 MAX_FILES = 200_000  # a runaway walk stops here and says so
 
 # Directories that are never source of the project itself.
@@ -115,6 +116,12 @@ def _leading_comments(header: bytes) -> list[bytes]:
                 break
             out.append(line)
     return out
+
+
+def oversize_reason(max_file_bytes: int) -> str:
+    """Why a file too large is skipped: the limit only, so every such file has the one reason
+    (the file's size is its own, shown where the paths are listed)."""
+    return f"larger than maxFileBytes ({max_file_bytes:,})"
 
 
 @dataclass(frozen=True)
@@ -235,7 +242,7 @@ class Scope:
         if ignored:
             return ignored
         if size is not None and size > self.config.max_file_bytes:
-            return f"larger than maxFileBytes ({size} > {self.config.max_file_bytes})"
+            return oversize_reason(self.config.max_file_bytes)
         return None
 
     def language_of(self, rel: str) -> str | None:
