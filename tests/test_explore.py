@@ -1473,7 +1473,7 @@ def test_no_family_member_is_singled_out_when_the_ranking_rates_look_alikes_alik
 
 
 def test_a_capped_flow_listing_keeps_the_named_symbols_path(tmp_path):
-    """A word of the question ("reached", "limits") starts a side chain of the flow; when the
+    """A word of the question ("limits") starts a side chain of the flow; when the
     listing outgrows its share, the side chain's hops go before the path between the symbols the
     question names."""
     chain = ["handle_request", "parse_request", "route_request", "render_page", "send_response"]
@@ -1493,7 +1493,7 @@ def test_a_capped_flow_listing_keeps_the_named_symbols_path(tmp_path):
         "def tally_reached_limits(count):\n    return count + 1\n"
     )
     idx = built_index(tmp_path)
-    result = explore(idx, ExploreRequest("How does handle_request reach write_to_socket when limits are reached?", 2000), lambda: None)
+    result = explore(idx, ExploreRequest("How does handle_request reach write_to_socket when limits are reached?", 3000), lambda: None)
     listing = result["text"].split("## Flow", 1)[1].split("####", 1)[0]
     assert "side-chain hops)" in listing  # the listing was capped
     assert "`send_response` → `write_to_socket`" in listing
@@ -1511,3 +1511,17 @@ def test_the_no_answer_example_is_a_question_that_gets_an_answer(tmp_path):
     example = text.split("for example “", 1)[1].split("”", 1)[0]
     assert example == "How does `ab` work?"  # `f` has the most callers, but one letter names nothing
     assert not run_explore(idx, {"query": example, "maxOutputChars": 4000})["text"].startswith("## No answer")
+
+
+def test_at_a_small_budget_the_named_symbols_body_comes_before_the_listing(tmp_path):
+    """The flow listing's floor (600 characters) and the footer's room (400) would fill a 1,000-
+    character answer with hops and no code: at small budgets they shrink first."""
+    steps = [f"step_{w}" for w in ("parse", "check", "route", "render", "encode", "send", "log", "close")]
+    (tmp_path / "app.py").write_text(
+        "def handle_request(req):\n" + "".join(f"    req = {s}(req)\n" for s in steps) + "    return req\n\n\n"
+        + "".join(f"def {s}(x):\n    return x\n\n\n" for s in steps)
+    )
+    idx = built_index(tmp_path)
+    text = explore(idx, ExploreRequest("How does `handle_request` handle a request?", 1000), lambda: None)["text"]
+    assert len(text) <= 1000
+    assert "def handle_request(req):" in text and "req = step_close(req)" in text

@@ -284,8 +284,10 @@ def _file_plans(index: RootIndex, q, req: ExploreRequest, score: dict[str, float
 
 def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: Flow, score, strong_ids: set[str], checkpoint, started: float, anchor_ids: set[str] = frozenset(), pointed: set[str] = frozenset(), named_types: set[str] = frozenset(), siblings: set[str] = frozenset()) -> dict:
     """Pack within the budget (pack.py): spine bodies first, then by relevance; render."""
-    footer_reserve = 400
-    flow_text = _render_flow(flow, index, max(FLOW_MIN, int(FLOW_SHARE * req.max_output_chars)), strong_ids)
+    b = req.max_output_chars
+    # at small budgets the listing and the footer shrink first: a named symbol's body is the answer
+    footer_reserve = min(FOOTER_RESERVE, b // 10)
+    flow_text = _render_flow(flow, index, max(int(FLOW_SHARE * b), min(FLOW_MIN, b // 5)), strong_ids)
     views: dict[str, FileView] = {}
     pieces: list[Piece] = []
     spine_pos = _spine_positions(flow)
@@ -441,7 +443,8 @@ def _shown_mode(v: FileView) -> str:
 FLOW_SHARE = 0.03
 
 
-FLOW_MIN = 600
+FLOW_MIN = 600  # at most a fifth of a small budget
+FOOTER_RESERVE = 400  # the "Left out" line's room, at most a tenth of a small budget
 
 
 def _render_flow(flow: Flow, index: RootIndex, cap: int, named: set[str] = frozenset()) -> str:
