@@ -29,7 +29,7 @@ from ..languages import SPECS
 from ..framing import encode_message, frame_bytes_for
 from ..model.fields import InvalidParams, RequestFailed, require_object
 from ..service import IndexOptions, Workspace
-from ..workspace.scope import DEFAULT_MAX_FILE_BYTES, ScopeConfig
+from ..workspace.scope import DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_BOUNDS, ScopeConfig
 from . import views
 from .sync import Change, apply_changes
 
@@ -128,10 +128,11 @@ def parse_options(raw: Any) -> tuple[Options, list[str]]:
             problems.append("exclude must be a list of glob strings; ignored")
     if "maxFileBytes" in data:
         v = data["maxFileBytes"]
-        if isinstance(v, int) and not isinstance(v, bool) and 1_000 <= v <= 100_000_000:
+        lo, hi = MAX_FILE_BYTES_BOUNDS  # the CLI's --max-file-bytes takes the same
+        if isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi:
             opts.max_file_bytes = v
         else:
-            problems.append("maxFileBytes must be an integer between 1,000 and 100,000,000; using 1,000,000")
+            problems.append(f"maxFileBytes must be an integer between {lo:,} and {hi:,}; using {DEFAULT_MAX_FILE_BYTES:,}")
     if "adaptiveExplore" in data:
         if isinstance(data["adaptiveExplore"], bool):
             opts.adaptive_explore = data["adaptiveExplore"]
