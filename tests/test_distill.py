@@ -249,6 +249,15 @@ def test_query_seeds_named_symbols_under_the_12k_cap() -> None:
     assert srcs["notes/store.py::SqliteStore.save"]["lane"] == "skeleton"
 
 
+def test_a_question_in_plain_words_seeds_from_the_learned_ranking() -> None:
+    """"How is a note stored?" names no symbol: seeds from exact names alone found none, and the
+    pack fell back to the overview's selection; explore's ranking seeds it with the store."""
+    pack = pack_of(built("py-service"), scenario="query", question="How is a note stored?")
+    assert not [g for g in pack["gaps"] if g["kind"] == "query_unmatched"]
+    assert by_id(pack)["notes/store.py::SqliteStore.save"]["lane"] == "skeleton"
+    assert "notes/cli.py::main" not in by_id(pack)  # the overview's entry is not near the question
+
+
 def test_query_and_overview_keys_differ() -> None:
     a = pack_of(built("py-service"))
     b = pack_of(built("py-service"), scenario="query", question="export_json")

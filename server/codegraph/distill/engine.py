@@ -17,6 +17,7 @@ from collections import Counter, OrderedDict
 from operator import itemgetter
 from typing import Callable
 
+from ..explore.engine import ranked_units
 from ..index.extract import sha256
 from ..render.markdown import redact_lines
 from ..model.canonical import canonical_json
@@ -25,7 +26,7 @@ from .facts import SourceRow, build_facts, build_gaps, source_rows
 from .manifests import declared_entries
 from .obligations import evaluate, locate, role_obligations
 from .pack import STAGES, Parts, deliver
-from .query import neighbourhood, seeds
+from .query import MAX_SEEDS, neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
 from .features import NAMES, candidates as describe, jobs
@@ -383,7 +384,7 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
             sched.reserve(spec, located[spec.id])
     pool, seeds_missing = None, False
     if request.scenario == "query":
-        seed_ids = seeds(request.question, model)
+        seed_ids = seeds(request.question, model, [u.id for _, u in ranked_units(index, request.question, MAX_SEEDS * 3)])
         seeds_missing = not seed_ids
         for uid in seed_ids:
             sched.try_add(uid, "skeleton", "query:seed")

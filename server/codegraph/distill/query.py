@@ -1,7 +1,9 @@
 """Scenario B: a directed question seeds the selection with the symbols it names.
 
 Seeds come from exact symbol matches first, then from identifiers in paths and first doc
-lines; a token that matches too many units names nothing in particular and is dropped.
+lines; a token that matches too many units names nothing in particular and is dropped. A
+question in plain words ("how are blueprints registered?") names few symbols: the remaining
+places go to the units explore's learned ranking judges most likely needed for it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,21 @@ def tokens(question: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def seeds(question: str, model: Model) -> list[str]:
+def seeds(question: str, model: Model, ranked: list[str] = ()) -> list[str]:
+    """The question's named symbols first, then `ranked` (unit ids, best first) up to MAX_SEEDS
+    callables of the model."""
+    named = named_seeds(question, model)
+    out = list(named)
+    for uid in ranked:
+        if len(out) >= MAX_SEEDS:
+            break
+        u = model.units.get(uid)
+        if u is not None and u.is_callable and uid not in out:
+            out.append(uid)
+    return out
+
+
+def named_seeds(question: str, model: Model) -> list[str]:
     by_name: dict[str, list[str]] = {}
     for uid, u in model.units.items():
         if u.kind == "statement":

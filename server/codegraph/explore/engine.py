@@ -137,6 +137,18 @@ def candidate_table(index: RootIndex, req: ExploreRequest, f: Front) -> tuple[li
     return cands, rows, links
 
 
+def ranked_units(index: RootIndex, question: str, limit: int, checkpoint: Callable[[], None] = lambda: None) -> list[tuple[float, Unit]]:
+    """The `limit` candidates the learned ranking judges most likely needed for `question`, with
+    their probabilities, best first: explore's judgement for another engine (distill's question
+    scenario seeds from it)."""
+    with no_cyclic_gc():
+        req = ExploreRequest(question, 28_000)
+        f = understand(index, req, checkpoint)
+        cands, rows, links = candidate_table(index, req, f)
+        ranked = sorted(zip(ranker.model().rank(rows, links), cands), key=lambda t: (-t[0], t[1].id))
+    return ranked[:limit]
+
+
 def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:
     """The stages in order: what the question means and the flow that answers it, the
     candidates and their learned ranking, each file's mode (the gate), what fills the budget.
