@@ -258,6 +258,15 @@ def test_a_question_in_plain_words_seeds_from_the_learned_ranking() -> None:
     assert "notes/cli.py::main" not in by_id(pack)  # the overview's entry is not near the question
 
 
+def test_a_question_packs_key_names_the_explore_weights_its_seeds_come_from(monkeypatch) -> None:
+    index = built("py-service")
+    query, overview = parse_distill({"scenario": "query", "question": "How is a note stored?"}), parse_distill({})
+    keys = [engine.identity(index, r, [])["cache_key"] for r in (query, overview)]
+    monkeypatch.setattr(engine, "explore_weights_digest", lambda: "other")
+    assert engine.identity(index, query, [])["cache_key"] != keys[0]
+    assert engine.identity(index, overview, [])["cache_key"] == keys[1]  # the overview reads no explore weights
+
+
 def test_query_and_overview_keys_differ() -> None:
     a = pack_of(built("py-service"))
     b = pack_of(built("py-service"), scenario="query", question="export_json")

@@ -18,6 +18,7 @@ from operator import itemgetter
 from typing import Callable
 
 from ..explore.engine import ranked_units
+from ..explore.ranker import weights_digest as explore_weights_digest
 from ..index.extract import sha256
 from ..render.markdown import redact_lines
 from ..model.canonical import canonical_json
@@ -76,7 +77,9 @@ def identity(index, request: DistillRequest, entries) -> dict:
              "languages": sorted(cfg.languages) if cfg.languages else None}
     key = _digest({"project": project_id, "scope": scope, "snapshot": snapshot_id, "algorithm": ALGORITHM_VERSION,
                    "policy": POLICY_VERSION, "request": request.normalized(),
-                   "manifests": [[e.manifest, e.name, e.target, e.path, e.unit] for e in entries]})
+                   "manifests": [[e.manifest, e.name, e.target, e.path, e.unit] for e in entries],
+                   # a question's seeds come from explore's learned ranking: its weights are part of the answer
+                   **({"explore_weights": explore_weights_digest()} if request.scenario == "query" else {})})
     return {"project_id": project_id, "snapshot_id": snapshot_id, "cache_key": key}
 
 

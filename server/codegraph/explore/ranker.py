@@ -11,9 +11,11 @@ time: the server needs no learning library.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from .features import FEATURES
@@ -90,6 +92,12 @@ class Model:
 
 
 _model: Model | None = None
+
+
+@lru_cache(maxsize=1)
+def weights_digest() -> str:
+    """The shipped weights' identity (distill's question packs name it in their cache key)."""
+    return hashlib.sha256(WEIGHTS_FILE.read_bytes()).hexdigest()[:12]
 
 
 def model() -> Model:
