@@ -260,10 +260,12 @@ def test_a_question_in_plain_words_seeds_from_the_learned_ranking() -> None:
 
 def test_a_question_packs_key_names_the_explore_weights_its_seeds_come_from(monkeypatch) -> None:
     index = built("py-service")
-    query, overview = parse_distill({"scenario": "query", "question": "How is a note stored?"}), parse_distill({})
-    keys = [engine.identity(index, r, [])["cache_key"] for r in (query, overview)]
-    monkeypatch.setattr(engine, "explore_weights_digest", lambda: "other")
-    assert engine.identity(index, query, [])["cache_key"] != keys[0]
+    from codegraph.distill import query
+
+    asked, overview = parse_distill({"scenario": "query", "question": "How is a note stored?"}), parse_distill({})
+    keys = [engine.identity(index, r, [])["cache_key"] for r in (asked, overview)]
+    monkeypatch.setattr(query, "RANKING", query.Ranking(query.RANKING.rank, "other"))
+    assert engine.identity(index, asked, [])["cache_key"] != keys[0]
     assert engine.identity(index, overview, [])["cache_key"] == keys[1]  # the overview reads no explore weights
 
 

@@ -15,7 +15,9 @@ from typing import Any, Callable
 from .distill.engine import distill
 from .distill.evidence import evidence
 from .distill.request import HARD_CAP, RELEASE_CAP, parse_distill  # noqa: F401 (the caps, for callers)
-from .explore.engine import explore
+from .distill.query import Ranking, use_ranking
+from .explore.engine import explore, ranked_units
+from .explore.ranker import weights_digest as explore_weights_digest
 from .explore.model import ExploreRequest
 from .framing import encode_frame, frame_bytes_for, reference_frame_bytes  # noqa: F401 (the frame, for callers)
 from .index.index import RootIndex
@@ -27,6 +29,9 @@ from .render.layout import explore_layout
 from .render.markdown import redact_lines
 
 Checkpoint = Callable[[], None]  # raises when the request was cancelled
+
+# distill's question scenario seeds from explore's learned ranking; the engines never import each other
+use_ranking(Ranking(lambda index, question, limit: [u.id for _, u in ranked_units(index, question, limit)], explore_weights_digest()))
 
 
 def _no_checkpoint() -> None:

@@ -17,8 +17,6 @@ from collections import Counter, OrderedDict
 from operator import itemgetter
 from typing import Callable
 
-from ..explore.engine import ranked_units
-from ..explore.ranker import weights_digest as explore_weights_digest
 from ..index.extract import sha256
 from ..render.markdown import redact_lines
 from ..model.canonical import canonical_json
@@ -27,6 +25,7 @@ from .facts import SourceRow, build_facts, build_gaps, source_rows
 from .manifests import declared_entries
 from .obligations import evaluate, locate, role_obligations
 from .pack import STAGES, Parts, deliver
+from . import query as question_seeds
 from .query import MAX_SEEDS, neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
@@ -78,8 +77,9 @@ def identity(index, request: DistillRequest, entries) -> dict:
     key = _digest({"project": project_id, "scope": scope, "snapshot": snapshot_id, "algorithm": ALGORITHM_VERSION,
                    "policy": POLICY_VERSION, "request": request.normalized(),
                    "manifests": [[e.manifest, e.name, e.target, e.path, e.unit] for e in entries],
-                   # a question's seeds come from explore's learned ranking: its weights are part of the answer
-                   **({"explore_weights": explore_weights_digest()} if request.scenario == "query" else {})})
+                   # a question's seeds come from a learned ranking: its weights are part of the answer
+                   **({"seed_ranking": question_seeds.RANKING.identity}
+                      if request.scenario == "query" and question_seeds.RANKING is not None else {})})
     return {"project_id": project_id, "snapshot_id": snapshot_id, "cache_key": key}
 
 
@@ -387,7 +387,8 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
             sched.reserve(spec, located[spec.id])
     pool, seeds_missing = None, False
     if request.scenario == "query":
-        seed_ids = seeds(request.question, model, [u.id for _, u in ranked_units(index, request.question, MAX_SEEDS * 3)])
+        ranking = question_seeds.RANKING
+        seed_ids = seeds(request.question, model, ranking.rank(index, request.question, MAX_SEEDS * 3) if ranking is not None else [])
         seeds_missing = not seed_ids
         for uid in seed_ids:
             sched.try_add(uid, "skeleton", "query:seed")

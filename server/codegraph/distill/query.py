@@ -3,14 +3,33 @@
 Seeds come from exact symbol matches first, then from identifiers in paths and first doc
 lines; a token that matches too many units names nothing in particular and is dropped. A
 question in plain words ("how are blueprints registered?") names few symbols: the remaining
-places go to the units explore's learned ranking judges most likely needed for it.
+places go to the units a learned ranking judges most likely needed for it (explore's, wired in
+by requests.py: the engines do not import each other).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Callable
 
 from .topology import Model
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A learned judgement of which units a question needs, from the layer above the engines."""
+
+    rank: Callable[[object, str, int], list[str]]  # (index, question, limit) → unit ids, best first
+    identity: str  # its weights' digest: part of a question pack's cache key
+
+
+RANKING: Ranking | None = None  # requests.py wires in explore's learned ranking; without it, named seeds only
+
+
+def use_ranking(ranking: Ranking | None) -> None:
+    global RANKING
+    RANKING = ranking
 
 TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 STOP = frozenset("""a an and are as at be by does do for from how in into is it of on or the this that to what when where
