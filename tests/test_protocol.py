@@ -327,6 +327,10 @@ def test_package_json_settings_state_the_declared_limits():
     assert cap["minimum"] == protocol.bounds("distill", "budgetBytes")[0]
     for release in distill["releaseCaps"].values():
         assert fmt(release) in cap["markdownDescription"]
+    size, setting = P["initializationOptions"]["maxFileBytes"], settings["codegraph.maxFileBytes"]
+    assert (setting["minimum"], setting["maximum"]) == (size["minimum"], size["maximum"])
+    assert f"{fmt(size['minimum'])}–{fmt(size['maximum'])}" in setting["markdownDescription"]
+    assert fmt(size["default"]) in setting["markdownDescription"]
 
 
 # ---- the Neovim plugin -------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from .index.disk import DiskWatch
 from .index.index import BuildStats, RootIndex
 from .framing import reference_frame_bytes
 from .model import protocol
+from .model.fields import key_name
 from .requests import Checkpoint, InvalidParams, RequestFailed, require_object, run_distill, run_evidence, run_explore
 from .workspace.scope import ScopeConfig
 
@@ -76,10 +76,8 @@ def prepare(request: str, params: Any, transport: Transport) -> dict:
     allowed = FIELDS[request] + transport.routing
     for key in sorted(data):
         if key not in allowed:
-            # a blank, unprintable or huge key is named by its JSON spelling, cut short
-            shown = key if key.strip() and key.isprintable() and len(key) <= 80 else json.dumps(key)[:80]
             # the request's own fields only: the rule reads the same from every transport
-            raise InvalidParams(shown, f"is not a parameter of {request} (parameters: {', '.join(FIELDS[request]) or 'none'})")
+            raise InvalidParams(key_name(key), f"is not a parameter of {request} (parameters: {', '.join(FIELDS[request]) or 'none'})")
     if request == DISTILL:
         if data.get("format") is None:
             data["format"] = transport.distill_format
@@ -117,24 +115,25 @@ def query(index: RootIndex, request: str, params: Any, transport: Transport, che
     return run(index, prepare(request, params, transport), checkpoint)
 
 
-def status(every: Iterable[RootIndex], selected: Iterable[RootIndex]) -> dict:
-    """`codegraph/status` once the first index is built: the version counts every root's changes."""
-    return {"indexVersion": sum(r.version for r in every), "ready": True, "roots": [r.status() for r in selected]}
+def empty_root_status(root_uri: str, error: str | None = None) -> dict:
+    """A root's status with nothing indexed: while the first index is being built, or for a
+    workspace folder that has no index (`error` says why)."""
+    entry = {"rootUri": root_uri, "files": 0, "symbols": 0, "resolvedEdges": 0, "unresolvedCalls": 0, "languages": {},
+             "skipped": [], "skippedTotal": 0, "lastUpdateMs": 0.0}
+    if error is not None:
+        entry["error"] = error
+    return entry
 
 
-def not_ready_status(root_uris: Iterable[str], progress: tuple[int, int, str]) -> dict:
-    """`codegraph/status` while the first index is being built: empty roots, and the build's
-    progress (done, total, message)."""
+def not_ready_status(root_uris: Iterable[str], progress: tuple[int, int, str], errors: dict[str, str] | None = None) -> dict:
+    """`codegraph/status` while the first index is being built: empty roots (with the reason of a
+    folder already known to have no index), and the build's progress (done, total, message)."""
     done, total, message = progress
     return {
         "indexVersion": 0,
         "ready": False,
         "progress": {"done": done, "total": total, "message": message},
-        "roots": [
-            {"rootUri": uri, "files": 0, "symbols": 0, "resolvedEdges": 0, "unresolvedCalls": 0, "languages": {},
-             "skipped": [], "skippedTotal": 0, "lastUpdateMs": 0.0}
-            for uri in root_uris
-        ],
+        "roots": [empty_root_status(uri, (errors or {}).get(uri)) for uri in root_uris],
     }
 
 
@@ -219,6 +218,19 @@ def uri_to_path(uri: str) -> Path | None:
     return Path(unquote(parsed.path))
 
 
+def folder_problem(uri: str) -> str | None:
+    """Why a workspace folder cannot be indexed (None: it can): only local directories are."""
+    path = uri_to_path(uri)
+    if path is None:
+        scheme = urlparse(uri).scheme
+        return f"workspace folder {uri} is not indexed: only local folders (file: URIs) are, not {scheme + ':' if scheme else 'this URI'}"
+    if not path.exists():
+        return f"workspace folder {uri} is not indexed: {path} does not exist"
+    if not path.is_dir():
+        return f"workspace folder {uri} is not indexed: {path} is not a directory"
+    return None
+
+
 class Workspace:
     """The roots of one workspace and everything that keeps answers consistent (module docstring).
 
@@ -231,9 +243,12 @@ class Workspace:
     def __init__(self, transport: Transport, options: IndexOptions | None = None) -> None:
         self.transport = transport
         self.options = options or IndexOptions()
-        self.roots: dict[str, RootIndex] = {}  # root uri → index
+        self.folders: list[str] = []  # every workspace folder's uri, in order, indexed or not
+        self.roots: dict[str, RootIndex] = {}  # root uri → index (the folders that have one)
         self.progress: tuple[int, int, str] = (0, 0, "starting")
-        self.failed: dict[str, str] = {}  # root uri → why its first build failed
+        # folder uri → why it has no usable index (not a local directory, or its first build
+        # failed): it stays a folder, listed by status with the reason; its requests fail with it
+        self.failed: dict[str, str] = {}
         self._built = threading.Event()
         self._disk: dict[str, DiskWatch] = {}
         self._gate: ReadWriteGate | None = None  # created on the loop that uses them
@@ -241,18 +256,23 @@ class Workspace:
 
     # -- roots
     def new_root(self, uri: str) -> RootIndex | None:
-        """A RootIndex for a workspace folder, not yet built (None: not a local directory)."""
-        path = uri_to_path(uri)
-        if path is None or not path.is_dir():
-            log.warning("workspace folder %s is not a local directory; not indexed", uri)
+        """A RootIndex for a workspace folder, not yet built (None: not a local directory;
+        `folder_problem` says why)."""
+        if folder_problem(uri) is not None:
             return None
         o = self.options
-        return RootIndex(path, o.scope, cache_dir=o.cache_dir, use_cache=o.use_cache)
+        return RootIndex(uri_to_path(uri), o.scope, cache_dir=o.cache_dir, use_cache=o.use_cache)  # type: ignore[arg-type]
 
     def add_root(self, uri: str) -> RootIndex | None:
-        """Adds a folder before the first build."""
+        """Adds a folder before the first build. A folder that cannot be indexed stays known with
+        its reason (None is returned): status lists it, its requests fail naming the reason."""
         index = self.new_root(uri)
-        if index is not None:
+        if uri not in self.folders:
+            self.folders.append(uri)
+        if index is None:
+            self.failed[uri] = problem = folder_problem(uri) or f"workspace folder {uri} is not indexed"
+            log.warning("%s", problem)
+        else:
             self.roots[uri] = index
         return index
 
@@ -268,22 +288,57 @@ class Workspace:
                 best = (index, rel)
         return best
 
-    def select_root(self, data: dict) -> RootIndex:
-        """The root a request names by `rootUri` (the LSP's routing field), else the first."""
+    def select_folder(self, data: dict) -> str:
+        """The workspace folder a request names by `rootUri` (the LSP's routing field), else the
+        first; also one that has no index (`select_root` refuses that one, naming why)."""
         uri = data.get("rootUri")
         if uri is None:
-            if not self.roots:
+            if not self.folders:
                 raise InvalidParams("rootUri", "cannot default: the workspace has no folder")
-            return next(iter(self.roots.values()))
+            return self.folders[0]
         if not isinstance(uri, str):
             raise InvalidParams("rootUri", "must be a string")
+        if uri in self.folders:  # as the client named it (a folder with no index has no path to compare)
+            return uri
         path = uri_to_path(uri)
         if path is None:
             raise InvalidParams("rootUri", "must be a file:// URI of a workspace folder")
-        for index in self.roots.values():
-            if index.root == path.resolve():
-                return index
+        wanted = path.resolve()
+        for folder in self.folders:
+            index = self.roots.get(folder)
+            known = index.root if index is not None else uri_to_path(folder)
+            if known is not None and known.resolve() == wanted:
+                return folder
         raise InvalidParams("rootUri", "must be one of the workspace folders")
+
+    def select_root(self, data: dict) -> RootIndex:
+        """The index of the folder a request names (`select_folder`); RequestFailed naming why
+        when that folder has none."""
+        folder = self.select_folder(data)
+        if folder in self.failed:
+            raise RequestFailed(self.failed[folder])
+        return self.roots[folder]
+
+    def root_statuses(self, folders: Iterable[str]) -> list[dict]:
+        """Each folder's status once the first index is built; a folder with no index says why."""
+        out = []
+        for folder in folders:
+            index = self.roots.get(folder)
+            error = self.failed.get(folder)
+            if index is None:
+                out.append(empty_root_status(folder, error))
+            else:
+                out.append({**index.status(), **({"error": error} if error is not None else {})})
+        return out
+
+    def _status(self, data: dict) -> dict:
+        """`codegraph/status`: every folder, or the one `rootUri` names; answers at once while
+        the first index is being built."""
+        folders = [self.select_folder(data)] if data.get("rootUri") is not None else list(self.folders)
+        if not self.ready:
+            shown = {f: self.roots[f].root.as_uri() if f in self.roots else f for f in folders}
+            return not_ready_status(shown.values(), self.progress, {shown[f]: self.failed[f] for f in folders if f in self.failed})
+        return {"indexVersion": sum(r.version for r in self.roots.values()), "ready": True, "roots": self.root_statuses(folders)}
 
     # -- the first build
     @property
@@ -362,18 +417,15 @@ class Workspace:
         its next checkpoint before writers get in)."""
         data = prepare(request, params, self.transport)  # a malformed request is refused before any wait
         if request == STATUS:
-            selected = [self.select_root(data)] if data.get("rootUri") is not None else None
+            self.select_folder(data)  # a rootUri that names no folder is refused at once
             if not self.ready:
-                return not_ready_status([r.root.as_uri() for r in selected or self.roots.values()], self.progress)
+                return self._status(data)
         await self.wait_ready(report)
         if self.transport.follows_disk:
             await self._catch_up()
         if request == STATUS:
-            return await self._read(lambda checkpoint: status(self.roots.values(), selected or self.roots.values()))
+            return await self._read(lambda checkpoint: self._status(data))
         index = self.select_root(data)
-        failed = self.failed.get(next(uri for uri, i in self.roots.items() if i is index))
-        if failed:
-            raise RequestFailed(failed)
         return await self._read(self._work(request, index, data, measure))
 
     def answer_now(self, request: str, params: Any) -> dict:
@@ -382,7 +434,7 @@ class Workspace:
         if not self.ready:
             raise RequestFailed("the index is not built")
         if request == STATUS:
-            return status(self.roots.values(), self.roots.values())
+            return self._status(data)
         index = self.select_root(data)
         return self._work(request, index, data, None)(_no_checkpoint)
 
@@ -498,22 +550,29 @@ class Workspace:
 
     async def add_folders(self, uris: list[str]) -> None:
         """Folders added to the workspace are indexed off the gate (requests on the other roots go
-        on meanwhile) and join under the write gate."""
+        on meanwhile) and join under the write gate; one that cannot be indexed joins with its
+        reason, as at the start."""
         await self.wait_ready()
         for uri in uris:
-            if uri in self.roots:
+            if uri in self.folders:
                 continue
             index = self.new_root(uri)
-            if index is None:
-                continue
-            try:
-                stats = await asyncio.to_thread(index.build)
-                log.info("indexed added folder %s: %d files in %.0f ms", index.root, stats.files, stats.elapsed_ms)
-            except Exception:
-                log.exception("indexing the added folder %s failed", index.root)
-                continue
+            problem = folder_problem(uri) if index is None else None
+            if index is not None:
+                try:
+                    stats = await asyncio.to_thread(index.build)
+                    log.info("indexed added folder %s: %d files in %.0f ms", index.root, stats.files, stats.elapsed_ms)
+                except Exception as exc:
+                    log.exception("indexing the added folder %s failed", index.root)
+                    problem, index = f"indexing {index.root} failed: {type(exc).__name__}: {exc}", None
+            elif problem is not None:
+                log.warning("%s", problem)
             async with self._loop_gate().write():
-                self.roots[uri] = index
+                self.folders.append(uri)
+                if index is not None:
+                    self.roots[uri] = index
+                else:
+                    self.failed[uri] = problem or f"workspace folder {uri} is not indexed"
 
     async def remove_folders(self, uris: list[str]) -> None:
         """Removed folders leave under the write gate, their cache written."""
@@ -521,6 +580,9 @@ class Workspace:
         for uri in uris:
             async with self._loop_gate().write():
                 index = self.roots.pop(uri, None)
+                self.failed.pop(uri, None)
+                if uri in self.folders:
+                    self.folders.remove(uri)
             if index is not None:
                 await asyncio.to_thread(index.close)
 

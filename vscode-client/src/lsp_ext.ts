@@ -33,6 +33,8 @@ export interface RootStatus {
     /** All skipped files. */
     skippedTotal: number;
     lastUpdateMs: number;
+    /** Why this workspace folder has no index (not a local directory, or its first index failed); absent otherwise. */
+    error?: string;
 }
 
 /** The first index's build, while `ready` is false. */

@@ -10,11 +10,12 @@ import re
 
 from ..index.extract import sha256
 from ..model import protocol
-from ..model.fields import InvalidParams, get_int
+from ..model.fields import InvalidParams, get_int, key_name
 from ..workspace.scope import is_secret_path
 
 DEFAULT_MAX_BYTES: int = protocol.PROTOCOL["requests"]["evidence"]["defaultMaxBytes"]
 MAX_SOURCES: int = protocol.param("evidence", "sources")["maxItems"]
+SOURCE_FIELDS: tuple[str, ...] = tuple(protocol.param("evidence", "sources")["items"]["properties"])
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -23,6 +24,9 @@ def _source(raw: object, n: int) -> tuple[str, int, int, str]:
     field = f"sources[{n}]"
     if not isinstance(raw, dict):
         raise InvalidParams(field, "must be an object {path, lines, sha256}")
+    for key in sorted(raw):  # an unknown field is refused, as a request's unknown parameters are (service.prepare)
+        if key not in SOURCE_FIELDS:
+            raise InvalidParams(f"{field}.{key_name(key)}", f"is not a field of a source (fields: {', '.join(SOURCE_FIELDS)})")
     path, lines, digest = raw.get("path"), raw.get("lines"), raw.get("sha256")
     if not isinstance(path, str) or not path or len(path) > 4000:
         raise InvalidParams(f"{field}.path", "must be a non-empty relative path")

@@ -10,6 +10,7 @@ read/write gate, the write queue, settling and cancellation live in the service.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sys
 import time
@@ -25,9 +26,10 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCRequestMessage
 
 from .. import __version__, service
-from ..languages import SPECS
+from ..languages import SPECS, spec_for_path
 from ..framing import encode_message, frame_bytes_for
-from ..model.fields import InvalidParams, RequestFailed, require_object
+from ..model import protocol
+from ..model.fields import InvalidParams, RequestFailed, get_bool, get_int, get_str, key_name, require_object
 from ..service import IndexOptions, Workspace
 from ..workspace.scope import DEFAULT_MAX_FILE_BYTES, MAX_FILE_BYTES_BOUNDS, ScopeConfig
 from . import views
@@ -45,6 +47,26 @@ SYMBOLS, CALLS, IMPACT = "codegraph/symbols", "codegraph/calls", "codegraph/impa
 class JsonRpcRequestFailed(JsonRpcException):
     CODE = -32803
     MESSAGE = "Request failed"
+
+
+class ExpectedErrorsAreNotCrashes(logging.Filter):
+    """pygls logs every error a request handler raises at ERROR with its traceback
+    (`_send_handler_result`), and editors show the server's log as its output: a refused field or a
+    request that cannot be answered as asked (the answer says why) would read as a crash. Those two
+    are logged at INFO, one line; any other exception keeps its ERROR and its traceback."""
+
+    EXPECTED = (JsonRpcInvalidParams, JsonRpcRequestFailed)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, self.EXPECTED):
+            return True
+        msg_id = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+        log.info("request %s answered with error %d: %s", msg_id, exc.code, exc)
+        return False
+
+
+logging.getLogger("pygls.protocol.json_rpc").addFilter(ExpectedErrorsAreNotCrashes())
 
 
 class CodegraphProtocol(LanguageServerProtocol):
@@ -105,50 +127,77 @@ class Options:
     use_cache: bool = True
 
 
+# The options the server takes, as model/protocol.json declares them (docs/protocol.md, Lifecycle).
+OPTIONS: dict[str, dict] = protocol.PROTOCOL["initializationOptions"]
+
+
+def _language_names() -> dict[str, frozenset[str]]:
+    """Every name `languages` takes → the server's languages it enables: the server's own names
+    (`tsx`), and the editor language ids the protocol declares (`typescriptreact`), which enable the
+    language that parses their files (so `javascriptreact`, `.jsx`, enables javascript)."""
+    names = {spec.name: frozenset({spec.name}) for spec in SPECS}
+    for editor_id, extensions in protocol.LANGUAGES.items():
+        specs = frozenset(spec.name for ext in extensions if (spec := spec_for_path("file" + ext)) is not None)
+        names[editor_id] = names.get(editor_id, frozenset()) | specs
+    return dict(sorted(names.items()))
+
+
+LANGUAGE_NAMES = _language_names()
+
+
 def parse_options(raw: Any) -> tuple[Options, list[str]]:
-    """initializationOptions → Options; a wrong value is reported and replaced by its default."""
+    """initializationOptions → Options, and the problems found: a wrong value is reported (naming
+    the option and its rule) and replaced by its default; `null` counts as absent."""
     problems: list[str] = []
     opts = Options()
     try:
-        data = require_object(raw)
+        data = {k: v for k, v in require_object(raw).items() if v is not None}
     except InvalidParams:
-        return opts, ["initializationOptions must be an object; using defaults"]
-    known = {"cacheDir", "exclude", "maxFileBytes", "adaptiveExplore", "languages", "noCache"}
-    for key in sorted(set(data) - known):
-        problems.append(f"unknown initializationOptions key {key!r} ignored")
+        return opts, ["must be an object — using the defaults"]
+    for key in sorted(set(data) - set(OPTIONS)):
+        problems.append(f"unknown option {key_name(key)!r} ignored (options: {', '.join(OPTIONS)})")
+
+    def read(name: str, get: Any, otherwise: str) -> Any:
+        try:
+            return get(data, name)
+        except InvalidParams as exc:
+            problems.append(f"{exc.field} {exc.rule} — {otherwise}")
+            return None
+
     if "cacheDir" in data:
-        if isinstance(data["cacheDir"], str) and data["cacheDir"].strip():
-            opts.cache_dir = Path(data["cacheDir"]).expanduser()
-        else:
-            problems.append("cacheDir must be a non-empty string; using the user cache directory")
+        cache_dir = read("cacheDir", lambda d, n: get_str(d, n, required=True), "using the user cache directory")
+        if cache_dir is not None:
+            opts.cache_dir = Path(cache_dir).expanduser()
     if "exclude" in data:
         if isinstance(data["exclude"], list) and all(isinstance(x, str) for x in data["exclude"]):
             opts.exclude = tuple(data["exclude"])
         else:
-            problems.append("exclude must be a list of glob strings; ignored")
-    if "maxFileBytes" in data:
-        v = data["maxFileBytes"]
-        lo, hi = MAX_FILE_BYTES_BOUNDS  # the CLI's --max-file-bytes takes the same
-        if isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi:
-            opts.max_file_bytes = v
-        else:
-            problems.append(f"maxFileBytes must be an integer between {lo:,} and {hi:,}; using {DEFAULT_MAX_FILE_BYTES:,}")
-    if "adaptiveExplore" in data:
-        if isinstance(data["adaptiveExplore"], bool):
-            opts.adaptive_explore = data["adaptiveExplore"]
-        else:
-            problems.append("adaptiveExplore must be a boolean; using true")
+            problems.append("exclude must be a list of glob strings — ignored")
+    lo, hi = MAX_FILE_BYTES_BOUNDS  # the CLI's --max-file-bytes takes the same
+    max_file_bytes = read("maxFileBytes", lambda d, n: get_int(d, n, lo, hi, None), f"using {DEFAULT_MAX_FILE_BYTES:,}")
+    if max_file_bytes is not None:
+        opts.max_file_bytes = max_file_bytes
+    opts.adaptive_explore = read("adaptiveExplore", lambda d, n: get_bool(d, n, True), "using true") is not False
+    opts.use_cache = read("noCache", lambda d, n: get_bool(d, n, False), "the cache is used") is not True
     if "languages" in data:
-        from ..languages import BY_NAME
-
-        v = data["languages"]
-        if isinstance(v, list) and all(isinstance(x, str) and x in BY_NAME for x in v):
-            opts.languages = frozenset(v)
-        else:
-            problems.append(f"languages must be a list of {sorted(BY_NAME)}; indexing all")
-    if "noCache" in data:
-        opts.use_cache = not bool(data["noCache"])
+        opts.languages = _languages(data["languages"], problems)
     return opts, problems
+
+
+def _languages(value: Any, problems: list[str]) -> frozenset[str] | None:
+    """`languages`: the languages the valid names enable; the unknown names are reported, and
+    none valid indexes every language."""
+    known = ", ".join(LANGUAGE_NAMES)
+    if not isinstance(value, list) or not value:
+        problems.append(f"languages must be a non-empty list of language names ({known}) — indexing all")
+        return None
+    enabled = frozenset().union(*(LANGUAGE_NAMES[x] for x in value if isinstance(x, str) and x in LANGUAGE_NAMES))
+    unknown = [x for x in value if not (isinstance(x, str) and x in LANGUAGE_NAMES)]
+    if unknown:
+        named = ", ".join(json.dumps(x)[:80] for x in unknown)
+        kept = f"indexing {', '.join(sorted(enabled))}" if enabled else "indexing all"
+        problems.append(f"languages: {named} {'is' if len(unknown) == 1 else 'are'} not a language codegraph indexes ({known}) — {kept}")
+    return enabled or None
 
 
 def index_options(opts: Options) -> IndexOptions:
@@ -160,6 +209,7 @@ def index_options(opts: Options) -> IndexOptions:
 class State:
     workspace: Workspace = field(default_factory=lambda: Workspace(service.LSP))
     doc_text: dict[str, str] = field(default_factory=dict)  # uri → our copy of an open document
+    problems: list[str] = field(default_factory=list)  # the initializationOptions' problems, shown once
 
 
 class CodegraphServer(LanguageServer):
@@ -191,8 +241,9 @@ async def _answer(ls: CodegraphServer, request: str, params: Any, **kwargs: Any)
 def on_initialize(ls: CodegraphServer, params: types.InitializeParams) -> None:
     options, problems = parse_options(params.initialization_options)
     ls.state.workspace = Workspace(service.LSP, index_options(options))
+    ls.state.problems = problems
     for problem in problems:
-        log.warning("%s", problem)
+        log.warning("initializationOptions: %s", problem)
 
 
 @server.feature(types.INITIALIZED)
@@ -202,6 +253,11 @@ async def on_initialized(ls: CodegraphServer, params: types.InitializedParams) -
         folders = [ls.workspace.root_uri]
     for uri in folders:
         ls.state.workspace.add_root(uri)
+    # Shown once, so a setting that did not take or a folder left unindexed is seen where the user
+    # looks (the log is an output channel nobody opens); status keeps the folders' reasons.
+    shown = ([f"initializationOptions: {'; '.join(ls.state.problems)}"] if ls.state.problems else []) + list(ls.state.workspace.failed.values())
+    if shown:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message="CodeGraph: " + ". ".join(shown)))
     asyncio.get_running_loop().create_task(_first_index(ls))
     asyncio.get_running_loop().create_task(_watch_files(ls))
 

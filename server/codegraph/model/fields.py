@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -16,6 +17,12 @@ class InvalidParams(Exception):
 
 class RequestFailed(Exception):
     """-32803: the request was understood but cannot be answered as asked."""
+
+
+def key_name(key: str) -> str:
+    """An unknown key as an error names it: as sent, or by its JSON spelling cut short when it is
+    blank, unprintable or huge."""
+    return key if key.strip() and key.isprintable() and len(key) <= 80 else json.dumps(key)[:80]
 
 
 def require_object(params: Any) -> dict:
