@@ -6,6 +6,7 @@ or absolute inside the root, ranges checked like single lines, the closest names
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,58 @@ def test_a_range_ending_past_the_file_is_refused_like_a_line_past_it(tree: RootI
             run_impact(tree, {"changes": [change]}, _none)
         assert err.value.rule == f"line 99999 is outside pkg/mod.py (1 to {lines})"
     assert run_impact(tree, {"changes": [f"pkg/mod.py:1-{lines}"]}, _none)["changed"]
+
+
+# ---- 3b. a malformed line part is about the line, not the file -----------------------------------
+@pytest.mark.parametrize("change, part", [("pkg/mod.py:abc", "'abc'"), ("pkg/mod.py:-5", "'-5'"), ("pkg/mod.py:1:2", "'1:2'"),
+                                          ("pkg/mod.py:5-", "'5-'"), ("pkg/mod.py:", "''"), ("pkg/mod.py:\u00b2", "'\u00b2'"),
+                                          ("./pkg/mod.py:abc", "'abc'")])
+def test_impact_names_a_malformed_line_after_an_indexed_file(tree: RootIndex, change: str, part: str):
+    # before: "is not a file in the index ('pkg/mod.py:abc')", for :1:2 ('pkg/mod.py:1'), a path never
+    # written; `:5-` was read as 5 and `:²` crashed (int('²'))
+    with pytest.raises(InvalidParams) as err:
+        run_impact(tree, {"changes": ["pkg/mod.py", change]}, _none)
+    assert err.value.field == "changes[1]"
+    assert err.value.rule == (f"names pkg/mod.py, but {part} after it is not a line or a range: write PATH, PATH:LINE or "
+                              "PATH:START-END, lines from 1 (e.g. pkg/mod.py:12 or pkg/mod.py:12-20)")
+
+
+def test_impact_still_says_which_file_is_not_in_the_index(tree: RootIndex):
+    for change, named in (("pkg/nope.py:3", "pkg/nope.py"), ("pkg/nope.py:abc", "pkg/nope.py:abc"), ("pkg/mod.pyx", "pkg/mod.pyx")):
+        with pytest.raises(InvalidParams) as err:
+            run_impact(tree, {"changes": [change]}, _none)
+        assert err.value.rule.startswith(f"is not a file in the index ({named!r})"), err.value.rule
+
+
+@pytest.mark.parametrize("symbol, part", [("pkg/mod.py:abc", "'abc'"), ("pkg/mod.py:-5", "'-5'"), ("pkg/mod.py:1:2", "'1:2'"),
+                                          ("pkg/mod.py:\u00b2", "'\u00b2'")])
+def test_calls_names_a_malformed_line_after_an_indexed_file(tree: RootIndex, symbol: str, part: str):
+    # before: "names no function, method or type in the index ('pkg/mod.py:abc')"; `:²` crashed
+    with pytest.raises(InvalidParams) as err:
+        run_calls(tree, {"symbol": symbol}, _none)
+    assert err.value.rule == f"names pkg/mod.py, but {part} after it is not a line number: write pkg/mod.py:LINE (lines from 1) or pkg/mod.py::Name"
+
+
+def test_calls_refuses_a_line_outside_the_file_as_impact_does(tree: RootIndex):
+    # before: "names line 0 of pkg/mod.py, where no function, method or type is defined" (and so for 99999)
+    lines = tree.files["pkg/mod.py"].lines
+    for line in (0, 99999):
+        with pytest.raises(InvalidParams) as err:
+            run_calls(tree, {"symbol": f"pkg/mod.py:{line}"}, _none)
+        assert err.value.rule == f"line {line} is outside pkg/mod.py (1 to {lines})"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no colon in a Windows file name")
+def test_a_file_whose_name_holds_a_colon_is_still_a_file(tmp_path: Path):
+    (tmp_path / "odd:12.py").write_text("def odd():\n    return 2\n")
+    (tmp_path / "odd.py").write_text("def plain():\n    return 3\n")
+    index = _index(tmp_path)
+    ids = lambda result: [u["id"] for u in result["changed"]]  # noqa: E731
+    assert ids(run_impact(index, {"changes": ["odd:12.py"]}, _none)) == ["odd:12.py::odd"]
+    assert ids(run_impact(index, {"changes": ["odd:12.py:1"]}, _none)) == ["odd:12.py::odd"]
+    assert [s["id"] for s in run_calls(index, {"symbol": "odd:12.py:1"}, _none)["symbols"]] == ["odd:12.py::odd"]
+    with pytest.raises(InvalidParams, match=r"names odd:12.py, but 'x' after it is not a line or a range"):
+        run_impact(index, {"changes": ["odd:12.py:x"]}, _none)
 
 
 # ---- 5. the closest names for Owner.member ---------------------------------------------------------

@@ -23,9 +23,12 @@ it and report MCP progress when the client asked for it. Logs go to stderr only:
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import dataclasses
 import logging
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -281,12 +284,11 @@ class Bridge:
             if name not in REQUEST_OF:
                 raise ToolError(f"unknown tool {name!r}; the tools are {', '.join(TOOL_NAMES)}")
             request = REQUEST_OF[name]
-
-            async def progress(done: int, total: int, message: str) -> None:
-                await report(float(done), float(total) if total else None, f"codegraph: {message}")
-
+            if arguments is not None and not isinstance(arguments, dict):  # the request's params: MCP names them `arguments`
+                raise InvalidParams("arguments", f"must be an object, got {type(arguments).__name__}")
             measure = distill_message_bytes(request_id) if request == service.DISTILL else None
-            result = await self.workspace.answer(request, arguments, measure=measure, report=progress if report else None)
+            progress = RisingProgress(report) if report else None
+            result = await self.workspace.answer(request, arguments, measure=measure, report=progress)
             log.info("%s answered in %.0f ms", name, (time.perf_counter() - started) * 1000)
             if request == service.EXPLORE or request in service.QUERIES:
                 return result["text"], result, False
@@ -304,6 +306,36 @@ class Bridge:
         except Exception as exc:
             log.exception("%s failed", name)
             return f"{name}: internal error ({type(exc).__name__}: {exc}); the server is still running, try again or rephrase", None, True
+
+
+class RisingProgress:
+    """The first build's progress as MCP progress notifications for one call, on one scale that
+    only rises: the spec requires the value to increase with each notification for a token.
+
+    The service reports phases with their own counts (service.Report): the walk ("reading N
+    files", total unknown), the parse ("parsed N/M files", total M = the files walked) and the
+    end ("indexed M files"); each phase counts from its own zero. A phase is a run of reports
+    with the same total. Each phase starts where the notifications so far left off (the highest
+    value sent) and adds its own count; a report that would not raise the value is not sent.
+    `total` is sent only in a phase that knows it, as that start plus the phase's total, so it
+    is one number for the whole phase and never below the value. The phase's own counts stay
+    in the message."""
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.sent: float | None = None  # the last (highest) value sent
+        self.phase: int | None = None  # the service's total for the current phase (0: unknown)
+        self.start = 0.0  # where the current phase starts on the call's scale
+
+    async def __call__(self, done: int, total: int, message: str) -> None:
+        if total != self.phase:
+            self.phase, self.start = total, self.sent or 0.0
+        value = self.start + max(float(done), 0.0)
+        if self.sent is not None and value <= self.sent:
+            return
+        self.sent = value
+        known = self.start + total if total and done <= total else None
+        await self.report(value, known, f"codegraph: {message}")
 
 
 def distill_content(result: dict) -> tuple[str, dict | None]:
@@ -361,6 +393,33 @@ def build_server(bridge: Bridge) -> Any:
     return _server_v2(bridge, types, Server)
 
 
+# `arguments` of a tools/call as sent, when it is not an object (see `_arguments_as_sent`)
+_SENT_ARGUMENTS: contextvars.ContextVar[Any] = contextvars.ContextVar("codegraph_sent_arguments")
+_NOT_SET = object()
+
+
+async def _arguments_as_sent(ctx: Any, call_next: Any) -> Any:
+    """mcp >= 2 server middleware: a tools/call whose `arguments` is not an object (`[]`, `"x"`)
+    becomes a tool error naming `arguments`, like every other malformed argument.
+
+    The SDK validates a request's params before any handler runs and refuses such a call with
+    an anonymous -32602 "Invalid request parameters". Middleware (`Server.middleware`) runs
+    before that validation and may pass on a rewritten context (the SDK's documented way): the
+    call goes on with empty arguments, and what was sent travels to `call_tool` in a context
+    variable (the handler runs in this middleware's task), which hands it to the bridge."""
+    params = ctx.params
+    if ctx.method != "tools/call" or not isinstance(params, Mapping):
+        return await call_next(ctx)
+    sent = params.get("arguments")
+    if sent is None or isinstance(sent, Mapping):
+        return await call_next(ctx)
+    token = _SENT_ARGUMENTS.set(sent)
+    try:
+        return await call_next(dataclasses.replace(ctx, params={**params, "arguments": {}}))
+    finally:
+        _SENT_ARGUMENTS.reset(token)
+
+
 def _server_v2(bridge: Bridge, types: Any, Server: Any) -> Any:
     """mcp >= 2: handlers are (ctx, params), given to the constructor."""
     tools = _tool_models(types)
@@ -371,11 +430,17 @@ def _server_v2(bridge: Bridge, types: Any, Server: Any) -> Any:
     async def call_tool(ctx: Any, params: Any) -> Any:
         session = getattr(ctx, "session", None)
         report = getattr(session, "report_progress", None)
-        text, structured, is_error = await bridge.call(params.name, params.arguments, report, getattr(ctx, "request_id", None))
+        arguments = _SENT_ARGUMENTS.get(_NOT_SET)
+        arguments = params.arguments if arguments is _NOT_SET else arguments
+        text, structured, is_error = await bridge.call(params.name, arguments, report, getattr(ctx, "request_id", None))
         return _result_model(types, text, structured, is_error)
 
-    return Server("codegraph", version=__version__, title="codegraph", instructions=SERVER_INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    server = Server("codegraph", version=__version__, title="codegraph", instructions=SERVER_INSTRUCTIONS,
+                    on_list_tools=list_tools, on_call_tool=call_tool)
+    middleware = getattr(server, "middleware", None)
+    if isinstance(middleware, list):  # mcp 2.x (provisional there); without it the SDK's -32602 stands (docs/mcp.md)
+        middleware.append(_arguments_as_sent)
+    return server
 
 
 def _server_v1(bridge: Bridge, types: Any, Server: Any) -> Any:

@@ -81,17 +81,24 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
         if text in units and units[text].kind != "statement":
             return [units[text]]
     path, sep, line = text.rpartition(":")
-    if sep and line.isdigit() and _path_like(path):
+    is_line = bool(sep) and line.isascii() and line.isdigit()  # `²` is a digit to str.isdigit, not to int()
+    if is_line and _path_like(path):
         path = indexed_path(index, path, field)
-    if sep and line.isdigit() and path in index.files:
-        hit = unit_at(index, path, int(line))
+    if is_line and path in index.files:
+        n, last = int(line), index.files[path].lines
+        if not 1 <= n <= last:
+            raise InvalidParams(field, f"line {n} is outside {path} (1 to {last})")
+        hit = unit_at(index, path, n)
         if hit is None:
-            raise InvalidParams(field, f"names line {line} of {path}, where no function, method or type is defined")
+            raise InvalidParams(field, f"names line {n} of {path}, where no function, method or type is defined")
         return [hit]
     if _path_like(text) and (as_file := indexed_path(index, text, field)) in index.files:
         text = as_file
     if text in index.files:
         raise InvalidParams(field, f"names a file; name a unit in it (e.g. {text}:LINE or {text}::Name)")
+    if "::" not in text and (at := file_before_colon(index, text)) is not None:  # `path:abc`, `path:-5`, `path:1:2`
+        file, rest = at
+        raise InvalidParams(field, f"names {file}, but {rest!r} after it is not a line number: write {file}:LINE (lines from 1) or {file}::Name"[:600])
     table = symbol_table(index)
     head = text.split("::", 1)[0]
     if "::" in text and (head in index.files or "/" in head):  # a unit id whose path or name is off
@@ -114,6 +121,23 @@ def resolve_symbol(index: "RootIndex", text: str, field: str = "symbol") -> list
         shown = ", ".join(u.id for u in found[:MAX_MATCHES])
         raise InvalidParams(field, f"is ambiguous: {len(found)} units are named {text!r} ({shown}, …); name one as path::Qualified.name"[:600])
     return found
+
+
+def file_before_colon(index: "RootIndex", text: str) -> tuple[str, str] | None:
+    """(file, rest) when the part of `text` before one of its colons is a file in the index (the
+    longest such part) and the whole is not: `text` is that file with a malformed `:LINE` after
+    it (`src/a.py:abc`, `src/a.py:-5`, `src/a.py:1:2`), and the error is about the line, not the
+    file. A file whose own name holds a colon is never mistaken: the caller asks this only once
+    the whole text named no file."""
+    end = len(text)
+    while (end := text.rfind(":", 0, end)) > 0:
+        try:
+            path = indexed_path(index, text[:end], "")
+        except InvalidParams:  # that part leaves the root: not a file of this index
+            continue
+        if path in index.files:
+            return path, text[end + 1 :]
+    return None
 
 
 def _path_like(text: str) -> bool:

@@ -10,11 +10,12 @@ and is listed after every proven one.
 from __future__ import annotations
 
 import heapq
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..model.facts import Unit
 from ..model.fields import InvalidParams
-from .calls import callers, indexed_path, unit_at
+from .calls import callers, file_before_colon, indexed_path, unit_at
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex
@@ -37,14 +38,8 @@ def changed_units(index: "RootIndex", changes: list[str], field: str = "changes"
     holding those lines)."""
     out: list[Unit] = []
     for i, change in enumerate(changes):
-        text = change.strip()
-        path, lines = text, None
-        head, sep, tail = text.rpartition(":")
-        if sep and tail.replace("-", "", 1).isdigit() and tail[0] != "-":
-            path, (a, _, b) = head, tail.partition("-")
-            lines = (int(a), int(b or a))
         where = f"{field}[{i}]"
-        path = indexed_path(index, path, where)
+        path, lines = _parse_change(index, change.strip(), where)
         if path not in index.files:
             near = sorted(p for p in index.files if p.rsplit("/", 1)[-1] == path.rsplit("/", 1)[-1])[:5]
             hint = f"; files so named: {', '.join(near)}" if near else ""
@@ -64,6 +59,38 @@ def changed_units(index: "RootIndex", changes: list[str], field: str = "changes"
             if u not in out:
                 out.append(u)
     return out
+
+
+def _parse_change(index: "RootIndex", text: str, where: str) -> tuple[str, tuple[int, int] | None]:
+    """(path as the index spells it, (start, end) or None for the whole file). `PATH:LINE` and
+    `PATH:START-END` when PATH is an indexed file; else the whole text as a path when it is one
+    (a file name may hold a colon); else, when the part before a colon is an indexed file, the
+    part after it is a malformed line (`:abc`, `:-5`, `:1:2`, `:5-`) and the error says so.
+    Anything else is a path the caller reports as not in the index (or outside the root)."""
+    head, sep, tail = text.rpartition(":")
+    span = _SPAN.fullmatch(tail) if sep else None
+    lines = (int(span[1]), int(span[2] or span[1])) if span else None
+    if lines and (path := _indexed(index, head)) in index.files:
+        return path, lines
+    if (path := _indexed(index, text)) in index.files:
+        return path, None
+    at = file_before_colon(index, text)
+    if at is not None:
+        path, rest = at
+        raise InvalidParams(where, f"names {path}, but {rest!r} after it is not a line or a range: write "
+                                   f"PATH, PATH:LINE or PATH:START-END, lines from 1 (e.g. {path}:12 or {path}:12-20)"[:600])
+    return indexed_path(index, head if lines else text, where), lines
+
+
+_SPAN = re.compile(r"([0-9]+)(?:-([0-9]+))?")  # LINE or START-END, ASCII digits only (`²` is no line)
+
+
+def _indexed(index: "RootIndex", path: str) -> str | None:
+    """`path` as the index spells it, or None when it leaves the root."""
+    try:
+        return indexed_path(index, path, "")
+    except InvalidParams:
+        return None
 
 
 def impact(index: "RootIndex", changed: list[Unit], depth: int, likely: bool) -> list[Reached]:
