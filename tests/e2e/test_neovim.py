@@ -5,8 +5,9 @@ waits for the server to attach, and runs :CodegraphExplore (by argument and by t
 under the cursor), checks the indexing progress (notifications and statusline()),
 :CodegraphCopyPack, <CR> on a code line, q, :CodegraphDistill (overview and question) and
 :CodegraphStatus, Neovim's own vim.lsp.buf.workspace_symbol() and incoming_calls() on the
-index (the standard views), checks that a server error is notified, and that :CodegraphCancel stops a
-request (no result opens, the server keeps serving).
+index (the standard views), checks that a server error is notified, that :CodegraphCancel stops a
+request (no result opens, the server keeps serving), and that gd into a file open with unsaved
+changes lands in that buffer. A second test checks the :CodegraphStatus text (no server).
 
 Environment:
   CODEGRAPH_NVIM_BINS   colon-separated nvim binaries (default: /usr/bin/nvim and
@@ -248,3 +249,53 @@ def test_neovim_client_end_to_end(nvim: str | None, tmp_path: Path) -> None:
     assert proc.returncode == 0, detail
     assert "RESULT PASS" in report, detail
     assert not [line for line in report.splitlines() if line.startswith("FAIL")], detail
+
+
+STATUS_SCRIPT = """
+local ok, err = pcall(function()
+vim.opt.runtimepath:prepend(os.getenv("CODEGRAPH_E2E_PLUGIN"))
+local fmt = require("codegraph")._format_status
+local skipped = {}
+for i = 1, 50 do skipped[i] = { path = "big" .. i .. ".py", reason = "too large" } end
+local root = { rootUri = "file:///ws", files = 3, symbols = 9, resolvedEdges = 4, unresolvedCalls = 1,
+  languages = { python = 3 }, skipped = skipped, skippedTotal = 60, lastUpdateMs = 5 }
+local lines = { fmt({ indexVersion = 2, ready = true, roots = { root } }) }
+root.skippedTotal = nil -- an older server: the list is all there is
+table.insert(lines, fmt({ indexVersion = 2, ready = true, roots = { root } }))
+root.skipped = {}
+table.insert(lines, fmt({ indexVersion = 2, ready = true, roots = { root } }))
+local failed = { rootUri = "file:///gone", files = 0, symbols = 0, resolvedEdges = 0, unresolvedCalls = 0,
+  languages = vim.empty_dict(), skipped = {}, skippedTotal = 0, lastUpdateMs = 0, error = "/gone does not exist" }
+table.insert(lines, fmt({ indexVersion = 2, ready = true, roots = { root, failed } }))
+vim.fn.writefile(vim.split(table.concat(lines, "\\n---\\n"), "\\n"), os.getenv("CODEGRAPH_E2E_OUT"))
+end)
+if ok then vim.cmd("qall!") end
+io.stderr:write(tostring(err) .. "\\n")
+vim.cmd("cquit 1")
+"""
+
+
+@pytest.mark.parametrize("nvim", BINS or [None], ids=lambda b: str(b))
+def test_neovim_status_counts_every_skipped_file(nvim: str | None, tmp_path: Path) -> None:
+    """The server lists the first 50 skipped files and counts them all in `skippedTotal`; a
+    workspace folder without an index is listed with the reason in `error`."""
+    if os.environ.get("CODEGRAPH_SKIP_E2E") == "1":
+        pytest.skip("CODEGRAPH_SKIP_E2E=1")
+    if nvim is None:
+        pytest.fail("no Neovim found; install one or set CODEGRAPH_SKIP_E2E=1")
+    script = tmp_path / "status.lua"
+    script.write_text(STATUS_SCRIPT)
+    out = tmp_path / "status.txt"
+    env = {k: v for k, v in os.environ.items() if k not in ("NVIM", "NVIM_LISTEN_ADDRESS")}
+    for name in ("CONFIG", "DATA", "CACHE", "STATE"):
+        env[f"XDG_{name}_HOME"] = str(tmp_path / "xdg" / name.lower())
+    env.update(CODEGRAPH_E2E_PLUGIN=str(PLUGIN), CODEGRAPH_E2E_OUT=str(out))
+    proc = subprocess.run([nvim, "--headless", "--clean", "-i", "NONE", "-n", "-c", f"luafile {script}"],
+                          cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    total, listed, none, failed = out.read_text().split("\n---\n")
+    assert total.splitlines()[1] == (
+        "/ws: 3 files, 9 symbols, 4 resolved edges, 1 unresolved calls (python 3), 60 skipped"), total
+    assert listed.splitlines()[1].endswith(", 50 skipped"), listed
+    assert "skipped" not in none, none
+    assert failed.splitlines()[2] == "/gone: not indexed: /gone does not exist", failed  # a folder without an index

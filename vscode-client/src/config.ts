@@ -5,8 +5,11 @@ import * as vscode from "vscode";
 
 export const SECTION = "codegraph";
 
-/** Settings whose change needs a server restart (they travel in `initializationOptions`). */
-export const RESTART_SETTINGS = ["server.command", "exclude", "maxFileBytes", "adaptiveExplore"].map(
+/**
+ * Settings whose change needs a server restart (they travel only in `initializationOptions`).
+ * Not `adaptiveExplore`: every explore request sends it as `adaptive`, which beats the default.
+ */
+export const RESTART_SETTINGS = ["server.command", "exclude", "maxFileBytes"].map(
     (k) => `${SECTION}.${k}`,
 );
 

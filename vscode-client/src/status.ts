@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import type * as lc from "vscode-languageclient/node";
 import * as lsp from "./lsp_ext";
+import { rootSummary } from "./status_text";
 
 /** What the status bar reads of the server's owner (`Ctx` is one; this module imports none of it). */
 export interface ServerState {
@@ -72,14 +73,12 @@ export class StatusBar implements vscode.Disposable {
 
     private render(st: lsp.StatusResult): void {
         const files = st.roots.reduce((n, r) => n + r.files, 0);
-        const text = st.ready ? `$(type-hierarchy) CodeGraph: ${files} files` : `$(sync~spin) CodeGraph: indexing… ${files} files`;
+        const icon = st.roots.some((r) => r.error) ? "$(warning)" : "$(type-hierarchy)";
+        const text = st.ready ? `${icon} CodeGraph: ${files} files` : `$(sync~spin) CodeGraph: indexing… ${files} files`;
         const md = new vscode.MarkdownString(undefined, true);
         md.appendMarkdown(`**CodeGraph** — ${st.ready ? "ready" : "indexing"}, index version ${st.indexVersion}\n\n`);
         for (const r of st.roots) {
-            const langs = Object.entries(r.languages).map(([l, n]) => `${l} ${n}`).join(", ");
-            md.appendMarkdown(`- \`${r.rootUri}\`: ${r.files} files (${langs || "none"}), ${r.symbols} symbols, ` +
-                `${r.resolvedEdges} resolved edges, ${r.unresolvedCalls} unresolved calls, ` +
-                `${r.skipped.length} skipped, ${lastUpdate(r.lastUpdateMs)}\n`);
+            md.appendMarkdown(`- ${rootSummary(r)}, ${lastUpdate(r.lastUpdateMs)}\n`);
         }
         this.show(text, md);
     }

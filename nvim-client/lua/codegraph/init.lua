@@ -570,17 +570,24 @@ local function format_status(result)
   local out = { string.format("index version %s, %s", tostring(result.indexVersion),
     result.ready and "ready" or "indexing") }
   for _, r in ipairs(result.roots or {}) do
-    local langs = {}
-    for lang, n in pairs(r.languages or {}) do table.insert(langs, lang .. " " .. tostring(n)) end
-    table.sort(langs)
-    table.insert(out, string.format("%s: %s files, %s symbols, %s resolved edges, %s unresolved calls%s%s",
-      vim.uri_to_fname(r.rootUri or "file:///?"), tostring(r.files), tostring(r.symbols),
-      tostring(r.resolvedEdges), tostring(r.unresolvedCalls),
-      #langs > 0 and (" (" .. table.concat(langs, ", ") .. ")") or "",
-      (r.skipped and #r.skipped > 0) and (", " .. #r.skipped .. " skipped") or ""))
+    local root = vim.uri_to_fname(r.rootUri or "file:///?")
+    if r.error then -- a workspace folder without an index, and why
+      table.insert(out, root .. ": not indexed: " .. tostring(r.error))
+    else
+      local langs = {}
+      for lang, n in pairs(r.languages or {}) do table.insert(langs, lang .. " " .. tostring(n)) end
+      table.sort(langs)
+      -- `skipped` lists only the first 50; `skippedTotal` counts them all.
+      local skipped = tonumber(r.skippedTotal) or #(r.skipped or {})
+      table.insert(out, string.format("%s: %s files, %s symbols, %s resolved edges, %s unresolved calls%s%s",
+        root, tostring(r.files), tostring(r.symbols), tostring(r.resolvedEdges), tostring(r.unresolvedCalls),
+        #langs > 0 and (" (" .. table.concat(langs, ", ") .. ")") or "",
+        skipped > 0 and (", " .. skipped .. " skipped") or ""))
+    end
   end
   return table.concat(out, "\n")
 end
+M._format_status = format_status -- for tests
 
 --- Report the index state of the server for the current buffer.
 function M.status()
@@ -666,8 +673,57 @@ local function reference_at_cursor()
   return nil
 end
 
---- Open the `path:line` reference under the cursor of a result buffer.
-function M.jump()
+-- The buffer of the file `path`, or nil. (vim.fn.bufnr(path) is no exact lookup: its argument
+-- is also a pattern matched anywhere in a name, so "cart.py" finds "cart.pyi" too.)
+local function file_buffer(path)
+  local want = vim.fn.resolve(normalize(path))
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    local name = vim.api.nvim_buf_get_name(b)
+    if name ~= "" and vim.bo[b].buftype == "" and vim.fn.resolve(normalize(name)) == want then return b end
+  end
+  return nil
+end
+
+-- Whether `win` may show another buffer without losing unsaved changes (E37 otherwise).
+local function can_leave(win)
+  local b = vim.api.nvim_win_get_buf(win)
+  if not vim.bo[b].modified or vim.o.hidden or vim.bo[b].bufhidden == "hide" then return true end
+  return #vim.fn.win_findbuf(b) > 1
+end
+
+-- Show `path` at `line` in a source window of this tab: one that already shows the file, else
+-- the first that can switch (else a split above one), else a split above the result. A buffer of
+-- the file that is already open (maybe modified) is shown as it is: `:edit` on it would reload it
+-- from disk, which fails with E37 when it has unsaved changes.
+local function open_at(path, line)
+  local here = vim.api.nvim_get_current_win()
+  local buf = file_buffer(path)
+  local target, fallback
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local b = vim.api.nvim_win_get_buf(win)
+    if win ~= here and not results[b] and vim.bo[b].buftype == "" then
+      if buf and b == buf then target = win; break end
+      if not target and can_leave(win) then target = win end
+      fallback = fallback or win
+    end
+  end
+  if target then
+    vim.api.nvim_set_current_win(target)
+  else
+    if fallback then vim.api.nvim_set_current_win(fallback) end
+    vim.cmd("aboveleft split")
+  end
+  if buf and vim.api.nvim_buf_is_loaded(buf) then
+    if vim.api.nvim_get_current_buf() ~= buf then vim.api.nvim_win_set_buf(0, buf) end
+  else
+    vim.cmd("edit " .. vim.fn.fnameescape(path))
+  end
+  local max = vim.api.nvim_buf_line_count(0)
+  vim.api.nvim_win_set_cursor(0, { math.max(1, math.min(line, max)), 0 })
+  vim.cmd("normal! zz")
+end
+
+local function jump()
   local info = results[vim.api.nvim_get_current_buf()]
   local ref
   if info and info.kind == "explore" and type(info.result) == "table" and info.result.refs then
@@ -686,21 +742,18 @@ function M.jump()
     notify("file not found: " .. path, vim.log.levels.WARN)
     return
   end
-  local here = vim.api.nvim_get_current_win()
-  local target
-  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-    local b = vim.api.nvim_win_get_buf(win)
-    if win ~= here and not results[b] and vim.bo[b].buftype == "" then target = win; break end
+  local ok, err = pcall(open_at, path, ref.line)
+  if not ok then
+    err = tostring(err)
+    notify("cannot open " .. path .. ":" .. tostring(ref.line) .. ": " .. (err:match("(E%d+:.*)$") or err),
+      vim.log.levels.ERROR)
   end
-  if target then
-    vim.api.nvim_set_current_win(target)
-  else
-    vim.cmd("aboveleft split")
-  end
-  vim.cmd("edit " .. vim.fn.fnameescape(path))
-  local max = vim.api.nvim_buf_line_count(0)
-  vim.api.nvim_win_set_cursor(0, { math.max(1, math.min(ref.line, max)), 0 })
-  vim.cmd("normal! zz")
+end
+
+--- Open the `path:line` reference under the cursor of a result buffer. Failures are notified.
+function M.jump()
+  local ok, err = pcall(jump)
+  if not ok then notify("jump failed: " .. tostring(err), vim.log.levels.ERROR) end
 end
 
 --- Stop every codegraph server and re-attach the open buffers.

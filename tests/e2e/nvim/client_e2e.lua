@@ -410,4 +410,46 @@ step("restart", function()
   check(buf_text(buf):find(SOURCE, 1, true), "explore after restart lacks the source")
 end)
 
+-- The source file open with unsaved changes: explore sees them (didChange), and gd on one of its
+-- lines goes into that buffer as it is (`:edit` on it would fail with E37), keeping the changes.
+step("jump-into-unsaved-buffer", function()
+  local win
+  for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.bo[vim.api.nvim_win_get_buf(w)].buftype == "" then win = w; break end
+  end
+  check(win, "no source window")
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_set_current_buf(src_buf)
+  local saved = vim.api.nvim_buf_get_lines(src_buf, 0, -1, false)
+  local probe = "codegraph_unsaved_probe"
+  vim.api.nvim_buf_set_lines(src_buf, -1, -1, false, { "", "", "def " .. probe .. "():", "    return 42" })
+  local def_line = #saved + 3
+  check(vim.bo[src_buf].modified, "the edit did not modify the buffer")
+  vim.wait(300) -- past the didChange debounce of newer Neovims
+  local since = #notes
+  vim.cmd("CodegraphExplore " .. probe)
+  local buf = wait_for_result("codegraph://explore/" .. probe, since)
+  local row, lnum
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local n = l:match("^(%d+)\t")
+    if n and l:find("def " .. probe, 1, true) then row, lnum = i, tonumber(n); break end
+  end
+  check(row, "the result lacks the unsaved function: " .. buf_text(buf):sub(1, 600))
+  check(lnum == def_line, "the unsaved function is at line " .. lnum .. ", expected " .. def_line)
+  vim.api.nvim_win_set_cursor(0, { row, 0 })
+  since = #notes
+  vim.cmd("normal gd")
+  check(#notes_since(since, vim.log.levels.ERROR) == 0, "gd notified an error: "
+    .. table.concat(notes_since(since, vim.log.levels.ERROR), " / "))
+  check(vim.api.nvim_get_current_buf() == src_buf, "gd opened " .. vim.api.nvim_buf_get_name(0)
+    .. ", expected the modified buffer of " .. FILE)
+  check(vim.api.nvim_win_get_cursor(0)[1] == def_line, "gd put the cursor at line "
+    .. vim.api.nvim_win_get_cursor(0)[1] .. ", expected " .. def_line)
+  check(vim.bo[src_buf].modified, "the buffer lost its unsaved changes")
+  check(vim.api.nvim_get_current_line() == "def " .. probe .. "():", "the cursor line is "
+    .. vim.inspect(vim.api.nvim_get_current_line()))
+  vim.api.nvim_buf_set_lines(src_buf, 0, -1, false, saved)
+  vim.bo[src_buf].modified = false
+end)
+
 finish()
