@@ -201,7 +201,7 @@ def cmd_distill(args: argparse.Namespace) -> int:
     from .requests import InvalidParams, RequestFailed
 
     workspace, _, _ = _open_workspace(args)
-    params: dict = {"format": args.format, "question": args.question or None}  # None: the contract's default
+    params: dict = {"format": args.format, "question": args.question}  # None (not given): the contract's default; "" is refused like "   "
     if args.budget_bytes is not None:
         params["budgetBytes"] = args.budget_bytes
     try:
