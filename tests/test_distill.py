@@ -303,7 +303,10 @@ def test_markdown_is_the_agent_ready_pack() -> None:
     ({"deadlineMs": 0}, "deadlineMs"),
     ({"obligations": [{"id": "a", "witnessSets": [["no-selector"]]}]}, "obligations[0].witnessSets[0]"),
     ({"obligations": [{"id": "a", "witnessSets": []}]}, "obligations[0].witnessSets"),
-    ({"obligations": [{"id": "a", "witnessSets": [["a::b"]], "evidence": "vibes"}]}, "evidence"),
+    ({"obligations": [{"id": "a", "witnessSets": [["a::b"]], "evidence": "vibes"}]}, "obligations[0].evidence"),
+    ({"obligations": [{"id": " ", "witnessSets": [["a::b"]]}]}, "obligations[0].id"),
+    ({"obligations": [{"id": "a", "witness_sets": [["a::b"]]}]}, "obligations[0].witness_sets"),  # a misspelling is refused
+    ({"obligations": [{"id": "a", "witnessSets": [["a::b"]], "requried": False}]}, "obligations[0].requried"),
 ])
 def test_invalid_params_name_the_field(params: dict, field: str) -> None:
     with pytest.raises(InvalidParams) as err:

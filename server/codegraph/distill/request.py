@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import protocol
-from ..model.fields import InvalidParams, get_enum, get_int, get_str
+from ..model.fields import InvalidParams, get_enum, get_int, get_str, key_name
 
 # The limits are declared once, in the protocol (model/protocol.json).
 _DECLARED = protocol.PROTOCOL["requests"]["distill"]
@@ -61,12 +61,19 @@ def _obligation(raw: object, n: int) -> ObligationSpec:
     field = f"obligations[{n}]"
     if not isinstance(raw, dict):
         raise InvalidParams(field, "must be an object")
-    oid = get_str(raw, "id", required=True, max_len=200)
+    fields = list(_OBLIGATION["items"]["properties"])
+    for key in sorted(raw):  # an unknown (or misspelt) field is refused, as a request's are
+        if key not in fields:
+            raise InvalidParams(f"{field}.{key_name(key)}", f"is not a field of an obligation (fields: {', '.join(fields)})")
+    try:
+        oid = get_str(raw, "id", required=True, max_len=200)
+        evidence = get_enum(raw, "evidence", LEVELS, "direct_syntax")
+    except InvalidParams as exc:  # named within the obligation
+        raise InvalidParams(f"{field}.{exc.field}", exc.rule) from None
     required = raw.get("required", True)
     if not isinstance(required, bool):
         raise InvalidParams(f"{field}.required", "must be a boolean")
-    evidence = get_enum(raw, "evidence", LEVELS, "direct_syntax")
-    sets = raw.get("witnessSets", raw.get("witness_sets"))
+    sets = raw.get("witnessSets")
     if not isinstance(sets, list) or not sets or len(sets) > MAX_SETS:
         raise InvalidParams(f"{field}.witnessSets", f"must be a list of 1–{MAX_SETS} witness sets")
     out: list[tuple[str, ...]] = []
