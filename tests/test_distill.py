@@ -258,6 +258,27 @@ def test_a_question_in_plain_words_seeds_from_the_learned_ranking() -> None:
     assert "notes/cli.py::main" not in by_id(pack)  # the overview's entry is not near the question
 
 
+def test_a_question_pack_brings_no_module_statements_no_seed_reaches(tmp_path: Path) -> None:
+    """The seeds' files give the question's pool their functions and types; their module statements
+    (type variables bound to callables, as a web framework's blueprint module declares them) filled a
+    question's stages with `<wiring@N>` lines no seed reaches."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "blueprints.py").write_text(
+        "import typing as t\n\nCallback = t.Callable[[int], int]\nHook = t.Callable[[str], None]\n"
+        "T_record = t.TypeVar('T_record', bound=Callback)\nT_hook = t.TypeVar('T_hook', bound=Hook)\n\n\n"
+        "class Blueprint:\n    def __init__(self, name):\n        self.name = name\n        self.children = []\n\n"
+        "    def register(self, app):\n        for child in self.children:\n            child.register(app)\n\n"
+        "    def register_blueprint(self, blueprint):\n        self.children.append(blueprint)\n"
+    )
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    symbols = [s["symbol"] for s in pack_of(index, scenario="query", question="how are blueprints registered?")["sources"]]
+    assert "Blueprint.register" in symbols and "Blueprint.register_blueprint" in symbols
+    assert not [s for s in symbols if s.startswith("<wiring@")]
+
+
 def test_a_question_packs_key_names_the_explore_weights_its_seeds_come_from(monkeypatch) -> None:
     index = built("py-service")
     from codegraph.distill import query

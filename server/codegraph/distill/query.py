@@ -90,5 +90,7 @@ def neighbourhood(model: Model, seed_ids: list[str]) -> set[str]:
     files = {model.units[s].path for s in seed_ids}
     for s in seed_ids:
         pool |= model.neighbours(s)
-    pool |= {uid for uid, u in model.units.items() if u.path in files}
+    # a seed file's module statements (imports, registrations) only when a seed reaches them: as a
+    # file's units they filled a question's stages with `<wiring@N>` import lines
+    pool |= {uid for uid, u in model.units.items() if u.path in files and u.kind != "statement"}
     return pool
