@@ -1525,3 +1525,16 @@ def test_at_a_small_budget_the_named_symbols_body_comes_before_the_listing(tmp_p
     text = explore(idx, ExploreRequest("How does `handle_request` handle a request?", 1000), lambda: None)["text"]
     assert len(text) <= 1000
     assert "def handle_request(req):" in text and "req = step_close(req)" in text
+
+
+def test_a_call_inside_a_closure_is_listed_once_where_it_is_written(tmp_path):
+    """The ranked graph counts a closure's call for its enclosing function too: the flow held
+    `outer → ok` and `outer.inner → ok` for one call site, and the listing showed both."""
+    (tmp_path / "a.py").write_text("from b import ok\n\n\ndef outer():\n    def inner():\n        return ok()\n    return inner\n\n\ndef other():\n    return outer()()\n")
+    (tmp_path / "b.py").write_text("def ok():\n    return 1\n")
+    idx = built_index(tmp_path)
+    result = explore(idx, ExploreRequest("how does other get to ok", 4000), lambda: None)
+    listing = result["text"].split("## Flow", 1)[1].split("####", 1)[0]
+    assert "`outer.inner` → `ok` — called at a.py:6" in listing
+    assert "`outer` → `ok`" not in listing
+    assert any(h["from"] == "outer" and h["to"] == "ok" for h in result["hops"])  # the JSON keeps every hop

@@ -464,7 +464,8 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int, named: set[str] = froze
     proposed it. Past the cap, the hops from units that no hop of the core links to a symbol the
     question names go first (a word match's side chain; last first), then the least likely
     periphery hops."""
-    hops = list(flow.hops)
+    hops = _without_lifted_twins(flow.hops, index.resolver.units)
+    total = len(hops)
     said = {id(h): _hop_words(h) for h in hops}  # each hop's line after its number, formatted once
     text = _render_flow_hops(flow, hops, said)
     linked = _linked_to_named([h for h in flow.hops if h.src.id in flow.spine and h.dst.id in flow.spine], named)
@@ -483,8 +484,28 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int, named: set[str] = froze
             cut.add("later")
         hops.remove(victim)
         why = "more" if "later" in cut else " or ".join(w for w in ("less likely", "side-chain") if w in cut)
-        text = _render_flow_hops(flow, hops, said, len(flow.hops) - len(hops), why)
+        text = _render_flow_hops(flow, hops, said, total - len(hops), why)
     return text if len(text) <= cap else ""
+
+
+def _without_lifted_twins(hops, units: dict) -> list:
+    """The hops, less those a nested callable's own hop repeats: a call inside a closure counts for
+    its enclosing callable too (the ranked graph lifts it), so `outer → ok` and `outer.inner → ok`
+    name one call site; the listing shows it once, where it is written. The JSON keeps both."""
+    callers: dict[tuple[str, int], set[str]] = defaultdict(set)  # (callee, line) → the hops' callers
+    for h in hops:
+        callers[(h.dst.id, h.line)].add(h.src.id)
+
+    def lifted(h) -> bool:
+        for src in callers[(h.dst.id, h.line)] - {h.src.id}:
+            parent = units[src].parent if src in units else None
+            while parent is not None:
+                if parent == h.src.id:
+                    return True
+                parent = units[parent].parent if parent in units else None
+        return False
+
+    return [h for h in hops if not lifted(h)]
 
 
 def _linked_to_named(hops, named: set[str]) -> set[str] | None:
