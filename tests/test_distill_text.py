@@ -99,7 +99,7 @@ class _Shares:
     def __init__(self, *names: str) -> None:
         self.names = names
 
-    def contributions(self, row):
+    def raised_by(self, row):
         return [(float(len(self.names) - i), n) for i, n in enumerate(self.names)]
 
 
@@ -156,3 +156,16 @@ def test_an_empty_folder_says_there_is_nothing_to_distill(tmp_path: Path) -> Non
     pack = run_distill_frame(index, {"format": "json"})["pack"]
     assert pack["selection"]["units"] == 0 and pack["sources"] == [] and pack["status"] == "complete"
     assert {"status", "selection", "sources", "flow", "obligations", "gaps", "facts", "components"} <= set(pack)
+
+
+def test_a_reason_names_only_what_the_unit_has():
+    """A feature with a negative weight raises the score of the units that lack it: "outside the
+    library's code" was the reason of koa's `response.attachment`, which is library code."""
+    model = ranker.shipped()
+    means = [m for _, m in model._a]
+    for i, name in enumerate(model.names):
+        w = model._a[i][0]
+        if w < 0 and name in ranker.SAYS:
+            row = list(means)
+            row[i] = 0.0  # lacks it: below the mean, so its share is positive
+            assert ranker.SAYS[name] not in ranker.reason(model, row).split("; "), name

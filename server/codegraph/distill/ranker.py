@@ -88,9 +88,11 @@ class Ranker:
         tail = cw[len(self.names):]  # the context columns' weights (map stops at the shorter row)
         return [cb + sum(map(mul, cw, r)) + sum(map(mul, tail, c)) for r, c in zip(rows, ctx)]
 
-    def contributions(self, row: list[float]) -> list[tuple[float, str]]:
-        """Each feature's share of the score, largest first (the one-line reason reads them)."""
-        parts = [(w * (x - m), n) for (w, m), x, n in zip(self._a, row, self.names)]
+    def raised_by(self, row: list[float]) -> list[tuple[float, str]]:
+        """The features whose value, above the candidates' mean, raised the score, largest share
+        first: what the unit has that counts for it. (A feature below its mean whose weight is
+        negative also raises the score, by what the unit lacks: its phrase would say the opposite.)"""
+        parts = [(w * (x - m), n) for (w, m), x, n in zip(self._a, row, self.names) if w > 0 and x > m]
         return sorted(parts, key=lambda p: (-p[0], p[1]))
 
     def role_scores(self, row: list[float]) -> dict[str, float]:
@@ -213,7 +215,7 @@ def reason(ranker: Ranker, row: list[float]) -> str:
     """The one-line reason: the two features that raised this unit's score most, each saying what the
     other does not (never "assembly on the lifecycle walk; on the lifecycle walk")."""
     said: dict[str, str] = {}
-    for share, n in ranker.contributions(row):
+    for share, n in ranker.raised_by(row):
         if share <= 0 or len(said) == 2:
             break
         phrase = SAYS.get(n, n)
