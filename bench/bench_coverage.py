@@ -36,7 +36,8 @@ from codegraph.graph.likely import likely_graph  # noqa: E402
 from codegraph.index.index import RootIndex  # noqa: E402
 
 # the cases live beside the main checkout (worktrees sit one folder deeper)
-DEVSET_CASES = next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset")
+# the gold cases: $CODEGRAPH_DEVSET (as bench_devset.py reads it), else ../shared/devset beside the repository
+DEVSET_CASES = Path(os.environ.get("CODEGRAPH_DEVSET") or next((p for p in (REPO.parent / "shared" / "devset", REPO.parent.parent / "shared" / "devset") if p.is_dir()), REPO.parent / "shared" / "devset"))
 DEFAULT_DEVSET = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-devset"
 
 

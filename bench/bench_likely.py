@@ -38,7 +38,8 @@ from codegraph.index.index import RootIndex  # noqa: E402
 
 DEFAULT_DEVSET = Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-devset"
 # the cases live beside the main checkout (worktrees sit one folder deeper)
-DEFAULT_CASES = next((p for p in (REPO.parent / "shared", REPO.parent.parent / "shared") if p.is_dir()), REPO.parent / "shared") / "devset" / "explore_cases.json"
+DEFAULT_CASES = (Path(os.environ["CODEGRAPH_DEVSET"]) if os.environ.get("CODEGRAPH_DEVSET") else
+                 next((p for p in (REPO.parent / "shared", REPO.parent.parent / "shared") if p.is_dir()), REPO.parent / "shared") / "devset") / "explore_cases.json"
 
 
 def resolved_sites(index: RootIndex, path: str):
@@ -269,6 +270,8 @@ def main() -> int:
     ap.add_argument("--cache-dir", default=None)
     args = ap.parse_args()
     devset = Path(args.devset)
+    if not Path(args.cases).exists():  # (c) would print zeros as if no gold hop were found
+        print(f"bench_likely: no gold cases at {args.cases} (give --cases FILE or set CODEGRAPH_DEVSET); the gold-hop table is skipped", file=sys.stderr)
     cases = json.loads(Path(args.cases).read_text())["cases"] if Path(args.cases).exists() else []
     names = args.corpora or sorted(p.name for p in devset.iterdir() if p.is_dir() and not p.name.startswith("_"))
     cache = Path(args.cache_dir or tempfile.mkdtemp(prefix="cg-bench-likely-"))

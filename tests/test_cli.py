@@ -153,6 +153,9 @@ def test_a_root_that_does_not_exist_says_so(tmp_path: Path, cache: Path):
     (tmp_path / "file.py").write_text("x = 1\n")
     out = _cli("calls", str(tmp_path / "file.py"), "x", cache=cache)
     assert out.returncode == 1 and out.stderr.strip() == f"codegraph: {tmp_path / 'file.py'}: not a directory"
+    # the MCP server checks its ROOT the same way (it said "not a directory" for both)
+    out = _cli("mcp", str(tmp_path / "nowhere"), cache=cache)
+    assert out.returncode == 2 and out.stderr.strip() == f"codegraph: {tmp_path / 'nowhere'}: does not exist"
 
 
 def test_the_queries_name_max_chars_for_what_they_left_out(tmp_path: Path, cache: Path):

@@ -526,7 +526,7 @@ def main(root: str = ".", *, cache_dir: str | Path | None = None, use_cache: boo
         return 2
     path = Path(root).expanduser().resolve()
     if not path.is_dir():
-        sys.stderr.write(f"codegraph: {root}: not a directory\n")
+        sys.stderr.write(f"codegraph: {root}: {'not a directory' if path.exists() else 'does not exist'}\n")  # as the CLI says
         return 2
     config = ScopeConfig(exclude=tuple(exclude), **({"max_file_bytes": max_file_bytes} if max_file_bytes else {}))
     workspace = Workspace(service.MCP, IndexOptions(config, Path(cache_dir) if cache_dir else None, use_cache))
