@@ -1538,3 +1538,17 @@ def test_a_call_inside_a_closure_is_listed_once_where_it_is_written(tmp_path):
     assert "`outer.inner` → `ok` — called at a.py:6" in listing
     assert "`outer` → `ok`" not in listing
     assert any(h["from"] == "outer" and h["to"] == "ok" for h in result["hops"])  # the JSON keeps every hop
+
+
+def test_a_name_the_file_defines_twice_is_told_apart_by_its_line(tmp_path):
+    """A getter and its setter (or two nested `view` functions) share one qualified name: the heading
+    and the footer listed `Box.size, Box.size`, and a reader could not tell which was shown."""
+    (tmp_path / "box.py").write_text(
+        "class Box:\n    def __init__(self):\n        self._size = 0\n\n    @property\n    def size(self):\n        return self._size\n\n"
+        "    @size.setter\n    def size(self, value):\n        self._size = max(0, value)\n\n\ndef grow(box):\n    box.size = box.size + 1\n"
+        + "".join(f"\n\ndef unrelated_{i}(x):\n" + "".join(f"    x = x * {j} + {i}\n" for j in range(12)) + "    return x\n" for i in range(30))
+    )
+    idx = built_index(tmp_path)
+    text = explore(idx, ExploreRequest("How does `Box.size` clamp a negative value?", 4000), lambda: None)["text"]
+    heading = next(line for line in text.splitlines() if line.startswith("#### box.py"))
+    assert "Box.size@" in heading and "Box.size," not in heading.replace("Box.size@", "")

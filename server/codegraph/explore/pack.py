@@ -11,6 +11,7 @@ of it is shown whole.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -43,6 +44,7 @@ class FileView:
     base: list[tuple[int, int]] = field(default_factory=list)  # signature ranges a skeleton/focused view always shows
     ranges: list[tuple[int, int]] = field(default_factory=list)
     symbols: list[str] = field(default_factory=list)
+    name_counts: Counter | None = None  # qualified name → definitions in this file (headings tell repeats apart)
     included: bool = False
     text: str = ""
     order: float = float("inf")  # where the section goes: spine files in flow order, then by relevance
@@ -185,7 +187,7 @@ class _Packer:
             if _covered(view, span):
                 continue  # already shown inside another piece
             base = view.base if not view.included else []
-            name = piece.unit.qualname
+            name = _shown_name(view, piece.unit)
             trial = view.ranges + base + span
             text = view.render(trial, view.symbols + [name], view.label())
             cost = len(text) - len(view.text)
@@ -196,7 +198,7 @@ class _Packer:
                 cost = len(text) - len(view.text)
             if cost > self.remaining:
                 if piece.must:
-                    left_out.append(piece.unit.qualname)
+                    left_out.append(_shown_name(view, piece.unit))
                 continue
             view.ranges, view.text, view.included = trial, text, True
             view.spine = view.spine or piece.spine_pos >= 0
@@ -262,7 +264,15 @@ def _body_chars(views: dict[str, FileView], piece: Piece) -> int:
 
 
 def _top_symbols(view: FileView) -> list[str]:
-    return [u.qualname for u in view.defs if u.parent is None][:12]
+    return [_shown_name(view, u) for u in view.defs if u.parent is None][:12]
+
+
+def _shown_name(view: FileView, unit: Unit) -> str:
+    """A unit's name in a heading or the footer; a name the file defines more than once (two nested
+    `view` functions, a getter and its setter, overloads) with its line, so a reader tells them apart."""
+    if view.name_counts is None:
+        view.name_counts = Counter(u.qualname for u in view.defs)
+    return f"{unit.qualname}@{unit.start_line}" if view.name_counts[unit.qualname] > 1 else unit.qualname
 
 
 def file_view(path: str, mode: str, reason: str, score: float, source: bytes, units: list[Unit]) -> FileView:
