@@ -169,3 +169,14 @@ def test_a_reason_names_only_what_the_unit_has():
             row = list(means)
             row[i] = 0.0  # lacks it: below the mean, so its share is positive
             assert ranker.SAYS[name] not in ranker.reason(model, row).split("; "), name
+
+
+def test_the_status_line_says_how_many_bodies_the_pack_carries():
+    """"32 pieces of code (65,625 bytes of source)" read as if the pack held all of it, where 7 bodies
+    were there and 25 named only (flask): the line says how many carry their body."""
+    md = run_distill_frame(built("py-service"), {"format": "markdown", "budgetBytes": 6000})["markdown"]
+    status = next(line for line in md.splitlines() if line.startswith("Status:"))
+    m = re.search(r"(\d+) pieces of code, (\d+) of them with their bodies here", status)
+    assert m, status
+    units, bodies = int(m.group(1)), int(m.group(2))
+    assert 0 < bodies < units and md.count("\n<a id=") - md.count("(body left out:") == bodies  # sources with a body

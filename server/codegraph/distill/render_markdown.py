@@ -127,8 +127,13 @@ def _overview(pack: dict) -> list[str]:
         add("Nothing to distill here: no supported source files, or only tests, examples, docs and benchmarks, "
             f"which distill leaves out. codegraph reads {LANGUAGES}. Point it at a folder with such files.")
         return out
-    add(f"Status: **{STATUS_WORDS.get(pack['status'], pack['status'])}**. {sel['units']} pieces of code "
-        f"({sel['body_bytes']:,} bytes of source), chosen from the code's structure by weights fitted on other code bases (no language model). Arrows are "
+    # how much of the chosen code the pack carries: "32 pieces (65,625 bytes)" read as if all of it were here
+    with_body = [src for src in pack["sources"] if "body" in src and "alias_of" not in src]
+    shown = sum(src["bytes"] for src in with_body)
+    carried = (f"{sel['units']} pieces of code ({sel['body_bytes']:,} bytes of source)" if len(with_body) >= sel["units"] else
+               f"{sel['units']} pieces of code, {len(with_body)} of them with their bodies here ({shown:,} of "
+               f"{sel['body_bytes']:,} bytes of source)")
+    add(f"Status: **{STATUS_WORDS.get(pack['status'], pack['status'])}**. {carried}, chosen from the code's structure by weights fitted on other code bases (no language model). Arrows are "
         f"calls (solid) and constructions (dotted) the index proved; the left-to-right order of the groups is the "
         f"lifecycle, not a timeline. Snapshot `{pack['snapshot_id']}`.")
     diagram = _diagram(pack)
