@@ -167,6 +167,23 @@ def test_rust_use_alias_resolves(tmp_path):
     assert target(index, "src/main.rs", "h") == "src/util.rs::helper"
 
 
+def test_rust_associated_function_of_a_type_two_modules_name_alike(tmp_path):
+    """A crate is one member scope for Rust (impl blocks may sit in any of its files): two modules'
+    `ResponseFuture` pooled their `new`s, and `ResponseFuture::new(rx)` stayed unknown while the
+    unique `ResponseFuture::failed` beside it was proven."""
+    index = index_of(tmp_path, {
+        "src/lib.rs": "mod buffer;\nmod limit;\n",
+        "src/buffer/mod.rs": "mod future;\nmod service;\n",
+        "src/buffer/future.rs": "pub struct ResponseFuture { x: u32 }\nimpl ResponseFuture {\n    pub fn new(x: u32) -> Self { ResponseFuture { x } }\n"
+                                "    pub fn failed() -> Self { ResponseFuture { x: 0 } }\n}\n",
+        "src/buffer/service.rs": "use super::future::ResponseFuture;\npub fn call(ok: bool) -> ResponseFuture {\n"
+                                 "    if ok { ResponseFuture::new(1) } else { ResponseFuture::failed() }\n}\n",
+        "src/limit/mod.rs": "pub struct ResponseFuture;\nimpl ResponseFuture { pub fn new() -> Self { ResponseFuture } }\n",
+    })
+    assert target(index, "src/buffer/service.rs", "new") == "src/buffer/future.rs::ResponseFuture.new"
+    assert target(index, "src/buffer/service.rs", "failed") == "src/buffer/future.rs::ResponseFuture.failed"
+
+
 def test_kotlin_import_alias_resolves(tmp_path):
     index = index_of(tmp_path, {
         "a/Util.kt": "package com.a\n\nfun helper(): Int = 1\n",

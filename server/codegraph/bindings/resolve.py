@@ -176,7 +176,13 @@ class Resolver(ResolverIndexes):
 
     def _find_member(self, t: Unit, name: str) -> Unit | None:
         for cur in self._lineage(t):
-            hit = self._unique(self.members_of(cur).get(name))
+            found = self.members_of(cur).get(name)
+            hit = self._unique(found)
+            if hit is None and found:
+                # a Rust crate is one member scope (impl blocks may sit in any of its files), so the
+                # same-named types of two modules (`buffer::ResponseFuture`, `limit::ResponseFuture`)
+                # pool their members: the type's own file tells its `new` from the others'
+                hit = self._unique([u for u in found if u.path == cur.path])
             if hit is not None:
                 return hit
         return None
