@@ -29,7 +29,7 @@ REPOS = sorted(
     + [FIXTURES / "likely", FIXTURES / "queries" / "py-shop", FIXTURES / "idioms"]
 )
 PROVEN_KINDS = ("calls", "constructs")
-_HOP_LINE = re.compile(r"^\d+\. `(?P<src>[^`]+)` → `(?P<dst>[^`]+)` — called at (?P<path>\S+):(?P<line>\d+)(?P<how>.*)$")
+_HOP_LINE = re.compile(r"^\d+\. `(?P<src>[^`]+)` → `(?P<dst>[^`]+)` — (?P<verb>called|defined inside it) at (?P<path>\S+):(?P<line>\d+)(?P<how>.*)$")
 index_of = fixture_index
 
 
@@ -110,7 +110,9 @@ def test_a_hop_given_as_fact_is_proven_and_every_other_names_its_rule(root, data
             continue
         # a hop listed without a rule must be a proven one (or a callable defined inside its caller)
         assert key in facts, f"listed as a fact: {m.group(0)}"
-        assert said in ("", " (defined inside it)"), m.group(0)
+        assert said == "", m.group(0)
+        nested = (m.group("src"), m.group("dst"), int(m.group("line"))) in {(h.src.qualname, h.dst.qualname, h.line) for h in flow.hops if h.how == "nested"}
+        assert (m.group("verb") == "defined inside it") == nested, m.group(0)  # a definition is never "called at"
 
 
 def test_the_property_sees_likely_hops():

@@ -526,12 +526,14 @@ def _linked_to_named(hops, named: set[str]) -> set[str] | None:
     return seen
 
 
-HOW = {"resolved": "", "nested": " (defined inside it)"}  # any other: a likely rule
+HOW = {"resolved": "", "nested": ""}  # any other: a likely rule
 
 
 def _hop_words(hop) -> str:
     how = HOW.get(hop.how, f" (likely: {hop.how})")
-    return f"`{hop.src.qualname}` → `{hop.dst.qualname}` — called at {hop.src.path}:{hop.line}{how}"
+    # a callable defined inside its caller is no call: the line is where it is defined
+    verb = "defined inside it at" if hop.how == "nested" else "called at"
+    return f"`{hop.src.qualname}` → `{hop.dst.qualname}` — {verb} {hop.src.path}:{hop.line}{how}"
 
 
 def _render_flow_hops(flow: Flow, hops: list, said: dict[int, str], left_out: int = 0, why: str = "less likely") -> str:
