@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sys
 from pathlib import Path
@@ -41,3 +42,13 @@ def workspace(tmp_path: Path):
         return dst
 
     return make
+
+
+async def status_when_ready(client):
+    """`codegraph/status` once the language server's first index is ready (pytest-lsp client)."""
+    for _ in range(400):
+        result = await client.protocol.send_request_async("codegraph/status", {})
+        if result.ready:
+            return result
+        await asyncio.sleep(0.05)
+    raise AssertionError("index never became ready")

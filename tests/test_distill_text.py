@@ -14,18 +14,9 @@ from codegraph.distill.topology import build_model
 from codegraph.index.index import RootIndex
 from codegraph.requests import RequestFailed, run_distill_frame
 from codegraph.workspace.scope import ScopeConfig
+from test_distill import built  # one fixture index per name, shared
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "distill"
 STAGES = ("Entry points", "Assembly", "Core flow", "Sinks", "Error boundaries")
-_CACHE: dict[str, RootIndex] = {}
-
-
-def built(name: str) -> RootIndex:
-    if name not in _CACHE:
-        index = RootIndex(FIXTURES / name, use_cache=False)
-        index.build()
-        _CACHE[name] = index
-    return _CACHE[name]
 
 
 def sections(md: str) -> dict[str, list[str]]:

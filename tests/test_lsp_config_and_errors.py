@@ -25,7 +25,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from conftest import FIXTURES, REPO, SERVER_CMD
+from conftest import FIXTURES, REPO, SERVER_CMD, status_when_ready
 from hostile import RawClient
 from codegraph import service
 from codegraph.lsp import server as lsp_server
@@ -56,18 +56,9 @@ async def client(lsp_client: LanguageClient, tmp_path_factory):
     await lsp_client.shutdown_session()
 
 
-async def _ready(client: LanguageClient) -> dict:
-    for _ in range(400):
-        result = await client.protocol.send_request_async("codegraph/status", {})
-        if result.ready:
-            return result
-        await asyncio.sleep(0.05)
-    raise AssertionError("index never became ready")
-
-
 async def test_a_folder_that_cannot_be_indexed_stays_listed_and_its_requests_say_why(client: LanguageClient):
     folders = client.folders
-    status = await _ready(client)
+    status = await status_when_ready(client)
     roots = {r.rootUri: r for r in status.roots}
     assert list(roots) == list(folders.values()), "every folder, in the workspace's order"
     assert "does not exist" in roots[folders["missing"]].error and roots[folders["missing"]].files == 0
@@ -91,7 +82,7 @@ async def test_a_folder_that_cannot_be_indexed_stays_listed_and_its_requests_say
 
 
 async def test_a_folder_added_later_that_cannot_be_indexed_is_listed_with_its_reason(client: LanguageClient, tmp_path: Path):
-    await _ready(client)
+    await status_when_ready(client)
     gone = (tmp_path / "gone").as_uri()
     client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
         event=types.WorkspaceFoldersChangeEvent(added=[types.WorkspaceFolder(uri=gone, name="gone")], removed=[])))

@@ -4,14 +4,13 @@ index becomes ready, the skipped line is in the status, and explore and distill 
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from conftest import FIXTURES, SERVER_CMD
+from conftest import FIXTURES, SERVER_CMD, status_when_ready
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_CMD))
@@ -31,17 +30,8 @@ async def client(lsp_client: LanguageClient, tmp_path_factory):
     await lsp_client.shutdown_session()
 
 
-async def _ready(client: LanguageClient):
-    for _ in range(400):
-        result = await client.protocol.send_request_async("codegraph/status", {})
-        if result.ready:
-            return result
-        await asyncio.sleep(0.05)
-    raise AssertionError("index never became ready")
-
-
 async def test_hostile_configuration_reaches_ready_and_reports_the_line(client: LanguageClient):
-    root = (await _ready(client)).roots[0]
+    root = (await status_when_ready(client)).roots[0]
     assert root.files >= 8
     skipped = {s.path: s.reason for s in root.skipped}
     assert "'!'" in skipped["hostile-ignores/x/.gitignore:1"]
@@ -49,7 +39,7 @@ async def test_hostile_configuration_reaches_ready_and_reports_the_line(client: 
 
 
 async def test_explore_and_distill_answer_on_hostile_configuration(client: LanguageClient):
-    await _ready(client)
+    await status_when_ready(client)
     explore = await client.protocol.send_request_async("codegraph/explore", {"query": "How does main reach run_loop?"})
     assert "run_loop" in explore.text
     distill = await client.protocol.send_request_async("codegraph/distill", {"format": "json"})
