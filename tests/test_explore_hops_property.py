@@ -125,3 +125,22 @@ def test_the_property_sees_likely_hops():
             flow = understand(index, ExploreRequest(f"how does {w} work", 28_000), lambda: None).flow
             seen_likely += sum(1 for h in flow.hops if h.how not in ("resolved", "nested"))
     assert seen_likely > 0
+
+
+def test_a_likely_hop_says_its_rule_in_words():
+    """A reader of the listing gets what the guess rests on ("a method of that name in this file"),
+    not the rule's internal name; the JSON hops keep the name. Every rule a hop can carry has words."""
+    from codegraph.explore.flow import NAMED_VARIANT
+    from codegraph.graph.rules import RULE_CONFIDENCE, RULE_WORDS
+
+    assert set(RULE_CONFIDENCE) - {"resolved"} | {"table-entry", NAMED_VARIANT} <= set(RULE_WORDS)
+    index = index_of(FIXTURES / "likely")
+    said = []
+    for w in vocabulary(index)[1][:60]:
+        answer = explore(index, ExploreRequest(f"how does {w} work", 28_000), lambda: None)
+        likely = {h["how"] for h in answer["hops"] if h["how"] not in ("resolved", "nested")}
+        said += [(m.group("how"), likely) for m in flow_lines(answer["text"]) if m.group("how")]
+    assert said, "no likely hop listed: the test would be vacuous"
+    for how, rules in said:
+        assert any(how == f" (likely: {RULE_WORDS[r]})" for r in rules), how
+        assert not any(r in how for r in rules), how

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..graph.likely import likely_graph
+from ..graph.rules import RULE_WORDS
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..index.worker import no_cyclic_gc
@@ -526,11 +527,11 @@ def _linked_to_named(hops, named: set[str]) -> set[str] | None:
     return seen
 
 
-HOW = {"resolved": "", "nested": ""}  # any other: a likely rule
+HOW = {"resolved": "", "nested": ""}  # any other: a likely rule, said in words
 
 
 def _hop_words(hop) -> str:
-    how = HOW.get(hop.how, f" (likely: {hop.how})")
+    how = HOW.get(hop.how, f" (likely: {RULE_WORDS.get(hop.how, hop.how)})")
     # a callable defined inside its caller is no call: the line is where it is defined
     verb = "defined inside it at" if hop.how == "nested" else "called at"
     return f"`{hop.src.qualname}` → `{hop.dst.qualname}` — {verb} {hop.src.path}:{hop.line}{how}"

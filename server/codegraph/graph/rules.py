@@ -93,6 +93,42 @@ RULE_CONFIDENCE: dict[str, float] = {
     "param-flow": 0.85,
 }
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.33}
+# What each rule guessed, in the words a reader of an answer needs (explore's `## Flow` says
+# "likely: …" with these; the JSON and the call queries keep the rule's name)
+RULE_WORDS: dict[str, str] = {
+    "callback-ref": "a function handed over as a value",
+    "method-value": "a method handed over as a value",
+    "attr-type": "the attribute's declared type has it",
+    "field-type": "the field's declared type has it",
+    "declared-type": "the receiver's declared type has it",
+    "local-type": "the local's type has it",
+    "return-type": "the type the receiver was made by has it",
+    "base-method": "the method as the type or its base defines it",
+    "same-file": "the one definition of that name in this file",
+    "import-reach": "the one definition of that name in the files this one imports",
+    "same-package": "the one definition of that name in this package",
+    "module-member": "that name in the imported module",
+    "unique-name": "the only definition of that name",
+    "receiver-name": "a type named like the receiver has it",
+    "member-same-file": "a method of that name in this file",
+    "member-import-reach": "a method of that name in a file this one imports",
+    "family-dispatch": "one of the overrides the call may run",
+    "wide-dispatch": "one of the many overrides the call may run",
+    "subtype-method": "a subtype's override the call may run",
+    "protocol-call": "the protocol method the syntax runs",
+    "field-binding": "a field taken apart from self",
+    "built-protocol": "a future or stream built here, polled later",
+    "super-call": "the supertype's member",
+    "class-member": "a member of the imported class",
+    "table-lookup": "a function from a table in this file",
+    "extension-call": "an extension function on the receiver's type",
+    "accessor-read": "an accessor of its own type",
+    "member-read": "a property of its own type",
+    "param-flow": "the type the constructor is given",
+    # explore's own hops (explore/flow.py)
+    "table-entry": "an entry of that table",
+    "named-variant": "the named type's override of the method called",
+}
 MAX_NAME_CANDIDATES = 3  # more same-named definitions in the best locality tier: no guess
 MAX_DISPATCH = 16  # overriding implementations listed for one call on a base/interface method
 MAX_NARROW_DISPATCH = 8  # up to this many: `family-dispatch`; more: `wide-dispatch`
