@@ -325,7 +325,7 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     call_sites: dict[str, list[int]] = defaultdict(list)
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)
-    shown, left_out = pack(views, pieces, call_sites, req.max_output_chars - len(flow_text) - footer_reserve, checkpoint, ranker.model().alpha)
+    shown, left_out = pack(views, pieces, call_sites, req.max_output_chars - len(flow_text) - footer_reserve, checkpoint, ranker.model().alpha, req.query)
     files_out = [{"path": v.path, "mode": _shown_mode(v), "reason": v.reason, "chars": len(v.text), "symbols": v.symbols} for v in shown]
     footer = ""
     if left_out:

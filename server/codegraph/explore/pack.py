@@ -18,6 +18,7 @@ from typing import Callable
 from ..index.facts import Unit
 from ..model.facts import bodiless
 from ..render.markdown import merge_ranges, numbered, section, split_lines
+from .relevance import QUESTION_STOP, STOP, split_words, stem
 
 CLUSTER_GAP = 2  # elided stretches this short are shown instead of a `⋮`
 SMALL_IMPL_LINES = 30  # a Rust impl block this short is shown whole with any of its methods
@@ -29,6 +30,8 @@ SKELETON_SHARE = 0.12  # room for sibling skeletons, taken before bodies...
 SKELETON_CAP = 1_700  # ...up to about two skeleton files: a family's shape, not its every member (docs/explore.md)
 FOCUSED_BASE_SHARE = 0.3  # a family file's signatures may take at most this share, else it shows bodies only
 BODY_OVERHEAD = 300  # characters a shown body costs beyond its lines (section, elision marks)
+EXCERPT_LINES = 8  # a cut flow body keeps at most this many of its answer lines beyond its call sites
+EXCERPT = " (excerpt)"  # marks a cut body's name in its heading and in the answer's `symbols`
 
 
 @dataclass
@@ -51,10 +54,20 @@ class FileView:
     spine: bool = False  # holds a spine (or named) body
     sibling: bool = False  # a family member's file: its bodies are shown one by one, never whole
     trait_impls: frozenset[str] = frozenset()  # Rust `impl Trait for T` blocks (unit ids)
+    cut: dict[str, Unit] = field(default_factory=dict)  # a body shown as an excerpt: its marked name → the unit
 
     def render(self, ranges: list[tuple[int, int]], symbols: list[str], label: str) -> str:
         body, _ = numbered(self.lines, merge_ranges(ranges, CLUSTER_GAP))
-        return section(self.path, symbols, label, body)
+        return section(self.path, symbols, label, body, excerpts=[s for s in symbols if s in self.cut])
+
+    def uncut(self, ranges: list[tuple[int, int]], symbols: list[str]) -> list[str]:
+        """`symbols` without the excerpt mark of a body the ranges now show whole (a later piece
+        brought its impl block or its small class, or the elided stretches are short enough to show)."""
+        if not self.cut:
+            return symbols
+        merged = merge_ranges(ranges, CLUSTER_GAP)
+        whole = lambda u: any(a <= u.start_line and u.end_line <= b for a, b in merged)  # noqa: E731
+        return [s[: -len(EXCERPT)] if s in self.cut and whole(self.cut[s]) else s for s in symbols]
 
     def label(self) -> str:
         if self.mode == "skeleton":
@@ -104,9 +117,75 @@ def _context_signature(t: Unit) -> tuple[int, int]:
 
 
 def compact_ranges(u: Unit, call_lines: list[int], by_id: dict[str, Unit]) -> list[tuple[int, int]]:
-    """A too-long spine body: its signature and the lines where it calls the next hops."""
+    """A too-long spine body: its signature and the lines where it calls the next hops (the
+    lines that answer come later, `_Packer.excerpts`)."""
     sites = [(max(u.start_line, n - 1), min(u.end_line, n + 1)) for n in sorted(set(call_lines))]
     return [(u.start_line, u.sig_end_line)] + sites + piece_ranges(u, by_id)[1:]
+
+
+# A line that hands a result on, by syntax or by the verbs every language's libraries share: a
+# return or yield of a value, an await, a channel send or receive (`ch <- v`), a send, put or
+# emit of a value, a promise or future settled (`resolve(v)`, `complete(v)`, `set_result(v)`), a
+# Rust tail value (`Ok(v)`, `Poll::Ready(v)`). Errors thrown or raised are no result.
+_HANDOFF = re.compile(
+    r"^(?:return|yield|co_return)\b(?!\s*;?$)|\bawait\b|\.await\b|<-\s*\S|"
+    r"(?:^|[.\s(])(?i:send|try_send|send_\w+|put|put_nowait|offer|emit|resolve|complete|set_result|on_?next|next|write|reply|respond)"
+    r"\s*\(\s*[^)\s]|"
+    r"^(?:Ok|Some|(?:\w+::)*Ready)\s*\((?!.*=>)"  # not a match arm's pattern
+)
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`\n]*`')
+_TRAILING_COMMENT = re.compile(r"\s(?://|#\s).*$")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_STATEMENT = re.compile(r"[^\s{}()\[\];,]")  # a line with more than closing brackets
+_DOCSTRING = re.compile(r'"""|\'\'\'')
+_PROSE = STOP | QUESTION_STOP  # a question's words that name no code
+_ERROR_WORDS = frozenset({"err", "error", "exception", "fail", "failur", "reject", "panic"})  # stemmed
+
+
+def answer_lines(u: Unit, lines: list[str], words: frozenset[str], shown: list[tuple[int, int]], cap: int) -> list[tuple[int, int]]:
+    """The body lines outside `shown` that say most of the answer, at most `cap`, best first, each
+    with its score: the question's words its code mentions (comments and string literals aside),
+    plus two for a handoff of the result (`_HANDOFF`, or the body's last statement), one when it
+    hands on an error (Go's every `return nil, err` would fill the cap). A cut body that kept only
+    its call sites showed how it calls on, not what it gives back (tower's `Worker::poll` kept
+    its error sends, not `msg.tx.send(Ok(response))`)."""
+    seen = {n for a, b in shown for n in range(a, b + 1)}
+    first, last = u.sig_end_line + 1, min(u.end_line, len(lines))
+    code: dict[int, str] = {}
+    in_doc = False
+    for n in range(first, last + 1):
+        raw = lines[n - 1].strip()
+        quotes = len(_DOCSTRING.findall(raw))
+        if in_doc or quotes:
+            in_doc = in_doc != (quotes % 2 == 1)  # a docstring's lines are prose, not code
+            continue
+        if raw.startswith(("//", "#", "/*", "*")) and not raw.startswith(("#[", "#!")):
+            continue
+        text = _TRAILING_COMMENT.sub("", _STRING.sub('""', raw))
+        if _STATEMENT.search(text):
+            code[n] = text
+    tail = max(code, default=0)
+    scored = []
+    for n, text in code.items():
+        if n in seen:
+            continue
+        said = _words_of(text)
+        score = len(words & said)
+        handoff = n == tail or _HANDOFF.search(text) is not None
+        if handoff:
+            score += 1 if said & _ERROR_WORDS else 2
+        if score:
+            scored.append((-score, not handoff, n))
+    return [(n, -score) for score, _, n in sorted(scored)[:cap]]
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for ident in _WORD.findall(text) for w in split_words(ident) if w not in STOP and len(w) > 1)
+
+
+def question_words(question: str) -> frozenset[str]:
+    """The question's content words, stemmed as a body's are (`Buffer::call` → buffer)."""
+    return frozenset(stem(w) for ident in _WORD.findall(question) for w in split_words(ident) if w not in _PROSE and len(w) > 1)
 
 
 def pack(
@@ -116,6 +195,7 @@ def pack(
     budget: int,
     checkpoint: Callable[[], None],
     alpha: float = 0.5,
+    question: str = "",
 ) -> tuple[list[FileView], list[str]]:
     """Fill `budget` characters; returns the shown files in reading order and the flow's bodies
     that did not fit (the answer names them).
@@ -123,8 +203,10 @@ def pack(
     Sibling skeletons first (small, and they carry a family's shape); then bodies in one order,
     the ranker's probability per character (`alpha` fitted with the weights): two short bodies
     the answer likely needs beat one long one — after the symbols the question names in code form.
-    The flow is a feature of that probability, not a commitment. A flow body too large for what is left shows its signature and call sites."""
-    packer = _Packer(views, budget, checkpoint)
+    The flow is a feature of that probability, not a commitment. A flow body too large for what
+    is left shows as an excerpt: its signature, call sites, and the lines that hand its result on
+    or say the `question`'s words."""
+    packer = _Packer(views, budget, checkpoint, question_words(question))
     packer.skeletons()
     # what the question names in code form comes first: the reader asked for it by name
     ranked = sorted(
@@ -145,8 +227,10 @@ def pack(
 class _Packer:
     """The budget left and the views being filled, one step of `pack` per method."""
 
-    def __init__(self, views: dict[str, FileView], budget: int, checkpoint: Callable[[], None]) -> None:
+    def __init__(self, views: dict[str, FileView], budget: int, checkpoint: Callable[[], None], words: frozenset[str] = frozenset()):
         self.views, self.budget, self.remaining, self.checkpoint = views, budget, budget, checkpoint
+        self.words = words  # the question's, stemmed: a cut body keeps the lines that say them
+        self.cut: list[tuple[FileView, Unit, str]] = []  # the bodies shown as excerpts, in the order they were cut
 
     def skeletons(self) -> None:
         """Sibling skeletons first, most relevant first, within their share (at most SKELETON_CAP
@@ -170,11 +254,15 @@ class _Packer:
 
     def ranked_bodies(self, ranked: list[Piece], call_sites: dict[str, list[int]]) -> list[str]:
         """Each body in the given order while it fits; a flow body (`must`) that does not fit
-        shows its signature and the lines where it calls on. Returns the flow bodies left out."""
+        shows as an excerpt (`compact_ranges`), its name marked so. Returns the flow bodies left out."""
         views, left_out = self.views, []
         defs_by_id: dict[str, dict[str, Unit]] = {}  # path → its definitions by id (a view's defs do not change)
-        for piece in ranked:
+        # the cut bodies' answer lines come after every flow body had its turn, before the bodies off it
+        grow_at = 1 + max((i for i, p in enumerate(ranked) if p.must), default=len(ranked))
+        for i, piece in enumerate(ranked):
             self.checkpoint()
+            if i == grow_at:
+                self.excerpts()
             view = views.get(piece.path)
             if view is None or view.mode in ("skeleton", "full"):
                 continue
@@ -189,23 +277,52 @@ class _Packer:
             base = view.base if not view.included else []
             name = _shown_name(view, piece.unit)
             trial = view.ranges + base + span
-            text = view.render(trial, view.symbols + [name], view.label())
+            symbols = view.uncut(trial, view.symbols + [name])
+            text = view.render(trial, symbols, view.label())
             cost = len(text) - len(view.text)
             if cost > self.remaining and piece.must:
+                view.cut[name + EXCERPT] = piece.unit
                 trial = view.ranges + base + compact_ranges(piece.unit, call_sites.get(piece.unit.id, []), by_id)
-                name += " (call sites)"
-                text = view.render(trial, view.symbols + [name], view.label())
+                symbols = view.uncut(trial, view.symbols + [name + EXCERPT])
+                text = view.render(trial, symbols, view.label())
                 cost = len(text) - len(view.text)
+                if cost <= self.remaining:
+                    self.cut.append((view, piece.unit, name + EXCERPT))
             if cost > self.remaining:
                 if piece.must:
                     left_out.append(_shown_name(view, piece.unit))
                 continue
             view.ranges, view.text, view.included = trial, text, True
             view.spine = view.spine or piece.spine_pos >= 0
-            view.symbols = view.symbols + [name]
+            view.symbols = symbols
             self.remaining -= cost
             view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 1_000 - min(999.0, 100 * piece.score))
+        if grow_at >= len(ranked):
+            self.excerpts()
         return left_out
+
+    def excerpts(self) -> None:
+        """Each cut body's lines that answer (`answer_lines`: its returns and sends, the lines with
+        the question's words), best first while they fit, at most EXCERPT_LINES: after the flow's
+        whole bodies (part of a flow body never displaces a whole one), before the bodies off it."""
+        best: list[tuple[int, int, int, int, FileView, str]] = []  # the best lines of all cut bodies first
+        for k, (view, unit, name) in enumerate(self.cut):
+            if view.mode != "full" and name in view.symbols:  # else shown whole after all
+                shown = merge_ranges(view.ranges, CLUSTER_GAP)
+                lines = answer_lines(unit, view.lines, self.words, shown, EXCERPT_LINES)
+                best += [(-score, k, i, n, view, name) for i, (n, score) in enumerate(lines)]
+        best.sort(key=lambda t: t[:3])
+        for *_, n, view, name in best:
+            self.checkpoint()
+            if name not in view.symbols:
+                continue  # its answer lines made it whole
+            trial = view.ranges + [(n, n)]
+            symbols = view.uncut(trial, view.symbols)
+            text = view.render(trial, symbols, view.label())
+            if len(text) - len(view.text) <= self.remaining:
+                self.remaining -= len(text) - len(view.text)
+                view.ranges, view.text, view.symbols = trial, text, symbols
+        self.cut = []
 
     def whole_when_mostly_shown(self) -> None:
         for view in self.views.values():

@@ -19,6 +19,8 @@ FENCE_LANG = {
 MODE_LABEL = {
     "full": "full",
     "focused": "focused (full bodies for the flow and the named methods; signatures for the rest)",
+    "focused, excerpts": "focused (full bodies for the flow and the named methods but those marked (excerpt): "
+    "signature, call sites, returns; signatures for the rest)",
     "skeleton": "skeleton (signatures only; read the file for a full body)",
     "clusters": "clusters (the relevant ranges; ⋮ marks elided lines)",
 }
@@ -158,8 +160,18 @@ def fence_lang(path: str) -> str:
     return FENCE_LANG.get(PurePosixPath(path).suffix.lower(), "")
 
 
-def section(path: str, symbols: list[str], mode: str, body: str, max_symbols: int = 8) -> str:
-    names = ", ".join(symbols[:max_symbols]) + (f", +{len(symbols) - max_symbols} more" if len(symbols) > max_symbols else "")
+def mode_label(mode: str, excerpts: bool = False) -> str:
+    """A section's mode as its heading says it. A focused section holding an excerpt (explore's
+    cut of a flow body too long for what was left, its name marked) says so: "full bodies" never
+    claims a body shown in part."""
+    return MODE_LABEL["focused, excerpts"] if excerpts and mode == "focused" else MODE_LABEL[mode]
+
+
+def section(path: str, symbols: list[str], mode: str, body: str, max_symbols: int = 8, excerpts: list[str] = ()) -> str:
+    """A file's section; `excerpts` are the `symbols` shown in part, named even past `max_symbols`."""
+    listed = symbols[:max_symbols] + [s for s in symbols[max_symbols:] if s in excerpts]
+    names = ", ".join(listed) + (f", +{len(symbols) - len(listed)} more" if len(symbols) > len(listed) else "")
     fence = "````" if "```" in body else "```"
-    head = f"#### {path} — {names} · {MODE_LABEL[mode]}" if names else f"#### {path} · {MODE_LABEL[mode]}"
+    label = mode_label(mode, bool(excerpts))
+    head = f"#### {path} — {names} · {label}" if names else f"#### {path} · {label}"
     return f"{head}\n{fence}{fence_lang(path)}\n{body}\n{fence}\n"
