@@ -570,6 +570,55 @@ def test_locals_declared_with_a_type_bind_their_member_calls(tmp_path):
     assert target(index, "app.py", "save") == "store.py::Store.save"
 
 
+def test_go_named_results_and_multi_value_assignments_bind_their_member_calls(tmp_path):
+    """A named result is a local its signature types (`(cmd *Command, err error)`); the first name
+    of `x, err := f()` holds f's first declared result, when f is proven and lists its results.
+    A callee outside the code base proves nothing."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\n",
+        "cmd/command.go": """
+            package cmd
+
+            import "example.com/ext/other"
+
+            type Command struct{}
+
+            func (c *Command) execute(a []string) error { return nil }
+
+            func (c *Command) Find(args []string) (*Command, []string, error) { return c, args, nil }
+
+            func New(name string) (*Command, error) { return &Command{}, nil }
+
+            func Named() (made *Command) { return }
+
+            func (c *Command) ExecuteC() (cmd *Command, err error) {
+                cmd.execute(nil)
+                found, flags, err := c.Find(nil)
+                found.execute(flags)
+                made, err := New("x")
+                made.execute(nil)
+                one := Named()
+                one.execute(nil)
+                p, q := Named(), Named()
+                p.execute(nil)
+                q.execute(nil)
+                w, err := other.Make()
+                w.execute(nil)
+                return
+            }
+        """,
+    })
+    path, execute = "cmd/command.go", "cmd/command.go::Command.execute"
+    assert [target(index, path, "execute", i) for i in range(7)] == [
+        execute,  # a named result
+        execute,  # the first of `(*Command, []string, error)`
+        execute,  # the first of `(*Command, error)`
+        execute,  # a single named result: `(made *Command)`
+        execute, execute,  # `p, q := f(), g()`: one value each
+        None,  # the callee is outside the code base: no proof
+    ]
+
+
 def test_commonjs_exports_by_assignment_bind_through_require(tmp_path):
     """`exports.f = function …` and `module.exports.f = …` are what `require` returns: a member call
     on the required module (`lib.compile()`), a destructured name, and the module's own
@@ -583,12 +632,12 @@ def test_commonjs_exports_by_assignment_bind_through_require(tmp_path):
         "function main(text) { return helper.split(trim(text)) + helper.missing(text); }\n"
         "function wrap(exports) { return exports.split('x'); }\n",
     })
-    assert target(index, "lib/main.js", "split") == "lib/helper.js::exports.split"
-    assert target(index, "lib/main.js", "trim") == "lib/helper.js::module.exports.trim"
+    assert target(index, "lib/main.js", "split") == "lib/helper.js::split"
+    assert target(index, "lib/main.js", "trim") == "lib/helper.js::trim"
     assert target(index, "lib/main.js", "missing") is None
     assert target(index, "lib/main.js", "split", 1) is None
-    assert target(index, "lib/helper.js", "split", 1) == "lib/helper.js::exports.split"  # the first is `text.split`
-    assert target(index, "lib/helper.js", "trim", 1) == "lib/helper.js::module.exports.trim"
+    assert target(index, "lib/helper.js", "split", 1) == "lib/helper.js::split"  # the first is `text.split`
+    assert target(index, "lib/helper.js", "trim", 1) == "lib/helper.js::trim"
 
 
 def test_a_commonjs_export_added_later_rebinds_its_importers(tmp_path):
@@ -600,7 +649,7 @@ def test_a_commonjs_export_added_later_rebinds_its_importers(tmp_path):
     assert target(index, "lib/main.js", "join") is None
     (tmp_path / "lib" / "helper.js").write_text("exports.split = function split(text) { return text; };\nexports.join = function join(t) { return t; };\n")
     index.refresh_path("lib/helper.js")
-    assert target(index, "lib/main.js", "join") == "lib/helper.js::exports.join"
+    assert target(index, "lib/main.js", "join") == "lib/helper.js::join"
     (tmp_path / "lib" / "helper.js").write_text("exports.split = function split(text) { return text; };\n")
     index.refresh_path("lib/helper.js")
     assert target(index, "lib/main.js", "join") is None

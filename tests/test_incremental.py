@@ -349,3 +349,14 @@ def test_changing_a_declared_return_type_re_resolves_a_chain_through_it_in_other
     index.open_document("srv/make.go", make)
     index.set_document("srv/make.go", make.replace("*Alpha", "*Beta").encode(), None)
     assert _calls_from(index, "srv/run.go") == ["srv/make.go::Make", "srv/types.go::Beta.Go"]
+
+
+def test_changing_a_listed_result_type_re_resolves_a_multi_value_assignment_in_other_files(tmp_path):
+    types = "package srv\n\ntype Alpha struct{}\n\nfunc (a *Alpha) Go() {}\n\ntype Beta struct{}\n\nfunc (b *Beta) Go() {}\n"
+    make = "package srv\n\nfunc Make() (*Alpha, error) { return nil, nil }\n"
+    run = "package srv\n\nfunc Run() {\n\tv, err := Make()\n\tv.Go()\n}\n"
+    index = _go_package(tmp_path, {"types.go": types, "make.go": make, "run.go": run})
+    assert _calls_from(index, "srv/run.go") == ["srv/make.go::Make", "srv/types.go::Alpha.Go"]
+    index.open_document("srv/make.go", make)
+    index.set_document("srv/make.go", make.replace("*Alpha", "*Beta").encode(), None)
+    assert _calls_from(index, "srv/run.go") == ["srv/make.go::Make", "srv/types.go::Beta.Go"]

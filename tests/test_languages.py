@@ -99,7 +99,8 @@ def test_assignment_captures_follow_the_contract(lang):
 
 
 # A local initialised by a call or construction (directly or through await/`?`/parentheses)
-# records the local's name on the call; tuples, destructuring and fields do not.
+# records the local's name on the call; tuples, destructuring and fields do not (Go's `y, err := g()`
+# does: y holds g's first declared result).
 ASSIGNED = {
     "python": ("p.py", "async def f():\n    x = Foo()\n    y = await g()\n    a, b = h()\n    self.z = k()\n    t = m(), n()\n"),
     "typescript": ("p.ts", "async function f() { const x = new Foo(); const y = await g(); const { a } = h(); this.z = k(); }"),
@@ -107,7 +108,7 @@ ASSIGNED = {
     "javascript": ("p.js", "async function f() { const x = new Foo(); let y = await (g()); const [a] = h(); this.z = k(); }"),
     "java": ("P.java", "class P { void f() { Foo x = new Foo(); var y = g(); this.z = k(); } }"),
     "kotlin": ("p.kt", "fun f() { val x = Foo(); var y = (g()); z = k() }"),
-    "go": ("p.go", "package p\nfunc f() { x := NewFoo(); y := g(); a, b := h(); z = k() }\n"),
+    "go": ("p.go", "package p\nfunc f() { x := NewFoo(); y, err := g(); _, b := h(); z = k() }\n"),
     "rust": ("p.rs", "fn f() { let x = Foo::new(); let y = g()?; let (a, b) = h(); z = k(); }\n"),
 }
 

@@ -555,7 +555,9 @@ class Resolver(ResolverIndexes):
         if target.kind == "constructor":
             owner = self.units.get(target.parent) if target.parent else None
             return owner if owner is not None and owner.is_type else None
-        declared = target.returns
+        # Go: compiled code never takes a call of several results as one value (`f().m()`, `x := f()`),
+        # so where it is taken as a value, its listed result is its first (`x` of `x, err := f()`)
+        declared = target.returns or (target.results[0] if target.results else "")
         if not target.is_callable or len(declared) < 2:  # none, or a one-letter type parameter
             return None
         facts = self.files.get(target.path)

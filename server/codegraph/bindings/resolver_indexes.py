@@ -55,6 +55,14 @@ def elsewhere_owner(facts: FileFacts | None, u: Unit) -> str:
     return u.qualname.rsplit(".", 1)[0]
 
 
+def member_owner(u: Unit) -> str | None:
+    """What a unit is a member of: the object it is assigned onto (a CommonJS export's `exports`),
+    else the owner its qualname names; None for a name of its module's scope."""
+    if u.assigned_to:
+        return u.assigned_to
+    return u.qualname.rsplit(".", 1)[0] if "." in u.qualname else None
+
+
 def _observed_names(facts: FileFacts) -> "tuple[str, ...] | set[str]":
     """The names whose definitions this file's bindings depend on: what it references, and the
     types of its methods declared elsewhere in the package (their receivers bind through them)."""
@@ -118,8 +126,8 @@ class ResolverIndexes:
             for u in f.units:
                 if u.kind != "statement":  # a second definition makes a name ambiguous; an extension
                     # binds by the type it extends; a type's declared fields and a callable's declared
-                    # return type bind calls through them
-                    counts[(u.qualname, f"{u.kind}:{u.ext_type}:{u.attrs if fields and u.is_type else ''}:{u.returns}")] += 1
+                    # return type (or listed results) bind calls through them
+                    counts[(u.qualname, f"{u.kind}:{u.ext_type}:{u.attrs if fields and u.is_type else ''}:{u.returns}:{u.results}:{u.assigned_to}")] += 1
             return {(q, k, n) for (q, k), n in counts.items()}
 
         def supers(f: FileFacts) -> set[tuple[str, str, str]]:
@@ -159,7 +167,7 @@ class ResolverIndexes:
         self.top.pop(facts.path, None)
         key = scope_key(facts)
         for u in facts.units:
-            owner = u.qualname.rsplit(".", 1)[0] if "." in u.qualname else None
+            owner = member_owner(u)
             if owner is not None:
                 bucket = self.members.get((key, owner))
                 if bucket is not None and u.name in bucket:
@@ -228,12 +236,13 @@ class ResolverIndexes:
             if u.ext_type:
                 self.extension_names[u.name] += 1
             # a Rust `impl Square` block is not a second definition of `Square`
-            if u.parent is None and "." not in u.qualname and u.kind != "impl":
+            if u.parent is None and "." not in u.qualname and u.kind != "impl" and not u.assigned_to:
                 top[u.name].append(u)
                 if pkg is not None:
                     self.packages[pkg][u.name].append(u)
-            if "." in u.qualname:
-                self.members[(key, u.qualname.rsplit(".", 1)[0])][u.name].append(u)
+            owner = member_owner(u)
+            if owner is not None:
+                self.members[(key, owner)][u.name].append(u)
         self.top[facts.path] = top
         spec = spec_of(facts)
         owners = self._module_owners.get(spec.module_system)

@@ -26,7 +26,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import held_value, last_segment, named_children, text
 from ..model.facts import MAX_RECEIVER, Call, FileFacts, Import, Supertype, Unit, referenced_names
-from .members import _assigned_calls, _param_names, _parameters, _refs, _type_name, _with_attrs, _with_local_types
+from .members import _assigned_calls, _param_names, _parameters, _refs, _result_types, _type_name, _with_attrs, _with_local_types
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -551,7 +551,9 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         param_types=param_types,
         receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
         returns=_type_name(spec.return_type(node)) if kind in ("function", "method") else "",
+        results=_result_types(spec.return_type(node)) if kind in ("function", "method") else (),
         ext_type=spec.extension_type(node) if kind in ("function", "method") else "",
+        assigned_to=spec.assigned_to(node) if kind != "statement" else "",
     )
 
 

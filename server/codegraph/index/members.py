@@ -275,6 +275,19 @@ def _param_names(params: Node | None) -> tuple[tuple[str, ...], tuple[str, ...]]
     return tuple(found), tuple(found.values())
 
 
+def _result_types(node: Node | None) -> tuple[str, ...]:
+    """Each result's declared type name when a callable lists its results (Go `(*Command, []string,
+    error)` → Command, "", error; `(cmd *Command, err error)`); () when it declares one type
+    unlisted (`returns` holds it) or none. A declaration of several names is one result per name."""
+    if node is None or node.type != "parameter_list":
+        return ()
+    out: list[str] = []
+    for decl in node.named_children:
+        if decl.type == "parameter_declaration":
+            out += [_type_name(decl.child_by_field_name("type"))] * max(1, len(decl.children_by_field_name("name")))
+    return tuple(out)
+
+
 # Wrappers between a local's initialiser and the call that makes its value (`await f()`, `f()?`).
 _PASS_THROUGH = {"await_expression", "await", "expression_list", "try_expression", "parenthesized_expression", "non_null_expression"}
 _PLAIN_NAMES = ("identifier", "simple_identifier")
@@ -290,13 +303,26 @@ def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, Node]:
         if not targets or not values:
             continue
         target, value = targets[0], values[0]
-        if target.type == "expression_list" and target.named_child_count == 1:  # Go: `x := …`
-            target = target.named_child(0)
-        if target.type not in _PLAIN_NAMES:
-            continue
-        for _ in range(2):
-            if value.type not in _PASS_THROUGH or value.named_child_count != 1:
-                break
-            value = value.named_child(0)
-        out.setdefault(value.id, target)
+        pairs = _go_pairs(target, value) if target.type == "expression_list" else [(target, value)]  # Go lists names
+        for target, value in pairs:
+            if target.type not in _PLAIN_NAMES:
+                continue
+            for _ in range(2):
+                if value.type not in _PASS_THROUGH or value.named_child_count != 1:
+                    break
+                value = value.named_child(0)
+            out.setdefault(value.id, target)
     return out
+
+
+def _go_pairs(names: Node, values: Node) -> list[tuple[Node, Node]]:
+    """(name, value) pairs of a Go `:=`: one value each (`x := f()`, `a, b := f(), g()`), or the first
+    name with the one call of a multi-value assignment (`x, err := f()`): it holds f's first result,
+    which the resolver reads off f's declared results. A later name's result is not recorded, nor `_`."""
+    left = names.named_children
+    right = values.named_children if values.type == "expression_list" else [values]
+    if len(left) == len(right):
+        pairs = list(zip(left, right))
+    else:
+        pairs = [(left[0], right[0])] if len(right) == 1 and left else []
+    return [(name, value) for name, value in pairs if text(name) != "_"]

@@ -129,16 +129,33 @@ _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function
 _VARIABLE_VALUES = frozenset({"identifier", "member_expression", "call_expression", "new_expression", "as_expression", "satisfies_expression", "await_expression"})
 
 
+_COMMONJS_EXPORTS = ("module.exports", "exports")
+
+
+def _without_exports(owner: str) -> str:
+    """`exports.helpers` → `helpers`, `module.exports` → "": a CommonJS export is named by its own
+    name (`exports.isStream = function …` is `isStream`, as every JavaScript tool names it), not by
+    the exports object it is assigned to (`commonjs_export_of` keeps that)."""
+    for prefix in _COMMONJS_EXPORTS:
+        if owner == prefix:
+            return ""
+        if owner.startswith(prefix + "."):
+            return owner[len(prefix) + 1 :]
+    return owner
+
+
 def _object_holder(obj: Node) -> str:
-    """The name an object literal is held by: `module.exports.helpers = {…}` → `module.exports.helpers`,
-    `const api = {…}` → `api`, `export default {…}` → `default`; "" when nothing names it."""
+    """The name an object literal is held by: `module.exports.helpers = {…}` → `helpers`, `const api =
+    {…}` → `api`, `module.exports = {…}` → `module.exports`, `export default {…}` → `default`; "" when
+    nothing names it."""
     holder = obj.parent
     while holder is not None and holder.type in ("parenthesized_expression", "as_expression", "satisfies_expression"):
         holder = holder.parent
     if holder is None:
         return ""
     if holder.type == "assignment_expression":
-        return text(holder.child_by_field_name("left"))[:120]
+        left = text(holder.child_by_field_name("left"))[:120]
+        return left if left in _COMMONJS_EXPORTS else _without_exports(left)
     if holder.type == "variable_declarator":
         return text(holder.child_by_field_name("name"))[:120]
     if holder.type == "export_statement":
@@ -147,16 +164,33 @@ def _object_holder(obj: Node) -> str:
 
 
 def _assigned_owner(node: Node) -> str:
-    """`T.prototype.m = function` → `T`, `exports.f = …` → `exports`: what a member-assigned function
-    belongs to; an entry of an object literal belongs to the name holding the object (its name is
-    no name of the module's scope). "" for any other definition."""
+    """`T.prototype.m = function` → `T`: what a member-assigned function belongs to; an entry of an
+    object literal belongs to the name holding the object (its name is no name of the module's
+    scope). A CommonJS export (`exports.f = …`, `module.exports.f = …`) belongs to nothing: it is
+    the module's `f`. "" for any other definition."""
     if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
         return _object_holder(node.parent)
     if node.type != "assignment_expression":
         return ""
     left = node.child_by_field_name("left")
     obj = left.child_by_field_name("object") if left is not None else None
-    return text(obj).removesuffix(".prototype")[:120] if obj is not None else ""
+    if obj is None:
+        return ""
+    owner = text(obj)[:120]
+    base = owner.removesuffix(".prototype")
+    # `module.exports.prototype.m = function`: a method of what the module exports, as before
+    return base if base != owner and base in _COMMONJS_EXPORTS else _without_exports(base)
+
+
+def commonjs_export_of(node: Node) -> str:
+    """`exports.f = …` → `exports`, `module.exports.f = …` → `module.exports`: the exports object a
+    definition is assigned onto (`Unit.assigned_to`; its qualname is `f`); "" for any other definition."""
+    if node.type != "assignment_expression":
+        return ""
+    left = node.child_by_field_name("left")
+    obj = left.child_by_field_name("object") if left is not None else None
+    owner = text(obj) if obj is not None else ""
+    return owner if owner in _COMMONJS_EXPORTS else ""
 
 
 def refine_kind(node: Node, kind: str) -> str:
@@ -360,6 +394,7 @@ _COMMON = dict(
     module_statements=module_statements,
     receiver_name=lambda node: "this",
     receiver_type=_assigned_owner,
+    assigned_to=commonjs_export_of,
     default_export="module.exports",
     wrapper_types=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}),
     leading_types=frozenset({"decorator"}),

@@ -75,6 +75,9 @@ class LanguageSpec:
     receiver_type: Callable[[Node], str] = lambda node: ""
     # (callable node) -> the type an extension function extends (Kotlin `fun Buffer.readX()`), ""
     extension_type: Callable[[Node], str] = lambda node: ""
+    # (definition node) -> the object it is assigned onto when its qualname leaves it out
+    # (`Unit.assigned_to`: a CommonJS export's `exports`), ""
+    assigned_to: Callable[[Node], str] = lambda node: ""
     # A file may declare its encoding in its first two lines (PEP 263: `# -*- coding: latin-1 -*-`)
     encoding_declaration: bool = False
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):

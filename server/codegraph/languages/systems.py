@@ -32,6 +32,15 @@ GO_CALLS = """
 (composite_literal type: (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)) @construct
 """
 
+# Locals declared with a type: `var x Foo`, and named results (`func (c *Command) ExecuteC() (cmd
+# *Command, err error)`), which the body uses as locals. Only a declaration's own results: a
+# function literal's are the literal's, not its enclosing callable's.
+GO_DECLARATIONS = """
+(var_spec name: (identifier) @name type: (_) @type)
+(function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
+(method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
+"""
+
 
 def go_import(node: Node) -> list[Import]:
     line = node.start_point.row + 1
@@ -135,7 +144,7 @@ GO = LanguageSpec(
     definitions=GO_DEFS,
     calls=GO_CALLS,
     assignments="(short_var_declaration left: (_) @target right: (_) @value)",
-    declarations="(var_spec name: (identifier) @name type: (_) @type)",
+    declarations=GO_DECLARATIONS,
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""
 (argument_list (selector_expression operand: (_) @receiver field: (field_identifier) @name) @ref)

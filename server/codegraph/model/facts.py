@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "38"
+EXTRACTOR_VERSION = "39"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -54,6 +54,9 @@ class Unit(NamedTuple):
     # or, where the language records every local (`complete_locals`), when it has no declared type
     local_types: tuple[tuple[str, str], ...] = ()
     returns: str = ""  # a callable's declared return type name, "" when none or not one named type
+    # each result's declared type name when a callable lists its results (Go `(*Command, []string,
+    # error)`, `(made *Command)`), "" for one that is no single named type; () for any other callable
+    results: tuple[str, ...] = ()
     # (member name, what it holds) of a type: a declared type name, or "Callee()" when assigned
     # the result of a call/construction (`self.x = Foo()`). A declared type binds calls through the
     # member where the language's types are static (`spec.declared_fields`); the rest is for the
@@ -62,6 +65,10 @@ class Unit(NamedTuple):
     # the type an extension function extends (Kotlin `fun Buffer.readX()`): `this` in its body, and
     # what `x.readX()` is called on; "" for every other unit. For the ranked graph, never proof
     ext_type: str = ""
+    # the object a definition is assigned onto when its qualname leaves that object out: a CommonJS
+    # export (`exports.isStream = function …` is `isStream`, assigned to `exports`); "" for every other
+    # unit. The resolver files it as that object's member, never as a name of its module's scope
+    assigned_to: str = ""
 
     @property
     def is_callable(self) -> bool:

@@ -1,0 +1,104 @@
+"""CommonJS exports by assignment are named by their own name, as every JavaScript tool names them:
+`exports.isStream = function …` is the unit `isStream` (it was `exports.isStream`, and every file
+exporting an `isStream` shared the qualified name `exports.isStream`). It stays what `require`
+returns a member of, and never becomes a name of its module's scope."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from codegraph.index.index import RootIndex
+
+
+def index_of(root: Path, files: dict[str, str]) -> RootIndex:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), "utf-8")
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    return index
+
+
+def targets(index: RootIndex, path: str, name: str) -> list[str | None]:
+    """The resolved target of each call named `name` in `path`, in call order (None: unknown)."""
+    facts, bindings = index.files[path], index.bindings[path]
+    edges = iter(e for e in bindings.edges if e.kind in ("calls", "constructs"))
+    unresolved = set(bindings.unresolved)
+    out = []
+    for i, call in enumerate(facts.calls):
+        dst = None if i in unresolved else next(edges).dst
+        if call.name == name:
+            out.append(dst)
+    return out
+
+
+STREAM = """
+exports.isStream = function (x) {
+  return x !== null && typeof x.pipe === 'function';
+};
+exports.isReadable = function (x) {
+  return exports.isStream(x) && isStream(x.source);
+};
+"""
+CHECK = """
+module.exports.isStream = (x) => x instanceof Object;
+module.exports.helpers = {
+  trim(text) { return text.trim(); },
+};
+function Thing() {}
+Thing.prototype.run = function () { return 1; };
+"""
+MAIN = """
+const stream = require('./stream');
+const { isStream } = require('./check');
+const check = require('./check');
+function main(x) {
+  return stream.isStream(x) && isStream(x) && check.isStream(x);
+}
+"""
+
+
+def test_a_commonjs_export_is_named_by_its_own_name_and_binds_through_require(tmp_path):
+    index = index_of(tmp_path, {"lib/stream.js": STREAM, "lib/check.js": CHECK, "lib/main.js": MAIN})
+    units = {u.id: u for f in ("lib/stream.js", "lib/check.js") for u in index.files[f].units if u.kind != "statement"}
+    assert sorted((u.id, u.name, u.qualname, u.kind) for u in units.values()) == [
+        ("lib/check.js::Thing", "Thing", "Thing", "function"),
+        ("lib/check.js::Thing.run", "run", "Thing.run", "method"),  # `T.prototype.m = function`: untouched
+        ("lib/check.js::helpers.trim", "trim", "helpers.trim", "method"),
+        ("lib/check.js::isStream", "isStream", "isStream", "function"),
+        ("lib/stream.js::isReadable", "isReadable", "isReadable", "function"),
+        ("lib/stream.js::isStream", "isStream", "isStream", "function"),
+    ]
+    assert units["lib/stream.js::isStream"].assigned_to == "exports"
+    assert units["lib/check.js::isStream"].assigned_to == "module.exports"
+    # two files exporting `isStream`: two units, and each file's importers reach their own
+    assert targets(index, "lib/main.js", "isStream") == ["lib/stream.js::isStream", "lib/check.js::isStream", "lib/check.js::isStream"]
+    # the module's own `exports.isStream()` is the export; a bare `isStream()` names no binding of the module
+    assert targets(index, "lib/stream.js", "isStream") == ["lib/stream.js::isStream", None]
+
+
+def test_the_default_export_keeps_its_name(tmp_path):
+    """`module.exports = function query() {…}` and `module.exports = class App {…}` as before."""
+    index = index_of(tmp_path, {
+        "lib/query.js": "module.exports = function query(options) {\n  return options;\n};\n",
+        "lib/app.js": "module.exports = class App {\n  listen() { return 1; }\n};\n",
+        "lib/main.js": "const query = require('./query');\nconst App = require('./app');\nfunction main() { query({}); return new App(); }\n",
+    })
+    assert [u.qualname for u in index.files["lib/query.js"].units] == ["module.exports"]
+    assert [u.qualname for u in index.files["lib/app.js"].units] == ["App", "App.listen"]
+    assert targets(index, "lib/main.js", "query") == ["lib/query.js::module.exports"]
+
+
+def test_a_definition_turned_into_an_export_rebinds_its_importers(tmp_path):
+    """`function join` becoming `exports.join = function join`: the same name and kind, but now what
+    `helper.join()` reaches, so the importer is resolved again."""
+    index = index_of(tmp_path, {
+        "lib/helper.js": "function join(t) { return t; }\nexports.split = function split(t) { return t; };\n",
+        "lib/main.js": "const helper = require('./helper');\nfunction main(t) { return helper.join(t); }\n",
+    })
+    assert targets(index, "lib/main.js", "join") == [None]
+    (tmp_path / "lib" / "helper.js").write_text("exports.join = function join(t) { return t; };\nexports.split = function split(t) { return t; };\n")
+    index.refresh_path("lib/helper.js")
+    assert targets(index, "lib/main.js", "join") == ["lib/helper.js::join"]
