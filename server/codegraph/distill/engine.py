@@ -209,15 +209,43 @@ def one_hop_role(index, model: Model, uid: str, mine: dict, down: dict[str, int]
 
 
 def _edges(model: Model, rows: list[SourceRow], held: dict[str, str]) -> list[tuple[str, str, str]]:
-    """Proven relations among the delivered sources; a unit held by a type shown whole speaks for that type."""
+    """Proven relations among the delivered sources (the picture's arrows). A unit inside a source's
+    span — a closure, a callback, a nested function, a method of a type shown whole — speaks for the
+    innermost source holding it, at both ends of a relation, and so does a unit held by a type shown
+    whole: a proven call made in a callback is the source's call, from code inside it."""
     shown = {r.uid for r in rows if not r.alias_of}
-    held = {x: t for x, t in held.items() if t in shown}
+    speaks = {x: t for x, t in held.items() if t in shown}
+    speaks.update(_inside_sources(model, shown))
+    speaks.update((uid, uid) for uid in shown)
     out = []
-    for uid, row in [(r.uid, r.uid) for r in rows if not r.alias_of] + list(held.items()):
+    last = len(model.order)
+    for uid in sorted(speaks, key=lambda x: (model.order.get(x, last), x)):  # (an obligation may name a unit outside the model)
+        row = speaks[uid]
         for d in sorted(model.out.get(uid, ()), key=model.order.__getitem__):
-            to = held.get(d, d)
-            if to in shown and to != row:
+            to = speaks.get(d)
+            if to is not None and to != row:
                 out.append((row, to, model.kinds[(uid, d)]))
+    return out
+
+
+def _inside_sources(model: Model, shown: set[str]) -> dict[str, str]:
+    """Each unit of the model within a shown source's span → the innermost shown source holding it."""
+    by_path: dict[str, list] = {}
+    for uid in sorted(shown & model.units.keys(), key=model.order.__getitem__):
+        u = model.units[uid]
+        by_path.setdefault(u.path, []).append(u)
+    out: dict[str, str] = {}
+    for path, owners in by_path.items():
+        for u in model.units_in(path):
+            if u.id in shown:
+                continue
+            best = None
+            for o in owners:
+                if o.start_byte <= u.start_byte and u.end_byte <= o.end_byte and (
+                        best is None or o.end_byte - o.start_byte < best.end_byte - best.start_byte):
+                    best = o
+            if best is not None:
+                out[u.id] = best.id
     return out
 
 
@@ -327,7 +355,8 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     roles = {uid: dict(r) for uid, r in base_roles.items()}  # later stages add labels: never to the shared table
     units = index.resolver.units
     tick()
-    sched, located, pool, seeds_missing, plan_roles = _select(index, request, model, units, roles, plan, learned, tick)
+    sched, located, pool, seed_ids, plan_roles = _select(index, request, model, units, roles, plan, learned, tick)
+    seeds_missing = request.scenario == "query" and not seed_ids
     sel = sched.sel
     timed_out = sel.timed_out or deadline.analysis_over()
     sel.timed_out = timed_out
@@ -339,10 +368,12 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     held = {x: t for t, xs in plan.members.items() if t in sel.picks for x in xs}  # types shown whole hold these
     facts = build_facts(model, units, roles, rows, held)
     gaps = build_gaps(index, model, sel, broken, entries, seeds_missing)
+    asked = _asked(units, sel, seed_ids) if request.scenario == "query" else None
     if timed_out:
         status = "timeout"
-    elif sel.incomplete or broken or any(r.required and r.status != "satisfied" for r in results):
-        status = "incomplete"
+    elif (sel.incomplete or broken or any(r.required and r.status != "satisfied" for r in results)
+          or (asked is not None and (not asked or any(not holder for _, holder in asked)))):
+        status = "incomplete"  # (a question pack: a unit the question points to was not chosen, or it points to none)
     else:
         status = "complete"
     head = _head(index, request, entries, sel)
@@ -357,7 +388,7 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
     parts = Parts(head=head, rows=rows, meta=[_meta(index, model, units, roles, r, labels) for r in rows],
                   bodies=[None if r.alias_of else bodies.get(r.uid) for r in rows],
                   facts=facts, obligations=results, components=components, gaps=gaps,
-                  edges=_edges(model, rows, held))
+                  edges=_edges(model, rows, held), asked=asked)
 
     # ---- size gate: `measure` is the transport's (bytes of the message it sends) ----------
     def render(pack: dict) -> dict:
@@ -379,17 +410,16 @@ def _distill(index, request: DistillRequest, measure: Callable[[dict], int], che
 def _select(index, request: DistillRequest, model: Model, units: dict, roles: dict, plan, learned, tick: Callable[[], bool]):
     """The selection: required obligations, the question's seeds or the plan, optional
     obligations, then one hop to the boundary. Returns (scheduler, located obligations, the
-    question's neighbourhood or None, whether the question named nothing, roles from the plan)."""
+    question's neighbourhood or None, the question's seeds, roles from the plan)."""
     sched = Scheduler(model, units, roles, tick)
     located = {spec.id: locate(spec, units) for spec in request.obligations}
     for spec in request.obligations:  # required groups first, whole or nothing
         if spec.required:
             sched.reserve(spec, located[spec.id])
-    pool, seeds_missing = None, False
+    pool, seed_ids = None, []
     if request.scenario == "query":
         ranking = question_seeds.RANKING
         seed_ids = seeds(request.question, model, ranking.rank(index, request.question, MAX_SEEDS * 3) if ranking is not None else [])
-        seeds_missing = not seed_ids
         for uid in seed_ids:
             sched.try_add(uid, "skeleton", "query:seed")
         pool = neighbourhood(model, seed_ids) if seed_ids else None
@@ -410,7 +440,19 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
     else:
         sched.sel.timed_out = True
     sched.check()
-    return sched, located, pool, seeds_missing, plan_roles
+    return sched, located, pool, seed_ids, plan_roles
+
+
+def _asked(units: dict, sel, seed_ids: list[str]) -> list[tuple[str, str]]:
+    """The units a question points to (its seeds: the symbols it names, then the ranking's best places),
+    each with the chosen unit whose body holds its code ('' when it was not chosen)."""
+    out = []
+    for uid in seed_ids:
+        holder = uid
+        while holder in sel.aliases and holder not in sel.picks:  # a contained unit: its container's body
+            holder = sel.aliases[holder]
+        out.append((units[uid].qualname, holder if holder in sel.picks else ""))
+    return out
 
 
 def _obligations(request: DistillRequest, located: dict, rows: list[SourceRow], roles: dict, sel, model: Model,

@@ -32,6 +32,9 @@ class Parts:
     components: list[dict]  # {"id", "name", "uids", "depends_on"}
     gaps: list[dict]
     edges: list[tuple[str, str, str]] = field(default_factory=list)  # proven (src, dst, kind) among the rows
+    # a question pack's seeds (None for an overview): (symbol, the chosen unit whose body holds its code, ''
+    # when it was not chosen). The pack is `complete` only with each one's code.
+    asked: list[tuple[str, str]] | None = None
 
 
 @dataclass
@@ -53,6 +56,9 @@ class Tables:
         self.row_of = {}
         for i, r in enumerate(parts.rows):
             self.row_of.setdefault(r.uid, i)
+        # rows holding the code of a unit the question points to: their body also shortens the pack's
+        # account of what is left out, so the least it adds is not its size less the left-out note
+        self.asked_holders = {i for i in self.asked_rows() if i is not None}
 
     def closure(self, uids) -> set[int]:
         """Rows a reference needs: the row itself and, for an alias, the row it aliases."""
@@ -64,6 +70,27 @@ class Tables:
             out.add(i)
             if self.p.rows[i].alias_of:
                 out |= self.closure([self.p.rows[i].alias_of])
+        return out
+
+    def asked_rows(self) -> list[int | None]:
+        """Per unit the question points to: the row whose body holds its code (None: not chosen)."""
+        return [self.row_of.get(holder) if holder else None for _, holder in self.p.asked or ()]
+
+    def coverage(self, inc: Included) -> dict:
+        """How much of what the question points to this pack holds: how many units, how many with their
+        code here, and the symbols of the others — chosen but their code left out to fit, not chosen, or
+        unread (the source failed its check)."""
+        out: dict = {"count": 0, "with_code": 0}
+        for (sym, _), i in zip(self.p.asked or (), self.asked_rows()):
+            out["count"] += 1
+            if i is None:
+                out.setdefault("not_chosen", []).append(sym)
+            elif self.p.bodies[i] is None:  # its source failed the check
+                out.setdefault("unread", []).append(sym)
+            elif i in inc.body:
+                out["with_code"] += 1
+            else:
+                out.setdefault("left_out", []).append(sym)
         return out
 
     def assemble(self, inc: Included, status: str) -> dict:
@@ -109,6 +136,8 @@ class Tables:
             g.pop("uids", None)
         pack["flow"] = flow_graph(pack["sources"], [(remap[self.row_of[a]], remap[self.row_of[b]], k) for a, b, k in p.edges
                                                     if self.row_of.get(a) in remap and self.row_of.get(b) in remap])
+        if p.asked is not None:
+            pack["question_units"] = self.coverage(inc)
         if inc.comp:
             comps = [c for c in p.components if refs(c["uids"])]
             present = {c["id"] for c in comps}
@@ -188,7 +217,8 @@ def _fill(t: Tables, status: str, cap: int, render: Render, measure: Measure, ti
         trial = _with(t, inc, item)
         if trial == inc:  # nothing new (already in another item's closure): the same pack, which fits
             continue
-        if trial.src == inc.src and ((item[0] == "body" and size + _body_growth(t, item[1]) > cap)
+        if trial.src == inc.src and ((item[0] == "body" and item[1] not in t.asked_holders
+                                      and size + _body_growth(t, item[1]) > cap)
                                      or (item[0] == "fact" and size + _fact_growth(t, item[1]) > cap)):
             fits = False  # the body or fact alone would overflow: no need to assemble and measure the trial
         else:
@@ -243,9 +273,10 @@ def deliver(parts: Parts, status: str, cap: int, render: Render, measure: Measur
     t = Tables(parts)
     needed_src = {i for i, r in enumerate(parts.rows)}
     needed_facts = {i for i, f in enumerate(parts.facts) if f.core}
+    needed_bodies = {i for i in t.asked_rows() if i is not None and parts.bodies[i] is not None}
     for _ in range(3):
         pack, inc = _fill(t, status, cap, render, measure, tick, core_facts_or_stop=status == "complete")
-        missing = inc is None or not needed_src <= inc.src or not needed_facts <= inc.fact
+        missing = inc is None or not needed_src <= inc.src or not needed_facts <= inc.fact or not needed_bodies <= inc.body
         if status == "complete" and missing:
             status = "partial"
             continue

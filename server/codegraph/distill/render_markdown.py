@@ -133,13 +133,44 @@ def _overview(pack: dict) -> list[str]:
     carried = (f"{sel['units']} pieces of code ({sel['body_bytes']:,} bytes of source)" if len(with_body) >= sel["units"] else
                f"{sel['units']} pieces of code, {len(with_body)} of them with their bodies here ({shown:,} of "
                f"{sel['body_bytes']:,} bytes of source)")
-    add(f"Status: **{STATUS_WORDS.get(pack['status'], pack['status'])}**. {carried}, chosen from the code's structure by weights fitted on other code bases (no language model). Arrows are "
+    add(f"Status: **{_status_words(pack)}**{_coverage(pack)}. {carried}, chosen from the code's structure by weights fitted on other code bases (no language model). Arrows are "
         f"calls (solid) and constructions (dotted) the index proved; the left-to-right order of the groups is the "
         f"lifecycle, not a timeline. Snapshot `{pack['snapshot_id']}`.")
     diagram = _diagram(pack)
     if diagram:
         add("")
         out.extend(diagram)
+    return out
+
+
+def _status_words(pack: dict) -> str:
+    """The status in words; a question pack incomplete only for the units its status line names (none of
+    the requested checks failed) is not sent to the checks."""
+    cov = pack.get("question_units")
+    if (pack["status"] == "incomplete" and cov is not None and (not cov["count"] or cov.get("not_chosen"))
+            and not cov.get("unread") and all(o["status"] == "satisfied" for o in pack["obligations"] if o["required"])):
+        return "incomplete"
+    return STATUS_WORDS.get(pack["status"], pack["status"])
+
+
+def _coverage(pack: dict) -> str:
+    """A question pack's status says what of the code the question points to it holds: ': the 4 units the
+    question points to are here with their code', or which are not and why ('' for an overview)."""
+    cov = pack.get("question_units")
+    if cov is None:
+        return ""
+    n, k = cov["count"], cov["with_code"]
+    if not n:
+        return ": the question names no unit in scope and none ranks for it: the code below is an overview's choice"
+    if k == n:
+        return f": the {n} unit{'s' if n != 1 else ''} the question points to {'are' if n != 1 else 'is'} here with {'their' if n != 1 else 'its'} code"
+    out = f": {k} of the {n} units the question points to {'is' if k == 1 else 'are'} here with {'its' if k == 1 else 'their'} code"
+    if cov.get("left_out"):
+        out += "; left out to fit the size limit: " + ", ".join(f"`{x}`" for x in cov["left_out"])
+    if cov.get("not_chosen"):
+        out += "; not chosen: " + ", ".join(f"`{x}`" for x in cov["not_chosen"])
+    if cov.get("unread"):
+        out += "; its source failed its check: " + ", ".join(f"`{x}`" for x in cov["unread"])
     return out
 
 

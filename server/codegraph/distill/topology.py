@@ -50,6 +50,16 @@ class Model:
     owner_types: dict[str, str] = field(default_factory=dict)  # uid → the type holding it ("" when none), filled on use
     public: dict[str, bool] = field(default_factory=dict)  # uid → public by its language's syntax, filled on use
     _type_names: set[str] | None = None
+    _by_path: dict[str, list[Unit]] | None = None
+
+    def units_in(self, path: str) -> list[Unit]:
+        """The model's units of one file, in stable order (the table is built once, on first use)."""
+        if self._by_path is None:
+            by_path: dict[str, list[Unit]] = {}
+            for u in self.units.values():
+                by_path.setdefault(u.path, []).append(u)
+            self._by_path = by_path
+        return self._by_path.get(path, [])
 
     def type_names(self) -> set[str]:
         """Names of the types declared in scope (computed once)."""
