@@ -187,3 +187,13 @@ def test_a_closed_pipe_is_not_a_traceback(cache: Path):
     out = subprocess.run(f"'{sys.executable}' -m codegraph.cli index '{root}' | true", shell=True, env=env,
                          capture_output=True, text=True, timeout=120)
     assert "Traceback" not in out.stderr and "BrokenPipeError" not in out.stderr, out.stderr
+
+
+def test_the_json_pack_the_cli_prints_stays_within_its_byte_budget(cache: Path):
+    """The cap is measured on the sent frame; the CLI printed the pack indented, a sixth over the cap."""
+    root = str(FIXTURES / "distill" / "py-service")
+    for budget in ("2000", "4000"):
+        out = _cli("distill", root, "--format", "json", "--budget-bytes", budget, cache=cache)
+        assert out.returncode == 0, out.stderr
+        assert len(out.stdout.encode()) <= int(budget), (budget, len(out.stdout.encode()))
+        assert json.loads(out.stdout)["budget"]["cap"] == int(budget)

@@ -217,7 +217,9 @@ def cmd_distill(args: argparse.Namespace) -> int:
     if "markdown" in result:
         sys.stdout.write(result["markdown"] + "\n")
     else:
-        sys.stdout.write(json.dumps(result["pack"], ensure_ascii=False, sort_keys=True, indent=1) + "\n")
+        # compact, as the transports send it: the byte budget is the sent frame's, and an indented
+        # copy of a pack filled to it was a sixth larger than the cap it names
+        sys.stdout.write(json.dumps(result["pack"], ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n")
     return 0
 
 
@@ -370,7 +372,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("root", nargs="?", default=".")
     p.add_argument("--question", help="ask about one part of the architecture instead of the whole (a smaller pack around the symbols it names)")
     p.add_argument("--format", choices=("json", "markdown"), default=None,
-                   help="markdown (default): a readable document opening with a flowchart; json: the same pack as data")
+                   help="markdown (default): a readable document opening with a flowchart; json: the pack as data, one "
+                        "compact line within the byte budget (each format is filled to the budget on its own, so a "
+                        "body that fits in one may be left out in the other)")
     p.add_argument("--budget-bytes", type=int, default=None,
                    help=f"size limit of the whole answer in bytes (default and most: {_CAPS['overview']:,} for an overview, {_CAPS['query']:,} for a question). "
                         "The smallest pack depends on the repository (about 1 KB); below it, the error names the size needed")
