@@ -121,3 +121,80 @@ def test_answer_lines_are_found_by_syntax_in_any_language(source, question, expe
     lines = source.splitlines()
     got = [n for n, _ in answer_lines(_unit(1, len(lines)), lines, question_words(question), [], len(expected))]
     assert got == expected, [lines[n - 1] for n, _ in answer_lines(_unit(1, len(lines)), lines, question_words(question), [], 6)]
+
+
+TRANSPORT = FIXTURES / "explore" / "excerpt-python"
+ERRORS_QUESTION = "what exceptions can be raised when a connection fails or times out?"
+RAISES = {37, 40, 41, 44, 45}  # HTTPAdapter.send's `raise ConnectionError/ConnectTimeout/ReadTimeout/ProxyError/SSLError`
+
+
+@pytest.fixture(scope="module")
+def transport() -> RootIndex:
+    idx = RootIndex(TRANSPORT, use_cache=False)
+    idx.build(workers=1)
+    return idx
+
+
+def test_a_question_about_errors_is_answered_by_the_lines_that_raise_them(transport):
+    """Asked what can be raised, the raises are the answer: each scores as a handoff, not as a
+    line that merely says "raise"; "connection" meets `ConnectTimeout` and "exceptions" meets
+    `except`. Scored as before, the lines that mention a connection (`conn.connection_timeout =
+    timeout`) came ahead of the later raises and the cap cut `ProxyError` and `SSLError`."""
+    from codegraph.explore.pack import answer_lines, question_words
+
+    path = "transport/adapters.py"
+    send = next(u for u in transport.files[path].units if u.qualname == "HTTPAdapter.send")
+    lines = transport.sources[path].decode().splitlines()
+    got = [n for n, _ in answer_lines(send, lines, question_words(ERRORS_QUESTION), [], len(RAISES))]
+    assert set(got) == RAISES, [lines[n - 1] for n in got]
+    # asked about something else, a raise is no handoff: the result sent back comes first
+    got = [n for n, _ in answer_lines(send, lines, question_words("what does the adapter send back?"), [], 1)]
+    assert got == [46], [lines[n - 1] for n in got]
+
+
+def _transport_pack(index: RootIndex, budget: int, sites: list[int] | None = None):
+    views = {p: file_view(p, "bodies", "spine", 1.0, index.sources[p], list(index.files[p].units)) for p in ("transport/adapters.py", "transport/pool.py")}
+    unit = lambda path, name: next(u for u in index.files[path].units if u.qualname == name)  # noqa: E731
+    send = unit("transport/adapters.py", "HTTPAdapter.send")
+    pieces = [  # in this order (alpha 0: by probability): a long flow body, a body off the flow, a short flow body
+        Piece(send, "transport/adapters.py", 0.9, 0, True),
+        Piece(unit("transport/pool.py", "PoolManager.describe"), "transport/pool.py", 0.5, -1, False),
+        Piece(unit("transport/pool.py", "PoolManager.clear"), "transport/pool.py", 0.1, 1, True),
+    ]
+    shown, left_out = pack(views, pieces, {send.id: [14] if sites is None else sites}, budget, lambda: None, alpha=0.0, question=ERRORS_QUESTION)
+    return {v.path: v for v in shown}, left_out
+
+
+def test_an_excerpt_keeps_its_answer_before_the_bodies_off_the_flow(transport):
+    """A cut flow body's answer lines come at its turn: ahead of a body off the flow ranked after it
+    (`PoolManager.describe`), which took their room before and left the excerpt its call sites."""
+    shown, left_out = _transport_pack(transport, 1_200)
+    assert sum(len(v.text) for v in shown.values()) <= 1_200 and not left_out
+    adapters = shown["transport/adapters.py"]
+    assert adapters.symbols == ["HTTPAdapter.send (excerpt)"]
+    assert RAISES <= sections(adapters.text)["transport/adapters.py"][1], adapters.text
+    assert shown["transport/pool.py"].symbols == ["PoolManager.clear"]  # the flow's short body, whole; not `describe`
+
+
+def test_an_excerpt_gives_its_answer_lines_back_to_a_whole_flow_body(transport):
+    """Part of a flow body never takes a whole one's room: a later flow body that fits only
+    without the excerpt's answer lines takes them back, the least telling first."""
+    shown, left_out = _transport_pack(transport, 800)
+    assert sum(len(v.text) for v in shown.values()) <= 800 and not left_out
+    assert shown["transport/pool.py"].symbols == ["PoolManager.clear"]
+    kept = sections(shown["transport/adapters.py"].text)["transport/adapters.py"][1]
+    assert 37 in kept and not {40, 41, 44, 45} & kept, shown["transport/adapters.py"].text  # the best raise stays
+
+
+def test_an_excerpt_that_would_show_only_its_signature_is_left_out(transport):
+    """A cut body with no call sites whose answer lines do not fit would be its class line and its
+    `def` line: no excerpt, it is left out and named as such."""
+    from codegraph.explore.pack import compact_ranges
+
+    path = "transport/adapters.py"
+    view = file_view(path, "bodies", "spine", 1.0, transport.sources[path], list(transport.files[path].units))
+    send = next(u for u in view.defs if u.qualname == "HTTPAdapter.send")
+    signature = view.render(compact_ranges(send, [], {u.id: u for u in view.defs}), ["HTTPAdapter.send (excerpt)"], "clusters")
+    shown, left_out = _transport_pack(transport, len(signature) + 5, sites=[])
+    assert path not in shown, shown[path].text
+    assert "HTTPAdapter.send" in left_out, left_out

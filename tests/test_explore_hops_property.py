@@ -29,7 +29,7 @@ REPOS = sorted(
     + [FIXTURES / "likely", FIXTURES / "queries" / "py-shop", FIXTURES / "idioms"]
 )
 PROVEN_KINDS = ("calls", "constructs")
-_HOP_LINE = re.compile(r"^\d+\. `(?P<src>[^`]+)` → `(?P<dst>[^`]+)` — (?P<verb>called|defined inside it) at (?P<path>\S+):(?P<line>\d+)(?P<how>.*)$")
+_HOP_LINE = re.compile(r"^\d+\. `(?P<src>[^`]+)` → `(?P<dst>[^`]+)` — (?P<verb>called|constructed|defined inside it) at (?P<path>\S+):(?P<line>\d+)(?P<how>.*)$")
 index_of = fixture_index
 
 
@@ -52,11 +52,11 @@ def questions(draw, names: list[str], words: list[str]) -> str:
     return " ".join(parts) + draw(st.sampled_from(["?", "", "."]))
 
 
-def proven(index: RootIndex, src, dst, line: int) -> bool:
-    """A call or construction the resolver proved from src, or from a callable nested in it (a
-    closure runs as part of its callable: graph/likely.py gives its calls to the enclosing one
-    too, at the same line), to dst on `line`. A construction proven on the class is shown as a
-    hop to its constructor."""
+def proven(index: RootIndex, src, dst, line: int, kinds: tuple[str, ...] = PROVEN_KINDS) -> bool:
+    """A call or construction (an edge of one of `kinds`) the resolver proved from src, or from a
+    callable nested in it (a closure runs as part of its callable: graph/likely.py gives its calls
+    to the enclosing one too, at the same line), to dst on `line`. A construction proven on the
+    class is shown as a hop to its constructor."""
     targets = {dst.id}
     if dst.parent and (dst.kind == "constructor" or dst.name in ("__init__", "constructor")):
         targets.add(dst.parent)
@@ -72,7 +72,7 @@ def proven(index: RootIndex, src, dst, line: int) -> bool:
 
     bindings = index.bindings.get(src.path)
     return bindings is not None and any(
-        e.dst in targets and e.line == line and e.kind in PROVEN_KINDS and inside(e.src) for e in bindings.edges
+        e.dst in targets and e.line == line and e.kind in kinds and inside(e.src) for e in bindings.edges
     )
 
 
@@ -111,8 +111,11 @@ def test_a_hop_given_as_fact_is_proven_and_every_other_names_its_rule(root, data
         # a hop listed without a rule must be a proven one (or a callable defined inside its caller)
         assert key in facts, f"listed as a fact: {m.group(0)}"
         assert said == "", m.group(0)
-        nested = (m.group("src"), m.group("dst"), int(m.group("line"))) in {(h.src.qualname, h.dst.qualname, h.line) for h in flow.hops if h.how == "nested"}
+        nested = key in {(h.src.qualname, h.dst.qualname, h.line) for h in flow.hops if h.how == "nested"}
         assert (m.group("verb") == "defined inside it") == nested, m.group(0)  # a definition is never "called at"
+        # a construction (a struct or composite literal, `new T`, `T(…)`) is never "called at", nor a call "constructed at"
+        built = any(proven(index, h.src, h.dst, h.line, ("constructs",)) for h in flow.hops if h.how == "resolved" and (h.src.qualname, h.dst.qualname, h.line) == key)
+        assert (m.group("verb") == "constructed") == built, m.group(0)
 
 
 def test_the_property_sees_likely_hops():

@@ -25,7 +25,7 @@ from ..workspace.scope import is_test_path
 from .flow import Flow, find_flow
 from . import features, ranker
 from .model import ExploreRequest
-from .pack import FileView, Piece, file_view, pack
+from .pack import EXCERPT, FileView, Piece, file_view, pack
 from .relevance import looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, STOP
 from .gate import FilePlan, _gate, _members_named_by_words, _the_named_variant, _wanted_in_family
 from .steps import (
@@ -326,15 +326,15 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     for hop in flow.hops:
         call_sites[hop.src.id].append(hop.line)
     shown, left_out = pack(views, pieces, call_sites, req.max_output_chars - len(flow_text) - footer_reserve, checkpoint, ranker.model().alpha, req.query)
-    files_out = [{"path": v.path, "mode": _shown_mode(v), "reason": v.reason, "chars": len(v.text), "symbols": v.symbols} for v in shown]
-    footer = ""
-    if left_out:
-        listed = ", ".join(f"`{n}`" for n in left_out[:8]) + (f" and {len(left_out) - 8} more" if len(left_out) > 8 else "")
-        footer = f"\n_Left out to stay within {req.max_output_chars:,} characters: {listed}._\n"
-    text = flow_text + "".join(v.text for v in shown) + footer
-    if len(text) > req.max_output_chars:  # the footer reserve makes this unreachable; the cap is a promise
-        text = flow_text + "".join(v.text for v in shown)
+    by_path = {p.path: p for p in plans}
+    files_out = [{"path": v.path, "mode": _shown_mode(v), "reason": _shown_reason(v, by_path[v.path]), "chars": len(v.text), "symbols": v.symbols} for v in shown]
     shown_paths = {v.path for v in shown}
+    unshown = [p for p in plans if p.path not in shown_paths]
+    # a file left out whose flow bodies the footer names is named by them; the others by their path
+    crowded = [p.path for p in unshown if views[p.path].crowded and not p.must]
+    body = flow_text + "".join(v.text for v in shown)
+    footer = _footer(left_out, crowded, sum(1 for p in unshown if not views[p.path].crowded), req.max_output_chars, req.max_output_chars - len(body))
+    text = body + footer
     return {
         "text": text,
         "flow": _flow_list(flow),
@@ -356,6 +356,48 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
             "adaptive": req.adaptive,
         },
     }
+
+
+def _shown_reason(v: FileView, plan: FilePlan) -> str:
+    """A file's reason as the answer gives it: `related:` names its best unit the answer shows (the
+    best of all may have been too long to fit; `related:HTTPAdapter.send` over a section showing
+    `BaseAdapter.close` named a body the reader cannot find)."""
+    if not v.reason.startswith("related:") or v.mode == "full":
+        return v.reason
+    shown = {s.removesuffix(EXCERPT).split("@")[0] for s in v.symbols}
+    best = next((u.qualname for _, u in plan.units if u.qualname in shown), None)
+    return f"related:{best}" if best else v.reason
+
+
+def _footer(bodies: list[str], files: list[str], idle: int, budget: int, room: int) -> str:
+    """The "Left out" line: the flow bodies that did not fit, then the other files that did not,
+    and how many candidate files held no body to add (their units filtered out: module statements
+    off the flow, a family's look-alike members, constructors that only store their parameters),
+    so the line accounts for every file `stats.dropped` counts. The longest form that fits in
+    `room`, down to counts alone."""
+    idle_said = f"{idle} {'other ' if bodies or files else ''}candidate file{'s' if idle != 1 else ''} held no body to add." if idle else ""
+    if not (bodies or files):
+        text = f"\n_{idle_said}_\n" if idle else ""
+        return text if len(text) <= room else ""
+
+    def form(names: int, paths: int) -> str:
+        parts = []
+        if bodies:
+            listed = ", ".join(f"`{n}`" for n in bodies[:names])
+            more = len(bodies) - min(names, len(bodies))
+            parts.append(f"{listed} and {more} more" if listed and more else listed or f"{len(bodies)} flow bod{'ies' if len(bodies) != 1 else 'y'}")
+        if files:
+            listed = ", ".join(files[:paths])
+            more = len(files) - min(paths, len(files))
+            kind = f"{len(files)} less related file{'s' if len(files) != 1 else ''}"
+            parts.append(f"{kind}: {listed}" + (f" and {more} more" if more else "") if listed else kind)
+        return f"\n_Left out to stay within {budget:,} characters: {'; '.join(parts)}.{' ' + idle_said if idle_said else ''}_\n"
+
+    for names, paths in ((8, 3), (4, 1), (0, 0)):
+        text = form(names, paths)
+        if len(text) <= room:
+            return text
+    return ""
 
 
 MAX_ANCHORS = 6
@@ -465,9 +507,10 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int, named: set[str] = froze
     proposed it. Past the cap, the hops from units that no hop of the core links to a symbol the
     question names go first (a word match's side chain; last first), then the least likely
     periphery hops."""
-    hops = _without_lifted_twins(flow.hops, index.resolver.units)
+    hops = _once_per_call(_without_lifted_twins(flow.hops, index.resolver.units))
     total = len(hops)
-    said = {id(h): _hop_words(h) for h in hops}  # each hop's line after its number, formatted once
+    built = _constructions(index, hops)
+    said = {id(h): _hop_words(h, (h.src.path, h.line, h.dst.id) in built) for h in hops}  # each hop's line after its number, formatted once
     text = _render_flow_hops(flow, hops, said)
     linked = _linked_to_named([h for h in flow.hops if h.src.id in flow.spine and h.dst.id in flow.spine], named)
     cut: set[str] = set()  # why hops were cut, for the line that counts them
@@ -509,6 +552,39 @@ def _without_lifted_twins(hops, units: dict) -> list:
     return [h for h in hops if not lifted(h)]
 
 
+def _once_per_call(hops) -> list:
+    """The hops, one per (caller, callee name, line): a call to an overloaded name (`compile` and its
+    two `@overload` declarations, a getter and its setter) is one call site, listed once, where
+    its first hop stands, as a proven hop when one of them is proven. The JSON keeps them all."""
+    best: dict[tuple[str, str, int], object] = {}
+    for h in hops:
+        key = (h.src.qualname, h.dst.qualname, h.line)
+        if key not in best or (best[key].how not in HOW and h.how in HOW):
+            best[key] = h
+    kept = {id(h) for h in best.values()}
+    firsts = {(h.src.qualname, h.dst.qualname, h.line): n for n, h in reversed(list(enumerate(hops)))}
+    return sorted((h for h in hops if id(h) in kept), key=lambda h: firsts[(h.src.qualname, h.dst.qualname, h.line)])
+
+
+def _constructions(index: RootIndex, hops) -> set[tuple[str, int, str]]:
+    """(path, line, callee id) of the proven hops that build their callee rather than call it (a Go
+    composite literal `&Log{…}`, a Rust struct literal, `new T(…)`, Python's `T(…)`): the resolver
+    files those as `constructs` edges to the type; a hop to the type's constructor stands for one."""
+    sites: dict[str, dict[tuple[int, str], set[str]]] = defaultdict(lambda: defaultdict(set))  # path → (line, edge target) → hop callees
+    for h in hops:
+        if h.how == "resolved":
+            sites[h.src.path][(h.line, h.dst.id)].add(h.dst.id)
+            if h.dst.parent and (h.dst.kind == "constructor" or h.dst.name in ("__init__", "constructor")):
+                sites[h.src.path][(h.line, h.dst.parent)].add(h.dst.id)
+    built: set[tuple[str, int, str]] = set()
+    for path, wanted in sites.items():
+        bindings = index.bindings.get(path)
+        for e in bindings.edges if bindings is not None else ():
+            if e.kind == "constructs" and (e.line, e.dst) in wanted:
+                built |= {(path, e.line, callee) for callee in wanted[(e.line, e.dst)]}
+    return built
+
+
 def _linked_to_named(hops, named: set[str]) -> set[str] | None:
     """The units these hops link, either way, to a unit the question names; None when no hop
     touches one (then no hop is apart)."""
@@ -530,10 +606,11 @@ def _linked_to_named(hops, named: set[str]) -> set[str] | None:
 HOW = {"resolved": "", "nested": ""}  # any other: a likely rule, said in words
 
 
-def _hop_words(hop) -> str:
+def _hop_words(hop, built: bool = False) -> str:
     how = HOW.get(hop.how, f" (likely: {RULE_WORDS.get(hop.how, hop.how)})")
-    # a callable defined inside its caller is no call: the line is where it is defined
-    verb = "defined inside it at" if hop.how == "nested" else "called at"
+    # a callable defined inside its caller is no call: the line is where it is defined; a
+    # struct or composite literal is no call either: the line builds a value of the type
+    verb = "defined inside it at" if hop.how == "nested" else "constructed at" if built else "called at"
     return f"`{hop.src.qualname}` → `{hop.dst.qualname}` — {verb} {hop.src.path}:{hop.line}{how}"
 
 

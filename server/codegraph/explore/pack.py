@@ -55,19 +55,30 @@ class FileView:
     sibling: bool = False  # a family member's file: its bodies are shown one by one, never whole
     trait_impls: frozenset[str] = frozenset()  # Rust `impl Trait for T` blocks (unit ids)
     cut: dict[str, Unit] = field(default_factory=dict)  # a body shown as an excerpt: its marked name → the unit
+    stubs: frozenset[str] = frozenset()  # declarations whose implementation the file holds (`@overload`s): never a body
+    crowded: bool = False  # a body or the skeleton of the file did not fit in the room left
 
     def render(self, ranges: list[tuple[int, int]], symbols: list[str], label: str) -> str:
         body, _ = numbered(self.lines, merge_ranges(ranges, CLUSTER_GAP))
         return section(self.path, symbols, label, body, excerpts=[s for s in symbols if s in self.cut])
 
-    def uncut(self, ranges: list[tuple[int, int]], symbols: list[str]) -> list[str]:
-        """`symbols` without the excerpt mark of a body the ranges now show whole (a later piece
-        brought its impl block or its small class, or the elided stretches are short enough to show)."""
+    def marked(self, ranges: list[tuple[int, int]], symbols: list[str]) -> list[str]:
+        """`symbols` with the excerpt mark on each cut body's name as `ranges` show it: off when they
+        show it whole (a later piece brought its impl block or its small class, or the elided
+        stretches are short enough to show), back on when lines given back cut it again."""
         if not self.cut:
             return symbols
         merged = merge_ranges(ranges, CLUSTER_GAP)
         whole = lambda u: any(a <= u.start_line and u.end_line <= b for a, b in merged)  # noqa: E731
-        return [s[: -len(EXCERPT)] if s in self.cut and whole(self.cut[s]) else s for s in symbols]
+        plain = {name[: -len(EXCERPT)]: name for name in self.cut}
+        out = []
+        for s in symbols:
+            if s in self.cut and whole(self.cut[s]):
+                s = s[: -len(EXCERPT)]
+            elif s in plain and not whole(self.cut[plain[s]]):
+                s = plain[s]
+            out.append(s)
+        return out
 
     def label(self) -> str:
         if self.mode == "skeleton":
@@ -138,17 +149,28 @@ _TRAILING_COMMENT = re.compile(r"\s(?://|#\s).*$")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _STATEMENT = re.compile(r"[^\s{}()\[\];,]")  # a line with more than closing brackets
 _DOCSTRING = re.compile(r'"""|\'\'\'')
-_PROSE = STOP | QUESTION_STOP  # a question's words that name no code
+# a question's words that name no code; "method" does ("the HTTP method", `req.method`), though
+# the ranking stops it as the question's own word for code ("which method builds it")
+_CODE_WORDS = frozenset({"method", "methods"})
+_CODE_STOP = STOP - _CODE_WORDS
+_PROSE = _CODE_STOP | QUESTION_STOP | frozenset({"but"})
 _ERROR_WORDS = frozenset({"err", "error", "exception", "fail", "failur", "reject", "panic"})  # stemmed
+# a question that asks about errors (stemmed): then the lines that raise or hand on one answer it
+_ERROR_QUESTION = _ERROR_WORDS | frozenset({"except", "rais", "throw", "thrown", "catch", "caught", "invalid", "wrong", "abort", "crash"})
+# a line that raises an error: `raise`, `throw`, a panic, a rejection, Rust's `Err(…)`
+_RAISE = re.compile(r"^(?:raise|throw)\b|\bpanic!?\s*\(|(?:^|[.\s(])reject\s*\(\s*[^)\s]|^(?:return\s+)?Err\s*\(")
+PREFIX_MIN = 5  # a question's word and a code word this long or longer match when one begins the other
 
 
 def answer_lines(u: Unit, lines: list[str], words: frozenset[str], shown: list[tuple[int, int]], cap: int) -> list[tuple[int, int]]:
     """The body lines outside `shown` that say most of the answer, at most `cap`, best first, each
-    with its score: the question's words its code mentions (comments and string literals aside),
-    plus two for a handoff of the result (`_HANDOFF`, or the body's last statement), one when it
-    hands on an error (Go's every `return nil, err` would fill the cap). A cut body that kept only
-    its call sites showed how it calls on, not what it gives back (tower's `Worker::poll` kept
-    its error sends, not `msg.tx.send(Ok(response))`)."""
+    with its score: the question's words its code mentions (comments and string literals aside;
+    "connection" meets `connect`, "exceptions" `except`), plus two for a handoff of the result
+    (`_HANDOFF`, or the body's last statement), one when it hands on an error (Go's every
+    `return nil, err` would fill the cap) — two, and a raise or throw too, when the question asks
+    about errors: then they are the answer. A cut body that kept only its call sites showed how
+    it calls on, not what it gives back (tower's `Worker::poll` kept its error sends, not
+    `msg.tx.send(Ok(response))`)."""
     seen = {n for a, b in shown for n in range(a, b + 1)}
     first, last = u.sig_end_line + 1, min(u.end_line, len(lines))
     code: dict[int, str] = {}
@@ -165,22 +187,33 @@ def answer_lines(u: Unit, lines: list[str], words: frozenset[str], shown: list[t
         if _STATEMENT.search(text):
             code[n] = text
     tail = max(code, default=0)
+    about_errors = bool(words & _ERROR_QUESTION)
     scored = []
     for n, text in code.items():
         if n in seen:
             continue
         said = _words_of(text)
-        score = len(words & said)
-        handoff = n == tail or _HANDOFF.search(text) is not None
+        score = _mentions(words, said)
+        raises = _RAISE.search(text) is not None
+        handoff = n == tail or _HANDOFF.search(text) is not None or (raises and about_errors)
         if handoff:
-            score += 1 if said & _ERROR_WORDS else 2
+            score += 2 if about_errors or not (raises or said & _ERROR_WORDS) else 1
         if score:
             scored.append((-score, not handoff, n))
     return [(n, -score) for score, _, n in sorted(scored)[:cap]]
 
 
+def _mentions(words: frozenset[str], said: frozenset[str]) -> int:
+    """How many of the question's `words` a line's `said` words meet, a word or one beginning the
+    other when both are PREFIX_MIN long (the stemmer keeps `connection` and `connect` apart)."""
+    hits = words & said
+    rest = [w for w in words - hits if len(w) >= PREFIX_MIN]
+    longer = [c for c in said if len(c) >= PREFIX_MIN]
+    return len(hits) + sum(1 for w in rest if any(c.startswith(w) or w.startswith(c) for c in longer))
+
+
 def _words_of(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for ident in _WORD.findall(text) for w in split_words(ident) if w not in STOP and len(w) > 1)
+    return frozenset(stem(w) for ident in _WORD.findall(text) for w in split_words(ident) if w not in _CODE_STOP and len(w) > 1)
 
 
 def question_words(question: str) -> frozenset[str]:
@@ -205,12 +238,13 @@ def pack(
     the answer likely needs beat one long one — after the symbols the question names in code form.
     The flow is a feature of that probability, not a commitment. A flow body too large for what
     is left shows as an excerpt: its signature, call sites, and the lines that hand its result on
-    or say the `question`'s words."""
+    or say the `question`'s words — ahead of later excerpts and the bodies off the flow, given
+    back to a later flow body that fits whole without them."""
     packer = _Packer(views, budget, checkpoint, question_words(question))
     packer.skeletons()
     # what the question names in code form comes first: the reader asked for it by name
     ranked = sorted(
-        (p for p in pieces if not bodiless(p.unit)),
+        (p for p in pieces if not bodiless(p.unit) and (p.path not in views or p.unit.id not in views[p.path].stubs)),
         key=lambda p: (not p.named, -p.score / (_body_chars(views, p) + BODY_OVERHEAD) ** alpha, p.unit.id),
     )
     left_out = packer.ranked_bodies(ranked, call_sites)
@@ -230,7 +264,7 @@ class _Packer:
     def __init__(self, views: dict[str, FileView], budget: int, checkpoint: Callable[[], None], words: frozenset[str] = frozenset()):
         self.views, self.budget, self.remaining, self.checkpoint = views, budget, budget, checkpoint
         self.words = words  # the question's, stemmed: a cut body keeps the lines that say them
-        self.cut: list[tuple[FileView, Unit, str]] = []  # the bodies shown as excerpts, in the order they were cut
+        self.shown: list[_Excerpt] = []  # the excerpts shown, in order
 
     def skeletons(self) -> None:
         """Sibling skeletons first, most relevant first, within their share (at most SKELETON_CAP
@@ -251,18 +285,18 @@ class _Packer:
                 view.included, view.text, view.symbols = True, text, _top_symbols(view)
                 reserve -= len(text)
                 self.remaining -= len(text)
+            else:
+                view.crowded = True
 
     def ranked_bodies(self, ranked: list[Piece], call_sites: dict[str, list[int]]) -> list[str]:
-        """Each body in the given order while it fits; a flow body (`must`) that does not fit
-        shows as an excerpt (`compact_ranges`), its name marked so. Returns the flow bodies left out."""
-        views, left_out = self.views, []
+        """Each body in the given order while it fits; a flow body (`must`) that does not fit shows
+        as an excerpt (`excerpt`), its name marked so, and takes back the answer lines earlier
+        excerpts hold when that makes it fit whole (`give_back`). Returns the flow bodies left out."""
+        views = self.views
+        left_out: list[tuple[int, str]] = []
         defs_by_id: dict[str, dict[str, Unit]] = {}  # path → its definitions by id (a view's defs do not change)
-        # the cut bodies' answer lines come after every flow body had its turn, before the bodies off it
-        grow_at = 1 + max((i for i, p in enumerate(ranked) if p.must), default=len(ranked))
         for i, piece in enumerate(ranked):
             self.checkpoint()
-            if i == grow_at:
-                self.excerpts()
             view = views.get(piece.path)
             if view is None or view.mode in ("skeleton", "full"):
                 continue
@@ -274,55 +308,127 @@ class _Packer:
             span = piece_ranges(piece.unit, by_id, view.trait_impls, whole_class=True)
             if _covered(view, span):
                 continue  # already shown inside another piece
-            base = view.base if not view.included else []
             name = _shown_name(view, piece.unit)
-            trial = view.ranges + base + span
-            symbols = view.uncut(trial, view.symbols + [name])
-            text = view.render(trial, symbols, view.label())
-            cost = len(text) - len(view.text)
-            if cost > self.remaining and piece.must:
-                view.cut[name + EXCERPT] = piece.unit
-                trial = view.ranges + base + compact_ranges(piece.unit, call_sites.get(piece.unit.id, []), by_id)
-                symbols = view.uncut(trial, view.symbols + [name + EXCERPT])
-                text = view.render(trial, symbols, view.label())
-                cost = len(text) - len(view.text)
-                if cost <= self.remaining:
-                    self.cut.append((view, piece.unit, name + EXCERPT))
-            if cost > self.remaining:
-                if piece.must:
-                    left_out.append(_shown_name(view, piece.unit))
+            trial, text, symbols = _with(view, span, name)
+            if len(text) - len(view.text) > self.remaining and piece.must:
+                # part of a flow body never displaces a whole one: earlier excerpts give back their answer lines
+                fits = lambda: len(_with(view, span, name)[1]) - len(view.text) <= self.remaining  # noqa: E731
+                dropped = self.give_back(len(text) - len(view.text) - self.remaining, fits)
+                if dropped is not None:
+                    left_out += [(k, n) for k, n in dropped]
+                    trial, text, symbols = _with(view, span, name)
+            if len(text) - len(view.text) > self.remaining:
+                view.crowded = True
+                if piece.must and not self.excerpt(i, piece, by_id, call_sites.get(piece.unit.id, [])):
+                    left_out.append((i, name))
                 continue
-            view.ranges, view.text, view.included = trial, text, True
-            view.spine = view.spine or piece.spine_pos >= 0
-            view.symbols = symbols
-            self.remaining -= cost
-            view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 1_000 - min(999.0, 100 * piece.score))
-        if grow_at >= len(ranked):
-            self.excerpts()
-        return left_out
+            self._take(view, piece, trial, text, symbols)
+        return [name for _, name in sorted(left_out)]
 
-    def excerpts(self) -> None:
-        """Each cut body's lines that answer (`answer_lines`: its returns and sends, the lines with
-        the question's words), best first while they fit, at most EXCERPT_LINES: after the flow's
-        whole bodies (part of a flow body never displaces a whole one), before the bodies off it."""
-        best: list[tuple[int, int, int, int, FileView, str]] = []  # the best lines of all cut bodies first
-        for k, (view, unit, name) in enumerate(self.cut):
-            if view.mode != "full" and name in view.symbols:  # else shown whole after all
-                shown = merge_ranges(view.ranges, CLUSTER_GAP)
-                lines = answer_lines(unit, view.lines, self.words, shown, EXCERPT_LINES)
-                best += [(-score, k, i, n, view, name) for i, (n, score) in enumerate(lines)]
-        best.sort(key=lambda t: t[:3])
-        for *_, n, view, name in best:
-            self.checkpoint()
+    def _take(self, view: FileView, piece: Piece, ranges: list[tuple[int, int]], text: str, symbols: list[str]) -> None:
+        self.remaining -= len(text) - len(view.text)
+        view.ranges, view.text, view.symbols, view.included = ranges, text, symbols, True
+        view.spine = view.spine or piece.spine_pos >= 0
+        view.order = min(view.order, piece.spine_pos if piece.spine_pos >= 0 else 1_000 - min(999.0, 100 * piece.score))
+
+    def excerpt(self, at: int, piece: Piece, by_id: dict[str, Unit], sites: list[int]) -> bool:
+        """A flow body too long for what is left, shown in part at its turn: its signature and call
+        sites (`compact_ranges`), then its lines that answer (`answer_lines`: its returns and sends,
+        the lines with the question's words) best first while they fit, at most EXCERPT_LINES —
+        before later excerpts and the bodies off the flow, given back to any later flow body that
+        fits whole without them. False, and nothing shown, when no line of its body fits."""
+        view, unit = self.views[piece.path], piece.unit
+        name = _shown_name(view, unit) + EXCERPT
+        before = (_state(view), self.remaining)
+        view.cut[name] = unit
+        base = view.base if not view.included else []
+        compact = compact_ranges(unit, sites, by_id)
+        trial = view.ranges + base + compact
+        symbols = view.marked(trial, view.symbols + [name])
+        text = view.render(trial, symbols, view.label())
+        if len(text) - len(view.text) > self.remaining:
+            _restore(view, before[0])
+            return False
+        self._take(view, piece, trial, text, symbols)
+        shown = _Excerpt(at, view, name, compact, any(unit.sig_end_line < n <= unit.end_line for n in sites))
+        for n, score in answer_lines(unit, view.lines, self.words, merge_ranges(view.ranges, CLUSTER_GAP), EXCERPT_LINES):
             if name not in view.symbols:
-                continue  # its answer lines made it whole
-            trial = view.ranges + [(n, n)]
-            symbols = view.uncut(trial, view.symbols)
-            text = view.render(trial, symbols, view.label())
-            if len(text) - len(view.text) <= self.remaining:
-                self.remaining -= len(text) - len(view.text)
-                view.ranges, view.text, view.symbols = trial, text, symbols
-        self.cut = []
+                break  # its answer lines made it whole
+            if self._show(view, view.ranges + [(n, n)]):
+                shown.lines.append((score, n))
+        if not (shown.lines or shown.sites) and name in view.symbols:  # its signature alone is no excerpt
+            _restore(view, before[0])
+            self.remaining = before[1]
+            return False
+        self.shown.append(shown)
+        return True
+
+    def _show(self, view: FileView, ranges: list[tuple[int, int]]) -> bool:
+        """`view` with `ranges` instead when the difference fits; whether it did."""
+        symbols = view.marked(ranges, view.symbols)
+        text = view.render(ranges, symbols, view.label())
+        if len(text) - len(view.text) > self.remaining:
+            return False
+        self.remaining -= len(text) - len(view.text)
+        view.ranges, view.text, view.symbols = ranges, text, symbols
+        return True
+
+    def give_back(self, need: int, fits: Callable[[], bool]) -> list[tuple[int, str]] | None:
+        """The excerpts' answer lines given back, the least telling and latest first, until `fits()`
+        (about `need` characters more than are left); an excerpt left with no line of its body goes
+        too. Returns the excerpts so left out (with their places in the order), or None, and
+        nothing changed, when all of it would not do."""
+        # on a tie, the later excerpt's first, and of one excerpt the line it took last
+        lines = sorted((score, -k, -j, n) for k, ex in enumerate(self.shown) for j, (score, n) in enumerate(ex.lines))
+        if not lines or need > self._freeable():
+            return None
+        saved = ([(ex, list(ex.lines)) for ex in self.shown], {id(ex.view): (ex.view, _state(ex.view)) for ex in self.shown}, self.remaining)
+        for score, later, _, n in lines:
+            ex = self.shown[-later]
+            ex.lines.remove((score, n))
+            ranges = list(ex.view.ranges)
+            ranges.remove((n, n))
+            self._set(ex.view, ranges)
+            if not ex.lines and not ex.sites and ex.name in ex.view.symbols:
+                self._drop(ex)
+            if fits():
+                dropped = [ex for ex in self.shown if ex.dropped]
+                self.shown = [ex for ex in self.shown if not ex.dropped]
+                return [(ex.at, ex.name[: -len(EXCERPT)]) for ex in dropped]
+        for ex, kept in saved[0]:
+            ex.lines, ex.dropped = kept, False
+        for view, state in saved[1].values():
+            _restore(view, state)
+        self.remaining = saved[2]
+        return None
+
+    def _freeable(self) -> int:
+        """At most what giving every answer line back frees: a line's text, number, tab, newline and
+        an elision mark; an excerpt that goes with them, at most its file's section."""
+        lines = sum(len(ex.view.lines[n - 1]) + len(str(n)) + 4 for ex in self.shown for _, n in ex.lines)
+        return lines + sum(len(ex.view.text) for ex in self.shown if not ex.sites and ex.lines)
+
+    def _set(self, view: FileView, ranges: list[tuple[int, int]], symbols: list[str] | None = None) -> None:
+        """`view` re-rendered with `ranges` (and `symbols`), the budget paying or refunded the difference."""
+        symbols = view.marked(ranges, view.symbols if symbols is None else symbols)
+        text = view.render(ranges, symbols, view.label()) if symbols or ranges else ""
+        self.remaining -= len(text) - len(view.text)
+        view.ranges, view.text, view.symbols = ranges, text, symbols
+
+    def _drop(self, ex: "_Excerpt") -> None:
+        """An excerpt taken out whole: its signature and call sites, and the file's signatures when
+        they came with it and nothing else is shown."""
+        view = ex.view
+        ranges = list(view.ranges)
+        for r in ex.compact:
+            ranges.remove(r)
+        symbols = [s for s in view.symbols if s != ex.name]
+        if not symbols:
+            ranges = []
+            view.included, view.spine, view.order = False, False, float("inf")
+        self._set(view, ranges, symbols)
+        del view.cut[ex.name]
+        ex.dropped = True
 
     def whole_when_mostly_shown(self) -> None:
         for view in self.views.values():
@@ -336,6 +442,35 @@ class _Packer:
         if extra <= allowance and extra <= slack:
             view.text, view.ranges, view.symbols, view.mode = whole, [(1, len(view.lines))], _top_symbols(view), "full"
             self.remaining -= extra
+
+
+@dataclass
+class _Excerpt:
+    """A flow body shown in part, and what it added: given back line by line, or whole."""
+
+    at: int  # its place in the packing order
+    view: FileView
+    name: str  # marked
+    compact: list[tuple[int, int]]  # its signature and call sites (`compact_ranges`)
+    sites: bool  # it calls on from its body: the call sites are lines of it
+    lines: list[tuple[int, int]] = field(default_factory=list)  # (score, line) of its answer lines shown
+    dropped: bool = False
+
+
+def _with(view: FileView, span: list[tuple[int, int]], name: str) -> tuple[list[tuple[int, int]], str, list[str]]:
+    """The view's ranges, text and symbols with a body's `span` shown (and the file's signatures,
+    when it is the first thing the file shows)."""
+    trial = view.ranges + (view.base if not view.included else []) + span
+    symbols = view.marked(trial, view.symbols + [name])
+    return trial, view.render(trial, symbols, view.label()), symbols
+
+
+def _state(view: FileView) -> tuple:
+    return view.ranges, view.text, view.symbols, view.included, view.spine, view.order, dict(view.cut)
+
+
+def _restore(view: FileView, state: tuple) -> None:
+    view.ranges, view.text, view.symbols, view.included, view.spine, view.order, view.cut = state
 
 
 _STORE = re.compile(r"(?:this|self)\.(\w+)\s*=\s*(\w+)\s*;?")
@@ -381,21 +516,52 @@ def _body_chars(views: dict[str, FileView], piece: Piece) -> int:
 
 
 def _top_symbols(view: FileView) -> list[str]:
-    return [_shown_name(view, u) for u in view.defs if u.parent is None][:12]
+    return [_shown_name(view, u) for u in view.defs if u.parent is None and u.id not in view.stubs][:12]
 
 
 def _shown_name(view: FileView, unit: Unit) -> str:
     """A unit's name in a heading or the footer; a name the file defines more than once (two nested
     `view` functions, a getter and its setter, overloads) with its line, so a reader tells them apart."""
-    if view.name_counts is None:
-        view.name_counts = Counter(u.qualname for u in view.defs)
+    if view.name_counts is None:  # an `@overload` declaration is no second definition of its name
+        view.name_counts = Counter(u.qualname for u in view.defs if u.id not in view.stubs)
     return f"{unit.qualname}@{unit.start_line}" if view.name_counts[unit.qualname] > 1 else unit.qualname
 
 
 def file_view(path: str, mode: str, reason: str, score: float, source: bytes, units: list[Unit]) -> FileView:
     defs = [u for u in units if u.kind != "statement"]
     base = signature_ranges(defs) if mode in ("skeleton", "focused") else []
-    return FileView(path, mode, reason, score, _lines_of(source), defs, base)
+    lines = _lines_of(source)
+    return FileView(path, mode, reason, score, lines, defs, base, stubs=shadowed_stubs(defs, lines))
+
+
+_OVERLOAD = re.compile(r"@(?:[\w.]+\.)?overload\b")
+_ELLIPSIS = re.compile(r":\s*\.\.\.\s*(?:#.*)?$")  # `def f(…) -> T: ...`
+
+
+def stub(u: Unit, lines: list[str]) -> bool:
+    """A declaration, not code that runs: bodiless (an interface's method), a Python `@overload`, or
+    a body that is only `...` (`bodiless` counts the `...` as a body: it is one, byte-wise)."""
+    if bodiless(u):
+        return True
+    if not u.is_callable:
+        return False
+    if any(_OVERLOAD.match(d) for d in u.decorators):
+        return True
+    if u.end_line - u.sig_end_line > 2:
+        return False  # more than `...` on a line of its own
+    body = [line.strip() for line in lines[u.sig_end_line : u.end_line] if line.strip()]
+    last = lines[u.sig_end_line - 1] if 0 < u.sig_end_line <= len(lines) else ""
+    return (not body and _ELLIPSIS.search(last) is not None) or body == ["..."]
+
+
+def shadowed_stubs(defs: list[Unit], lines: list[str]) -> frozenset[str]:
+    """The declarations (`stub`) of a name the file also implements: `compile`'s two `@overload`s
+    beside `compile` itself. The implementation is the body; the declarations take no body's place."""
+    stubs = {u.id: u.qualname for u in defs if u.is_callable and stub(u, lines)}
+    if not stubs:
+        return frozenset()
+    implemented = {u.qualname for u in defs if u.is_callable and u.id not in stubs}
+    return frozenset(uid for uid, q in stubs.items() if q in implemented)
 
 
 _split: dict[int, tuple[bytes, list[str]]] = {}  # id(source) → (source, its lines): read-only, shared by views
