@@ -19,6 +19,7 @@ from typing import Callable
 import networkx as nx  # noqa: F401 - the graph type
 
 from ..index.facts import FileFacts, Unit
+from ..workspace.scope import is_test_path
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|:)[A-Za-z_$][\w$]*)*(?:/\d+)?")
 _QUOTED = re.compile(r"[`'\"]([^`'\"\s]+)[`'\"]")
@@ -112,9 +113,10 @@ class Query:
 class NameTable:
     """name → units and qualified-suffix → units for exact symbol lookup, built once per version."""
 
-    def __init__(self, files: dict[str, FileFacts], crates: dict[str, str] | None = None) -> None:
+    def __init__(self, files: dict[str, FileFacts], crates: dict[str, str] | None = None, sources: dict[str, bytes] | None = None) -> None:
         # the code base's Rust crates (name → directory): `toml::from_str` names the crate's own item
         self.crates = crates or {}
+        self.sources = sources  # the files' text, to tell an overload that only hands over (`_without_handovers`)
         self.by_name: dict[str, list[Unit]] = defaultdict(list)
         self.by_qual: dict[str, list[Unit]] = defaultdict(list)
         # module-level statements by the name they assign (`current_app = LocalProxy(…)`): found
@@ -244,6 +246,89 @@ def _without_overload_signatures(units: list[Unit]) -> list[Unit]:
     return [u for u in units if has_body(u) or (u.path, u.qualname) not in with_body]
 
 
+# a call on a sibling overload is written bare or on the object itself (`super.m(…)` calls the parent's)
+_OWN_RECEIVERS = frozenset({"", "this", "self"})
+# what a body that only hands over says besides the call: braces, `return`, `=` of an expression body
+_HANDOVER_FILLER = re.compile(rb"\s+|[{};=]|\breturn\b")
+
+
+def _without_handovers(units: list[Unit], files: dict[str, FileFacts], sources: dict[str, bytes] | None) -> list[Unit]:
+    """Overloads with bodies of their own (Java, Kotlin) are one method to the asker, and many
+    are doors whose body only calls a sibling overload with a default filled in (`adapter(type)`
+    → `return adapter(type, NO_ANNOTATIONS);`): the code the name points at is the overload that
+    does the work. The doors leave the named hits, so the name is one definition (a flow anchor,
+    shown first), not six a question cannot choose between; an overload that does anything more
+    before handing over (checks, a dispatch to another thread) stays, and so does the biggest,
+    which calls its own name when it recurses."""
+    # overloads share their owner and kind: two closures assigned alike in two functions
+    # (`app.mount = …` in `createApp` and in `createSSRApp`) are two definitions, not one
+    groups: dict[tuple[str, str, str | None, str], list[Unit]] = defaultdict(list)
+    for u in units:
+        if u.is_callable:
+            groups[(u.path, u.qualname, u.parent, u.kind)].append(u)
+    doors: set[str] = set()
+    for (path, *_), overloads in groups.items():
+        source = sources.get(path) if sources is not None else None
+        if len(overloads) < 2 or path not in files or source is None:
+            continue
+        worker = max(overloads, key=lambda u: (u.end_byte - u.start_byte, u.id))
+        others = {u.id: u for u in overloads if u is not worker}
+        handovers: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for c in files[path].calls:
+            if c.caller in others and c.name == others[c.caller].name and c.receiver in _OWN_RECEIVERS:
+                handovers[c.caller].append((c.start_byte, c.end_byte))
+        doors |= {uid for uid, spans in handovers.items() if _only_hands_over(others[uid], spans, source)}
+    return [u for u in units if u.id not in doors]
+
+
+def _only_hands_over(u: Unit, calls: list[tuple[int, int]], source: bytes) -> bool:
+    """Whether a body says nothing but these calls (and braces, `return`)."""
+    rest, at = [], u.sig_end_byte
+    for start, end in sorted(calls):
+        if start >= at:
+            rest.append(source[at:start])
+            at = max(at, end)
+    rest.append(source[at : u.end_byte])
+    return not _HANDOVER_FILLER.sub(b"", b"".join(rest))
+
+
+MAX_ALIKE_MEMBERS = 3  # as many definitions as a named symbol may have and still anchor the flow
+
+
+def _function_over_methods(units: list[Unit], member_form: bool, files: dict[str, FileFacts]) -> list[Unit]:
+    """A bare name in code form (`from_str`, not `x.from_str` or `Number::from_str`) names the code
+    base's function of that name when it has one, as `pkg.func` does: its few methods called alike
+    (`Deserializer::from_str`, `Number::from_str`) are named by their owner. Written as a member
+    (`.pipe(…)`, "the `get()` method") it names the methods, and so does a name that many types
+    define (`get`: the handlers' method, not a module's helper). A function off the main path or
+    in tests (an example's helper) never takes the name from the methods, nor does one that hands
+    over to a method of its name (Go's package-level `SetConfigName` calling `v.SetConfigName`):
+    that method is the work."""
+    if member_form:
+        return units
+    best = max((path_prior(u.path) for u in units), default=1.0)
+    top = [
+        u for u in units
+        if u.is_callable and u.parent is None and "." not in u.qualname and path_prior(u.path) >= best and not is_test_path(u.path)
+    ]
+    others = [u for u in units if u not in top]
+    alike = [u for u in others if u.is_callable and not is_test_path(u.path)]
+    if not top or not others or len(alike) > MAX_ALIKE_MEMBERS:
+        return units
+    ids, name = {u.id for u in top}, top[0].name
+    wraps = bool(alike) and any(c.caller in ids and c.name == name for path in {u.path for u in top} if path in files for c in files[path].calls)
+    return units if wraps else top
+
+
+# "the `get()` method", "`send` methods": the asker calls the name a member
+_METHOD_AFTER = re.compile(r"[`'\"]?(?:\([^()]*\))?[`'\"]?\s+methods?\b", re.IGNORECASE)
+
+
+def _member_form(text: str, start: int, end: int) -> bool:
+    """A name written as a member: after a dot (`x.pipe(…)`) or called a method."""
+    return text[start - 1 : start] == "." or _METHOD_AFTER.match(text, end) is not None
+
+
 def _in_idiom(text: str, at: int) -> bool:
     """A word of a prose idiom ("end up")."""
     return any(m.start() <= at < m.end() for m in _IDIOM_WORDS.finditer(text, max(0, at - 30), at + 30))
@@ -275,6 +360,11 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
         if data_form and "." not in token and all(u.kind == "statement" for u in hits) and token not in q.data_names:
             q.data_names.append(token)
         if hits and (called or looks_like_code(token)):
+            # what a name in code form points at (a plain word equal to a name is no such choice:
+            # "retry" in prose is the task's method, not a module's helper of that name)
+            hits = _without_handovers(hits, files, names.sources)
+            if not re.search(r"[.:#]", token):
+                hits = _function_over_methods(hits, _member_form(text, match.start(), match.end()), files)
             q.named[token] = hits
             for part in re.split(r"[.:#]+", token):
                 q.name_counts[part] = len(names.by_name.get(part, ()))

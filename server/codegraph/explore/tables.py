@@ -59,7 +59,7 @@ def derived(index: RootIndex) -> Derived:
 
 
 def _build_derived(index: RootIndex) -> Derived:
-    names = NameTable(index.files, rust_crates(index.root, index.files))
+    names = NameTable(index.files, rust_crates(index.root, index.files), index.sources)
     units = index.resolver.units
     implementers = families(index)
     supers: dict[str, list[tuple[str, str]]] = defaultdict(list)
