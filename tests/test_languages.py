@@ -303,3 +303,34 @@ def test_rust_items_inside_item_macros_are_indexed_where_they_are_written(tmp_pa
     idx.build()
     out = {(e.dst.split("::")[1], e.rule) for e in likely_graph(idx).out("src/server.rs::serve")}
     assert ("Server", "resolved") in out and ("Server.poll", "built-protocol") in out  # built here, polled later
+
+
+JS_ASSIGNED_FUNCTIONS = b"""function Reply (res) {
+  this.raw = res
+}
+
+Reply.prototype.send = function (payload) {
+  if (payload === undefined) {
+    return this
+  }
+  this.raw.end(payload)
+  return this
+}
+
+exports.helper = function helper (x) {
+  return x + 1
+}
+"""
+
+
+def test_a_function_assigned_to_a_member_has_a_body_after_its_signature():
+    """`T.prototype.m = function () {…}` held its function in the assignment's `right`, where the
+    body was not looked for: the signature ran to the end, the unit had no body, and explore's
+    packer dropped it silently (a question naming `Reply.send` never showed it)."""
+    from codegraph.index.extract import extract_source
+
+    facts, _, _ = extract_source("lib/reply.js", "javascript", JS_ASSIGNED_FUNCTIONS)
+    units = {u.qualname: u for u in facts.units}
+    for name, sig_line in (("Reply.send", 5), ("helper", 13)):
+        u = units[name]
+        assert u.sig_end_line == sig_line and u.sig_end_byte < u.end_byte, (name, u.sig_end_line, u.end_line)

@@ -231,7 +231,8 @@ def _decorators(spec: LanguageSpec, span: Node, node: Node, leading: list[Node])
 def _body(spec: LanguageSpec, node: Node) -> Node | None:
     body = node.child_by_field_name("body")
     if body is None:
-        value = held_value(node)
+        # `const f = () => {…}` holds its function as `value`; `T.prototype.m = function () {…}` as `right`
+        value = held_value(node) or node.child_by_field_name("right")
         if value is not None:
             body = value.child_by_field_name("body")
     if body is None:
