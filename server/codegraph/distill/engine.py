@@ -29,12 +29,12 @@ from . import query as question_seeds
 from .query import MAX_SEEDS, neighbourhood, seeds
 from .render_markdown import render_markdown
 from .request import DistillRequest, parse_distill
-from .features import NAMES, candidates as describe, jobs
+from .features import NAMES, candidates as describe, jobs, said
 from .walk.bodies import body_role, reports_error
 from .walk.plan import plan as flow_plan
 from .ranker import ROLE_KEYS, believed, columns, reason, role_columns, roles_of, select, shipped, weights_digest
 from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, STAGE_OF,
-                    boundary_roles, classify, output_sinks)
+                    boundary_roles, classify, output_sinks, statement_label)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
 from .topology import Model, build_model
 
@@ -45,6 +45,7 @@ SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-3"
 # The plan's walk feeds the learned selection; the fitted weights are part of the policy (their digest).
 POLICY_VERSION = f"learned-{weights_digest()};flow;lanes16/12/4;units32;labels32;body98304;tests-out;bodies-first"
+QUESTION_POLICY = "seed-bodies-first;words-where-ranked;one-place-per-name"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 
 
@@ -79,7 +80,9 @@ def identity(index, request: DistillRequest, entries) -> dict:
                    "manifests": [[e.manifest, e.name, e.target, e.path, e.unit] for e in entries],
                    # a question's seeds come from a learned ranking: its weights are part of the answer
                    **({"seed_ranking": question_seeds.RANKING.identity}
-                      if request.scenario == "query" and question_seeds.RANKING is not None else {})})
+                      if request.scenario == "query" and question_seeds.RANKING is not None else {}),
+                   # how a question pack chooses its seeds and fills its frame (the overview's key stays)
+                   **({"question_policy": QUESTION_POLICY} if request.scenario == "query" else {})})
     return {"project_id": project_id, "snapshot_id": snapshot_id, "cache_key": key}
 
 
@@ -157,6 +160,8 @@ def _meta(index, model: Model, units: dict, roles, row: SourceRow, labels: dict[
     col = u.start_byte - (src.rfind(b"\n", 0, u.start_byte) + 1)
     if col:
         meta["col"] = col
+    if u.kind == "statement":  # what the statement is, beside its stable symbol (`<registration@489>`)
+        meta["label"] = statement_label(u, src)
     return meta
 
 
@@ -265,7 +270,9 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     full = [cands.rows[i] + j for i, j in zip(chosen, picked)]
     main = roles_of(ranker, [[r[c] for c in role_cols] for r in full],
                     [believed(scores[i], cands.rows[i]) for i in chosen])
-    return [(cands.uids[i], role or AUX, reason(ranker, rows[i])) for i, role in zip(chosen, main)]
+    # each reason for the role shown, in the unit's own facts (who calls it, what it calls, the walk's reason)
+    facts = said(index, model, plan, roles, [cands.uids[i] for i in chosen], cands.uids)
+    return [(cands.uids[i], role or AUX, reason(ranker, rows[i], role, facts[cands.uids[i]])) for i, role in zip(chosen, main)]
 
 
 def _follow_learned(picks: list[tuple[str, str, str]], roles, sched: Scheduler) -> dict[str, list[str]]:

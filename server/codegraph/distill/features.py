@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..index.facts import CALLABLE_KINDS, CLASS_KINDS
 from .surfaces import NON_ARCH_DIRS, SIDE_DIRS, TEST_SOURCE_SET, exported_names, host_interface, is_public_in, non_architecture, test_code
-from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST
+from .roles import ASSEMBLY, ENTRY, ORCHESTRATE, PERSIST, statement_label
 from .signals import NETWORK_NAMES, OUTPUT_NAMES, RESOURCE_NAMES
 from .walk.bodies import REGISTER, _error_param, _error_regions, _takes_output, reports_error
 from .topology import Model
@@ -235,6 +235,68 @@ def jobs(index, model: Model, uids: list[str], roles, picks=()) -> list[list[flo
             float(any(PERSIST in roles.get(c, {}) for c in outs)),
         ])
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What a reader can check about a chosen unit, for its one-line reason (`ranker.reason`): who calls it and
+    what it calls (the walk's selection graph, by name: the units in the pack first), the other files it calls
+    into, how many units lie downstream, the walk's pick (its role key and reason), the reasons of its syntax
+    signals, the host contract it implements."""
+    callers: tuple[str, ...] = ()
+    callees: tuple[str, ...] = ()
+    caller_files: int = 0
+    callee_files: tuple[str, ...] = ()
+    down: int = 0
+    pick: tuple[str, str] = ("", "")
+    signals: tuple[tuple[str, str], ...] = ()
+    host: str = ""
+
+
+def said(index, model: Model, plan, roles, uids: list[str], among: list[str]) -> dict[str, Said]:
+    """`Said` of each of `uids` (the chosen units), over the candidates `among` (the ones their features count)."""
+    chosen, cands = set(uids), set(among)
+    walk = plan.out
+    callers: dict[str, list[str]] = {u: [] for u in uids}
+    for c in among:  # one pass over the candidates' callees; few of them call a chosen unit
+        vs = walk[c] if c in walk else model.out.get(c)
+        if vs and not chosen.isdisjoint(vs):
+            for v in chosen.intersection(vs):
+                callers[v].append(c)
+    picks: dict[str, tuple[str, str]] = {}
+    for p in plan.picks:
+        picks.setdefault(p[0], (p[1], p[2]))
+    order = model.order
+    shown = lambda x: (x not in chosen, order.get(x, len(order)), x)  # noqa: E731 — the pack's own units first
+    out = {}
+    for uid in uids:
+        u = model.units[uid]
+        vs = walk[uid] if uid in walk else model.out.get(uid, ())
+        callees = sorted((v for v in vs if v in cands and v != uid), key=shown)
+        files = sorted({model.units[v].path for v in model.out.get(uid, ()) if v in cands} - {u.path})
+        ins = {model.units[c].path for c in model.inc.get(uid, ()) if c in cands} - {u.path}
+        out[uid] = Said(
+            callers=tuple(_name(index, model, c) for c in sorted(callers[uid], key=shown) if c != uid),
+            callees=tuple(_name(index, model, v) for v in callees), caller_files=len(ins),
+            callee_files=_file_names(files, u.path), down=plan.down.get(uid, 0),
+            pick=picks.get(uid, ("", "")), signals=tuple((r, w) for r, (_, w) in sorted(roles.get(uid, {}).items())),
+            host=plan.hosts.get(uid, ""))
+    return out
+
+
+def _file_names(paths: list[str], own: str) -> tuple[str, ...]:
+    """Files by their names (`route.go`), by their paths where a name is not one file's alone (`index.js`)."""
+    base = lambda p: p.rsplit("/", 1)[-1]  # noqa: E731
+    seen: dict[str, int] = {}
+    for p in [*paths, own]:
+        seen[base(p)] = seen.get(base(p), 0) + 1
+    return tuple(base(p) if seen[base(p)] == 1 else p for p in paths)
+
+
+def _name(index, model: Model, uid: str) -> str:
+    """A unit as a reader finds it: its qualified name, a module statement by its first line."""
+    u = model.units[uid]
+    return statement_label(u, index.sources.get(u.path, b"")) if u.kind == "statement" else u.qualname
 
 
 def _modules(units, inc: list[list[int]]) -> tuple[dict[str, str], dict[str, float], dict[str, int]]:

@@ -164,16 +164,36 @@ def flow_graph(sources: list[dict], edges: list[tuple[int, int, str]]) -> dict:
 
 def _items(t: Tables) -> list[tuple[str, int]]:
     """Delivery priority after the required minimum: every chosen source, then their bodies (a
-    reader reads the code: bodies come before the notes about it), then what the rest can hold."""
+    reader reads the code: bodies come before the notes about it), then what the rest can hold.
+    A question pack puts the code it is asked about first (`_question_items`)."""
     p = t.p
-    items = [("src", i) for i, r in enumerate(p.rows) if not r.alias_of]
-    items += [("body", i) for i, r in enumerate(p.rows) if not r.alias_of and p.bodies[i] is not None]
+    if p.asked is not None:
+        items = _question_items(t)
+    else:
+        items = [("src", i) for i, r in enumerate(p.rows) if not r.alias_of]
+        items += [("body", i) for i, r in enumerate(p.rows) if not r.alias_of and p.bodies[i] is not None]
     items += [("src", i) for i, r in enumerate(p.rows) if r.alias_of]
     items += [("fact", i) for i, f in enumerate(p.facts) if f.core]
     items += [("gap", i) for i in range(len(p.gaps))]
     items += [("obl", i) for i, o in enumerate(p.obligations) if not o.required]
     items += [("comp", 0)]
     items += [("fact", i) for i, f in enumerate(p.facts) if not f.core]
+    return items
+
+
+def _question_items(t: Tables) -> list[tuple[str, int]]:
+    """A question pack's sources: the bodies of the units the question points to (seed order), their
+    rows if a body did not fit, then the other chosen units' bodies in selection order, then the rows
+    of those that could not carry one. A question pack is small (12 KB): 32 rows alone (a markdown row
+    is ~450 bytes: chart node, stage line, heading, left-out note) filled it before any code."""
+    p = t.p
+    asked = list(dict.fromkeys(i for i in t.asked_rows() if i is not None))
+    first = set(asked)
+    rest = [i for i, r in enumerate(p.rows) if not r.alias_of and i not in first]
+    items = [("body", i) for i in asked if p.bodies[i] is not None]
+    items += [("src", i) for i in asked]
+    items += [("body", i) for i in rest if p.bodies[i] is not None]
+    items += [("src", i) for i in rest]
     return items
 
 

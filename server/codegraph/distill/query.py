@@ -4,7 +4,8 @@ Seeds come from exact symbol matches first, then from identifiers in paths and f
 lines; a token that matches too many units names nothing in particular and is dropped. A
 question in plain words ("how are blueprints registered?") names few symbols: the remaining
 places go to the units a learned ranking judges most likely needed for it (explore's, wired in
-by requests.py: the engines do not import each other).
+by requests.py: the engines do not import each other). A plain word names a unit ahead of the
+ranking's places only where the ranking lists it too.
 """
 
 from __future__ import annotations
@@ -47,20 +48,38 @@ def tokens(question: str) -> list[str]:
 
 
 def seeds(question: str, model: Model, ranked: list[str] = ()) -> list[str]:
-    """The question's named symbols first, then `ranked` (unit ids, best first) up to MAX_SEEDS
-    callables of the model."""
+    """The question's named symbols first, then `ranked` (unit ids, best first), up to MAX_SEEDS.
+
+    A plain word ("run", "handler": no dot, underscore or inner capital) names the definitions of
+    that name only where the ranking lists them too; the others come after the ranking's places
+    ("how does the IOLoop run callbacks?" gave four unrelated `run` methods four of six places).
+    A name defined several times in one file (overloads, a function defined in two branches) takes
+    one place, its largest definition: the one with the code (rxjs's `mergeMap` took four)."""
+    listed = set(ranked)
     named = named_seeds(question, model)
-    out = list(named)
-    for uid in ranked:
+    first = [u for u, strong in named if strong or u in listed]
+    later = [u for u, strong in named if not strong and u not in listed]
+    callables = [u for u in ranked if u in model.units and model.units[u].is_callable]
+    out: list[str] = []
+    for uid in first + callables + later:
         if len(out) >= MAX_SEEDS:
             break
-        u = model.units.get(uid)
-        if u is not None and u.is_callable and uid not in out:
+        uid = largest_twin(model, uid)
+        if uid not in out:
             out.append(uid)
     return out
 
 
-def named_seeds(question: str, model: Model) -> list[str]:
+def largest_twin(model: Model, uid: str) -> str:
+    """The largest definition of the unit's kind and name in its file (of equal sizes the first)."""
+    u = model.units[uid]
+    twins = [x for x in model.units_in(u.path) if x.qualname == u.qualname and x.kind == u.kind]
+    return max(twins, key=lambda x: (x.end_byte - x.start_byte, -x.start_byte)).id
+
+
+def named_seeds(question: str, model: Model) -> list[tuple[str, bool]]:
+    """The units the question's tokens name, best first, each with whether an identifier-shaped
+    token (`app.use`, `mergeMap`, `apply_async`) names it rather than only a plain word."""
     by_name: dict[str, list[str]] = {}
     for uid, u in model.units.items():
         if u.kind == "statement":
@@ -68,6 +87,7 @@ def named_seeds(question: str, model: Model) -> list[str]:
         by_name.setdefault(u.name.lower(), []).append(uid)
         by_name.setdefault(u.qualname.lower(), []).append(uid)
     score: dict[str, int] = {}
+    strong: set[str] = set()
     for tok in tokens(question):
         key = tok.lower()
         hits = list(dict.fromkeys(by_name.get(key, []) or by_name.get(key.rsplit(".", 1)[-1], [])))
@@ -79,8 +99,11 @@ def named_seeds(question: str, model: Model) -> list[str]:
         if 0 < len(hits) <= MAX_MATCHES_PER_TOKEN:
             for uid in hits:
                 score[uid] = score.get(uid, 0) + weight
+                if weight == 3:
+                    strong.add(uid)
     ranked = sorted(score, key=lambda u: (-score[u], model.stable(u)))
-    return [u for u in ranked if not model.units[u].is_type][:MAX_SEEDS] or ranked[:MAX_SEEDS]
+    out = [u for u in ranked if not model.units[u].is_type] or ranked[:MAX_SEEDS]
+    return [(u, u in strong) for u in out]
 
 
 def neighbourhood(model: Model, seed_ids: list[str]) -> set[str]:

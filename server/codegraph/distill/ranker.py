@@ -11,11 +11,13 @@ import hashlib
 import heapq
 import json
 import math
+import re
 from functools import lru_cache
 from operator import mul
 from pathlib import Path
 
 from .features import ALL_NAMES, NAMES
+from .roles import named
 
 WEIGHTS = Path(__file__).with_name("weights.json")
 MAX_UNITS = 32
@@ -152,13 +154,15 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
     material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places."""
     # best first; a stable sort keeps equal scores in candidate order (as a (-score, i) key would)
     order = [i for i in sorted(range(len(scores)), key=scores.__getitem__, reverse=True) if not (outside and outside[i])]
+    twin = twins(uids, kinds, sizes)
     chosen: list[int] = []
     taken: set[str] = set()
     used = 0
     for i in order:
         if len(chosen) >= max_units:
             break
-        if parents[i] in taken or sizes[i] + used > max_bytes:
+        i = twin.get(i, i)  # a name defined more than once in a file takes one place, with its code
+        if uids[i] in taken or parents[i] in taken or sizes[i] + used > max_bytes:
             continue
         if kinds[i] not in ("function", "method", "constructor", "statement") and any(parents[j] == uids[i] for j in chosen):
             continue
@@ -168,21 +172,47 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
     return chosen
 
 
-# What each feature says about a unit, for the one-line reason (the strongest two positive shares).
+TWIN = re.compile(r"#\d+$")  # the index's suffix of a name's second, third … definition in one file
+
+
+def twins(uids: list[str], kinds: list[str], sizes: list[int]) -> dict[int, int]:
+    """Each candidate whose name and kind are defined more than once in its file → the largest definition: build
+    variants (Rust's `#[cfg(…)]` twins) took two places with two bodies, and a typing `@overload` stub, a
+    signature without code, gave none where its implementation would."""
+    bases = {TWIN.sub("", u) for u in uids if "#" in u and TWIN.search(u)}
+    if not bases:
+        return {}
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, u in enumerate(uids):
+        base = TWIN.sub("", u) if "#" in u else u
+        if base in bases:
+            groups.setdefault((base, kinds[i]), []).append(i)
+    out: dict[int, int] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            best = max(group, key=lambda i: (sizes[i], -i))  # of equal sizes the first
+            out.update((i, best) for i in group)
+    return out
+
+
+# What each feature says about a unit, for the one-line reason (the strongest two positive shares), when
+# the unit's own facts (`features.Said`) are not at hand to say it concretely (`_concrete`). None: the feature
+# says nothing a reader can use or check — a kind the heading shows, a size, a rank, a file's, a module's or a
+# type's standing said as if it were the unit's own ("its file's rank", "its type is widely used") — and is never
+# a reason.
 SAYS = {
-    "k_function": "a function", "k_method": "a method", "k_constructor": "a constructor", "k_type": "a type",
-    "k_main_guard": "the program's main block", "k_statement": "a module statement", "log_bytes": "a sizeable body",
-    "tiny": "a short body", "log_in": "many callers", "log_out": "calls many units", "log_in_files": "called from many files",
-    "log_out_files": "calls into many files", "log_out2": "sets much in motion two calls down",
-    "log_in2": "reached from many callers' callers", "no_callers": "nothing in scope calls it",
-    "no_callees": "calls nothing in scope", "pagerank": "central in the call graph",
-    "pagerank_rev": "reaches much of the call graph", "public": "public", "exported": "exported by its package",
+    "k_function": None, "k_method": None, "k_constructor": None, "k_type": None, "k_main_guard": None,
+    "k_statement": None, "log_bytes": None, "tiny": None, "log_in": "many callers", "log_out": "calls many units",
+    "log_in_files": "called from many files", "log_out_files": "calls into other files", "log_out2": "sets much in motion two calls down",
+    "log_in2": "reached from many callers' callers", "no_callers": "no known caller",
+    "no_callees": "calls no other unit", "pagerank": "central in the call graph",
+    "pagerank_rev": "reaches much of the call graph", "public": None, "exported": "exported by its package",
     "declared": "declared as an entry by a manifest", "declared_file": "in a file a manifest declares",
-    "host": "implements a host contract", "surface_hops": "near the exported surface", "non_arch": "outside the library's code",
-    "side_dir": "in a side directory", "depth": "deep in the tree", "private": "private", "dunder": "a protocol method",
-    "accessor": "an accessor", "has_doc": "documented", "named_main": "the program's main",
-    "owner_in": "its type is widely used", "owner_members": "its type is large", "file_in": "its file is called from many files",
-    "file_units": "its file is large", "sig_entry": "entry syntax", "sig_assembly": "builds and wires parts",
+    "host": "implements a host contract", "surface_hops": "reached from the exported surface", "non_arch": None,
+    "side_dir": None, "depth": None, "private": None, "dunder": "a protocol method",
+    "accessor": None, "has_doc": None, "named_main": "the program's main",
+    "owner_in": None, "owner_members": None, "file_in": None,
+    "file_units": None, "sig_entry": "entry syntax", "sig_assembly": "builds and wires parts",
     "sig_core": "orchestrates steps", "sig_sink": "calls a read/write interface",
     "plan_pick": "on the lifecycle walk", "plan_entry": "an entry of the lifecycle walk",
     "plan_assembly": "assembly on the lifecycle walk", "plan_core": "a core step of the lifecycle walk",
@@ -191,34 +221,112 @@ SAYS = {
     # percentiles (0 = the top of the code base) raise a score from either side: said without a direction
     "pct_pagerank": "its centrality within the code base", "pct_pagerank_rev": "its reach within the code base",
     "pct_in": "its callers within the code base", "pct_out2": "what it sets in motion within the code base",
-    "owner_exported": "its type is exported", "pct_owner": "its type's rank", "pct_file": "its file's rank",
-    "module_share": "the size of its module", "module_in": "other modules call into its module",
+    "owner_exported": None, "pct_owner": None, "pct_file": None,
+    "module_share": None, "module_in": None,
 }
 # the counts over the walk's selection graph (proven calls and the likely ones a reader follows), which
 # the anchor score reads: said as briefly as the feature names they replace, the frame's bytes are for code
 SAYS.update({
     "sel_log_in": "many callers", "sel_log_out": "calls many units", "sel_log_out2": "sets much in motion",
-    "sel_no_callers": "nothing calls it", "sel_no_callees": "calls nothing", "sel_pagerank": "central",
+    # (a callback or a handler a host runs has no caller the index knows: "nothing calls it" was said of one
+    # the walk's own reason called "called from an error handler")
+    "sel_no_callers": "no known caller", "sel_no_callees": "calls no other unit", "sel_pagerank": "central",
     "sel_pagerank_rev": "reaches far", "sel_pct_pagerank": "its centrality", "sel_pct_pagerank_rev": "its reach",
     "sel_pct_in": "its callers",
 })
+# A feature that names a role (the walk's pick as that role, the role's syntax signal) is a reason for that role
+# only: "an error boundary of the lifecycle walk" was the reason shown for express's entry `proto.handle`.
+ROLE_FEATURES = {f"plan_{k}": k for k in ("entry", "assembly", "core", "sink", "boundary")}
+ROLE_FEATURES.update({"sig_entry": "entry", "sig_assembly": "assembly", "sig_core": "core", "sig_sink": "sink"})
+SIGNAL_ROLE = {"sig_entry": "TRIGGER_ENTRY", "sig_assembly": "ASSEMBLY_INIT", "sig_core": "STATE_ORCHESTRATE",
+               "sig_sink": "PERSISTENCE_SINK"}
+CALLERS = frozenset({"log_in", "sel_log_in", "pct_in", "sel_pct_in", "pagerank", "sel_pagerank", "pct_pagerank",
+                     "sel_pct_pagerank", "log_in2"})
+REACH = frozenset({"pagerank_rev", "sel_pagerank_rev", "pct_pagerank_rev", "sel_pct_pagerank_rev", "log_out2",
+                   "sel_log_out2", "pct_out2"})
+
+
+# words of a phrase that say what a topic says ("public; 4 units lead into it, 182 lie downstream" already counts
+# what lies downstream: "182 units downstream" after it said it twice)
+COVERS = {"callers": ("lead into it", "leads into it", "called by", "called from"), "callees": ("downstream", "calls "),
+          "host": ("implements",)}
 
 
 def _topic(name: str) -> str:
     """What a feature speaks of: a count, its percentile and its selection-graph twin say one thing
-    (`its reach`, `reaches far`), and so do the lifecycle walk's features."""
+    (`its reach`, `reaches far`), and so do the lifecycle walk's features; who calls a unit (its callers, its
+    centrality, the files they are in) is one thing, and what it calls (its callees, its reach) another."""
+    if name in CALLERS or name in ("log_in_files", "no_callers", "sel_no_callers"):
+        return "callers"
+    if name in REACH or name in ("log_out", "sel_log_out", "log_out_files", "no_callees", "sel_no_callees"):
+        return "callees"
     name = name.removeprefix("sel_").removeprefix("pct_").removeprefix("log_")
     return "plan" if name.startswith("plan_") else name
 
 
-def reason(ranker: Ranker, row: list[float]) -> str:
-    """The one-line reason: the two features that raised this unit's score most, each saying what the
-    other does not (never "assembly on the lifecycle walk; on the lifecycle walk")."""
-    said: dict[str, str] = {}
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _concrete(name: str, value: float, role: str, said) -> str | None:
+    """What a feature says of this unit in facts a reader can check (None: nothing to say, or not for `role`):
+    who calls it and what it calls by name, the files it calls into, the units downstream, the walk's own
+    reason for picking it (when it picked it for this role), its syntax signal's reason."""
+    key = ROLE_KEYS.get(role, "")
+    if name.startswith("plan_"):  # the walk's pick: its reason when it picked the unit for the role shown
+        walked = ROLE_FEATURES.get(name, said.pick[0])
+        return said.pick[1] or SAYS[name] if walked == key and said.pick[0] == key else None
+    if name in SIGNAL_ROLE:  # a syntax signal: the rule's own reason, true whichever role is shown
+        return dict(said.signals).get(SIGNAL_ROLE[name])
+    if name in CALLERS:
+        return f"called by {named(list(said.callers))}" if said.callers else None
+    if name == "log_in_files":
+        return f"called from {_plural(said.caller_files, 'other file')}" if said.caller_files else None
+    if name in ("log_out", "sel_log_out"):
+        return f"calls {named(list(said.callees))}" if said.callees else None
+    if name == "log_out_files":
+        return f"calls into {named(list(said.callee_files))}" if said.callee_files else None
+    if name in REACH:
+        if said.down > 1:
+            return f"{_plural(said.down, 'unit')} downstream"
+        return f"calls {named(list(said.callees))}" if said.callees else None
+    if name == "host":
+        return f"implements {said.host}" if said.host else SAYS[name]
+    return _generic(name, value, role)
+
+
+def _generic(name: str, value: float, role: str) -> str | None:
+    """The feature's phrase (SAYS), for the role it names only; `surface_hops` by the hops it counts."""
+    if name in ROLE_FEATURES and ROLE_FEATURES[name] != ROLE_KEYS.get(role, ""):
+        return None
+    if name == "surface_hops" and value > 0:
+        hops = round(value * 7) - 1  # (hops + 1) / 7
+        return "on the exported surface" if hops <= 0 else f"{_plural(hops, 'call')} from the exported surface"
+    return SAYS.get(name, name)
+
+
+def reason(ranker: Ranker, row: list[float], role: str = "", said=None) -> str:
+    """The one-line reason: the two features that raised this unit's score most and say something a reader can
+    check, each saying what the other does not (never "assembly on the lifecycle walk; on the lifecycle walk"),
+    none naming a role other than `role` (the main role shown). `said` (`features.Said`): the unit's own facts,
+    which say a feature concretely ("called by `Router.Handle` and 3 more", not "central"). When no feature says
+    anything, one fact about the unit is enough: who calls it, else what it calls."""
+    out: dict[str, str] = {}
+    values = dict(zip(ranker.names, row))
     for share, n in ranker.raised_by(row):
-        if share <= 0 or len(said) == 2:
+        if share <= 0 or sum(map(bool, out.values())) == 2:
             break
-        phrase = SAYS.get(n, n)
-        if _topic(n) not in said and not any(f" {p} " in f" {phrase} " or f" {phrase} " in f" {p} " for p in said.values()):
-            said[_topic(n)] = phrase
-    return "; ".join(said.values()) or "highest remaining score"
+        if _topic(n) in out:
+            continue
+        phrase = _concrete(n, values.get(n, 0.0), role, said) if said is not None else _generic(n, values.get(n, 0.0), role)
+        if phrase and not any(f" {p} " in f" {phrase} " or f" {phrase} " in f" {p} " for p in out.values()):
+            out[_topic(n)] = phrase
+            for topic, words in COVERS.items():  # the walk's reason may also say who leads in, what lies downstream:
+                if topic != _topic(n) and any(w in phrase for w in words):  # said once, by the fuller phrase
+                    out[topic] = ""
+    if not out and said is not None:
+        if said.callers:
+            return f"called by {named(list(said.callers))}"
+        if said.callees:
+            return f"calls {named(list(said.callees))}"
+    return "; ".join(p for p in out.values() if p) or "highest remaining score"

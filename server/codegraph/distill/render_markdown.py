@@ -58,8 +58,28 @@ MAX_DIAGRAM_EDGES = 48
 
 
 def _label(text: str) -> str:
-    """A Mermaid node label: quotes and angle brackets as entity codes."""
-    return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+    """A Mermaid node label: quotes, angle brackets and backticks as entity codes."""
+    return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;").replace("`", "#96;")
+
+
+def _named(s: dict) -> str:
+    """A source as a reader knows it: a module statement by what it is (its `label`, the first line:
+    `methods.forEach(function(method){…});`), anything else by its symbol."""
+    return s.get("label") or s["symbol"]
+
+
+def _written(s: dict) -> str:
+    """A source's name in markdown text: a statement's label as code (its brackets and stars are code's, and a
+    code span binds tighter than a link's brackets), a symbol as it is."""
+    label = s.get("label")
+    if not label:
+        return s["symbol"]
+    ticks = "``" if "`" in label else "`"
+    return f"{ticks} {label} {ticks}" if ticks == "``" else f"`{label}`"
+
+
+def _linked(s: dict, i: int) -> str:
+    return f"[{_written(s)}](#{_anchor(i)})"
 
 
 def _anchor(i: int) -> str:
@@ -78,7 +98,7 @@ def _diagram(pack: dict) -> list[str]:
         lines.append(f'  subgraph {st}["{STAGE_TITLES[st]}"]')
         for i in stages[st]:
             s = pack["sources"][i]
-            lines.append(f'    {_anchor(i)}["{_label(s["symbol"])}"]')
+            lines.append(f'    {_anchor(i)}["{_label(_named(s))}"]')
             shown.add(i)
         lines.append("  end")
     edges = [(a, b, k) for a, b, k in flow.get("edges", []) if a in shown and b in shown][:MAX_DIAGRAM_EDGES]
@@ -191,7 +211,7 @@ def _stages(pack: dict) -> list[str]:
             s = pack["sources"][i]
             path = pack["files"][s["file"]]["path"]
             why = (s.get("why") or [""])[0]
-            add(f"- [{s['symbol']}](#{_anchor(i)}) `{path}:{s['lines'][0]}`" + (f": {why}" if why else ""))
+            add(f"- {_linked(s, i)} `{path}:{s['lines'][0]}`" + (f": {why}" if why else ""))
         left = chosen.get(STAGE_OF[role], 0) - sum("alias_of" not in pack["sources"][i] for i in refs)
         ob = next((o for o in pack["obligations"] if o["id"] == f"role:{role}"), None)
         if left > 0:
@@ -200,7 +220,7 @@ def _stages(pack: dict) -> list[str]:
             continue
         elif ob and ob["sources"]:  # chosen units carry the role besides their main one: shown in their stage
             add("- none as the main role; also a role of " + ", ".join(
-                f"[{pack['sources'][i]['symbol']}](#{_anchor(i)})" for i in ob["sources"]))
+                _linked(pack["sources"][i], i) for i in ob["sources"]))
         else:
             add("- none found" + (f" ({ob['reason']})" if ob else ""))
     return out
@@ -213,9 +233,19 @@ def _components(pack: dict) -> list[str]:
     name_of = {c["id"]: c["name"] for c in pack["components"]}
     for c in pack["components"]:
         deps = ", ".join(f"`{name_of[d]}`" for d in c["depends_on"] if d in name_of) or "none of the others"
-        names = [f"[{pack['sources'][i]['symbol']}](#{_anchor(i)})" for i in c["sources"]]
+        names = [_linked(pack["sources"][i], i) for i in c["sources"]]
         out.append(f"- `{c['name']}` ({len(names)}): " + ", ".join(names[:6]) + (" …" if len(names) > 6 else "") + f"; depends on {deps}")
     return out
+
+
+def _fact_text(pack: dict, fact: dict) -> str:
+    """A fact as a reader reads it: the module statements it names (`<registration@28>`) by their labels."""
+    text = fact["text"]
+    for i in fact.get("sources", ()):
+        s = pack["sources"][i]
+        if s.get("label"):
+            text = text.replace(s["symbol"], _written(s))
+    return text
 
 
 def _checks_facts_gaps(pack: dict) -> list[str]:
@@ -230,7 +260,7 @@ def _checks_facts_gaps(pack: dict) -> list[str]:
     if pack["facts"]:
         add("\n## Facts (proven from the code)")
         for f in pack["facts"]:
-            add(f"- {f['text']}")
+            add(f"- {_fact_text(pack, f)}")
     gaps = [g for g in pack["gaps"] if g["count"]]  # a count of 0 is nothing the index missed
     if gaps:
         add("\n## What the index could not see")
@@ -248,10 +278,10 @@ def _sources(pack: dict) -> list[str]:
     for i, s in enumerate(pack["sources"]):
         path = pack["files"][s["file"]]["path"]
         roles = ", ".join(ROLE_WORDS.get(r, r) for r in s["roles"])
-        where = f"inside [{pack['sources'][s['alias_of']]['symbol']}](#{_anchor(s['alias_of'])})" if "alias_of" in s \
+        where = f"inside {_linked(pack['sources'][s['alias_of']], s['alias_of'])}" if "alias_of" in s \
             else LANE_WORDS.get(s["lane"], s["lane"])
         add(f'\n<a id="{_anchor(i)}"></a>')
-        add(f"### {s['symbol']} · `{path}:{s['lines'][0]}-{s['lines'][1]}`")
+        add(f"### {_written(s)} · `{path}:{s['lines'][0]}-{s['lines'][1]}`")
         add(f"{roles} · {where} · {s['bytes']:,} bytes")
         if "body" in s:
             fence = _fence(s["body"])

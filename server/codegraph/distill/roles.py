@@ -12,15 +12,21 @@ from typing import Callable
 
 from ..index.facts import CALLABLE_KINDS, Unit
 from ..languages import BY_NAME
+from ..render.markdown import redact_lines
 from .manifests import DeclaredEntry
 from .signals import (
+    NETWORK_NAMES,
+    READ_NAMES,
     REGISTRATION_CALLS,
+    WRITE_NAMES,
     boundary_marks,
+    call_text,
+    error_regions,
     io_fields,
     io_locals,
     is_registration_decorator,
     output_tier,
-    persistence_tier,
+    persistence_call,
 )
 from .topology import Model
 
@@ -43,6 +49,44 @@ Roles = dict[str, dict[str, tuple[int, str]]]  # unit id → role → (tier, rea
 def _counted(*counts: tuple[int, str]) -> str:
     """`3 resolved owners and 1 held component`: the counts that are not 0, each noun in its number."""
     return " and ".join(f"{k} {noun}{'' if k == 1 else 's'}" for k, noun in counts if k)
+
+
+def named(names: list[str]) -> str:
+    """`a` and `b`, or `a` and 3 more: what a reason names, so a reader can find it in the body; the first in
+    full, the rest counted when there are more than two (a reason is a line, the frame's bytes are for code)."""
+    if len(names) > 2:
+        return f"`{names[0]}` and {len(names) - 1} more"
+    return " and ".join(f"`{n}`" for n in names)
+
+
+LABEL_WIDTH = 60
+
+
+def statement_label(u: Unit, source: bytes) -> str:
+    """What a module statement is, for a reader: its first line, trimmed, and when it runs on, `…` and its closing
+    line if that is only brackets (`methods.forEach(function(method){…})`); credential lines redacted. Its
+    symbol (`<registration@489>`) stays the pack's stable name: this is a label beside it."""
+    lines = [line.strip() for line in source[u.start_byte : u.end_byte].decode("utf-8", "replace").split("\n")]
+    lines = [" ".join(line.split()) for line in redact_lines(lines, u.start_line) if line]
+    if not lines:
+        return u.qualname
+    first = lines[0]
+    if len(first) > LABEL_WIDTH:
+        return first[: LABEL_WIDTH - 1].rstrip() + "…"
+    if len(lines) > 1:
+        last = lines[-1]
+        return first + "…" + (last if len(last) <= 4 and not any(ch.isalnum() for ch in last) else "")
+    return first
+
+
+def _display(model: Model, ref: str) -> str:
+    """A unit (or a file, for code outside any type) as a reader finds it: a constructor by its type's name."""
+    u = model.units.get(ref)
+    if u is None:
+        return ref.rsplit("/", 1)[-1]
+    if (u.kind == "constructor" or u.name in ("__init__", "constructor")) and u.parent in model.units:
+        return model.units[u.parent].qualname
+    return u.qualname
 
 
 def _put(roles: Roles, uid: str, role: str, tier: int, why: str) -> None:
@@ -126,13 +170,15 @@ def _assembly(roles: Roles, model: Model, u: Unit, source: bytes, lines_of: Call
         built = {d for d in built if not RAISES.match(_line(source, model.lines[(u.id, d)], call_at, lines_of))}
     producers = {d for d in out if d not in built and _constructs_any(model, d, makers)}
     comps = len(built | producers)
-    if comps >= 2 or (ctor and comps >= 1):
-        _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {_counted((comps, 'resolved component'))}")
+    if comps >= 2 or (ctor and comps >= 1):  # named, built ones first: what a reader looks for in the body
+        parts = [_display(model, d) for d in sorted(built, key=model.order.__getitem__)]
+        parts += [_display(model, d) for d in sorted(producers, key=model.order.__getitem__)]
+        _put(roles, u.id, ASSEMBLY, 1, f"constructs or obtains {named(list(dict.fromkeys(parts)))}")
     elif ctor and (fields := len(FIELD_STORE.findall(source[u.start_byte : u.end_byte]))
                    + len(PARAM_PROPERTY.findall(_signature(u, source)))) >= 2:  # read only for a constructor
         _put(roles, u.id, ASSEMBLY, 2, f"constructor storing {fields} fields")
     elif len(built) == 1 and not producers:
-        _put(roles, u.id, ASSEMBLY, 3, "constructs one resolved component (factory candidate)")
+        _put(roles, u.id, ASSEMBLY, 3, f"constructs {named([_display(model, next(iter(built)))])}")  # (a factory candidate)
 
 
 def _line(source: bytes, line: int, call_at: dict[int, int], lines_of: Callable[[], list[bytes]]) -> bytes:
@@ -196,9 +242,33 @@ def _orchestrate(roles: Roles, model: Model, u: Unit, source: bytes) -> None:
     if n < 2:
         return
     tier = 1 if n + int(leaves) >= 3 and len(inner) + len(flowed) >= 1 else 2
-    said = [f"{'drives' if tier == 1 else 'calls'} {_counted((len(inner), 'resolved owner'), (len(held), 'held component'))}"] if inner or held else []
-    said += [f"passes {_counted((len(flowed), 'call result'))} on"] if flowed else []
-    _put(roles, u.id, ORCHESTRATE, tier, ", ".join(said))
+    # what it drives by name (the owners, then the held components), and the results it passes on: a
+    # count ("drives 1 resolved owner and 1 held component") left the reader nothing to check
+    driven = _driven(model, u.id, inner)
+    # (a held receiver that is a call on the unit's own object, `self.eat_spanned(…)`, is named where nothing else is)
+    driven += sorted(h for h in map(_held, held) if "(" not in h) or ([] if driven or flowed else sorted(map(_held, held)))
+    # (what it passes on only where it drives nothing by name: a reason is one line)
+    said = f"{'drives' if tier == 1 else 'calls'} {named(list(dict.fromkeys(driven)))}" if driven else f"passes {named(sorted(flowed))} on"
+    _put(roles, u.id, ORCHESTRATE, tier, said)
+
+
+def _driven(model: Model, uid: str, owners: set[str]) -> list[str]:
+    """What an orchestrator drives, by name (in the code base's order): of each owner it drives, the first unit it
+    calls there — the call a reader finds in the body (`Parser.parse_tuple`, not `Parser` nor its file)."""
+    out, units = model.out, model.units
+    first: dict[str, str] = {}
+    for d in sorted(out.get(uid, ()), key=model.order.__getitem__):
+        du = units[d]
+        owner = du.parent or du.path
+        if owner in owners and out.get(d):
+            first.setdefault(owner, d)
+    return [_display(model, d) for d in first.values()]
+
+
+def _held(receiver: str) -> str:
+    """A held component as named in a reason: `self.tokens`, a call's arguments elided (`self.float(…)`)."""
+    at = receiver.find("(")
+    return receiver if at < 0 else receiver[:at] + "(…)"
 
 
 def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
@@ -225,15 +295,26 @@ def classify(index, model: Model, entries: list[DeclaredEntry]) -> Roles:
             fields = owner_fields.get(owner)
             if fields is None:  # one frozenset per owner, not one per unit
                 fields = owner_fields[owner] = frozenset(fields_by_owner.get(owner, ()))
-            tier = persistence_tier(model.calls.get(uid, []), io, fields)
-            if tier:
-                _put(roles, uid, PERSIST, tier, "calls a read/write interface" + (" bound by import" if tier == 1 else ""))
+            tier, call = persistence_call(model.calls.get(uid, []), io, fields)
+            if tier and call is not None:
+                _put(roles, uid, PERSIST, tier, _io_reason(tier, call, source))
     _declared(roles, model, entries)
     return roles
 
 
+def _io_reason(tier: int, call, source: bytes) -> str:
+    """The read/write call a sink's signal saw, by name (`writes through `fs.writeFileSync``): tier 1 is bound
+    to an imported I/O module, the others are read from the call's name alone."""
+    verb = ("writes through" if call.name in WRITE_NAMES else "reads through" if call.name in READ_NAMES
+            else "sends through" if call.name in NETWORK_NAMES else "calls")
+    return f"{verb} `{call_text(call, source)}`" + (" (imported I/O)" if tier == 1 else "")
+
+
 def boundary_roles(index, model: Model, uids: set[str]) -> dict[str, tuple[int, str, tuple]]:
-    """BOUNDARY for the given units only: uid → (tier, reason, marks)."""
+    """BOUNDARY for the given units only: uid → (tier, reason, marks). A boundary catches, recovers, handles,
+    translates or raises an error; a unit whose marks only hand one on as it came (Rust's `?`, Go's
+    `if err != nil { return err }`) or only clean up (`with`, `try`/`finally`, a bare `defer`) is none: toml's
+    `Tokenizer.expect` (a `?`) and click's `wrap_text` (an indentation `with`) were shown as error boundaries."""
     out: dict[str, tuple[int, str, tuple]] = {}
     for path in sorted({model.units[u].path for u in uids}):
         for m in boundary_marks(index.files[path]):
@@ -242,9 +323,75 @@ def boundary_roles(index, model: Model, uids: set[str]) -> dict[str, tuple[int, 
             tier, why, marks = out.get(m.unit, (9, "", ()))
             out[m.unit] = (min(tier, m.tier), why, marks + (m,))
     for uid, (tier, _, marks) in list(out.items()):
-        kinds = sorted({m.node_type.replace("_statement", "").replace("_expression", "").replace("_", " ") for m in marks})
-        out[uid] = (tier, "error/cleanup syntax: " + ", ".join(kinds), marks)
+        path = model.units[uid].path
+        facts = index.files[path]
+        said = mark_phrases(marks, error_regions(facts), index.sources.get(path, b""))
+        if all(p in WEAK_MARKS for p in said):  # it only hands an error on or cleans up: no boundary,
+            turned = _translates(model.calls.get(uid, ()))
+            if not turned:
+                del out[uid]
+                continue
+            said = [f"turns errors with `{turned}`", *said]  # unless it turns one into another (`map_err`)
+        out[uid] = (tier, ", ".join(said[:2]), marks)
     return out
+
+
+# What each boundary mark is, in a reader's words, by its node type (each is one language's: a Go `return`
+# is marked only when it makes a new error, a `match_arm` only when it matches `Err(…)`); a `try` is said
+# by what it holds (`mark_phrases`). "error/cleanup syntax: try" was said of Rust's `?`, which only hands an
+# error on.
+MARK_SAYS = {
+    "match_arm": "handles `Err(…)` in a match", "return_statement": "returns a new error",
+    "with_statement": "runs a `with` block", "raise_statement": "raises an error", "throw_statement": "throws an error",
+    "try_with_resources_statement": "closes its resources (try-with-resources)",
+}
+
+
+# marks that alone make no boundary (`boundary_roles`); measured on the fit split: recall and roles unchanged
+WEAK_MARKS = frozenset({"propagates errors with `?`", "hands `err` back", "defers a cleanup", "runs a `with` block",
+                        "cleans up in `finally`"})
+# calls that turn an error into another (or a missing value into an error, or catch a promise's): what makes a
+# unit that hands errors on a boundary (`or_else`, `unwrap_or_else` serve options as often: not said)
+TRANSLATING = ("map_err", "ok_or_else", "ok_or", "catch", "catchError")
+
+
+def _translates(calls) -> str:
+    """The first error-turning call of a unit's (`map_err`), '' when none."""
+    return next((c.name for c in calls if c.name in TRANSLATING), "")
+
+
+# `if err != nil { return err }`, `{ return nil, err }`: the error handed back as it came, nothing done with it
+HANDS_BACK = re.compile(rb"\s*return\s+(?:[^,{}()\n]+,\s*)*err\s*")
+
+
+def _hands_back(text: bytes) -> bool:
+    """A Go `if err != nil` block that only returns the error unchanged (an `else`, a call, any other statement:
+    something is done with it)."""
+    start, end = text.find(b"{"), text.rfind(b"}")
+    return 0 <= start < end and HANDS_BACK.fullmatch(text, start + 1, end) is not None
+
+
+def mark_phrases(marks: tuple, catches: list[tuple[int, int]], source: bytes) -> list[str]:
+    """What a unit's boundary marks are, strongest first, each kind once: a `try` that holds an error handler
+    "catches errors", one that does not only cleans up, Rust's `expr?` (a `try_expression` ending in `?`)
+    hands the error on; Go's `if err != nil` handles it unless it only returns it, its `defer` recovers only
+    with `recover()`."""
+    said: dict[str, int] = {}
+    for m in sorted(marks, key=lambda m: (m.tier, m.start_byte)):
+        t, text = m.node_type, source[m.start_byte : m.end_byte]
+        if t == "try_expression" and text.rstrip().endswith(b"?"):
+            phrase = "propagates errors with `?`"
+        elif t in ("try_statement", "try_expression"):
+            held = any(m.start_byte <= s and e <= m.end_byte for s, e in catches)
+            phrase = "catches errors" if held else "cleans up in `finally`"
+        elif t == "if_statement":  # (only `if err != nil` is marked)
+            phrase = "hands `err` back" if _hands_back(text) else "handles `err != nil`"
+        elif t == "defer_statement":
+            phrase = "recovers from a panic" if b"recover()" in text else "defers a cleanup"
+        else:
+            phrase = MARK_SAYS.get(t) or t.replace("_statement", "").replace("_", " ")
+        said.setdefault(phrase, m.tier)
+    return list(said)
 
 
 def output_sinks(model: Model, known: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:

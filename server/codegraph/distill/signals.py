@@ -127,7 +127,13 @@ _TIERED = WRITE_NAMES | READ_NAMES | RESOURCE_NAMES | NETWORK_NAMES | {"open"}  
 
 def persistence_tier(calls: list[Call], io_names: frozenset[str], io_fields: frozenset[str]) -> int:
     """Best persistence tier of a unit's calls (0 = none)."""
-    best = 0
+    return persistence_call(calls, io_names, io_fields)[0]
+
+
+def persistence_call(calls: list[Call], io_names: frozenset[str], io_fields: frozenset[str]) -> tuple[int, Call | None]:
+    """Best persistence tier of a unit's calls (0 = none) and the first call that has it: the call a
+    reason names, so a reader can check it (`writes through `fs.writeFileSync``)."""
+    best, first = 0, None
     for c in calls:
         if c.name not in _TIERED and c.name not in io_names:  # most calls: no rule below can hold
             continue
@@ -143,10 +149,33 @@ def persistence_tier(calls: list[Call], io_names: frozenset[str], io_fields: fro
             tier = 3
         else:
             continue
-        best = tier if best == 0 else min(best, tier)
+        if best == 0 or tier < best:
+            best, first = tier, c
         if best == 1:  # the best tier there is: the other calls cannot change it
             break
-    return best
+    return best, first
+
+
+CALLEE = re.compile(rb"[^(\n{<!]*")
+
+
+def call_text(c: Call, source: bytes) -> str:
+    """A call's callee as a reader finds it in the body (`self.conn.commit`, `fs::write`, `w.Write`): its text
+    up to the arguments when that ends with the name, else `receiver.name`."""
+    m = CALLEE.match(source, c.start_byte, c.end_byte)
+    text = "".join(m.group(0).decode("utf-8", "replace").strip().removeprefix("new ").split()) if m else ""
+    if text.endswith(c.name) and 0 < len(text) <= 60:
+        return text
+    receiver = c.receiver
+    while "(" in receiver and (elided := ARGS.sub("\x00", receiver)) != receiver:  # innermost arguments first
+        receiver = elided
+    receiver = receiver.replace("\x00", "(…)")  # `String(value.type || 'a').replace` → `String(…).replace`
+    if len(receiver) > 40:
+        receiver = "…" + receiver[-39:]
+    return f"{receiver}.{c.name}" if receiver else c.name
+
+
+ARGS = re.compile(r"\([^()]*\)")  # a call's arguments
 
 
 def io_fields(unit: Unit, calls: list[Call], io_names: frozenset[str], source: bytes) -> set[str]:
