@@ -27,6 +27,13 @@ Rules, by what they read:
   `method-value`; `fn.bind(this)`), an accessor read as a property (`accessor-read`: accessors.py)
 - extension functions: `x.f()` reaching `fun T.f()` (`extension-call`), and an extension's body
   typed as its extended type's (extension.py)
+- values called: a parameter called reaches the functions its resolved callers pass in its place
+  (`handed-in`), a local made by a resolved call the nested function that maker returns
+  (`returned-function`); neither is ever guessed by its name elsewhere
+- guards: no member-name guess on a receiver known to hold a builtin's or a library's value
+  (foreign.py); no name guess for a name bound by a library import, nor a closure of another
+  function as a target; a declared project type without the member gets no guess; `super`
+  calls and private methods (`#m`, `private`, Python's `__m`) do not dispatch down
 Test files never serve non-test callers; sources beat examples/docs and compiled copies.
 Closures' edges count for their enclosing callable too.
 
@@ -37,6 +44,7 @@ that can land on it. Nothing decodes every file's calls up front.
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections import defaultdict
@@ -46,9 +54,10 @@ from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
 from .structural import dispatch_subtypes
-from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _PRIVATE, _STATIC, _private_name, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
 from .accessors import AccessorReads
 from .extension import ExtensionRules
+from .foreign import ForeignValues, _dict_scoping
 from .into import IntoGraph
 from .names import NameRules
 from .typed import TypedReceivers
@@ -57,9 +66,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex
 
 _TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-type", "return-type", "param-flow"})
+_DECLARED_RULES = frozenset({"declared-type", "field-type"})  # a type written in the code, not inferred
 
 
-class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, IntoGraph):
+class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, ForeignValues, IntoGraph):
     def __init__(self, index: "RootIndex") -> None:
         # A proxy, not a reference: the graph lives in index.memo, and a cycle would keep a
         # dropped index alive (its build freezes memory out of the cyclic GC's scans).
@@ -90,6 +100,24 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         self._constructs: dict[str, list[tuple[FileFacts, int, Call]]] = {}  # type name → its constructions (param-flow)
         self._flowing = 0  # param-flow's depth (graph/typed.py)
         self._flow_stack: list[tuple[str, str]] = []
+        # what receivers and names hold (graph/foreign.py)
+        self._memo_foreign: dict[tuple[str, str], str] = {}  # (caller, receiver) → "exact" / "declared" / ""
+        self._memo_bindings: dict = {}  # path → where its source binds which names
+        self._memo_holes: dict[str, tuple] = {}  # callable → the spans of the callables nested in it
+        self._memo_holes_done: set[str] = set()  # paths whose units filled _memo_holes
+        self._memo_imports: dict[tuple[str, str], str | None] = {}  # (path, name) → what the imports binding it say
+        self._memo_generics: dict[str, frozenset[str]] = {}  # unit → the type parameters its signature declares
+        self._memo_variadic: dict[str, frozenset[str]] = {}  # callable → its variadic parameters
+        self._memo_extends: dict[str, bool] = {}  # method name → the project adds it to a type it does not define
+        self._memo_implements: dict[str, bool] = {}  # type → it (or a type above it) implements a library type
+        self._defined_type_names: frozenset[str] | None = None  # supertypes the project's types name
+        self._memo_aliases: dict[tuple[str, str], bool] = {}  # (path, name) → a type alias of the project seen from there
+        self._project_path_names: frozenset[str] | None = None  # directory and file names of the project
+        self._module_roots: dict[str, frozenset[str]] = {}  # language → first segments of its module names
+        # values called (graph/typed.py, graph/names.py)
+        self._memo_handed: dict[tuple[str, str], list[Unit]] = {}  # (function, parameter) → the functions its callers pass there
+        self._memo_returned: dict[str, list[Unit]] = {}  # function → the nested functions it returns by name
+        self._memo_closure: dict[str, bool] = {}  # nested unit → local to its function
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str, wide: bool = False) -> list[Likely]:
@@ -238,7 +266,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
             if dst.kind in CLASS_KINDS:
                 dst = self.constructor(dst) or dst
             add(src, dst, e.line, 1.0, "resolved")
-            if dst.kind == "method":
+            if dst.kind == "method" and not self._static_site(ctx.static_sites.get((src, e.line, e.dst)), dst):
                 self._dispatch(add, src, dst, e.line)
             if e.kind == "constructs" and spec is not None and spec.construct_protocol:
                 t = units.get(e.dst)
@@ -366,6 +394,20 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
             m = own[0] if len(own) == 1 else None
         return m
 
+    def _static_site(self, how: str | None, dst: Unit) -> bool:
+        """A resolved call that runs its target and no override: `super().m()` / `super.m()` (up to
+        the supertype's member only), Python's `Base.m(self)` naming the class (elsewhere a type
+        named still dispatches: Rust's `Trait::m(self)`, a Kotlin `expect object`'s actual
+        declarations). `how`: `_FileCtx.static_sites`."""
+        if how == "super":
+            return True
+        if how == "owner" and dst.receiver and dst.param_names[:1] == (dst.receiver,):
+            # a method taking its object as a parameter, called through its class with the object
+            # passed (Python's `Base.__init__(self, …)`)
+            owner = self.index.resolver.units.get(dst.parent) if dst.parent else None
+            return owner is not None and owner.kind == "class"
+        return False
+
     def _dispatch(self, add, src: str, method: Unit, line: int) -> None:
         """A resolved call on a base/interface method may run any override below it."""
         owner = self.index.resolver.units.get(method.parent) if method.parent else None
@@ -378,12 +420,94 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         """The overrides a call on `owner.name` may run, each at 0.5/√n: rule `narrow` for up to
         MAX_NARROW_DISPATCH of them, `wide-dispatch` for a wider family (up to MAX_DISPATCH), which
         explore's flow walk leaves out (one of many is rarely the step a question follows)."""
+        if self._private(owner, name):  # `#locate()`, `private void locate()`: never overridden
+            return []
         found = [m for m in self.overrides(owner, name) if not _is_test(m.path) or _is_test(caller_path)]
         if not found or len(found) > MAX_DISPATCH:
             return []
         conf = RULE_CONFIDENCE["family-dispatch"] / len(found) ** 0.5
         rule = narrow if len(found) <= MAX_NARROW_DISPATCH else "wide-dispatch"
         return [(m, conf, rule) for m in found]
+
+    def _value_named(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
+        """A bare call's name is a parameter or a local of an enclosing function, so the call runs
+        the value it holds (no definition of that name elsewhere). Java keeps methods and variables
+        apart (`node(…)` beside a local `node` is the method); in Kotlin only a local of a function
+        type is what the call invokes. A parameter defaulting to the function of its own name and a
+        name only an object destructuring binds (`const { parentNode } = internals`) are no values."""
+        spec = BY_NAME.get(facts.language)
+        if spec is not None and spec.implicit_this:  # a bare name can be a member: Java, Kotlin
+            # with no call protocol a variable cannot be called (Java: `node(…)` is the method);
+            # with one, only a local of a function type is what the call invokes (Kotlin)
+            return bool(spec.call_protocol) and "->" in self.index.resolver._declared_type(caller, name)
+        if not self._is_local(facts, caller, name) and not self._bound_here(facts, caller, name):
+            return False
+        units = self.index.resolver.units
+        bindings = self._bindings(facts.path)
+        assigned = self._ctx(facts.path).assigned
+        cur = caller
+        while cur is not None and not cur.is_type:
+            if name in cur.param_names:
+                # `def send(self, …, Event=Event)`, `function f(fn = fn)`: a parameter that defaults
+                # to the function of its own name holds that function (a speed idiom)
+                sig = self.index.sources.get(cur.path, b"")[cur.start_byte : cur.sig_end_byte]
+                return re.search(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*(?::[^=,()]*)?=\s*" + re.escape(name.encode()) + rb"\b(?!\s*[.(\[])", sig) is None
+            if cur.is_callable:
+                start, end, holes = cur.sig_end_byte, cur.end_byte, self._holes(cur)
+                if (
+                    (cur.id, name) in assigned or bindings.assigned(name, start, end, False, holes)
+                    or bindings.declared(name, start, end, holes) or bindings.other(name, start, end, named=False, holes=holes)
+                ):
+                    return True
+                if bindings.other(name, start, end, holes=holes):
+                    # only `const { parentNode } = internals`: the property of that name, which may be
+                    # a function handed out under it
+                    return False
+            cur = units.get(cur.parent) if cur.parent else None
+        return True
+
+    def _aliased_member(self, facts: FileFacts, caller: Unit | None, name: str) -> list[tuple[Unit, float, str]]:
+        """A local every assignment of which reads one member of an imported module or class
+        (`const isFunction = astUtils.isFunction`, `signature = canvas.maybe_signature`): that member."""
+        bindings = self._bindings(facts.path)
+        units = self.index.resolver.units
+        cur = caller
+        while cur is not None and cur.is_callable:
+            rhs = bindings.assigned(name, cur.sig_end_byte, cur.end_byte, False, self._holes(cur))
+            if rhs:
+                read = {(m.group(1), m.group(2)) if m else None for m in (re.fullmatch(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)", r) for r in rhs)}
+                if len(read) != 1 or None in read:
+                    return []
+                head, member = read.pop()  # type: ignore[misc]
+                return self._module_member(facts, head, member) or self._imported_class_member(facts, head, member)
+            cur = units.get(cur.parent) if cur.parent else None
+        return []
+
+    def _bound_here(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
+        """A name an enclosing function binds in a way the index does not record as a local: a loop
+        target, `with … as name`, a tuple or array destructuring, a declaration (`let name = …`; in
+        Python any assignment). Not an object destructuring's shorthand (`const { mount } = app`):
+        it keeps the property's name, which may be a function's handed out by that name."""
+        bindings = self._bindings(facts.path)
+        units = self.index.resolver.units
+        python = _dict_scoping(BY_NAME.get(facts.language))
+        cur = caller
+        while cur is not None and cur.is_callable:
+            start, end, holes = cur.sig_end_byte, cur.end_byte, self._holes(cur)
+            if bindings.other(name, start, end, named=False, holes=holes) or (
+                bindings.assigned(name, start, end, False, holes) if python else bindings.declared(name, start, end, holes)
+            ):
+                return True
+            cur = units.get(cur.parent) if cur.parent else None
+        return False
+
+    def _private(self, owner: Unit, name: str) -> bool:
+        """A private method of `owner` (by its name, or every declaration of it in `owner` marked
+        `private`): the types below cannot override it, so a call runs that one."""
+        if _private_name(name):
+            return True
+        members = [m for m in self.index.resolver.members_of(owner).get(name, []) if m.is_callable and m.parent == owner.id]
+        return bool(members) and all(_PRIVATE.match(self.index.sources.get(m.path, b""), m.start_byte) for m in members)
 
     # ---- types of what a receiver holds ----------------------------------------------------
     def _enclosing(self, caller: Unit | None) -> tuple[Unit | None, Unit | None]:
@@ -437,7 +561,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
                 # (`this.controller.apply(…)`), when its type is known, or when the receiver is
                 # named exactly like the type (`this.pipesConsumer.apply(…)` → PipesConsumer.apply);
                 # a name that only ends like a type says nothing here
-                typed = self._receiver_rules(facts, caller, call, spec)
+                typed = self._receiver_rules(facts, caller, call, spec) or []
                 last = _norm(call.receiver.rpartition(".")[2])
                 units = self.index.resolver.units
                 return [
@@ -451,10 +575,41 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
                 ext = self._extension_call(facts, caller, call, spec)
                 if ext:
                     return ext
+            foreign = self._foreign(facts, caller, call.receiver) if not self._extends_foreign(call.name) else ""
+            if foreign == "exact":
+                # `kwargs.get(…)`, `sb.toString()` on a `new StringBuilder()`, `self.adapters.items()`
+                # on an `OrderedDict()`: a builtin's or a library's method, never a project method
+                # of that name (graph/foreign.py)
+                return []
             typed = self._receiver_rules(facts, caller, call, spec)
-            if typed:
-                return typed
+            if typed is None:  # a declared project type without that member: no guess by name
+                return []
+            found = typed or self._name_rules(facts, caller, call)
+            if foreign:  # declared a library's type: only a project type implementing a library type can be the value
+                return [h for h in found if self._implements_foreign(h[0])]
+            return found
         else:
+            if self._import_kind(facts, call.name) == "module" and not self.index.resolver.top.get(facts.path, {}).get(call.name):
+                # `Connection(…)` after `from kombu import Connection`: a library's, which the
+                # resolver could not map to a file; no project definition of that name (unless the
+                # file defines a fallback of its own: `except ImportError: def SOCKSProxyManager…`)
+                return []
+            if self._value_named(facts, caller, call.name):
+                # `next()` where `next` is a parameter or a local of an enclosing function: a value
+                # handed in, never a definition of that name elsewhere; the functions the resolved
+                # callers pass in its place (`handed-in`), or an object's call protocol
+                aliased = self._aliased_member(facts, caller, call.name)
+                if aliased:  # `const isFunction = astUtils.isFunction`: that module's function
+                    return aliased
+                handed = self._handed_in(facts, caller, call.name)
+                if handed:
+                    conf = RULE_CONFIDENCE["handed-in"] * _K_FACTOR[len(handed)]
+                    return [(u, conf, "handed-in") for u in handed]
+                made = self._made_function(facts, caller, call.name)
+                if made:  # `handler = make_handler(); handler(…)`: the nested function the maker returns
+                    return [(made[0], RULE_CONFIDENCE["returned-function"], "returned-function")]
+                proto = self._protocol(facts, caller, call, spec) if spec is not None and spec.call_protocol else []
+                return proto
             if spec is not None and spec.implicit_this and not call.construct:  # `foo()` in a method: this.foo()
                 _, owner = self._enclosing(caller)
                 base: list[Unit] = []
@@ -567,7 +722,10 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
                 return [(x, conf, "protocol-call") for x in found]
         return []
 
-    def _receiver_rules(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec | None) -> list[tuple[Unit, float, str]]:
+    def _receiver_rules(self, facts: FileFacts, caller: Unit | None, call: Call, spec: LanguageSpec | None) -> list[tuple[Unit, float, str]] | None:
+        """The targets a typed receiver gives, else the receiver-name guess; None when the receiver's
+        type is declared (a parameter's, a local's or a field's) and neither it nor a type above or
+        below it has that member: no other type's method of that name is a guess worth making."""
         resolver = self.index.resolver
         steps = _segments(_unwrapped(call.receiver, spec.wrapper_calls if spec is not None else ()))
         if steps is None:
@@ -612,7 +770,35 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
                         out = self._protocol_of(held, spec)
             if out:
                 return out
+            if rule in _DECLARED_RULES and not any(called for _, called in steps) and self._lacks(t, call.name):
+                return None  # (a call step the type does not define keeps the type: a guess, not a declaration)
         return self._receiver_name(facts, call, steps[-1][0])
+
+    def _lacks(self, t: Unit, name: str) -> bool:
+        """Neither `t` nor a type above it defines `name`, as far as the index can tell: every
+        supertype it names is bound (or no project type of that name exists), and no extension
+        function of that name exists anywhere (`private fun Path.requireExist()` in another type)."""
+        if self._members_named(t, name) or any(u.ext_type for u in self.by_name().get(name, ())):
+            return False
+        resolver = self.index.resolver
+        frontier, seen = [t], set()
+        for _ in range(6):
+            nxt = []
+            for cur in frontier:
+                if cur.id in seen:
+                    continue
+                seen.add(cur.id)
+                above = resolver.supertypes_of(cur)
+                bound = {u.name for u in above}
+                facts = self.index.files.get(cur.path)
+                for sup in facts.supertypes if facts is not None else ():
+                    if sup.unit == cur.id and sup.name not in bound and any(u.kind in CLASS_KINDS for u in self.by_name().get(sup.name, ())):
+                        return False  # a project supertype the resolver did not bind: its members are unknown
+                nxt += above
+            frontier = nxt
+            if not frontier:
+                break
+        return True
 
     def _overload(self, facts: FileFacts, call: Call, cands: list[Unit]) -> list[Unit]:
         """Among overloads (`execute(request)` delegating to `execute(request, type)`), those
@@ -694,6 +880,17 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Into
         return out
 
     def _name_rules(self, facts: FileFacts, caller: Unit | None, call: Call) -> list[tuple[Unit, float, str]]:
+        if not call.receiver:  # a function or type nested in the caller or a callable around it
+            units = self.index.resolver.units
+            scopes = set()
+            cur = caller
+            while cur is not None and cur.is_callable:
+                scopes.add(cur.id)
+                cur = units.get(cur.parent) if cur.parent else None
+            near = [u for u in self.by_name().get(call.name, ()) if u.parent in scopes and u.id not in scopes and (u.kind == "function" or u.kind in CLASS_KINDS)]
+            if 0 < len(near) <= MAX_NAME_CANDIDATES:
+                conf = RULE_CONFIDENCE["same-file"] * _K_FACTOR[len(near)]
+                return [((self.constructor(u) or u) if u.kind in CLASS_KINDS else u, conf, "same-file") for u in near]
         key = (facts.path, call.name, call.construct, bool(call.receiver))
         hit = self._memo_names.get(key)
         if hit is None:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
@@ -11,6 +12,12 @@ from .rules import MAX_NAME_CANDIDATES, RULE_CONFIDENCE, _K_FACTOR, _dirname, _i
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
+
+
+_IDENT = re.compile(rb"[\w$]")
+_ENTRY_LINE = re.compile(rb"[\w$]+[ \t]*:[ \t]*")  # the `key: ` of an object literal's entry
+_RETURNED_OBJECT = re.compile(rb"return\s*\{[^;}]*(?<![\w$.])")  # `return { server, ` up to the name
+_CALL_OR_KEY = re.compile(rb"\s*[(:]")
 
 
 class NameRules:
@@ -63,7 +70,10 @@ class NameRules:
             if call.receiver:  # a member call on something untyped: methods (a module's functions are resolved)
                 cands = [u for u in defs if u.kind == "method"]
             else:  # a bare name: functions and types (a method named bare is resolved inside its type)
-                cands = [u for u in defs if u.kind == "function" or u.kind in CLASS_KINDS]
+                # a function or type nested in a function is that function's local: a bare name
+                # elsewhere cannot reach it (one in an enclosing scope the resolver binds), unless
+                # the function hands it out (`return { server, listen }`)
+                cands = [u for u in defs if (u.kind == "function" or u.kind in CLASS_KINDS) and not self._closure(u)]
         if not cands:
             return []
         total = len(cands)
@@ -94,6 +104,42 @@ class NameRules:
                 u = self.constructor(u) or u
             out.append((u, conf, rule))
         return out
+
+    def _closure(self, u: Unit) -> bool:
+        """A definition local to the function it is nested in, which does not hand it out by name."""
+        hit = self._memo_closure.get(u.id)
+        if hit is None:
+            hit = self._memo_closure[u.id] = self._find_closure(u)
+        return hit
+
+    def _find_closure(self, u: Unit) -> bool:
+        units = self.index.resolver.units
+        parent = units.get(u.parent) if u.parent else None
+        if parent is None or not parent.is_callable:
+            return False
+        # an entry of an object literal under its own name (`return { server, listen }`, a
+        # multi-line `{ …, getParamsMetadata, … }` returned through a local), which its user
+        # destructures under that name (`const { listen } = …`); a function returned bare or
+        # stored is bound to whatever name its user picks
+        source = self.index.sources.get(parent.path, b"")
+        word = u.name.encode()
+        at = source.find(word, parent.sig_end_byte, parent.end_byte)
+        while at >= 0:
+            end = at + len(word)
+            if not _IDENT.match(source, at - 1) if at else True:
+                if _IDENT.match(source, end) is None:
+                    line_start = source.rfind(b"\n", 0, at) + 1
+                    line_end = source.find(b"\n", end)
+                    line = source[line_start : line_end if line_end >= 0 else len(source)]
+                    entry = line.strip().rstrip(b",").rstrip()
+                    if entry == word or (entry.endswith(word) and _ENTRY_LINE.fullmatch(entry[: -len(word)])):
+                        return False  # `  listen,` or `  key: listen,` alone on its line
+                    back = source[max(parent.sig_end_byte, at - 400) : at]
+                    opened = back.rfind(b"return")
+                    if opened >= 0 and _RETURNED_OBJECT.fullmatch(back[opened:]) and _CALL_OR_KEY.match(source, end) is None:
+                        return False
+            at = source.find(word, end, parent.end_byte)
+        return True
 
     def _best_tier(self, path: str, cands: list[Unit], with_tier: bool = False):
         """The candidates in the best locality tier (`_tier`). Test files never serve a non-test

@@ -401,6 +401,85 @@ class TypedReceivers:
                 return None
         return kept
 
+    # ---- handed-in: a parameter called, holding the function its callers pass -----------------
+    def _handed_in(self, facts: FileFacts, caller: Unit | None, name: str) -> list[Unit]:
+        """`render(vnode, …)` where `render` is a parameter of `createAppAPI(render, hydrate)`: the
+        functions the resolved calls of that function pass in its place, named there
+        (`createAppAPI(render, hydrate)` inside `baseCreateRenderer`, whose `render` is its own
+        nested function). A call passing anything else (a value, a parameter of its own, a lambda)
+        adds nothing; more than MAX_NAME_CANDIDATES functions: none."""
+        resolver = self.index.resolver
+        binder = caller
+        while binder is not None and not binder.is_type and name not in binder.param_names:
+            binder = resolver.units.get(binder.parent) if binder.parent else None
+        if binder is None or not binder.is_callable or name not in binder.param_names:
+            return []
+        key = (binder.id, name)
+        hit = self._memo_handed.get(key)
+        if hit is not None:
+            return hit
+        at = binder.param_names.index(name)
+        skip = 1 if binder.receiver and binder.param_names[0] == binder.receiver else 0  # Python's `self`
+        found: dict[str, Unit] = {}
+        for src, _, _ in self.index.graph.inc(binder.id):
+            site = resolver.units.get(src)
+            if site is None or site.path not in self.index.files:
+                continue
+            site_facts = self.index.files[site.path]
+            ctx = self._ctx(site.path)
+            source = self.index.sources.get(site.path, b"")
+            for i, call in enumerate(_calls(site_facts)):
+                if call.caller != src or ctx.call_dst.get(i) != binder.id:
+                    continue
+                arg = _argument(source, call, at - skip, name)
+                if arg is None or not re.fullmatch(r"[A-Za-z_$][\w$]*", arg) or self._is_local(site_facts, site, arg) and not self._nested_named(site, arg):
+                    continue
+                target = self._nested_named(site, arg) or resolver._lookup(site_facts, site, arg)
+                if isinstance(target, Unit) and target.is_callable and target.id != binder.id:
+                    found[target.id] = target
+        hit = self._memo_handed[key] = list(found.values()) if len(found) <= 3 else []
+        return hit
+
+    def _made_function(self, facts: FileFacts, caller: Unit | None, name: str) -> list[Unit]:
+        """`handler = c.create_task_handler(); handler(m)`: a local assigned by resolved calls of a
+        function that returns one of its nested functions by name (`return on_task_received`):
+        that nested function."""
+        if caller is None:
+            return []
+        ctx = self._ctx(facts.path)
+        idxs = ctx.assigned.get((caller.id, name))
+        found: set[str] = set()
+        units = self.index.resolver.units
+        for i in idxs or ():
+            maker = units.get(ctx.call_dst.get(i, ""))
+            returned = self._returned_nested(maker) if maker is not None and maker.is_callable else []
+            if len(returned) != 1:
+                return []
+            found.add(returned[0].id)
+        return [units[found.pop()]] if len(found) == 1 else []
+
+    def _returned_nested(self, maker: Unit) -> list[Unit]:
+        """The functions nested in `maker` that it returns by name."""
+        hit = self._memo_returned.get(maker.id)
+        if hit is None:
+            body = self.index.sources.get(maker.path, b"")[maker.sig_end_byte : maker.end_byte]
+            names = {m.group(1).decode() for m in re.finditer(rb"\breturn[ \t]+([A-Za-z_$][\w$]*)[ \t]*;?[ \t]*(?:$|\n|\})", body)}
+            hit = self._memo_returned[maker.id] = [
+                u for n in sorted(names) for u in self.by_name().get(n, ()) if u.parent == maker.id and u.is_callable
+            ]
+        return hit
+
+    def _nested_named(self, scope: Unit, name: str) -> Unit | None:
+        """A function called `name` nested in `scope` or in a callable around it."""
+        units = self.index.resolver.units
+        cur = scope
+        while cur is not None and cur.is_callable:
+            for u in self.by_name().get(name, ()):
+                if u.parent == cur.id and u.is_callable:
+                    return u
+            cur = units.get(cur.parent) if cur.parent else None
+        return None
+
     def _constructions(self, name: str) -> list[tuple[FileFacts, int, Call]]:
         """The calls that may construct a type called `name` (`new X(…)`, `X(…)`) outside tests, read
         only in the files that name it (the resolver's reverse index). Only an untyped parameter asks,
