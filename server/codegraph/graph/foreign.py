@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, FileFacts, Unit
 from ..languages import BY_NAME
-from .rules import _segments, _top_level_split
+from .rules import _segments, _top_level_split, self_and_supertypes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
@@ -431,36 +431,26 @@ class ForeignValues:
         """What the member `name` of `owner` (or of its supertypes) is known to hold; None when
         no such member is recorded."""
         resolver = self.index.resolver
-        frontier, seen = [owner], set()
-        for _ in range(5):
-            nxt = []
-            for cur in frontier:
-                if cur.id in seen:
-                    continue
-                seen.add(cur.id)
-                facts = self.index.files.get(cur.path)
-                if facts is None:
+        for cur in self_and_supertypes(resolver, owner, 5):
+            facts = self.index.files.get(cur.path)
+            if facts is None:
+                return ""
+            held = next((h for n, h in cur.attrs if n == name), None)
+            if held and not held.endswith("()"):  # a declared type decides
+                return self._type_kind(facts, cur, held)
+            assigned = self._bindings(cur.path).assigned(name, cur.start_byte, cur.end_byte, True)
+            if held or assigned:
+                kind = self._held_kind(facts, cur, held) if held else ""
+                if held and not kind:
                     return ""
-                held = next((h for n, h in cur.attrs if n == name), None)
-                if held and not held.endswith("()"):  # a declared type decides
-                    return self._type_kind(facts, cur, held)
-                assigned = self._bindings(cur.path).assigned(name, cur.start_byte, cur.end_byte, True)
-                if held or assigned:
-                    kind = self._held_kind(facts, cur, held) if held else ""
-                    if held and not kind:
+                if assigned:
+                    other = self._assigned_kind(facts, cur.start_byte, cur.end_byte, name, member=True)
+                    if not other:
                         return ""
-                    if assigned:
-                        other = self._assigned_kind(facts, cur.start_byte, cur.end_byte, name, member=True)
-                        if not other:
-                            return ""
-                        kind = "made:container" if "made:container" in (kind, other) else kind or other
-                    return kind
-                if resolver.members_of(cur).get(name):
-                    return ""  # a member unit (a nested type, a property): the project's
-                nxt += resolver.supertypes_of(cur)
-            frontier = nxt
-            if not frontier:
-                break
+                    kind = "made:container" if "made:container" in (kind, other) else kind or other
+                return kind
+            if resolver.members_of(cur).get(name):
+                return ""  # a member unit (a nested type, a property): the project's
         return None
 
     def _assigned_kind(self, facts: FileFacts, start: int, end: int, name: str, member: bool, top: bool = False, holes: tuple = ()) -> str:
@@ -584,22 +574,12 @@ class ForeignValues:
             return False
         hit = self._memo_implements.get(owner.id)
         if hit is None:
-            hit = False
-            frontier, seen = [owner], set()
-            for _ in range(6):
-                nxt = []
-                for t in frontier:
-                    if t.id in seen:
-                        continue
-                    seen.add(t.id)
-                    facts = self.index.files.get(t.path)
-                    for sup in facts.supertypes if facts is not None else ():
-                        if sup.unit == t.id and sup.name not in _UNTYPED and not any(u.kind in CLASS_KINDS for u in self.by_name().get(sup.name, ())):
-                            hit = True
-                    nxt += self.index.resolver.supertypes_of(t)
-                frontier = nxt
-                if hit or not frontier:
-                    break
+            hit = any(
+                sup.unit == t.id and sup.name not in _UNTYPED and not any(u.kind in CLASS_KINDS for u in self.by_name().get(sup.name, ()))
+                for t in self_and_supertypes(self.index.resolver, owner, 6)
+                for facts in (self.index.files.get(t.path),) if facts is not None
+                for sup in facts.supertypes
+            )
             self._memo_implements[owner.id] = hit
         return hit
 

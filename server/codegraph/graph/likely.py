@@ -54,7 +54,7 @@ from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
 from .structural import dispatch_subtypes
-from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _PRIVATE, _STATIC, _private_name, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _PRIVATE, _STATIC, _private_name, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped, self_and_supertypes  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
 from .accessors import AccessorReads
 from .extension import ExtensionRules
 from .foreign import ForeignValues, _dict_scoping
@@ -781,23 +781,12 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
         if self._members_named(t, name) or any(u.ext_type for u in self.by_name().get(name, ())):
             return False
         resolver = self.index.resolver
-        frontier, seen = [t], set()
-        for _ in range(6):
-            nxt = []
-            for cur in frontier:
-                if cur.id in seen:
-                    continue
-                seen.add(cur.id)
-                above = resolver.supertypes_of(cur)
-                bound = {u.name for u in above}
-                facts = self.index.files.get(cur.path)
-                for sup in facts.supertypes if facts is not None else ():
-                    if sup.unit == cur.id and sup.name not in bound and any(u.kind in CLASS_KINDS for u in self.by_name().get(sup.name, ())):
-                        return False  # a project supertype the resolver did not bind: its members are unknown
-                nxt += above
-            frontier = nxt
-            if not frontier:
-                break
+        for cur in self_and_supertypes(resolver, t, 6):
+            bound = {u.name for u in resolver.supertypes_of(cur)}
+            facts = self.index.files.get(cur.path)
+            for sup in facts.supertypes if facts is not None else ():
+                if sup.unit == cur.id and sup.name not in bound and any(u.kind in CLASS_KINDS for u in self.by_name().get(sup.name, ())):
+                    return False  # a project supertype the resolver did not bind: its members are unknown
         return True
 
     def _overload(self, facts: FileFacts, call: Call, cands: list[Unit]) -> list[Unit]:

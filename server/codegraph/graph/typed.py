@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
-from .rules import _calls, _is_test, _segments, _type_args
+from .rules import _calls, _is_test, _segments, _type_args, self_and_supertypes
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
@@ -233,28 +233,17 @@ class TypedReceivers:
 
     def _member_type(self, t: Unit, name: str) -> tuple[Unit | None, str]:
         """What member `name` of type `t` (or of its supertypes) holds: (type, rule)."""
-        resolver = self.index.resolver
-        frontier, seen = [t], set()
-        for _ in range(5):
-            nxt = []
-            for cur in frontier:
-                if cur.id in seen:
-                    continue
-                seen.add(cur.id)
-                held = next((h for n, h in cur.attrs if n == name), None)
-                if held:
-                    facts = self.index.files.get(cur.path)
-                    if facts is None:
-                        return None, ""
-                    found, made = self._held_type(facts, held)
-                    return found, ("attr-type" if made else "field-type")
-                flowed = self._param_flow(cur, name)
-                if flowed is not None:
-                    return flowed, "param-flow"
-                nxt += resolver.supertypes_of(cur)
-            frontier = nxt
-            if not frontier:
-                break
+        for cur in self_and_supertypes(self.index.resolver, t, 5):
+            held = next((h for n, h in cur.attrs if n == name), None)
+            if held:
+                facts = self.index.files.get(cur.path)
+                if facts is None:
+                    return None, ""
+                found, made = self._held_type(facts, held)
+                return found, ("attr-type" if made else "field-type")
+            flowed = self._param_flow(cur, name)
+            if flowed is not None:
+                return flowed, "param-flow"
         return None, ""
 
     def _local_type(self, facts: FileFacts, caller: Unit | None, local: str) -> tuple[Unit | None, str]:
