@@ -327,7 +327,7 @@ def boundary_roles(index, model: Model, uids: set[str]) -> dict[str, tuple[int, 
         facts = index.files[path]
         said = mark_phrases(marks, error_regions(facts), index.sources.get(path, b""))
         if all(p in WEAK_MARKS for p in said):  # it only hands an error on or cleans up: no boundary,
-            turned = _translates(model.calls.get(uid, ()))
+            turned = _translates(model.calls.get(uid, ()), facts.language)
             if not turned:
                 del out[uid]
                 continue
@@ -350,14 +350,12 @@ MARK_SAYS = {
 # marks that alone make no boundary (`boundary_roles`); measured on the fit split: recall and roles unchanged
 WEAK_MARKS = frozenset({"propagates errors with `?`", "hands `err` back", "defers a cleanup", "runs a `with` block",
                         "cleans up in `finally`"})
-# calls that turn an error into another (or a missing value into an error, or catch a promise's): what makes a
-# unit that hands errors on a boundary (`or_else`, `unwrap_or_else` serve options as often: not said)
-TRANSLATING = ("map_err", "ok_or_else", "ok_or", "catch", "catchError")
-
-
-def _translates(calls) -> str:
-    """The first error-turning call of a unit's (`map_err`), '' when none."""
-    return next((c.name for c in calls if c.name in TRANSLATING), "")
+def _translates(calls, language: str) -> str:
+    """The first call of a unit's that turns an error into another (`map_err`; the language spec's
+    `error_translators`), '' when none."""
+    spec = BY_NAME.get(language)
+    names = spec.error_translators if spec is not None else frozenset()
+    return next((c.name for c in calls if c.name in names), "")
 
 
 # `if err != nil { return err }`, `{ return nil, err }`: the error handed back as it came, nothing done with it

@@ -372,6 +372,7 @@ TS_RETURN = re.compile(rb"\)\s*:\s*(?:Promise<)?([A-Za-z_]\w*)")
 
 _COMMON = dict(
     boundary_nodes=(("try_statement", 2), ("throw_statement", 3)),
+    error_translators=frozenset({"catch"}),  # `promise.catch(…)`
     io_modules=IO_MODULES,
     is_public=js_public,
     runtime_members=RUNTIME_MEMBERS,

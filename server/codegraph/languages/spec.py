@@ -169,6 +169,10 @@ class LanguageSpec:
     # Modules whose import makes calls on them input/output: persistence signals. Parsing
     # modules (json, yaml, pickle) are not here: turning a string into values is not persistence.
     io_modules: frozenset[str] = frozenset()
+    # Calls of the language's own library that turn an error into another, or a missing value into
+    # an error, or catch a promise's (Rust `map_err`, a promise's `catch`): a unit that only hands
+    # errors on is a boundary when it makes one of these (distill's `boundary_roles`)
+    error_translators: frozenset[str] = frozenset()
     # (decorator or attribute text) -> it makes its function the runtime's entry (`#[tokio::main]`)
     entry_attribute: Callable[[str], bool] = lambda text: False
     # (unit named `main`, its file's facts, top-level?, its signature) -> why it is the program's

@@ -398,6 +398,7 @@ RUST_ERROR_ARM = 'match_arm pattern: (match_pattern (tuple_struct_pattern type: 
 
 RUST = LanguageSpec(
     declared_fields=True,
+    error_translators=frozenset({"map_err", "ok_or_else", "ok_or"}),  # (`or_else`, `unwrap_or_else` serve options as often)
     boundary_nodes=(("try_expression", 3), ("match_arm", 2)),
     boundary_tier=rust_boundary_tier,
     catch_node=RUST_ERROR_ARM,
