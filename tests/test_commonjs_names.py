@@ -5,20 +5,8 @@ returns a member of, and never becomes a name of its module's scope."""
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
 from codegraph.index.index import RootIndex
-
-
-def index_of(root: Path, files: dict[str, str]) -> RootIndex:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), "utf-8")
-    index = RootIndex(root, use_cache=False)
-    index.build()
-    return index
+from test_bindings import index_of  # the same small-repository builder
 
 
 def targets(index: RootIndex, path: str, name: str) -> list[str | None]:

@@ -15,18 +15,9 @@ from codegraph.distill import query
 from codegraph.distill.topology import build_model
 from codegraph.index.index import RootIndex
 from codegraph.requests import reference_frame_bytes, run_distill_frame
+from test_distill_chart_status import _repo  # the same small-repository builder
 
 QUESTION = "how does dispatch route a request?"
-
-
-def _repo(root: Path, files: dict[str, str]) -> RootIndex:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    index = RootIndex(root, use_cache=False)
-    index.build()
-    return index
 
 
 def _router(root: Path, handlers: int = 24) -> RootIndex:

@@ -6,19 +6,9 @@ its guard; each also keeps the edge the guard must not take away."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from codegraph.graph.likely import likely_graph
 from codegraph.index.index import RootIndex
-
-
-def _build(root: Path, files: dict[str, str]) -> RootIndex:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    idx = RootIndex(root, use_cache=False)
-    idx.build()
-    return idx
+from test_likely_families import _build  # the same small-repository builder
 
 
 def _out(idx: RootIndex, src: str) -> list[tuple[str, int, str]]:
