@@ -44,7 +44,6 @@ that can land on it. Nothing decodes every file's calls up front.
 
 from __future__ import annotations
 
-import re
 import threading
 import weakref
 from collections import defaultdict
@@ -54,12 +53,13 @@ from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec, last_segment
 from .structural import dispatch_subtypes
-from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _PRIVATE, _STATIC, _private_name, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped, self_and_supertypes  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, PROTOTYPE_LANGUAGES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _STATIC, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
 from .accessors import AccessorReads
 from .extension import ExtensionRules
-from .foreign import ForeignValues, _dict_scoping
+from .foreign import ForeignValues
 from .into import IntoGraph
 from .names import NameRules
+from .guards import Guards
 from .typed import TypedReceivers
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,7 +69,7 @@ _TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-typ
 _DECLARED_RULES = frozenset({"declared-type", "field-type"})  # a type written in the code, not inferred
 
 
-class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, ForeignValues, IntoGraph):
+class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, ForeignValues, Guards, IntoGraph):
     def __init__(self, index: "RootIndex") -> None:
         # A proxy, not a reference: the graph lives in index.memo, and a cycle would keep a
         # dropped index alive (its build freezes memory out of the cyclic GC's scans).
@@ -394,20 +394,6 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
             m = own[0] if len(own) == 1 else None
         return m
 
-    def _static_site(self, how: str | None, dst: Unit) -> bool:
-        """A resolved call that runs its target and no override: `super().m()` / `super.m()` (up to
-        the supertype's member only), Python's `Base.m(self)` naming the class (elsewhere a type
-        named still dispatches: Rust's `Trait::m(self)`, a Kotlin `expect object`'s actual
-        declarations). `how`: `_FileCtx.static_sites`."""
-        if how == "super":
-            return True
-        if how == "owner" and dst.receiver and dst.param_names[:1] == (dst.receiver,):
-            # a method taking its object as a parameter, called through its class with the object
-            # passed (Python's `Base.__init__(self, …)`)
-            owner = self.index.resolver.units.get(dst.parent) if dst.parent else None
-            return owner is not None and owner.kind == "class"
-        return False
-
     def _dispatch(self, add, src: str, method: Unit, line: int) -> None:
         """A resolved call on a base/interface method may run any override below it."""
         owner = self.index.resolver.units.get(method.parent) if method.parent else None
@@ -428,86 +414,6 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
         conf = RULE_CONFIDENCE["family-dispatch"] / len(found) ** 0.5
         rule = narrow if len(found) <= MAX_NARROW_DISPATCH else "wide-dispatch"
         return [(m, conf, rule) for m in found]
-
-    def _value_named(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
-        """A bare call's name is a parameter or a local of an enclosing function, so the call runs
-        the value it holds (no definition of that name elsewhere). Java keeps methods and variables
-        apart (`node(…)` beside a local `node` is the method); in Kotlin only a local of a function
-        type is what the call invokes. A parameter defaulting to the function of its own name and a
-        name only an object destructuring binds (`const { parentNode } = internals`) are no values."""
-        spec = BY_NAME.get(facts.language)
-        if spec is not None and spec.implicit_this:  # a bare name can be a member: Java, Kotlin
-            # with no call protocol a variable cannot be called (Java: `node(…)` is the method);
-            # with one, only a local of a function type is what the call invokes (Kotlin)
-            return bool(spec.call_protocol) and "->" in self.index.resolver._declared_type(caller, name)
-        if not self._is_local(facts, caller, name) and not self._bound_here(facts, caller, name):
-            return False
-        units = self.index.resolver.units
-        bindings = self._bindings(facts.path)
-        assigned = self._ctx(facts.path).assigned
-        cur = caller
-        while cur is not None and not cur.is_type:
-            if name in cur.param_names:
-                # `def send(self, …, Event=Event)`, `function f(fn = fn)`: a parameter that defaults
-                # to the function of its own name holds that function (a speed idiom)
-                sig = self.index.sources.get(cur.path, b"")[cur.start_byte : cur.sig_end_byte]
-                return re.search(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*(?::[^=,()]*)?=\s*" + re.escape(name.encode()) + rb"\b(?!\s*[.(\[])", sig) is None
-            if cur.is_callable:
-                start, end, holes = cur.sig_end_byte, cur.end_byte, self._holes(cur)
-                if (
-                    (cur.id, name) in assigned or bindings.assigned(name, start, end, False, holes)
-                    or bindings.declared(name, start, end, holes) or bindings.other(name, start, end, named=False, holes=holes)
-                ):
-                    return True
-                if bindings.other(name, start, end, holes=holes):
-                    # only `const { parentNode } = internals`: the property of that name, which may be
-                    # a function handed out under it
-                    return False
-            cur = units.get(cur.parent) if cur.parent else None
-        return True
-
-    def _aliased_member(self, facts: FileFacts, caller: Unit | None, name: str) -> list[tuple[Unit, float, str]]:
-        """A local every assignment of which reads one member of an imported module or class
-        (`const isFunction = astUtils.isFunction`, `signature = canvas.maybe_signature`): that member."""
-        bindings = self._bindings(facts.path)
-        units = self.index.resolver.units
-        cur = caller
-        while cur is not None and cur.is_callable:
-            rhs = bindings.assigned(name, cur.sig_end_byte, cur.end_byte, False, self._holes(cur))
-            if rhs:
-                read = {(m.group(1), m.group(2)) if m else None for m in (re.fullmatch(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)", r) for r in rhs)}
-                if len(read) != 1 or None in read:
-                    return []
-                head, member = read.pop()  # type: ignore[misc]
-                return self._module_member(facts, head, member) or self._imported_class_member(facts, head, member)
-            cur = units.get(cur.parent) if cur.parent else None
-        return []
-
-    def _bound_here(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
-        """A name an enclosing function binds in a way the index does not record as a local: a loop
-        target, `with … as name`, a tuple or array destructuring, a declaration (`let name = …`; in
-        Python any assignment). Not an object destructuring's shorthand (`const { mount } = app`):
-        it keeps the property's name, which may be a function's handed out by that name."""
-        bindings = self._bindings(facts.path)
-        units = self.index.resolver.units
-        python = _dict_scoping(BY_NAME.get(facts.language))
-        cur = caller
-        while cur is not None and cur.is_callable:
-            start, end, holes = cur.sig_end_byte, cur.end_byte, self._holes(cur)
-            if bindings.other(name, start, end, named=False, holes=holes) or (
-                bindings.assigned(name, start, end, False, holes) if python else bindings.declared(name, start, end, holes)
-            ):
-                return True
-            cur = units.get(cur.parent) if cur.parent else None
-        return False
-
-    def _private(self, owner: Unit, name: str) -> bool:
-        """A private method of `owner` (by its name, or every declaration of it in `owner` marked
-        `private`): the types below cannot override it, so a call runs that one."""
-        if _private_name(name):
-            return True
-        members = [m for m in self.index.resolver.members_of(owner).get(name, []) if m.is_callable and m.parent == owner.id]
-        return bool(members) and all(_PRIVATE.match(self.index.sources.get(m.path, b""), m.start_byte) for m in members)
 
     # ---- types of what a receiver holds ----------------------------------------------------
     def _enclosing(self, caller: Unit | None) -> tuple[Unit | None, Unit | None]:
@@ -773,21 +679,6 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
             if rule in _DECLARED_RULES and not any(called for _, called in steps) and self._lacks(t, call.name):
                 return None  # (a call step the type does not define keeps the type: a guess, not a declaration)
         return self._receiver_name(facts, call, steps[-1][0])
-
-    def _lacks(self, t: Unit, name: str) -> bool:
-        """Neither `t` nor a type above it defines `name`, as far as the index can tell: every
-        supertype it names is bound (or no project type of that name exists), and no extension
-        function of that name exists anywhere (`private fun Path.requireExist()` in another type)."""
-        if self._members_named(t, name) or any(u.ext_type for u in self.by_name().get(name, ())):
-            return False
-        resolver = self.index.resolver
-        for cur in self_and_supertypes(resolver, t, 6):
-            bound = {u.name for u in resolver.supertypes_of(cur)}
-            facts = self.index.files.get(cur.path)
-            for sup in facts.supertypes if facts is not None else ():
-                if sup.unit == cur.id and sup.name not in bound and any(u.kind in CLASS_KINDS for u in self.by_name().get(sup.name, ())):
-                    return False  # a project supertype the resolver did not bind: its members are unknown
-        return True
 
     def _overload(self, facts: FileFacts, call: Call, cands: list[Unit]) -> list[Unit]:
         """Among overloads (`execute(request)` delegating to `execute(request, type)`), those
