@@ -219,6 +219,39 @@ def test_a_parameter_called_is_no_function_of_that_name_elsewhere(tmp_path):
     assert ("lib/router.js::createServer.listen") in {dst for dst, _, _ in _out(idx, "lib/use.js::start")}
 
 
+JS_CALLBACKS = """\
+const parser = require('./parser')
+function close (server) {
+  server.onClose((instance, done) => {
+    instance.close(function (err) {
+      done(err)
+    })
+  })
+  server.ready(cb => cb())
+  server.boot(function manageTimeout (err, next) { next(err) })
+}
+module.exports = close
+"""
+JS_PARSER = """\
+function done (error) { return error }
+function cb () {}
+function next () {}
+module.exports = { done, cb, next }
+"""
+PY_LAMBDA = """\
+def later(loop):
+    loop.call_soon(lambda done: done())
+"""
+
+
+def test_a_parameter_of_an_anonymous_function_called_is_no_function_of_that_name(tmp_path):
+    """`(instance, done) => … done(err)`, `cb => cb()`, `function manageTimeout (err, next) { next(err) }`,
+    `lambda done: done()`: the callback a caller hands in, not a definition of that name elsewhere."""
+    idx = _build(tmp_path, {"lib/close.js": JS_CALLBACKS, "lib/parser.js": JS_PARSER, "pkg/__init__.py": "", "pkg/parser.py": "def done():\n    pass\n", "pkg/later.py": PY_LAMBDA})
+    assert {dst for dst, _, _ in _out(idx, "lib/close.js::close")} & {"lib/parser.js::done", "lib/parser.js::cb", "lib/parser.js::next"} == set()
+    assert "pkg/parser.py::done" not in {dst for dst, _, _ in _out(idx, "pkg/later.py::later")}
+
+
 PY_SUPER = '''\
 class Command:
     def __init__(self, name):

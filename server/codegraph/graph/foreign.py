@@ -172,6 +172,11 @@ _OTHER_BINDINGS = (
     (re.compile(rb".*\b(?:let|const|var)[ \t]*[\[{][^=;]*$"), re.compile(rb"[^=;]*[\]}][ \t]*=")),
     (re.compile(rb".*\b(?:global|nonlocal)\b"), re.compile(rb"")),
     (re.compile(rb".*\($"), re.compile(rb"[ \t]*:=")),
+    # a parameter of an anonymous function: `(req, done) =>`, `done =>`, `function (err, done)`, `lambda done:`
+    (re.compile(rb".*\([^()]*$"), re.compile(rb"[^()\n]*\)[ \t]*(?::[^=\n]*)?=>")),
+    (re.compile(rb"(?:.*[^\w$.])?$"), re.compile(rb"[ \t]*=>")),
+    (re.compile(rb".*\bfunction\b[ \t*]*[\w$]*[ \t]*\([^()]*$"), re.compile(rb"[^()\n]*\)")),
+    (re.compile(rb".*\blambda\b[^:\n]*$"), re.compile(rb"[^:\n]*:")),
 )
 _NONE_DEFAULTS = (  # `x or {}`, `x if x is not None else {}`, `{} if x is None else x`, `x ?? []`, `x || []`
     re.compile(r"(?P<a>[\w$]+)\s+(?:or|\|\||\?\?)\s+(?P<lit>.+)"),
@@ -308,6 +313,7 @@ def _binding_line(before: bytes, after: bytes) -> bool:
         b"for" in before or b"as" in before or b"global" in before or b"nonlocal" in before
         or (b"=" in after and (b"," in before or b"," in after or b"{" in before or b"[" in before))
         or (before.endswith(b"(") and b":=" in after)
+        or b"=>" in after or b"function" in before or b"lambda" in before
     )
 
 
