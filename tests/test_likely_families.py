@@ -304,3 +304,26 @@ def test_param_flows_argument_reader_keeps_strings_and_nesting_whole():
     assert _argument(src, call, 9, "k") == "w"
     spread = b"new X(...args, y)"
     assert _argument(spread, Call(None, "X", "", 1, 0, len(spread), True), 1, "q") is None
+
+
+def test_a_member_read_through_a_typed_getter_types_the_call_on_it(tmp_path):
+    """`self.lexer.tokenize()` where `lexer` is a `@property` declared `-> Lexer`, and
+    `this.lexer.tokenize()` where it is a TypeScript `get lexer(): Lexer`: the getter declares
+    what the read gives, so the call goes to that type's method by its return type, not by name."""
+    idx = _build(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/lexer.py": "class Lexer:\n    def tokenize(self, source):\n        return source.split()\n\n\nclass Other:\n    def tokenize(self, source):\n        return []\n",
+        "pkg/env.py": (
+            "from .lexer import Lexer\n\n\nclass Environment:\n    @property\n    def lexer(self) -> Lexer:\n        return Lexer()\n\n"
+            "    def _tokenize(self, source):\n        return self.lexer.tokenize(source)\n"
+        ),
+        "src/env.ts": (
+            "export class Lexer { tokenize(s: string) { return s } }\n"
+            "export class Other { tokenize(s: string) { return '' } }\n"
+            "export class Env {\n  get lexer(): Lexer { return new Lexer() }\n  run(s: string) { return this.lexer.tokenize(s) }\n}\n"
+        ),
+    })
+    assert ("pkg/lexer.py::Lexer.tokenize", "return-type") in _out(idx, "pkg/env.py::Environment._tokenize")
+    assert "pkg/lexer.py::Other.tokenize" not in {d for d, _ in _out(idx, "pkg/env.py::Environment._tokenize")}
+    assert ("src/env.ts::Lexer.tokenize", "return-type") in _out(idx, "src/env.ts::Env.run")
+    _never_proven(idx)

@@ -244,7 +244,20 @@ class TypedReceivers:
             flowed = self._param_flow(cur, name)
             if flowed is not None:
                 return flowed, "param-flow"
+        getter = self.index.resolver.find_member(t, name)
+        if getter is not None and getter.is_callable and getter.returns and self._getter(getter):
+            # `self.lexer.tokenize()` where `lexer` is a `@property … -> Lexer` or a `get lexer(): Lexer`:
+            # reading the member runs it, and it declares what it gives
+            found, _ = self._made_by(getter)
+            if found is not None:
+                return found, "return-type"
         return None, ""
+
+    def _getter(self, u: Unit) -> bool:
+        """A member read without a call: a Python `@property` (cached or not), a JavaScript/TypeScript `get`."""
+        if any(d.lstrip("@").rsplit(".", 1)[-1] in ("property", "cached_property") for d in u.decorators):
+            return True
+        return self._accessor_kind(u) == "get"
 
     def _local_type(self, facts: FileFacts, caller: Unit | None, local: str) -> tuple[Unit | None, str]:
         """`x = Foo()` / `x = f()` (f declared `-> Ctx`) in the same callable: x's type."""
