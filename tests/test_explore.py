@@ -1552,3 +1552,15 @@ def test_a_name_the_file_defines_twice_is_told_apart_by_its_line(tmp_path):
     text = explore(idx, ExploreRequest("How does `Box.size` clamp a negative value?", 4000), lambda: None)["text"]
     heading = next(line for line in text.splitlines() if line.startswith("#### box.py"))
     assert "Box.size@" in heading and "Box.size," not in heading.replace("Box.size@", "")
+
+
+def test_test_support_by_a_compound_name_is_support_code():
+    """A test harness shipped beside the library (`lib/rule-tester/`, Go's `test_helpers.go`, a
+    `mock-server.js`) reads as support code to the ranking, like `testing/` and `mocks/`; a word
+    that only contains the letters (`attester/`, `contest.js`) does not."""
+    from codegraph.explore.features import _support_path
+
+    for path in ("lib/rule-tester/rule-tester.js", "test_helpers.go", "src/mock-server.js", "pkg/test-util.ts", "internal/testing/a.go"):
+        assert _support_path(path), path
+    for path in ("lib/linter/linter.js", "attester/x.js", "lib/contest.js", "src/request.py"):
+        assert not _support_path(path), path

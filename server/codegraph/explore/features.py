@@ -25,12 +25,12 @@ MAX_CANDIDATES = 600
 
 # Layout words of code that is not the library itself: test support, mocks, samples, tools.
 _SUPPORT_SEGMENT = re.compile(
-    r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|"
+    r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|(?:[\w.]+[-_.])?testers?|"
     r"examples?|samples?|demos?|tools?|scripts?|bench(?:marks?)?|docs?|contrib|extras?|integration|e2e|playground|"
     r"third[_-]?party|vendor(?:ed)?|dist|build|generated|gen)(?:/|$)",
     re.IGNORECASE,
 )
-_TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.])(?:mock|fake|stub|dummy|testing|fixture)s?(?:[_.]|$)", re.IGNORECASE)
+_TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util))s?(?:[_.-]|$)", re.IGNORECASE)
 
 KINDS = ("function", "method", "constructor", "type", "statement")
 FEATURES = (
