@@ -1564,3 +1564,59 @@ def test_test_support_by_a_compound_name_is_support_code():
         assert _support_path(path), path
     for path in ("lib/linter/linter.js", "attester/x.js", "lib/contest.js", "src/request.py"):
         assert not _support_path(path), path
+
+
+ADAPTERS_KT = {
+    "src/Adapter.kt": "package demo\n\ninterface Adapter {\n  fun create(type: String): Reader?\n}\n\ninterface Reader {\n  fun read(text: String): Any?\n}\n",
+    "src/ClassAdapterFactory.kt": (
+        "package demo\n\nclass ClassAdapterFactory : Adapter {\n  override fun create(type: String): Reader? {\n"
+        "    if (type.isEmpty()) return null\n    val fields = type.split(',')\n    return FieldReader(fields)\n  }\n}\n\n"
+        "class FieldReader(val fields: List<String>) : Reader {\n  override fun read(text: String): Any? = fields.zip(text.split(',')).toMap()\n}\n"
+    ),
+    "src/MapAdapterFactory.kt": (
+        "package demo\n\nclass MapAdapterFactory : Adapter {\n  override fun create(type: String): Reader? {\n"
+        "    if (!type.startsWith(\"Map\")) return null\n    return MapReader()\n  }\n}\n\n"
+        "class MapReader : Reader {\n  override fun read(text: String): Any? = text.lines().associate { it to it }\n}\n"
+    ),
+    "src/ListAdapterFactory.kt": (
+        "package demo\n\nclass ListAdapterFactory : Adapter {\n  override fun create(type: String): Reader? {\n"
+        "    if (!type.startsWith(\"List\")) return null\n    return ListReader()\n  }\n}\n\n"
+        "class ListReader : Reader {\n  override fun read(text: String): Any? = text.split(',')\n}\n"
+    ),
+    "src/ReflectiveAdapterFactory.kt": (
+        "package demo\n\nclass ReflectiveAdapterFactory : Adapter {\n  override fun create(type: String): Reader? {\n"
+        "    if (type.endsWith(\"?\")) return null\n    val constructor = type.substringBefore('(')\n"
+        "    val parameters = type.substringAfter('(').removeSuffix(\")\").split(',')\n"
+        "    val bindings = parameters.map { it.trim() }.filter { it.isNotEmpty() }\n"
+        "    return ConstructorReader(constructor, bindings)\n  }\n}\n\n"
+        "class ConstructorReader(val constructor: String, val bindings: List<String>) : Reader {\n"
+        "  override fun read(text: String): Any? = bindings.zip(text.split(',')).toMap() + (\"type\" to constructor)\n}\n"
+    ),
+    # the old name kept for compatibility: a second type of that name, with no body of its own
+    "src/compat/ReflectiveAdapterFactory.kt": "package demo.compat\n\n@Deprecated(\"moved\")\nclass ReflectiveAdapterFactory : demo.Adapter by demo.ReflectiveAdapterFactory()\n",
+}
+
+
+def test_a_member_of_the_type_the_question_names_is_the_variant_asked_about(tmp_path):
+    """The question names `ReflectiveAdapterFactory`, one of four interchangeable `Adapter`
+    factories (and a second, deprecated type of that name): its likeliest member with a body is
+    named like the type, and no member of it is a sibling to hide; a capitalized word alone
+    ("Adapter" in prose, the project's own name) names no variant. The answer shows its body."""
+    from codegraph.explore.engine import _named_compound_types, _named_types_best_member
+    from codegraph.explore.relevance import NameTable
+
+    for rel, text in ADAPTERS_KT.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    question = "How does the ReflectiveAdapterFactory turn a type into an Adapter reader?"
+    q = parse_query(question, idx.files, NameTable(idx.files))
+    types = _named_compound_types(q)
+    assert types == {"src/ReflectiveAdapterFactory.kt::ReflectiveAdapterFactory", "src/compat/ReflectiveAdapterFactory.kt::ReflectiveAdapterFactory"}
+    units = idx.resolver.units
+    cands = [u for u in units.values() if u.is_callable]
+    score = {u.id: (0.2 if u.name == "create" else 0.1) for u in cands}
+    assert _named_types_best_member(q, cands, score) == {"src/ReflectiveAdapterFactory.kt::ReflectiveAdapterFactory.create"}
+    out = explore(idx, ExploreRequest(question, 6000, True), lambda: None)
+    assert "val bindings = parameters.map { it.trim() }.filter { it.isNotEmpty() }" in out["text"]

@@ -187,11 +187,33 @@ def _explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], Non
     # named as surely as in code form
     phrases = set(question_phrases(q.text))
     spelled = {u.id for u in cands if u.is_callable and len(split_words(u.name)) >= 2 and "".join(split_words(u.name)) in phrases}
+    spelled |= _named_types_best_member(q, cands, score)
     # a family's interchangeable members show signatures unless the flow runs through them or
     # the question singles them out: their bodies would ride along as near-duplicates
     units = index.resolver.units
-    siblings = ({uid for uid in score if uid in units and _interchangeable(d, units[uid])}) - flow.spine - distinct - {u.id for u in strong} - likely_needed
+    # ...and a member of a type the question names is the variant asked about, not a sibling
+    named_types = _named_compound_types(q)
+    siblings = ({uid for uid in score if uid in units and units[uid].parent not in named_types and _interchangeable(d, units[uid])}) - flow.spine - distinct - {u.id for u in strong} - likely_needed
     return _answer(index, req, plans, flow, score, {u.id for u in strong} | spelled, checkpoint, started, {u.id for u in strong + f.weak}, pointed, {u.id for u in q.named_units() if u.is_type}, siblings)
+
+
+def _named_compound_types(q) -> set[str]:
+    """Types the question names by a compound identifier (`KotlinJsonAdapterFactory`, `http.Server`):
+    a capitalized word alone ("Request", the project's own name) is as often prose for a hub type."""
+    return {u.id for token, us in q.named.items() if re.search(r"[._:#$]|[a-z][A-Z]", token) for u in us if u.is_type}
+
+
+def _named_types_best_member(q, cands: list[Unit], score: dict[str, float]) -> set[str]:
+    """The likeliest callable with a body of each type the question names in code form: a
+    type's own lines are its header, the work it was named for is in a member."""
+    types = _named_compound_types(q)
+    best: dict[str, tuple[float, str]] = {}
+    for u in cands:
+        if u.parent in types and u.is_callable and not bodiless(u):
+            p = score.get(u.id, 0.0)
+            if p > best.get(u.parent, (0.0, ""))[0]:
+                best[u.parent] = (p, u.id)
+    return {uid for _, uid in best.values()}
 
 
 def _standing_out(d: Derived, index: RootIndex, score: dict[str, float]) -> set[str]:
