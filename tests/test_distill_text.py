@@ -60,11 +60,15 @@ def test_a_stage_never_says_none_found_beside_units_that_carry_its_role() -> Non
 
 
 def test_the_left_out_body_note_names_a_request_a_cli_user_can_make_sense_of() -> None:
+    """Where to read a body left out is said once, at the top of the Source section; each source
+    left out says only its size (26 copies of the sentence took room five more bodies need)."""
     md = run_distill_frame(built("py-service"), {"format": "markdown", "budgetBytes": 3000})["markdown"]
     notes = [line for line in md.split("\n") if line.startswith("(body left out:")]
     assert notes
     for note in notes:
-        assert "lines above" in note and "LSP request `codegraph/evidence`" in note, note
+        assert re.fullmatch(r"\(body left out: [\d,]+ bytes\)", note), note
+    source = md[md.index("## Source"):]
+    assert source.count("LSP request `codegraph/evidence`") == 1 and "read it at its lines" in source
 
 
 def test_the_json_pack_counts_the_selection_per_stage() -> None:

@@ -275,6 +275,9 @@ def _sources(pack: dict) -> list[str]:
         return []
     out = ["\n## Source"]
     add = out.append
+    if any("body" not in s and "alias_of" not in s for s in pack["sources"]):
+        add("\nA body left out to fit the size limit says so with its size: read it at its lines, or by the LSP "
+            "request `codegraph/evidence`.")
     for i, s in enumerate(pack["sources"]):
         path = pack["files"][s["file"]]["path"]
         roles = ", ".join(ROLE_WORDS.get(r, r) for r in s["roles"])
@@ -294,5 +297,6 @@ def _sources(pack: dict) -> list[str]:
 
 def body_left_out_note(size: int) -> str:
     """What the markdown says where a source's body was left out (the pack gate's size bound reads it too)."""
-    # (the CLI has no evidence request: its reader reads the file)
-    return f"(body left out: {size:,} bytes, to fit the size limit; read it at the lines above, or by the LSP request `codegraph/evidence`)"
+    # (where to read it is said once, at the top of the section; the CLI has no evidence request: its
+    # reader reads the file)
+    return f"(body left out: {size:,} bytes)"
