@@ -184,6 +184,23 @@ def test_rust_associated_function_of_a_type_two_modules_name_alike(tmp_path):
     assert target(index, "src/buffer/service.rs", "failed") == "src/buffer/future.rs::ResponseFuture.failed"
 
 
+def test_rust_impl_for_a_reference_puts_its_methods_on_the_type(tmp_path):
+    """`impl<'de, 'b> de::Deserializer<'de> for &'b mut Deserializer<'a>` (serde's pattern): its
+    methods are the type's (`Deserializer.deserialize_any`, not `&'b mut Deserializer.…`), and
+    `self.tables()` in them is the inherent method on `Deserializer` — it was a name-only guess."""
+    index = index_of(tmp_path, {
+        "src/lib.rs": "mod de;\n",
+        "src/de.rs": (
+            "pub trait Visit { fn deserialize_any(self) -> u32; }\n"
+            "pub struct Deserializer<'a> { input: &'a str }\n"
+            "impl<'a> Deserializer<'a> {\n    pub fn tables(&mut self) -> u32 { self.input.len() as u32 }\n}\n"
+            "impl<'a, 'b> Visit for &'b mut Deserializer<'a> {\n    fn deserialize_any(self) -> u32 { self.tables() }\n}\n"
+        ),
+    })
+    assert "src/de.rs::Deserializer.deserialize_any" in index.resolver.units
+    assert target(index, "src/de.rs", "tables") == "src/de.rs::Deserializer.tables"
+
+
 def test_kotlin_import_alias_resolves(tmp_path):
     index = index_of(tmp_path, {
         "a/Util.kt": "package com.a\n\nfun helper(): Int = 1\n",

@@ -26,8 +26,15 @@ def text(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace") if node.text is not None else ""
 
 
+# a reference or pointer to a type (`&'a mut Serializer`, `*const T`) or a trait object (`dyn Read`)
+_INDIRECTION = re.compile(r"^(?:&\s*(?:'\w+\s*)?(?:mut\s+)?|\*\s*(?:const|mut)\s+|dyn\s+)+")
+
+
 def last_segment(name: str) -> str:
-    """`okhttp3.Interceptor<T>` → `Interceptor`; `crate::a::B` → `B`."""
+    """`okhttp3.Interceptor<T>` → `Interceptor`; `crate::a::B` → `B`; Rust's `&'b mut Deserializer<'a>`
+    → `Deserializer`: methods of an impl for a reference to a type are called on that type's values
+    (auto-referencing), and `self` in them reaches the type's other methods."""
+    name = _INDIRECTION.sub("", name.strip())
     for opener in "<[(":
         cut = name.find(opener)
         if cut > 0:
