@@ -1559,11 +1559,14 @@ def test_test_support_by_a_compound_name_is_support_code():
     `mock-server.js`) reads as support code to the ranking, like `testing/` and `mocks/`; a word
     that only contains the letters (`attester/`, `contest.js`) does not."""
     from codegraph.explore.features import _support_path
+    from codegraph.explore.relevance import path_prior
 
     for path in ("lib/rule-tester/rule-tester.js", "test_helpers.go", "src/mock-server.js", "pkg/test-util.ts", "internal/testing/a.go"):
         assert _support_path(path), path
+        assert path_prior(path) < 1.0, path  # the flow's word anchors and the lexical seeds meet the library first
     for path in ("lib/linter/linter.js", "attester/x.js", "lib/contest.js", "src/request.py"):
         assert not _support_path(path), path
+        assert path_prior(path) == 1.0, path
 
 
 ADAPTERS_KT = {

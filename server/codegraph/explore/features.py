@@ -17,20 +17,19 @@ from functools import lru_cache
 
 from ..index.facts import Unit
 from ..model.facts import in_test_module
-from .relevance import path_prior, split_words, stem
+from .relevance import TEST_SUPPORT_DIR, TEST_SUPPORT_NAME, path_prior, split_words, stem
 
 LEXICAL_CANDIDATES = 200  # the best lexical matches, before the graph adds their neighbours
 NEIGHBOUR_SEEDS = 20  # the best candidates whose one-hop neighbours join the candidates
 MAX_CANDIDATES = 600
 
-# Layout words of code that is not the library itself: test support, mocks, samples, tools.
+# Layout words of code that is not the library itself, besides test support (relevance.TEST_SUPPORT_*):
+# samples, tools, scripts, docs, vendored or generated code.
 _SUPPORT_SEGMENT = re.compile(
-    r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|(?:[\w.]+[-_.])?testers?|"
-    r"examples?|samples?|demos?|tools?|scripts?|bench(?:marks?)?|docs?|contrib|extras?|integration|e2e|playground|"
+    r"(?:^|/)(?:examples?|samples?|demos?|tools?|scripts?|bench(?:marks?)?|docs?|contrib|extras?|integration|e2e|playground|"
     r"third[_-]?party|vendor(?:ed)?|dist|build|generated|gen)(?:/|$)",
     re.IGNORECASE,
 )
-_TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util))s?(?:[_.-]|$)", re.IGNORECASE)
 
 KINDS = ("function", "method", "constructor", "type", "statement")
 FEATURES = (
@@ -249,7 +248,7 @@ def _path_stems(path: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65_536)
 def _support_path(path: str) -> bool:
-    return bool(_SUPPORT_SEGMENT.search(path) or _TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]))
+    return bool(_SUPPORT_SEGMENT.search(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]))
 
 
 def phrases_of(words: list[str]) -> list[str]:

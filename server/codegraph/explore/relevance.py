@@ -397,13 +397,18 @@ _PLATFORM_VARIANT = re.compile(
 )
 
 
+# Test support shipped beside the library: a harness, mocks, fakes, a `testing` module.
+TEST_SUPPORT_DIR = re.compile(r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|(?:[\w.]+[-_.])?testers?)(?:/|$)", re.I)
+TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util))s?(?:[_.-]|$)", re.I)
+
+
 @lru_cache(maxsize=65536)
 def path_prior(path: str) -> float:
-    """1.0 for the project's main code, less for platform variants, examples, docs, benchmarks
-    and declaration copies."""
+    """1.0 for the project's main code, less for platform variants, test support, examples,
+    docs, benchmarks and declaration copies."""
     if _SECONDARY_FILE.search(path):
         return 0.3
-    if _SECONDARY_DIR.search(path):
+    if _SECONDARY_DIR.search(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]):
         return 0.35
     if _PLATFORM_VARIANT.search(path):
         return 0.6
