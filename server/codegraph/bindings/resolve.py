@@ -15,7 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+import re
 from collections import defaultdict
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +30,9 @@ SELF_WORDS = {"self", "this", "Self"}
 
 
 MAX_CHAIN = 6  # links of a call chain evaluated for a receiver's type
+MAX_PASSED_ON = 8  # modules a re-exported name is followed through
+# `require('./m').f()`: a member of the module the literal names, as through `const m = require('./m')`
+_REQUIRE = re.compile(r"""require\(\s*(['"])([^'"]+)\1\s*\)""")
 
 
 def _call_open(expr: str) -> int | None:
@@ -499,6 +504,9 @@ class Resolver(ResolverIndexes):
             return ("super", owner.id) if supers else None
         if len(receiver) >= MAX_RECEIVER:  # cut where it was recorded: what it ends in is not what it is
             return None
+        if receiver.startswith("require(") and (req := _REQUIRE.fullmatch(receiver)) and spec_of(facts).module_system == "path":
+            path = self._module_file(facts, req.group(2), 0)
+            return ("module", path) if path else None
         if receiver.endswith(")"):  # `new Builder().name(…)`, `store.open()`, `Foo::new()`
             return self._call_result(facts, caller, receiver)
         parts = [p for p in receiver.replace("::", ".").split(".") if p]

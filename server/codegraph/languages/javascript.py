@@ -169,7 +169,8 @@ def _assigned_owner(node: Node) -> str:
     scope). A CommonJS export (`exports.f = …`, `module.exports.f = …`) belongs to nothing: it is
     the module's `f`. "" for any other definition."""
     if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
-        return _object_holder(node.parent)
+        holder = _object_holder(node.parent)
+        return "" if holder in _COMMONJS_EXPORTS else holder  # `module.exports = { f() {} }`: the module's `f`
     if node.type != "assignment_expression":
         return ""
     left = node.child_by_field_name("left")
@@ -184,7 +185,11 @@ def _assigned_owner(node: Node) -> str:
 
 def commonjs_export_of(node: Node) -> str:
     """`exports.f = …` → `exports`, `module.exports.f = …` → `module.exports`: the exports object a
-    definition is assigned onto (`Unit.assigned_to`; its qualname is `f`); "" for any other definition."""
+    definition is assigned onto (`Unit.assigned_to`; its qualname is `f`); an entry of the object
+    `module.exports = { f() {}, g: … }` is assigned onto `module.exports` too; "" for any other definition."""
+    if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
+        holder = _object_holder(node.parent)
+        return holder if holder in _COMMONJS_EXPORTS else ""
     if node.type != "assignment_expression":
         return ""
     left = node.child_by_field_name("left")
@@ -194,6 +199,8 @@ def commonjs_export_of(node: Node) -> str:
 
 
 def refine_kind(node: Node, kind: str) -> str:
+    if kind == "method" and commonjs_export_of(node):  # `module.exports = { f() {} }`: a function, as `exports.f = …`
+        return "function"
     if node.type == "assignment_expression":  # `T.prototype.m = function`: a method of T
         left = node.child_by_field_name("left")
         return "method" if text(left.child_by_field_name("object")).endswith(".prototype") else "function"
