@@ -117,7 +117,7 @@ def test_the_entries_of_module_exports_are_named_by_their_own_names(tmp_path):
     destructured require and `require('./m').d()`."""
     index = index_of(tmp_path, {"lib/m.js": EXPORTS_OBJECT, "lib/main.js": USES})
     units = [(u.qualname, u.kind, u.assigned_to) for u in index.files["lib/m.js"].units if u.kind != "statement"]
-    assert units == [("a", "function", ""), ("b", "function", "module.exports"), ("c", "function", "module.exports"), ("d", "function", "module.exports")]
+    assert units == [("a", "function", ""), ("b", "function", "module.exports"), ("c", "method", "module.exports"), ("d", "function", "module.exports")]
     assert targets(index, "lib/main.js", "b") == ["lib/m.js::b", "lib/m.js::b"]
     assert targets(index, "lib/main.js", "c") == ["lib/m.js::c", "lib/m.js::c"]
     assert targets(index, "lib/main.js", "d") == ["lib/m.js::d"]

@@ -226,8 +226,6 @@ def commonjs_export_of(node: Node) -> str:
 
 
 def refine_kind(node: Node, kind: str) -> str:
-    if kind == "method" and commonjs_export_of(node):  # `module.exports = { f() {} }`: a function, as `exports.f = …`
-        return "function"
     if node.type == "assignment_expression":  # `T.prototype.m = function`: a method of T
         left = node.child_by_field_name("left")
         return "method" if text(left.child_by_field_name("object")).endswith(".prototype") else "function"
