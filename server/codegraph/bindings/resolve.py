@@ -365,6 +365,8 @@ class Resolver(ResolverIndexes):
                 # a constructor is never called by its bare name (`new Square()` names the type)
                 if hit is not None and hit.kind != "constructor":
                     return hit
+                if hit is None and any(m.kind != "constructor" for m in self.members_of(cur).get(name, ())):
+                    return None  # the type's own overloads: one of them, which unknown, never an outer name
             cur = self.units.get(cur.parent) if cur.parent else None
         local = self.top.get(facts.path, {}).get(name)
         if local:
