@@ -62,3 +62,14 @@ def test_a_workspace_package_through_tsconfig_paths(tmp_path):
 def test_without_a_workspace_a_bare_name_stays_outside(tmp_path):
     index = index_of(tmp_path, _repo(tmp_path, {}))
     assert targets(index, "packages/runtime/src/setup.ts", "ref") == [None, None]
+
+
+def test_a_package_by_name_is_the_code_it_runs_not_its_declarations(tmp_path):
+    """`main: lib.js` beside `types: lib.d.ts`: `require('lib')` runs lib.js."""
+    index = index_of(tmp_path, {
+        "package.json": json.dumps({"name": "lib", "main": "lib.js", "types": "lib.d.ts"}),
+        "lib.js": "exports.run = function run(x) { return x; };\n",
+        "lib.d.ts": "export declare function run(x: number): number;\n",
+        "test/use.js": "const lib = require('lib');\nfunction main() { return lib.run(1); }\n",
+    })
+    assert targets(index, "test/use.js", "run") == ["lib.js::run"]

@@ -4,7 +4,7 @@
 workspace's own packages, found as the compiler and the bundler find it — a `paths` entry of a
 tsconfig/jsconfig above the importer (`"@vue/*": ["packages/*/src"]`), else the package whose
 package.json `name` it is (its `source`, the conventional `src/index.*`, then the
-`types`/`module`/`main`/`exports` file, the first in the index). Read once per full build from the
+`module`/`main`/`exports`/`types` file, the first in the index). Read once per full build from the
 directories that hold indexed files (a package.json or tsconfig edited later counts at the next
 build); anything else (an npm dependency) stays outside.
 """
@@ -46,15 +46,16 @@ def _read_json(path: str) -> dict | None:
 def _entries(pkg: dict) -> list[str]:
     """Where a package's entry may be, in the order to try: its `source`, the conventional
     `src/index` before the files it names (`main: dist/x.js` is built output, an `index.js` a shim
-    requiring it), then `index`."""
-    out = [pkg.get("source"), "src/index", *(pkg.get(k) for k in ("types", "typings", "module", "main"))]
+    requiring it), the code it runs before its declarations (`types: x.d.ts` beside `main: x.js`),
+    then `index`."""
+    out = [pkg.get("source"), "src/index", pkg.get("module"), pkg.get("main")]
     exports = pkg.get("exports")
     if isinstance(exports, dict):
         exports = exports.get(".", exports)
     for _ in range(3):  # `{".": {"import": {"types": …, "default": …}}}`
         if isinstance(exports, dict):
-            exports = next((exports[k] for k in ("source", "types", "import", "default", "require") if k in exports), None)
-    out += [exports, "index"]
+            exports = next((exports[k] for k in ("source", "import", "default", "require", "types") if k in exports), None)
+    out += [exports, pkg.get("types"), pkg.get("typings"), "index"]
     return list(dict.fromkeys(posixpath.normpath(e) for e in out if isinstance(e, str) and e))
 
 
