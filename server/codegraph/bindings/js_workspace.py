@@ -35,10 +35,12 @@ def _read_json(path: str) -> dict | None:
         return None
     try:
         data = json.loads(raw)
+    except RecursionError:  # a hostile nesting depth
+        return None
     except ValueError:
         try:
             data = json.loads(_TRAILING_COMMA.sub(r"\1", _JSONC.sub(lambda m: m.group(1) or "", raw)))
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
     return data if isinstance(data, dict) else None
 
