@@ -90,3 +90,34 @@ def test_a_definition_turned_into_an_export_rebinds_its_importers(tmp_path):
     (tmp_path / "lib" / "helper.js").write_text("exports.join = function join(t) { return t; };\nexports.split = function split(t) { return t; };\n")
     index.refresh_path("lib/helper.js")
     assert targets(index, "lib/main.js", "join") == ["lib/helper.js::join"]
+
+
+EXPORTS_OBJECT = """
+function a(x) { return x; }
+module.exports = {
+  a,
+  b: function (y) { return y; },
+  c() { return 1; },
+  d: (z) => z,
+};
+"""
+USES = """
+const m = require('./m');
+const { b, c } = require('./m');
+function main() {
+  m.b(1); m.c(); b(2); c(); m.a(3);
+  return require('./m').d(4) + require('./m').a(5);
+}
+"""
+
+
+def test_the_entries_of_module_exports_are_named_by_their_own_names(tmp_path):
+    """`module.exports = { b: function …, c() {} }`: the entries are the module's `b` and `c`
+    (they were `module.exports.b`), assigned onto `module.exports`, and reached through `m.b()`, a
+    destructured require and `require('./m').d()`."""
+    index = index_of(tmp_path, {"lib/m.js": EXPORTS_OBJECT, "lib/main.js": USES})
+    units = [(u.qualname, u.kind, u.assigned_to) for u in index.files["lib/m.js"].units if u.kind != "statement"]
+    assert units == [("a", "function", ""), ("b", "function", "module.exports"), ("c", "method", "module.exports"), ("d", "function", "module.exports")]
+    assert targets(index, "lib/main.js", "b") == ["lib/m.js::b", "lib/m.js::b"]
+    assert targets(index, "lib/main.js", "c") == ["lib/m.js::c", "lib/m.js::c"]
+    assert targets(index, "lib/main.js", "d") == ["lib/m.js::d"]

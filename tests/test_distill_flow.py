@@ -305,8 +305,8 @@ def test_spent_slots_leave_the_boundary_lanes_own_places_to_error_handlers(monke
     for module in (plan, stages):  # the main path takes 20; the fill spends the rest before `fail`
         monkeypatch.setattr(module, "TOTAL", 22)
     picks = {uid: key for uid, key, _, _ in _planner_of(monkeypatch, "js-context-proto").p.picks}
-    assert picks.get("lib/context.js::module.exports.fail") == "boundary", picks
-    assert "lib/context.js::module.exports.varyOn" not in picks  # a further writer waits for a free slot
+    assert picks.get("lib/context.js::fail") == "boundary", picks
+    assert "lib/context.js::varyOn" not in picks  # a further writer waits for a free slot
 
 
 def test_how_a_unit_ends_the_errors_it_catches() -> None:

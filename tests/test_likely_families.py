@@ -146,12 +146,12 @@ def test_reading_an_accessor_of_its_own_type_or_object_reaches_it(tmp_path):
         "ref.ts": "export class Ref {\n  get value(): number {\n    return 1;\n  }\n\n"
                   "  set value(v: number) {}\n\n  bump(): number {\n    return this.value + 1;\n  }\n}\n",
     })
-    assert _out(idx, "response.js::module.exports.body") == [("response.js::module.exports.type#2", "accessor-read")]
+    assert _out(idx, "response.js::body") == [("response.js::type#2", "accessor-read")]
     assert ("ref.ts::Ref.value", "accessor-read") in _out(idx, "ref.ts::Ref.bump")
     assert ("ref.ts::Ref.value#2", "accessor-read") not in _out(idx, "ref.ts::Ref.bump")
     graph = likely_graph(idx)
     assert [e.src for e in graph.into("ref.ts::Ref.value")] == ["ref.ts::Ref.bump"]
-    assert [e.src for e in graph.into("response.js::module.exports.type#2")] == ["response.js::module.exports.body"]
+    assert [e.src for e in graph.into("response.js::type#2")] == ["response.js::body"]
     _never_proven(idx)
 
 
@@ -327,3 +327,45 @@ def test_a_member_read_through_a_typed_getter_types_the_call_on_it(tmp_path):
     assert "pkg/lexer.py::Other.tokenize" not in {d for d, _ in _out(idx, "pkg/env.py::Environment._tokenize")}
     assert ("src/env.ts::Lexer.tokenize", "return-type") in _out(idx, "src/env.ts::Env.run")
     _never_proven(idx)
+
+
+def test_multiplatform_headers_the_grammar_rejects_keep_the_file(tmp_path):
+    """`expect class DeflaterSink` whose primary constructor starts on a later line after a doc
+    comment, and `actual val` on a constructor parameter: the grammar rejected both and the rest
+    of the file with them (the class's members, the `Sink.deflate()` extension after it). Lines stay."""
+    sink = (
+        "package demo\n\n"
+        "/** A sink. */\n"
+        "expect class DeflaterSink\n"
+        "/**\n * Shares a buffer.\n */\n"
+        "internal constructor(\n"
+        "  sink: Sink,\n"
+        ") : Sink {\n"
+        "  fun finishDeflate()\n"
+        "}\n\n"
+        "inline fun Sink.deflate(): DeflaterSink =\n"
+        "  DeflaterSink(this)\n"
+    )
+    real = (
+        "package demo\n\n"
+        "internal actual class RealSource actual constructor(\n"
+        "  @JvmField actual val source: Source,\n"
+        ") : Source {\n"
+        "  fun pull() { source.read() }\n"
+        "}\n"
+    )
+    idx = _build(tmp_path, {
+        "DeflaterSink.kt": sink,
+        "RealSource.kt": real,
+        "Source.kt": "package demo\n\ninterface Sink\n\ninterface Source {\n    fun read()\n}\n",
+        "Use.kt": "package demo\n\nfun squeeze(sink: Sink) {\n    sink.deflate()\n}\n",
+    })
+    units = {u.qualname: u for u in idx.files["DeflaterSink.kt"].units}
+    assert units["DeflaterSink.finishDeflate"].parent == "DeflaterSink.kt::DeflaterSink"
+    assert units["deflate"].ext_type == "Sink" and units["deflate"].name_line == 14
+    assert units["DeflaterSink.finishDeflate"].name_line == 11
+    assert idx.files["DeflaterSink.kt"].parse_errors == 0 and idx.files["RealSource.kt"].parse_errors == 0
+    assert ("DeflaterSink.kt::deflate", "extension-call") in _out(idx, "Use.kt::squeeze")
+    assert ("Source.kt::Source.read", "field-type") in _out(idx, "RealSource.kt::RealSource.pull") or any(
+        e.dst == "Source.kt::Source.read" for e in idx.bindings["RealSource.kt"].edges
+    )

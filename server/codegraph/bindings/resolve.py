@@ -15,7 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+import re
 from collections import defaultdict
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +30,9 @@ SELF_WORDS = {"self", "this", "Self"}
 
 
 MAX_CHAIN = 6  # links of a call chain evaluated for a receiver's type
+MAX_PASSED_ON = 8  # modules a re-exported name is followed through
+# `require('./m').f()`: a member of the module the literal names, as through `const m = require('./m')`
+_REQUIRE = re.compile(r"""require\(\s*(['"])([^'"]+)\1\s*\)""")
 
 
 def _call_open(expr: str) -> int | None:
@@ -221,12 +226,14 @@ class Resolver(ResolverIndexes):
                 return None
             return self.py_modules.get(module)
         if system == "path":
-            if not module.startswith("."):
-                return None
-            base = posixpath.normpath(posixpath.join(posixpath.dirname(facts.path), module))
-            for cand in spec.import_candidates(base):
-                if cand in self.files:
-                    return cand
+            if module.startswith("."):
+                bases: Iterable[str] = (posixpath.normpath(posixpath.join(posixpath.dirname(facts.path), module)),)
+            else:  # a package of the workspace (`@vue/runtime-core`), else outside
+                bases = self.js_workspace.bases(facts.path, module)
+            for base in bases:
+                for cand in spec.import_candidates(base):
+                    if cand in self.files:
+                        return cand
             return None
         if system == "crate":
             return self.rust_modules.get(_crate_absolute(spec.module_names(facts.path)[0], module))
@@ -255,15 +262,39 @@ class Resolver(ResolverIndexes):
                 merged[name] += units
         return merged
 
-    def _import_binding(self, facts: FileFacts, local: str) -> tuple[str, str | Unit] | None:
-        """What an imported local name denotes: ("module", path) or ("unit", Unit)."""
+    def _import_binding(self, facts: FileFacts, local: str, depth: int = 0) -> tuple[str, str | Unit] | None:
+        """What an imported local name denotes: ("module", path) or ("unit", Unit). `depth`: the
+        modules passed through to get here (`export { f } from './f'` in a chain)."""
         key = (facts.path, local)
         hit = self._memo_imports.get(key, key)
         if hit is key:
-            hit = self._memo_imports[key] = self._find_import_binding(facts, local)
+            hit = self._find_import_binding(facts, local, depth)
+            if hit is not None or not depth:  # a miss deep in a chain may be the chain's cap
+                self._memo_imports[key] = hit
         return hit
 
-    def _find_import_binding(self, facts: FileFacts, local: str) -> tuple[str, str | Unit] | None:
+    def _passed_on(self, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
+        """What a JavaScript module passes on under `name` without defining it: a name it imports
+        and re-exports (`export { ref } from './ref'`; compiled code imports from a module only what
+        it exports, so its one import of that name is the one), or the one among its `export * from`
+        modules' names (a package's `index.ts`)."""
+        facts = self.files.get(path)
+        if facts is None or depth >= MAX_PASSED_ON or spec_of(facts).module_system != "path":
+            return None
+        if name in self.imports_by_local.get(path, {}):
+            return self._import_binding(facts, name, depth + 1)
+        found: dict[str, tuple[str, str | Unit]] = {}
+        for imp in facts.imports:
+            sub = self._module_file(facts, imp.module, imp.level) if imp.name == "*" else None
+            if sub is None or sub == path:
+                continue
+            hit = self._unique(self.top.get(sub, {}).get(name))
+            bound = ("unit", hit) if hit is not None else self._passed_on(sub, name, depth + 1)
+            if bound is not None:
+                found[bound[1].id if isinstance(bound[1], Unit) else bound[1]] = bound
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def _find_import_binding(self, facts: FileFacts, local: str, depth: int = 0) -> tuple[str, str | Unit] | None:
         spec = spec_of(facts)
         for imp in self.imports_by_local.get(facts.path, {}).get(local, ()):
             if imp.name in ("", "*"):
@@ -305,6 +336,9 @@ class Resolver(ResolverIndexes):
                 target = self._unique(self._commonjs_exports(path).get(imp.name))
             if target is not None:
                 return ("unit", target)
+            passed = self._passed_on(path, imp.name, depth)
+            if passed is not None:  # `import { ref } from '@vue/reactivity'`: its index.ts re-exports it
+                return passed
             if spec.module_system == "python":  # `from pkg import mod`
                 sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
                 if sub:
@@ -331,6 +365,8 @@ class Resolver(ResolverIndexes):
                 # a constructor is never called by its bare name (`new Square()` names the type)
                 if hit is not None and hit.kind != "constructor":
                     return hit
+                if hit is None and any(m.kind != "constructor" for m in self.members_of(cur).get(name, ())):
+                    return None  # the type's own overloads: one of them, which unknown, never an outer name
             cur = self.units.get(cur.parent) if cur.parent else None
         local = self.top.get(facts.path, {}).get(name)
         if local:
@@ -441,6 +477,9 @@ class Resolver(ResolverIndexes):
             hit = self._unique(self.top.get(where, {}).get(name))
             if hit is not None:
                 return hit
+            passed = self._passed_on(where, name, 0)
+            if passed is not None:
+                return passed[1] if passed[0] == "unit" else passed
             facts = self.files.get(where)
             if facts is not None and spec_of(facts).module_system == "python":
                 names = spec_of(facts).module_names(where)
@@ -499,6 +538,9 @@ class Resolver(ResolverIndexes):
             return ("super", owner.id) if supers else None
         if len(receiver) >= MAX_RECEIVER:  # cut where it was recorded: what it ends in is not what it is
             return None
+        if receiver.startswith("require(") and (req := _REQUIRE.fullmatch(receiver)) and spec_of(facts).module_system == "path":
+            path = self._module_file(facts, req.group(2), 0)
+            return ("module", path) if path else None
         if receiver.endswith(")"):  # `new Builder().name(…)`, `store.open()`, `Foo::new()`
             return self._call_result(facts, caller, receiver)
         parts = [p for p in receiver.replace("::", ".").split(".") if p]

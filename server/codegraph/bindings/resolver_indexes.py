@@ -13,6 +13,7 @@ from collections import defaultdict
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec
 from ..model.facts import FileFacts, Unit
+from .js_workspace import JsWorkspace
 
 MAX_SUPER_DEPTH = 8
 # CommonJS: `exports.f = …` and `module.exports.f = …` are members of the object `require` returns
@@ -92,6 +93,7 @@ class ResolverIndexes:
         self.defined: dict[str, int] = defaultdict(int)  # name → how many definitions carry it
         self.extension_names: dict[str, int] = defaultdict(int)  # name → how many extension functions carry it
         self.imports_by_local: dict[str, dict[str, list]] = {}  # path → local name → imports binding it
+        self.js_workspace = JsWorkspace()  # bare JavaScript module names → the workspace's packages
         # Memos of pure lookups over the indexes; every update() clears them.
         self._memo_supers: dict[str, list[Unit]] = {}
         self._memo_members: dict[tuple[str, str], Unit | None] = {}

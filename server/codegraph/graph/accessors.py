@@ -42,6 +42,10 @@ class AccessorReads:
         if owner is not None and owner.kind in CLASS_KINDS:
             key = owner.id
             members = lambda: [m for ms in self.index.resolver.members_of(owner).values() for m in ms]  # noqa: E731
+        elif unit.parent is None and unit.assigned_to:  # an entry of `module.exports = {…}`: named `f`
+            key = f"{unit.path}::{unit.assigned_to}"
+            facts = self.index.files.get(unit.path)
+            members = lambda: [u for u in facts.units if u.assigned_to == unit.assigned_to and u.parent is None] if facts else []  # noqa: E731
         elif unit.parent is None and "." in unit.qualname:
             holder = unit.qualname.rsplit(".", 1)[0] + "."
             key = f"{unit.path}::{holder}"

@@ -24,7 +24,9 @@ from typing import Callable, Protocol, TypedDict
 from tree_sitter import Point, Tree
 
 from ..bindings.graph import CodeGraph
+from ..bindings.js_workspace import read_workspace
 from ..bindings.resolve import Resolver, decode_bindings, encode_bindings, resolver_fingerprint
+from ..bindings.resolver_indexes import spec_of
 from ..model.bindings import Edge, FileBindings
 from ..workspace.scope import ScanResult, Scope, ScopeConfig, oversize_reason
 from .extract import SourceError, decode_source, extract, parse, sha256
@@ -50,9 +52,11 @@ class BuildStats:
     cache_note: str = ""
 
 
-def snapshot_fingerprint(files: dict[str, FileFacts]) -> str:
-    """Identity of a whole snapshot for stored bindings: every path and sha, and the resolver's code."""
+def snapshot_fingerprint(files: dict[str, FileFacts], workspace: str = "") -> str:
+    """Identity of a whole snapshot for stored bindings: every path and sha, the resolver's code,
+    and what the workspace's package.json/tsconfig files map module names to."""
     digest = hashlib.sha256(resolver_fingerprint().encode())
+    digest.update(workspace.encode("utf-8", "surrogateescape"))
     for path in sorted(files):
         digest.update(f"{path}\0{files[path].sha256}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
@@ -312,6 +316,7 @@ class RootIndex:
         results = dict(sorted(results.items()))  # the walk's and the workers' order is not the answer's
         self.files = results
         self.sources = dict(sorted(sources.items()))
+        resolver.js_workspace = read_workspace(self._root_str, [p for p, f in results.items() if spec_of(f).module_system == "path"])
         self.resolver = resolver
         self._bind_all(parser.workers)
         self.graph = CodeGraph.build(results, self.bindings)
@@ -384,7 +389,7 @@ class RootIndex:
 
     def _bind_all(self, workers: int | None) -> None:
         """Every file's bindings: stored ones for this very snapshot, else resolved (and stored)."""
-        fingerprint = snapshot_fingerprint(self.files)
+        fingerprint = snapshot_fingerprint(self.files, self.resolver.js_workspace.fingerprint())
         stored = self.store.load_bindings(fingerprint) if self.store is not None else None
         try:
             self.bindings = decode_bindings(stored) if stored else {}

@@ -69,6 +69,8 @@ JSX_CALLS = CALLS + """
 """
 
 IMPORTS = "(import_statement) @import"
+# `export { a, b as c } from './x'`, `export * from './x'`: a module passing another's names on
+IMPORTS += "\n(export_statement source: (string)) @import"
 # CommonJS: `const x = require('./x')`, `const { a, b: c } = require('./x')`
 IMPORTS += """
 (variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
@@ -101,9 +103,34 @@ def _parse_require(node: Node) -> list[Import]:
     return out
 
 
+def _parse_reexport(node: Node) -> list[Import]:
+    """`export { a, b as c } from './x'` imports a and b (as c), `export * from './x'` all of x's
+    names (a star import), `export * as ns from './x'` the module as ns: what the resolver follows
+    through a package's index file."""
+    line = node.start_point.row + 1
+    module = _unquote(text(node.child_by_field_name("source")))
+    out: list[Import] = []
+    for part in node.children:
+        if part.type == "*":
+            out.append(Import(module, "*", "", line))
+        elif part.type == "namespace_export":
+            ident = next((c for c in part.children if c.type in ("identifier", "string")), None)
+            if ident is not None:
+                out.append(Import(module, "", _unquote(text(ident)), line))
+        elif part.type == "export_clause":
+            for spec in part.children:
+                name = spec.child_by_field_name("name") if spec.type == "export_specifier" else None
+                if name is not None and name.type == "identifier":
+                    alias = spec.child_by_field_name("alias")
+                    out.append(Import(module, text(name), text(alias) if alias is not None and alias.type == "identifier" else "", line))
+    return out
+
+
 def parse_import(node: Node) -> list[Import]:
     if node.type == "variable_declarator":
         return _parse_require(node)
+    if node.type == "export_statement":
+        return _parse_reexport(node)
     line = node.start_point.row + 1
     module = _unquote(text(node.child_by_field_name("source")))
     clause = next((c for c in node.children if c.type == "import_clause"), None)
@@ -169,7 +196,8 @@ def _assigned_owner(node: Node) -> str:
     scope). A CommonJS export (`exports.f = …`, `module.exports.f = …`) belongs to nothing: it is
     the module's `f`. "" for any other definition."""
     if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
-        return _object_holder(node.parent)
+        holder = _object_holder(node.parent)
+        return "" if holder in _COMMONJS_EXPORTS else holder  # `module.exports = { f() {} }`: the module's `f`
     if node.type != "assignment_expression":
         return ""
     left = node.child_by_field_name("left")
@@ -184,7 +212,11 @@ def _assigned_owner(node: Node) -> str:
 
 def commonjs_export_of(node: Node) -> str:
     """`exports.f = …` → `exports`, `module.exports.f = …` → `module.exports`: the exports object a
-    definition is assigned onto (`Unit.assigned_to`; its qualname is `f`); "" for any other definition."""
+    definition is assigned onto (`Unit.assigned_to`; its qualname is `f`); an entry of the object
+    `module.exports = { f() {}, g: … }` is assigned onto `module.exports` too; "" for any other definition."""
+    if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
+        holder = _object_holder(node.parent)
+        return holder if holder in _COMMONJS_EXPORTS else ""
     if node.type != "assignment_expression":
         return ""
     left = node.child_by_field_name("left")

@@ -236,7 +236,48 @@ def kotlin_extension_type(node: Node) -> str:
     return ""
 
 
+# Two multiplatform spellings the Kotlin grammar rejects, and with them the rest of the file
+# (okio's `ByteString`: its class body and every declaration after it became ERROR nodes).
+# `actual val data: ByteArray` in a primary constructor: a platform modifier on a class parameter.
+_PLATFORM_PARAMETER = re.compile(rb"\b(?:actual|expect)(?=[ \t]+va[lr]\b)")
+# A top-level class whose primary constructor starts on a later line (`expect class Sink\n
+# /** doc */\ninternal constructor(…)`): a top-level `constructor(` is nothing else.
+_CLASS_GAP = re.compile(
+    rb"^((?:[a-z]+[ \t]+)*class[ \t]+[A-Za-z_]\w*(?:[ \t]*<[^>{}()\n]*>)?)"
+    rb"((?>\s|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*\n)"
+    rb"(?=(?:(?:@\w+(?:\([^()\n]*\))?|[a-z]+)[ \t]+)*constructor[ \t]*\()",
+    re.M,
+)
+_INDENT = re.compile(rb"\n([ \t]+)")
+MAX_HEADER_SCAN = 4000
+
+
+def kotlin_preprocess(source: bytes) -> bytes:
+    """Same bytes and lines, spelled so the grammar parses them: a parameter's platform modifier
+    is blanked; a primary constructor's line breaks (and the comments among them) are moved
+    after it, into the indentation of the lines that follow (what follows keeps its line, only
+    the constructor's own words report the class's line)."""
+    if b"actual" not in source and b"expect" not in source and b"constructor" not in source:
+        return source
+    out = bytearray(_PLATFORM_PARAMETER.sub(lambda m: b" " * len(m.group(0)), source))
+    for m in _CLASS_GAP.finditer(source):
+        gap_start, gap_end = m.span(2)
+        breaks = source.count(b"\n", gap_start, gap_end)
+        slots = []
+        for ind in _INDENT.finditer(source, gap_end, min(len(source), gap_end + MAX_HEADER_SCAN)):
+            slots += range(*ind.span(1))
+            if len(slots) >= breaks:
+                break
+        if len(slots) < breaks:
+            continue
+        out[gap_start:gap_end] = b" " * (gap_end - gap_start)
+        for i in slots[:breaks]:
+            out[i] = 0x0A
+    return bytes(out)
+
+
 KOTLIN = LanguageSpec(
+    preprocess=kotlin_preprocess,
     declared_fields=True,
     boundary_nodes=(("try_expression", 2),),
     io_modules=IO_MODULES,
