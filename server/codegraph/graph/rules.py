@@ -353,7 +353,7 @@ class _FileCtx:
     """What the rules read of one file beyond its facts: which call each resolved edge came
     from, and which calls initialise which locals."""
 
-    __slots__ = ("call_dst", "assigned", "unresolved_by_caller", "refs_by_caller", "resolved_by_src", "children", "memo", "receivers_by_caller", "static_sites")
+    __slots__ = ("call_dst", "assigned", "unresolved_by_caller", "refs_by_caller", "resolved_by_src", "children", "memo", "receivers_by_caller", "static_sites", "into_sites")
 
     def __init__(self, facts: FileFacts, bindings) -> None:
         self.call_dst: dict[int, str] = {}
@@ -363,6 +363,7 @@ class _FileCtx:
         self.resolved_by_src: dict[str, list] = defaultdict(list)
         self.children: dict[str, list[str]] = defaultdict(list)  # callable → callables nested directly in it
         self.memo: dict[tuple, list[tuple[Unit, float, str]]] = {}  # a (caller, receiver, name) site repeats often
+        self.into_sites = None  # the sites by the names a call into a unit writes (graph/into.py), on first use
         unresolved = set(bindings.unresolved) if bindings is not None else set()
         edges = [e for e in bindings.edges if e.kind in ("calls", "constructs")] if bindings is not None else []
         calls = _calls(facts)
