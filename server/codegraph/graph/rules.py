@@ -205,6 +205,12 @@ def _segments(receiver: str) -> list[tuple[str, bool]] | None:
     `factories.get(i)` → [(handlers, F)] (an element keeps the declared element type);
     `x.make()` → [(x, F), (make, T)]; None when a step is no plain name with calls/indexes after it,
     or when the receiver was cut at the recorded length (it may end where a shorter expression would)."""
+    hit = _segments_of(receiver)  # the same receiver text is read by several rules per site
+    return list(hit) if hit is not None else None
+
+
+@lru_cache(maxsize=65536)
+def _segments_of(receiver: str) -> tuple[tuple[str, bool], ...] | None:
     if len(receiver) >= MAX_RECEIVER:
         return None
     parts = [p for p in _top_level_split(receiver.replace("::", ".").replace("?.", ".").replace("!!", "").replace("?", "")) if p]
@@ -216,7 +222,7 @@ def _segments(receiver: str) -> list[tuple[str, bool]] | None:
         if out and m.group(1) in ELEMENT_ACCESSORS and _ONE_INDEX.fullmatch(m.group(2)):
             continue  # `factories.get(i)`: an element, like `handlers[p]`
         out.append((m.group(1), m.group(2).startswith("(")))
-    return out or None
+    return tuple(out) or None
 
 
 def _top_level_split(receiver: str) -> list[str]:
