@@ -38,8 +38,12 @@ class Guards:
         `private`): the types below cannot override it, so a call runs that one."""
         if _private_name(name):
             return True
-        members = [m for m in self.index.resolver.members_of(owner).get(name, []) if m.is_callable and m.parent == owner.id]
-        return bool(members) and all(_PRIVATE.match(self.index.sources.get(m.path, b""), m.start_byte) for m in members)
+        key = (owner.id, name)  # asked once per dispatch: memoized
+        hit = self._memo_private.get(key)
+        if hit is None:
+            members = [m for m in self.index.resolver.members_of(owner).get(name, []) if m.is_callable and m.parent == owner.id]
+            hit = self._memo_private[key] = bool(members) and all(_PRIVATE.match(self.index.sources.get(m.path, b""), m.start_byte) for m in members)
+        return hit
 
     def _value_named(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
         """A bare call's name is a parameter or a local of an enclosing function, so the call runs

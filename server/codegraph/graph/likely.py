@@ -110,6 +110,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
         self._memo_variadic: dict[str, frozenset[str]] = {}  # callable → its variadic parameters
         self._memo_extends: dict[str, bool] = {}  # method name → the project adds it to a type it does not define
         self._memo_implements: dict[str, bool] = {}  # type → it (or a type above it) implements a library type
+        self._memo_private: dict[tuple[str, str], bool] = {}  # (type, method name) → private there (graph/guards.py)
         self._defined_type_names: frozenset[str] | None = None  # supertypes the project's types name
         self._memo_aliases: dict[tuple[str, str], bool] = {}  # (path, name) → a type alias of the project seen from there
         self._project_path_names: frozenset[str] | None = None  # directory and file names of the project
