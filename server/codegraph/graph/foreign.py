@@ -77,6 +77,14 @@ _BUILTIN_DUNDERS = frozenset({"__dict__", "__name__", "__qualname__", "__module_
 _UNTYPED = frozenset({"Any", "any", "unknown", "object", "Object", "dynamic", "interface{}", "T"})
 
 _TYPE_PARAM = re.compile(r"[A-Z][A-Z0-9]?|T[A-Z]\w*")
+# a declared type's text: modifiers and references dropped, union alternatives, `Optional[…]`, type arguments
+_MODIFIERS = re.compile(r"&(?:'\w+)?|\bmut\s+|\breadonly\s+|\bconst\s+|\bfinal\s+|\bdyn\s+|\bimpl\s+|[*?!]")
+_SPACES = re.compile(r"\s+")
+_UNION = re.compile(r"\s*\|\s*")
+_OPTIONAL = re.compile(r"(?:typing\.)?Optional\[(.*)\]")
+_TYPE_ARGS_OPEN = re.compile(r"[<\[(]")
+_MODULE_SEP = re.compile(r"[./]")
+_PATH_SEP = re.compile(r"[./:]")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
 
@@ -98,6 +106,7 @@ def _literal_kind(rhs: str, dicts: bool) -> str:
 
 
 _NUMBER = re.compile(r"-?\d[\w.]*")
+_STRING_START = re.compile(r"""(?:[rRbBfFuU]{1,2})?["'`]""")
 _STRING = re.compile(
     r"(?:[rRbBfFuU]{1,2})?"
     r"""(?:"{3}[\s\S]*"{3}|'{3}[\s\S]*'{3}|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`)"""
@@ -111,7 +120,7 @@ def _literal_start(rhs: str, dicts: bool) -> str:
     object that may hold the project's functions, in Rust a block, in Kotlin a lambda)."""
     if not rhs:
         return ""
-    if _NUMBER.match(rhs) or re.match(r"""(?:[rRbBfFuU]{1,2})?["'`]""", rhs):
+    if _NUMBER.match(rhs) or _STRING_START.match(rhs):
         return "scalar"
     if rhs.startswith("format!("):
         return "scalar"
@@ -137,10 +146,13 @@ def _closes_at_end(text: str) -> bool:
     return False
 
 
+_CALL_HEAD = re.compile(r"(?:new\s+)?([A-Za-z_$][\w$.:]*?)\s*(?:::)?(?:<[^()]*>)?\s*\(")
+
+
 def _call_text(rhs: str) -> tuple[str, str] | None:
     """`new java.util.HashMap<>(…)` → ("java.util", "HashMap"); `HashMap::new()` → ("HashMap", "new");
     None when the expression is not one call (its parentheses closing at the end)."""
-    m = re.match(r"(?:new\s+)?([A-Za-z_$][\w$.:]*?)\s*(?:::)?(?:<[^()]*>)?\s*\(", rhs)
+    m = _CALL_HEAD.match(rhs)
     if m is None:
         return None
     depth = 0
@@ -212,19 +224,20 @@ class _Bindings:
         others: list[tuple[int, bool]] = []
         size = len(src)
         limit = size if stop < 0 else min(stop, size)
+        n, ident = len(word), _IDENT_BYTES
         at = src.find(word, start, limit)
         while at >= 0:
-            end = at + len(word)
+            end = at + n
+            if (at and src[at - 1] in ident) or (end < size and src[end] in ident):
+                at = src.find(word, end, limit)  # inside a longer name: most occurrences, decided cheaply
+                continue
             nxt = end
             while nxt < size and src[nxt] in (32, 9):
                 nxt += 1
             follows = src[nxt] if nxt < size else 10
             # a binding is followed by `=`, `:` (an annotation, `:=`), `,`, a closing bracket, the end
             # of its line or `in`/`of` (a loop target); a use by anything else (`(`, `.`, `[`, …)
-            if (
-                (at == 0 or not _ident_byte(src[at - 1])) and (end >= size or not _ident_byte(src[end]))
-                and (follows in _BINDING_FOLLOWERS or src[nxt : nxt + 3] in (b"in ", b"of ", b"in\t"))
-            ):
+            if follows in _BINDING_FOLLOWERS or src[nxt : nxt + 3] in (b"in ", b"of ", b"in\t"):
                 line_start = src.rfind(b"\n", 0, at) + 1
                 line_end = src.find(b"\n", end)
                 line_end = len(src) if line_end < 0 else line_end
@@ -271,36 +284,39 @@ def _in(at: int, spans: tuple) -> bool:
     return any(a <= at < b for a, b in spans)
 
 
+_BRACES = re.compile(rb"[{}]")  # the brackets a destructuring's pattern is found by (C speed, not a loop per byte)
+_DECLARING_END = re.compile(rb"\b(?:let|const|var)\s*$")
+_ASSIGNED_AFTER = re.compile(rb"\s*(?::[^=;{}]+)?=(?![=>])")
+
+
 def _in_destructuring(src: bytes, at: int) -> bool:
     """The name at `at` stands alone on its line inside `{ … }` that a destructuring assigns
     (`const {` … `} = x`, nested patterns included)."""
-    depth, i, lo = 0, at, max(0, at - 4000)
-    while i > lo:  # the `{` that opens the pattern
-        i -= 1
-        ch = src[i]
-        if ch == 125:  # }
+    depth, i = 0, -1
+    for m in reversed(list(_BRACES.finditer(src, max(0, at - 4000), at))):  # the `{` that opens the pattern
+        if src[m.start()] == 125:  # }
             depth += 1
-        elif ch == 123:  # {
-            if depth == 0:
-                break
+        elif depth == 0:
+            i = m.start()
+            break
+        else:
             depth -= 1
-    else:
+    if i < 0:
         return False
     head = src[max(0, i - 200) : i].rstrip()
     while head.endswith(b":"):  # a nested pattern `o: {`: climb to the pattern around it
         return _in_destructuring(src, i)
-    if not re.search(rb"\b(?:let|const|var)\s*$", head):
+    if not _DECLARING_END.search(head):
         return False
-    depth, j, hi = 0, at, min(len(src), at + 4000)
-    while j < hi:  # the `}` that closes it, then `=`
-        ch = src[j]
-        if ch == 123:
+    depth = 0
+    for m in _BRACES.finditer(src, at, min(len(src), at + 4000)):  # the `}` that closes it, then `=`
+        j = m.start()
+        if src[j] == 123:
             depth += 1
-        elif ch == 125:
-            if depth == 0:
-                return re.match(rb"\s*(?::[^=;{}]+)?=(?![=>])", src[j + 1 : j + 200]) is not None
+        elif depth == 0:
+            return _ASSIGNED_AFTER.match(src[j + 1 : j + 200]) is not None
+        else:
             depth -= 1
-        j += 1
     return False
 
 
@@ -319,6 +335,9 @@ def _binding_line(before: bytes, after: bytes) -> bool:
 
 def _ident_byte(ch: int) -> bool:
     return ch == 36 or ch == 95 or 48 <= ch <= 57 or 65 <= ch <= 90 or 97 <= ch <= 122 or ch >= 128  # `$`, `_`, alphanumerics
+
+
+_IDENT_BYTES = frozenset(ch for ch in range(256) if _ident_byte(ch))
 
 
 def _none_default(rhs: str, name: str) -> str:
@@ -514,20 +533,20 @@ class ForeignValues:
     def _type_kind(self, facts: FileFacts, where: Unit | None, text: str) -> str:
         """A declared type's kind: a builtin scalar or container, a library's type (none of the
         names it spells is the project's), or "" (the project's, a type parameter, unknown)."""
-        text = re.sub(r"&(?:'\w+)?|\bmut\s+|\breadonly\s+|\bconst\s+|\bfinal\s+|\bdyn\s+|\bimpl\s+|[*?!]", " ", text).strip()
-        text = re.sub(r"\s+", " ", text)
+        text = _MODIFIERS.sub(" ", text).strip()
+        text = _SPACES.sub(" ", text)
         if not text:
             return ""
-        alternatives = [a.strip() for a in re.split(r"\s*\|\s*", text) if a.strip() not in ("None", "null", "undefined", "")]
+        alternatives = [a.strip() for a in _UNION.split(text) if a.strip() not in ("None", "null", "undefined", "")]
         if len(alternatives) != 1:
             return ""
         text = alternatives[0]
-        optional = re.fullmatch(r"(?:typing\.)?Optional\[(.*)\]", text)
+        optional = _OPTIONAL.fullmatch(text)
         if optional:
             text = optional.group(1).strip()
         if text.endswith("[]") or text.startswith(("[", "map[")):
             return "container"
-        outer = re.split(r"[<\[(]", text, 1)[0].strip()
+        outer = _TYPE_ARGS_OPEN.split(text, 1)[0].strip()
         outer = outer.replace("::", ".").rsplit(".", 1)[-1].strip()
         if not outer or outer in _UNTYPED or not _IDENT.fullmatch(outer):
             return ""
@@ -560,14 +579,15 @@ class ForeignValues:
         key = (facts.path, name)
         hit = self._memo_aliases.get(key)
         if hit is None:
-            declared = re.compile(rb"(?m)^[ \t]*(?:export[ \t]+|pub(?:\([^)\n]*\))?[ \t]+|declare[ \t]+)*(?:type|typealias)[ \t]+" + re.escape(name.encode()) + rb"\b[ \t]*(?:<[^=\n]*>)?[ \t]*=")
             spelled = (b"type " + name.encode(), b"typealias " + name.encode())  # a cheap look first
             paths = {facts.path} | set(self.imported_files(facts.path)) | set(self.index.resolver.refs.get(name, ()))
-            hit = self._memo_aliases[key] = any(
-                declared.search(src) is not None
-                for path in sorted(paths) if path.endswith(_ALIAS_EXTS)
+            sources = [
+                src for path in sorted(paths) if path.endswith(_ALIAS_EXTS)
                 for src in (self.index.sources.get(path, b""),) if spelled[0] in src or spelled[1] in src
-            )
+            ]
+            # compiled only for a name some file spells so (a pattern per name is costly)
+            declared = re.compile(rb"(?m)^[ \t]*(?:export[ \t]+|pub(?:\([^)\n]*\))?[ \t]+|declare[ \t]+)*(?:type|typealias)[ \t]+" + re.escape(name.encode()) + rb"\b[ \t]*(?:<[^=\n]*>)?[ \t]*=") if sources else None
+            hit = self._memo_aliases[key] = any(declared.search(src) is not None for src in sources)
         return hit
 
     def _implements_foreign(self, method: Unit) -> bool:
@@ -602,7 +622,7 @@ class ForeignValues:
                     continue
                 parent = units.get(u.parent) if u.parent else None
                 extended = u.ext_type or (parent.name if parent is not None and parent.kind == "impl" else "")
-                words = _IDENT.findall(re.split(r"[<\[(]", extended, 1)[0])  # `&'b mut Deserializer<'a>` → Deserializer
+                words = _IDENT.findall(_TYPE_ARGS_OPEN.split(extended, 1)[0])  # `&'b mut Deserializer<'a>` → Deserializer
                 extended = words[-1] if words else ""
                 if extended and not any(t.kind in CLASS_KINDS and t.kind != "impl" for t in self.by_name().get(extended, ())):
                     hit = True
@@ -674,7 +694,7 @@ class ForeignValues:
         first = getattr(BY_NAME.get(facts.language), "import_binds", "last") == "first"  # `import os.path` binds `os`
         imported = [
             imp for imp in facts.imports
-            if (imp.alias or (imp.name if imp.name not in ("", "*", "default") else re.split(r"[./]", imp.module)[0 if first else -1])) == name
+            if (imp.alias or (imp.name if imp.name not in ("", "*", "default") else _MODULE_SEP.split(imp.module)[0 if first else -1])) == name
         ]
         if not imported:
             return None
@@ -717,4 +737,4 @@ class ForeignValues:
                 found.update(parts[:-1])
                 found.add(parts[-1].split(".", 1)[0])
             names = self._project_path_names = frozenset(found)
-        return not any(part in names for part in re.split(r"[./:]", imp.module) if part)
+        return not any(part in names for part in _PATH_SEP.split(imp.module) if part)

@@ -15,6 +15,9 @@ from .foreign import _dict_scoping
 from .rules import _PRIVATE, _private_name, self_and_supertypes
 
 
+_MEMBER_READ = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")  # `astUtils.isFunction`
+
+
 class Guards:
     def _static_site(self, how: str | None, dst: Unit) -> bool:
         """A resolved call that runs its target and no override: `super().m()` / `super.m()` (up to
@@ -35,8 +38,12 @@ class Guards:
         `private`): the types below cannot override it, so a call runs that one."""
         if _private_name(name):
             return True
-        members = [m for m in self.index.resolver.members_of(owner).get(name, []) if m.is_callable and m.parent == owner.id]
-        return bool(members) and all(_PRIVATE.match(self.index.sources.get(m.path, b""), m.start_byte) for m in members)
+        key = (owner.id, name)  # asked once per dispatch: memoized
+        hit = self._memo_private.get(key)
+        if hit is None:
+            members = [m for m in self.index.resolver.members_of(owner).get(name, []) if m.is_callable and m.parent == owner.id]
+            hit = self._memo_private[key] = bool(members) and all(_PRIVATE.match(self.index.sources.get(m.path, b""), m.start_byte) for m in members)
+        return hit
 
     def _value_named(self, facts: FileFacts, caller: Unit | None, name: str) -> bool:
         """A bare call's name is a parameter or a local of an enclosing function, so the call runs
@@ -60,7 +67,9 @@ class Guards:
                 # `def send(self, …, Event=Event)`, `function f(fn = fn)`: a parameter that defaults
                 # to the function of its own name holds that function (a speed idiom)
                 sig = self.index.sources.get(cur.path, b"")[cur.start_byte : cur.sig_end_byte]
-                return re.search(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*(?::[^=,()]*)?=\s*" + re.escape(name.encode()) + rb"\b(?!\s*[.(\[])", sig) is None
+                word = name.encode()
+                # the name twice in the signature first: a pattern per name is costly to compile
+                return sig.count(word) < 2 or re.search(rb"(?<![\w$.])" + re.escape(word) + rb"\s*(?::[^=,()]*)?=\s*" + re.escape(word) + rb"\b(?!\s*[.(\[])", sig) is None
             if cur.is_callable:
                 start, end, holes = cur.sig_end_byte, cur.end_byte, self._holes(cur)
                 if (
@@ -84,7 +93,7 @@ class Guards:
         while cur is not None and cur.is_callable:
             rhs = bindings.assigned(name, cur.sig_end_byte, cur.end_byte, False, self._holes(cur))
             if rhs:
-                read = {(m.group(1), m.group(2)) if m else None for m in (re.fullmatch(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)", r) for r in rhs)}
+                read = {(m.group(1), m.group(2)) if m else None for m in (_MEMBER_READ.fullmatch(r) for r in rhs)}
                 if len(read) != 1 or None in read:
                     return []
                 head, member = read.pop()  # type: ignore[misc]

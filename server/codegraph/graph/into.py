@@ -8,10 +8,40 @@ from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, DeferredCalls, FileFacts, Unit
 from ..languages import BY_NAME
-from .rules import RULE_CONFIDENCE, Likely, MAX_INTO_FILES, _calls, _dirname, _is_test, _secondary
+from .rules import RULE_CONFIDENCE, Likely, MAX_INTO_FILES, _FileCtx, _calls, _dirname, _is_test, _secondary
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
+
+
+def _sites(ctx: _FileCtx, facts: FileFacts) -> tuple:
+    """A file's sites by what a call into a unit matches them on, built once per file (into() asks
+    many units of one file): the callers with a resolved edge by its target, the unresolved calls
+    by their name and their receiver's last step, the references by name; each as positions in
+    the order the file's context lists them, so a lookup keeps that order."""
+    hit = ctx.into_sites
+    if hit is None:
+        srcs = list(ctx.resolved_by_src)
+        by_dst: dict = {}
+        for o, src in enumerate(srcs):
+            for e in ctx.resolved_by_src[src]:
+                at = by_dst.setdefault(e.dst, [])
+                if not at or at[-1] != o:
+                    at.append(o)
+        calls = _calls(facts) if ctx.unresolved_by_caller else ()
+        sites = [(caller, calls[i]) for caller, idxs in ctx.unresolved_by_caller.items() for i in idxs]
+        by_name: dict[str, list[int]] = {}
+        for o, (_, c) in enumerate(sites):
+            by_name.setdefault(c.name, []).append(o)
+            last = c.receiver.rpartition(".")[2]
+            if last != c.name:
+                by_name.setdefault(last, []).append(o)
+        refs = [(caller, r) for caller, rs in ctx.refs_by_caller.items() for r in rs]
+        refs_by_name: dict[str, list[int]] = {}
+        for o, (_, r) in enumerate(refs):
+            refs_by_name.setdefault(r.name, []).append(o)
+        hit = ctx.into_sites = (srcs, by_dst, sites, by_name, refs, refs_by_name)
+    return hit
 
 
 class IntoGraph:
@@ -164,27 +194,21 @@ class IntoGraph:
         callables' too."""
         unit_id = unit.id
         ctx = self._ctx(facts.path)
+        srcs, by_dst, sites, by_name, refs, refs_by_name = _sites(ctx, facts)
         here: list[Likely] = []
-        for src, edges in ctx.resolved_by_src.items():
-            for e in edges:
-                if e.dst in family or (e.dst == unit.parent and unit.kind == "constructor"):
-                    here += [x for x in self._unit_out(src) if x.dst == unit_id]
-                    break
-        calls = _calls(facts)
-        for caller, idxs in ctx.unresolved_by_caller.items():
-            for i in idxs:
-                c = calls[i]
-                if c.name not in names and c.receiver.rpartition(".")[2] not in names:
-                    continue
-                key = (caller, c.receiver, c.name, c.construct)
-                hit = ctx.memo.get(key)
-                if hit is None:
-                    hit = ctx.memo[key] = self.targets(facts, c)
-                here += [Likely(caller, d.id, c.line, round(conf, 3), rule) for d, conf, rule in hit if d.id == unit_id and caller != unit_id]
-        for caller, refs in ctx.refs_by_caller.items():
-            for r in refs:
-                if r.name in names:
-                    here += [Likely(caller, d.id, r.line, round(conf, 3), rule) for d, conf, rule in self.ref_targets(facts, r) if d.id == unit_id and caller != unit_id]
+        dsts = (*family, unit.parent) if unit.kind == "constructor" else family
+        for o in sorted({o for d in dsts for o in by_dst.get(d, ())}):  # in the file's order, each caller once
+            here += [x for x in self._unit_out(srcs[o]) if x.dst == unit_id]
+        for o in sorted({o for n in names for o in by_name.get(n, ())}):
+            caller, c = sites[o]
+            key = (caller, c.receiver, c.name, c.construct)
+            hit = ctx.memo.get(key)
+            if hit is None:
+                hit = ctx.memo[key] = self.targets(facts, c)
+            here += [Likely(caller, d.id, c.line, round(conf, 3), rule) for d, conf, rule in hit if d.id == unit_id and caller != unit_id]
+        for o in sorted({o for n in names for o in refs_by_name.get(n, ())}):
+            caller, r = refs[o]
+            here += [Likely(caller, d.id, r.line, round(conf, 3), rule) for d, conf, rule in self.ref_targets(facts, r) if d.id == unit_id and caller != unit_id]
         if self._accessor_kind(unit):  # read as a property in its own type's (or object's) methods
             for u in facts.units:
                 if u.is_callable and u.id != unit_id:

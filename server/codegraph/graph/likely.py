@@ -110,6 +110,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
         self._memo_variadic: dict[str, frozenset[str]] = {}  # callable → its variadic parameters
         self._memo_extends: dict[str, bool] = {}  # method name → the project adds it to a type it does not define
         self._memo_implements: dict[str, bool] = {}  # type → it (or a type above it) implements a library type
+        self._memo_private: dict[tuple[str, str], bool] = {}  # (type, method name) → private there (graph/guards.py)
         self._defined_type_names: frozenset[str] | None = None  # supertypes the project's types name
         self._memo_aliases: dict[tuple[str, str], bool] = {}  # (path, name) → a type alias of the project seen from there
         self._project_path_names: frozenset[str] | None = None  # directory and file names of the project
@@ -481,16 +482,18 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
                 ext = self._extension_call(facts, caller, call, spec)
                 if ext:
                     return ext
-            foreign = self._foreign(facts, caller, call.receiver) if not self._extends_foreign(call.name) else ""
+            typed = self._receiver_rules(facts, caller, call, spec)
+            if typed is None:  # a declared project type without that member: no guess by name
+                return []
+            found = typed or self._name_rules(facts, caller, call)
+            # what the receiver holds only matters for a guess (most sites have none): read after
+            # the rules, which memoize nothing that depends on the order they run in
+            foreign = self._foreign(facts, caller, call.receiver) if found and not self._extends_foreign(call.name) else ""
             if foreign == "exact":
                 # `kwargs.get(…)`, `sb.toString()` on a `new StringBuilder()`, `self.adapters.items()`
                 # on an `OrderedDict()`: a builtin's or a library's method, never a project method
                 # of that name (graph/foreign.py)
                 return []
-            typed = self._receiver_rules(facts, caller, call, spec)
-            if typed is None:  # a declared project type without that member: no guess by name
-                return []
-            found = typed or self._name_rules(facts, caller, call)
             if foreign:  # declared a library's type: only a project type implementing a library type can be the value
                 return [h for h in found if self._implements_foreign(h[0])]
             return found

@@ -205,6 +205,12 @@ def _segments(receiver: str) -> list[tuple[str, bool]] | None:
     `factories.get(i)` → [(handlers, F)] (an element keeps the declared element type);
     `x.make()` → [(x, F), (make, T)]; None when a step is no plain name with calls/indexes after it,
     or when the receiver was cut at the recorded length (it may end where a shorter expression would)."""
+    hit = _segments_of(receiver)  # the same receiver text is read by several rules per site
+    return list(hit) if hit is not None else None
+
+
+@lru_cache(maxsize=65536)
+def _segments_of(receiver: str) -> tuple[tuple[str, bool], ...] | None:
     if len(receiver) >= MAX_RECEIVER:
         return None
     parts = [p for p in _top_level_split(receiver.replace("::", ".").replace("?.", ".").replace("!!", "").replace("?", "")) if p]
@@ -216,7 +222,7 @@ def _segments(receiver: str) -> list[tuple[str, bool]] | None:
         if out and m.group(1) in ELEMENT_ACCESSORS and _ONE_INDEX.fullmatch(m.group(2)):
             continue  # `factories.get(i)`: an element, like `handlers[p]`
         out.append((m.group(1), m.group(2).startswith("(")))
-    return out or None
+    return tuple(out) or None
 
 
 def _top_level_split(receiver: str) -> list[str]:
@@ -353,7 +359,7 @@ class _FileCtx:
     """What the rules read of one file beyond its facts: which call each resolved edge came
     from, and which calls initialise which locals."""
 
-    __slots__ = ("call_dst", "assigned", "unresolved_by_caller", "refs_by_caller", "resolved_by_src", "children", "memo", "receivers_by_caller", "static_sites")
+    __slots__ = ("call_dst", "assigned", "unresolved_by_caller", "refs_by_caller", "resolved_by_src", "children", "memo", "receivers_by_caller", "static_sites", "into_sites")
 
     def __init__(self, facts: FileFacts, bindings) -> None:
         self.call_dst: dict[int, str] = {}
@@ -363,6 +369,7 @@ class _FileCtx:
         self.resolved_by_src: dict[str, list] = defaultdict(list)
         self.children: dict[str, list[str]] = defaultdict(list)  # callable → callables nested directly in it
         self.memo: dict[tuple, list[tuple[Unit, float, str]]] = {}  # a (caller, receiver, name) site repeats often
+        self.into_sites = None  # the sites by the names a call into a unit writes (graph/into.py), on first use
         unresolved = set(bindings.unresolved) if bindings is not None else set()
         edges = [e for e in bindings.edges if e.kind in ("calls", "constructs")] if bindings is not None else []
         calls = _calls(facts)

@@ -374,7 +374,8 @@ class TypedReceivers:
         if ctor is None or not ctor.param_names:
             return None
         body = self.index.sources.get(ctor.path, b"")[ctor.sig_end_byte : ctor.end_byte]
-        hit = re.search(rb"^[ \t]*(?:self|this)\." + re.escape(name.encode()) + rb"[ \t]*=[ \t]*(\w+)[ \t]*;?[ \t]*$", body, re.M)
+        word = name.encode()  # `.name` in the body first: a pattern per name is costly to compile
+        hit = re.search(rb"^[ \t]*(?:self|this)\." + re.escape(word) + rb"[ \t]*=[ \t]*(\w+)[ \t]*;?[ \t]*$", body, re.M) if b"." + word in body else None
         param = hit.group(1).decode() if hit else ""
         at = ctor.param_names.index(param) if param in ctor.param_names else -1
         if at < 0 or (at < len(ctor.param_types) and ctor.param_types[at]):
