@@ -278,7 +278,7 @@ def misses(d: dict, w: dict, names: list[str]) -> None:
 PROVEN_COUNTS = ("log_in", "log_out", "log_out2", "no_callers", "no_callees", "pagerank", "pagerank_rev",
                  "pct_pagerank", "pct_pagerank_rev", "pct_in")
 SELECTION_COUNTS = tuple(n for n in F.NAMES if n.startswith("sel_"))
-CONTEXT_NAMES = ranker.CONTEXT + ranker.DIRECTED  # the context model's columns (--context)
+CONTEXT_NAMES = ranker.CONTEXT  # the context model's columns as shipped (--context; ranker.DIRECTED: measured, not shipped)
 
 
 def main() -> None:
