@@ -90,7 +90,7 @@ def corpus_data(root: Path, case: dict) -> dict:
             label[best] = ai
     return {"rows": rows, "spans": spans, "paths": paths, "label": label, "anchors": case["anchors"],
             "bytes": [u.end_byte - u.start_byte for u in units], "parents": [u.parent or "" for u in units],
-            "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group}
+            "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group, "down": cands.down}
 
 
 def recall(d: dict, chosen: list[int]) -> float:
@@ -178,7 +178,7 @@ def fit_roles(data: dict, cols: list[int], C: float):
 
 
 def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int, role_names: list[str] | None = None,
-            role_C: float | None = None, l2: float | None = None) -> dict:
+            role_C: float | None = None, l2: float | None = None, context_names=None) -> dict:
     """The anchor score (and with stages=2 the context model over its neighbours' first scores) and the roles
     (over `role_names`, default the anchor's features). With `l2`, both scores are fitted listwise
     (`fit_listwise`), else pointwise with C."""
@@ -190,19 +190,25 @@ def fit_all(data: dict, cols: list[int], C: float, names: list[str], stages: int
     w = {"features": names, "anchor": first,
          "role": {**fit_roles(data, [F.ALL_NAMES.index(n) for n in role_names], role_C or C), "features": role_names}}
     if stages == 2:
+        context_names = context_names or CONTEXT_NAMES
+        every = ranker.CONTEXT + ranker.DIRECTED
+        at = [every.index(n) for n in context_names]
+        directed = any(n in ranker.DIRECTED for n in context_names)
         r = ranker.Ranker(w)
         extra = {}
         for k, d in data.items():
             rows = [[x[c] for c in cols] for x in d["rows"]]
-            extra[k] = ranker.context([r.score(x) for x in rows], d["near"], d["group"])
+            ctx = ranker.context([r.score(x) for x in rows], d["near"], d["group"], d.get("down") if directed else None)
+            extra[k] = [[c[j] for j in at] for c in ctx]
         w["context"] = fit_score(extra)
+        w["context_features"] = list(context_names)
     return w
 
 
 def choose(d: dict, model, names: list[str]) -> tuple[list[float], list[int]]:
     """The engine's scores and selection on one corpus."""
     ix = [F.NAMES.index(n) for n in names]
-    scores = model.scores([[r[i] for i in ix] for r in d["rows"]], d["near"], d["group"])
+    scores = model.scores([[r[i] for i in ix] for r in d["rows"]], d["near"], d["group"], d.get("down"))
     return scores, ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
 
 
@@ -272,6 +278,7 @@ def misses(d: dict, w: dict, names: list[str]) -> None:
 PROVEN_COUNTS = ("log_in", "log_out", "log_out2", "no_callers", "no_callees", "pagerank", "pagerank_rev",
                  "pct_pagerank", "pct_pagerank_rev", "pct_in")
 SELECTION_COUNTS = tuple(n for n in F.NAMES if n.startswith("sel_"))
+CONTEXT_NAMES = ranker.CONTEXT  # the context model's columns as shipped (--context; ranker.DIRECTED: measured, not shipped)
 
 
 def main() -> None:
@@ -290,6 +297,7 @@ def main() -> None:
     ap.add_argument("--objective", choices=("listwise", "pointwise"), default="pointwise",
                     help="the anchor score's objective: a logistic fit over all candidates (shipped), or a softmax over each corpus's (tried)")
     ap.add_argument("--l2", type=float, default=100.0, help="the listwise objective's L2 strength (chosen by leave-one-corpus-out)")
+    ap.add_argument("--context", default=",".join(CONTEXT_NAMES), help="the context model's columns")
     ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
     ap.add_argument("--refresh", action="store_true", help="recompute the cached candidate tables")
     ap.add_argument("--write", action="store_true")
@@ -304,7 +312,7 @@ def main() -> None:
         cases += extra_cases("distill")
     store = Path(args.store)
     data = pickle.loads(store.read_bytes()) if store.is_file() and not args.refresh else {}
-    if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.ALL_NAMES) or "near" not in d for d in data.values() if d):
+    if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.ALL_NAMES) or "down" not in d for d in data.values() if d):
         data = {}
         for c in cases:
             data[c["id"]] = corpus_data(Path(args.cache) / c["corpus"], c)
@@ -319,7 +327,7 @@ def main() -> None:
     loco, roles, pairs = {}, {}, {}
     for case in data:
         rest = {k: d for k, d in data.items() if k != case}
-        w = fit_all(rest, cols, args.C, names, args.stages, role_names, args.role_C, l2)
+        w = fit_all(rest, cols, args.C, names, args.stages, role_names, args.role_C, l2, args.context.split(","))
         loco[case], roles[case] = evaluate(data[case], w, names)
         pairs[case] = role_pairs(data[case], w)
         if case in args.misses.split(","):
@@ -334,7 +342,7 @@ def main() -> None:
         confusion(pairs)
     print(f"LOCO mean {statistics.mean(loco.values()):.3f}, roles {statistics.mean(roles.values()):.3f}, "
           f"min {min(loco.values()):.2f}; ceiling {statistics.mean(labelled.values()):.3f}")
-    w = fit_all(data, cols, args.C, names, args.stages, role_names, args.role_C, l2)
+    w = fit_all(data, cols, args.C, names, args.stages, role_names, args.role_C, l2, args.context.split(","))
     in_sample = {k: evaluate(d, w, names)[0] for k, d in data.items()}
     print(f"fit (in-sample) mean {statistics.mean(in_sample.values()):.3f}")
     if args.write:

@@ -214,3 +214,31 @@ def test_module_statements_that_register_or_tabulate_are_candidates() -> None:
     assert "wiring" not in kinds, kinds
     row = dict(zip(features.NAMES, cands.rows[cands.uids.index("lib/core/Client.js::<registration@28>")]))
     assert row["k_statement"] == 1.0
+
+
+def test_the_context_reads_the_call_direction() -> None:
+    """A thin way in (a package's one-line `get` handing on to the engine) calls the likely anchors and is called by
+    none of them; a leaf helper is called by them; a side unit reaches none: the directed context columns say which."""
+    # 0 way in -> 1 engine -> 2 step -> 3 helper; 4 a side unit calling a unit far from the top; 195 unlikely others
+    down = [[1], [2], [3], [], [150]] + [[] for _ in range(195)]
+    near = [[1], [0, 2], [1, 3], [2], [150]] + [[] for _ in range(195)]
+    near[150] = [4]
+    stage1 = [-3.0, 4.0, 3.0, -2.0, -3.0] + [-9.0] * 195
+    rows = ranker.context(stage1, near, list(range(200)), down)
+    at = {n: (ranker.CONTEXT + ranker.DIRECTED).index(n) for n in ranker.DIRECTED}
+    way_in, helper, side = rows[0], rows[3], rows[4]
+    assert way_in[at["down_top"]] > 0 and way_in[at["up_top"]] == 0  # it hands on to the engine
+    assert helper[at["up_top"]] > 0 and helper[at["down_top"]] == 0
+    assert side[at["down_top"]] == 0 and side[at["up_top"]] == 0
+    # without callees given, the context is the undirected one the weights before it read
+    assert {len(r) for r in ranker.context(stage1, near, list(range(200)))} == {len(ranker.CONTEXT)}
+
+
+def test_the_context_model_reads_the_columns_its_weights_name() -> None:
+    """Weights name their context columns (`context_features`); weights without the name read the first five."""
+    weights = json.loads(ranker.WEIGHTS.read_text())
+    n = len(weights["features"])
+    rows, near, group, down = [[0.0] * n, [1.0] * n], [[1], [0]], [0, 1], [[1], []]
+    base = ranker.Ranker(weights).scores(rows, near, group, down)
+    named = dict(weights, context_features=list(weights.get("context_features", ranker.CONTEXT)))
+    assert ranker.Ranker(named).scores(rows, near, group, down) == base

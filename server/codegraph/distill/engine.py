@@ -260,7 +260,7 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     ranker = shipped()
     cols = columns(ranker)
     rows = list(map(itemgetter(*cols), cands.rows)) if len(cols) > 1 else [[r[c] for c in cols] for r in cands.rows]
-    scores = ranker.scores(rows, cands.near, cands.group)
+    scores = ranker.scores(rows, cands.near, cands.group, cands.down)
     us = [model.units[u] for u in cands.uids]
     outside = NAMES.index("non_arch")
     chosen = select(scores, [u.end_byte - u.start_byte for u in us], cands.uids, [u.parent or "" for u in us],

@@ -89,6 +89,7 @@ class Candidates:
     rows: list[list[float]]  # one feature vector per uid, in NAMES order
     near: list[list[int]]  # each candidate's callers and callees (candidate positions)
     group: list[int]  # each candidate's type (or file, outside a type), as a number
+    down: list[list[int]] = ()  # each candidate's callees on the walk's selection graph (candidate positions): the context's direction
 
 
 def _log(n: float) -> float:
@@ -457,4 +458,4 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     near = [sorted({*o, *n}) if o and n else o + n for o, n in zip(out, inc)]
     groups: dict[str, int] = {}
     group = [groups.setdefault(u.parent or u.path, len(groups)) for u in units]
-    return Candidates(uids, rows, near, group)
+    return Candidates(uids, rows, near, group, sel_out)
