@@ -697,6 +697,72 @@ def test_go_named_results_and_multi_value_assignments_bind_their_member_calls(tm
     ]
 
 
+def test_go_later_results_of_a_multi_value_assignment_bind_their_member_calls(tmp_path):
+    """`_, t, err := f()`: each name holds its position of f's declared results, when f is proven."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\n",
+        "srv/srv.go": """
+            package srv
+
+            type Addr struct{}
+
+            func (a Addr) String() string { return "" }
+
+            type Trans struct{}
+
+            func (t *Trans) Close() error { return nil }
+
+            func NewTrans() (Addr, *Trans, error) { return Addr{}, &Trans{}, nil }
+
+            func Use() {
+                _, t, err := NewTrans()
+                t.Close()
+                a, t2, _ := NewTrans()
+                a.String()
+                t2.Close()
+                _ = err
+            }
+        """,
+    })
+    go = "srv/srv.go"
+    assert target(index, go, "Close", 0) == target(index, go, "Close", 1) == "srv/srv.go::Trans.Close"
+    assert target(index, go, "String") == "srv/srv.go::Addr.String"
+
+
+def test_rust_tuple_destructuring_binds_each_local_to_its_position_of_the_return_type(tmp_path):
+    """`let (a, mut b) = f()`, f declared `-> (A, B)`: each local holds its position's type (`_`
+    is a position too). A tuple taken whole (`let t = f()`) is none of its members."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            pub struct Sender;
+            pub struct Receiver;
+            impl Sender {
+                pub fn send(&self) {}
+            }
+            impl Receiver {
+                pub fn recv(&mut self) {}
+            }
+            pub fn channel() -> (Sender, Receiver) {
+                (Sender, Receiver)
+            }
+            pub fn run() {
+                let (tx, mut rx) = channel();
+                tx.send();
+                rx.recv();
+                let (_, mut only) = channel();
+                only.recv();
+                let whole = channel();
+                whole.send();
+            }
+        """,
+    })
+    rs = "src/lib.rs"
+    assert target(index, rs, "send", 0) == "src/lib.rs::Sender.send"
+    assert target(index, rs, "recv", 0) == target(index, rs, "recv", 1) == "src/lib.rs::Receiver.recv"
+    assert target(index, rs, "send", 1) is None  # a tuple taken whole
+
+
 def test_commonjs_exports_by_assignment_bind_through_require(tmp_path):
     """`exports.f = function …` and `module.exports.f = …` are what `require` returns: a member call
     on the required module (`lib.compile()`), a destructured name, and the module's own

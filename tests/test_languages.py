@@ -99,8 +99,9 @@ def test_assignment_captures_follow_the_contract(lang):
 
 
 # A local initialised by a call or construction (directly or through await/`?`/parentheses)
-# records the local's name on the call; tuples, destructuring and fields do not (Go's `y, err := g()`
-# does: y holds g's first declared result).
+# records the local's name on the call; tuples, destructuring and fields do not, but for a
+# destructuring of a callable's listed results (Go's `y, err := g()`, `_, b := h()`; Rust's
+# `let (a, b) = h()`), whose locals each hold their position (`Call.assigned_rest`).
 ASSIGNED = {
     "python": ("p.py", "async def f():\n    x = Foo()\n    y = await g()\n    a, b = h()\n    self.z = k()\n    t = m(), n()\n"),
     "typescript": ("p.ts", "async function f() { const x = new Foo(); const y = await g(); const { a } = h(); this.z = k(); }"),
@@ -120,9 +121,13 @@ def test_calls_that_initialise_a_plain_local_record_its_name(lang):
     path, source = ASSIGNED[lang]
     facts, _, _ = extract_source(path, lang, source.encode())
     got = {c.name: c.assigned_to for c in facts.calls}
+    rest = {c.name: c.assigned_rest for c in facts.calls}
     first = {"python": "Foo", "go": "NewFoo", "rust": "new"}.get(lang, "Foo")
     assert got[first] == "x" and got["g"] == "y", got
-    assert all(got.get(n, "") == "" for n in ("h", "k", "m", "n")), got
+    destructured = {"go": ("", ",b"), "rust": ("a", "a,b")}.get(lang, ("", ""))
+    assert (got.get("h", ""), rest.get("h", "")) == destructured, (got, rest)
+    assert all(got.get(n, "") == "" for n in ("k", "m", "n")), got
+    assert rest.get("g", "") == ("y,err" if lang == "go" else ""), rest
 
 
 # ---- fixtures ---------------------------------------------------------------------------

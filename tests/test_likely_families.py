@@ -369,3 +369,27 @@ def test_multiplatform_headers_the_grammar_rejects_keep_the_file(tmp_path):
     assert ("Source.kt::Source.read", "field-type") in _out(idx, "RealSource.kt::RealSource.pull") or any(
         e.dst == "Source.kt::Source.read" for e in idx.bindings["RealSource.kt"].edges
     )
+
+
+def test_rust_destructured_local_types_its_position_of_the_return_type(tmp_path):
+    """`let (_, mut rx) = channel()`, channel declared `-> (u8, Box<dyn Recv>)`: rx's calls go to
+    the trait's method by its declared type, not to every same-named member."""
+    idx = _build(tmp_path, {
+        "Cargo.toml": '[package]\nname = "m"\n',
+        "src/lib.rs": (
+            "pub trait Recv { fn recv(&mut self); }\n"
+            "pub struct Receiver;\n"
+            "impl Recv for Receiver { fn recv(&mut self) {} }\n"
+            "pub struct Sink;\n"
+            "impl Sink { pub fn recv(&mut self) {} }\n"
+            "pub fn channel() -> (u8, Box<dyn Recv>) { (0, Box::new(Receiver)) }\n"
+            "pub fn run() {\n"
+            "    let (_, mut rx) = channel();\n"
+            "    rx.recv();\n"
+            "}\n"
+        ),
+    })
+    out = _out(idx, "src/lib.rs::run")
+    assert ("src/lib.rs::Recv.recv", "return-type") in out
+    assert not any(dst == "src/lib.rs::Sink.recv" for dst, _ in out)
+

@@ -601,20 +601,27 @@ class Resolver(ResolverIndexes):
             target = self._member_of(holder, name) if isinstance(holder, Unit) or holder.__class__ is tuple and holder[0] != "super" else None
         return self._result_type(target)
 
-    def _result_type(self, target) -> Unit | None:
+    def _result_type(self, target, position: int | None = None) -> Unit | None:
+        """The type a call of `target` hands back, taken whole; or at `position` of the results it
+        lists, taken apart (`b` of `a, b := f()`, of `let (a, b) = f()`)."""
         if not isinstance(target, Unit):
             return None
-        if target.is_type:
-            return target if target.kind != "impl" else None
-        if target.kind == "constructor":
-            owner = self.units.get(target.parent) if target.parent else None
-            return owner if owner is not None and owner.is_type else None
-        # Go: compiled code never takes a call of several results as one value (`f().m()`, `x := f()`),
-        # so where it is taken as a value, its listed result is its first (`x` of `x, err := f()`)
-        declared = target.returns or (target.results[0] if target.results else "")
+        facts = self.files.get(target.path)
+        if position is not None:
+            declared = target.results[position] if target.is_callable and position < len(target.results) else ""
+        else:
+            if target.is_type:
+                return target if target.kind != "impl" else None
+            if target.kind == "constructor":
+                owner = self.units.get(target.parent) if target.parent else None
+                return owner if owner is not None and owner.is_type else None
+            # Go: compiled code never takes a call of several results as one value (`f().m()`, `x := f()`),
+            # so where it is taken as a value, its listed result is its first (`x` of `x, err := f()`);
+            # a Rust tuple taken whole is none of its members
+            first = target.results[0] if target.results and facts is not None and not spec_of(facts).tuple_results else ""
+            declared = target.returns or first
         if not target.is_callable or len(declared) < 2:  # none, or a one-letter type parameter
             return None
-        facts = self.files.get(target.path)
         if facts is None:
             return None
         if declared == "Self":
@@ -693,7 +700,7 @@ class Resolver(ResolverIndexes):
         memo: dict[tuple[str | None, str, str], Unit | tuple[str, str] | None] = {}
         holders: dict = {}  # (caller, receiver) → what the receiver denotes
         new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
-        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to) in enumerate(facts.calls):
+        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to, assigned_rest) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
             typed = local_types.get((caller_id, receiver)) if receiver and local_types else None
             if typed is not None:
@@ -720,7 +727,12 @@ class Resolver(ResolverIndexes):
                         target = self._lookup(facts, caller, name)
                     memo[key] = target
             is_unit = target.__class__ is Unit
-            if assigned_to:
+            if assigned_rest:  # a destructuring: each local holds its position's result
+                for position, local in enumerate(assigned_rest.split(",")):
+                    if local:
+                        key = (caller_id, local)
+                        local_types[key] = self._result_type(target, position) if key not in local_types and is_unit else None
+            elif assigned_to:
                 key = (caller_id, assigned_to)
                 # a second assignment to the same name makes its type unprovable
                 local_types[key] = self._result_type(target) if key not in local_types and is_unit else None

@@ -390,7 +390,10 @@ class _FileCtx:
             self.resolved_by_src[e.src].append(e)
         self.receivers_by_caller: dict[str, dict[str, int]] = defaultdict(dict)  # caller → receiver text → first line
         for i, c in enumerate(calls):
-            if c.assigned_to and c.caller:
+            if c.assigned_rest and c.caller:  # a destructuring: every local it binds
+                for local in {n for n in c.assigned_rest.split(",") if n}:
+                    self.assigned[(c.caller, local)].append(i)
+            elif c.assigned_to and c.caller:
                 self.assigned[(c.caller, c.assigned_to)].append(i)
             if c.receiver and c.caller:
                 self.receivers_by_caller[c.caller].setdefault(c.receiver, c.line)

@@ -270,6 +270,8 @@ class TypedReceivers:
         dsts = {ctx.call_dst.get(i) for i in idxs}
         if dsts == {None} and len(idxs) == 1:  # `let me = self.project()`: a view of what it is called on
             call = _calls(facts)[idxs[0]]
+            if call.assigned_rest:  # a destructuring's local: no view, no whole result
+                return None, ""
             t, rule = self._view_type(facts, caller, call)
             return (t, rule) if t is not None else self._likely_made(facts, caller, local, call)
         if len(dsts) != 1 or None in dsts:
@@ -279,7 +281,8 @@ class TypedReceivers:
             return None, ""
         if target.kind == "constructor" and target.parent:
             return self.index.resolver.units.get(target.parent), "local-type"
-        return self._made_by(target)
+        position = _position(facts, idxs, local)
+        return self._made_by(target) if position is None else self._made_at(target, position)
 
     def _likely_made(self, facts: FileFacts, caller: Unit, local: str, call: Call) -> tuple[Unit | None, str]:
         """`rootCmd := c.Root()` where the resolver left `c.Root()` unknown: what its one strong
@@ -530,7 +533,8 @@ class TypedReceivers:
         target = self.index.resolver.units.get(next(iter(dsts)))  # type: ignore[arg-type]
         if target is not None and target.kind == "constructor" and target.parent:
             return self.index.resolver.units.get(target.parent)
-        return self._made_by(target)[0]
+        position = _position(facts, idxs, local)  # type: ignore[arg-type]
+        return (self._made_by(target) if position is None or target is None else self._made_at(target, position))[0]
 
     def _self_views(self, facts: FileFacts) -> frozenset[str]:
         spec = BY_NAME.get(facts.language)
@@ -554,6 +558,12 @@ class TypedReceivers:
         destructured from self: that field's declared type."""
         t, rule = self._member_type(owner, local)
         return (t, "field-binding") if t is not None and rule == "field-type" else (None, "")
+
+    def _made_at(self, hit: Unit, position: int) -> tuple[Unit | None, str]:
+        """The type of `position` of the results `hit` lists (`b` of `a, b := f()`, `let (a, b) = f()`)."""
+        declared = hit.results[position] if hit.is_callable and 0 <= position < len(hit.results) else ""
+        other = self.index.files.get(hit.path) if len(declared) > 1 and declared != "Self" else None
+        return (self._type_from_text(other, declared), "return-type") if other is not None else (None, "")
 
     def _made_by(self, hit) -> tuple[Unit | None, str]:
         """The type a call of `hit` makes: a type's instance, a callable's declared return type."""
@@ -581,3 +591,11 @@ class TypedReceivers:
         return False
 
     # ---- the rules for one unknown call site ------------------------------------------------
+
+
+def _position(facts: FileFacts, idxs: list[int], local: str) -> int | None:
+    """The one result position the calls at `idxs` assign `local` from when they destructure
+    (`b` of `a, b := f()`: 1); None when they take the result whole, -1 when positions disagree."""
+    calls = _calls(facts)
+    found = {calls[i].assigned_rest.split(",").index(local) if calls[i].assigned_rest else None for i in idxs}
+    return found.pop() if len(found) == 1 else -1

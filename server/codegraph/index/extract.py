@@ -595,18 +595,21 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         caller = open_stack[-1].id if open_stack else None
         if node is None:  # a call among a macro's tokens
             _, end_byte, line, name, receiver = name_node
-            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "")))
+            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "")))
             continue
         name = name_node.text.decode("utf-8", "replace")
         if construct:
             name = last_segment(name)
         receiver = receiver_node.text.decode("utf-8", "replace")[:MAX_RECEIVER] if receiver_node is not None else ""
-        local = assigned.get(node.id)
+        local, rest = assigned.get(node.id, _UNASSIGNED)
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
-            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else ""))
+            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest))
         )
     return calls
+
+
+_UNASSIGNED = (None, "")
 
 
 def _imports(spec: LanguageSpec, import_matches: list) -> list[Import]:

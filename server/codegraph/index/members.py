@@ -232,7 +232,7 @@ def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozen
         while i >= 0 and ordered[i].end_byte <= start:
             i -= 1
         caller = ordered[i].id if i >= 0 else None
-        out[start] = _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start, node.end_byte, False, ""))
+        out[start] = _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start, node.end_byte, False, "", ""))
     return [out[k] for k in sorted(out)]
 
 
@@ -277,8 +277,10 @@ def _param_names(params: Node | None) -> tuple[tuple[str, ...], tuple[str, ...]]
 
 def _result_types(node: Node | None) -> tuple[str, ...]:
     """Each result's declared type name when a callable lists its results (Go `(*Command, []string,
-    error)` → Command, "", error; `(cmd *Command, err error)`); () when it declares one type
+    error)` → Command, "", error; `(cmd *Command, err error)`; Rust's tuple `-> (A, B)`); () when it declares one type
     unlisted (`returns` holds it) or none. A declaration of several names is one result per name."""
+    if node is not None and node.type == "tuple_type":  # Rust `-> (Sender, Body)`
+        return tuple(_type_name(t) for t in node.named_children)
     if node is None or node.type != "parameter_list":
         return ()
     out: list[str] = []
@@ -293,36 +295,60 @@ _PASS_THROUGH = {"await_expression", "await", "expression_list", "try_expression
 _PLAIN_NAMES = ("identifier", "simple_identifier")
 
 
-def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, Node]:
-    """Node id of a call that initialises a plain local → the local's name node (feeds receiver
-    typing in bindings: `x = Foo(); x.m()`). From the assignment query's captures: walking up
-    from every call instead costs a parent lookup per call, a tenth of extraction."""
-    out: dict[int, Node] = {}
+def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, tuple[Node | None, str]]:
+    """Node id of a call that initialises locals → (the plain local its result (first position)
+    initialises, or None; a destructuring's local of each position, comma-joined: `Call.assigned_rest`)
+    (feeds receiver typing in bindings: `x = Foo(); x.m()`). From the assignment query's captures:
+    walking up from every call instead costs a parent lookup per call, a tenth of extraction."""
+    out: dict[int, tuple[Node | None, str]] = {}
     for caps in matches:
         targets, values = caps.get("target"), caps.get("value")
         if not targets or not values:
             continue
         target, value = targets[0], values[0]
-        pairs = _go_pairs(target, value) if target.type == "expression_list" else [(target, value)]  # Go lists names
-        for target, value in pairs:
-            if target.type not in _PLAIN_NAMES:
+        if target.type == "expression_list":  # Go lists names
+            pairs = _go_pairs(target, value)
+        elif target.type == "tuple_pattern":  # Rust `let (a, mut b, _) = f()`
+            names = []
+            for element in target.children:
+                if element.type in ("(", ")", ","):
+                    continue
+                if text(element) == "..":  # `(a, .., z)`: the positions after it are unknown
+                    break
+                names.append(_pattern_name(element))  # `_` too: it is a position
+            pairs = [(names[0], value, ",".join(text(n) if n is not None else "" for n in names))] if names else []
+        else:
+            pairs = [(target, value, "")]
+        for target, value, rest in pairs:
+            if target is not None and target.type not in _PLAIN_NAMES:
+                target = None
+            if target is None and not rest.strip(","):
                 continue
             for _ in range(2):
                 if value.type not in _PASS_THROUGH or value.named_child_count != 1:
                     break
                 value = value.named_child(0)
-            out.setdefault(value.id, target)
+            out.setdefault(value.id, (target, rest))
     return out
 
 
-def _go_pairs(names: Node, values: Node) -> list[tuple[Node, Node]]:
-    """(name, value) pairs of a Go `:=`: one value each (`x := f()`, `a, b := f(), g()`), or the first
-    name with the one call of a multi-value assignment (`x, err := f()`): it holds f's first result,
-    which the resolver reads off f's declared results. A later name's result is not recorded, nor `_`."""
+def _pattern_name(node: Node) -> Node | None:
+    """The plain local a destructured position binds (`a`, `mut a`), None for any other pattern."""
+    if node.type == "mut_pattern" and node.named_child_count:
+        node = node.named_child(node.named_child_count - 1)
+    return node if node.type in _PLAIN_NAMES else None
+
+
+def _go_pairs(names: Node, values: Node) -> list[tuple[Node | None, Node, str]]:
+    """(name, value, later names) of a Go `:=`: one value each (`x := f()`, `a, b := f(), g()`), or
+    the one call of a multi-value assignment (`x, err := f()`) with its first name and all names
+    comma-joined: each holds that position of f's results, which the resolver reads off f's declared
+    results. `_` binds nothing (None / "")."""
     left = names.named_children
     right = values.named_children if values.type == "expression_list" else [values]
     if len(left) == len(right):
-        pairs = list(zip(left, right))
-    else:
-        pairs = [(left[0], right[0])] if len(right) == 1 and left else []
-    return [(name, value) for name, value in pairs if text(name) != "_"]
+        return [(name, value, "") for name, value in zip(left, right) if text(name) != "_"]
+    if len(right) != 1 or not left:
+        return []
+    first = left[0] if text(left[0]) != "_" else None
+    return [(first, right[0], ",".join(n if n != "_" else "" for n in map(text, left)))]

@@ -208,6 +208,9 @@ class LanguageSpec:
     import_binds: str = "last"
     # `impl Trait for Type` blocks in the type's file carry the type's supertypes (Rust)
     impl_blocks: bool = False
+    # a callable's listed results make one tuple value (Rust `-> (A, B)`): a call taken whole is
+    # none of them; taken apart (`let (a, b) = f()`), each local holds its own
+    tuple_results: bool = False
 
     # ---- how distill/flow.py reads the language ------------------------------------------------
     # (name, signature bytes) -> public by the language's own convention (syntax, not naming taste)

@@ -412,6 +412,7 @@ RUST = LanguageSpec(
     module_names=rust_module,
     member_scope="crate",
     impl_blocks=True,
+    tuple_results=True,
     name="rust",
     grammar="rust",
     extensions=(".rs",),

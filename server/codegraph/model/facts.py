@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "43"
+EXTRACTOR_VERSION = "44"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -55,7 +55,8 @@ class Unit(NamedTuple):
     local_types: tuple[tuple[str, str], ...] = ()
     returns: str = ""  # a callable's declared return type name, "" when none or not one named type
     # each result's declared type name when a callable lists its results (Go `(*Command, []string,
-    # error)`, `(made *Command)`), "" for one that is no single named type; () for any other callable
+    # error)`, `(made *Command)`; Rust's tuple `-> (A, B)`), "" for one that is no single named type;
+    # () for any other callable
     results: tuple[str, ...] = ()
     # (member name, what it holds) of a type: a declared type name, or "Callee()" when assigned
     # the result of a call/construction (`self.x = Foo()`). A declared type binds calls through the
@@ -107,6 +108,10 @@ class Call(NamedTuple):
     end_byte: int
     construct: bool = False  # syntactically a construction ("new X()", Go composite literal)
     assigned_to: str = ""  # `x` when the result initialises a plain local (`x = Foo()`, `val x = Foo()`)
+    # the locals a destructuring initialises from each position of the result, comma-joined, ""
+    # for a position that binds no plain local: `a,b,c` of Go `a, b, c := f()`, `,b` of Rust
+    # `let (_, b) = f()` (its first position's local is `assigned_to` too); "" for every other call
+    assigned_rest: str = ""
 
 
 class Import(NamedTuple):
