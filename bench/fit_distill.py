@@ -90,7 +90,7 @@ def corpus_data(root: Path, case: dict) -> dict:
             label[best] = ai
     return {"rows": rows, "spans": spans, "paths": paths, "label": label, "anchors": case["anchors"],
             "bytes": [u.end_byte - u.start_byte for u in units], "parents": [u.parent or "" for u in units],
-            "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group, "down": cands.down}
+            "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group, "down": cands.down, "wraps": list(cands.wraps)}
 
 
 def recall(d: dict, chosen: list[int]) -> float:
@@ -209,7 +209,8 @@ def choose(d: dict, model, names: list[str]) -> tuple[list[float], list[int]]:
     """The engine's scores and selection on one corpus."""
     ix = [F.NAMES.index(n) for n in names]
     scores = model.scores([[r[i] for i in ix] for r in d["rows"]], d["near"], d["group"], d.get("down"))
-    return scores, ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]])
+    return scores, ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]],
+                                 wraps=d.get("wraps"))
 
 
 def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:
@@ -312,7 +313,7 @@ def main() -> None:
         cases += extra_cases("distill")
     store = Path(args.store)
     data = pickle.loads(store.read_bytes()) if store.is_file() and not args.refresh else {}
-    if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.ALL_NAMES) or "down" not in d for d in data.values() if d):
+    if set(data) != {c["id"] for c in cases} or any(len(d["rows"][0]) != len(F.ALL_NAMES) or "wraps" not in d for d in data.values() if d):
         data = {}
         for c in cases:
             data[c["id"]] = corpus_data(Path(args.cache) / c["corpus"], c)

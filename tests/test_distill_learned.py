@@ -242,3 +242,52 @@ def test_the_context_model_reads_the_columns_its_weights_name() -> None:
     base = ranker.Ranker(weights).scores(rows, near, group, down)
     named = dict(weights, context_features=list(weights.get("context_features", ranker.CONTEXT)))
     assert ranker.Ranker(named).scores(rows, near, group, down) == base
+
+
+SESSION_PY = '''\
+class Session:
+    def request(self, method, url, **kwargs):
+        prepared = self.prepare(method, url)
+        return self.send(prepared, **kwargs)
+
+    def prepare(self, method, url):
+        return (method, url)
+
+    def send(self, prepared, **kwargs):
+        return prepared
+
+    def get(self, url, **kwargs):
+        """Sends a GET request."""
+        kwargs.setdefault("allow_redirects", True)
+        return self.request("GET", url, **kwargs)
+
+    def post(self, url, data=None, **kwargs):
+        """Sends a POST request."""
+        return self.request("POST", url, data=data, **kwargs)
+
+    def put(self, url, data=None, **kwargs):
+        """Sends a PUT request."""
+        return self.request("PUT", url, data=data, **kwargs)
+'''
+
+
+def test_thin_wrappers_of_one_unit_take_one_place(tmp_path) -> None:
+    """`get`, `post` and `put` each only hand over to `Session.request`: one way in, not three of the
+    pack's places; `request`, which does the work, is no wrapper."""
+    from codegraph.distill.topology import build_model
+
+    (tmp_path / "client").mkdir()
+    (tmp_path / "client" / "__init__.py").write_text("")
+    (tmp_path / "client" / "sessions.py").write_text(SESSION_PY)
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    model = build_model(index)
+    base = "client/sessions.py::Session."
+    assert {m: features.wrapper_of(model, base + m) for m in ("get", "post", "put", "request")} == {
+        "get": base + "request", "post": base + "request", "put": base + "request", "request": ""}
+    uids = [base + m for m in ("get", "post", "put", "request", "prepare")]
+    scores = [5.0, 4.0, 3.0, 2.0, 1.0]
+    wraps = [features.wrapper_of(model, u) for u in uids]
+    chosen = ranker.select(scores, [100] * 5, uids, ["client/sessions.py::Session"] * 5, ["method"] * 5, wraps=wraps)
+    assert [uids[i] for i in chosen] == [base + "get", base + "request", base + "prepare"]
+    assert len(ranker.select(scores, [100] * 5, uids, ["client/sessions.py::Session"] * 5, ["method"] * 5)) == 5

@@ -264,7 +264,7 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     us = [model.units[u] for u in cands.uids]
     outside = NAMES.index("non_arch")
     chosen = select(scores, [u.end_byte - u.start_byte for u in us], cands.uids, [u.parent or "" for u in us],
-                    [u.kind for u in us], [r[outside] >= 1 for r in cands.rows])
+                    [u.kind for u in us], [r[outside] >= 1 for r in cands.rows], wraps=list(cands.wraps) or None)
     role_cols = role_columns(ranker)
     picked = jobs(index, model, [cands.uids[i] for i in chosen], roles, plan.picks)  # job features: the chosen units' only
     full = [cands.rows[i] + j for i, j in zip(chosen, picked)]

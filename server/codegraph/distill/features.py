@@ -90,6 +90,7 @@ class Candidates:
     near: list[list[int]]  # each candidate's callers and callees (candidate positions)
     group: list[int]  # each candidate's type (or file, outside a type), as a number
     down: list[list[int]] = ()  # each candidate's callees on the walk's selection graph (candidate positions): the context's direction
+    wraps: list[str] = ()  # the one unit each candidate hands over to when it is a thin wrapper (`wrapper_of`), else ""
 
 
 def _log(n: float) -> float:
@@ -458,4 +459,20 @@ def candidates(index, model: Model, roles, entries, picks=(), selection: dict[st
     near = [sorted({*o, *n}) if o and n else o + n for o, n in zip(out, inc)]
     groups: dict[str, int] = {}
     group = [groups.setdefault(u.parent or u.path, len(groups)) for u in units]
-    return Candidates(uids, rows, near, group, sel_out)
+    return Candidates(uids, rows, near, group, sel_out, [wrapper_of(model, uid) for uid in uids])
+
+
+WRAPPER_CALLS = 3  # a thin wrapper makes at most this many calls, one of them to a project unit
+
+
+def wrapper_of(model, uid: str) -> str:
+    """The one project unit a function or method hands over to when that is all it does (`Session.get` →
+    `Session.request`, `api.post` → `api.request`: a verb's shortcut, a public alias), "" otherwise. Such
+    wrappers of one unit are alike: the selection keeps one of them (ranker.select)."""
+    u = model.units[uid]
+    if u.kind not in ("function", "method"):
+        return ""
+    callees = model.out.get(uid, ())
+    if len(callees) != 1 or len(model.calls.get(uid, ())) > WRAPPER_CALLS:
+        return ""
+    return next(iter(callees))

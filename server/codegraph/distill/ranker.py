@@ -193,10 +193,13 @@ def role_columns(ranker: Ranker) -> list[int]:
 
 
 def select(scores: list[float], sizes: list[int], uids: list[str], parents: list[str], kinds: list[str],
-           outside: list[bool] | None = None, max_units: int = MAX_UNITS, max_bytes: int = MAX_BODY_BYTES) -> list[int]:
+           outside: list[bool] | None = None, max_units: int = MAX_UNITS, max_bytes: int = MAX_BODY_BYTES,
+           wraps: list[str] | None = None) -> list[int]:
     """Candidates in score order (ties: the stable candidate order) under the unit and byte caps;
     a member of a type already chosen is left to it, as is a type whose member was chosen. `outside`:
-    material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places."""
+    material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places.
+    `wraps`: the unit a thin wrapper hands over to; of the wrappers of one unit in one type (or among the
+    functions outside types) one is chosen — `get`, `post`, `put` … each calling `request` are one way in."""
     # best first; a stable sort keeps equal scores in candidate order (as a (-score, i) key would)
     order = [i for i in sorted(range(len(scores)), key=scores.__getitem__, reverse=True) if not (outside and outside[i])]
     twin = twins(uids, kinds, sizes)
@@ -211,8 +214,13 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
             continue
         if kinds[i] not in ("function", "method", "constructor", "statement") and any(parents[j] == uids[i] for j in chosen):
             continue
+        alike = f"{wraps[i]}\0{parents[i]}" if wraps and wraps[i] else ""
+        if alike in taken:
+            continue
         chosen.append(i)
         taken.add(uids[i])
+        if alike:
+            taken.add(alike)
         used += sizes[i]
     return chosen
 
