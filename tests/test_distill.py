@@ -80,6 +80,18 @@ def test_fixture_gold_roles_and_skeleton(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_unbelieved_units_never_take_a_skeleton_place(name: str, monkeypatch) -> None:
+    """A unit the score does not believe in fills a free place in the context lane only: in a small code base every
+    candidate is chosen, and those past the context lane's cap once spilled into the skeleton — the lower a helper
+    called from everywhere scored, the later it came and the likelier it took a skeleton place (a refit put the
+    py-service fixture's logging helper there). Here the score believes none of its picks."""
+    learned = engine._learned
+    monkeypatch.setattr(engine, "_learned", lambda *a: [(u, engine.AUX, why) for u, _, why in learned(*a)])
+    for uid, s in by_id(pack_of(built(name))).items():
+        assert s["lane"] != "skeleton" or s["roles"] != ["AUXILIARY"], uid
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_fixture_frames_fit_release_cap_in_both_formats(name: str) -> None:
     for fmt in ("json", "markdown"):
         result = run_distill_frame(built(name), {"format": fmt})

@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-3"
 # The plan's walk feeds the learned selection; the fitted weights are part of the policy (their digest).
-POLICY_VERSION = f"learned-{weights_digest()};flow;lanes16/12/4;units32;labels32;body98304;tests-out;bodies-first"
+POLICY_VERSION = f"learned-{weights_digest()};flow;lanes16/12/4;unbelieved-context;units32;labels32;body98304;tests-out;bodies-first"
 QUESTION_POLICY = "seed-bodies-first;words-where-ranked;one-place-per-name"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 
@@ -280,7 +280,9 @@ def _follow_learned(picks: list[tuple[str, str, str]], roles, sched: Scheduler) 
     syntax signals it also shows after it."""
     order: dict[str, list[str]] = {}
     for uid, role, why in picks:
-        lanes = ("boundary", "skeleton", "context") if role == BOUNDARY else ("context", "skeleton") if role == AUX else ("skeleton", "context")
+        # a unit the score does not believe in takes the context lane only: past its cap it once spilled into the
+        # skeleton, so in a small code base the lowest scored (a helper called from everywhere) took skeleton places
+        lanes = ("boundary", "skeleton", "context") if role == BOUNDARY else ("context",) if role == AUX else ("skeleton", "context")
         for lane in lanes:
             if sched.sel.lane_count(lane) < LANE_CAPS[lane] and sched.try_add(uid, lane, f"learned:{ROLE_KEYS.get(role, 'context')}"):
                 break
