@@ -170,22 +170,6 @@ def test_a_python_package_defining_a_name_itself_wins_over_a_star_import(tmp_pat
     assert target(index, "main.py", "f") == "pkg/__init__.py::f"
 
 
-def test_a_re_export_added_to_a_package_later_rebinds_its_importers(tmp_path):
-    """An edit to `__init__.py`'s imports alone defines nothing, yet changes what `from pkg import get` binds."""
-    index = index_of(tmp_path, {
-        "pkg/__init__.py": "",
-        "pkg/api.py": "def get():\n    return 1\n",
-        "main.py": "from pkg import get\n\ndef main():\n    return get()\n",
-    })
-    assert target(index, "main.py", "get") is None
-    (tmp_path / "pkg" / "__init__.py").write_text("from .api import get\n")
-    index.refresh_path("pkg/__init__.py")
-    assert target(index, "main.py", "get") == "pkg/api.py::get"
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    index.refresh_path("pkg/__init__.py")
-    assert target(index, "main.py", "get") is None
-
-
 def test_typescript_named_import_alias_resolves(tmp_path):
     index = index_of(tmp_path, {
         "src/a.ts": "export function make(): number { return 1; }\n",
