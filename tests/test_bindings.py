@@ -125,51 +125,6 @@ def test_relative_import_resolves_within_the_package(tmp_path):
     assert target(index, "pkg/b.py", "f") == "pkg/a.py::f"
 
 
-def test_a_name_a_python_package_re_exports_resolves_to_its_definition(tmp_path):
-    index = index_of(tmp_path, {
-        "pkg/__init__.py": (
-            "from .sessions import Session\n"
-            "from .api import get as fetch\n"
-            "from .star import *\n"
-            "from .impl import Own\n"
-            "class Own:\n    pass\n"
-            "try:\n    from ._fast import speed\nexcept ImportError:\n    from ._slow import speed\n"
-        ),
-        "pkg/sessions.py": "class Session:\n    def send(self):\n        return 1\n",
-        "pkg/api.py": "def get():\n    return 1\n",
-        "pkg/star.py": "def starred():\n    return 1\n\ndef _private():\n    return 2\n",
-        "pkg/impl.py": "class Own:\n    pass\n",
-        "pkg/_fast.py": "def speed():\n    return 1\n",
-        "pkg/_slow.py": "def speed():\n    return 2\n",
-        "pkg/inner.py": "from . import Session\n\ndef make():\n    return Session()\n",
-        "main.py": (
-            "import pkg\nfrom pkg import Session, fetch, starred, _private, Own, speed\n\n"
-            "def main():\n"
-            "    s = Session()\n    s.send()\n    fetch()\n    pkg.fetch()\n    starred()\n    pkg.starred()\n"
-            "    _private()\n    Own()\n    speed()\n"
-        ),
-    })
-    assert target(index, "main.py", "Session") == "pkg/sessions.py::Session"
-    assert target(index, "main.py", "send") == "pkg/sessions.py::Session.send"
-    assert target(index, "main.py", "fetch") == "pkg/api.py::get"
-    assert target(index, "main.py", "fetch", 1) == "pkg/api.py::get"
-    assert target(index, "main.py", "starred") == "pkg/star.py::starred"
-    assert target(index, "main.py", "starred", 1) == "pkg/star.py::starred"
-    assert target(index, "pkg/inner.py", "Session") == "pkg/sessions.py::Session"
-    assert target(index, "main.py", "_private") is None  # a star import passes on no `_name`
-    assert target(index, "main.py", "Own") == "pkg/__init__.py::Own"  # what __init__.py defines itself wins
-    assert target(index, "main.py", "speed") is None  # two imports of the name (try/except): which one is unknown
-
-
-def test_a_python_package_defining_a_name_itself_wins_over_a_star_import(tmp_path):
-    index = index_of(tmp_path, {
-        "pkg/__init__.py": "from .star import *\n\ndef f():\n    return 0\n",
-        "pkg/star.py": "def f():\n    return 1\n",
-        "main.py": "from pkg import f\n\ndef main():\n    return f()\n",
-    })
-    assert target(index, "main.py", "f") == "pkg/__init__.py::f"
-
-
 def test_typescript_named_import_alias_resolves(tmp_path):
     index = index_of(tmp_path, {
         "src/a.ts": "export function make(): number { return 1; }\n",

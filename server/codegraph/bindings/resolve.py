@@ -274,27 +274,15 @@ class Resolver(ResolverIndexes):
         return hit
 
     def _passed_on(self, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
-        """What a module passes on under `name` without defining it: a name it imports and
-        re-exports (`export { ref } from './ref'`; compiled code imports from a module only what
-        it exports, so its one import of that name is the one; a Python package's `__init__.py`
-        with `from .sessions import Session`, when that is its only import of the name — two, as
-        in `try: from ._speedups import f` / `except ImportError: from ._native import f`, leave
-        it unknown), or the one among its `export * from` / `from .x import *` modules' names
-        (a package's `index.ts`; Python's star passes on no `_name`). A name the module defines
-        itself was looked up before this; defined and imported both, it is unknown."""
+        """What a JavaScript module passes on under `name` without defining it: a name it imports
+        and re-exports (`export { ref } from './ref'`; compiled code imports from a module only what
+        it exports, so its one import of that name is the one), or the one among its `export * from`
+        modules' names (a package's `index.ts`)."""
         facts = self.files.get(path)
-        if facts is None or depth >= MAX_PASSED_ON:
+        if facts is None or depth >= MAX_PASSED_ON or spec_of(facts).module_system != "path":
             return None
-        system = spec_of(facts).module_system
-        if system not in ("path", "python"):
-            return None
-        imported = self.imports_by_local.get(path, {}).get(name)
-        if imported:
-            if system == "python" and (len(imported) != 1 or self.top.get(path, {}).get(name)):
-                return None
+        if name in self.imports_by_local.get(path, {}):
             return self._import_binding(facts, name, depth + 1)
-        if system == "python" and (name.startswith("_") or self.top.get(path, {}).get(name)):
-            return None
         found: dict[str, tuple[str, str | Unit]] = {}
         for imp in facts.imports:
             sub = self._module_file(facts, imp.module, imp.level) if imp.name == "*" else None
@@ -348,7 +336,7 @@ class Resolver(ResolverIndexes):
                 target = self._unique(self._commonjs_exports(path).get(imp.name))
             if target is not None:
                 return ("unit", target)
-            passed = self._passed_on(path, imp.name, depth) if path != facts.path else None
+            passed = self._passed_on(path, imp.name, depth)
             if passed is not None:  # `import { ref } from '@vue/reactivity'`: its index.ts re-exports it
                 return passed
             if spec.module_system == "python":  # `from pkg import mod`
