@@ -17,6 +17,7 @@ from codegraph.distill.facts import SourceRow
 from codegraph.distill.topology import build_model
 from codegraph.index.index import RootIndex
 from codegraph.requests import run_distill_frame
+from test_distill_learned import same_as_measuring_every_trial
 
 
 def _repo(root: Path, files: dict[str, str]) -> RootIndex:
@@ -157,7 +158,7 @@ def test_a_question_packs_body_gate_stays_exact(tmp_path: Path) -> None:
     """A body that holds the code of a unit the question points to also shortens the status's list of
     what is left out, so the gate measures it rather than skip it by its size: at every budget, in both
     formats, the pack is the one measuring every trial gives."""
-    from codegraph.distill import engine, pack
+    from codegraph.distill import engine
 
     index = _repo(tmp_path, {"bp/__init__.py": "from .core import register_blueprint, App\n", "bp/core.py": BLUEPRINTS})
 
@@ -173,11 +174,4 @@ def test_a_question_packs_body_gate_stays_exact(tmp_path: Path) -> None:
                     got.append(str(e))
         return got
 
-    pruned = answers()
-    saved = pack._body_growth
-    try:
-        pack._body_growth = lambda t, i: -10**9  # never skip: every trial assembled and measured
-        measured = answers()
-    finally:
-        pack._body_growth = saved
-    assert pruned == measured
+    same_as_measuring_every_trial(answers)

@@ -121,11 +121,27 @@ def test_the_main_module_is_the_one_the_others_call_into() -> None:
     assert main["module_share"] > port["module_share"], (main["module_share"], port["module_share"])
 
 
+def same_as_measuring_every_trial(answers) -> list:
+    """`answers()` with the pack gate's size bound, asserted equal to `answers()` with every trial
+    assembled and measured (the bound only saves work); returns the first."""
+    from codegraph.distill import pack
+
+    pruned = answers()
+    saved = pack._body_growth
+    try:
+        pack._body_growth = lambda t, i: -10**9  # never skip: every trial assembled and measured
+        measured = answers()
+    finally:
+        pack._body_growth = saved
+    assert pruned == measured
+    return pruned
+
+
 def test_a_body_that_cannot_fit_is_skipped_exactly() -> None:
     """The pack gate skips a body whose bytes alone overflow the frame without measuring it: at every
     budget, in both formats, the pack is the one measuring every trial gives (markdown's "body left out"
     line is longer than JSON's entry: the bound reads the longer)."""
-    from codegraph.distill import engine, pack
+    from codegraph.distill import engine
 
     def answers() -> list:
         got = []
@@ -138,14 +154,7 @@ def test_a_body_that_cannot_fit_is_skipped_exactly() -> None:
                     got.append(run_distill_frame(index, {"format": fmt, "budgetBytes": budget}))
         return got
 
-    pruned = answers()
-    saved = pack._body_growth
-    try:
-        pack._body_growth = lambda t, i: -10**9  # never skip: every trial assembled and measured
-        measured = answers()
-    finally:
-        pack._body_growth = saved
-    assert pruned == measured
+    pruned = same_as_measuring_every_trial(answers)
     assert any("body_left_out" in s for r in pruned if "pack" in r for s in r["pack"]["sources"]), "a budget must leave a body out"
 
 

@@ -16,9 +16,9 @@ import pytest
 
 from codegraph.distill import features, ranker, roles, signals
 from codegraph.distill.topology import build_model
-from codegraph.index.index import RootIndex
 from codegraph.requests import run_distill_frame
 from test_distill import built  # one fixture index per name, shared
+from test_likely_families import _build  # the same small-repository builder
 
 
 class _Shares:
@@ -29,15 +29,6 @@ class _Shares:
 
     def raised_by(self, row):
         return [(float(len(self.names) - i), n) for i, n in enumerate(self.names)]
-
-
-def _index(tmp_path: Path, files: dict[str, str]) -> RootIndex:
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    index = RootIndex(tmp_path, use_cache=False)
-    index.build()
-    return index
 
 
 # ---- 1. a walk feature that names a role is a reason for that role only ----------------------------
@@ -88,7 +79,7 @@ def test_a_file_or_module_feature_is_never_a_reason() -> None:
 
 def test_an_orchestrator_names_what_it_drives(tmp_path: Path) -> None:
     """"drives 1 resolved owner and 1 held component, passes 1 call result on" left nothing to check."""
-    index = _index(tmp_path, {
+    index = _build(tmp_path, {
         "parser.py": "def parse(t):\n    return tok(t)\n\n\ndef tok(t):\n    return t\n",
         "store.py": "def save(x):\n    return log(x)\n\n\ndef log(x):\n    return x\n",
         "app.py": ("from parser import parse\nfrom store import save\n\n\n"
@@ -99,7 +90,7 @@ def test_an_orchestrator_names_what_it_drives(tmp_path: Path) -> None:
 
 
 def test_a_sinks_reason_names_the_call_it_writes_through(tmp_path: Path) -> None:
-    index = _index(tmp_path, {"store.py": "import sqlite3\n\n\ndef open_db(path):\n    return sqlite3.connect(path)\n"})
+    index = _build(tmp_path, {"store.py": "import sqlite3\n\n\ndef open_db(path):\n    return sqlite3.connect(path)\n"})
     model = build_model(index)
     why = roles.classify(index, model, [])["store.py::open_db"][roles.PERSIST][1]
     assert why == "calls `sqlite3.connect` (imported I/O)", why
@@ -136,7 +127,7 @@ GO = {"go.mod": "module t\n"}
 def test_a_boundary_reason_says_what_its_syntax_is(tmp_path: Path, files: dict[str, str], uid: str, said: str) -> None:
     """"error/cleanup syntax: return" was said of raft's `ValidateConfig` (it returns a new error), "if, return"
     of `HasExistingState`."""
-    index = _index(tmp_path, files)
+    index = _build(tmp_path, files)
     model = build_model(index)
     got = roles.boundary_roles(index, model, set(model.units))
     assert got[uid][1] == said, got[uid][1]
@@ -155,7 +146,7 @@ def test_a_boundary_reason_says_what_its_syntax_is(tmp_path: Path, files: dict[s
 def test_handing_an_error_on_or_cleaning_up_is_no_boundary(tmp_path: Path, files: dict[str, str], uid: str) -> None:
     """"error/cleanup syntax: try" was said of toml's `Tokenizer.expect` (a `?`: the error handed on), "with"
     of click's `wrap_text` (an indentation context): a boundary catches, recovers, handles or raises an error."""
-    index = _index(tmp_path, files)
+    index = _build(tmp_path, files)
     model = build_model(index)
     assert uid in model.units
     assert uid not in roles.boundary_roles(index, model, set(model.units))
@@ -190,7 +181,7 @@ def test_a_module_statement_is_shown_by_its_first_line_beside_its_stable_symbol(
 
 
 def test_a_statement_label_never_shows_a_credential(tmp_path: Path) -> None:
-    index = _index(tmp_path, {"settings.py": 'if __name__ == "__main__":\n    API_TOKEN = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"\n'})
+    index = _build(tmp_path, {"settings.py": 'if __name__ == "__main__":\n    API_TOKEN = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"\n'})
     u = next(u for u in index.resolver.units.values() if u.kind == "statement")
     label = roles.statement_label(u, index.sources[u.path])
     assert label == 'if __name__ == "__main__":…' and "ghp_" not in label, label
@@ -215,7 +206,7 @@ def test_an_overload_stub_gives_its_place_to_its_implementation() -> None:
 
 def test_a_unit_that_turns_an_error_into_another_is_a_boundary(tmp_path: Path) -> None:
     """A `?` alone hands an error on; `.map_err(…)?` turns it into the crate's own first (a boundary)."""
-    index = _index(tmp_path, {**RUST, "src/lib.rs": (
+    index = _build(tmp_path, {**RUST, "src/lib.rs": (
         "pub struct Error;\n\npub fn port(s: &str) -> Result<u16, Error> {\n"
         "    let p = s.parse::<u16>().map_err(|_| Error)?;\n    Ok(p)\n}\n")})
     model = build_model(index)

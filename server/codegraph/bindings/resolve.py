@@ -180,7 +180,7 @@ class Resolver(ResolverIndexes):
         return self._memo_members[key]
 
     def _find_member(self, t: Unit, name: str) -> Unit | None:
-        for cur in self._lineage(t):
+        for cur in self.lineage(t):
             found = self.members_of(cur).get(name)
             hit = self._unique(found)
             if hit is None and found:
@@ -192,11 +192,12 @@ class Resolver(ResolverIndexes):
                 return hit
         return None
 
-    def _lineage(self, t: Unit):
-        """`t`, then its supertypes level by level (each once, at most MAX_SUPER_DEPTH levels)."""
+    def lineage(self, t: Unit, levels: int = MAX_SUPER_DEPTH):
+        """`t`, then its supertypes level by level (each once, at most `levels` levels). Lazy: a caller
+        that found what it looks for stops the walk."""
         seen: set[str] = set()
         frontier = [t]
-        for _ in range(MAX_SUPER_DEPTH):
+        for _ in range(levels):
             nxt: list[Unit] = []
             for cur in frontier:
                 if cur.id in seen:
@@ -644,7 +645,7 @@ class Resolver(ResolverIndexes):
     def _declared_field(self, t: Unit, name: str) -> tuple[Unit | None, ...] | None:
         """(the declared type of field `name` of `t` or its supertypes, None when a call made it) —
         or None when no type of the lineage has such a field."""
-        for cur in self._lineage(t):
+        for cur in self.lineage(t):
             held = next((h for n, h in cur.attrs if n == name), None)
             if held is not None:
                 facts = self.files.get(cur.path)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, FileFacts, Unit
 from ..languages import BY_NAME
-from .rules import _segments, _top_level_split, self_and_supertypes
+from .rules import _segments, _top_level_split
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
@@ -456,7 +456,7 @@ class ForeignValues:
         """What the member `name` of `owner` (or of its supertypes) is known to hold; None when
         no such member is recorded."""
         resolver = self.index.resolver
-        for cur in self_and_supertypes(resolver, owner, 5):
+        for cur in resolver.lineage(owner, 5):
             facts = self.index.files.get(cur.path)
             if facts is None:
                 return ""
@@ -602,7 +602,7 @@ class ForeignValues:
         if hit is None:
             hit = any(
                 sup.unit == t.id and sup.name not in _UNTYPED and not any(u.kind in CLASS_KINDS for u in self.by_name().get(sup.name, ()))
-                for t in self_and_supertypes(self.index.resolver, owner, 6)
+                for t in self.index.resolver.lineage(owner, 6)
                 for facts in (self.index.files.get(t.path),) if facts is not None
                 for sup in facts.supertypes
             )

@@ -12,7 +12,7 @@ import re
 from ..index.facts import CLASS_KINDS, FileFacts, Unit
 from ..languages import BY_NAME
 from .foreign import _dict_scoping
-from .rules import _PRIVATE, _private_name, self_and_supertypes
+from .rules import _PRIVATE, _private_name
 
 
 _MEMBER_READ = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")  # `astUtils.isFunction`
@@ -126,7 +126,7 @@ class Guards:
         if self._members_named(t, name) or any(u.ext_type for u in self.by_name().get(name, ())):
             return False
         resolver = self.index.resolver
-        for cur in self_and_supertypes(resolver, t, 6):
+        for cur in resolver.lineage(t, 6):
             bound = {u.name for u in resolver.supertypes_of(cur)}
             facts = self.index.files.get(cur.path)
             for sup in facts.supertypes if facts is not None else ():

@@ -107,22 +107,6 @@ RULE_CONFIDENCE: dict[str, float] = {
 _K_FACTOR = {1: 1.0, 2: 0.5, 3: 0.33}
 
 
-def self_and_supertypes(resolver, t: Unit, levels: int):
-    """`t`, then the types above it breadth first, each once, `levels` levels deep (a type the
-    resolver binds back to one it has seen is not walked again). Lazy: a caller that found what
-    it looks for stops the walk."""
-    frontier, seen = [t], set()
-    for _ in range(levels):
-        nxt = []
-        for cur in frontier:
-            if cur.id in seen:
-                continue
-            seen.add(cur.id)
-            yield cur
-            nxt += resolver.supertypes_of(cur)
-        frontier = nxt
-        if not frontier:
-            break
 # What each rule guessed, in the words a reader of an answer needs (explore's `## Flow` says
 # "likely: …" with these; the JSON and the call queries keep the rule's name)
 RULE_WORDS: dict[str, str] = {

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
-from .rules import _calls, _is_test, _segments, _type_args, self_and_supertypes
+from .rules import _calls, _is_test, _segments, _type_args
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
@@ -233,7 +233,7 @@ class TypedReceivers:
 
     def _member_type(self, t: Unit, name: str) -> tuple[Unit | None, str]:
         """What member `name` of type `t` (or of its supertypes) holds: (type, rule)."""
-        for cur in self_and_supertypes(self.index.resolver, t, 5):
+        for cur in self.index.resolver.lineage(t, 5):
             held = next((h for n, h in cur.attrs if n == name), None)
             if held:
                 facts = self.index.files.get(cur.path)
