@@ -1623,3 +1623,27 @@ def test_a_member_of_the_type_the_question_names_is_the_variant_asked_about(tmp_
     assert _named_types_best_member(q, cands, score) == {"src/ReflectiveAdapterFactory.kt::ReflectiveAdapterFactory.create"}
     out = explore(idx, ExploreRequest(question, 6000, True), lambda: None)
     assert "val bindings = parameters.map { it.trim() }.filter { it.isNotEmpty() }" in out["text"]
+
+
+def test_callers_count_for_a_unit_only_from_the_main_path(tmp_path):
+    """How much the library leans on a unit is read from the library's own callers: an example,
+    a tool or a test calling a public function many times says how it is used, not that the flow
+    runs through it (the ranking's `log_in` would otherwise lift every re-exported entry)."""
+    from codegraph.explore.features import _library_callers
+
+    files = {
+        "pkg/core.py": "def parse(x):\n    return x\n\ndef helper(x):\n    return x\n",
+        "pkg/run.py": "from pkg.core import helper\n\ndef run(x):\n    return helper(x)\n\ndef again(x):\n    return helper(x)\n",
+        "examples/one.py": "from pkg.core import parse\n\ndef demo():\n    return parse(1)\n",
+        "examples/two.py": "from pkg.core import parse\n\ndef demo2():\n    return parse(2)\n",
+        "tests/test_core.py": "from pkg.core import parse\n\ndef test_parse():\n    assert parse(3)\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, "utf-8")
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    g, units = idx.graph.g, idx.resolver.units
+    assert g.in_degree("pkg/core.py::parse") >= 2  # the graph itself keeps every caller
+    assert _library_callers(g, units, "pkg/core.py::parse") == 0
+    assert _library_callers(g, units, "pkg/core.py::helper") == 2

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from ..index.facts import Unit
 from ..model.facts import in_test_module
+from ..workspace.scope import is_test_path
 from .relevance import TEST_SUPPORT_DIR, TEST_SUPPORT_NAME, path_prior, split_words, stem
 
 LEXICAL_CANDIDATES = 200  # the best lexical matches, before the graph adds their neighbours
@@ -199,7 +200,7 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
             s.seeds.get(uid, 0.0),
             s.ppr.get(uid, 0.0),
             math.log1p(len(out_nbrs.get(uid, ()))),
-            math.log1p(g.in_degree(uid) if uid in g else 0),
+            math.log1p(_library_callers(g, units, uid)),
             float(len((out_nbrs.get(uid, set()) | in_nbrs.get(uid, set())) & top_set)),
             1.0 / (1 + near_top[uid]) if uid in near_top else 0.0,
             float(uid in s.spine),
@@ -226,6 +227,24 @@ def feature_rows(index, likely, s: Signals, cands: list[Unit], postings: dict[st
         for u in cands
     ]
     return rows, links
+
+
+def _library_callers(g, units, uid: str) -> int:
+    """Distinct callers on the project's main path: an example, a tool or test support calling
+    a unit says how it is used, not that the library leans on it."""
+    if uid not in g:
+        return 0
+    n = 0
+    for p in g.predecessors(uid):
+        u = units.get(p)
+        if _main_path(u.path if u is not None else p) and (u is None or not in_test_module(u)):
+            n += 1
+    return n
+
+
+@lru_cache(maxsize=65_536)
+def _main_path(path: str) -> bool:
+    return path_prior(path) >= 0.6 and not is_test_path(path)
 
 
 def lexical_order(bm25: dict[str, float]) -> list[str]:
