@@ -167,6 +167,53 @@ def test_rust_use_alias_resolves(tmp_path):
     assert target(index, "src/main.rs", "h") == "src/util.rs::helper"
 
 
+def test_rust_name_a_module_passes_on_resolves_to_its_definition(tmp_path):
+    """`use crate::builder::Command` where `builder/mod.rs` only says `pub use command::Command`
+    (a path from the module itself, to its child `mod command;`) or `pub use self::arg::*`: the
+    importer reaches the definition, and the type a field declares is the struct."""
+    index = index_of(tmp_path, {
+        "src/lib.rs": "mod builder;\nmod parser;\n",
+        "src/builder/mod.rs": "mod command;\nmod arg;\npub use command::Command;\npub use self::arg::*;\n",
+        "src/builder/command.rs": "pub struct Command { n: u32 }\nimpl Command {\n    pub fn find(&self) -> u32 { self.n }\n}\n",
+        "src/builder/arg.rs": "pub struct Arg;\nimpl Arg {\n    pub fn new() -> Self { Arg }\n}\n",
+        "src/parser/mod.rs": (
+            "use crate::builder::{Arg, Command};\n"
+            "pub struct Validator<'cmd> { cmd: &'cmd Command }\n"
+            "impl<'cmd> Validator<'cmd> {\n    pub fn check(&self) -> u32 { Arg::new(); self.cmd.find() }\n}\n"
+        ),
+    })
+    assert target(index, "src/parser/mod.rs", "new") == "src/builder/arg.rs::Arg.new"
+    assert target(index, "src/parser/mod.rs", "find") == "src/builder/command.rs::Command.find"
+
+
+def test_a_re_export_added_to_a_module_later_rebinds_its_importers(tmp_path):
+    """An edit to a module's imports alone defines nothing, yet changes what its importers bind:
+    `pub use` in a Rust `mod.rs`, `export { f } from './f'` in a JavaScript index."""
+    index = index_of(tmp_path, {
+        "src/lib.rs": "mod api;\nmod app;\n",
+        "src/api/mod.rs": "mod fetch;\n",
+        "src/api/fetch.rs": "pub fn get() -> u32 { 1 }\n",
+        "src/app.rs": "use crate::api::get;\nfn main() { get(); }\n",
+        "web/index.js": "",
+        "web/f.js": "export function f() { return 1; }\n",
+        "web/main.js": "import { f } from './index';\nfunction main() { return f(); }\n",
+    })
+    assert target(index, "src/app.rs", "get") is None
+    assert target(index, "web/main.js", "f") is None
+    (tmp_path / "src" / "api" / "mod.rs").write_text("mod fetch;\npub use fetch::get;\n")
+    index.refresh_path("src/api/mod.rs")
+    (tmp_path / "web" / "index.js").write_text("export { f } from './f';\n")
+    index.refresh_path("web/index.js")
+    assert target(index, "src/app.rs", "get") == "src/api/fetch.rs::get"
+    assert target(index, "web/main.js", "f") == "web/f.js::f"
+    (tmp_path / "src" / "api" / "mod.rs").write_text("mod fetch;\n")
+    index.refresh_path("src/api/mod.rs")
+    (tmp_path / "web" / "index.js").write_text("")
+    index.refresh_path("web/index.js")
+    assert target(index, "src/app.rs", "get") is None
+    assert target(index, "web/main.js", "f") is None
+
+
 def test_rust_associated_function_of_a_type_two_modules_name_alike(tmp_path):
     """A crate is one member scope for Rust (impl blocks may sit in any of its files): two modules'
     `ResponseFuture` pooled their `new`s, and `ResponseFuture::new(rx)` stayed unknown while the

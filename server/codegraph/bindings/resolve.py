@@ -237,7 +237,14 @@ class Resolver(ResolverIndexes):
                         return cand
             return None
         if system == "crate":
-            return self.rust_modules.get(_crate_absolute(spec.module_names(facts.path)[0], module))
+            here = spec.module_names(facts.path)[0]
+            if not module.startswith(("crate::", "self::", "super::")) and module not in ("crate", "self", "super"):
+                # a path from the current module first (`use command::Command` in a `mod.rs`
+                # that declares `mod command;`), then from the crate root
+                child = self.rust_modules.get(f"{here}::{module}")
+                if child is not None:
+                    return child
+            return self.rust_modules.get(_crate_absolute(here, module))
         return None
 
     def _go_package_dir(self, import_path: str) -> str | None:
@@ -275,12 +282,13 @@ class Resolver(ResolverIndexes):
         return hit
 
     def _passed_on(self, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
-        """What a JavaScript module passes on under `name` without defining it: a name it imports
-        and re-exports (`export { ref } from './ref'`; compiled code imports from a module only what
-        it exports, so its one import of that name is the one), or the one among its `export * from`
-        modules' names (a package's `index.ts`)."""
+        """What a JavaScript module or a Rust module passes on under `name` without defining it: a
+        name it imports and re-exports (`export { ref } from './ref'`, `pub use command::Command`;
+        code that compiles imports from a module only what it exports, so its one import of that
+        name is the one), or the one among its `export * from` / `pub use x::*` modules' names (a
+        package's `index.ts`, a `mod.rs`)."""
         facts = self.files.get(path)
-        if facts is None or depth >= MAX_PASSED_ON or spec_of(facts).module_system != "path":
+        if facts is None or depth >= MAX_PASSED_ON or spec_of(facts).module_system not in ("path", "crate"):
             return None
         if name in self.imports_by_local.get(path, {}):
             return self._import_binding(facts, name, depth + 1)

@@ -303,9 +303,29 @@ class ResolverIndexes:
         if old is None:
             return self._names_defined(new), set()
         names, members = self._changed_names(old, new)
+        names |= self._changed_passed_on(old, new)
         if spec_of(new).member_scope != "file":  # methods of a type live in many files of its package
             return names | {m for _, m in members}, set()
         return names, members
+
+    def _changed_passed_on(self, old: FileFacts, new: FileFacts) -> set[str]:
+        """Names a module may pass on whose imports changed (`pub use command::Command` added to a
+        `mod.rs`, `export { f } from './f'` removed): their importers bind through them. A star
+        import passes on what its module defines."""
+        if spec_of(new).module_system not in ("path", "crate"):
+            return set()
+
+        def named(f: FileFacts) -> set[tuple[str, str, str, int]]:
+            return {(i.module, i.name, i.alias, i.level) for i in f.imports if i.name != ""}
+
+        names: set[str] = set()
+        for module, name, alias, level in named(old) ^ named(new):
+            if name != "*":
+                names.add(alias or name)
+                continue
+            where = self._module_file(new, module, level)  # type: ignore[attr-defined]  # the Resolver's
+            names |= set(self.top.get(where, {})) if where else set()
+        return names
 
     def _referencing(self, names: set[str], members: set[tuple[str, str]]) -> set[str]:
         dirty: set[str] = set()
