@@ -214,6 +214,41 @@ def test_a_re_export_added_to_a_module_later_rebinds_its_importers(tmp_path):
     assert target(index, "web/main.js", "f") is None
 
 
+def test_a_typed_parameter_of_an_anonymous_function_types_the_calls_on_it(tmp_path):
+    """`func(cmd *Command, args []string) { cmd.Help() }` inside a Go function, `(it: Item) =>
+    it.run()` in TypeScript: the parameter's declared type proves the call. The same name bound
+    elsewhere in the callable with another type, or by an untyped parameter, is left unknown."""
+    index = index_of(tmp_path, {
+        "cmd.go": (
+            "package cli\n\ntype Command struct{ name string }\n\n"
+            "func (c *Command) Help() error { return nil }\n\n"
+            "func Register(add func(f func(cmd *Command, args []string))) {\n"
+            "\tadd(func(cmd *Command, args []string) {\n\t\tcmd.Help()\n\t})\n}\n\n"
+            "type Mux struct{}\n\nfunc (m *Mux) Use() {}\n\n"
+            "func Shadowed() {\n\tvar r *Mux\n\tr.Use()\n\tgo func(r *Command) { r.Help() }(nil)\n}\n"
+        ),
+        "a.ts": (
+            "export class Item { run(): number { return 1 } }\n"
+            "export class Other { run(): number { return 2 } }\n"
+            "export function all(items: Item[]) {\n"
+            "  items.forEach((it: Item, i?: number) => it.run())\n"
+            "  items.map(function (x: Item) { return x.run() })\n"
+            "}\n"
+            "export function mixed(items: Item[], others: Other[]) {\n"
+            "  items.forEach((y: Item) => y.run())\n"
+            "  others.forEach(y => y.run())\n"
+            "}\n"
+        ),
+    })
+    assert target(index, "cmd.go", "Help") == "cmd.go::Command.Help"
+    assert target(index, "a.ts", "run") == "a.ts::Item.run"
+    assert target(index, "a.ts", "run", 1) == "a.ts::Item.run"
+    assert target(index, "a.ts", "run", 2) is None  # `y` is an Item in one arrow, unknown in the other
+    assert target(index, "a.ts", "run", 3) is None
+    assert target(index, "cmd.go", "Use") is None  # `r` is a *Mux here and a *Command in the literal
+    assert target(index, "cmd.go", "Help", 1) is None
+
+
 def test_rust_associated_function_of_a_type_two_modules_name_alike(tmp_path):
     """A crate is one member scope for Rust (impl blocks may sit in any of its files): two modules'
     `ResponseFuture` pooled their `new`s, and `ResponseFuture::new(rx)` stayed unknown while the

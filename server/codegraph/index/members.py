@@ -66,17 +66,20 @@ def _outside_type_args(t: str) -> str:
 
 
 def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Unit]:
-    """Units whose callables get the (name, type) of the locals they declare with a type; a name
-    declared twice with different types in one callable gets "" (which one a call sees is a
-    question of blocks, left unknown)."""
+    """Units whose callables get the (name, type) of the locals they declare with a type, the
+    typed parameters of the anonymous functions inside included; a name declared twice with
+    different types in one callable, or also bound by an untyped parameter of an anonymous
+    function (`@untyped`), gets "" (which one a call sees is a question of blocks, left unknown).
+    `@local` names a body binds otherwise (Java's every local, typed or not) only when untyped."""
     callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in callables]
     found: dict[str, dict[str, str]] = {}
     untyped: dict[str, set[str]] = {}  # callable → names it binds without a type (`@local` captures)
+    unknown: dict[str, set[str]] = {}  # callable → names an anonymous function's untyped parameter binds
     for caps in matches:
         names, types = caps.get("name"), caps.get("type")
-        if caps.get("local"):
-            names, types = caps["local"], None
+        if caps.get("local") or caps.get("untyped"):
+            names, types = caps.get("local") or caps["untyped"], None
         elif not names or not types:
             continue
         at = names[0].start_byte
@@ -89,7 +92,7 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
             continue
         owner = callables[i]
         if types is None:
-            untyped.setdefault(owner.id, set()).add(text(names[0]))
+            (unknown if caps.get("untyped") else untyped).setdefault(owner.id, set()).add(text(names[0]))
             continue
         declared = _type_name(types[0])
         if declared in ("var", "let", "auto"):  # Java `var x = …` declares no type
@@ -102,6 +105,10 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     for uid, names_ in untyped.items():  # a local with no type of its own is still a local
         seen = found.setdefault(uid, {})
         for name in sorted(names_ - seen.keys()):
+            seen[name] = ""
+    for uid, names_ in unknown.items():  # bound without a type beside a typed one: either
+        seen = found.setdefault(uid, {})
+        for name in sorted(names_):
             seen[name] = ""
     if not found:
         return units

@@ -435,7 +435,22 @@ _COMMON = dict(
     body_types=frozenset({"class_body", "statement_block", "interface_body", "enum_body", "object_type"}),
 )
 
-_TS_DECLARATIONS = "(variable_declarator name: (identifier) @name type: (type_annotation) @type)"
+# typed locals, and the typed parameters of the anonymous functions a callable holds
+# (`items.forEach((it: Item) => it.run())`): a call inside on the parameter sees its type;
+# their untyped parameters are locals too (the same name typed elsewhere in the callable is
+# then unknown)
+_TS_DECLARATIONS = """
+(variable_declarator name: (identifier) @name type: (type_annotation) @type)
+(arrow_function parameters: (formal_parameters [(required_parameter pattern: (identifier) @name type: (type_annotation) @type)
+                                                (optional_parameter pattern: (identifier) @name type: (type_annotation) @type)]))
+(function_expression parameters: (formal_parameters [(required_parameter pattern: (identifier) @name type: (type_annotation) @type)
+                                                     (optional_parameter pattern: (identifier) @name type: (type_annotation) @type)]))
+(arrow_function parameter: (identifier) @untyped)
+(arrow_function parameters: (formal_parameters [(required_parameter pattern: (identifier) @untyped !type)
+                                                (optional_parameter pattern: (identifier) @untyped !type)]))
+(function_expression parameters: (formal_parameters [(required_parameter pattern: (identifier) @untyped !type)
+                                                     (optional_parameter pattern: (identifier) @untyped !type)]))
+"""
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
     declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, **_COMMON

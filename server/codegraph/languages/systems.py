@@ -39,6 +39,7 @@ GO_DECLARATIONS = """
 (var_spec name: (identifier) @name type: (_) @type)
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 """
 
 
