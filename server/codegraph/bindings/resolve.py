@@ -24,7 +24,7 @@ from pathlib import Path
 from ..languages.spec import last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
-from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, module_binds, package_key, scope_key, spec_of
+from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, module_binds, package_key, scope_key, spec_of
 
 SELF_WORDS = {"self", "this", "Self"}
 
@@ -487,6 +487,9 @@ class Resolver(ResolverIndexes):
                 sub = self.py_modules.get(f"{names[0]}.{name}") if names else None
                 return ("module", sub) if sub else None
             return None
+        if kind == "this":
+            caller = self.units.get(where)
+            return self._this_member(caller, name) if caller is not None else None
         if kind == "package":
             found: list[Unit] = []
             for path in self.go_dirs.get(where, ()):
@@ -534,6 +537,8 @@ class Resolver(ResolverIndexes):
         method, owner = self._enclosing_type(caller)
         if owner is not None and method is not None and receiver in {method.receiver, "this", "Self"} and receiver:
             return owner
+        if owner is None and receiver == "this" and caller is not None and caller.receiver == "this":
+            return self._this_object(caller)
         if receiver in ("super()", "super") and owner is not None:
             supers = self.supertypes_of(owner)
             return ("super", owner.id) if supers else None
@@ -567,6 +572,41 @@ class Resolver(ResolverIndexes):
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head
+
+    def _this_object(self, caller: Unit) -> tuple[str, str] | None:
+        """`this` inside a function of no type whose own object is named where it is defined: an
+        entry of an object literal (`module.exports = { host() { this.get(…) } }`), a function
+        assigned to a member (`app.init = function () { this.set(…) }`, `T.prototype.m = function`).
+        ("this", caller id) when the name is the object's (not the qualname of a function around it)."""
+        facts = self.files.get(caller.path)
+        owner = member_owner(caller)
+        if facts is None or owner is None or spec_of(facts).module_system != "path":
+            return None
+        parent = self.units.get(caller.parent) if caller.parent else None
+        if parent is not None and parent.kind != "statement" and (parent.is_type or owner == parent.qualname):
+            return None  # a class's member (its type binds `this`), or a name its nesting gave it
+        return ("this", caller.id)
+
+    def _this_member(self, caller: Unit, name: str) -> Unit | None:
+        """Member `name` of the object `this` is in `caller` (`_this_object`): the one callable filed
+        under the same object name in the same scope (both at module level, or both in one function).
+        When the name is a function of the file (`function T() {}` with `T.prototype.m = function`),
+        a prototype method (kind "method") sees the prototype's methods and a function assigned to T
+        (`T.create = function`, kind "function") T's own: an object literal has both kinds of entry."""
+        facts = self.files[caller.path]
+        owner = member_owner(caller)
+        found = self.members.get((scope_key(facts), owner), {}).get(name) if owner else None
+        if not found:
+            return None
+        here = self._module_level(caller)
+        found = [u for u in found if u.is_callable and (u.parent == caller.parent or (here and self._module_level(u)))]
+        if any(u.is_callable for u in self.top.get(facts.path, {}).get(owner, ())):
+            found = [u for u in found if u.kind == caller.kind]
+        return self._unique(found)
+
+    def _module_level(self, u: Unit) -> bool:
+        parent = self.units.get(u.parent) if u.parent else None
+        return parent is None or (parent.kind == "statement" and parent.parent is None)
 
     def _call_result(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int = 0) -> Unit | None:
         """The type a call expression used as a receiver evaluates to: `new X(…)` is an X; a proven

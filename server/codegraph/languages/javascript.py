@@ -237,6 +237,25 @@ def refine_kind(node: Node, kind: str) -> str:
     return "variable" if value is not None and value.type in _VARIABLE_VALUES else ""
 
 
+_OWN_THIS = frozenset({"function_expression", "function", "generator_function"})
+
+
+def receiver_name(node: Node) -> str:
+    """"this" for a callable whose own `this` is the object it is called on: a method, and a
+    `function` assigned to a member (`app.init = function`, `T.prototype.m = function`) or held
+    by an object literal's entry (`{ f: function () {} }`); "" for an arrow function (its `this`
+    is the enclosing one's) and a function declared or held by a variable (called bare)."""
+    if node.type == "assignment_expression":
+        value = node.child_by_field_name("right")
+    elif node.type == "pair":
+        value = node.child_by_field_name("value")
+    elif node.type in ("variable_declarator", "function_declaration", "generator_function_declaration"):
+        return ""
+    else:
+        return "this"
+    return "this" if value is not None and value.type in _OWN_THIS else ""
+
+
 def supertypes(node: Node) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for child in node.children:
@@ -425,7 +444,8 @@ _COMMON = dict(
     parse_import=parse_import,
     supertypes=supertypes,
     module_statements=module_statements,
-    receiver_name=lambda node: "this",
+    receiver_name=receiver_name,
+    function_receiver=True,
     receiver_type=_assigned_owner,
     assigned_to=commonjs_export_of,
     default_export="module.exports",

@@ -1,0 +1,89 @@
+"""`this` in JavaScript functions of no class: the object a function is a member of is named where
+it is defined (an object literal's entry, a function assigned to a member), and `this.m()` inside
+it reaches that object's one member `m`. An arrow function has no `this` of its own, and a function
+nested in another is no member of the object the outer one belongs to."""
+
+from __future__ import annotations
+
+from test_bindings import index_of, target
+
+LITERAL = """
+module.exports = {
+  get header() { return this.req.headers; },
+  set header(val) { this.req.headers = val; },
+  host() {
+    const proxy = this.app.proxy;
+    return this.get('Host');
+  },
+  get(field) { return this.header[field]; },
+  later: function () { return this.get('X'); },
+  arrow: () => this.get('Y'),
+};
+"""
+
+ASSIGNED = """
+var app = exports = module.exports = {};
+app.init = function init() {
+  this.settings = {};
+  this.defaultConfiguration();
+};
+app.defaultConfiguration = function () {
+  this.set('env', 'dev');
+  this.missing();
+};
+app.set = function set(setting, val) { this.settings[setting] = val; return this; };
+app.quick = () => this.set('x', 1);
+"""
+
+PROTOTYPE = """
+function Layer(path) { this.path = path; }
+Layer.create = function (path) { return this.check(path); };
+Layer.check = function (path) { return path; };
+Layer.prototype.match = function (path) { return this.handle(path) && this.check(path); };
+Layer.prototype.handle = function (path) { return this.path === path; };
+"""
+
+NESTED = """
+function makeApi() {
+  function helper() { return 1; }
+  return {
+    run() { return this.helper(); },
+  };
+}
+const table = {
+  one() { return this.two(); },
+  two() { return 2; },
+};
+function other() {
+  const table = { two() { return 3; } };
+  return table;
+}
+"""
+
+
+def test_this_in_an_object_literal_entry_reaches_the_literal_s_member(tmp_path):
+    index = index_of(tmp_path, {"lib/request.js": LITERAL})
+    assert target(index, "lib/request.js", "get", 0) == "lib/request.js::get"  # in a method
+    assert target(index, "lib/request.js", "get", 1) == "lib/request.js::get"  # in `k: function`
+    assert target(index, "lib/request.js", "get", 2) is None  # an arrow's `this` is the module's
+
+
+def test_this_in_a_function_assigned_to_a_member_reaches_the_object_s_member(tmp_path):
+    index = index_of(tmp_path, {"lib/application.js": ASSIGNED})
+    assert target(index, "lib/application.js", "defaultConfiguration") == "lib/application.js::app.defaultConfiguration"
+    assert target(index, "lib/application.js", "set", 0) == "lib/application.js::app.set"
+    assert target(index, "lib/application.js", "missing") is None
+    assert target(index, "lib/application.js", "set", 1) is None  # an arrow function
+
+
+def test_this_in_a_prototype_method_reaches_prototype_methods_and_in_a_static_one_statics(tmp_path):
+    index = index_of(tmp_path, {"lib/layer.js": PROTOTYPE})
+    assert target(index, "lib/layer.js", "check", 0) == "lib/layer.js::Layer.check"  # in `Layer.create`
+    assert target(index, "lib/layer.js", "handle") == "lib/layer.js::Layer.handle"
+    assert target(index, "lib/layer.js", "check", 1) is None  # a static is no member of an instance
+
+
+def test_a_literal_in_a_function_is_no_member_of_that_function_and_same_names_elsewhere_do_not_count(tmp_path):
+    index = index_of(tmp_path, {"lib/api.js": NESTED})
+    assert target(index, "lib/api.js", "helper") is None
+    assert target(index, "lib/api.js", "two") == "lib/api.js::table.two"
