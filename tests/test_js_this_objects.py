@@ -87,3 +87,54 @@ def test_a_literal_in_a_function_is_no_member_of_that_function_and_same_names_el
     index = index_of(tmp_path, {"lib/api.js": NESTED})
     assert target(index, "lib/api.js", "helper") is None
     assert target(index, "lib/api.js", "two") == "lib/api.js::table.two"
+
+
+# ---- compiled ES modules (TypeScript's CommonJS output) ------------------------------------
+
+UTILS = """
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.isFunction = exports.ContextUtils = void 0;
+class ContextUtils {
+    static create() { return new ContextUtils(); }
+    getArgs() { return []; }
+}
+exports.ContextUtils = ContextUtils;
+const isFunction = (val) => typeof val === 'function';
+exports.isFunction = isFunction;
+function hidden() { return 1; }
+"""
+CREATOR = """
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const context_utils_1 = require("./context-utils");
+class Creator extends context_utils_1.ContextUtils {
+    constructor() {
+        super();
+        this.utils = new context_utils_1.ContextUtils();
+        context_utils_1.ContextUtils.create();
+        (0, context_utils_1.isFunction)(this.utils) && this.getArgs();
+        context_utils_1.hidden();
+    }
+}
+exports.Creator = Creator;
+"""
+
+
+def test_a_compiled_es_module_s_exports_bind_through_require(tmp_path):
+    index = index_of(tmp_path, {"lib/context-utils.js": UTILS, "lib/creator.js": CREATOR})
+    path = "lib/creator.js"
+    assert target(index, path, "ContextUtils") == "lib/context-utils.js::ContextUtils"  # `new m_1.ContextUtils()`
+    assert target(index, path, "create") == "lib/context-utils.js::ContextUtils.create"
+    assert target(index, path, "isFunction") == "lib/context-utils.js::isFunction"  # `(0, m_1.isFunction)(…)`
+    assert target(index, path, "getArgs") == "lib/context-utils.js::ContextUtils.getArgs"  # through the supertype
+    assert target(index, path, "hidden") is None  # not exported
+
+
+def test_adding_an_export_alias_re_resolves_its_importers(tmp_path):
+    before = UTILS.replace("exports.isFunction = isFunction;\n", "")
+    index = index_of(tmp_path, {"lib/context-utils.js": before, "lib/creator.js": CREATOR})
+    assert target(index, "lib/creator.js", "isFunction") is None
+    index.open_document("lib/context-utils.js", before.lstrip("\n"))
+    index.set_document("lib/context-utils.js", UTILS.lstrip("\n").encode(), None)
+    assert target(index, "lib/creator.js", "isFunction") == "lib/context-utils.js::isFunction"

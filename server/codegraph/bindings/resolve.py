@@ -252,15 +252,30 @@ class Resolver(ResolverIndexes):
 
     def _commonjs_exports(self, path: str) -> dict[str, list[Unit]]:
         """Name → the definitions a CommonJS module exports by assignment (`exports.f = function`,
-        `module.exports.f = …`); empty for any other file."""
+        `module.exports.f = …`, and a name of the module as `exports.Store = Store;`); empty for any
+        other file."""
         found = [self.members.get((path, owner)) for owner in COMMONJS_EXPORTS]
         found = [b for b in found if b and any(b.values())]  # a bucket keeps names whose definitions left
-        if len(found) < 2:
+        facts = self.files.get(path)
+        aliases = facts.export_aliases if facts is not None else ()
+        if len(found) < 2 and not aliases:
             return found[0] if found else {}
+        hit = self._memo_exports.get(path)
+        if hit is not None:
+            return hit
         merged: dict[str, list[Unit]] = defaultdict(list)
+        self._memo_exports[path] = merged  # a cycle of modules exporting each other's imports ends here
         for bucket in found:
             for name, units in bucket.items():
                 merged[name] += units
+        for name, local in aliases:
+            here = self.top.get(path, {}).get(local)
+            if here:
+                merged[name] += here
+            elif facts is not None:  # `exports.Store = Store;` of an imported `Store`
+                bound = self._import_binding(facts, local)
+                if bound is not None and bound[0] == "unit" and bound[1] not in merged[name]:
+                    merged[name].append(bound[1])
         return merged
 
     def _import_binding(self, facts: FileFacts, local: str, depth: int = 0) -> tuple[str, str | Unit] | None:

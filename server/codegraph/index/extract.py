@@ -354,6 +354,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         referenced=referenced_names(calls, imports, supertypes, refs),
         refs=tuple(refs),
         distill_marks=_distill_marks(spec, units, matches.syntax),
+        export_aliases=spec.export_aliases(root),
     )
 
 

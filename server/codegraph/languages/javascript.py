@@ -50,12 +50,14 @@ _JS_DEFS = _COMMON_DEFS + """
 (field_definition property: (_) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)]))) @method
 """
 
+# `(0, m_1.f)(…)`: compiled ES modules call an imported function so (its `this` left undefined)
 CALLS = """
 (call_expression function: (identifier) @name) @call
 (call_expression function: (super) @name) @call
 (call_expression function: (member_expression object: (super) @receiver property: (_) @name)) @call
 (call_expression function: (member_expression object: (_) @receiver property: (_) @name)) @call
 (new_expression constructor: (identifier) @name) @construct
+(call_expression function: (parenthesized_expression (sequence_expression . (number) . (member_expression object: (_) @receiver property: (_) @name) .))) @call
 (new_expression constructor: (member_expression object: (_) @receiver property: (_) @name)) @construct
 """
 
@@ -238,6 +240,23 @@ def refine_kind(node: Node, kind: str) -> str:
 
 
 _OWN_THIS = frozenset({"function_expression", "function", "generator_function"})
+
+
+def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
+    """(X, Y) of each module-level `exports.X = Y;` / `module.exports.X = Y;`, Y a plain name: how
+    compiled ES modules export (`exports.Store = Store;`)."""
+    out: list[tuple[str, str]] = []
+    for stmt in root.children:
+        expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
+        if expr is None or expr.type != "assignment_expression":
+            continue
+        left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+        if left is None or right is None or left.type != "member_expression" or right.type != "identifier":
+            continue
+        obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
+        if obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in _COMMONJS_EXPORTS:
+            out.append((text(prop), text(right)))
+    return tuple(out)
 
 
 def receiver_name(node: Node) -> str:
@@ -446,6 +465,7 @@ _COMMON = dict(
     module_statements=module_statements,
     receiver_name=receiver_name,
     function_receiver=True,
+    export_aliases=export_aliases,
     receiver_type=_assigned_owner,
     assigned_to=commonjs_export_of,
     default_export="module.exports",
