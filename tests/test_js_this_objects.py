@@ -138,3 +138,22 @@ def test_adding_an_export_alias_re_resolves_its_importers(tmp_path):
     index.open_document("lib/context-utils.js", before.lstrip("\n"))
     index.set_document("lib/context-utils.js", UTILS.lstrip("\n").encode(), None)
     assert target(index, "lib/creator.js", "isFunction") == "lib/context-utils.js::isFunction"
+
+
+# ---- a module's own value: `export default Name;`, `module.exports = Name;` ------------------
+
+def test_a_default_import_binds_the_definition_a_module_exports_by_name(tmp_path):
+    index = index_of(tmp_path, {
+        "lib/AxError.js": "export const CODE = 1;\nclass AxError extends Error {\n  static from(e) { return new AxError(e); }\n}\nexport default AxError;\n",
+        "lib/store.js": "function Store() {}\nStore.prototype.get = function () {};\nmodule.exports = Store;\n",
+        "lib/request.js": "function Request() {}\nfunction build() {}\nmodule.exports = Request;\nmodule.exports.build = build;\n",
+        "lib/main.js": (
+            "import AxError from './AxError.js';\nconst Store = require('./store');\nconst Request = require('./request');\n"
+            "function main() {\n  const s = new Store();\n  Request.build();\n  throw AxError.from(new AxError('x'));\n}\n"
+        ),
+    })
+    path = "lib/main.js"
+    assert target(index, path, "Store") == "lib/store.js::Store"
+    assert target(index, path, "from") == "lib/AxError.js::AxError.from"
+    assert target(index, path, "AxError") == "lib/AxError.js::AxError"
+    assert target(index, path, "build") == "lib/request.js::build"  # members added to the exports stay its members

@@ -269,6 +269,8 @@ class Resolver(ResolverIndexes):
             for name, units in bucket.items():
                 merged[name] += units
         for name, local in aliases:
+            if not name:  # the module's own value, not one of its members
+                continue
             here = self.top.get(path, {}).get(local)
             if here:
                 merged[name] += here
@@ -288,6 +290,16 @@ class Resolver(ResolverIndexes):
             if hit is not None or not depth:  # a miss deep in a chain may be the chain's cap
                 self._memo_imports[key] = hit
         return hit
+
+    def _own_binding(self, facts: FileFacts, local: str, depth: int) -> tuple[str, str | Unit] | None:
+        """What a module-level name of `facts` denotes: its one definition there, else its import."""
+        here = self.top.get(facts.path, {}).get(local)
+        if here:
+            hit = self._unique(here)
+            return ("unit", hit) if hit is not None else None
+        if depth >= MAX_PASSED_ON:
+            return None
+        return self._import_binding(facts, local, depth + 1)
 
     def _passed_on(self, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
         """What a JavaScript module passes on under `name` without defining it: a name it imports
@@ -346,6 +358,11 @@ class Resolver(ResolverIndexes):
                         return ("unit", target)
                     if self._commonjs_exports(path):  # no definition is the export: the exports object is
                         return ("module", path)
+                    own = [local for name, local in target_facts.export_aliases if not name]
+                    if len(own) == 1:  # `export default Store;`, `module.exports = Store;`: what Store names there
+                        bound = self._own_binding(target_facts, own[0], depth)
+                        if bound is not None:
+                            return bound
                 continue
             target = self._unique(self.top.get(path, {}).get(imp.name))
             if target is None:  # `const { f } = require('./m')` with `exports.f = …` in m

@@ -244,9 +244,15 @@ _OWN_THIS = frozenset({"function_expression", "function", "generator_function"})
 
 def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
     """(X, Y) of each module-level `exports.X = Y;` / `module.exports.X = Y;`, Y a plain name: how
-    compiled ES modules export (`exports.Store = Store;`)."""
+    compiled ES modules export (`exports.Store = Store;`); ("", Y) of `module.exports = Y;` and
+    `export default Y;`: the module's own value, what a default import binds."""
     out: list[tuple[str, str]] = []
     for stmt in root.children:
+        if stmt.type == "export_statement":
+            value = stmt.child_by_field_name("value")
+            if value is not None and value.type == "identifier" and any(c.type == "default" for c in stmt.children):
+                out.append(("", text(value)))
+            continue
         expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
         if expr is None or expr.type != "assignment_expression":
             continue
@@ -254,7 +260,9 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
         if left is None or right is None or left.type != "member_expression" or right.type != "identifier":
             continue
         obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
-        if obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in _COMMONJS_EXPORTS:
+        if text(left) == "module.exports":
+            out.append(("", text(right)))
+        elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in _COMMONJS_EXPORTS:
             out.append((text(prop), text(right)))
     return tuple(out)
 
