@@ -157,3 +157,22 @@ def test_a_default_import_binds_the_definition_a_module_exports_by_name(tmp_path
     assert target(index, path, "from") == "lib/AxError.js::AxError.from"
     assert target(index, path, "AxError") == "lib/AxError.js::AxError"
     assert target(index, path, "build") == "lib/request.js::build"  # members added to the exports stay its members
+
+
+def test_the_names_an_exported_object_literal_holds_bind_through_the_module(tmp_path):
+    index = index_of(tmp_path, {
+        "lib/ast-utils.js": "function isId(n) { return !!n; }\nfunction other() {}\nmodule.exports = {\n  ...base,\n  isId,\n  check: other,\n  inline(n) { return isId(n); },\n};\n",
+        "lib/utils.js": "export function named() {}\nconst findKey = (o, k) => k;\nexport default {\n  findKey,\n  ...more,\n  size: named,\n};\n",
+        "lib/rule.js": (
+            "const astUtils = require('./ast-utils');\nimport utils from './utils.js';\nimport * as ns from './utils.js';\n"
+            "function create() {\n  astUtils.isId(1); astUtils.check(); astUtils.inline(2);\n  utils.findKey({}, 'a'); utils.size(); utils.named(); ns.named();\n}\n"
+        ),
+    })
+    path = "lib/rule.js"
+    assert target(index, path, "isId") == "lib/ast-utils.js::isId"
+    assert target(index, path, "check") == "lib/ast-utils.js::other"
+    assert target(index, path, "inline") == "lib/ast-utils.js::inline"
+    assert target(index, path, "findKey") is None  # the spread after it may replace it
+    assert target(index, path, "size") == "lib/utils.js::named"
+    assert target(index, path, "named", 0) is None  # the default object holds no `named`
+    assert target(index, path, "named", 1) == "lib/utils.js::named"  # the namespace does

@@ -269,7 +269,7 @@ class Resolver(ResolverIndexes):
             for name, units in bucket.items():
                 merged[name] += units
         for name, local in aliases:
-            if not name:  # the module's own value, not one of its members
+            if not name or name.startswith("default."):  # the module's own value and its members
                 continue
             here = self.top.get(path, {}).get(local)
             if here:
@@ -363,6 +363,8 @@ class Resolver(ResolverIndexes):
                         bound = self._own_binding(target_facts, own[0], depth)
                         if bound is not None:
                             return bound
+                    elif not own and any(name.startswith("default.") for name, _ in target_facts.export_aliases):
+                        return ("default", path)  # `export default { find, … }`
                 continue
             target = self._unique(self.top.get(path, {}).get(imp.name))
             if target is None:  # `const { f } = require('./m')` with `exports.f = …` in m
@@ -519,6 +521,11 @@ class Resolver(ResolverIndexes):
                 sub = self.py_modules.get(f"{names[0]}.{name}") if names else None
                 return ("module", sub) if sub else None
             return None
+        if kind == "default":  # a member of the object `export default { find, … }` exports
+            facts = self.files.get(where)
+            locals_ = [local for key, local in facts.export_aliases if key == f"default.{name}"] if facts is not None else []
+            bound = self._own_binding(facts, locals_[0], 0) if len(locals_) == 1 else None
+            return bound[1] if bound is not None and bound[0] == "unit" else None
         if kind == "this":
             caller = self.units.get(where)
             return self._this_member(caller, name) if caller is not None else None

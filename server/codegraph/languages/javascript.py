@@ -242,22 +242,49 @@ def refine_kind(node: Node, kind: str) -> str:
 _OWN_THIS = frozenset({"function_expression", "function", "generator_function"})
 
 
+def _object_aliases(obj: Node, prefix: str) -> list[tuple[str, str]]:
+    """(prefix + key, name) of an object literal's entries that hold a plain name: `{ a, b: c }`.
+    A spread may bring any key: only the entries after the last one count, and a key given twice none."""
+    entries = obj.named_children
+    spreads = [i for i, e in enumerate(entries) if e.type == "spread_element"]
+    if spreads:
+        entries = entries[spreads[-1] + 1 :]
+    out: list[tuple[str, str]] = []
+    for entry in entries:
+        if entry.type == "shorthand_property_identifier":
+            out.append((prefix + text(entry), text(entry)))
+        elif entry.type == "pair":
+            key, value = entry.child_by_field_name("key"), entry.child_by_field_name("value")
+            if key is not None and value is not None and key.type == "property_identifier" and value.type == "identifier":
+                out.append((prefix + text(key), text(value)))
+    keys = [k for k, _ in out]
+    return [(k, v) for k, v in out if keys.count(k) == 1]
+
+
 def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
     """(X, Y) of each module-level `exports.X = Y;` / `module.exports.X = Y;`, Y a plain name: how
-    compiled ES modules export (`exports.Store = Store;`); ("", Y) of `module.exports = Y;` and
-    `export default Y;`: the module's own value, what a default import binds."""
+    compiled ES modules export (`exports.Store = Store;`), and (X, Y) of `module.exports = { X: Y }`
+    (`{ Y }` too); ("", Y) of `module.exports = Y;` and `export default Y;`: the module's own value,
+    what a default import binds; ("default.X", Y) of `export default { X: Y }`: that value's members."""
     out: list[tuple[str, str]] = []
     for stmt in root.children:
         if stmt.type == "export_statement":
             value = stmt.child_by_field_name("value")
             if value is not None and value.type == "identifier" and any(c.type == "default" for c in stmt.children):
                 out.append(("", text(value)))
+            elif value is not None and value.type == "object":
+                out += _object_aliases(value, "default.")
             continue
         expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
         if expr is None or expr.type != "assignment_expression":
             continue
         left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
-        if left is None or right is None or left.type != "member_expression" or right.type != "identifier":
+        if left is None or right is None or left.type != "member_expression":
+            continue
+        if right.type == "object" and text(left) == "module.exports":
+            out += _object_aliases(right, "")
+            continue
+        if right.type != "identifier":
             continue
         obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
         if text(left) == "module.exports":

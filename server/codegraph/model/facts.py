@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "47"
+EXTRACTOR_VERSION = "48"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -228,8 +228,9 @@ class FileFacts:
     distill_marks: bytes = field(default=b"", compare=False, repr=False)
     # (exported name, local name) of a CommonJS module's `exports.X = Y;` statements at module level,
     # Y a plain name: compiled ES modules export so (`exports.Store = Store;`), and `require` of such a
-    # module returns an object whose member X is what Y names there; ("", Y) of `module.exports = Y;`
-    # and `export default Y;` (the module's own value); () for every other file
+    # module returns an object whose member X is what Y names there (so does `module.exports = { X: Y }`);
+    # ("", Y) of `module.exports = Y;` and `export default Y;` (the module's own value); ("default.X", Y)
+    # of `export default { X: Y }` (its members); () for every other file
     export_aliases: tuple[tuple[str, str], ...] = ()
 
     def names_referenced(self) -> tuple[str, ...]:
