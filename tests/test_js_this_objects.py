@@ -176,3 +176,13 @@ def test_the_names_an_exported_object_literal_holds_bind_through_the_module(tmp_
     assert target(index, path, "size") == "lib/utils.js::named"
     assert target(index, path, "named", 0) is None  # the default object holds no `named`
     assert target(index, path, "named", 1) == "lib/utils.js::named"  # the namespace does
+
+
+def test_a_compiled_barrel_passes_on_its_modules_exports(tmp_path):
+    index = index_of(tmp_path, {
+        "lib/pipes/pipes-consumer.js": '"use strict";\nexports.PipesConsumer = void 0;\nclass PipesConsumer {}\nexports.PipesConsumer = PipesConsumer;\nclass Hidden {}\n',
+        "lib/pipes/index.js": '"use strict";\nconst tslib_1 = require("tslib");\ntslib_1.__exportStar(require("./pipes-consumer"), exports);\n',
+        "lib/router.js": 'const pipes_1 = require("./pipes");\nfunction make() {\n  new pipes_1.PipesConsumer();\n  new pipes_1.Hidden();\n}\n',
+    })
+    assert target(index, "lib/router.js", "PipesConsumer") == "lib/pipes/pipes-consumer.js::PipesConsumer"
+    assert target(index, "lib/router.js", "Hidden") is None  # not exported

@@ -316,7 +316,8 @@ class Resolver(ResolverIndexes):
             sub = self._module_file(facts, imp.module, imp.level) if imp.name == "*" else None
             if sub is None or sub == path:
                 continue
-            hit = self._unique(self.top.get(sub, {}).get(name))
+            exported = self._commonjs_exports(sub)  # a CommonJS module passes on what it exports
+            hit = self._unique(exported.get(name) if exported else self.top.get(sub, {}).get(name))
             bound = ("unit", hit) if hit is not None else self._passed_on(sub, name, depth + 1)
             if bound is not None:
                 found[bound[1].id if isinstance(bound[1], Unit) else bound[1]] = bound
@@ -365,6 +366,8 @@ class Resolver(ResolverIndexes):
                             return bound
                     elif not own and any(name.startswith("default.") for name, _ in target_facts.export_aliases):
                         return ("default", path)  # `export default { find, … }`
+                    elif not own and any(i.name == "*" for i in target_facts.imports):
+                        return ("module", path)  # a module of `export * from …` only: what it passes on
                 continue
             target = self._unique(self.top.get(path, {}).get(imp.name))
             if target is None:  # `const { f } = require('./m')` with `exports.f = …` in m

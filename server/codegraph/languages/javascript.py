@@ -73,6 +73,13 @@ JSX_CALLS = CALLS + """
 IMPORTS = "(import_statement) @import"
 # `export { a, b as c } from './x'`, `export * from './x'`: a module passing another's names on
 IMPORTS += "\n(export_statement source: (string)) @import"
+# TypeScript's CommonJS output of `export * from './x'`: `tslib_1.__exportStar(require("./x"), exports)`
+IMPORTS += """
+(call_expression
+  function: [(identifier) (member_expression property: (property_identifier))] @fn
+  arguments: (arguments . (call_expression function: (identifier) @req arguments: (arguments . (string) .)) . (identifier) @to .)
+  (#match? @fn "__exportStar$") (#eq? @req "require") (#eq? @to "exports")) @import
+"""
 # CommonJS: `const x = require('./x')`, `const { a, b: c } = require('./x')`
 IMPORTS += """
 (variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
@@ -128,9 +135,18 @@ def _parse_reexport(node: Node) -> list[Import]:
     return out
 
 
+def _parse_export_star(node: Node) -> list[Import]:
+    """`__exportStar(require("./x"), exports)` passes on all of x's names, as `export * from './x'`."""
+    inner = node.child_by_field_name("arguments").named_children[0]
+    source = inner.child_by_field_name("arguments").named_children[0]
+    return [Import(_unquote(text(source)), "*", "", node.start_point.row + 1)]
+
+
 def parse_import(node: Node) -> list[Import]:
     if node.type == "variable_declarator":
         return _parse_require(node)
+    if node.type == "call_expression":
+        return _parse_export_star(node)
     if node.type == "export_statement":
         return _parse_reexport(node)
     line = node.start_point.row + 1
