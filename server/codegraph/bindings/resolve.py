@@ -24,7 +24,7 @@ from pathlib import Path
 from ..languages.spec import last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
-from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, module_binds, package_key, scope_key, spec_of
+from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, module_binds, package_key, scope_key, spec_of
 
 SELF_WORDS = {"self", "this", "Self"}
 
@@ -259,15 +259,32 @@ class Resolver(ResolverIndexes):
 
     def _commonjs_exports(self, path: str) -> dict[str, list[Unit]]:
         """Name → the definitions a CommonJS module exports by assignment (`exports.f = function`,
-        `module.exports.f = …`); empty for any other file."""
+        `module.exports.f = …`, and a name of the module as `exports.Store = Store;`); empty for any
+        other file."""
         found = [self.members.get((path, owner)) for owner in COMMONJS_EXPORTS]
         found = [b for b in found if b and any(b.values())]  # a bucket keeps names whose definitions left
-        if len(found) < 2:
+        facts = self.files.get(path)
+        aliases = facts.export_aliases if facts is not None else ()
+        if len(found) < 2 and not aliases:
             return found[0] if found else {}
+        hit = self._memo_exports.get(path)
+        if hit is not None:
+            return hit
         merged: dict[str, list[Unit]] = defaultdict(list)
+        self._memo_exports[path] = merged  # a cycle of modules exporting each other's imports ends here
         for bucket in found:
             for name, units in bucket.items():
                 merged[name] += units
+        for name, local in aliases:
+            if not name or name.startswith("default."):  # the module's own value and its members
+                continue
+            here = self.top.get(path, {}).get(local)
+            if here:
+                merged[name] += here
+            elif facts is not None:  # `exports.Store = Store;` of an imported `Store`
+                bound = self._import_binding(facts, local)
+                if bound is not None and bound[0] == "unit" and bound[1] not in merged[name]:
+                    merged[name].append(bound[1])
         return merged
 
     def _import_binding(self, facts: FileFacts, local: str, depth: int = 0) -> tuple[str, str | Unit] | None:
@@ -280,6 +297,16 @@ class Resolver(ResolverIndexes):
             if hit is not None or not depth:  # a miss deep in a chain may be the chain's cap
                 self._memo_imports[key] = hit
         return hit
+
+    def _own_binding(self, facts: FileFacts, local: str, depth: int) -> tuple[str, str | Unit] | None:
+        """What a module-level name of `facts` denotes: its one definition there, else its import."""
+        here = self.top.get(facts.path, {}).get(local)
+        if here:
+            hit = self._unique(here)
+            return ("unit", hit) if hit is not None else None
+        if depth >= MAX_PASSED_ON:
+            return None
+        return self._import_binding(facts, local, depth + 1)
 
     def _passed_on(self, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
         """What a JavaScript module or a Rust module passes on under `name` without defining it: a
@@ -297,7 +324,8 @@ class Resolver(ResolverIndexes):
             sub = self._module_file(facts, imp.module, imp.level) if imp.name == "*" else None
             if sub is None or sub == path:
                 continue
-            hit = self._unique(self.top.get(sub, {}).get(name))
+            exported = self._commonjs_exports(sub)  # a CommonJS module passes on what it exports
+            hit = self._unique(exported.get(name) if exported else self.top.get(sub, {}).get(name))
             bound = ("unit", hit) if hit is not None else self._passed_on(sub, name, depth + 1)
             if bound is not None:
                 found[bound[1].id if isinstance(bound[1], Unit) else bound[1]] = bound
@@ -339,6 +367,15 @@ class Resolver(ResolverIndexes):
                         return ("unit", target)
                     if self._commonjs_exports(path):  # no definition is the export: the exports object is
                         return ("module", path)
+                    own = [local for name, local in target_facts.export_aliases if not name]
+                    if len(own) == 1:  # `export default Store;`, `module.exports = Store;`: what Store names there
+                        bound = self._own_binding(target_facts, own[0], depth)
+                        if bound is not None:
+                            return bound
+                    elif not own and any(name.startswith("default.") for name, _ in target_facts.export_aliases):
+                        return ("default", path)  # `export default { find, … }`
+                    elif not own and any(i.name == "*" for i in target_facts.imports):
+                        return ("module", path)  # a module of `export * from …` only: what it passes on
                 continue
             target = self._unique(self.top.get(path, {}).get(imp.name))
             if target is None:  # `const { f } = require('./m')` with `exports.f = …` in m
@@ -495,6 +532,14 @@ class Resolver(ResolverIndexes):
                 sub = self.py_modules.get(f"{names[0]}.{name}") if names else None
                 return ("module", sub) if sub else None
             return None
+        if kind == "default":  # a member of the object `export default { find, … }` exports
+            facts = self.files.get(where)
+            locals_ = [local for key, local in facts.export_aliases if key == f"default.{name}"] if facts is not None else []
+            bound = self._own_binding(facts, locals_[0], 0) if len(locals_) == 1 else None
+            return bound[1] if bound is not None and bound[0] == "unit" else None
+        if kind == "this":
+            caller = self.units.get(where)
+            return self._this_member(caller, name) if caller is not None else None
         if kind == "package":
             found: list[Unit] = []
             for path in self.go_dirs.get(where, ()):
@@ -542,6 +587,8 @@ class Resolver(ResolverIndexes):
         method, owner = self._enclosing_type(caller)
         if owner is not None and method is not None and receiver in {method.receiver, "this", "Self"} and receiver:
             return owner
+        if owner is None and receiver == "this" and caller is not None and caller.receiver == "this":
+            return self._this_object(caller)
         if receiver in ("super()", "super") and owner is not None:
             supers = self.supertypes_of(owner)
             return ("super", owner.id) if supers else None
@@ -575,6 +622,41 @@ class Resolver(ResolverIndexes):
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head
+
+    def _this_object(self, caller: Unit) -> tuple[str, str] | None:
+        """`this` inside a function of no type whose own object is named where it is defined: an
+        entry of an object literal (`module.exports = { host() { this.get(…) } }`), a function
+        assigned to a member (`app.init = function () { this.set(…) }`, `T.prototype.m = function`).
+        ("this", caller id) when the name is the object's (not the qualname of a function around it)."""
+        facts = self.files.get(caller.path)
+        owner = member_owner(caller)
+        if facts is None or owner is None or spec_of(facts).module_system != "path":
+            return None
+        parent = self.units.get(caller.parent) if caller.parent else None
+        if parent is not None and parent.kind != "statement" and (parent.is_type or owner == parent.qualname):
+            return None  # a class's member (its type binds `this`), or a name its nesting gave it
+        return ("this", caller.id)
+
+    def _this_member(self, caller: Unit, name: str) -> Unit | None:
+        """Member `name` of the object `this` is in `caller` (`_this_object`): the one callable filed
+        under the same object name in the same scope (both at module level, or both in one function).
+        When the name is a function of the file (`function T() {}` with `T.prototype.m = function`),
+        a prototype method (kind "method") sees the prototype's methods and a function assigned to T
+        (`T.create = function`, kind "function") T's own: an object literal has both kinds of entry."""
+        facts = self.files[caller.path]
+        owner = member_owner(caller)
+        found = self.members.get((scope_key(facts), owner), {}).get(name) if owner else None
+        if not found:
+            return None
+        here = self._module_level(caller)
+        found = [u for u in found if u.is_callable and (u.parent == caller.parent or (here and self._module_level(u)))]
+        if any(u.is_callable for u in self.top.get(facts.path, {}).get(owner, ())):
+            found = [u for u in found if u.kind == caller.kind]
+        return self._unique(found)
+
+    def _module_level(self, u: Unit) -> bool:
+        parent = self.units.get(u.parent) if u.parent else None
+        return parent is None or (parent.kind == "statement" and parent.parent is None)
 
     def _call_result(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int = 0) -> Unit | None:
         """The type a call expression used as a receiver evaluates to: `new X(…)` is an X; a proven

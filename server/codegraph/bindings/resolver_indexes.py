@@ -98,11 +98,13 @@ class ResolverIndexes:
         self._memo_supers: dict[str, list[Unit]] = {}
         self._memo_members: dict[tuple[str, str], Unit | None] = {}
         self._memo_imports: dict[tuple[str, str], tuple[str, str | Unit] | None] = {}
+        self._memo_exports: dict[str, dict[str, list[Unit]]] = {}  # files with `export_aliases`
 
     def _clear_memos(self) -> None:
         self._memo_supers.clear()
         self._memo_members.clear()
         self._memo_imports.clear()
+        self._memo_exports.clear()
 
     # ---- index maintenance ---------------------------------------------------------
     def _names_defined(self, facts: FileFacts) -> set[str]:
@@ -149,6 +151,10 @@ class ResolverIndexes:
         default = spec_of(new).default_export
         if default and any(q == default for q, _, _ in shape(old) ^ shape(new)):
             # a default import names the file, not the definition: its importers name the module
+            names.add(posixpath.basename(new.path).rsplit(".", 1)[0])
+            names.add(posixpath.basename(posixpath.dirname(new.path)))
+        if old.export_aliases != new.export_aliases:  # what `require` of the file hands back changed
+            names |= {n for pair in set(old.export_aliases) ^ set(new.export_aliases) for n in pair}
             names.add(posixpath.basename(new.path).rsplit(".", 1)[0])
             names.add(posixpath.basename(posixpath.dirname(new.path)))
         if old.package != new.package:

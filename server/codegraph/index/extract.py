@@ -354,6 +354,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         referenced=referenced_names(calls, imports, supertypes, refs),
         refs=tuple(refs),
         distill_marks=_distill_marks(spec, units, matches.syntax),
+        export_aliases=spec.export_aliases(root),
     )
 
 
@@ -550,7 +551,7 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         params=_arity(params) if params is not None else -1,
         param_names=param_names,
         param_types=param_types,
-        receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
+        receiver=spec.receiver_name(node) if kind in ("method", "constructor") or (kind == "function" and spec.function_receiver) else "",
         returns=_type_name(spec.return_type(node)) if kind in ("function", "method") else "",
         results=_result_types(spec.return_type(node)) if kind in ("function", "method") else (),
         ext_type=spec.extension_type(node) if kind in ("function", "method") else "",

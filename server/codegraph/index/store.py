@@ -64,6 +64,7 @@ def encode(facts: FileFacts) -> Blob:
             facts.names_referenced(),
             marshal.dumps([(index.get(c[0], -1) if c[0] else -1, *c[1:]) for c in facts.refs]),
             facts.distill_marks,
+            facts.export_aliases,
         )),
         marshal.dumps([(index.get(c[0], -1) if c[0] else -1, *c[1:]) for c in facts.calls]),
     )
@@ -78,7 +79,7 @@ _new = tuple.__new__
 
 def decode(path: str, sha: str, blob: Blob) -> FileFacts:
     head, calls = blob
-    language, size, lines, package, errors, unit_rows, import_rows, super_rows, referenced, refs, marks = marshal.loads(head)
+    language, size, lines, package, errors, unit_rows, import_rows, super_rows, referenced, refs, marks, aliases = marshal.loads(head)
     if not isinstance(calls, bytes):
         raise TypeError("calls are not encoded bytes")
     ids = [f"{path}::{row[0]}" for row in unit_rows]
@@ -98,6 +99,7 @@ def decode(path: str, sha: str, blob: Blob) -> FileFacts:
         referenced=referenced,
         refs=DeferredCalls(refs, ids),
         distill_marks=marks,
+        export_aliases=tuple(map(tuple, aliases)),
     )
 
 

@@ -50,12 +50,14 @@ _JS_DEFS = _COMMON_DEFS + """
 (field_definition property: (_) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)]))) @method
 """
 
+# `(0, m_1.f)(…)`: compiled ES modules call an imported function so (its `this` left undefined)
 CALLS = """
 (call_expression function: (identifier) @name) @call
 (call_expression function: (super) @name) @call
 (call_expression function: (member_expression object: (super) @receiver property: (_) @name)) @call
 (call_expression function: (member_expression object: (_) @receiver property: (_) @name)) @call
 (new_expression constructor: (identifier) @name) @construct
+(call_expression function: (parenthesized_expression (sequence_expression . (number) . (member_expression object: (_) @receiver property: (_) @name) .))) @call
 (new_expression constructor: (member_expression object: (_) @receiver property: (_) @name)) @construct
 """
 
@@ -71,6 +73,13 @@ JSX_CALLS = CALLS + """
 IMPORTS = "(import_statement) @import"
 # `export { a, b as c } from './x'`, `export * from './x'`: a module passing another's names on
 IMPORTS += "\n(export_statement source: (string)) @import"
+# TypeScript's CommonJS output of `export * from './x'`: `tslib_1.__exportStar(require("./x"), exports)`
+IMPORTS += """
+(call_expression
+  function: [(identifier) (member_expression property: (property_identifier))] @fn
+  arguments: (arguments . (call_expression function: (identifier) @req arguments: (arguments . (string) .)) . (identifier) @to .)
+  (#match? @fn "__exportStar$") (#eq? @req "require") (#eq? @to "exports")) @import
+"""
 # CommonJS: `const x = require('./x')`, `const { a, b: c } = require('./x')`
 IMPORTS += """
 (variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
@@ -126,9 +135,18 @@ def _parse_reexport(node: Node) -> list[Import]:
     return out
 
 
+def _parse_export_star(node: Node) -> list[Import]:
+    """`__exportStar(require("./x"), exports)` passes on all of x's names, as `export * from './x'`."""
+    inner = node.child_by_field_name("arguments").named_children[0]
+    source = inner.child_by_field_name("arguments").named_children[0]
+    return [Import(_unquote(text(source)), "*", "", node.start_point.row + 1)]
+
+
 def parse_import(node: Node) -> list[Import]:
     if node.type == "variable_declarator":
         return _parse_require(node)
+    if node.type == "call_expression":
+        return _parse_export_star(node)
     if node.type == "export_statement":
         return _parse_reexport(node)
     line = node.start_point.row + 1
@@ -235,6 +253,77 @@ def refine_kind(node: Node, kind: str) -> str:
     if value is not None and held_value(node).type in _FUNCTION_VALUES:  # also `((…) => {…}) as F`
         return "function"
     return "variable" if value is not None and value.type in _VARIABLE_VALUES else ""
+
+
+_OWN_THIS = frozenset({"function_expression", "function", "generator_function"})
+
+
+def _object_aliases(obj: Node, prefix: str) -> list[tuple[str, str]]:
+    """(prefix + key, name) of an object literal's entries that hold a plain name: `{ a, b: c }`.
+    A spread may bring any key: only the entries after the last one count, and a key given twice none."""
+    entries = obj.named_children
+    spreads = [i for i, e in enumerate(entries) if e.type == "spread_element"]
+    if spreads:
+        entries = entries[spreads[-1] + 1 :]
+    out: list[tuple[str, str]] = []
+    for entry in entries:
+        if entry.type == "shorthand_property_identifier":
+            out.append((prefix + text(entry), text(entry)))
+        elif entry.type == "pair":
+            key, value = entry.child_by_field_name("key"), entry.child_by_field_name("value")
+            if key is not None and value is not None and key.type == "property_identifier" and value.type == "identifier":
+                out.append((prefix + text(key), text(value)))
+    keys = [k for k, _ in out]
+    return [(k, v) for k, v in out if keys.count(k) == 1]
+
+
+def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
+    """(X, Y) of each module-level `exports.X = Y;` / `module.exports.X = Y;`, Y a plain name: how
+    compiled ES modules export (`exports.Store = Store;`), and (X, Y) of `module.exports = { X: Y }`
+    (`{ Y }` too); ("", Y) of `module.exports = Y;` and `export default Y;`: the module's own value,
+    what a default import binds; ("default.X", Y) of `export default { X: Y }`: that value's members."""
+    out: list[tuple[str, str]] = []
+    for stmt in root.children:
+        if stmt.type == "export_statement":
+            value = stmt.child_by_field_name("value")
+            if value is not None and value.type == "identifier" and any(c.type == "default" for c in stmt.children):
+                out.append(("", text(value)))
+            elif value is not None and value.type == "object":
+                out += _object_aliases(value, "default.")
+            continue
+        expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
+        if expr is None or expr.type != "assignment_expression":
+            continue
+        left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+        if left is None or right is None or left.type != "member_expression":
+            continue
+        if right.type == "object" and text(left) == "module.exports":
+            out += _object_aliases(right, "")
+            continue
+        if right.type != "identifier":
+            continue
+        obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
+        if text(left) == "module.exports":
+            out.append(("", text(right)))
+        elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in _COMMONJS_EXPORTS:
+            out.append((text(prop), text(right)))
+    return tuple(out)
+
+
+def receiver_name(node: Node) -> str:
+    """"this" for a callable whose own `this` is the object it is called on: a method, and a
+    `function` assigned to a member (`app.init = function`, `T.prototype.m = function`) or held
+    by an object literal's entry (`{ f: function () {} }`); "" for an arrow function (its `this`
+    is the enclosing one's) and a function declared or held by a variable (called bare)."""
+    if node.type == "assignment_expression":
+        value = node.child_by_field_name("right")
+    elif node.type == "pair":
+        value = node.child_by_field_name("value")
+    elif node.type in ("variable_declarator", "function_declaration", "generator_function_declaration"):
+        return ""
+    else:
+        return "this"
+    return "this" if value is not None and value.type in _OWN_THIS else ""
 
 
 def supertypes(node: Node) -> list[tuple[str, str]]:
@@ -425,7 +514,9 @@ _COMMON = dict(
     parse_import=parse_import,
     supertypes=supertypes,
     module_statements=module_statements,
-    receiver_name=lambda node: "this",
+    receiver_name=receiver_name,
+    function_receiver=True,
+    export_aliases=export_aliases,
     receiver_type=_assigned_owner,
     assigned_to=commonjs_export_of,
     default_export="module.exports",

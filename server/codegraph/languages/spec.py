@@ -92,6 +92,13 @@ class LanguageSpec:
     preprocess: Callable[[bytes], bytes] = lambda source: source
     # (callable node) -> the name its own object goes by inside it ("self", "this", Go receiver)
     receiver_name: Callable[[Node], str] = lambda node: ""
+    # receiver_name is asked of functions too, not only of methods: a JavaScript function assigned
+    # to a member or held by an object literal's entry (`app.init = function`, `{ f: function }`)
+    # has the object it is called on as `this` (an arrow function has none of its own)
+    function_receiver: bool = False
+    # (root node) -> `FileFacts.export_aliases`: what a module exports by naming a local name
+    # (JavaScript: `exports.X = Y;`, `module.exports = { X: Y }`, `export default Y;`)
+    export_aliases: Callable[[Node], tuple[tuple[str, str], ...]] = lambda root: ()
     # Captures @target (the bound name) and @value on statements that initialise a plain local
     # (`x = Foo()`, `val x = Foo()`): calls found under @value type the local for bindings.
     assignments: str = ""

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "45"
+EXTRACTOR_VERSION = "50"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -226,6 +226,12 @@ class FileFacts:
     # what distill reads of the syntax tree, kept so that a request parses no file (index/extract.py
     # `_distill_marks`): marshal bytes of (error handler spans, boundary marks), b"" when none
     distill_marks: bytes = field(default=b"", compare=False, repr=False)
+    # (exported name, local name) of a CommonJS module's `exports.X = Y;` statements at module level,
+    # Y a plain name: compiled ES modules export so (`exports.Store = Store;`), and `require` of such a
+    # module returns an object whose member X is what Y names there (so does `module.exports = { X: Y }`);
+    # ("", Y) of `module.exports = Y;` and `export default Y;` (the module's own value); ("default.X", Y)
+    # of `export default { X: Y }` (its members); () for every other file
+    export_aliases: tuple[tuple[str, str], ...] = ()
 
     def names_referenced(self) -> tuple[str, ...]:
         if self.referenced is not None:

@@ -1,0 +1,188 @@
+"""`this` in JavaScript functions of no class: the object a function is a member of is named where
+it is defined (an object literal's entry, a function assigned to a member), and `this.m()` inside
+it reaches that object's one member `m`. An arrow function has no `this` of its own, and a function
+nested in another is no member of the object the outer one belongs to."""
+
+from __future__ import annotations
+
+from test_bindings import index_of, target
+
+LITERAL = """
+module.exports = {
+  get header() { return this.req.headers; },
+  set header(val) { this.req.headers = val; },
+  host() {
+    const proxy = this.app.proxy;
+    return this.get('Host');
+  },
+  get(field) { return this.header[field]; },
+  later: function () { return this.get('X'); },
+  arrow: () => this.get('Y'),
+};
+"""
+
+ASSIGNED = """
+var app = exports = module.exports = {};
+app.init = function init() {
+  this.settings = {};
+  this.defaultConfiguration();
+};
+app.defaultConfiguration = function () {
+  this.set('env', 'dev');
+  this.missing();
+};
+app.set = function set(setting, val) { this.settings[setting] = val; return this; };
+app.quick = () => this.set('x', 1);
+"""
+
+PROTOTYPE = """
+function Layer(path) { this.path = path; }
+Layer.create = function (path) { return this.check(path); };
+Layer.check = function (path) { return path; };
+Layer.prototype.match = function (path) { return this.handle(path) && this.check(path); };
+Layer.prototype.handle = function (path) { return this.path === path; };
+"""
+
+NESTED = """
+function makeApi() {
+  function helper() { return 1; }
+  return {
+    run() { return this.helper(); },
+  };
+}
+const table = {
+  one() { return this.two(); },
+  two() { return 2; },
+};
+function other() {
+  const table = { two() { return 3; } };
+  return table;
+}
+"""
+
+
+def test_this_in_an_object_literal_entry_reaches_the_literal_s_member(tmp_path):
+    index = index_of(tmp_path, {"lib/request.js": LITERAL})
+    assert target(index, "lib/request.js", "get", 0) == "lib/request.js::get"  # in a method
+    assert target(index, "lib/request.js", "get", 1) == "lib/request.js::get"  # in `k: function`
+    assert target(index, "lib/request.js", "get", 2) is None  # an arrow's `this` is the module's
+
+
+def test_this_in_a_function_assigned_to_a_member_reaches_the_object_s_member(tmp_path):
+    index = index_of(tmp_path, {"lib/application.js": ASSIGNED})
+    assert target(index, "lib/application.js", "defaultConfiguration") == "lib/application.js::app.defaultConfiguration"
+    assert target(index, "lib/application.js", "set", 0) == "lib/application.js::app.set"
+    assert target(index, "lib/application.js", "missing") is None
+    assert target(index, "lib/application.js", "set", 1) is None  # an arrow function
+
+
+def test_this_in_a_prototype_method_reaches_prototype_methods_and_in_a_static_one_statics(tmp_path):
+    index = index_of(tmp_path, {"lib/layer.js": PROTOTYPE})
+    assert target(index, "lib/layer.js", "check", 0) == "lib/layer.js::Layer.check"  # in `Layer.create`
+    assert target(index, "lib/layer.js", "handle") == "lib/layer.js::Layer.handle"
+    assert target(index, "lib/layer.js", "check", 1) is None  # a static is no member of an instance
+
+
+def test_a_literal_in_a_function_is_no_member_of_that_function_and_same_names_elsewhere_do_not_count(tmp_path):
+    index = index_of(tmp_path, {"lib/api.js": NESTED})
+    assert target(index, "lib/api.js", "helper") is None
+    assert target(index, "lib/api.js", "two") == "lib/api.js::table.two"
+
+
+# ---- compiled ES modules (TypeScript's CommonJS output) ------------------------------------
+
+UTILS = """
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.isFunction = exports.ContextUtils = void 0;
+class ContextUtils {
+    static create() { return new ContextUtils(); }
+    getArgs() { return []; }
+}
+exports.ContextUtils = ContextUtils;
+const isFunction = (val) => typeof val === 'function';
+exports.isFunction = isFunction;
+function hidden() { return 1; }
+"""
+CREATOR = """
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const context_utils_1 = require("./context-utils");
+class Creator extends context_utils_1.ContextUtils {
+    constructor() {
+        super();
+        this.utils = new context_utils_1.ContextUtils();
+        context_utils_1.ContextUtils.create();
+        (0, context_utils_1.isFunction)(this.utils) && this.getArgs();
+        context_utils_1.hidden();
+    }
+}
+exports.Creator = Creator;
+"""
+
+
+def test_a_compiled_es_module_s_exports_bind_through_require(tmp_path):
+    index = index_of(tmp_path, {"lib/context-utils.js": UTILS, "lib/creator.js": CREATOR})
+    path = "lib/creator.js"
+    assert target(index, path, "ContextUtils") == "lib/context-utils.js::ContextUtils"  # `new m_1.ContextUtils()`
+    assert target(index, path, "create") == "lib/context-utils.js::ContextUtils.create"
+    assert target(index, path, "isFunction") == "lib/context-utils.js::isFunction"  # `(0, m_1.isFunction)(…)`
+    assert target(index, path, "getArgs") == "lib/context-utils.js::ContextUtils.getArgs"  # through the supertype
+    assert target(index, path, "hidden") is None  # not exported
+
+
+def test_adding_an_export_alias_re_resolves_its_importers(tmp_path):
+    before = UTILS.replace("exports.isFunction = isFunction;\n", "")
+    index = index_of(tmp_path, {"lib/context-utils.js": before, "lib/creator.js": CREATOR})
+    assert target(index, "lib/creator.js", "isFunction") is None
+    index.open_document("lib/context-utils.js", before.lstrip("\n"))
+    index.set_document("lib/context-utils.js", UTILS.lstrip("\n").encode(), None)
+    assert target(index, "lib/creator.js", "isFunction") == "lib/context-utils.js::isFunction"
+
+
+# ---- a module's own value: `export default Name;`, `module.exports = Name;` ------------------
+
+def test_a_default_import_binds_the_definition_a_module_exports_by_name(tmp_path):
+    index = index_of(tmp_path, {
+        "lib/AxError.js": "export const CODE = 1;\nclass AxError extends Error {\n  static from(e) { return new AxError(e); }\n}\nexport default AxError;\n",
+        "lib/store.js": "function Store() {}\nStore.prototype.get = function () {};\nmodule.exports = Store;\n",
+        "lib/request.js": "function Request() {}\nfunction build() {}\nmodule.exports = Request;\nmodule.exports.build = build;\n",
+        "lib/main.js": (
+            "import AxError from './AxError.js';\nconst Store = require('./store');\nconst Request = require('./request');\n"
+            "function main() {\n  const s = new Store();\n  Request.build();\n  throw AxError.from(new AxError('x'));\n}\n"
+        ),
+    })
+    path = "lib/main.js"
+    assert target(index, path, "Store") == "lib/store.js::Store"
+    assert target(index, path, "from") == "lib/AxError.js::AxError.from"
+    assert target(index, path, "AxError") == "lib/AxError.js::AxError"
+    assert target(index, path, "build") == "lib/request.js::build"  # members added to the exports stay its members
+
+
+def test_the_names_an_exported_object_literal_holds_bind_through_the_module(tmp_path):
+    index = index_of(tmp_path, {
+        "lib/ast-utils.js": "function isId(n) { return !!n; }\nfunction other() {}\nmodule.exports = {\n  ...base,\n  isId,\n  check: other,\n  inline(n) { return isId(n); },\n};\n",
+        "lib/utils.js": "export function named() {}\nconst findKey = (o, k) => k;\nexport default {\n  findKey,\n  ...more,\n  size: named,\n};\n",
+        "lib/rule.js": (
+            "const astUtils = require('./ast-utils');\nimport utils from './utils.js';\nimport * as ns from './utils.js';\n"
+            "function create() {\n  astUtils.isId(1); astUtils.check(); astUtils.inline(2);\n  utils.findKey({}, 'a'); utils.size(); utils.named(); ns.named();\n}\n"
+        ),
+    })
+    path = "lib/rule.js"
+    assert target(index, path, "isId") == "lib/ast-utils.js::isId"
+    assert target(index, path, "check") == "lib/ast-utils.js::other"
+    assert target(index, path, "inline") == "lib/ast-utils.js::inline"
+    assert target(index, path, "findKey") is None  # the spread after it may replace it
+    assert target(index, path, "size") == "lib/utils.js::named"
+    assert target(index, path, "named", 0) is None  # the default object holds no `named`
+    assert target(index, path, "named", 1) == "lib/utils.js::named"  # the namespace does
+
+
+def test_a_compiled_barrel_passes_on_its_modules_exports(tmp_path):
+    index = index_of(tmp_path, {
+        "lib/pipes/pipes-consumer.js": '"use strict";\nexports.PipesConsumer = void 0;\nclass PipesConsumer {}\nexports.PipesConsumer = PipesConsumer;\nclass Hidden {}\n',
+        "lib/pipes/index.js": '"use strict";\nconst tslib_1 = require("tslib");\ntslib_1.__exportStar(require("./pipes-consumer"), exports);\n',
+        "lib/router.js": 'const pipes_1 = require("./pipes");\nfunction make() {\n  new pipes_1.PipesConsumer();\n  new pipes_1.Hidden();\n}\n',
+    })
+    assert target(index, "lib/router.js", "PipesConsumer") == "lib/pipes/pipes-consumer.js::PipesConsumer"
+    assert target(index, "lib/router.js", "Hidden") is None  # not exported
