@@ -548,6 +548,7 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         doc=_doc(spec, span, body) if kind != "statement" else "",
         stmt_kind=stmt_kind,
         params=_arity(params) if params is not None else -1,
+        arity=spec.arity(params) if params is not None else (),
         param_names=param_names,
         param_types=param_types,
         receiver=spec.receiver_name(node) if kind in ("method", "constructor") else "",
@@ -595,7 +596,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         caller = open_stack[-1].id if open_stack else None
         if node is None:  # a call among a macro's tokens
             _, end_byte, line, name, receiver = name_node
-            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "")))
+            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "", -1)))
             continue
         name = name_node.text.decode("utf-8", "replace")
         if construct:
@@ -604,7 +605,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         local, rest = assigned.get(node.id, _UNASSIGNED)
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
-            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest))
+            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest, spec.call_args(node)))
         )
     return calls
 

@@ -71,6 +71,38 @@ def java_receiver(node: Node) -> str:
     return "this"
 
 
+_COMMENTS = frozenset({"line_comment", "block_comment", "comment", "multiline_comment"})
+
+
+def java_arity(params: Node) -> tuple[int, ...]:
+    """(fewest, most) arguments: each formal parameter takes one, a `T...` parameter any number."""
+    count, variadic = 0, False
+    for p in params.named_children:
+        if p.type == "formal_parameter":
+            count += 1
+        elif p.type == "spread_parameter":
+            variadic = True
+        elif p.type not in _COMMENTS and p.type != "receiver_parameter":
+            return ()  # a shape not known here: no overload is told apart by it
+    return (count, -1) if variadic else (count, count)
+
+
+def java_call_args(node: Node) -> int:
+    """The arguments of `m(a, b)` / `new X(a, b)`."""
+    args = node.child_by_field_name("arguments")
+    return _count_arguments(args) if args is not None else -1
+
+
+def _count_arguments(args: Node) -> int:
+    """The named children of an argument list that are no comments (a list with a comment in it,
+    rare, is walked; any other is only counted: reading every call's children is a tenth of a
+    Kotlin file's extraction)."""
+    count = args.named_child_count
+    if count and b"/" in args.text:
+        return sum(1 for c in args.named_children if c.type not in _COMMENTS)
+    return count
+
+
 IO_MODULES = frozenset({"java.io", "java.nio.file", "java.sql", "javax.persistence", "jakarta.persistence", "java.nio.channels"})
 _STATIC = re.compile(rb"\bstatic\b|@JvmStatic")
 
@@ -120,6 +152,8 @@ JAVA = LanguageSpec(
 """,
     refs="(method_reference) @ref",
     return_type=lambda node: node.child_by_field_name("type") if node.type == "method_declaration" else None,
+    arity=java_arity,
+    call_args=java_call_args,
     implicit_this=True,
     module_system="package",
     package_scope="declared",
@@ -155,6 +189,53 @@ def kotlin_import(node: Node) -> list[Import]:
         return [Import(path, "*", "", line)]
     module, _, name = path.rpartition(".")
     return [Import(module, name, alias, line)]
+
+
+def kotlin_arity(params: Node) -> tuple[int, ...]:
+    """(fewest, most) arguments: a parameter with a default value may be left out, a `vararg`
+    takes any number (as may every parameter after it, named)."""
+    required = most = 0
+    variadic = False
+    owner = params.parent
+    modifiers = next((c for c in owner.children if c.type == "modifiers"), None) if owner is not None else None
+    inherits_defaults = modifiers is not None and "override" in text(modifiers).split()
+    spread = False  # the parameter that follows is a `vararg`
+    for p in params.named_children:
+        if p.type == "parameter_modifiers":
+            spread = "vararg" in text(p).split()
+            variadic = variadic or spread
+            continue
+        if p.type != "parameter":
+            continue  # a default value's expression, a comment
+        most += 1
+        after = p.next_sibling
+        while after is not None and after.type in _COMMENTS:
+            after = after.next_sibling
+        if (after is None or after.type != "=") and not spread:
+            required += 1
+        spread = False
+    # an override takes the default values of the declaration it overrides, unwritten here: the
+    # resolver reads them there (a third element marks it)
+    return (required, -1, 1) if variadic and inherits_defaults else (required, -1) if variadic else (required, most, 1) if inherits_defaults else (required, most)
+
+
+def kotlin_call_args(node: Node) -> int:
+    """The arguments of `f(a, b)`, a trailing lambda (`f(a) { … }`, `f { … }`) one more."""
+    suffix = node.child(node.child_count - 1) if node.child_count else None
+    if suffix is None or suffix.type != "call_suffix":
+        return -1
+    if suffix.named_child_count == 1:  # the usual shape: `(…)` alone
+        part = suffix.named_child(0)
+        return _count_arguments(part) if part.type == "value_arguments" else 1 if part.type == "annotated_lambda" else -1
+    count = 0
+    for part in suffix.named_children:
+        if part.type == "value_arguments":
+            count += _count_arguments(part)
+        elif part.type == "annotated_lambda":
+            count += 1
+        elif part.type != "type_arguments":
+            return -1
+    return count
 
 
 def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
@@ -305,6 +386,8 @@ KOTLIN = LanguageSpec(
 """,
     return_type=kotlin_return_type,
     extension_type=kotlin_extension_type,
+    arity=kotlin_arity,
+    call_args=kotlin_call_args,
     call_protocol=("invoke",),
     implicit_this=True,
     module_system="package",

@@ -85,6 +85,11 @@ class LanguageSpec:
     # (definition node) -> the object it is assigned onto when its qualname leaves it out
     # (`Unit.assigned_to`: a CommonJS export's `exports`), ""
     assigned_to: Callable[[Node], str] = lambda node: ""
+    # (parameter list node) -> (fewest, most) arguments a call may pass, most -1 when unbounded
+    # (`Unit.arity`); () when the language's overloads are not told apart
+    arity: Callable[[Node], tuple[int, ...]] = lambda params: ()
+    # (call node) -> how many arguments it passes (`Call.args`), -1 when not counted
+    call_args: Callable[[Node], int] = lambda node: -1
     # A file may declare its encoding in its first two lines (PEP 263: `# -*- coding: latin-1 -*-`)
     encoding_declaration: bool = False
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):
