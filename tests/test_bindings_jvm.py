@@ -154,3 +154,47 @@ def test_kotlin_overloads_of_a_package_span_its_files(tmp_path):
         "src/p/Long.kt": "package p\n\nfun show(a: Int, b: Int, c: Int) {}\n",
     })
     assert target(index, "src/p/Short.kt", "show") == "src/p/Long.kt::show"
+
+
+def test_kotlin_bare_calls_in_a_lambda_with_receiver_are_the_receivers_members(tmp_path):
+    index = index_of(tmp_path, {
+        "src/p/Buffer.kt": """
+            package p
+
+            class Buffer {
+                fun write(b: Int): Buffer = this
+                fun flush() {}
+                fun apply(key: Int, block: () -> Unit) {}
+                fun close() {}
+            }
+            """,
+        "src/p/Sink.kt": """
+            package p
+
+            class Sink(val out: java.io.OutputStream) {
+                fun write(b: Int) {}
+                fun flush() {}
+                fun drain() {}
+
+                fun run(buffer: Buffer) {
+                    Buffer().apply { write(1); this.flush() }
+                    with(buffer) { write(2) }
+                    buffer.run { drain() }
+                    out.apply { write(3); flush() }
+                    buildString { flush() }
+                    write(4)
+                    buffer.apply(1) { drain() }
+                }
+            }
+            """,
+    })
+    f = "src/p/Sink.kt"
+    assert target(index, f, "write", 0) == "src/p/Buffer.kt::Buffer.write"
+    assert target(index, f, "flush", 0) == "src/p/Buffer.kt::Buffer.flush"  # `this` is the receiver too
+    assert target(index, f, "write", 1) == "src/p/Buffer.kt::Buffer.write"
+    assert target(index, f, "drain", 0) == "src/p/Sink.kt::Sink.drain"  # no member of the receiver: the class's
+    assert target(index, f, "write", 2) is None  # a library object's `write`, not the class's
+    assert target(index, f, "flush", 1) is None
+    assert target(index, f, "flush", 2) is None  # a builder's `this` is a library object
+    assert target(index, f, "write", 3) == "src/p/Sink.kt::Sink.write"
+    assert target(index, f, "drain", 1) == "src/p/Sink.kt::Sink.drain"  # `apply(key) { … }` is no scope function

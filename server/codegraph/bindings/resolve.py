@@ -834,20 +834,22 @@ class Resolver(ResolverIndexes):
         local_types: dict[tuple[str | None, str], Unit | None] = {}
         # Within one file a (caller, receiver, name) triple always binds the same way (unless a
         # typed local says otherwise): a third of Django's call sites repeat one.
-        memo: dict[tuple[str | None, str, str, int], Unit | tuple[str, str] | None] = {}
+        memo: dict[tuple[str | None, str, str, int, str], Unit | tuple[str, str] | None] = {}
         holders: dict = {}  # (caller, receiver) → what the receiver denotes
         new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
-        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to, assigned_rest, args) in enumerate(facts.calls):
+        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
             typed = local_types.get((caller_id, receiver)) if receiver and local_types else None
             if typed is not None:
                 target = self.find_member(typed, name, args)
             else:
-                key = (caller_id, receiver, name, args)
+                key = (caller_id, receiver, name, args, within)
                 target = memo.get(key, memo)
                 if target is memo:
                     caller = self.units.get(caller_id) if caller_id else None
-                    if receiver:
+                    if within:
+                        target = self._within_target(facts, caller, within, name, args, receiver)
+                    elif receiver:
                         holder = holders.get((caller_id, receiver), holders)
                         if holder is holders:
                             holder = holders[(caller_id, receiver)] = self._receiver_target(facts, caller, receiver)
@@ -879,6 +881,34 @@ class Resolver(ResolverIndexes):
             else:
                 unresolved.append(idx)
         return edges, unresolved
+
+    def _within_target(self, facts: FileFacts, caller: Unit | None, within: str, name: str, args: int, receiver: str) -> Unit | None:
+        """A bare call (or one on `this`) inside a lambda with receiver (Kotlin `x.apply { f() }`,
+        `with(x) { f() }`): first a member of x's type; where that type is the project's, has no
+        member of the name and every type above it is known, the names around (`f` of the enclosing
+        class, of the package); anything else (x of a library type or unknown) is left unknown, but
+        for a construction of a project type (`Error(…)`: no library object has a member named so)."""
+        holder = None if within == "?" else self._receiver_target(facts, caller, within)
+        if not isinstance(holder, Unit) or not holder.is_type:
+            found = None if receiver else self._lookup(facts, caller, name, args)
+            return found if isinstance(found, Unit) and found.is_type and found.kind != "impl" else None
+        hit = self.find_member(holder, name, args)
+        if hit is not None:
+            return hit if hit.kind != "constructor" else None
+        if receiver or not self._closed(holder) or any(self.members_of(t).get(name) for t in self.lineage(holder)):
+            return None
+        found = self._lookup(facts, caller, name, args)
+        return found if isinstance(found, Unit) else None
+
+    def _closed(self, t: Unit) -> bool:
+        """Whether every supertype `t` and the types above it declare is one of the workspace's
+        (their members are all known)."""
+        for cur in self.lineage(t):
+            facts = self.files.get(cur.path)
+            declared = sum(1 for s in facts.supertypes if s.unit == cur.id) if facts is not None else 1
+            if declared != len(self.supertypes_of(cur)):
+                return False
+        return True
 
     def _supertype_edges(self, facts: FileFacts) -> list[Edge]:
         edges: list[Edge] = []

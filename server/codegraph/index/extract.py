@@ -563,7 +563,14 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
     """Calls (and constructions), each attributed to its innermost enclosing unit by a sweep
     over the units' sorted spans."""
     call_rows = []
+    scopes: list[tuple[int, int, str]] = []  # lambdas with a receiver: (body start, body end, receiver)
     for caps in matches.calls:
+        if "scope_body" in caps:
+            within = spec.lambda_receiver(caps)
+            if within is not None:
+                body = caps["scope_body"][0]
+                scopes.append((body.start_byte, body.end_byte, within))
+            continue
         name_nodes = caps.get("name")
         node = (caps.get("call") or caps.get("construct") or [None])[0]
         if not name_nodes or node is None:
@@ -596,18 +603,34 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         caller = open_stack[-1].id if open_stack else None
         if node is None:  # a call among a macro's tokens
             _, end_byte, line, name, receiver = name_node
-            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "", -1)))
+            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "", -1, "")))
             continue
         name = name_node.text.decode("utf-8", "replace")
         if construct:
             name = last_segment(name)
         receiver = receiver_node.text.decode("utf-8", "replace")[:MAX_RECEIVER] if receiver_node is not None else ""
         local, rest = assigned.get(node.id, _UNASSIGNED)
+        within = _within(scopes, start_byte, open_stack[-1].start_byte if open_stack else -1) if scopes and receiver in ("", "this") else ""
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
-            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest, spec.call_args(node)))
+            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest,
+                              spec.call_args(node), within))
         )
     return calls
+
+
+def _within(scopes: list[tuple[int, int, str]], at: int, unit_start: int) -> str:
+    """The receiver of the innermost lambda with receiver around the call at `at` (`Call.within`):
+    "" when none, or when the call's unit begins inside it (a local function, an object: their own
+    `this` comes first); "?" inside two of them (the inner receiver, written in the outer one's
+    scope, may be a member of the outer one)."""
+    around = [s for s in scopes if s[0] <= at < s[1]]
+    if not around:
+        return ""
+    inner = max(around)
+    if unit_start >= inner[0]:
+        return ""
+    return inner[2] if len(around) == 1 else "?"
 
 
 _UNASSIGNED = (None, "")

@@ -177,7 +177,39 @@ KOTLIN_DEFS = """
 KOTLIN_CALLS = """
 (call_expression . (simple_identifier) @name) @call
 (call_expression . (navigation_expression (_) @receiver . (navigation_suffix (simple_identifier) @name))) @call
+(call_expression . (navigation_expression (_) @scope_receiver . (navigation_suffix (simple_identifier) @scope_name)) (call_suffix (annotated_lambda (lambda_literal) @scope_body)))
+(call_expression . (simple_identifier) @scope_name (call_suffix (annotated_lambda (lambda_literal) @scope_body)))
 """
+
+# Standard-library functions whose lambda has a receiver: `x.apply { … }`, `x.run { … }` and
+# `x.runCatching { … }` make `this` x, `with(x) { … }` too; a builder's `this` is a library object.
+_RECEIVER_SCOPES = frozenset({"apply", "run", "runCatching"})
+_LIBRARY_BUILDERS = frozenset({"buildString", "buildList", "buildSet", "buildMap"})
+
+
+def kotlin_lambda_receiver(caps: dict) -> str | None:
+    """What `this` is inside a lambda argument (`Call.within`), None when the enclosing `this`."""
+    name = text(caps["scope_name"][0])
+    receiver = caps.get("scope_receiver")
+    if receiver:
+        if name not in _RECEIVER_SCOPES:
+            return None
+        suffix = caps["scope_body"][0].parent.parent  # lambda_literal < annotated_lambda < call_suffix
+        if suffix is None or any(c.type == "value_arguments" for c in suffix.children):
+            return None  # `x.apply(key) { … }`: a function of the project's, not the scope function
+        written = text(receiver[0]).rstrip("!?").strip()
+        return None if written == "this" else written
+    if name in _LIBRARY_BUILDERS:
+        return "?"
+    if name != "with":
+        return None
+    suffix = caps["scope_body"][0].parent.parent  # lambda_literal < annotated_lambda < call_suffix
+    arguments = next((c for c in suffix.named_children if c.type == "value_arguments"), None) if suffix is not None else None
+    values = [c for c in arguments.named_children if c.type == "value_argument"] if arguments is not None else []
+    if len(values) != 1 or values[0].named_child_count != 1:
+        return "?"
+    written = text(values[0].named_child(0)).rstrip("!?").strip()
+    return None if written == "this" else written
 
 
 def kotlin_import(node: Node) -> list[Import]:
@@ -388,6 +420,7 @@ KOTLIN = LanguageSpec(
     extension_type=kotlin_extension_type,
     arity=kotlin_arity,
     call_args=kotlin_call_args,
+    lambda_receiver=kotlin_lambda_receiver,
     call_protocol=("invoke",),
     implicit_this=True,
     module_system="package",

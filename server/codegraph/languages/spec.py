@@ -90,6 +90,10 @@ class LanguageSpec:
     arity: Callable[[Node], tuple[int, ...]] = lambda params: ()
     # (call node) -> how many arguments it passes (`Call.args`), -1 when not counted
     call_args: Callable[[Node], int] = lambda node: -1
+    # (captures of a `calls` pattern with @scope_body: a lambda argument) -> what `this` is in the
+    # lambda's body when it is a lambda with receiver (`Call.within`): the receiver as written, "?"
+    # when unnamed, None for a lambda whose `this` is the enclosing one
+    lambda_receiver: Callable[[dict], "str | None"] = lambda caps: None
     # A file may declare its encoding in its first two lines (PEP 263: `# -*- coding: latin-1 -*-`)
     encoding_declaration: bool = False
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "45"
+EXTRACTOR_VERSION = "46"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -119,6 +119,10 @@ class Call(NamedTuple):
     # how many arguments the call passes (a Kotlin trailing lambda counts), -1 when not recorded
     # (every language but Java and Kotlin): chooses among overloads by their `Unit.arity`
     args: int = -1
+    # the receiver of the lambda with receiver the call is written in, when `this` there is another
+    # object than the enclosing function's (Kotlin `x.apply { f() }`, `with(x) { f() }`): `x` as
+    # written, "?" for one the text cannot name (`buildString { … }`); "" for every other call
+    within: str = ""
 
 
 class Import(NamedTuple):
