@@ -198,3 +198,37 @@ def test_kotlin_bare_calls_in_a_lambda_with_receiver_are_the_receivers_members(t
     assert target(index, f, "flush", 2) is None  # a builder's `this` is a library object
     assert target(index, f, "write", 3) == "src/p/Sink.kt::Sink.write"
     assert target(index, f, "drain", 1) == "src/p/Sink.kt::Sink.drain"  # `apply(key) { … }` is no scope function
+
+
+def test_kotlin_bare_calls_in_an_extension_function_are_the_extended_types_members(tmp_path):
+    index = index_of(tmp_path, {
+        "src/p/Buffer.kt": """
+            package p
+
+            class Buffer {
+                fun writeByte(b: Int): Buffer = this
+                fun size(): Long = 0
+            }
+
+            fun size(): Long = 1
+            """,
+        "src/p/internal/Common.kt": """
+            package p.internal
+
+            import p.Buffer
+
+            fun Buffer.commonWrite(b: Int) {
+                writeByte(b)
+                this.writeByte(b)
+                size()
+                helper()
+            }
+
+            fun helper() {}
+            """,
+    })
+    f = "src/p/internal/Common.kt"
+    assert target(index, f, "writeByte", 0) == "src/p/Buffer.kt::Buffer.writeByte"
+    assert target(index, f, "writeByte", 1) == "src/p/Buffer.kt::Buffer.writeByte"
+    assert target(index, f, "size") == "src/p/Buffer.kt::Buffer.size"  # the member, not the package's function
+    assert target(index, f, "helper") == "src/p/internal/Common.kt::helper"

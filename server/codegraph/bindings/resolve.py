@@ -484,6 +484,14 @@ class Resolver(ResolverIndexes):
                 hit = self._unique(self.members.get((key, cur.qualname), {}).get(name))
                 if hit is not None:
                     return hit
+                if cur.ext_type and implicit_this:  # `fun Buffer.f() { g() }`: `this` is a Buffer
+                    extended = self._extended_type(facts, cur)
+                    if extended is not None:
+                        hit = self.find_member(extended, name, args)
+                        if hit is not None:
+                            return hit if hit.kind != "constructor" else None
+                        if any(self.members_of(t).get(name) for t in self.lineage(extended)):
+                            return None  # its overloads: one of them, never an outer name
             if cur.is_type and implicit_this:
                 hit = self.find_member(cur, name, args)
                 # a constructor is never called by its bare name (`new Square()` names the type)
@@ -677,7 +685,16 @@ class Resolver(ResolverIndexes):
         pkg = package_key(self.files[method.path])
         return self._unique([u for u in self.packages.get(pkg, {}).get(owner, ()) if u.is_type and u.kind != "impl"]) if pkg else None
 
+    def _extended_type(self, facts: FileFacts, function: Unit) -> Unit | None:
+        """The project type an extension function extends (`fun Buffer.f()` → Buffer), None when
+        it is no project type."""
+        # written before the function's name: seen from the scope around it, not from its body
+        t = self._resolve_type_text(facts, function.ext_type, self.units.get(function.parent) if function.parent else None)
+        return t if t is not None and t.kind != "impl" else None
+
     def _receiver_target(self, facts: FileFacts, caller: Unit | None, receiver: str) -> Unit | tuple[str, str] | None:
+        if receiver == "this" and caller is not None and caller.ext_type and spec_of(facts).implicit_this:
+            return self._extended_type(facts, caller)  # `this` in `fun Buffer.f()`
         method, owner = self._enclosing_type(caller)
         if owner is not None and method is not None and receiver in {method.receiver, "this", "Self"} and receiver:
             return owner
