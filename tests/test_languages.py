@@ -79,8 +79,7 @@ def test_definition_captures_are_known_unit_kinds(lang):
 def test_call_captures_follow_the_contract(lang):
     query = compiled(lang).calls
     names = {query.capture_name(i) for i in range(query.capture_count)}
-    # a lambda argument (@scope_body) of a call (@scope_name, @scope_receiver): what `this` is in it
-    assert "name" in names and names <= {"name", "call", "construct", "receiver", "scope_name", "scope_receiver", "scope_body"}
+    assert "name" in names and names <= {"name", "call", "construct", "receiver"}
 
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if next(s for s in SPECS if s.name == lang).declarations])

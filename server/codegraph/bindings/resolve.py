@@ -54,6 +54,7 @@ def _call_open(expr: str) -> int | None:
 
 _UNCOUNTED = LanguageSpec.__dataclass_fields__["call_args"].default  # a language whose calls' arguments are not counted
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
+_PLAIN_ARGS = re.compile(r"[^\"'()\[\]{}/<>]*")
 
 
 def _text_args(inner: str) -> int:
@@ -61,6 +62,8 @@ def _text_args(inner: str) -> int:
     the text cannot tell: a `<` or `>` outside brackets may open type arguments (`new Map<A, B>()`)."""
     if not inner.strip():
         return 0
+    if _PLAIN_ARGS.fullmatch(inner):  # no nesting, no literal, no comment: the commas tell
+        return inner.count(",") + 1
     depth, count, quote, i = 0, 1, "", 0
     while i < len(inner):
         ch = inner[i]
@@ -513,7 +516,7 @@ class Resolver(ResolverIndexes):
                     return self._unique_for(self._by_args(pooled, args), facts.path)
             return self._unique(self._by_args(local, args))
         bound = self._import_binding(facts, name)
-        if bound is None and args >= 0:
+        if bound is None and args >= 0 and name in self.imports_by_local.get(facts.path, ()):
             bound = self._imported_overload(facts, name, args)
         if bound is not None:
             kind, target = bound
@@ -688,9 +691,12 @@ class Resolver(ResolverIndexes):
     def _extended_type(self, facts: FileFacts, function: Unit) -> Unit | None:
         """The project type an extension function extends (`fun Buffer.f()` → Buffer), None when
         it is no project type."""
-        # written before the function's name: seen from the scope around it, not from its body
-        t = self._resolve_type_text(facts, function.ext_type, self.units.get(function.parent) if function.parent else None)
-        return t if t is not None and t.kind != "impl" else None
+        hit = self._memo_extended.get(function.id, self._memo_extended)
+        if hit is self._memo_extended:
+            # written before the function's name: seen from the scope around it, not from its body
+            t = self._resolve_type_text(facts, function.ext_type, self.units.get(function.parent) if function.parent else None)
+            hit = self._memo_extended[function.id] = t if t is not None and t.kind != "impl" else None
+        return hit
 
     def _receiver_target(self, facts: FileFacts, caller: Unit | None, receiver: str) -> Unit | tuple[str, str] | None:
         if receiver == "this" and caller is not None and caller.ext_type and spec_of(facts).implicit_this:

@@ -563,14 +563,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
     """Calls (and constructions), each attributed to its innermost enclosing unit by a sweep
     over the units' sorted spans."""
     call_rows = []
-    scopes: list[tuple[int, int, str]] = []  # lambdas with a receiver: (body start, body end, receiver)
     for caps in matches.calls:
-        if "scope_body" in caps:
-            within = spec.lambda_receiver(caps)
-            if within is not None:
-                body = caps["scope_body"][0]
-                scopes.append((body.start_byte, body.end_byte, within))
-            continue
         name_nodes = caps.get("name")
         node = (caps.get("call") or caps.get("construct") or [None])[0]
         if not name_nodes or node is None:
@@ -588,6 +581,10 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
     open_stack: list[Unit] = []
     i = 0
     seen_calls: set[int] = set()
+    # lambdas with a receiver seen so far (rows are in source order: a scope function's call comes
+    # before the calls in its lambda): (body start, body end, receiver)
+    scopes: list[tuple[int, int, str]] = []
+    receiver_lambdas = spec.receiver_lambdas
     for start_byte, node, name_node, receiver_node, construct in call_rows:
         if node is not None:
             if node.id in seen_calls:
@@ -609,6 +606,10 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         if construct:
             name = last_segment(name)
         receiver = receiver_node.text.decode("utf-8", "replace")[:MAX_RECEIVER] if receiver_node is not None else ""
+        if name in receiver_lambdas:
+            scope = spec.lambda_receiver(node, name, receiver_node)
+            if scope is not None:
+                scopes.append(scope)
         local, rest = assigned.get(node.id, _UNASSIGNED)
         within = _within(scopes, start_byte, open_stack[-1].start_byte if open_stack else -1) if scopes and receiver in ("", "this") else ""
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row

@@ -94,13 +94,14 @@ def java_call_args(node: Node) -> int:
 
 
 def _count_arguments(args: Node) -> int:
-    """The named children of an argument list that are no comments (a list with a comment in it,
-    rare, is walked; any other is only counted: reading every call's children is a tenth of a
+    """The named children of an argument list `(a, b)` that are no comments. A list that is not
+    `(`, then arguments with a comma between each two, then `)` (a comment among them, a trailing
+    comma) is walked; any other is only counted (reading every call's children costs a tenth of a
     Kotlin file's extraction)."""
     count = args.named_child_count
-    if count and b"/" in args.text:
-        return sum(1 for c in args.named_children if c.type not in _COMMENTS)
-    return count
+    if args.child_count == 2 * count + 1 and (count != 1 or args.named_child(0).type not in _COMMENTS):
+        return count
+    return sum(1 for c in args.named_children if c.type not in _COMMENTS)
 
 
 IO_MODULES = frozenset({"java.io", "java.nio.file", "java.sql", "javax.persistence", "jakarta.persistence", "java.nio.channels"})
@@ -177,8 +178,6 @@ KOTLIN_DEFS = """
 KOTLIN_CALLS = """
 (call_expression . (simple_identifier) @name) @call
 (call_expression . (navigation_expression (_) @receiver . (navigation_suffix (simple_identifier) @name))) @call
-(call_expression . (navigation_expression (_) @scope_receiver . (navigation_suffix (simple_identifier) @scope_name)) (call_suffix (annotated_lambda (lambda_literal) @scope_body)))
-(call_expression . (simple_identifier) @scope_name (call_suffix (annotated_lambda (lambda_literal) @scope_body)))
 """
 
 # Standard-library functions whose lambda has a receiver: `x.apply { … }`, `x.run { … }` and
@@ -187,29 +186,37 @@ _RECEIVER_SCOPES = frozenset({"apply", "run", "runCatching"})
 _LIBRARY_BUILDERS = frozenset({"buildString", "buildList", "buildSet", "buildMap"})
 
 
-def kotlin_lambda_receiver(caps: dict) -> str | None:
-    """What `this` is inside a lambda argument (`Call.within`), None when the enclosing `this`."""
-    name = text(caps["scope_name"][0])
-    receiver = caps.get("scope_receiver")
-    if receiver:
-        if name not in _RECEIVER_SCOPES:
-            return None
-        suffix = caps["scope_body"][0].parent.parent  # lambda_literal < annotated_lambda < call_suffix
-        if suffix is None or any(c.type == "value_arguments" for c in suffix.children):
-            return None  # `x.apply(key) { … }`: a function of the project's, not the scope function
-        written = text(receiver[0]).rstrip("!?").strip()
-        return None if written == "this" else written
-    if name in _LIBRARY_BUILDERS:
-        return "?"
-    if name != "with":
+KOTLIN_RECEIVER_LAMBDAS = _RECEIVER_SCOPES | _LIBRARY_BUILDERS | {"with"}
+
+
+def kotlin_lambda_receiver(call: Node, name: str, receiver: Node | None) -> tuple[int, int, str] | None:
+    """The body of the lambda a call of a scope function or builder (`name`, one of
+    `receiver_lambdas`) takes and what `this` is in it (`Call.within`): (body start, body end, the
+    receiver as written or "?"); None when its `this` is the enclosing one."""
+    suffix = call.child(call.child_count - 1) if call.child_count else None
+    if suffix is None or suffix.type != "call_suffix":
         return None
-    suffix = caps["scope_body"][0].parent.parent  # lambda_literal < annotated_lambda < call_suffix
-    arguments = next((c for c in suffix.named_children if c.type == "value_arguments"), None) if suffix is not None else None
-    values = [c for c in arguments.named_children if c.type == "value_argument"] if arguments is not None else []
-    if len(values) != 1 or values[0].named_child_count != 1:
-        return "?"
-    written = text(values[0].named_child(0)).rstrip("!?").strip()
-    return None if written == "this" else written
+    lam = arguments = None
+    for part in suffix.named_children:
+        if part.type == "annotated_lambda":
+            lam = part
+        elif part.type == "value_arguments":
+            arguments = part
+    body = next((c for c in lam.named_children if c.type == "lambda_literal"), None) if lam is not None else None
+    if body is None:
+        return None
+    if receiver is not None:
+        if name not in _RECEIVER_SCOPES or arguments is not None:
+            return None  # `x.apply(key) { … }`: a function of the project's, not the scope function
+        written = text(receiver).rstrip("!?").strip()
+    elif name in _LIBRARY_BUILDERS:
+        written = "?"
+    elif name == "with":
+        values = [c for c in arguments.named_children if c.type == "value_argument"] if arguments is not None else []
+        written = text(values[0].named_child(0)).rstrip("!?").strip() if len(values) == 1 and values[0].named_child_count == 1 else "?"
+    else:
+        return None  # `run { … }`, `apply { … }` on the enclosing `this`
+    return None if written == "this" else (body.start_byte, body.end_byte, written)
 
 
 def kotlin_import(node: Node) -> list[Import]:
@@ -420,6 +427,7 @@ KOTLIN = LanguageSpec(
     extension_type=kotlin_extension_type,
     arity=kotlin_arity,
     call_args=kotlin_call_args,
+    receiver_lambdas=KOTLIN_RECEIVER_LAMBDAS,
     lambda_receiver=kotlin_lambda_receiver,
     call_protocol=("invoke",),
     implicit_this=True,

@@ -90,10 +90,12 @@ class LanguageSpec:
     arity: Callable[[Node], tuple[int, ...]] = lambda params: ()
     # (call node) -> how many arguments it passes (`Call.args`), -1 when not counted
     call_args: Callable[[Node], int] = lambda node: -1
-    # (captures of a `calls` pattern with @scope_body: a lambda argument) -> what `this` is in the
-    # lambda's body when it is a lambda with receiver (`Call.within`): the receiver as written, "?"
-    # when unnamed, None for a lambda whose `this` is the enclosing one
-    lambda_receiver: Callable[[dict], "str | None"] = lambda caps: None
+    # Names of functions that may take a lambda with receiver (Kotlin `apply`, `with`, `buildString`),
+    # and (call node, name, receiver node or None) -> (body start, body end, what `this` is in the
+    # lambda's body: the receiver as written, "?" when unnamed) for `Call.within` of the calls in
+    # it; None when the call takes none or its `this` is the enclosing one
+    receiver_lambdas: frozenset[str] = frozenset()
+    lambda_receiver: Callable[[Node, str, "Node | None"], "tuple[int, int, str] | None"] = lambda call, name, receiver: None
     # A file may declare its encoding in its first two lines (PEP 263: `# -*- coding: latin-1 -*-`)
     encoding_declaration: bool = False
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):
