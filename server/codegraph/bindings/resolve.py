@@ -53,42 +53,35 @@ def _call_open(expr: str) -> int | None:
 
 
 _UNCOUNTED = LanguageSpec.__dataclass_fields__["call_args"].default  # a language whose calls' arguments are not counted
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
+_OPENERS = frozenset("([{")
+_CLOSERS = frozenset(")]}")
+# what counting arguments reads: literals and comments (skipped whole), `->`, brackets, commas, angles
+_ARG_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|//[^\n]*|->|[()\[\]{},<>]', re.S)
 _PLAIN_ARGS = re.compile(r"[^\"'()\[\]{}/<>]*")
 
 
 def _text_args(inner: str) -> int:
     """How many arguments the text between a call's parentheses passes (`a, f(b, c)` → 2), -1 when
-    the text cannot tell: a `<` or `>` outside brackets may open type arguments (`new Map<A, B>()`)."""
+    the text cannot tell: a `<` or `>` outside brackets may open type arguments (`new Map<A, B>()`),
+    a string template may hold anything."""
     if not inner.strip():
         return 0
     if _PLAIN_ARGS.fullmatch(inner):  # no nesting, no literal, no comment: the commas tell
         return inner.count(",") + 1
-    depth, count, quote, i = 0, 1, "", 0
-    while i < len(inner):
-        ch = inner[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif inner.startswith("/*", i) or inner.startswith("//", i):  # a comment
-            end = inner.find("*/" if inner[i + 1] == "*" else "\n", i + 2)
-            if end < 0:
-                return -1
-            i = end + 1
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "([{":
+    if "${" in inner:
+        return -1
+    depth, count = 0, 1
+    for m in _ARG_TOKENS.finditer(inner):
+        token = m.group()
+        if token in _OPENERS:
             depth += 1
-        elif ch in _CLOSERS:
+        elif token in _CLOSERS:
             depth -= 1
-        elif depth == 0 and ch == ",":
-            count += 1
-        elif depth == 0 and ch in "<>" and inner[i - 1 : i + 1] != "->":
+        elif token == ",":
+            count += depth == 0
+        elif token in "<>" and depth == 0:
             return -1
-        i += 1
-    return count if depth == 0 and not quote else -1
+    return count if depth == 0 else -1
 
 
 @lru_cache(maxsize=65_536)
@@ -512,8 +505,10 @@ class Resolver(ResolverIndexes):
                 # a JVM file is no scope of its own: the overloads of its package are all candidates
                 pkg = package_key(facts)
                 pooled = self.packages.get(pkg, {}).get(name, ()) if pkg is not None else ()
-                if len(pooled) > len(local) and self._by_args(pooled, args) is not pooled:
-                    return self._unique_for(self._by_args(pooled, args), facts.path)
+                if len(pooled) > len(local):
+                    fits = self._by_args(pooled, args)
+                    if fits is not pooled:
+                        return self._unique_for(fits, facts.path)
             return self._unique(self._by_args(local, args))
         bound = self._import_binding(facts, name)
         if bound is None and args >= 0 and name in self.imports_by_local.get(facts.path, ()):
@@ -749,8 +744,10 @@ class Resolver(ResolverIndexes):
         callee = _without_type_args(expr[:open_at].rstrip())
         if callee.startswith("new ") and "(" not in callee:  # `new Outer.Builder(…)`, not `new B().name(…)`
             return self._resolve_type_text(facts, callee[4:].strip(), caller)
-        args = _text_args(expr[open_at + 1 : -1]) if spec_of(facts).call_args is not _UNCOUNTED else -1
         cut = max(callee.rfind("."), callee.rfind("::"))
+        # the count chooses among overloads: a name defined once has none
+        last = callee[cut + 1 :] if cut >= 0 else callee
+        args = _text_args(expr[open_at + 1 : -1]) if self.defined.get(last, 0) > 1 and spec_of(facts).call_args is not _UNCOUNTED else -1
         if cut < 0:
             target = self._lookup(facts, caller, callee, args) if callee.isidentifier() else None
         else:
