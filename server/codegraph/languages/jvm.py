@@ -260,12 +260,13 @@ def kotlin_arity(params: Node) -> tuple[int, ...]:
 
 def kotlin_call_args(node: Node) -> int:
     """The arguments of `f(a, b)`, a trailing lambda (`f(a) { … }`, `f { … }`) one more."""
-    suffix = node.child(node.child_count - 1) if node.child_count else None
+    suffix = node.child(1)  # the callee, then the suffix
     if suffix is None or suffix.type != "call_suffix":
         return -1
-    if suffix.named_child_count == 1:  # the usual shape: `(…)` alone
-        part = suffix.named_child(0)
-        return _count_arguments(part) if part.type == "value_arguments" else 1 if part.type == "annotated_lambda" else -1
+    if suffix.child_count == 1:  # the usual shape: `(…)` or `{ … }` alone
+        part = suffix.child(0)
+        kind = part.type
+        return _count_arguments(part) if kind == "value_arguments" else 1 if kind == "annotated_lambda" else -1
     count = 0
     for part in suffix.named_children:
         if part.type == "value_arguments":
