@@ -882,8 +882,9 @@ def test_a_receiver_cut_at_the_recorded_length_binds_nothing(tmp_path):
 
 
 def test_a_kotlin_bare_call_in_a_type_with_overloads_of_that_name_is_one_of_them(tmp_path):
-    """`inflate(x)` in a class with two `inflate` members is one of them (which unknown), never the
-    package's `fun Source.inflate()`: a member of the name shadows every outer definition."""
+    """`inflate(x)` in a class with two `inflate` members is one of them (the one taking one
+    argument), never the package's `fun Source.inflate()`: a member of the name shadows every outer
+    definition."""
     index = index_of(tmp_path, {
         "Inflate.kt": "package demo\n\ninterface Source {\n    fun read()\n}\n\nfun Source.inflate(): Source = this\n",
         "InflaterTest.kt": (
@@ -891,5 +892,5 @@ def test_a_kotlin_bare_call_in_a_type_with_overloads_of_that_name_is_one_of_them
             "    private fun inflate(s: Source?): Int = 1\n}\n\nfun Source.twice() {\n    inflate()\n}\n"
         ),
     })
-    assert target(index, "InflaterTest.kt", "inflate", 0) is None
+    assert target(index, "InflaterTest.kt", "inflate", 0) == "InflaterTest.kt::InflaterTest.inflate#2"
     assert target(index, "InflaterTest.kt", "inflate", 1) == "Inflate.kt::inflate"

@@ -161,10 +161,11 @@ def test_into_from_cached_facts_equals_into_from_parsed_ones(tmp_path):
 
 def test_an_overload_call_lands_on_the_overload_that_takes_its_arguments(index):
     """`execute(request, 1)` inside the one-parameter `execute` delegates to the two-parameter
-    overload; the caller itself cannot take two arguments and is no target."""
+    overload; the caller itself cannot take two arguments and is no target. The count of arguments
+    proves it (bindings/resolve.py)."""
     graph = likely_graph(index)
     src = "kt/src/main/kotlin/demo/Loader.kt::Loader.execute"
-    assert [(e.dst, e.confidence) for e in graph.out(src)] == [(src + "#2", 0.9)]
+    assert [(e.dst, e.rule, e.confidence) for e in graph.out(src)] == [(src + "#2", "resolved", 1.0)]
 
 
 def test_a_member_initialised_in_the_class_body_is_no_local(tmp_path):
@@ -228,5 +229,5 @@ def test_a_method_of_an_anonymous_class_held_by_a_field_reaches_the_outer_classs
     idx = RootIndex(tmp_path, use_cache=False)
     idx.build()
     graph = likely_graph(idx)
-    # two overloads: no proof, but the outer class's method is a likely target
-    assert ("Outer.java::Outer.build", "base-method") in [(e.dst, e.rule) for e in graph.out("Outer.java::Outer.FACTORY.create")]
+    # two overloads, one of them taking one argument: the outer class's method, proven
+    assert ("Outer.java::Outer.build", "resolved") in [(e.dst, e.rule) for e in graph.out("Outer.java::Outer.FACTORY.create")]

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from ..languages.spec import last_segment
+from ..languages.spec import LanguageSpec, last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
 from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, module_binds, package_key, scope_key, spec_of
@@ -50,6 +50,44 @@ def _call_open(expr: str) -> int | None:
             if depth == 0:
                 return i if i > 0 else None
     return None
+
+
+_UNCOUNTED = LanguageSpec.__dataclass_fields__["call_args"].default  # a language whose calls' arguments are not counted
+_OPENERS = frozenset("([{")
+_CLOSERS = frozenset(")]}")
+# what counting arguments reads: literals and comments (skipped whole), `->`, brackets, commas, angles
+_ARG_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|//[^\n]*|->|[()\[\]{},<>]', re.S)
+_PLAIN_ARGS = re.compile(r"[^\"'()\[\]{}/<>]*")
+
+
+def _text_args(inner: str) -> int:
+    """How many arguments the text between a call's parentheses passes (`a, f(b, c)` → 2), -1 when
+    the text cannot tell: a `<` or `>` outside brackets may open type arguments (`new Map<A, B>()`),
+    a string template may hold anything."""
+    if not inner.strip():
+        return 0
+    if _PLAIN_ARGS.fullmatch(inner):  # no nesting, no literal, no comment: the commas tell
+        return inner.count(",") + 1
+    if "${" in inner:
+        return -1
+    depth, count = 0, 1
+    for m in _ARG_TOKENS.finditer(inner):
+        token = m.group()
+        if token in _OPENERS:
+            depth += 1
+        elif token in _CLOSERS:
+            depth -= 1
+        elif token == ",":
+            count += depth == 0
+        elif token in "<>" and depth == 0:
+            return -1
+    return count if depth == 0 else -1
+
+
+@lru_cache(maxsize=65_536)
+def _last(type_name: str) -> str:
+    """A parameter's type name without its qualifier: `Painter.State` → `State`."""
+    return type_name.rpartition(".")[2]
 
 
 def _without_type_args(callee: str) -> str:
@@ -128,6 +166,60 @@ class Resolver(ResolverIndexes):
     def _unique(found: list[Unit] | None) -> Unit | None:
         return found[0] if found and len(found) == 1 else None
 
+    def _admits(self, u: Unit, args: int) -> bool:
+        """Whether a call passing `args` arguments may be a call of `u` (true when either is not counted)."""
+        arity = u.arity
+        if args < 0 or not arity:
+            return True
+        if len(arity) > 2:  # a Kotlin override: the declaration it overrides has the default values
+            arity = self._overridden_arity(u)
+        return arity[0] <= args and (arity[1] < 0 or args <= arity[1])
+
+    def _overridden_arity(self, u: Unit) -> tuple[int, ...]:
+        """The arity of a Kotlin override, which takes the default values of what it overrides: that
+        of the nearest declaration above its type of the same name and parameters; (0, most) when
+        none is known (a supertype outside the workspace)."""
+        hit = self._memo_arity.get(u.id)
+        if hit is None:
+            self._memo_arity[u.id] = hit = (0, u.arity[1])  # a cycle ends here
+            owner = self.units.get(u.parent) if u.parent else None
+            for cur in self.lineage(owner) if owner is not None and owner.is_type else ():
+                if cur.id == owner.id:
+                    continue
+                above = [m for m in self.members_of(cur).get(u.name, ()) if m.arity and m.arity[1] == u.arity[1] and self._same_parameters(m, u)]
+                if above:
+                    if len(above) == 1:
+                        hit = above[0].arity if len(above[0].arity) < 3 else self._overridden_arity(above[0])
+                    break
+            self._memo_arity[u.id] = hit
+        return hit
+
+    @staticmethod
+    def _same_parameters(a: Unit, b: Unit) -> bool:
+        """Whether two declarations of one name may be one method and its override (the same
+        parameter types as written; a type parameter or an unnamed type matches any), not two overloads."""
+        if len(a.param_types) != len(b.param_types):
+            return False
+        return all(x == y or len(x) < 2 or len(y) < 2 or _last(x) == _last(y) for x, y in zip(a.param_types, b.param_types))
+
+    @staticmethod
+    def _variants(found: list[Unit]) -> bool:
+        """Whether declarations of one name are written with the same parameter types (`State` and
+        `Painter.State` alike): one declaration's source-set variants, not overloads."""
+        first = [_last(t) for t in found[0].param_types]
+        return all([_last(t) for t in u.param_types] == first for u in found[1:])
+
+    def _by_args(self, found: list[Unit] | None, args: int) -> list[Unit] | None:
+        """Definitions of one name in a scope that a call passing `args` arguments may mean (Java and
+        Kotlin choose among overloads by the arguments; the count alone often tells): those whose
+        arity admits it, none when two of those are different overloads. A scope where the name is
+        no function alone (a type, an extension function) is left as it is."""
+        if args < 0 or not found or len(found) < 2 or any(not u.is_callable or u.ext_type or not u.arity for u in found):
+            return found
+        fits = [u for u in found if self._admits(u, args)]
+        # several left: one declaration's source-set variants (`expect`/`actual`), written alike
+        return fits if not fits or self._variants(fits) else []
+
     def _unique_for(self, found: list[Unit] | None, path: str) -> Unit | None:
         """`_unique`, and among one declaration's source-set variants in a JVM package (a Kotlin
         multiplatform `expect` in one source set and its `actual`s in others, a Java
@@ -173,11 +265,37 @@ class Resolver(ResolverIndexes):
                     out.append(target)
         return out
 
-    def find_member(self, t: Unit, name: str) -> Unit | None:
-        key = (t.id, name)
+    def find_member(self, t: Unit, name: str, args: int = -1) -> Unit | None:
+        """The member `name` of `t` or of the nearest type above it that has one; `args`: the
+        arguments a call passes (-1 when not counted), which chooses among overloads."""
+        key = (t.id, name) if args < 0 else (t.id, name, args)
         if key not in self._memo_members:
-            self._memo_members[key] = self._find_member(t, name)
+            self._memo_members[key] = self._find_member(t, name) if args < 0 else self._find_overload(t, name, args)
         return self._memo_members[key]
+
+    def _find_overload(self, t: Unit, name: str, args: int) -> Unit | None:
+        """The member a call passing `args` arguments runs: the nearest one whose arity admits the
+        count (a Java or Kotlin type inherits its supertypes' overloads). Where a type declares several
+        of that name, the one it admits is the target only when every other admitted declaration
+        above it is that method's (the same parameter types): anything else is left unknown."""
+        pick: Unit | None = None
+        for cur in self.lineage(t):
+            found = self.members_of(cur).get(name)
+            if not found:
+                continue
+            if len(found) > 1:  # one declaration's source-set variants pool their members: the type's own
+                found = [u for u in found if u.path == cur.path] or found
+            fits = [u for u in found if self._admits(u, args)]
+            if pick is None:
+                if len(fits) > 1:
+                    return None
+                if fits:
+                    pick = fits[0]
+                    if len(found) == 1:  # the only declaration of its name there: above it are its overrides
+                        return pick
+            elif any(not self._same_parameters(pick, u) for u in fits):
+                return None
+        return pick
 
     def _find_member(self, t: Unit, name: str) -> Unit | None:
         for cur in self.lineage(t):
@@ -392,8 +510,9 @@ class Resolver(ResolverIndexes):
             return None
         return None
 
-    def _lookup(self, facts: FileFacts, caller: Unit | None, name: str) -> Unit | tuple[str, str] | None:
-        """A bare name seen from inside `caller`: nested scopes, type members (JVM), module, imports, package."""
+    def _lookup(self, facts: FileFacts, caller: Unit | None, name: str, args: int = -1) -> Unit | tuple[str, str] | None:
+        """A bare name seen from inside `caller`: nested scopes, type members (JVM), module, imports,
+        package. `args`: the arguments a call of it passes (-1 when not counted), to choose among overloads."""
         if name not in self.defined and name not in self.imports_by_local.get(facts.path, ()):
             return None  # no definition anywhere and no import here: a builtin, a local, a global from outside
         cur = caller
@@ -406,8 +525,16 @@ class Resolver(ResolverIndexes):
                 hit = self._unique(self.members.get((key, cur.qualname), {}).get(name))
                 if hit is not None:
                     return hit
+                if cur.ext_type and implicit_this:  # `fun Buffer.f() { g() }`: `this` is a Buffer
+                    extended = self._extended_type(facts, cur)
+                    if extended is not None:
+                        hit = self.find_member(extended, name, args)
+                        if hit is not None:
+                            return hit if hit.kind != "constructor" else None
+                        if any(self.members_of(t).get(name) for t in self.lineage(extended)):
+                            return None  # its overloads: one of them, never an outer name
             if cur.is_type and implicit_this:
-                hit = self.find_member(cur, name)
+                hit = self.find_member(cur, name, args)
                 # a constructor is never called by its bare name (`new Square()` names the type)
                 if hit is not None and hit.kind != "constructor":
                     return hit
@@ -419,17 +546,39 @@ class Resolver(ResolverIndexes):
             # imported *and* defined here (`try: from fast import f` / `except: def f`): no proof which wins
             if any(imp.name not in ("", "*") for imp in self.imports_by_local.get(facts.path, {}).get(name, ())):
                 return None
-            return self._unique(local)
+            if args >= 0 and spec_of(facts).package_scope == "declared":
+                # a JVM file is no scope of its own: the overloads of its package are all candidates
+                pkg = package_key(facts)
+                pooled = self.packages.get(pkg, {}).get(name, ()) if pkg is not None else ()
+                if len(pooled) > len(local):
+                    fits = self._by_args(pooled, args)
+                    if fits is not pooled:
+                        return self._unique_for(fits, facts.path)
+            return self._unique(self._by_args(local, args))
         bound = self._import_binding(facts, name)
+        if bound is None and args >= 0 and name in self.imports_by_local.get(facts.path, ()):
+            bound = self._imported_overload(facts, name, args)
         if bound is not None:
             kind, target = bound
             return target if kind == "unit" else (kind, target)  # type: ignore[return-value]
         pkg = package_key(facts)
         if pkg is not None:
-            hit = self._unique_for(self.packages.get(pkg, {}).get(name), facts.path)
+            hit = self._unique_for(self._by_args(self.packages.get(pkg, {}).get(name), args), facts.path)
             if hit is not None:
                 return hit
-        return self._on_demand_import(facts, name) or self._implicit_extension(facts, caller, name)
+        return self._on_demand_import(facts, name) or self._implicit_extension(facts, caller, name, args)
+
+    def _imported_overload(self, facts: FileFacts, name: str, args: int) -> tuple[str, Unit] | None:
+        """A JVM import of a function name that several overloads share (`import p.write` of
+        `fun write(a)` and `fun write(a, b)`): the one a call passing `args` arguments admits."""
+        if spec_of(facts).module_system != "package":
+            return None
+        found: dict[str, Unit] = {}
+        for imp in self.imports_by_local.get(facts.path, {}).get(name, ()):
+            if imp.name == name and not imp.alias:
+                found.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()))
+        hit = self._unique_for(self._by_args(list(found.values()), args), facts.path) if len(found) > 1 else None
+        return ("unit", hit) if hit is not None else None
 
     def _on_demand_import(self, facts: FileFacts, name: str) -> Unit | None:
         """A JVM name no scope, single import or the package binds, from the file's on-demand
@@ -449,7 +598,7 @@ class Resolver(ResolverIndexes):
                 found.update((u.id, u) for u in self.members_of(holder).get(name, ()))
         return self._unique_for(list(found.values()), facts.path)
 
-    def _implicit_extension(self, facts: FileFacts, caller: Unit | None, name: str) -> Unit | None:
+    def _implicit_extension(self, facts: FileFacts, caller: Unit | None, name: str, args: int = -1) -> Unit | None:
         """A bare call of an extension function on the implicit receiver (Kotlin: `commonFlush()`
         in a member of `RealBufferedSink`, with `fun RealBufferedSink.commonFlush()` and `fun
         Buffer.commonFlush()` both imported): among the definitions in scope by that name, the one
@@ -466,7 +615,11 @@ class Resolver(ResolverIndexes):
         if not extensions:
             return None
         receivers = self._implicit_receivers(caller)
-        return self._unique_for([u for u in extensions if last_segment(u.ext_type).rstrip("?") in receivers], facts.path)
+        fits = [u for u in extensions if last_segment(u.ext_type).rstrip("?") in receivers]
+        if args >= 0 and len(fits) > 1 and all(u.arity for u in fits):
+            fits = [u for u in fits if self._admits(u, args)]
+            fits = fits if not fits or self._variants(fits) else []
+        return self._unique_for(fits, facts.path)
 
     def _implicit_receivers(self, caller: Unit | None) -> set[str]:
         """The type names `this` has inside `caller`: the type an enclosing extension function
@@ -510,11 +663,11 @@ class Resolver(ResolverIndexes):
             types = [u for u in self.packages.get(pkg, {}).get(name, ()) if u.is_type and u.kind != "impl"] if pkg is not None else []
         return self._unique_for(types, facts.path)
 
-    def _member_of(self, holder: Unit | tuple[str, str] | None, name: str) -> Unit | tuple[str, str] | None:
+    def _member_of(self, holder: Unit | tuple[str, str] | None, name: str, args: int = -1) -> Unit | tuple[str, str] | None:
         if holder is None:
             return None
         if isinstance(holder, Unit):
-            return self.find_member(holder, name) if holder.is_type else None
+            return self.find_member(holder, name, args) if holder.is_type else None
         kind, where = holder
         if kind == "module":
             exported = self._commonjs_exports(where)
@@ -583,7 +736,19 @@ class Resolver(ResolverIndexes):
         pkg = package_key(self.files[method.path])
         return self._unique([u for u in self.packages.get(pkg, {}).get(owner, ()) if u.is_type and u.kind != "impl"]) if pkg else None
 
+    def _extended_type(self, facts: FileFacts, function: Unit) -> Unit | None:
+        """The project type an extension function extends (`fun Buffer.f()` → Buffer), None when
+        it is no project type."""
+        hit = self._memo_extended.get(function.id, self._memo_extended)
+        if hit is self._memo_extended:
+            # written before the function's name: seen from the scope around it, not from its body
+            t = self._resolve_type_text(facts, function.ext_type, self.units.get(function.parent) if function.parent else None)
+            hit = self._memo_extended[function.id] = t if t is not None and t.kind != "impl" else None
+        return hit
+
     def _receiver_target(self, facts: FileFacts, caller: Unit | None, receiver: str) -> Unit | tuple[str, str] | None:
+        if receiver == "this" and caller is not None and caller.ext_type and spec_of(facts).implicit_this:
+            return self._extended_type(facts, caller)  # `this` in `fun Buffer.f()`
         method, owner = self._enclosing_type(caller)
         if owner is not None and method is not None and receiver in {method.receiver, "this", "Self"} and receiver:
             return owner
@@ -670,14 +835,17 @@ class Resolver(ResolverIndexes):
         if callee.startswith("new ") and "(" not in callee:  # `new Outer.Builder(…)`, not `new B().name(…)`
             return self._resolve_type_text(facts, callee[4:].strip(), caller)
         cut = max(callee.rfind("."), callee.rfind("::"))
+        # the count chooses among overloads: a name defined once has none
+        last = callee[cut + 1 :] if cut >= 0 else callee
+        args = _text_args(expr[open_at + 1 : -1]) if self.defined.get(last, 0) > 1 and spec_of(facts).call_args is not _UNCOUNTED else -1
         if cut < 0:
-            target = self._lookup(facts, caller, callee) if callee.isidentifier() else None
+            target = self._lookup(facts, caller, callee, args) if callee.isidentifier() else None
         else:
             head, name = callee[:cut].rstrip("?!"), callee[cut + (2 if callee[cut] == ":" else 1) :]
             if not name.isidentifier():
                 return None
             holder = self._call_result(facts, caller, head, depth + 1) if head.endswith(")") else self._receiver_target(facts, caller, head)
-            target = self._member_of(holder, name) if isinstance(holder, Unit) or holder.__class__ is tuple and holder[0] != "super" else None
+            target = self._member_of(holder, name, args) if isinstance(holder, Unit) or holder.__class__ is tuple and holder[0] != "super" else None
         return self._result_type(target)
 
     def _result_type(self, target, position: int | None = None) -> Unit | None:
@@ -776,20 +944,22 @@ class Resolver(ResolverIndexes):
         local_types: dict[tuple[str | None, str], Unit | None] = {}
         # Within one file a (caller, receiver, name) triple always binds the same way (unless a
         # typed local says otherwise): a third of Django's call sites repeat one.
-        memo: dict[tuple[str | None, str, str], Unit | tuple[str, str] | None] = {}
+        memo: dict[tuple[str | None, str, str, int, str], Unit | tuple[str, str] | None] = {}
         holders: dict = {}  # (caller, receiver) → what the receiver denotes
         new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
-        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to, assigned_rest) in enumerate(facts.calls):
+        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
             typed = local_types.get((caller_id, receiver)) if receiver and local_types else None
             if typed is not None:
-                target = self.find_member(typed, name)
+                target = self.find_member(typed, name, args)
             else:
-                key = (caller_id, receiver, name)
+                key = (caller_id, receiver, name, args, within)
                 target = memo.get(key, memo)
                 if target is memo:
                     caller = self.units.get(caller_id) if caller_id else None
-                    if receiver:
+                    if within:
+                        target = self._within_target(facts, caller, within, name, args, receiver)
+                    elif receiver:
                         holder = holders.get((caller_id, receiver), holders)
                         if holder is holders:
                             holder = holders[(caller_id, receiver)] = self._receiver_target(facts, caller, receiver)
@@ -797,13 +967,13 @@ class Resolver(ResolverIndexes):
                             owner = self.units.get(holder[1])
                             target = None
                             for sup in self.supertypes_of(owner) if owner else []:
-                                target = self.find_member(sup, name)
+                                target = self.find_member(sup, name, args)
                                 if target is not None:
                                     break
                         else:
-                            target = self._member_of(holder, name)
+                            target = self._member_of(holder, name, args)
                     else:
-                        target = self._lookup(facts, caller, name)
+                        target = self._lookup(facts, caller, name, args)
                     memo[key] = target
             is_unit = target.__class__ is Unit
             if assigned_rest:  # a destructuring: each local holds its position's result
@@ -821,6 +991,34 @@ class Resolver(ResolverIndexes):
             else:
                 unresolved.append(idx)
         return edges, unresolved
+
+    def _within_target(self, facts: FileFacts, caller: Unit | None, within: str, name: str, args: int, receiver: str) -> Unit | None:
+        """A bare call (or one on `this`) inside a lambda with receiver (Kotlin `x.apply { f() }`,
+        `with(x) { f() }`): first a member of x's type; where that type is the project's, has no
+        member of the name and every type above it is known, the names around (`f` of the enclosing
+        class, of the package); anything else (x of a library type or unknown) is left unknown, but
+        for a construction of a project type (`Error(…)`: no library object has a member named so)."""
+        holder = None if within == "?" else self._receiver_target(facts, caller, within)
+        if not isinstance(holder, Unit) or not holder.is_type:
+            found = None if receiver else self._lookup(facts, caller, name, args)
+            return found if isinstance(found, Unit) and found.is_type and found.kind != "impl" else None
+        hit = self.find_member(holder, name, args)
+        if hit is not None:
+            return hit if hit.kind != "constructor" else None
+        if receiver or not self._closed(holder) or any(self.members_of(t).get(name) for t in self.lineage(holder)):
+            return None
+        found = self._lookup(facts, caller, name, args)
+        return found if isinstance(found, Unit) else None
+
+    def _closed(self, t: Unit) -> bool:
+        """Whether every supertype `t` and the types above it declare is one of the workspace's
+        (their members are all known)."""
+        for cur in self.lineage(t):
+            facts = self.files.get(cur.path)
+            declared = sum(1 for s in facts.supertypes if s.unit == cur.id) if facts is not None else 1
+            if declared != len(self.supertypes_of(cur)):
+                return False
+        return True
 
     def _supertype_edges(self, facts: FileFacts) -> list[Edge]:
         edges: list[Edge] = []

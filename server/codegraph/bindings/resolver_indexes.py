@@ -96,13 +96,17 @@ class ResolverIndexes:
         self.js_workspace = JsWorkspace()  # bare JavaScript module names → the workspace's packages
         # Memos of pure lookups over the indexes; every update() clears them.
         self._memo_supers: dict[str, list[Unit]] = {}
-        self._memo_members: dict[tuple[str, str], Unit | None] = {}
+        self._memo_members: dict[tuple, Unit | None] = {}  # (type id, name) or (type id, name, arguments)
+        self._memo_arity: dict[str, tuple[int, ...]] = {}
+        self._memo_extended: dict[str, Unit | None] = {}  # an extension function's extended type  # a Kotlin override's arity, from what it overrides
         self._memo_imports: dict[tuple[str, str], tuple[str, str | Unit] | None] = {}
         self._memo_exports: dict[str, dict[str, list[Unit]]] = {}  # files with `export_aliases`
 
     def _clear_memos(self) -> None:
         self._memo_supers.clear()
         self._memo_members.clear()
+        self._memo_arity.clear()
+        self._memo_extended.clear()
         self._memo_imports.clear()
         self._memo_exports.clear()
 

@@ -549,6 +549,7 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         doc=_doc(spec, span, body) if kind != "statement" else "",
         stmt_kind=stmt_kind,
         params=_arity(params) if params is not None else -1,
+        arity=spec.arity(params) if params is not None else (),
         param_names=param_names,
         param_types=param_types,
         receiver=spec.receiver_name(node) if kind in ("method", "constructor") or (kind == "function" and spec.function_receiver) else "",
@@ -581,6 +582,10 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
     open_stack: list[Unit] = []
     i = 0
     seen_calls: set[int] = set()
+    # lambdas with a receiver seen so far (rows are in source order: a scope function's call comes
+    # before the calls in its lambda): (body start, body end, receiver)
+    scopes: list[tuple[int, int, str]] = []
+    receiver_lambdas = spec.receiver_lambdas
     for start_byte, node, name_node, receiver_node, construct in call_rows:
         if node is not None:
             if node.id in seen_calls:
@@ -596,18 +601,38 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         caller = open_stack[-1].id if open_stack else None
         if node is None:  # a call among a macro's tokens
             _, end_byte, line, name, receiver = name_node
-            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "")))
+            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "", -1, "")))
             continue
         name = name_node.text.decode("utf-8", "replace")
         if construct:
             name = last_segment(name)
         receiver = receiver_node.text.decode("utf-8", "replace")[:MAX_RECEIVER] if receiver_node is not None else ""
+        if name in receiver_lambdas:
+            scope = spec.lambda_receiver(node, name, receiver_node)
+            if scope is not None:
+                scopes.append(scope)
         local, rest = assigned.get(node.id, _UNASSIGNED)
+        within = _within(scopes, start_byte, open_stack[-1].start_byte if open_stack else -1) if scopes and receiver in ("", "this") else ""
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
-            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest))
+            _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest,
+                              spec.call_args(node), within))
         )
     return calls
+
+
+def _within(scopes: list[tuple[int, int, str]], at: int, unit_start: int) -> str:
+    """The receiver of the innermost lambda with receiver around the call at `at` (`Call.within`):
+    "" when none, or when the call's unit begins inside it (a local function, an object: their own
+    `this` comes first); "?" inside two of them (the inner receiver, written in the outer one's
+    scope, may be a member of the outer one)."""
+    around = [s for s in scopes if s[0] <= at < s[1]]
+    if not around:
+        return ""
+    inner = max(around)
+    if unit_start >= inner[0]:
+        return ""
+    return inner[2] if len(around) == 1 else "?"
 
 
 _UNASSIGNED = (None, "")

@@ -71,6 +71,39 @@ def java_receiver(node: Node) -> str:
     return "this"
 
 
+_COMMENTS = frozenset({"line_comment", "block_comment", "comment", "multiline_comment"})
+
+
+def java_arity(params: Node) -> tuple[int, ...]:
+    """(fewest, most) arguments: each formal parameter takes one, a `T...` parameter any number."""
+    count, variadic = 0, False
+    for p in params.named_children:
+        if p.type == "formal_parameter":
+            count += 1
+        elif p.type == "spread_parameter":
+            variadic = True
+        elif p.type not in _COMMENTS and p.type != "receiver_parameter":
+            return ()  # a shape not known here: no overload is told apart by it
+    return (count, -1) if variadic else (count, count)
+
+
+def java_call_args(node: Node) -> int:
+    """The arguments of `m(a, b)` / `new X(a, b)`."""
+    args = node.child_by_field_name("arguments")
+    return _count_arguments(args) if args is not None else -1
+
+
+def _count_arguments(args: Node) -> int:
+    """The named children of an argument list `(a, b)` that are no comments. A list that is not
+    `(`, then arguments with a comma between each two, then `)` (a comment among them, a trailing
+    comma) is walked; any other is only counted (reading every call's children costs a tenth of a
+    Kotlin file's extraction)."""
+    count = args.named_child_count
+    if args.child_count == 2 * count + 1 and (count != 1 or args.named_child(0).type not in _COMMENTS):
+        return count
+    return sum(1 for c in args.named_children if c.type not in _COMMENTS)
+
+
 IO_MODULES = frozenset({"java.io", "java.nio.file", "java.sql", "javax.persistence", "jakarta.persistence", "java.nio.channels"})
 _STATIC = re.compile(rb"\bstatic\b|@JvmStatic")
 
@@ -120,6 +153,8 @@ JAVA = LanguageSpec(
 """,
     refs="(method_reference) @ref",
     return_type=lambda node: node.child_by_field_name("type") if node.type == "method_declaration" else None,
+    arity=java_arity,
+    call_args=java_call_args,
     implicit_this=True,
     module_system="package",
     package_scope="declared",
@@ -145,6 +180,44 @@ KOTLIN_CALLS = """
 (call_expression . (navigation_expression (_) @receiver . (navigation_suffix (simple_identifier) @name))) @call
 """
 
+# Standard-library functions whose lambda has a receiver: `x.apply { … }`, `x.run { … }` and
+# `x.runCatching { … }` make `this` x, `with(x) { … }` too; a builder's `this` is a library object.
+_RECEIVER_SCOPES = frozenset({"apply", "run", "runCatching"})
+_LIBRARY_BUILDERS = frozenset({"buildString", "buildList", "buildSet", "buildMap"})
+
+
+KOTLIN_RECEIVER_LAMBDAS = _RECEIVER_SCOPES | _LIBRARY_BUILDERS | {"with"}
+
+
+def kotlin_lambda_receiver(call: Node, name: str, receiver: Node | None) -> tuple[int, int, str] | None:
+    """The body of the lambda a call of a scope function or builder (`name`, one of
+    `receiver_lambdas`) takes and what `this` is in it (`Call.within`): (body start, body end, the
+    receiver as written or "?"); None when its `this` is the enclosing one."""
+    suffix = call.child(call.child_count - 1) if call.child_count else None
+    if suffix is None or suffix.type != "call_suffix":
+        return None
+    lam = arguments = None
+    for part in suffix.named_children:
+        if part.type == "annotated_lambda":
+            lam = part
+        elif part.type == "value_arguments":
+            arguments = part
+    body = next((c for c in lam.named_children if c.type == "lambda_literal"), None) if lam is not None else None
+    if body is None:
+        return None
+    if receiver is not None:
+        if name not in _RECEIVER_SCOPES or arguments is not None:
+            return None  # `x.apply(key) { … }`: a function of the project's, not the scope function
+        written = text(receiver).rstrip("!?").strip()
+    elif name in _LIBRARY_BUILDERS:
+        written = "?"
+    elif name == "with":
+        values = [c for c in arguments.named_children if c.type == "value_argument"] if arguments is not None else []
+        written = text(values[0].named_child(0)).rstrip("!?").strip() if len(values) == 1 and values[0].named_child_count == 1 else "?"
+    else:
+        return None  # `run { … }`, `apply { … }` on the enclosing `this`
+    return None if written == "this" else (body.start_byte, body.end_byte, written)
+
 
 def kotlin_import(node: Node) -> list[Import]:
     line = node.start_point.row + 1
@@ -155,6 +228,54 @@ def kotlin_import(node: Node) -> list[Import]:
         return [Import(path, "*", "", line)]
     module, _, name = path.rpartition(".")
     return [Import(module, name, alias, line)]
+
+
+def kotlin_arity(params: Node) -> tuple[int, ...]:
+    """(fewest, most) arguments: a parameter with a default value may be left out, a `vararg`
+    takes any number (as may every parameter after it, named)."""
+    required = most = 0
+    variadic = False
+    owner = params.parent
+    modifiers = next((c for c in owner.children if c.type == "modifiers"), None) if owner is not None else None
+    inherits_defaults = modifiers is not None and "override" in text(modifiers).split()
+    spread = False  # the parameter that follows is a `vararg`
+    for p in params.named_children:
+        if p.type == "parameter_modifiers":
+            spread = "vararg" in text(p).split()
+            variadic = variadic or spread
+            continue
+        if p.type != "parameter":
+            continue  # a default value's expression, a comment
+        most += 1
+        after = p.next_sibling
+        while after is not None and after.type in _COMMENTS:
+            after = after.next_sibling
+        if (after is None or after.type != "=") and not spread:
+            required += 1
+        spread = False
+    # an override takes the default values of the declaration it overrides, unwritten here: the
+    # resolver reads them there (a third element marks it)
+    return (required, -1, 1) if variadic and inherits_defaults else (required, -1) if variadic else (required, most, 1) if inherits_defaults else (required, most)
+
+
+def kotlin_call_args(node: Node) -> int:
+    """The arguments of `f(a, b)`, a trailing lambda (`f(a) { … }`, `f { … }`) one more."""
+    suffix = node.child(1)  # the callee, then the suffix
+    if suffix is None or suffix.type != "call_suffix":
+        return -1
+    if suffix.child_count == 1:  # the usual shape: `(…)` or `{ … }` alone
+        part = suffix.child(0)
+        kind = part.type
+        return _count_arguments(part) if kind == "value_arguments" else 1 if kind == "annotated_lambda" else -1
+    count = 0
+    for part in suffix.named_children:
+        if part.type == "value_arguments":
+            count += _count_arguments(part)
+        elif part.type == "annotated_lambda":
+            count += 1
+        elif part.type != "type_arguments":
+            return -1
+    return count
 
 
 def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
@@ -305,6 +426,10 @@ KOTLIN = LanguageSpec(
 """,
     return_type=kotlin_return_type,
     extension_type=kotlin_extension_type,
+    arity=kotlin_arity,
+    call_args=kotlin_call_args,
+    receiver_lambdas=KOTLIN_RECEIVER_LAMBDAS,
+    lambda_receiver=kotlin_lambda_receiver,
     call_protocol=("invoke",),
     implicit_this=True,
     module_system="package",

@@ -85,6 +85,17 @@ class LanguageSpec:
     # (definition node) -> the object it is assigned onto when its qualname leaves it out
     # (`Unit.assigned_to`: a CommonJS export's `exports`), ""
     assigned_to: Callable[[Node], str] = lambda node: ""
+    # (parameter list node) -> (fewest, most) arguments a call may pass, most -1 when unbounded
+    # (`Unit.arity`); () when the language's overloads are not told apart
+    arity: Callable[[Node], tuple[int, ...]] = lambda params: ()
+    # (call node) -> how many arguments it passes (`Call.args`), -1 when not counted
+    call_args: Callable[[Node], int] = lambda node: -1
+    # Names of functions that may take a lambda with receiver (Kotlin `apply`, `with`, `buildString`),
+    # and (call node, name, receiver node or None) -> (body start, body end, what `this` is in the
+    # lambda's body: the receiver as written, "?" when unnamed) for `Call.within` of the calls in
+    # it; None when the call takes none or its `this` is the enclosing one
+    receiver_lambdas: frozenset[str] = frozenset()
+    lambda_receiver: Callable[[Node, str, "Node | None"], "tuple[int, int, str] | None"] = lambda call, name, receiver: None
     # A file may declare its encoding in its first two lines (PEP 263: `# -*- coding: latin-1 -*-`)
     encoding_declaration: bool = False
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):

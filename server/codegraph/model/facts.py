@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "50"
+EXTRACTOR_VERSION = "51"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -70,6 +70,10 @@ class Unit(NamedTuple):
     # export (`exports.isStream = function …` is `isStream`, assigned to `exports`); "" for every other
     # unit. The resolver files it as that object's member, never as a name of its module's scope
     assigned_to: str = ""
+    # (fewest, most) arguments a call of a callable may pass, most -1 when unbounded (Java `T...`,
+    # Kotlin `vararg`; a Kotlin parameter with a default value may be left out); () when not recorded
+    # (every language but Java and Kotlin): overloads are told apart by it (`Call.args`)
+    arity: tuple[int, ...] = ()
 
     @property
     def is_callable(self) -> bool:
@@ -112,6 +116,13 @@ class Call(NamedTuple):
     # for a position that binds no plain local: `a,b,c` of Go `a, b, c := f()`, `,b` of Rust
     # `let (_, b) = f()` (its first position's local is `assigned_to` too); "" for every other call
     assigned_rest: str = ""
+    # how many arguments the call passes (a Kotlin trailing lambda counts), -1 when not recorded
+    # (every language but Java and Kotlin): chooses among overloads by their `Unit.arity`
+    args: int = -1
+    # the receiver of the lambda with receiver the call is written in, when `this` there is another
+    # object than the enclosing function's (Kotlin `x.apply { f() }`, `with(x) { f() }`): `x` as
+    # written, "?" for one the text cannot name (`buildString { … }`); "" for every other call
+    within: str = ""
 
 
 class Import(NamedTuple):

@@ -1,0 +1,234 @@
+"""Java and Kotlin call sites the resolver proves by a language rule: overloads chosen by the count
+of arguments, implicit receivers. Each test writes a tiny repository and checks the target of a
+call (file, callee, occurrence) or that it stayed unknown."""
+
+from __future__ import annotations
+
+from test_bindings import index_of, target  # the same small-repository builder
+
+
+def test_java_overloads_are_told_apart_by_the_count_of_arguments(tmp_path):
+    index = index_of(tmp_path, {
+        "src/a/Builder.java": """
+            package a;
+
+            public class Builder {
+                public Builder add(Object factory) { return this; }
+                public Builder add(Object type, Object adapter) { return this; }
+                public Builder add(Object a, Object b, Object c, String... names) { return this; }
+                public Builder put(String a) { return this; }
+                public Builder put(Object a) { return this; }
+                public Builder build() { return this; }
+
+                void wire() {
+                    add(null, null);
+                    put("x");
+                }
+            }
+            """,
+        "src/a/Use.java": """
+            package a;
+
+            class Use {
+                void run(Builder b) {
+                    b.add(null);
+                    b.add(null, null);
+                    b.add(null, null, null);
+                    b.add(null, null, null, "d", "e");
+                    new Builder().add(null, /* a, b */ "x, y").build();
+                }
+            }
+            """,
+    })
+    b, use = "src/a/Builder.java", "src/a/Use.java"
+    assert target(index, b, "add") == f"{b}::Builder.add#2"
+    assert target(index, b, "put") is None  # one count, two overloads: the types tell, not known here
+    assert target(index, use, "add", 0) == f"{b}::Builder.add"
+    assert target(index, use, "add", 1) == f"{b}::Builder.add#2"
+    assert target(index, use, "add", 2) == f"{b}::Builder.add#3"  # a varargs parameter takes none or more
+    assert target(index, use, "add", 3) == f"{b}::Builder.add#3"
+    assert target(index, use, "add", 4) == f"{b}::Builder.add#2"
+    assert target(index, use, "build") == f"{b}::Builder.build"  # the chain's link chose its overload by count too
+
+
+def test_java_overload_by_count_and_an_inherited_one(tmp_path):
+    index = index_of(tmp_path, {
+        "src/a/Base.java": "package a;\n\npublic class Base {\n    public void write(int a, int b, int c) {}\n}\n",
+        "src/a/Sub.java": """
+            package a;
+
+            public class Sub extends Base {
+                public void write(int a) {}
+                public void write(int a, int b) {}
+                void run() {
+                    write(1);
+                    write(1, 2);
+                    write(1, 2, 3);
+                    write();
+                }
+            }
+            """,
+    })
+    assert target(index, "src/a/Sub.java", "write", 0) == "src/a/Sub.java::Sub.write"
+    assert target(index, "src/a/Sub.java", "write", 1) == "src/a/Sub.java::Sub.write#2"
+    assert target(index, "src/a/Sub.java", "write", 2) == "src/a/Base.java::Base.write"  # inherited overload
+    assert target(index, "src/a/Sub.java", "write", 3) is None  # none takes no argument
+
+
+def test_kotlin_overloads_with_defaults_varargs_and_trailing_lambdas(tmp_path):
+    index = index_of(tmp_path, {
+        "src/p/Sink.kt": """
+            package p
+
+            interface Sink {
+                fun write(source: String, count: Long)
+            }
+
+            class Buffer : Sink {
+                override fun write(source: String, count: Long) {}
+                fun write(bytes: ByteArray) {}
+                fun log(tag: String, message: String) {}
+                fun log(tag: String, block: () -> String) {}
+                fun each(vararg items: String) {}
+                fun each(first: Int, second: Int, third: Int) {}
+                fun read(count: Int = 1): Int = count
+                fun read(into: ByteArray, offset: Int, count: Int): Int = count
+
+                fun use() {
+                    write("x", 1L)
+                    write(ByteArray(1))
+                    log("t") { "m" }
+                    each()
+                    each(1, 2, 3)
+                    read()
+                    read(ByteArray(1), 0, 1)
+                }
+            }
+
+            fun outside(b: Buffer) {
+                b.write(ByteArray(1))
+                b.read(2)
+            }
+            """,
+    })
+    f = "src/p/Sink.kt"
+    assert target(index, f, "write", 0) == "src/p/Sink.kt::Buffer.write"
+    assert target(index, f, "write", 1) == "src/p/Sink.kt::Buffer.write#2"
+    assert target(index, f, "log") is None  # two arguments either way: the types tell
+    assert target(index, f, "each", 0) == "src/p/Sink.kt::Buffer.each"
+    assert target(index, f, "each", 1) is None  # three strings or three numbers
+    assert target(index, f, "read", 0) == "src/p/Sink.kt::Buffer.read"
+    assert target(index, f, "read", 1) == "src/p/Sink.kt::Buffer.read#2"
+    assert target(index, f, "write", 2) == "src/p/Sink.kt::Buffer.write#2"
+    assert target(index, f, "read", 2) == "src/p/Sink.kt::Buffer.read"
+
+
+def test_kotlin_overloaded_top_level_functions_and_a_member_the_count_rules_out(tmp_path):
+    index = index_of(tmp_path, {
+        "src/p/util.kt": "package p\n\nfun hash(a: String): Int = 1\nfun hash(a: String, b: String): Int = 2\n",
+        "src/q/Use.kt": """
+            package q
+
+            import p.hash
+
+            class Use {
+                fun check(ok: Boolean) {}
+                fun run() {
+                    hash("a")
+                    hash("a", "b")
+                    check(true) { "message" }
+                }
+            }
+            """,
+    })
+    assert target(index, "src/q/Use.kt", "hash", 0) == "src/p/util.kt::hash"
+    assert target(index, "src/q/Use.kt", "hash", 1) == "src/p/util.kt::hash#2"
+    assert target(index, "src/q/Use.kt", "check") is None  # the member takes one argument: a library function's call
+
+
+def test_kotlin_overloads_of_a_package_span_its_files(tmp_path):
+    """A JVM file is no scope of its own: `show(a, b, c)` in a file whose own `show` takes at most
+    two arguments is the package's other overload, in another file."""
+    index = index_of(tmp_path, {
+        "src/p/Short.kt": "package p\n\nfun show(a: Int, b: Int = 0) = show(a, b, 1)\n",
+        "src/p/Long.kt": "package p\n\nfun show(a: Int, b: Int, c: Int) {}\n",
+    })
+    assert target(index, "src/p/Short.kt", "show") == "src/p/Long.kt::show"
+
+
+def test_kotlin_bare_calls_in_a_lambda_with_receiver_are_the_receivers_members(tmp_path):
+    index = index_of(tmp_path, {
+        "src/p/Buffer.kt": """
+            package p
+
+            class Buffer {
+                fun write(b: Int): Buffer = this
+                fun flush() {}
+                fun apply(key: Int, block: () -> Unit) {}
+                fun close() {}
+            }
+            """,
+        "src/p/Sink.kt": """
+            package p
+
+            class Sink(val out: java.io.OutputStream) {
+                fun write(b: Int) {}
+                fun flush() {}
+                fun drain() {}
+
+                fun run(buffer: Buffer) {
+                    Buffer().apply { write(1); this.flush() }
+                    with(buffer) { write(2) }
+                    buffer.run { drain() }
+                    out.apply { write(3); flush() }
+                    buildString { flush() }
+                    write(4)
+                    buffer.apply(1) { drain() }
+                }
+            }
+            """,
+    })
+    f = "src/p/Sink.kt"
+    assert target(index, f, "write", 0) == "src/p/Buffer.kt::Buffer.write"
+    assert target(index, f, "flush", 0) == "src/p/Buffer.kt::Buffer.flush"  # `this` is the receiver too
+    assert target(index, f, "write", 1) == "src/p/Buffer.kt::Buffer.write"
+    assert target(index, f, "drain", 0) == "src/p/Sink.kt::Sink.drain"  # no member of the receiver: the class's
+    assert target(index, f, "write", 2) is None  # a library object's `write`, not the class's
+    assert target(index, f, "flush", 1) is None
+    assert target(index, f, "flush", 2) is None  # a builder's `this` is a library object
+    assert target(index, f, "write", 3) == "src/p/Sink.kt::Sink.write"
+    assert target(index, f, "drain", 1) == "src/p/Sink.kt::Sink.drain"  # `apply(key) { … }` is no scope function
+
+
+def test_kotlin_bare_calls_in_an_extension_function_are_the_extended_types_members(tmp_path):
+    index = index_of(tmp_path, {
+        "src/p/Buffer.kt": """
+            package p
+
+            class Buffer {
+                fun writeByte(b: Int): Buffer = this
+                fun size(): Long = 0
+            }
+
+            fun size(): Long = 1
+            """,
+        "src/p/internal/Common.kt": """
+            package p.internal
+
+            import p.Buffer
+
+            fun Buffer.commonWrite(b: Int) {
+                writeByte(b)
+                this.writeByte(b)
+                size()
+                helper()
+            }
+
+            fun helper() {}
+            """,
+    })
+    f = "src/p/internal/Common.kt"
+    assert target(index, f, "writeByte", 0) == "src/p/Buffer.kt::Buffer.writeByte"
+    assert target(index, f, "writeByte", 1) == "src/p/Buffer.kt::Buffer.writeByte"
+    assert target(index, f, "size") == "src/p/Buffer.kt::Buffer.size"  # the member, not the package's function
+    assert target(index, f, "helper") == "src/p/internal/Common.kt::helper"
