@@ -16,21 +16,20 @@ import hashlib
 import json
 import posixpath
 import re
-from collections import defaultdict
-from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
 from ..languages.spec import LanguageSpec, last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
-from .resolver_indexes import COMMONJS_EXPORTS, MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, module_binds, package_key, scope_key, spec_of
+from .imports import ImportBindings
+from .overloads import Overloads
+from .resolver_indexes import MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, package_key, scope_key, spec_of
 
 SELF_WORDS = {"self", "this", "Self"}
 
 
 MAX_CHAIN = 6  # links of a call chain evaluated for a receiver's type
-MAX_PASSED_ON = 8  # modules a re-exported name is followed through
 # `require('./m').f()`: a member of the module the literal names, as through `const m = require('./m')`
 _REQUIRE = re.compile(r"""require\(\s*(['"])([^'"]+)\1\s*\)""")
 
@@ -85,9 +84,6 @@ def _text_args(inner: str) -> int:
 
 
 @lru_cache(maxsize=65_536)
-def _last(type_name: str) -> str:
-    """A parameter's type name without its qualifier: `Painter.State` → `State`."""
-    return type_name.rpartition(".")[2]
 
 
 def _without_type_args(callee: str) -> str:
@@ -142,23 +138,7 @@ def resolver_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _crate_absolute(here: str, module: str) -> str:
-    """A crate path relative to the module `here` as written from the crate root: `self::a` →
-    `here::a`, `super::a` → `a` beside `here` (`super::super::a` one level further up)."""
-    if module == "self" or module.startswith("self::"):
-        return here + module[4:]
-    base, steps = here, 0
-    while module == "super" or module.startswith("super::"):
-        module, steps = module[7:], steps + 1
-    if not steps:
-        return module
-    parts = base.split("::")
-    if len(parts) - steps < 1:
-        return module
-    return "::".join(parts[: len(parts) - steps] + ([module] if module else []))
-
-
-class Resolver(ResolverIndexes):
+class Resolver(ImportBindings, Overloads, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
@@ -166,59 +146,6 @@ class Resolver(ResolverIndexes):
     def _unique(found: list[Unit] | None) -> Unit | None:
         return found[0] if found and len(found) == 1 else None
 
-    def _admits(self, u: Unit, args: int) -> bool:
-        """Whether a call passing `args` arguments may be a call of `u` (true when either is not counted)."""
-        arity = u.arity
-        if args < 0 or not arity:
-            return True
-        if len(arity) > 2:  # a Kotlin override: the declaration it overrides has the default values
-            arity = self._overridden_arity(u)
-        return arity[0] <= args and (arity[1] < 0 or args <= arity[1])
-
-    def _overridden_arity(self, u: Unit) -> tuple[int, ...]:
-        """The arity of a Kotlin override, which takes the default values of what it overrides: that
-        of the nearest declaration above its type of the same name and parameters; (0, most) when
-        none is known (a supertype outside the workspace)."""
-        hit = self._memo_arity.get(u.id)
-        if hit is None:
-            self._memo_arity[u.id] = hit = (0, u.arity[1])  # a cycle ends here
-            owner = self.units.get(u.parent) if u.parent else None
-            for cur in self.lineage(owner) if owner is not None and owner.is_type else ():
-                if cur.id == owner.id:
-                    continue
-                above = [m for m in self.members_of(cur).get(u.name, ()) if m.arity and m.arity[1] == u.arity[1] and self._same_parameters(m, u)]
-                if above:
-                    if len(above) == 1:
-                        hit = above[0].arity if len(above[0].arity) < 3 else self._overridden_arity(above[0])
-                    break
-            self._memo_arity[u.id] = hit
-        return hit
-
-    @staticmethod
-    def _same_parameters(a: Unit, b: Unit) -> bool:
-        """Whether two declarations of one name may be one method and its override (the same
-        parameter types as written; a type parameter or an unnamed type matches any), not two overloads."""
-        if len(a.param_types) != len(b.param_types):
-            return False
-        return all(x == y or len(x) < 2 or len(y) < 2 or _last(x) == _last(y) for x, y in zip(a.param_types, b.param_types))
-
-    @staticmethod
-    def _variants(found: list[Unit]) -> bool:
-        """Whether declarations of one name are written with the same parameter types (`State` and
-        `Painter.State` alike): one declaration's source-set variants, not overloads."""
-        first = [_last(t) for t in found[0].param_types]
-        return all([_last(t) for t in u.param_types] == first for u in found[1:])
-
-    def _by_args(self, found: list[Unit] | None, args: int) -> list[Unit] | None:
-        """Definitions of one name in a scope that a call passing `args` arguments may mean (Java and
-        Kotlin choose among overloads by the arguments; the count alone often tells): those whose
-        arity admits it, none when two of those are different overloads. A scope where the name is
-        no function alone (a type, an extension function) is left as it is."""
-        if args < 0 or not found or len(found) < 2 or any(not u.is_callable or u.ext_type or not u.arity for u in found):
-            return found
-        fits = [u for u in found if self._admits(u, args)]
-        # several left: one declaration's source-set variants (`expect`/`actual`), written alike
-        return fits if not fits or self._variants(fits) else []
 
     def _unique_for(self, found: list[Unit] | None, path: str) -> Unit | None:
         """`_unique`, and among one declaration's source-set variants in a JVM package (a Kotlin
@@ -273,29 +200,6 @@ class Resolver(ResolverIndexes):
             self._memo_members[key] = self._find_member(t, name) if args < 0 else self._find_overload(t, name, args)
         return self._memo_members[key]
 
-    def _find_overload(self, t: Unit, name: str, args: int) -> Unit | None:
-        """The member a call passing `args` arguments runs: the nearest one whose arity admits the
-        count (a Java or Kotlin type inherits its supertypes' overloads). Where a type declares several
-        of that name, the one it admits is the target only when every other admitted declaration
-        above it is that method's (the same parameter types): anything else is left unknown."""
-        pick: Unit | None = None
-        for cur in self.lineage(t):
-            found = self.members_of(cur).get(name)
-            if not found:
-                continue
-            if len(found) > 1:  # one declaration's source-set variants pool their members: the type's own
-                found = [u for u in found if u.path == cur.path] or found
-            fits = [u for u in found if self._admits(u, args)]
-            if pick is None:
-                if len(fits) > 1:
-                    return None
-                if fits:
-                    pick = fits[0]
-                    if len(found) == 1:  # the only declaration of its name there: above it are its overrides
-                        return pick
-            elif any(not self._same_parameters(pick, u) for u in fits):
-                return None
-        return pick
 
     def _find_member(self, t: Unit, name: str) -> Unit | None:
         for cur in self.lineage(t):
@@ -327,188 +231,6 @@ class Resolver(ResolverIndexes):
                 return
             frontier = nxt
 
-    def _module_file(self, facts: FileFacts, module: str, level: int) -> str | None:
-        """The file a module import names, by the importer's module system."""
-        spec = spec_of(facts)
-        system = spec.module_system
-        if system == "python":
-            if level:
-                base = facts.path.split("/")[:-1]
-                base = base[: len(base) - (level - 1)] if level > 1 else base
-                if level - 1 > len(facts.path.split("/")) - 1:
-                    return None
-                candidates = spec.module_names("/".join(base + ([*module.split(".")] if module else ["__init__"])) + ".py")
-                for cand in candidates:
-                    hit = self.py_modules.get(cand)
-                    if hit:
-                        return hit
-                return None
-            return self.py_modules.get(module)
-        if system == "path":
-            if module.startswith("."):
-                bases: Iterable[str] = (posixpath.normpath(posixpath.join(posixpath.dirname(facts.path), module)),)
-            else:  # a package of the workspace (`@vue/runtime-core`), else outside
-                bases = self.js_workspace.bases(facts.path, module)
-            for base in bases:
-                for cand in spec.import_candidates(base):
-                    if cand in self.files:
-                        return cand
-            return None
-        if system == "crate":
-            here = spec.module_names(facts.path)[0]
-            if not module.startswith(("crate::", "self::", "super::")) and module not in ("crate", "self", "super"):
-                # a path from the current module first (`use command::Command` in a `mod.rs`
-                # that declares `mod command;`), then from the crate root
-                child = self.rust_modules.get(f"{here}::{module}")
-                if child is not None:
-                    return child
-            return self.rust_modules.get(_crate_absolute(here, module))
-        return None
-
-    def _go_package_dir(self, import_path: str) -> str | None:
-        parts = import_path.split("/")
-        hits = []
-        for i in range(len(parts)):
-            cand = "/".join(parts[i:])
-            if cand in self.go_dirs and self.go_dirs[cand]:
-                hits.append(cand)
-                break
-        return hits[0] if hits else None
-
-    def _commonjs_exports(self, path: str) -> dict[str, list[Unit]]:
-        """Name → the definitions a CommonJS module exports by assignment (`exports.f = function`,
-        `module.exports.f = …`, and a name of the module as `exports.Store = Store;`); empty for any
-        other file."""
-        found = [self.members.get((path, owner)) for owner in COMMONJS_EXPORTS]
-        found = [b for b in found if b and any(b.values())]  # a bucket keeps names whose definitions left
-        facts = self.files.get(path)
-        aliases = facts.export_aliases if facts is not None else ()
-        if len(found) < 2 and not aliases:
-            return found[0] if found else {}
-        hit = self._memo_exports.get(path)
-        if hit is not None:
-            return hit
-        merged: dict[str, list[Unit]] = defaultdict(list)
-        self._memo_exports[path] = merged  # a cycle of modules exporting each other's imports ends here
-        for bucket in found:
-            for name, units in bucket.items():
-                merged[name] += units
-        for name, local in aliases:
-            if not name or name.startswith("default."):  # the module's own value and its members
-                continue
-            here = self.top.get(path, {}).get(local)
-            if here:
-                merged[name] += here
-            elif facts is not None:  # `exports.Store = Store;` of an imported `Store`
-                bound = self._import_binding(facts, local)
-                if bound is not None and bound[0] == "unit" and bound[1] not in merged[name]:
-                    merged[name].append(bound[1])
-        return merged
-
-    def _import_binding(self, facts: FileFacts, local: str, depth: int = 0) -> tuple[str, str | Unit] | None:
-        """What an imported local name denotes: ("module", path) or ("unit", Unit). `depth`: the
-        modules passed through to get here (`export { f } from './f'` in a chain)."""
-        key = (facts.path, local)
-        hit = self._memo_imports.get(key, key)
-        if hit is key:
-            hit = self._find_import_binding(facts, local, depth)
-            if hit is not None or not depth:  # a miss deep in a chain may be the chain's cap
-                self._memo_imports[key] = hit
-        return hit
-
-    def _own_binding(self, facts: FileFacts, local: str, depth: int) -> tuple[str, str | Unit] | None:
-        """What a module-level name of `facts` denotes: its one definition there, else its import."""
-        here = self.top.get(facts.path, {}).get(local)
-        if here:
-            hit = self._unique(here)
-            return ("unit", hit) if hit is not None else None
-        if depth >= MAX_PASSED_ON:
-            return None
-        return self._import_binding(facts, local, depth + 1)
-
-    def _passed_on(self, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
-        """What a JavaScript module or a Rust module passes on under `name` without defining it: a
-        name it imports and re-exports (`export { ref } from './ref'`, `pub use command::Command`;
-        code that compiles imports from a module only what it exports, so its one import of that
-        name is the one), or the one among its `export * from` / `pub use x::*` modules' names (a
-        package's `index.ts`, a `mod.rs`)."""
-        facts = self.files.get(path)
-        if facts is None or depth >= MAX_PASSED_ON or spec_of(facts).module_system not in ("path", "crate"):
-            return None
-        if name in self.imports_by_local.get(path, {}):
-            return self._import_binding(facts, name, depth + 1)
-        found: dict[str, tuple[str, str | Unit]] = {}
-        for imp in facts.imports:
-            sub = self._module_file(facts, imp.module, imp.level) if imp.name == "*" else None
-            if sub is None or sub == path:
-                continue
-            exported = self._commonjs_exports(sub)  # a CommonJS module passes on what it exports
-            hit = self._unique(exported.get(name) if exported else self.top.get(sub, {}).get(name))
-            bound = ("unit", hit) if hit is not None else self._passed_on(sub, name, depth + 1)
-            if bound is not None:
-                found[bound[1].id if isinstance(bound[1], Unit) else bound[1]] = bound
-        return next(iter(found.values())) if len(found) == 1 else None
-
-    def _find_import_binding(self, facts: FileFacts, local: str, depth: int = 0) -> tuple[str, str | Unit] | None:
-        spec = spec_of(facts)
-        for imp in self.imports_by_local.get(facts.path, {}).get(local, ()):
-            if imp.name in ("", "*"):
-                if imp.name == "*":
-                    continue
-                bound = imp.alias or module_binds(spec, imp.module)
-                if bound != local:
-                    continue
-                if spec.module_system == "directory":
-                    target = self._go_package_dir(imp.module)
-                    return ("package", target) if target else None
-                module = imp.module if (imp.alias or spec.import_binds != "first") else imp.module.split(".")[0]
-                path = self._module_file(facts, module, imp.level)
-                return ("module", path) if path else None
-            if (imp.alias or imp.name) != local:
-                continue
-            if spec.module_system == "package":
-                target = self._unique_for(self.packages.get(("declared", imp.module), {}).get(imp.name), facts.path)
-                if target is None:  # nested class import: pkg.Outer.Inner
-                    outer_pkg, _, outer = imp.module.rpartition(".")
-                    holder = self._unique_for(self.packages.get(("declared", outer_pkg), {}).get(outer), facts.path)
-                    target = self._unique(self.members_of(holder).get(imp.name)) if holder else None
-                return ("unit", target) if target else None
-            path = self._module_file(facts, imp.module, imp.level)
-            if path is None:
-                return None
-            if imp.name == "default":  # the file's default export, when it is a definition of its own
-                target_facts = self.files.get(path)
-                default = spec_of(target_facts).default_export if target_facts is not None else ""
-                if default:
-                    target = self._unique([u for u in target_facts.units if u.qualname == default and u.parent is None])
-                    if target is not None:
-                        return ("unit", target)
-                    if self._commonjs_exports(path):  # no definition is the export: the exports object is
-                        return ("module", path)
-                    own = [local for name, local in target_facts.export_aliases if not name]
-                    if len(own) == 1:  # `export default Store;`, `module.exports = Store;`: what Store names there
-                        bound = self._own_binding(target_facts, own[0], depth)
-                        if bound is not None:
-                            return bound
-                    elif not own and any(name.startswith("default.") for name, _ in target_facts.export_aliases):
-                        return ("default", path)  # `export default { find, … }`
-                    elif not own and any(i.name == "*" for i in target_facts.imports):
-                        return ("module", path)  # a module of `export * from …` only: what it passes on
-                continue
-            target = self._unique(self.top.get(path, {}).get(imp.name))
-            if target is None:  # `const { f } = require('./m')` with `exports.f = …` in m
-                target = self._unique(self._commonjs_exports(path).get(imp.name))
-            if target is not None:
-                return ("unit", target)
-            passed = self._passed_on(path, imp.name, depth)
-            if passed is not None:  # `import { ref } from '@vue/reactivity'`: its index.ts re-exports it
-                return passed
-            if spec.module_system == "python":  # `from pkg import mod`
-                sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
-                if sub:
-                    return ("module", sub)
-            return None
-        return None
 
     def _lookup(self, facts: FileFacts, caller: Unit | None, name: str, args: int = -1) -> Unit | tuple[str, str] | None:
         """A bare name seen from inside `caller`: nested scopes, type members (JVM), module, imports,
@@ -568,17 +290,6 @@ class Resolver(ResolverIndexes):
                 return hit
         return self._on_demand_import(facts, name) or self._implicit_extension(facts, caller, name, args)
 
-    def _imported_overload(self, facts: FileFacts, name: str, args: int) -> tuple[str, Unit] | None:
-        """A JVM import of a function name that several overloads share (`import p.write` of
-        `fun write(a)` and `fun write(a, b)`): the one a call passing `args` arguments admits."""
-        if spec_of(facts).module_system != "package":
-            return None
-        found: dict[str, Unit] = {}
-        for imp in self.imports_by_local.get(facts.path, {}).get(name, ()):
-            if imp.name == name and not imp.alias:
-                found.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()))
-        hit = self._unique_for(self._by_args(list(found.values()), args), facts.path) if len(found) > 1 else None
-        return ("unit", hit) if hit is not None else None
 
     def _on_demand_import(self, facts: FileFacts, name: str) -> Unit | None:
         """A JVM name no scope, single import or the package binds, from the file's on-demand
@@ -1029,30 +740,4 @@ class Resolver(ResolverIndexes):
                 edges.append(Edge(owner.id, target.id, sup.kind, owner.name_line, facts.path))
         return edges
 
-    def _import_edges(self, facts: FileFacts) -> list[Edge]:
-        """One `imports` edge per file imported (the first import naming it), never to itself."""
-        path = facts.path
-        edges: list[Edge] = []
-        seen_imports: set[str] = set()
-        system = spec_of(facts).module_system
-        for imp in facts.imports:
-            for target_path in self._import_targets(facts, imp, system):
-                if target_path != path and target_path not in seen_imports:
-                    seen_imports.add(target_path)
-                    edges.append(Edge(path, target_path, "imports", imp.line, path))
-        return edges
 
-    def _import_targets(self, facts: FileFacts, imp, system: str) -> list[str]:
-        """The files one import statement names, by the importer's module system."""
-        if system == "directory":
-            target_dir = self._go_package_dir(imp.module)
-            return sorted(self.go_dirs.get(target_dir, ())) if target_dir else []
-        if system == "package":
-            hit = self._unique(self.packages.get(("declared", imp.module), {}).get(imp.name)) if imp.name not in ("", "*") else None
-            return [hit.path] if hit else []
-        target_path = self._module_file(facts, imp.module, imp.level)
-        if system == "python" and imp.name not in ("", "*"):
-            sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
-            if sub and self._unique(self.top.get(target_path or "", {}).get(imp.name)) is None:
-                target_path = sub
-        return [target_path] if target_path else []
