@@ -4,10 +4,13 @@ arguments; the count alone often tells). The Resolver inherits these."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..model.facts import FileFacts, Unit
 from .resolver_indexes import spec_of
 
 
+@lru_cache(maxsize=65_536)
 def _last(type_name: str) -> str:
     """A parameter's type name without its qualifier: `Painter.State` → `State`."""
     return type_name.rpartition(".")[2]
@@ -64,7 +67,13 @@ class Overloads:
         Kotlin choose among overloads by the arguments; the count alone often tells): those whose
         arity admits it, none when two of those are different overloads. A scope where the name is
         no function alone (a type, an extension function) is left as it is."""
-        if args < 0 or not found or len(found) < 2 or any(not u.is_callable or u.ext_type or not u.arity for u in found):
+        if not found or any(not u.is_callable or u.ext_type for u in found):
+            return found
+        return self._fitting(found, args)
+
+    def _fitting(self, found: list[Unit], args: int) -> list[Unit]:
+        """`_by_args` over callables alike (overloads, or extension functions of one receiver type)."""
+        if args < 0 or len(found) < 2 or not all(u.arity for u in found):
             return found
         fits = [u for u in found if self._admits(u, args)]
         # several left: one declaration's source-set variants (`expect`/`actual`), written alike

@@ -83,9 +83,6 @@ def _text_args(inner: str) -> int:
     return count if depth == 0 else -1
 
 
-@lru_cache(maxsize=65_536)
-
-
 def _without_type_args(callee: str) -> str:
     """`make<T>` → `make`, `Collections.<T>empty` → `Collections.empty`: type arguments name no value."""
     if callee.endswith(">"):
@@ -146,7 +143,6 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
     def _unique(found: list[Unit] | None) -> Unit | None:
         return found[0] if found and len(found) == 1 else None
 
-
     def _unique_for(self, found: list[Unit] | None, path: str) -> Unit | None:
         """`_unique`, and among one declaration's source-set variants in a JVM package (a Kotlin
         multiplatform `expect` in one source set and its `actual`s in others, a Java
@@ -200,7 +196,6 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
             self._memo_members[key] = self._find_member(t, name) if args < 0 else self._find_overload(t, name, args)
         return self._memo_members[key]
 
-
     def _find_member(self, t: Unit, name: str) -> Unit | None:
         for cur in self.lineage(t):
             found = self.members_of(cur).get(name)
@@ -230,7 +225,6 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
             if not nxt:
                 return
             frontier = nxt
-
 
     def _lookup(self, facts: FileFacts, caller: Unit | None, name: str, args: int = -1) -> Unit | tuple[str, str] | None:
         """A bare name seen from inside `caller`: nested scopes, type members (JVM), module, imports,
@@ -290,7 +284,6 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
                 return hit
         return self._on_demand_import(facts, name) or self._implicit_extension(facts, caller, name, args)
 
-
     def _on_demand_import(self, facts: FileFacts, name: str) -> Unit | None:
         """A JVM name no scope, single import or the package binds, from the file's on-demand
         imports (the weakest binding, as the languages rank them): `import com.x.util.*` brings the
@@ -327,10 +320,7 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
             return None
         receivers = self._implicit_receivers(caller)
         fits = [u for u in extensions if last_segment(u.ext_type).rstrip("?") in receivers]
-        if args >= 0 and len(fits) > 1 and all(u.arity for u in fits):
-            fits = [u for u in fits if self._admits(u, args)]
-            fits = fits if not fits or self._variants(fits) else []
-        return self._unique_for(fits, facts.path)
+        return self._unique_for(self._fitting(fits, args), facts.path)
 
     def _implicit_receivers(self, caller: Unit | None) -> set[str]:
         """The type names `this` has inside `caller`: the type an enclosing extension function
@@ -739,5 +729,3 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
             if owner is not None and target is not None and target.id != owner.id:
                 edges.append(Edge(owner.id, target.id, sup.kind, owner.name_line, facts.path))
         return edges
-
-

@@ -97,8 +97,8 @@ class ResolverIndexes:
         # Memos of pure lookups over the indexes; every update() clears them.
         self._memo_supers: dict[str, list[Unit]] = {}
         self._memo_members: dict[tuple, Unit | None] = {}  # (type id, name) or (type id, name, arguments)
-        self._memo_arity: dict[str, tuple[int, ...]] = {}
-        self._memo_extended: dict[str, Unit | None] = {}  # an extension function's extended type  # a Kotlin override's arity, from what it overrides
+        self._memo_arity: dict[str, tuple[int, ...]] = {}  # a Kotlin override's arity, from what it overrides
+        self._memo_extended: dict[str, Unit | None] = {}  # an extension function's extended type
         self._memo_imports: dict[tuple[str, str], tuple[str, str | Unit] | None] = {}
         self._memo_exports: dict[str, dict[str, list[Unit]]] = {}  # files with `export_aliases`
 
@@ -153,12 +153,10 @@ class ResolverIndexes:
                 names.add(name)
         names |= {uid.rsplit("::", 1)[-1].rsplit(".", 1)[-1].split("#")[0] for uid, _, _ in supers(old) ^ supers(new)}
         default = spec_of(new).default_export
-        if default and any(q == default for q, _, _ in shape(old) ^ shape(new)):
+        aliases = set(old.export_aliases) ^ set(new.export_aliases)  # what `require` of the file hands back
+        names |= {n for pair in aliases for n in pair}
+        if aliases or (default and any(q == default for q, _, _ in shape(old) ^ shape(new))):
             # a default import names the file, not the definition: its importers name the module
-            names.add(posixpath.basename(new.path).rsplit(".", 1)[0])
-            names.add(posixpath.basename(posixpath.dirname(new.path)))
-        if old.export_aliases != new.export_aliases:  # what `require` of the file hands back changed
-            names |= {n for pair in set(old.export_aliases) ^ set(new.export_aliases) for n in pair}
             names.add(posixpath.basename(new.path).rsplit(".", 1)[0])
             names.add(posixpath.basename(posixpath.dirname(new.path)))
         if old.package != new.package:
