@@ -99,12 +99,15 @@ def main() -> None:
         for case in cases:
             if ask:
                 ask(case)
+            expected = None
             if args.floor:
                 text = floor_answer(Path(args.corpora) / corpus, case["question"], budget)
             else:
-                text = run_explore(index, {"query": case["question"], "maxOutputChars": budget})["text"]
+                result = run_explore(index, {"query": case["question"], "maxOutputChars": budget})
+                text, expected = result["text"], result["stats"].get("expectedRecall")
             units = [{"path": p, "start_line": s, "end_line": e, "mode": "full"} for p, runs in devset_run.shown_ranges(text).items() for s, e in runs]
             row = score.score_explore(case, {"case_id": case["id"], "output_chars": len(text), "units": units})
+            row["expected_recall"] = expected
             rows[case["id"]] = row
             print(json.dumps({k: row.get(k) for k in ("case_id", "spine_full_recall", "sibling_skeleton_rate", "distinct_step_full_rate", "output_chars")}), flush=True)
             if args.detail:
@@ -120,10 +123,25 @@ def main() -> None:
         print(f"{name}{' (leave-one-corpus-out)' if args.folds else ''}: {len(part)} cases, spine full recall {mean('spine_full_recall'):.3f}, "
               f"sibling skeleton rate {mean('sibling_skeleton_rate'):.2f}, distinct-step full rate {mean('distinct_step_full_rate'):.2f}, "
               f"over budget {sum(1 for r in part if r.get('within_budget') is False)}")
+    print(calibration(list(rows.values())))
     if args.save:
         Path(args.save).write_text(json.dumps(rows, indent=1) + "\n")
     if args.against:
         print(compare(json.loads(Path(args.against).read_text()), rows, {c["id"]: corpus for corpus, cases in by_corpus.items() for c in cases}))
+
+
+def calibration(rows: list[dict]) -> str:
+    """How well the answer's own `expectedRecall` tells a good answer from a poor one: its
+    correlation with the scorer's spine recall, and both by quarter of the estimate."""
+    pairs = sorted((r["expected_recall"], r["spine_full_recall"] or 0.0) for r in rows if r.get("expected_recall") is not None)
+    if len(pairs) < 8:
+        return ""
+    xs, ys = [x for x, _ in pairs], [y for _, y in pairs]
+    corr = statistics.correlation(xs, ys) if len(set(xs)) > 1 and len(set(ys)) > 1 else float("nan")
+    n = len(pairs)
+    quarters = [pairs[i * n // 4 : (i + 1) * n // 4] for i in range(4)]
+    return (f"expectedRecall against spine recall: correlation {corr:.2f}; by quarter of the estimate "
+            + ", ".join(f"{statistics.mean(x for x, _ in q):.2f} → {statistics.mean(y for _, y in q):.2f}" for q in quarters))
 
 
 def interval(before: dict, after: dict, by_corpus: dict[str, list[str]], key: str, draws: int = 2000) -> str:

@@ -121,6 +121,8 @@ export interface ExploreStats {
     elapsedMs: number;
     indexVersion: number;
     adaptive: boolean;
+    /** The ranking's own estimate (0–1) of the share of the needed code the answer shows in full. */
+    expectedRecall: number;
 }
 
 export interface ExploreResult {

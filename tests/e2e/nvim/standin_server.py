@@ -59,7 +59,7 @@ def explore(ls: LanguageServer, params):
     text = (text + "\n" + "\n\n".join(sections))[:max_chars]
     return with_layout({"text": text, "flow": flow, "files": files,
             "stats": {"chars": len(text), "budget": max_chars, "candidates": len(files),
-                      "skeletonized": 0, "elapsedMs": 1.0, "indexVersion": 1, "adaptive": True}})
+                      "skeletonized": 0, "elapsedMs": 1.0, "indexVersion": 1, "adaptive": True, "expectedRecall": 1.0}})
 
 
 def with_layout(result: dict) -> dict:

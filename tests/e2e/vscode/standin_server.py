@@ -82,7 +82,7 @@ async def explore(ls: LanguageServer, params):
     text += "\n" + "\n".join(section(p, node, "full") for _, p, node in spine)
     files = [{"path": h["path"], "mode": "full", "reason": "on-spine", "chars": 0, "symbols": [h["symbol"]]} for h in flow]
     return with_layout({"text": text, "flow": flow, "files": files, "stats": {"chars": len(text), "budget": 13000,
-            "candidates": len(funcs), "skeletonized": 0, "elapsedMs": 1.0, "indexVersion": VERSION, "adaptive": True}})
+            "candidates": len(funcs), "skeletonized": 0, "elapsedMs": 1.0, "indexVersion": VERSION, "adaptive": True, "expectedRecall": 1.0}})
 
 
 def with_layout(result: dict) -> dict:
