@@ -13,21 +13,7 @@ from codegraph.explore.engine import explore
 from codegraph.explore.model import ExploreRequest
 from codegraph.index.index import RootIndex
 from conftest import FIXTURES
-
-CASES = sorted(p.parent.name for p in (FIXTURES / "explore").glob("*/gold.json"))
-
-
-@pytest.fixture(scope="module")
-def indexes():
-    cache: dict[str, RootIndex] = {}
-
-    def get(name: str) -> RootIndex:
-        if name not in cache:
-            cache[name] = RootIndex(FIXTURES / "explore" / name, use_cache=False)
-            cache[name].build(workers=1)
-        return cache[name]
-
-    return get
+from test_explore import CASES, indexes  # noqa: F401  (the fixtures' indexes, built once per module)
 
 
 def ask(index: RootIndex, name: str, budget: int) -> dict:
