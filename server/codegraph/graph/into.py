@@ -172,6 +172,8 @@ class IntoGraph:
             full = {unit.path}  # read by index (`table[key]`), which no call or reference records
         if unit.name in protocol:
             full = {unit.path} | set(sorted(near, key=lambda p: (_is_test(p), _secondary(p), p))[:MAX_INTO_FILES])
+        if unit.path in self.index.files and self.index.files[unit.path].language == "python":
+            full |= self._files_naming_by_path().get(unit.id, set())  # strings name it by import path
         if super_name:
             names.add(super_name)  # after the name lookups: `super` is written in most files
         return names, files | candidates, full, family
