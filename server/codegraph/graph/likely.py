@@ -124,7 +124,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
         # definitions named by import path in Python strings (graph/paths.py)
         self._memo_paths: dict[str, Unit | None] = {}  # path text → the definition it names
         self._memo_path_attrs: dict[str, dict[str, Unit]] = {}  # class → its attributes holding import paths
-        self._by_path: dict[str, set[str]] | None = None  # definition → the files naming it by path
+        self._by_path: dict[str, set[str]] | None = None  # definition → the units that may name it by path
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str, wide: bool = False) -> list[Likely]:

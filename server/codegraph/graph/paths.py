@@ -109,16 +109,36 @@ class ImportPaths:
         self._memo_path_attrs[owner.id] = found
         return found
 
-    def _files_naming_by_path(self) -> dict[str, set[str]]:
-        """Definition id → the Python files whose strings name it by import path (into()'s files)."""
+    def _named_by_path(self) -> dict[str, set[str]]:
+        """Definition id → the units whose strings may name it by import path: the innermost unit
+        holding each string, and for a class attribute's string the class's methods (into()'s
+        sources; each one's out() says whether it does). One pass over the Python files, whose
+        strings are read once per source text."""
         if self._by_path is None:
             by_path: dict[str, set[str]] = {}
             for path, facts in self.index.files.items():
                 if facts.language != "python":
                     continue
-                for _, text in self._import_path_strings(path):
+                strings = self._import_path_strings(path)
+                if not strings:
+                    continue
+                units = sorted(facts.units, key=lambda u: (u.start_byte, -u.end_byte))
+                for at, text in strings:
                     dst = self._path_target(text)
-                    if dst is not None:
-                        by_path.setdefault(dst.id, set()).add(path)
+                    if dst is None:
+                        continue
+                    holder = None
+                    for u in units:  # the innermost unit holding the string: the last one that starts before it and spans it
+                        if u.start_byte > at:
+                            break
+                        if at < u.end_byte:
+                            holder = u
+                    if holder is None:
+                        continue
+                    srcs = by_path.setdefault(dst.id, set())
+                    srcs.add(holder.id)
+                    owner = holder if holder.kind in CLASS_KINDS else self.index.resolver.units.get(holder.parent or "") if holder.kind == "statement" else None
+                    if owner is not None and owner.kind in CLASS_KINDS:
+                        srcs.update(u.id for u in facts.units if u.parent == owner.id and u.is_callable)
             self._by_path = by_path
         return self._by_path
