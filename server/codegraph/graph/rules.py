@@ -89,7 +89,9 @@ RULE_CONFIDENCE: dict[str, float] = {
     # `this.body = x` / `this.status` reading an accessor of its own type or object literal (see
     # graph/accessors.py): a hand check of 25 sampled edges, 25 right (docs/graph.md)
     "accessor-read": 0.9,
-    "import-path": 0.9,  # prior: the string names the definition; loaded later, then called or built
+    # a Python string naming a definition by import path (graph/paths.py): a hand check of 24 sampled
+    # edges, each names its definition, 23 loaded by path (docs/graph.md)
+    "import-path": 0.9,
     # a method reading a property unit of its own type (`components.x()`, `this.cache.get()`: a
     # member with a getter, an initialiser block or an anonymous object): a hand check, see
     # docs/explore.md
