@@ -71,14 +71,16 @@ class ImportPaths:
     def _import_paths(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:
         """The definitions `unit`'s own code names by import path (not its nested units'), and for a
         method those its class's attributes name that it reads through `self` or `cls`."""
-        if facts.language != "python":
+        strings = self._import_path_strings(facts.path) if facts.language == "python" else []
+        if not strings:  # a class attribute's path is a string of the same file
             return []
         test = _is_test(unit.path)
         source = self.index.sources.get(facts.path, b"")
-        holes = [(c.start_byte, c.end_byte) for c in facts.units if c.parent == unit.id]
+        inside = [(at, text) for at, text in strings if unit.start_byte <= at < unit.end_byte]
+        holes = [(c.start_byte, c.end_byte) for c in facts.units if c.parent == unit.id] if inside else []
         out: list[tuple[Unit, int]] = []
-        for at, text in self._import_path_strings(facts.path):
-            if unit.start_byte <= at < unit.end_byte and not any(a <= at < b for a, b in holes):
+        for at, text in inside:
+            if not any(a <= at < b for a, b in holes):
                 dst = self._path_target(text)
                 if dst is not None and dst.id != unit.id and (test or not _is_test(dst.path)):
                     out.append((dst, unit.start_line + source.count(b"\n", unit.start_byte, at)))
