@@ -393,3 +393,35 @@ def test_rust_destructured_local_types_its_position_of_the_return_type(tmp_path)
     assert ("src/lib.rs::Recv.recv", "return-type") in out
     assert not any(dst == "src/lib.rs::Sink.recv" for dst, _ in out)
 
+
+
+def test_a_python_string_naming_a_definition_by_import_path_reaches_it(tmp_path):
+    """`Strategy = 'pkg.strategy:default'` is loaded by path and run later: the class holding the
+    string and the method reading `self.Strategy` reach `default`; a function returning settings
+    reaches the class its `'pkg.strategy.Runner'` names. A module alone, a path to nothing, a plain dotted
+    word and a library string naming a test's definition reach nothing. Never a proof."""
+    idx = _build(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/strategy.py": "def default(task):\n    return task\n\n\nclass Runner:\n    def run(self):\n        return 1\n",
+        "pkg/task.py": (
+            "from pkg.util import instantiate\n\n\n"
+            "class Task:\n    Strategy = 'pkg.strategy:default'\n\n"
+            "    def start(self):\n        return instantiate(self.Strategy, self)\n\n"
+            "    def other(self):\n        return 'pkg.strategy'\n\n\n"
+            "def defaults():\n    return {'runner': 'pkg.strategy.Runner', 'gone': 'pkg.strategy:missing', 'word': 'e.g'}\n\n\n"
+            "def helper():\n    return 'tests.test_task:fake'\n"
+        ),
+        "pkg/util.py": "def instantiate(path, *args):\n    return path\n",
+        "tests/test_task.py": "def fake():\n    return 'pkg.strategy:default'\n",
+    })
+    graph = likely_graph(idx)
+    assert ("pkg/strategy.py::default", "import-path") in _out(idx, "pkg/task.py::Task")
+    assert ("pkg/strategy.py::default", "import-path") in _out(idx, "pkg/task.py::Task.start")
+    assert not [e for e in graph.out("pkg/task.py::Task.other") if e.rule == "import-path"]
+    assert not [e for e in graph.out("pkg/task.py::helper") if e.rule == "import-path"]
+    callers = {e.src for e in graph.into("pkg/strategy.py::default") if e.rule == "import-path"}
+    assert {"pkg/task.py::Task", "pkg/task.py::Task.start", "tests/test_task.py::fake"} <= callers
+    assert [(e.dst, e.rule) for e in graph.out("pkg/task.py::defaults") if e.rule == "import-path"] == [("pkg/strategy.py::Runner", "import-path")]
+    assert "pkg/task.py::defaults" in {e.src for e in graph.into("pkg/strategy.py::Runner")}
+    assert not [e for uid in idx.resolver.units for e in graph.out(uid) if e.rule == "import-path" and e.dst.startswith("tests/") and not uid.startswith("tests/")]
+    _never_proven(idx)

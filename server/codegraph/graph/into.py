@@ -109,6 +109,8 @@ class IntoGraph:
                     found += [e for e in self._unit_out(u.id) if e.dst == unit_id]
             elif path in self._ctxs or self._may_land(facts, path, names, family | ({unit.parent} if unit.kind == "constructor" and unit.parent else set())):
                 found += self._edges_into(unit, facts, names, family)
+        for src in sorted(self._named_by_path().get(unit_id, ())):  # strings that name it by import path
+            found += [e for e in self._unit_out(src) if e.dst == unit_id]
         out: list[Likely] = []
         seen: set[tuple[str, int]] = set()
         for e in found:  # in the order out() adds them: the first edge of a site wins there too

@@ -24,7 +24,8 @@ Rules, by what they read:
   `import-reach`, `same-package`), once anywhere (`unique-name`); untyped member calls by
   receiver name ↔ type name (`receiver-name`) and by locality (`member-*`)
 - references: a function or method passed, stored or listed as a value (`callback-ref`,
-  `method-value`; `fn.bind(this)`), an accessor read as a property (`accessor-read`: accessors.py)
+  `method-value`; `fn.bind(this)`), an accessor read as a property (`accessor-read`: accessors.py),
+  a Python definition named by its import path in a string (`import-path`: paths.py)
 - extension functions: `x.f()` reaching `fun T.f()` (`extension-call`), and an extension's body
   typed as its extended type's (extension.py)
 - values called: a parameter called reaches the functions its resolved callers pass in its place
@@ -59,6 +60,7 @@ from .extension import ExtensionRules
 from .foreign import ForeignValues
 from .into import IntoGraph
 from .names import NameRules
+from .paths import ImportPaths
 from .guards import Guards
 from .typed import TypedReceivers
 
@@ -69,7 +71,7 @@ _TYPED_RULES = frozenset({"attr-type", "field-type", "declared-type", "local-typ
 _DECLARED_RULES = frozenset({"declared-type", "field-type"})  # a type written in the code, not inferred
 
 
-class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, ForeignValues, Guards, IntoGraph):
+class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, ImportPaths, ForeignValues, Guards, IntoGraph):
     def __init__(self, index: "RootIndex") -> None:
         # A proxy, not a reference: the graph lives in index.memo, and a cycle would keep a
         # dropped index alive (its build freezes memory out of the cyclic GC's scans).
@@ -119,6 +121,10 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
         self._memo_handed: dict[tuple[str, str], list[Unit]] = {}  # (function, parameter) → the functions its callers pass there
         self._memo_returned: dict[str, list[Unit]] = {}  # function → the nested functions it returns by name
         self._memo_closure: dict[str, bool] = {}  # nested unit → local to its function
+        # definitions named by import path in Python strings (graph/paths.py)
+        self._memo_paths: dict[str, Unit | None] = {}  # path text → the definition it names
+        self._memo_path_attrs: dict[str, dict[str, Unit]] = {}  # class → its attributes holding import paths
+        self._by_path: dict[str, set[str]] | None = None  # definition → the units that may name it by path
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str, wide: bool = False) -> list[Likely]:
@@ -290,6 +296,8 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Fore
         for ref in ctx.refs_by_caller.get(src, ()):
             for dst, conf, rule in self.ref_targets(facts, ref):
                 add(src, dst, ref.line, conf, rule)
+        for dst, line in self._import_paths(unit, facts):
+            add(src, dst, line, RULE_CONFIDENCE["import-path"], "import-path")
         if unit.is_callable:
             for dst, line in self._tables_read(unit, facts):
                 add(src, dst, line, RULE_CONFIDENCE["table-lookup"], "table-lookup")

@@ -89,6 +89,9 @@ RULE_CONFIDENCE: dict[str, float] = {
     # `this.body = x` / `this.status` reading an accessor of its own type or object literal (see
     # graph/accessors.py): a hand check of 25 sampled edges, 25 right (docs/graph.md)
     "accessor-read": 0.9,
+    # a Python string naming a definition by import path (graph/paths.py): a hand check of 24 sampled
+    # edges, each names its definition, 23 loaded by path (docs/graph.md)
+    "import-path": 0.9,
     # a method reading a property unit of its own type (`components.x()`, `this.cache.get()`: a
     # member with a getter, an initialiser block or an anonymous object): a hand check, see
     # docs/explore.md
@@ -137,6 +140,7 @@ RULE_WORDS: dict[str, str] = {
     "table-lookup": "a function from a table in this file",
     "extension-call": "an extension function on the receiver's type",
     "accessor-read": "an accessor of its own type",
+    "import-path": "named by its import path in a string",
     "member-read": "a property of its own type",
     "param-flow": "the type the constructor is given",
     "handed-in": "the function its callers pass in",
