@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, FileFacts, Unit
+from ..languages import BY_NAME
 from .rules import _is_test
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,6 +24,11 @@ if TYPE_CHECKING:  # pragma: no cover
 _IMPORT_PATH = re.compile(rb"""(['"])((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?::[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)?)\1""")
 _ATTRIBUTE = re.compile(rb"""^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(['"])((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?::[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)?)\2""", re.M)
 MAX_ATTRIBUTES = 2  # `module:Class.method` at most
+
+
+def _by_path_language(facts: FileFacts) -> bool:
+    spec = BY_NAME.get(facts.language)
+    return spec is not None and spec.import_path_strings
 
 
 class ImportPaths:
@@ -71,7 +77,7 @@ class ImportPaths:
     def _import_paths(self, unit: Unit, facts: FileFacts) -> list[tuple[Unit, int]]:
         """The definitions `unit`'s own code names by import path (not its nested units'), and for a
         method those its class's attributes name that it reads through `self` or `cls`."""
-        strings = self._import_path_strings(facts.path) if facts.language == "python" else []
+        strings = self._import_path_strings(facts.path) if _by_path_language(facts) else []
         if not strings:  # a class attribute's path is a string of the same file
             return []
         test = _is_test(unit.path)
@@ -119,7 +125,7 @@ class ImportPaths:
         if self._by_path is None:
             by_path: dict[str, set[str]] = {}
             for path, facts in self.index.files.items():
-                if facts.language != "python":
+                if not _by_path_language(facts):
                     continue
                 strings = self._import_path_strings(path)
                 if not strings:

@@ -171,6 +171,7 @@ SPEC = LanguageSpec(
     signature_return=re.compile(rb"->\s*['\"]?(?:[\w.]+\[)?([A-Za-z_][\w.]*)"),
     outside_imports="root",
     module_system="python",
+    import_path_strings=True,
     module_names=python_module,
     import_binds="first",
     members=MEMBERS,

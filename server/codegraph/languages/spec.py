@@ -210,6 +210,9 @@ class LanguageSpec:
     # paths from the crate root), "directory" (Go: an import path names a package directory),
     # "package" (Java, Kotlin: a declared package and a type in it); "" nothing resolvable.
     module_system: str = ""
+    # Strings name definitions by their import path, loaded later (`'pkg.mod:attr'`, `'pkg.mod.Class'`:
+    # Python's plugins and settings; graph/paths.py draws `import-path` references for them)
+    import_path_strings: bool = False
     # (file path) -> the module names other files import it by (Python: every dotted name,
     # src-layout roots included; Rust: its crate path)
     module_names: Callable[[str], list[str]] = lambda path: []
