@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -428,64 +429,102 @@ _BODY_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 class WordIndex:
     """BM25 over units: what a unit is called (name words thrice, qualname/doc/path once) and
     what it does (the names it calls, and every identifier, comment and string word of its
-    body, once each), so plain words find the code doing the thing."""
+    body, once each), so plain words find the code doing the thing.
+
+    A new index version reads again only the files whose facts or source changed (`updated`):
+    after an edit, explore's first question does not pay for every file's words."""
 
     K1, B = 1.2, 0.75
+    REBUILD_SHARE = 0.1  # an update touching more of the files than this (a branch switch) reads them all
 
     def __init__(self, files: dict[str, FileFacts], sources: dict[str, bytes] | None = None) -> None:
         self.postings: dict[str, dict[str, int]] = defaultdict(dict)
         self.lengths: dict[str, int] = {}
         self.units: dict[str, Unit] = {}
+        self._read: dict[str, tuple[FileFacts, bytes | None]] = {}  # path → what its words were read from
         words_of: dict[bytes, list[str]] = {}  # identifier → its stemmed words (identifiers repeat a lot)
-
-        def body_words(source: bytes, u: Unit) -> set[str]:
-            # a type's body is its members, which are units of their own: only its header counts
-            end = u.sig_end_byte if u.is_type else u.end_byte
-            out: set[str] = set()
-            for ident in set(_BODY_IDENT.findall(source, u.start_byte, end)):
-                ws = words_of.get(ident)
-                if ws is None:
-                    ws = words_of[ident] = [stem(w) for w in split_words(ident.decode("ascii")) if w not in STOP and len(w) > 1]
-                out.update(ws)
-            return out
-
-        for facts in files.values():
+        for path, facts in files.items():
             source = sources.get(facts.path) if sources is not None else None
-            path_words = [stem(w) for part in facts.path.split("/") for w in split_words(part.rsplit(".", 1)[0])]
-            called: dict[str, set[str]] = defaultdict(set)
-            for c in facts.calls:
-                if c.caller:
-                    called[c.caller].add(c.name)
-                    if c.receiver:
-                        called[c.caller].add(re.split(r"[.:]+", c.receiver)[-1])
-            for u in facts.units:
-                if u.kind == "statement":
-                    continue
-                bag: dict[str, int] = defaultdict(int)
-                for w in split_words(u.name):
-                    bag[stem(w)] += 3
-                for w in split_words(u.qualname.rsplit(".", 1)[0]) if "." in u.qualname else []:
-                    bag[stem(w)] += 1
-                for w in split_words(u.doc):
-                    if w not in STOP:
-                        bag[stem(w)] += 1
-                for w in path_words:
-                    bag[w] += 1
-                for name in called.get(u.id, ()):
-                    for w in split_words(name):
-                        if w not in STOP and len(w) > 1:
-                            bag[stem(w)] = bag.get(stem(w), 0) + 1
-                if source is not None:
-                    for w in body_words(source, u):
-                        bag[w] = bag.get(w, 0) + 1
+            self._read[path] = (facts, source)
+            for u, bag in _unit_bags(facts, source, words_of):
                 self.units[u.id] = u
                 self.lengths[u.id] = sum(bag.values())
                 for w, tf in bag.items():
                     self.postings[w][u.id] = tf
+        self._measure()
+
+    def _measure(self) -> None:
         self.avg = (sum(self.lengths.values()) / len(self.lengths)) if self.lengths else 1.0
         # per unit, what its length adds to a term's saturation (the same expression `score_by_word` reads)
         self.norm = {uid: self.K1 * (1 - self.B + self.B * n / self.avg) for uid, n in self.lengths.items()}
         self._weights: dict[object, dict[str, float]] = {}  # weighted(): key → unit id → weight, filled as met
+
+    def updated(self, files: dict[str, FileFacts], sources: dict[str, bytes] | None = None) -> "WordIndex":
+        """This index for a new version of `files`: the same tables, in the same order, as
+        `WordIndex(files, sources)` builds, reading only the files whose facts or source object
+        changed. The index replaces a changed file's facts and keeps the others' objects."""
+        src = (lambda path: sources.get(path)) if sources is not None else (lambda path: None)
+        changed = {p for p, f in files.items() if (r := self._read.get(p)) is None or r[0] is not f or r[1] is not src(f.path)}
+        changed |= self._read.keys() - files.keys()
+        kept = [p for p in self._read if p not in changed]
+        if len(changed) > self.REBUILD_SHARE * max(1, len(files)) or kept != [p for p in files if p not in changed]:
+            return WordIndex(files, sources)
+        new = WordIndex({}, None)
+        new._read = {p: (f, src(f.path)) for p, f in files.items()}
+        # the changed files' units, as they were and as they are now
+        gone: set[str] = set()
+        for p in changed & self._read.keys():
+            gone.update(u.id for u in self._read[p][0].units if u.kind != "statement")
+        fresh: dict[str, dict[str, dict[str, int]]] = {}  # path → word → {unit id: tf}, in the file's order
+        fresh_units: dict[str, Unit] = {}
+        fresh_lengths: dict[str, int] = {}
+        words_of: dict[bytes, list[str]] = {}
+        for p in changed & files.keys():
+            facts = files[p]
+            per_word: dict[str, dict[str, int]] = defaultdict(dict)
+            for u, bag in _unit_bags(facts, src(facts.path), words_of):
+                fresh_units[u.id] = u
+                fresh_lengths[u.id] = sum(bag.values())
+                for w, tf in bag.items():
+                    per_word[w][u.id] = tf
+            fresh[p] = per_word
+        # units and lengths in the files' order, as a full build inserts them
+        for p, facts in files.items():
+            old_units, old_lengths = (fresh_units, fresh_lengths) if p in changed else (self.units, self.lengths)
+            for u in facts.units:
+                if u.kind != "statement" and u.id not in new.units:
+                    new.units[u.id] = old_units[u.id]
+                    new.lengths[u.id] = old_lengths[u.id]
+        postings = defaultdict(dict, self.postings)
+        # every word a changed file's units hold, as they were or are now: those postings are rebuilt
+        affected = {w for per_word in fresh.values() for w in per_word}
+        for p in changed & self._read.keys():
+            facts, source = self._read[p]
+            for _, bag in _unit_bags(facts, source, words_of):
+                affected.update(bag)
+        # A posting lists its units in the files' order, so each changed file's entries are one run:
+        # cut out the runs of the files as they were (by the old order), then put in the new ones
+        # (by the new order), each found by bisection: the kept entries are never walked one by one.
+        old_rank = {p: i for i, p in enumerate(self._read)}
+        new_rank = {p: i for i, p in enumerate(files)}
+        old_units, now = self.units, new.units
+        gone_files = sorted((old_rank[p] for p in changed if p in old_rank), reverse=True)
+        for w in affected:
+            items = list(self.postings.get(w, {}).items())
+            for r in gone_files:
+                lo = bisect_left(items, r, key=lambda it: old_rank[old_units[it[0]].path])
+                hi = bisect_right(items, r, lo=lo, key=lambda it: old_rank[old_units[it[0]].path])
+                del items[lo:hi]
+            for r, block in sorted(((new_rank[p], per_word[w]) for p, per_word in fresh.items() if w in per_word), reverse=True):
+                at = bisect_left(items, r, key=lambda it: new_rank[now[it[0]].path])
+                items[at:at] = block.items()
+            if items:
+                postings[w] = dict(items)
+            else:
+                postings.pop(w, None)
+        new.postings = postings
+        new._measure()
+        return new
 
     def score(self, words: list[str]) -> dict[str, float]:
         out: dict[str, float] = defaultdict(float)
@@ -652,3 +691,48 @@ def _pagerank(local: set[str], edges: dict[str, dict[str, float]], seeds: dict[s
             break
     rank = dict(zip(nodes, rank))
     return rank
+
+
+def _unit_bags(facts: FileFacts, source: bytes | None, words_of: dict[bytes, list[str]]):
+    """(unit, its bag of stemmed words → counts) for each unit of a file but module statements,
+    in the file's order: the words `WordIndex` scores."""
+    path_words = [stem(w) for part in facts.path.split("/") for w in split_words(part.rsplit(".", 1)[0])]
+    called: dict[str, set[str]] = defaultdict(set)
+    for c in facts.calls:
+        if c.caller:
+            called[c.caller].add(c.name)
+            if c.receiver:
+                called[c.caller].add(re.split(r"[.:]+", c.receiver)[-1])
+    for u in facts.units:
+        if u.kind == "statement":
+            continue
+        bag: dict[str, int] = defaultdict(int)
+        for w in split_words(u.name):
+            bag[stem(w)] += 3
+        for w in split_words(u.qualname.rsplit(".", 1)[0]) if "." in u.qualname else []:
+            bag[stem(w)] += 1
+        for w in split_words(u.doc):
+            if w not in STOP:
+                bag[stem(w)] += 1
+        for w in path_words:
+            bag[w] += 1
+        for name in called.get(u.id, ()):
+            for w in split_words(name):
+                if w not in STOP and len(w) > 1:
+                    bag[stem(w)] = bag.get(stem(w), 0) + 1
+        if source is not None:
+            for w in _body_words(source, u, words_of):
+                bag[w] = bag.get(w, 0) + 1
+        yield u, bag
+
+
+def _body_words(source: bytes, u: Unit, words_of: dict[bytes, list[str]]) -> set[str]:
+    # a type's body is its members, which are units of their own: only its header counts
+    end = u.sig_end_byte if u.is_type else u.end_byte
+    out: set[str] = set()
+    for ident in set(_BODY_IDENT.findall(source, u.start_byte, end)):
+        ws = words_of.get(ident)
+        if ws is None:
+            ws = words_of[ident] = [stem(w) for w in split_words(ident.decode("ascii")) if w not in STOP and len(w) > 1]
+        out.update(ws)
+    return out

@@ -68,7 +68,9 @@ def _build_derived(index: RootIndex) -> Derived:
             supers[src].append((dst, units[dst].name if dst in units else dst))
     # Only resolved edges to definitions in scope form families: `Exception`, `str` or a
     # framework base outside the workspace never make their subclasses interchangeable siblings.
-    d = Derived(index.version, names, WordIndex(index.files, index.sources), implementers, supers, _shape_families(index), _registrations(index))
+    before = index.memo.get("explore")  # the last version's tables: its words are updated, not read again
+    words = before.words.updated(index.files, index.sources) if before is not None else WordIndex(index.files, index.sources)
+    d = Derived(index.version, names, words, implementers, supers, _shape_families(index), _registrations(index))
     index.memo["explore"] = d
     return d
 

@@ -1,0 +1,123 @@
+"""Explore's word index after an edit is the word index of the new text, read again only where
+the text changed.
+
+`WordIndex.updated` carries the last index version's BM25 tables to the next one: a file whose
+facts and source are the same objects keeps its entries, a changed, new or deleted file's
+entries are cut out and put back in the files' order. Random sequences of edits, new files and
+deletions on a copy of a fixture must give exactly — entry for entry, in the same order — what a
+`WordIndex` built from scratch over the final index gives, and must read no file that did not
+change (on a large code base the full build is seconds; this is the first question after an edit).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codegraph.explore import relevance
+from codegraph.explore.relevance import WordIndex
+from codegraph.index.index import RootIndex
+from conftest import FIXTURES
+
+SOURCE = FIXTURES / "explore" / "family-python"
+SNIPPETS = [
+    "\n\ndef added_helper(query):\n    return query.compile_where()\n",
+    "\n\nclass ExtraCompiler:\n    def as_sql(self):\n        return 'SELECT'\n",
+    "\n# a comment about compilers and rows\n",
+    "\n\ndef broken(:\n",
+    "é😀",
+]
+OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("edit"), st.integers(0, 50), st.sampled_from(SNIPPETS), st.booleans()),
+        st.tuples(st.just("add"), st.integers(0, 3), st.sampled_from(SNIPPETS), st.booleans()),
+        st.tuples(st.just("delete"), st.integers(0, 50), st.just(""), st.booleans()),
+    ),
+    min_size=1,
+    max_size=4,
+)
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], derandomize=True)
+
+
+def _same(a: WordIndex, b: WordIndex) -> None:
+    assert list(a.units) == list(b.units)
+    assert list(a.lengths.items()) == list(b.lengths.items())
+    assert a.avg == b.avg
+    assert list(a.norm.items()) == list(b.norm.items())
+    assert set(a.postings) == set(b.postings)
+    for w, posting in b.postings.items():
+        assert list(a.postings[w].items()) == list(posting.items()), w
+
+
+@pytest.fixture
+def read_paths(monkeypatch):
+    """The files a word index reads (their units' bags), in order."""
+    seen: list[str] = []
+    real = relevance._unit_bags
+
+    def recording(facts, source, words_of):
+        seen.append(facts.path)
+        return real(facts, source, words_of)
+
+    monkeypatch.setattr(relevance, "_unit_bags", recording)
+    monkeypatch.setattr(WordIndex, "REBUILD_SHARE", 1.0)  # the fixture is small: never rebuild in full
+    return seen
+
+
+@SETTINGS
+@given(ops=OPS)
+def test_an_updated_word_index_is_the_fresh_one_and_reads_only_changed_files(ops, read_paths):
+    root = Path(tempfile.mkdtemp(prefix="cg-words-")) / "root"
+    shutil.copytree(SOURCE, root)
+    try:
+        index = RootIndex(root, use_cache=False)
+        index.build(workers=1)
+        words = WordIndex(index.files, index.sources)
+        for kind, n, text, via_buffer in ops:
+            paths = sorted(index.files)
+            if kind == "edit":
+                rel = paths[n % len(paths)]
+                new = index.sources[rel].decode("utf-8") + text
+                if via_buffer:
+                    index.open_document(rel, new)
+                else:
+                    (root / rel).write_text(new, encoding="utf-8")
+                    index.refresh_path(rel)
+            elif kind == "add":
+                rel = f"minorm/added_{n}.py"
+                (root / rel).write_text(text.lstrip("\n") + "\n", encoding="utf-8")
+                index.refresh_path(rel)
+            else:
+                rel = paths[n % len(paths)]
+                if rel in index.open_docs:
+                    continue  # an open buffer outlives its file on disk
+                (root / rel).unlink()
+                index.refresh_path(rel)
+            before = {p: (f, index.sources.get(p)) for p, f in index.files.items()}
+            del read_paths[:]
+            updated = words.updated(index.files, index.sources)
+            touched = set(read_paths)
+            fresh = WordIndex(index.files, index.sources)
+            _same(updated, fresh)
+            kept = {p for p, (f, s) in before.items() if p in words._read and words._read[p][0] is f and words._read[p][1] is s}
+            assert not touched & kept, f"read unchanged files {sorted(touched & kept)}"
+            words = updated
+    finally:
+        shutil.rmtree(root.parent, ignore_errors=True)
+
+
+def test_a_large_change_reads_every_file_again(monkeypatch):
+    """A change to more than a tenth of the files (a branch switch) builds the index from scratch."""
+    index = RootIndex(SOURCE, use_cache=False)
+    index.build(workers=1)
+    words = WordIndex(index.files, index.sources)
+    files = {p: f for p, f in index.files.items() if not p.endswith("__init__.py")}  # many files leave at once
+    assert len(index.files) - len(files) > 0.1 * len(files)
+    updated = words.updated(files, index.sources)
+    _same(updated, WordIndex(files, index.sources))
+    assert updated._read.keys() == files.keys()
