@@ -65,7 +65,6 @@ def read_paths(monkeypatch):
         return real(facts, source, words_of)
 
     monkeypatch.setattr(relevance, "_unit_bags", recording)
-    monkeypatch.setattr(WordIndex, "REBUILD_SHARE", 1.0)  # the fixture is small: never rebuild in full
     return seen
 
 
@@ -111,13 +110,20 @@ def test_an_updated_word_index_is_the_fresh_one_and_reads_only_changed_files(ops
         shutil.rmtree(root.parent, ignore_errors=True)
 
 
-def test_a_large_change_reads_every_file_again(monkeypatch):
-    """A change to more than a tenth of the files (a branch switch) builds the index from scratch."""
-    index = RootIndex(SOURCE, use_cache=False)
+def test_a_large_change_reads_every_file_again(tmp_path, read_paths):
+    """A change to more than a tenth of the files, and more than 16 (a branch switch), builds the
+    index from scratch; a smaller one reads only the changed files."""
+    for n in range(40):
+        (tmp_path / f"mod_{n:02d}.py").write_text(f"def step_{n}(x):\n    return step_{(n + 1) % 40}(x)\n", encoding="utf-8")
+    index = RootIndex(tmp_path, use_cache=False)
     index.build(workers=1)
     words = WordIndex(index.files, index.sources)
-    files = {p: f for p, f in index.files.items() if not p.endswith("__init__.py")}  # many files leave at once
-    assert len(index.files) - len(files) > 0.1 * len(files)
-    updated = words.updated(files, index.sources)
-    _same(updated, WordIndex(files, index.sources))
-    assert updated._read.keys() == files.keys()
+    few = dict(list(index.files.items())[:-16])  # 16 files gone: updated
+    del read_paths[:]
+    _same(words.updated(few, index.sources), WordIndex(few, index.sources))
+    assert len(read_paths) == 16 + len(few)  # the gone files' words (to cut them out), then the fresh build's
+    many = dict(list(index.files.items())[:-17])  # 17 of 40 gone: rebuilt
+    del read_paths[:]
+    updated = words.updated(many, index.sources)
+    assert read_paths == list(many)
+    _same(updated, WordIndex(many, index.sources))

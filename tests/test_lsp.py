@@ -138,7 +138,7 @@ async def test_explore_through_the_protocol_sees_the_next_edit(client: LanguageC
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-            content_changes=[types.TextDocumentContentChangePartial(range=types.Range(end, end), text="\n\ndef brand_new_helper_fn():\n    return helper()\n")],
+            content_changes=[types.TextDocumentContentChangePartial(range=types.Range(end, end), text="\n\ndef brand_new_helper_fn():\n    zebra_quokka = helper()\n    return zebra_quokka\n")],
         )
     )
     for _ in range(100):
@@ -146,6 +146,9 @@ async def test_explore_through_the_protocol_sees_the_next_edit(client: LanguageC
         if "def brand_new_helper_fn" in result.text:
             break
         await asyncio.sleep(0.05)
+    assert "def brand_new_helper_fn" in result.text
+    # in plain words too, which only its body says: the word index carried to the new version has them
+    result = await client.protocol.send_request_async("codegraph/explore", {"query": "Where is the zebra quokka computed?"})
     assert "def brand_new_helper_fn" in result.text
 
 

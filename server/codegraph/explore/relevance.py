@@ -435,7 +435,9 @@ class WordIndex:
     after an edit, explore's first question does not pay for every file's words."""
 
     K1, B = 1.2, 0.75
-    REBUILD_SHARE = 0.1  # an update touching more of the files than this (a branch switch) reads them all
+    # an update touching more of the files than this share, and more than REBUILD_FILES of them (a
+    # branch switch), reads them all; a small workspace is always updated (either is quick there)
+    REBUILD_SHARE, REBUILD_FILES = 0.1, 16
 
     def __init__(self, files: dict[str, FileFacts], sources: dict[str, bytes] | None = None) -> None:
         self.postings: dict[str, dict[str, int]] = defaultdict(dict)
@@ -467,7 +469,7 @@ class WordIndex:
         changed = {p for p, f in files.items() if (r := self._read.get(p)) is None or r[0] is not f or r[1] is not src(f.path)}
         changed |= self._read.keys() - files.keys()
         kept = [p for p in self._read if p not in changed]
-        if len(changed) > self.REBUILD_SHARE * max(1, len(files)) or kept != [p for p in files if p not in changed]:
+        if len(changed) > max(self.REBUILD_FILES, self.REBUILD_SHARE * len(files)) or kept != [p for p in files if p not in changed]:
             return WordIndex(files, sources)
         new = WordIndex({}, None)
         new._read = {p: (f, src(f.path)) for p, f in files.items()}
