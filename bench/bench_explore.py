@@ -7,8 +7,9 @@ the same question again), then the median and p95 of the warm latencies and the 
 of adaptive vs non-adaptive output. Target (issue 3): warm median ≤ 100 ms on Django.
 
 Then the first question after an edit, as an editor hands one over (`open_document`: a new index
-version): explore's word index carried over from the last version (`WordIndex.updated`, what the
-server does) against built again from every file (what it did before), alternating, one edited
+version): explore's word index and name table carried over from the last version
+(`WordIndex.updated`, `NameTable.updated`, what the server does) against built again from every
+file (what it did before), alternating, one edited
 file at a time; the ratio of the medians is the number to compare.
 """
 
@@ -99,25 +100,26 @@ def main() -> int:
 
 def after_edit(index, run_explore, edits: int = 6) -> None:
     """The first plain-language question after each of `edits` one-line edits (spread over the
-    tree), with the word index updated or rebuilt, alternating."""
-    from codegraph.explore.relevance import WordIndex
+    tree), with the word index and name table updated or rebuilt, alternating."""
+    from codegraph.explore.relevance import NameTable, WordIndex
 
-    carried = WordIndex.updated
-    rebuilt = lambda self, files, sources=None: WordIndex(files, sources)  # noqa: E731
+    carried = WordIndex.updated, NameTable.updated
+    rebuilt = (lambda self, files, sources=None: WordIndex(files, sources),  # noqa: E731
+               lambda self, files, crates=None, sources=None: NameTable(files, crates, sources))
     paths = sorted(p for p in index.files if p.endswith(".py"))
     times: dict[str, list[float]] = {"updated": [], "rebuilt": []}
     q = QUESTIONS[-8]
     for i in range(2 * edits):
         how = "updated" if i % 2 == 0 else "rebuilt"
-        WordIndex.updated = carried if how == "updated" else rebuilt
+        WordIndex.updated, NameTable.updated = carried if how == "updated" else rebuilt
         rel = paths[(i * 7919) % len(paths)]
         index.open_document(rel, index.sources[rel].decode("utf-8", "replace") + f"\n# edit {i}\n")
         t = time.perf_counter()
         run_explore(index, {"query": q})
         times[how].append((time.perf_counter() - t) * 1000)
-    WordIndex.updated = carried
+    WordIndex.updated, NameTable.updated = carried
     up, full = statistics.median(times["updated"]), statistics.median(times["rebuilt"])
-    print(f"first question after an edit: median {up:.0f} ms with the word index carried over, {full:.0f} ms rebuilt ({up / full:.2f}×)")
+    print(f"first question after an edit: median {up:.0f} ms with the word index and name table carried over, {full:.0f} ms rebuilt ({up / full:.2f}×)")
 
 
 if __name__ == "__main__":

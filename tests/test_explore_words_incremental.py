@@ -1,5 +1,5 @@
-"""Explore's word index after an edit is the word index of the new text, read again only where
-the text changed.
+"""Explore's word index and name table after an edit are those of the new text, read again only
+where the text changed.
 
 `WordIndex.updated` carries the last index version's BM25 tables to the next one: a file whose
 facts and source are the same objects keeps its entries, a changed, new or deleted file's
@@ -7,6 +7,7 @@ entries are cut out and put back in the files' order. Random sequences of edits,
 deletions on a copy of a fixture must give exactly — entry for entry, in the same order — what a
 `WordIndex` built from scratch over the final index gives, and must read no file that did not
 change (on a large code base the full build is seconds; this is the first question after an edit).
+`NameTable.updated` does the same for the tables of names and qualified names.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codegraph.explore import relevance
-from codegraph.explore.relevance import WordIndex
+from codegraph.explore.relevance import NameTable, WordIndex
 from codegraph.index.index import RootIndex
 from conftest import FIXTURES
 
@@ -54,6 +55,13 @@ def _same(a: WordIndex, b: WordIndex) -> None:
         assert list(a.postings[w].items()) == list(posting.items()), w
 
 
+def _same_names(a: NameTable, b: NameTable) -> None:
+    for x, y in zip(a._tables(), b._tables()):
+        assert {k for k, v in x.items() if v} == {k for k, v in y.items() if v}
+        for key, units in y.items():
+            assert [u.id for u in x.get(key, ())] == [u.id for u in units], key
+
+
 @pytest.fixture
 def read_paths(monkeypatch):
     """The files a word index reads (their units' bags), in order."""
@@ -64,7 +72,13 @@ def read_paths(monkeypatch):
         seen.append(facts.path)
         return real(facts, source, words_of)
 
+    def naming(facts):
+        seen.append(facts.path)
+        return real_names(facts)
+
+    real_names = relevance._name_entries
     monkeypatch.setattr(relevance, "_unit_bags", recording)
+    monkeypatch.setattr(relevance, "_name_entries", naming)
     return seen
 
 
@@ -77,6 +91,7 @@ def test_an_updated_word_index_is_the_fresh_one_and_reads_only_changed_files(ops
         index = RootIndex(root, use_cache=False)
         index.build(workers=1)
         words = WordIndex(index.files, index.sources)
+        names = NameTable(index.files)
         for kind, n, text, via_buffer in ops:
             paths = sorted(index.files)
             if kind == "edit":
@@ -100,12 +115,13 @@ def test_an_updated_word_index_is_the_fresh_one_and_reads_only_changed_files(ops
             before = {p: (f, index.sources.get(p)) for p, f in index.files.items()}
             del read_paths[:]
             updated = words.updated(index.files, index.sources)
+            updated_names = names.updated(index.files)
             touched = set(read_paths)
-            fresh = WordIndex(index.files, index.sources)
-            _same(updated, fresh)
+            _same(updated, WordIndex(index.files, index.sources))
+            _same_names(updated_names, NameTable(index.files))
             kept = {p for p, (f, s) in before.items() if p in words._read and words._read[p][0] is f and words._read[p][1] is s}
             assert not touched & kept, f"read unchanged files {sorted(touched & kept)}"
-            words = updated
+            words, names = updated, updated_names
     finally:
         shutil.rmtree(root.parent, ignore_errors=True)
 

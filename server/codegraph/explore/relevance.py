@@ -112,7 +112,8 @@ class Query:
 
 
 class NameTable:
-    """name → units and qualified-suffix → units for exact symbol lookup, built once per version."""
+    """name → units and qualified-suffix → units for exact symbol lookup, built once per version
+    (`updated` carries it to the next version, reading only the files that changed)."""
 
     def __init__(self, files: dict[str, FileFacts], crates: dict[str, str] | None = None, sources: dict[str, bytes] | None = None) -> None:
         # the code base's Rust crates (name → directory): `toml::from_str` names the crate's own item
@@ -124,16 +125,39 @@ class NameTable:
         # only when no definition has the name
         self.assigned: dict[str, list[Unit]] = defaultdict(list)
         self._instances: dict[str, set[str]] | None = None  # `instance_of`, read on first need
+        self._read: dict[str, FileFacts] = dict(files)  # what the tables were read from
         for facts in files.values():
-            for u in facts.units:
-                if u.kind == "statement":
-                    if u.parent is None and u.name.isidentifier():
-                        self.assigned[u.name].append(u)
-                    continue
-                self.by_name[u.name].append(u)
-                parts = u.qualname.split(".")
-                for i in range(1, len(parts)):
-                    self.by_qual[".".join(parts[i - 1 :])].append(u)
+            for table, entries in zip(self._tables(), _name_entries(facts)):
+                for key, units in entries.items():
+                    table[key].extend(units)
+
+    def _tables(self) -> tuple[dict[str, list[Unit]], dict[str, list[Unit]], dict[str, list[Unit]]]:
+        return self.by_name, self.by_qual, self.assigned
+
+    def updated(self, files: dict[str, FileFacts], crates: dict[str, str] | None = None, sources: dict[str, bytes] | None = None) -> "NameTable":
+        """This table for a new version of `files`: what `NameTable(files, crates, sources)` builds,
+        in the same order, reading only the files whose facts changed (as `WordIndex.updated`)."""
+        changed = {p for p, f in files.items() if self._read.get(p) is not f} | (self._read.keys() - files.keys())
+        kept = [p for p in self._read if p not in changed]
+        if len(changed) > max(WordIndex.REBUILD_FILES, WordIndex.REBUILD_SHARE * len(files)) or kept != [p for p in files if p not in changed]:
+            return NameTable(files, crates, sources)
+        new = NameTable({}, crates, sources)
+        new._read = dict(files)
+        old_rank = {p: i for i, p in enumerate(self._read)}
+        new_rank = {p: i for i, p in enumerate(files)}
+        gone = sorted((old_rank[p] for p in changed if p in old_rank), reverse=True)
+        fresh = {p: _name_entries(files[p]) for p in changed & files.keys()}
+        was = [_name_entries(self._read[p]) for p in changed & self._read.keys()]
+        for t, (old, table) in enumerate(zip(self._tables(), new._tables())):
+            table.update(old)
+            for key in {k for e in list(fresh.values()) + was for k in e[t]}:
+                blocks = sorted(((new_rank[p], e[t][key]) for p, e in fresh.items() if key in e[t]), reverse=True)
+                units = _spliced(list(old.get(key, ())), gone, blocks, lambda u: old_rank[u.path], lambda u: new_rank[u.path])
+                if units:
+                    table[key] = units
+                else:
+                    table.pop(key, None)
+        return new
 
     def lookup(self, token: str, files: dict[str, FileFacts], from_crate_root: bool = True) -> list[Unit]:
         token = re.sub(r"/\d+$", "", token)
@@ -504,22 +528,15 @@ class WordIndex:
             facts, source = self._read[p]
             for _, bag in _unit_bags(facts, source, words_of):
                 affected.update(bag)
-        # A posting lists its units in the files' order, so each changed file's entries are one run:
-        # cut out the runs of the files as they were (by the old order), then put in the new ones
-        # (by the new order), each found by bisection: the kept entries are never walked one by one.
+        # a posting lists its units in the files' order: each changed file's entries are one run (`_spliced`)
         old_rank = {p: i for i, p in enumerate(self._read)}
         new_rank = {p: i for i, p in enumerate(files)}
         old_units, now = self.units, new.units
         gone_files = sorted((old_rank[p] for p in changed if p in old_rank), reverse=True)
         for w in affected:
-            items = list(self.postings.get(w, {}).items())
-            for r in gone_files:
-                lo = bisect_left(items, r, key=lambda it: old_rank[old_units[it[0]].path])
-                hi = bisect_right(items, r, lo=lo, key=lambda it: old_rank[old_units[it[0]].path])
-                del items[lo:hi]
-            for r, block in sorted(((new_rank[p], per_word[w]) for p, per_word in fresh.items() if w in per_word), reverse=True):
-                at = bisect_left(items, r, key=lambda it: new_rank[now[it[0]].path])
-                items[at:at] = block.items()
+            blocks = sorted(((new_rank[p], list(per_word[w].items())) for p, per_word in fresh.items() if w in per_word), reverse=True)
+            items = _spliced(list(self.postings.get(w, {}).items()), gone_files, blocks,
+                             lambda it: old_rank[old_units[it[0]].path], lambda it: new_rank[now[it[0]].path])
             if items:
                 postings[w] = dict(items)
             else:
@@ -738,3 +755,35 @@ def _body_words(source: bytes, u: Unit, words_of: dict[bytes, list[str]]) -> set
             ws = words_of[ident] = [stem(w) for w in split_words(ident.decode("ascii")) if w not in STOP and len(w) > 1]
         out.update(ws)
     return out
+
+
+def _spliced(items: list, gone: list[int], blocks: list[tuple[int, list]], old_rank: Callable, new_rank: Callable) -> list:
+    """`items`, in the files' order, with the run of each file ranked in `gone` (old order, highest
+    first) cut out, then each block put in at its file's rank (new order, highest first). A table
+    lists its entries in the files' order, so a file's entries are one run, found by bisection:
+    the kept entries are never walked one by one."""
+    for r in gone:
+        lo = bisect_left(items, r, key=old_rank)
+        del items[lo : bisect_right(items, r, lo=lo, key=old_rank)]
+    for r, block in blocks:
+        at = bisect_left(items, r, key=new_rank)
+        items[at:at] = block
+    return items
+
+
+def _name_entries(facts: FileFacts) -> tuple[dict[str, list[Unit]], dict[str, list[Unit]], dict[str, list[Unit]]]:
+    """One file's entries of `NameTable`'s three tables (by name, by qualified suffix, module
+    statements by the name they assign), each key's units in the file's order."""
+    by_name: dict[str, list[Unit]] = defaultdict(list)
+    by_qual: dict[str, list[Unit]] = defaultdict(list)
+    assigned: dict[str, list[Unit]] = defaultdict(list)
+    for u in facts.units:
+        if u.kind == "statement":
+            if u.parent is None and u.name.isidentifier():
+                assigned[u.name].append(u)
+            continue
+        by_name[u.name].append(u)
+        parts = u.qualname.split(".")
+        for i in range(1, len(parts)):
+            by_qual[".".join(parts[i - 1 :])].append(u)
+    return by_name, by_qual, assigned

@@ -59,7 +59,9 @@ def derived(index: RootIndex) -> Derived:
 
 
 def _build_derived(index: RootIndex) -> Derived:
-    names = NameTable(index.files, rust_crates(index.root, index.files), index.sources)
+    before = index.memo.get("explore")  # the last version's tables: its names and words are updated, not read again
+    crates = rust_crates(index.root, index.files)
+    names = before.names.updated(index.files, crates, index.sources) if before is not None else NameTable(index.files, crates, index.sources)
     units = index.resolver.units
     implementers = families(index)
     supers: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -68,7 +70,6 @@ def _build_derived(index: RootIndex) -> Derived:
             supers[src].append((dst, units[dst].name if dst in units else dst))
     # Only resolved edges to definitions in scope form families: `Exception`, `str` or a
     # framework base outside the workspace never make their subclasses interchangeable siblings.
-    before = index.memo.get("explore")  # the last version's tables: its words are updated, not read again
     words = before.words.updated(index.files, index.sources) if before is not None else WordIndex(index.files, index.sources)
     d = Derived(index.version, names, words, implementers, supers, _shape_families(index), _registrations(index))
     index.memo["explore"] = d
