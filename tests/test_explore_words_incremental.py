@@ -64,19 +64,18 @@ def _same_names(a: NameTable, b: NameTable) -> None:
 
 @pytest.fixture
 def read_paths(monkeypatch):
-    """The files a word index reads (their units' bags), in order."""
+    """The files the word index and the name table read (their units' bags and names), in order."""
     seen: list[str] = []
-    real = relevance._unit_bags
+    real_bags, real_names = relevance._unit_bags, relevance._name_entries
 
     def recording(facts, source, words_of):
         seen.append(facts.path)
-        return real(facts, source, words_of)
+        return real_bags(facts, source, words_of)
 
     def naming(facts):
         seen.append(facts.path)
         return real_names(facts)
 
-    real_names = relevance._name_entries
     monkeypatch.setattr(relevance, "_unit_bags", recording)
     monkeypatch.setattr(relevance, "_name_entries", naming)
     return seen
@@ -84,7 +83,7 @@ def read_paths(monkeypatch):
 
 @SETTINGS
 @given(ops=OPS)
-def test_an_updated_word_index_is_the_fresh_one_and_reads_only_changed_files(ops, read_paths):
+def test_updated_tables_are_the_fresh_ones_and_read_only_changed_files(ops, read_paths):
     root = Path(tempfile.mkdtemp(prefix="cg-words-")) / "root"
     shutil.copytree(SOURCE, root)
     try:
