@@ -100,26 +100,36 @@ def main() -> int:
 
 def after_edit(index, run_explore, edits: int = 6) -> None:
     """The first plain-language question after each of `edits` one-line edits (spread over the
-    tree), with the word index and name table updated or rebuilt, alternating."""
+    tree): with the word index and name table updated, rebuilt, or updated and then warmed as the
+    language server does while typing pauses (explore/warm.py), in turn."""
     from codegraph.explore.relevance import NameTable, WordIndex
+    from codegraph.explore.warm import warm
 
     carried = WordIndex.updated, NameTable.updated
     rebuilt = (lambda self, files, sources=None: WordIndex(files, sources),  # noqa: E731
                lambda self, files, crates=None, sources=None: NameTable(files, crates, sources))
     paths = sorted(p for p in index.files if p.endswith(".py"))
-    times: dict[str, list[float]] = {"updated": [], "rebuilt": []}
+    modes = ("updated", "rebuilt", "warmed")
+    times: dict[str, list[float]] = {how: [] for how in modes}
+    warming: list[float] = []
     q = QUESTIONS[-8]
-    for i in range(2 * edits):
-        how = "updated" if i % 2 == 0 else "rebuilt"
-        WordIndex.updated, NameTable.updated = carried if how == "updated" else rebuilt
+    for i in range(len(modes) * edits):
+        how = modes[i % len(modes)]
+        WordIndex.updated, NameTable.updated = rebuilt if how == "rebuilt" else carried
         rel = paths[(i * 7919) % len(paths)]
         index.open_document(rel, index.sources[rel].decode("utf-8", "replace") + f"\n# edit {i}\n")
+        if how == "warmed":
+            t = time.perf_counter()
+            warm(index, lambda: None)
+            warming.append(time.perf_counter() - t)
         t = time.perf_counter()
         run_explore(index, {"query": q})
         times[how].append((time.perf_counter() - t) * 1000)
     WordIndex.updated, NameTable.updated = carried
-    up, full = statistics.median(times["updated"]), statistics.median(times["rebuilt"])
+    up, full, warmed = (statistics.median(times[how]) for how in modes)
     print(f"first question after an edit: median {up:.0f} ms with the word index and name table carried over, {full:.0f} ms rebuilt ({up / full:.2f}×)")
+    print(f"  after a pause in typing (the language server's warm-up, median {statistics.median(warming):.1f} s, done first): "
+          f"{warmed:.0f} ms ({warmed / full:.2f}× rebuilt, {warmed / up:.2f}× carried over)")
 
 
 if __name__ == "__main__":

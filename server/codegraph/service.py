@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable
@@ -253,6 +254,11 @@ class Workspace:
         self._disk: dict[str, DiskWatch] = {}
         self._gate: ReadWriteGate | None = None  # created on the loop that uses them
         self._writes: asyncio.Queue | None = None
+        # explore's work for the new version, done while typing pauses (explore/warm.py); an edit
+        # or a request stops it at its next checkpoint
+        self._warming: asyncio.Task | None = None
+        self._warm_stop: Cancellation | None = None
+        self._explored_at: float | None = None  # when the last explore was asked (time.monotonic)
 
     # -- roots
     def new_root(self, uri: str) -> RootIndex | None:
@@ -421,6 +427,10 @@ class Workspace:
             if not self.ready:
                 return self._status(data)
         await self.wait_ready(report)
+        if request != STATUS:
+            self.stop_warming()  # the question does its own work; a warm-up beside it only competes
+        if request == EXPLORE:
+            self._explored_at = time.monotonic()
         if self.transport.follows_disk:
             await self._catch_up()
         if request == STATUS:
@@ -501,6 +511,7 @@ class Workspace:
     # -- writes
     def enqueue(self, op: Callable[[], None]) -> None:
         """A write, applied after the first index and after every write queued before it."""
+        self.stop_warming()  # it holds the read gate: the write would wait for it
         self._loop_writes().put_nowait(op)
 
     def open_document(self, uri: str, text: str) -> None:
@@ -547,6 +558,43 @@ class Workspace:
                         await asyncio.to_thread(self._settle_all)
             except Exception:
                 log.exception("applying an edit failed; the file keeps its previous facts")
+            if writes.empty():
+                self._start_warming()
+
+    # -- explore's work for a new version, ahead of the next question
+    WARM_DELAY_S = 0.5  # keys typed this much apart are one burst: no warm-up between them
+    WARM_RECENT_S = 600.0  # only for someone who explored this recently: nobody else pays its time
+
+    def _start_warming(self) -> None:
+        self.stop_warming()
+        if self._explored_at is None or time.monotonic() - self._explored_at > self.WARM_RECENT_S:
+            return
+        stop = self._warm_stop = Cancellation()
+        self._warming = asyncio.get_running_loop().create_task(self._warm(stop))
+
+    def stop_warming(self) -> None:
+        if self._warm_stop is not None:
+            self._warm_stop.cancel()
+            self._warm_stop = None
+
+    async def _warm(self, stop: Cancellation) -> int:
+        """explore/warm.py on every root, under the read gate, until done or stopped; returns how
+        many units' callers it computed."""
+        from .explore.warm import warm
+
+        await asyncio.sleep(self.WARM_DELAY_S)
+        done = 0
+        try:
+            async with self._loop_gate().read():
+                if any(index.unsettled for index in self.roots.values()):
+                    return 0  # the next reader settles it first, under the write gate
+                for index in list(self.roots.values()):
+                    done += await self._in_thread(lambda checkpoint, index=index: warm(index, checkpoint), stop)
+        except Cancelled:
+            pass
+        except Exception:
+            log.exception("warming explore's tables failed; the next question builds them")
+        return done
 
     async def add_folders(self, uris: list[str]) -> None:
         """Folders added to the workspace are indexed off the gate (requests on the other roots go

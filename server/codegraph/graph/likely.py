@@ -80,6 +80,9 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
         self.version = index.version
         self._lock = threading.RLock()
         self._into: dict[str, list[Likely]] = {}
+        # what was asked, least recent first — (True, unit) its callers, (False, unit) its edges: the
+        # working set a new version computes again ahead of the next question (explore/warm.py)
+        self.asked: dict[tuple[bool, str], None] = {}
         self._by_name: dict[str, list[Unit]] | None = None
         self._subtypes: dict[str, set[str]] | None = None
         self._imported: dict[str, frozenset[str]] = {}
@@ -132,20 +135,36 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
         """The unit's edges, best first. `wide-dispatch` edges (one override of nine or more) only
         when asked: the call hierarchy lists a whole family, the selection walks leave them out
         (one implementation of many is rarely the step a question follows)."""
+        key = (False, unit_id)
+        self.asked.pop(key, None)
+        self.asked[key] = None
+        hit = self.prefill_out(unit_id)
+        return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
+
+    def prefill_out(self, unit_id: str) -> list[Likely]:
+        """The unit's edges computed (all of them) without counting as asked."""
         hit = self._outs.get(unit_id)
         if hit is None:
             with self._lock:
                 hit = self._unit_out(unit_id)
-        return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
+        return hit
 
     def into(self, unit_id: str, wide: bool = False) -> list[Likely]:
+        key = (True, unit_id)
+        self.asked.pop(key, None)
+        self.asked[key] = None
+        hit = self.prefill_into(unit_id)
+        return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
+
+    def prefill_into(self, unit_id: str) -> list[Likely]:
+        """The unit's callers computed (all of them, `wide-dispatch` too) without counting as asked."""
         hit = self._into.get(unit_id)
         if hit is None:
             with self._lock:
                 hit = self._into.get(unit_id)
                 if hit is None:
                     hit = self._into[unit_id] = self._compute_into(unit_id)
-        return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
+        return hit
 
     # ---- shared tables (built on first use) -------------------------------------------------
     def by_name(self) -> dict[str, list[Unit]]:
@@ -731,6 +750,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
 
 
 _build_lock = threading.Lock()
+ASKED_KEPT = 16384  # a working set of this many asks carries from version to version
 
 
 def likely_graph(index: "RootIndex") -> LikelyGraph:
@@ -743,5 +763,7 @@ def likely_graph(index: "RootIndex") -> LikelyGraph:
         if hit is not None and hit.version == index.version:  # type: ignore[attr-defined]
             return hit  # type: ignore[return-value]
         graph = LikelyGraph(index)
+        if hit is not None:  # the last version's working set carries over, most recent last
+            graph.asked = dict.fromkeys(list(hit.asked)[-ASKED_KEPT:])  # type: ignore[attr-defined]
         index.memo["likely"] = graph
         return graph

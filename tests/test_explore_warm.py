@@ -1,0 +1,120 @@
+"""While typing pauses, the language server computes the new version's explore tables and the ranked
+graph's working set ahead of the next question (explore/warm.py); an edit or a question stops it, and
+the answer is the one a fresh index gives."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from codegraph import service
+from codegraph.explore import warm as warm_module
+from codegraph.graph.likely import likely_graph
+from codegraph.service import Cancelled, IndexOptions, Workspace
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "explore" / "family-python"
+QUESTION = json.loads((FIXTURE / "gold.json").read_text())["query"]
+EDITED = "minorm/sql/compiler.py"
+
+
+async def _workspace(root: Path) -> tuple[Workspace, str]:
+    ws = Workspace(service.LSP, IndexOptions(use_cache=False))
+    ws.WARM_DELAY_S = 0.0
+    uri = root.as_uri()
+    ws.add_root(uri)
+    await ws.build()
+    return ws, uri
+
+
+async def _until(predicate, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def _edit(ws: Workspace, root: Path, text: str) -> None:
+    ws.change_document((root / EDITED).as_uri(), text, None)
+
+
+async def _warmed(ws: Workspace) -> int:
+    await _until(lambda: ws._writes is not None and ws._writes.empty() and ws._warming is not None and ws._warming.done())
+    return ws._warming.result()
+
+
+def _edited_text(root: Path) -> str:
+    return (root / EDITED).read_text() + "\n\ndef added_by_the_edit():\n    return 1\n"
+
+
+async def test_a_pause_after_an_edit_computes_what_the_last_question_asked(tmp_path: Path):
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE, root)
+    ws, uri = await _workspace(root)
+    index = ws.roots[uri]
+    await ws.answer("explore", {"query": QUESTION})
+    asked = [key for key in likely_graph(index).asked]
+    assert any(callers for callers, _ in asked) and any(not callers for callers, _ in asked)
+    version = index.version
+    text = _edited_text(root)
+    _edit(ws, root, text)
+    assert await _warmed(ws) == len(asked)
+    assert index.version > version
+    graph = likely_graph(index)
+    assert graph.version == index.version
+    # the new version's graph holds them before anyone asks again
+    assert all(unit in (graph._into if callers else graph._outs) for callers, unit in asked)
+    assert index.memo["explore"].version == index.version
+    warmed = await ws.answer("explore", {"query": QUESTION})
+
+    (root / EDITED).write_text(text)  # the same text, answered by a fresh index that never warmed
+    fresh = Workspace(service.CLI, IndexOptions(use_cache=False))
+    fresh.add_root(uri)
+    fresh.build_now()
+    assert warmed["text"] == fresh.answer_now("explore", {"query": QUESTION})["text"]
+
+
+async def test_no_warm_up_for_a_workspace_that_never_explored(tmp_path: Path):
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE, root)
+    ws, uri = await _workspace(root)
+    _edit(ws, root, _edited_text(root))
+    await _until(lambda: ws._writes is not None and ws._writes.empty() and not ws.roots[uri].unsettled)
+    await asyncio.sleep(0.05)
+    assert ws._warming is None
+
+
+@pytest.mark.parametrize("interruption", ["edit", "question"])
+async def test_an_edit_or_a_question_stops_the_warm_up(tmp_path: Path, monkeypatch, interruption: str):
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE, root)
+    ws, uri = await _workspace(root)
+    await ws.answer("explore", {"query": QUESTION})
+    seen = {"started": False, "stopped": False}
+
+    def endless(index, checkpoint, seconds=0.0):  # a warm-up that never ends by itself
+        seen["started"] = True
+        try:
+            while True:
+                checkpoint()
+                time.sleep(0.001)
+        except Cancelled:
+            seen["stopped"] = True
+            raise
+
+    monkeypatch.setattr(warm_module, "warm", endless)
+    text = _edited_text(root)
+    _edit(ws, root, text)
+    await _until(lambda: seen["started"])
+    version = ws.roots[uri].version
+    if interruption == "edit":
+        _edit(ws, root, text + "\n# and another\n")
+        await _until(lambda: ws.roots[uri].version > version)  # the write got past the warm-up's read gate
+    else:
+        answer = await asyncio.wait_for(ws.answer("explore", {"query": QUESTION}), 30)
+        assert answer["text"]
+    assert seen["stopped"]
