@@ -76,6 +76,7 @@ async def test_a_pause_after_an_edit_computes_what_the_last_question_asked(tmp_p
     fresh.add_root(uri)
     fresh.build_now()
     assert warmed["text"] == fresh.answer_now("explore", {"query": QUESTION})["text"]
+    ws.close()
 
 
 async def test_no_warm_up_for_a_workspace_that_never_explored(tmp_path: Path):
@@ -118,3 +119,35 @@ async def test_an_edit_or_a_question_stops_the_warm_up(tmp_path: Path, monkeypat
         answer = await asyncio.wait_for(ws.answer("explore", {"query": QUESTION}), 30)
         assert answer["text"]
     assert seen["stopped"]
+    ws.close()  # the edit started another endless warm-up: closing stops it
+    await _until(lambda: ws._warming.done())
+
+
+async def test_without_an_editor_the_disk_is_followed_between_requests(tmp_path: Path):
+    """MCP hears of no edit: after an explore it looks at the disk every FOLLOW_S for a while, and
+    warms what an agent's edit made new before the agent asks again."""
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE, root)
+    ws = Workspace(service.MCP, IndexOptions(use_cache=False))
+    ws.WARM_DELAY_S, ws.FOLLOW_S = 0.0, 0.05
+    uri = root.as_uri()
+    ws.add_root(uri)
+    await ws.build()
+    index = ws.roots[uri]
+    await asyncio.sleep(0.2)
+    assert ws._following is None  # nobody explored yet: no watching
+    await ws.answer("explore", {"query": QUESTION})
+    version = index.version
+    text = _edited_text(root)
+    (root / EDITED).write_text(text)  # an agent's own tool writes the file
+    await _until(lambda: index.version > version and ws._warming is not None and ws._warming.done())
+    assert ws._warming.result() > 0
+    assert likely_graph(index).version == index.version
+    followed = await ws.answer("explore", {"query": QUESTION})
+    fresh = Workspace(service.CLI, IndexOptions(use_cache=False))
+    fresh.add_root(uri)
+    fresh.build_now()
+    assert followed["text"] == fresh.answer_now("explore", {"query": QUESTION})["text"]
+    assert b"added_by_the_edit" in index.sources[EDITED]
+    ws.close()
+    await _until(lambda: ws._following.done(), seconds=5)  # closing ends the watch too

@@ -259,6 +259,7 @@ class Workspace:
         self._warming: asyncio.Task | None = None
         self._warm_stop: Cancellation | None = None
         self._explored_at: float | None = None  # when the last explore was asked (time.monotonic)
+        self._following: asyncio.Task | None = None  # the disk watch between requests (no editor)
 
     # -- roots
     def new_root(self, uri: str) -> RootIndex | None:
@@ -431,6 +432,8 @@ class Workspace:
             self.stop_warming()  # the question does its own work; a warm-up beside it only competes
         if request == EXPLORE:
             self._explored_at = time.monotonic()
+            if self.transport.follows_disk and (self._following is None or self._following.done()):
+                self._following = asyncio.get_running_loop().create_task(self._follow_disk())
         if self.transport.follows_disk:
             await self._catch_up()
         if request == STATUS:
@@ -634,13 +637,30 @@ class Workspace:
             if index is not None:
                 await asyncio.to_thread(index.close)
 
-    async def _catch_up(self) -> None:
+    async def _catch_up(self) -> bool:
+        """What changed on disk applied (transports no editor feeds); True when anything had."""
         async with self._loop_gate().write():
-            await asyncio.to_thread(self._catch_up_all)
+            return await asyncio.to_thread(self._catch_up_all)
 
-    def _catch_up_all(self) -> None:
+    def _catch_up_all(self) -> bool:
+        touched = False
         for watch in self._disk.values():
-            watch.catch_up()
+            touched = bool(watch.catch_up()) or touched
+        return touched
+
+    FOLLOW_S = 2.0  # how often a transport without an editor looks at the disk between requests
+
+    async def _follow_disk(self) -> None:
+        """Between requests, for a while after an explore: the disk's edits applied, then the
+        warm-up — an agent edits files with its own tools and asks again, and the question that
+        follows finds the new version computed (each request still catches up first)."""
+        while self._explored_at is not None and time.monotonic() - self._explored_at <= self.WARM_RECENT_S:
+            await asyncio.sleep(self.FOLLOW_S)
+            try:
+                if await self._catch_up():
+                    self._start_warming()
+            except Exception:
+                log.exception("following the disk failed; the next request catches up")
 
     def _settle_all(self) -> None:
         for index in self.roots.values():
@@ -648,6 +668,8 @@ class Workspace:
 
     def close(self) -> None:
         """Writes the fact cache rows still pending, so the next start is warm."""
+        self.stop_warming()
+        self._explored_at = None  # the disk watch ends at its next look
         for index in self.roots.values():
             try:
                 index.close()
