@@ -151,3 +151,56 @@ async def test_without_an_editor_the_disk_is_followed_between_requests(tmp_path:
     assert b"added_by_the_edit" in index.sources[EDITED]
     ws.close()
     await _until(lambda: ws._following.done(), seconds=5)  # closing ends the watch too
+
+
+def test_the_disk_watch_looks_quickly_and_misses_no_edit(tmp_path: Path, monkeypatch):
+    """`quiet` (a stat per directory walked and file met, no walk) says nothing changed only when a
+    full catch-up would find nothing: an edit, a new file, a deletion, a .gitignore edit each end it."""
+    import os
+
+    from codegraph.index import disk
+    from codegraph.index.disk import DiskWatch
+    from codegraph.index.index import RootIndex
+
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE, root)
+    (root / ".gitignore").write_text("build/\n")
+    old = time.time_ns() - 60 * 10**9  # every mtime well in the past: nothing racy
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames + ["."]:
+            os.utime(os.path.join(dirpath, name), ns=(old, old))
+    index = RootIndex(root, use_cache=False)
+    watch = DiskWatch(index)
+    watch.snapshot()
+    index.build()
+    assert watch.quiet()
+    walks = []
+    monkeypatch.setattr(index.scope, "scan", lambda real=index.scope.scan: walks.append(1) or real())
+    assert watch.catch_up() == [] and not walks  # quiet: no walk at all
+
+    def settled() -> None:  # after a full catch-up, made quiet again by putting mtimes in the past
+        watch.catch_up()
+        for rel in list(watch.seen):
+            os.utime(os.path.join(root, rel) if rel else root, ns=(old, old))
+        watch.snapshot()
+        assert watch.quiet()
+
+    path = root / EDITED
+    path.write_text(path.read_text() + "\n# one more line\n")
+    assert not watch.quiet()
+    assert watch.catch_up() == [EDITED] and walks
+    settled()
+    (root / "minorm" / "added.py").write_text("def added():\n    return 2\n")
+    os.utime(root / "minorm" / "added.py", ns=(old, old))  # an old mtime, but its directory changed
+    assert not watch.quiet()
+    settled()
+    (root / ".gitignore").write_text("build/\nminorm/backends/\n")
+    os.utime(root / ".gitignore", ns=(old + 5, old + 5))
+    assert not watch.quiet()
+    settled()
+    path.unlink()
+    assert not watch.quiet()
+    assert EDITED in watch.catch_up()
+    monkeypatch.setattr(disk, "RACY_NS", 10**30)  # everything recent: never trusted without the walk
+    watch.snapshot()
+    assert not watch.quiet()

@@ -648,7 +648,7 @@ class Workspace:
             touched = bool(watch.catch_up()) or touched
         return touched
 
-    FOLLOW_S = 2.0  # how often a transport without an editor looks at the disk between requests
+    FOLLOW_S = 2.0  # how often a transport without an editor looks at its files between requests
 
     async def _follow_disk(self) -> None:
         """Between requests, for a while after an explore: the disk's edits applied, then the
@@ -656,8 +656,9 @@ class Workspace:
         follows finds the new version computed (each request still catches up first)."""
         while self._explored_at is not None and time.monotonic() - self._explored_at <= self.WARM_RECENT_S:
             await asyncio.sleep(self.FOLLOW_S)
-            try:
-                if await self._catch_up():
+            try:  # a stat per file first: the write gate and the walk only once one changed
+                watches = list(self._disk.values())
+                if not await asyncio.to_thread(lambda: all(watch.quiet() for watch in watches)) and await self._catch_up():
                     self._start_warming()
             except Exception:
                 log.exception("following the disk failed; the next request catches up")

@@ -3,7 +3,9 @@
 Before each request the root is rescanned and every file's (mtime_ns, size) compared with the
 last scan's; changed, new and deleted files go through `RootIndex.refresh_path`, the same
 incremental path as an LSP file event. A file whose mtime is too recent to trust (same-tick
-edits) is re-checked by content hash on the next scan.
+edits) is re-checked by content hash on the next scan. While nothing the last walk saw has changed
+(`quiet`: a stat per directory and file, no walk), there is nothing to rescan: on Django that look
+takes about a fifth of the walk's time.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class DiskWatch:
         self.index = index
         self.stats: dict[str, tuple[int, int]] = {}
         self.racy: set[str] = set()
+        self.seen: dict[str, tuple[int, int]] = {}  # what the last walk saw (ScanResult.seen)
+        self.seen_racy = False
 
     def _stat_all(self, files: dict[str, str]) -> dict[str, tuple[int, int]]:
         now = time.time_ns()
@@ -45,12 +49,38 @@ class DiskWatch:
 
     def snapshot(self) -> None:
         """Taken just before the first build, so an edit during the build is caught next time."""
-        self.stats = self._stat_all(self.index.scope.scan().files)
+        scan = self.index.scope.scan()
+        self.stats = self._stat_all(scan.files)
+        self._saw(scan.seen)
+
+    def quiet(self) -> bool:
+        """Nothing the last walk saw changed: no directory it walked (an entry added, removed or
+        renamed changes its mtime) and no file it met (a .gitignore too), and none of them so recent
+        that a second edit in the same tick could hide. A stat each, no walk, no ignore rules:
+        about a fifth of a scan's time."""
+        if not self.seen or self.seen_racy or self.racy:
+            return False
+        root = str(self.index.root)
+        for rel, sig in self.seen.items():
+            try:
+                st = os.stat(os.path.join(root, rel) if rel else root)
+            except OSError:
+                return False
+            if (st.st_mtime_ns, st.st_size) != sig:
+                return False
+        return True
+
+    def _saw(self, seen: dict[str, tuple[int, int]]) -> None:
+        now = time.time_ns()
+        self.seen = seen
+        self.seen_racy = any(mtime > now - RACY_NS for mtime, _ in seen.values())
 
     def catch_up(self) -> list[str]:
         """Applies what changed on disk since the last scan and settles; returns the paths touched."""
         index = self.index
         started = time.perf_counter()
+        if self.quiet():
+            return []
         index.scope.forget_ignore_rules()  # pick up .gitignore edits too
         previous_racy = self.racy
         scan = index.scope.scan()
@@ -70,6 +100,7 @@ class DiskWatch:
                 index.forget_deleted(rel)
         index.settle()
         self.stats = current
+        self._saw(scan.seen)
         touched = sorted(set(changed) | set(gone))
         if touched:
             log.info("catch-up: %d file(s) refreshed in %.1f ms (%s)", len(touched), (time.perf_counter() - started) * 1000, ", ".join(touched[:5]))

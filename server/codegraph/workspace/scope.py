@@ -137,6 +137,9 @@ class ScanResult:
     skipped: dict[str, str] = field(default_factory=dict)  # rel path → reason
     # files of languages codegraph does not read, by kind (".c", "Makefile"): counted, not listed
     unsupported: dict[str, int] = field(default_factory=dict)
+    # every directory walked and regular file met → (mtime_ns, size): while none of them changes,
+    # the walk would find the same (the disk watch's quick look, index/disk.py)
+    seen: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 class Scope:
@@ -297,6 +300,11 @@ class Scope:
         failure deciding one path skips that path with the failure as its reason."""
         stack = [""]
         seen = 0
+        try:
+            st = os.stat(self.root)
+            result.seen[""] = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            pass
         while stack:
             rel_dir = stack.pop()
             try:
@@ -339,12 +347,14 @@ class Scope:
         if stat.S_ISDIR(st.st_mode):
             reason = self.dir_reason(rel)
             if reason is None:
+                result.seen[rel] = (st.st_mtime_ns, st.st_size)
                 return "dir"
             if reason != "VCS directory":
                 result.skipped[rel + "/"] = reason
             return None
         if not stat.S_ISREG(st.st_mode):
             return None
+        result.seen[rel] = (st.st_mtime_ns, st.st_size)
         reason = self.file_reason(rel, st.st_size)
         if reason is None:
             spec = spec_for_path(rel, self.config.languages)
