@@ -116,7 +116,8 @@ def disk_look(index, runs: int = 5) -> None:
         watch.catch_up()
         times[how].append((time.perf_counter() - t) * 1000)
     quick, walk = statistics.median(times["quick"]), statistics.median(times["walk"])
-    print(f"catch-up from disk with nothing changed (each MCP request): median {quick:.0f} ms quick look, {walk:.0f} ms full walk ({quick / walk:.2f}×)"
+    print(f"catch-up from disk with nothing changed (each MCP request): median {quick:.0f} ms quick look, "
+          f"{walk:.0f} ms full walk ({quick / walk:.2f}×)"
           + ("" if trusted else "; the tree's files are too recent for the quick look: both walked"))
 
 

@@ -582,7 +582,7 @@ class Workspace:
 
     async def _warm(self, stop: Cancellation) -> int:
         """explore/warm.py on every root, under the read gate, until done or stopped; returns how
-        many units' callers it computed."""
+        many units' callers or edges it computed."""
         from .explore.warm import warm
 
         await asyncio.sleep(self.WARM_DELAY_S)

@@ -25,7 +25,8 @@ WARM_SECONDS = 3.0
 
 def warm(index: RootIndex, checkpoint: Callable[[], None], seconds: float = WARM_SECONDS) -> int:
     """The tables, and the callers and edges of the last version's most recently asked units;
-    returns how many units' callers or edges it computed. `checkpoint` raises to stop it (an edit or a question arrived)."""
+    returns how many units' callers or edges it computed. `checkpoint` raises to stop it (an edit
+    or a question arrived)."""
     if not index.ready or not index.files:
         return 0
     checkpoint()
