@@ -135,9 +135,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
         """The unit's edges, best first. `wide-dispatch` edges (one override of nine or more) only
         when asked: the call hierarchy lists a whole family, the selection walks leave them out
         (one implementation of many is rarely the step a question follows)."""
-        key = (False, unit_id)
-        self.asked.pop(key, None)
-        self.asked[key] = None
+        self._asked(False, unit_id)
         hit = self.prefill_out(unit_id)
         return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
 
@@ -150,9 +148,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
         return hit
 
     def into(self, unit_id: str, wide: bool = False) -> list[Likely]:
-        key = (True, unit_id)
-        self.asked.pop(key, None)
-        self.asked[key] = None
+        self._asked(True, unit_id)
         hit = self.prefill_into(unit_id)
         return list(hit) if wide else [e for e in hit if e.rule != "wide-dispatch"]
 
@@ -165,6 +161,11 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
                 if hit is None:
                     hit = self._into[unit_id] = self._compute_into(unit_id)
         return hit
+
+    def _asked(self, callers: bool, unit_id: str) -> None:
+        key = (callers, unit_id)
+        self.asked.pop(key, None)  # to the end: the most recent
+        self.asked[key] = None
 
     # ---- shared tables (built on first use) -------------------------------------------------
     def by_name(self) -> dict[str, list[Unit]]:
