@@ -204,3 +204,42 @@ def test_the_disk_watch_looks_quickly_and_misses_no_edit(tmp_path: Path, monkeyp
     monkeypatch.setattr(disk, "RACY_NS", 10**30)  # everything recent: never trusted without the walk
     watch.snapshot()
     assert not watch.quiet()
+
+
+async def test_the_working_set_outlives_the_server(tmp_path: Path):
+    """Written beside the fact cache when the workspace closes, warmed after the next start's build;
+    a broken file recalls nothing and breaks nothing."""
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE, root)
+    cache = tmp_path / "cache"
+    uri = root.as_uri()
+
+    async def start() -> Workspace:
+        ws = Workspace(service.LSP, IndexOptions(cache_dir=cache))
+        ws.WARM_DELAY_S = 0.0
+        ws.add_root(uri)
+        await ws.build()
+        return ws
+
+    first = await start()
+    answer = await first.answer("explore", {"query": QUESTION})
+    asked = list(likely_graph(first.roots[uri]).asked)
+    first.close()
+    files = list(cache.glob("*-working.json"))
+    assert len(files) == 1
+
+    second = await start()
+    await _until(lambda: second._warming is not None and second._warming.done())
+    assert second._warming.result() == len(asked)
+    graph = likely_graph(second.roots[uri])
+    assert list(graph.asked) == asked
+    assert all(unit in (graph._into if callers else graph._outs) for callers, unit in asked)
+    assert (await second.answer("explore", {"query": QUESTION}))["text"] == answer["text"]
+    second.close()
+
+    files[0].write_text('{"not": "a working set"')  # broken
+    third = await start()
+    await asyncio.sleep(0.1)
+    assert third._warming is None and not likely_graph(third.roots[uri]).asked
+    assert (await third.answer("explore", {"query": QUESTION}))["text"] == answer["text"]
+    third.close()

@@ -376,12 +376,18 @@ class Workspace:
         asyncio.get_running_loop().create_task(self._apply_writes())
         from .explore.engine import derived as explore_tables
 
+        from .explore.warm import recall
+
+        recalled = 0
         async with gate.read():
             for index in list(self.roots.values()):
                 try:
                     await asyncio.to_thread(explore_tables, index)
+                    recalled += await asyncio.to_thread(recall, index)
                 except Exception:
                     log.exception("explore tables for %s failed; built on the first question instead", index.root)
+        if recalled:  # the last session's working set: warm it until the first request
+            self._start_warming(always=True)
 
     def _build_root(self, uri: str, index: RootIndex, on_progress: Progress | None) -> BuildStats | None:
         def report(done: int, total: int, message: str) -> None:
@@ -568,9 +574,9 @@ class Workspace:
     WARM_DELAY_S = 0.5  # keys typed this much apart are one burst: no warm-up between them
     WARM_RECENT_S = 600.0  # only for someone who explored this recently: nobody else pays its time
 
-    def _start_warming(self) -> None:
+    def _start_warming(self, always: bool = False) -> None:
         self.stop_warming()
-        if self._explored_at is None or time.monotonic() - self._explored_at > self.WARM_RECENT_S:
+        if not always and (self._explored_at is None or time.monotonic() - self._explored_at > self.WARM_RECENT_S):
             return
         stop = self._warm_stop = Cancellation()
         self._warming = asyncio.get_running_loop().create_task(self._warm(stop))
@@ -668,10 +674,18 @@ class Workspace:
             index.settle()
 
     def close(self) -> None:
-        """Writes the fact cache rows still pending, so the next start is warm."""
+        """Writes the fact cache rows still pending, and a server's working set (explore/warm.py),
+        so the next start is warm."""
         self.stop_warming()
         self._explored_at = None  # the disk watch ends at its next look
+        from .explore.warm import remember
+
         for index in self.roots.values():
+            if self.transport.long_lived:
+                try:
+                    remember(index)
+                except Exception:
+                    log.exception("writing the working set of %s failed", index.root)
             try:
                 index.close()
             except Exception:

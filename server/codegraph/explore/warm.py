@@ -11,12 +11,18 @@ same either way: the graph memoizes nothing that depends on the order it is aske
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 import time
+from pathlib import Path
 from typing import Callable
 
 from ..graph.likely import likely_graph
 from ..index.index import RootIndex
 from .tables import derived
+
+log = logging.getLogger(__name__)
 
 # The working set is computed most recent first until this much time has passed; what is left
 # is computed by the question that needs it, as before.
@@ -41,3 +47,50 @@ def warm(index: RootIndex, checkpoint: Callable[[], None], seconds: float = WARM
         (graph.prefill_into if callers else graph.prefill_out)(unit_id)
         done += 1
     return done
+
+
+# The working set outlives the server: written beside the fact cache when the workspace closes,
+# read after the next start's first build, so the first question after a restart is warm too.
+WORKING_SET_KEPT = 4096
+WORKING_SET_MAX_BYTES = 4_000_000
+
+
+def _working_set_file(index: RootIndex) -> Path | None:
+    store = getattr(index, "store", None)
+    return None if store is None else store.path.with_name(store.path.stem + "-working.json")
+
+
+def remember(index: RootIndex) -> None:
+    """Writes the ranked graph's working set beside the fact cache (nothing without a cache)."""
+    path = _working_set_file(index)
+    graph = index.memo.get("likely")
+    if path is None or graph is None or not getattr(graph, "asked", None):
+        return
+    data = [[int(callers), unit_id] for callers, unit_id in list(graph.asked)[-WORKING_SET_KEPT:]]
+    try:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.info("working set not written: %s", exc)
+
+
+def recall(index: RootIndex) -> int:
+    """The last session's working set, as the graph's asks (units that no longer exist left out);
+    how many. A missing, broken or foreign file recalls nothing."""
+    path = _working_set_file(index)
+    if path is None:
+        return 0
+    try:
+        if path.stat().st_size > WORKING_SET_MAX_BYTES:
+            return 0
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return 0
+    units = index.resolver.units
+    asked = [(bool(row[0]), row[1]) for row in data if isinstance(row, list) and len(row) == 2
+             and row[0] in (0, 1) and isinstance(row[1], str) and row[1] in units] if isinstance(data, list) else []
+    graph = likely_graph(index)
+    if asked and not graph.asked:  # a question already asked this session knows better
+        graph.asked = dict.fromkeys(asked)
+    return len(asked)
