@@ -16,6 +16,7 @@ file at a time; the ratio of the medians is the number to compare.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -95,8 +96,65 @@ def main() -> int:
     print(f"output at the default budget: adaptive {size_on:,} chars vs plain {size_off:,} chars ({size_on / max(1, size_off):.2f}×)")
     print(f"output at 100,000 chars: adaptive {big_on:,} vs plain {big_off:,} ({big_on / max(1, big_off):.2f}×)")
     after_edit(index, run_explore)
+    new_subjects(index, run_explore)
     disk_look(index)
     return 0
+
+
+# Subjects none of the questions above walks: each is the first of its kind on the index version.
+NEW_SUBJECTS = [
+    "How does the admin site register a model and build its change list page?",
+    "How are signals connected to receivers and sent when a model is saved?",
+    "How does the paginator split a list of objects into pages?",
+    "How is an email message built and sent through the configured backend?",
+    "How does the CSRF middleware check the token on a POST request?",
+    "How are uploaded files read from the request and stored?",
+    "How does the static files finder locate a file across apps?",
+    "How does translation pick the active language and look up a message?",
+]
+
+
+def _rss_mb() -> float:
+    """The process's resident memory now (Linux), in MB; 0 where /proc is missing."""
+    try:
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def new_subjects(index, run_explore, rounds: int = 3) -> None:
+    """Questions on subjects nobody asked before (the working set emptied after each edit), on a new
+    index version: after the working-set warm-up only, against after the whole ranked graph was
+    computed while nobody asked (explore/warm.py), in turn, one edit per round and mode."""
+    from codegraph.explore.warm import warm
+    from codegraph.graph.likely import likely_graph
+
+    paths = sorted(p for p in index.files if p.endswith(".py"))
+    modes = ("working set", "whole graph")
+    times: dict[str, list[float]] = {how: [] for how in modes}
+    warming: list[float] = []
+    rss: list[tuple[float, float]] = []
+    for i in range(len(modes) * rounds):
+        how = modes[i % len(modes)]
+        rel = paths[(i * 104729) % len(paths)]
+        index.open_document(rel, index.sources[rel].decode("utf-8", "replace") + f"\n# subject edit {i}\n")
+        likely_graph(index).asked = {}  # every question below is on a new subject
+        before = _rss_mb()
+        t = time.perf_counter()
+        warm(index, lambda: None, whole=how == "whole graph")
+        if how == "whole graph":
+            warming.append(time.perf_counter() - t)
+            rss.append((before, _rss_mb()))
+        for q in NEW_SUBJECTS:
+            t = time.perf_counter()
+            run_explore(index, {"query": q})
+            times[how].append((time.perf_counter() - t) * 1000)
+    ws, whole = (statistics.median(times[how]) for how in modes)
+    p90 = {how: sorted(times[how])[int(round(0.9 * (len(times[how]) - 1)))] for how in modes}
+    grew = rss[0][1] - rss[0][0]  # the first: later rounds reuse the memory the last version's graph freed
+    print(f"questions on new subjects after an edit: median {ws:.0f} ms (p90 {p90['working set']:.0f}) after the working set only, "
+          f"{whole:.0f} ms (p90 {p90['whole graph']:.0f}) after the whole graph ({whole / ws:.2f}×); the whole graph took a median "
+          f"{statistics.median(warming):.1f} s of one core and {grew:+.0f} MB resident the first time ({len(likely_graph(index).walk_order()):,} units)")
 
 
 def disk_look(index, runs: int = 5) -> None:
@@ -143,7 +201,7 @@ def after_edit(index, run_explore, edits: int = 6) -> None:
         index.open_document(rel, index.sources[rel].decode("utf-8", "replace") + f"\n# edit {i}\n")
         if how == "warmed":
             t = time.perf_counter()
-            warm(index, lambda: None)
+            warm(index, lambda: None, whole=False)
             warming.append(time.perf_counter() - t)
         t = time.perf_counter()
         run_explore(index, {"query": q})
@@ -151,7 +209,7 @@ def after_edit(index, run_explore, edits: int = 6) -> None:
     WordIndex.updated, NameTable.updated = carried
     up, full, warmed = (statistics.median(times[how]) for how in modes)
     print(f"first question after an edit: median {up:.0f} ms with the word index and name table carried over, {full:.0f} ms rebuilt ({up / full:.2f}×)")
-    print(f"  after a pause in typing (the language server's warm-up, median {statistics.median(warming):.1f} s, done first): "
+    print(f"  after a pause in typing (the language server's working-set warm-up, median {statistics.median(warming):.1f} s, done first): "
           f"{warmed:.0f} ms ({warmed / full:.2f}× rebuilt, {warmed / up:.2f}× carried over)")
 
 

@@ -24,7 +24,7 @@ EDITED = "minorm/sql/compiler.py"
 
 async def _workspace(root: Path) -> tuple[Workspace, str]:
     ws = Workspace(service.LSP, IndexOptions(use_cache=False))
-    ws.WARM_DELAY_S = 0.0
+    ws.WARM_DELAY_S = ws.WHOLE_DELAY_S = 0.0
     uri = root.as_uri()
     ws.add_root(uri)
     await ws.build()
@@ -62,12 +62,14 @@ async def test_a_pause_after_an_edit_computes_what_the_last_question_asked(tmp_p
     version = index.version
     text = _edited_text(root)
     _edit(ws, root, text)
-    assert await _warmed(ws) == len(asked)
+    done = await _warmed(ws)
     assert index.version > version
     graph = likely_graph(index)
     assert graph.version == index.version
-    # the new version's graph holds them before anyone asks again
+    # the new version's graph holds them before anyone asks again, then every other unit's too
+    assert done == len(asked) + 2 * len(graph.walk_order())
     assert all(unit in (graph._into if callers else graph._outs) for callers, unit in asked)
+    assert all(unit in graph._outs and unit in graph._into for unit in graph.walk_order())
     assert index.memo["explore"].version == index.version
     warmed = await ws.answer("explore", {"query": QUESTION})
 
@@ -76,6 +78,30 @@ async def test_a_pause_after_an_edit_computes_what_the_last_question_asked(tmp_p
     fresh.add_root(uri)
     fresh.build_now()
     assert warmed["text"] == fresh.answer_now("explore", {"query": QUESTION})["text"]
+    ws.close()
+
+
+async def test_after_a_question_the_rest_of_the_graph_is_computed_while_nobody_asks(tmp_path: Path):
+    """A question on another subject walks units no question walked before: their edges and callers
+    are computed once the answer is out, main path first, and a request in flight holds it back."""
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE, root)
+    ws, uri = await _workspace(root)
+    index = ws.roots[uri]
+    graph = likely_graph(index)
+    order = graph.walk_order()
+    assert order and not any("/tests/" in unit or unit.startswith("tests/") for unit in order)
+    assert not any(unit in graph._outs for unit in order)  # nothing computed before a question
+    ws._busy += 1  # as if another request were still in flight
+    answer = await ws.answer("explore", {"query": QUESTION})
+    await asyncio.sleep(0.05)
+    assert ws._warming is None  # held back while a request runs
+    ws._busy -= 1
+    await ws.answer("explore", {"query": QUESTION})
+    await _until(lambda: ws._warming is not None and ws._warming.done())
+    assert ws._warming.result() >= 2 * len(order)
+    assert all(unit in graph._outs and unit in graph._into for unit in order)
+    assert (await ws.answer("explore", {"query": QUESTION}))["text"] == answer["text"]
     ws.close()
 
 
@@ -97,7 +123,7 @@ async def test_an_edit_or_a_question_stops_the_warm_up(tmp_path: Path, monkeypat
     await ws.answer("explore", {"query": QUESTION})
     seen = {"started": False, "stopped": False}
 
-    def endless(index, checkpoint, seconds=0.0):  # a warm-up that never ends by itself
+    def endless(index, checkpoint, seconds=0.0, whole=True):  # a warm-up that never ends by itself
         seen["started"] = True
         try:
             while True:
@@ -129,7 +155,7 @@ async def test_without_an_editor_the_disk_is_followed_between_requests(tmp_path:
     root = tmp_path / "ws"
     shutil.copytree(FIXTURE, root)
     ws = Workspace(service.MCP, IndexOptions(use_cache=False))
-    ws.WARM_DELAY_S, ws.FOLLOW_S = 0.0, 0.05
+    ws.WARM_DELAY_S, ws.WHOLE_DELAY_S, ws.FOLLOW_S = 0.0, 0.0, 0.05
     uri = root.as_uri()
     ws.add_root(uri)
     await ws.build()
@@ -216,7 +242,7 @@ async def test_the_working_set_outlives_the_server(tmp_path: Path):
 
     async def start() -> Workspace:
         ws = Workspace(service.LSP, IndexOptions(cache_dir=cache))
-        ws.WARM_DELAY_S = 0.0
+        ws.WARM_DELAY_S = ws.WHOLE_DELAY_S = 0.0
         ws.add_root(uri)
         await ws.build()
         return ws
@@ -230,8 +256,8 @@ async def test_the_working_set_outlives_the_server(tmp_path: Path):
 
     second = await start()
     await _until(lambda: second._warming is not None and second._warming.done())
-    assert second._warming.result() == len(asked)
     graph = likely_graph(second.roots[uri])
+    assert second._warming.result() == len(asked) + 2 * len(graph.walk_order())
     assert list(graph.asked) == asked
     assert all(unit in (graph._into if callers else graph._outs) for callers, unit in asked)
     assert (await second.answer("explore", {"query": QUESTION}))["text"] == answer["text"]

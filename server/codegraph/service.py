@@ -258,6 +258,7 @@ class Workspace:
         # or a request stops it at its next checkpoint
         self._warming: asyncio.Task | None = None
         self._warm_stop: Cancellation | None = None
+        self._busy = 0  # requests in flight (status aside): no warm-up competes with them
         self._explored_at: float | None = None  # when the last explore was asked (time.monotonic)
         self._following: asyncio.Task | None = None  # the disk watch between requests (no editor)
 
@@ -434,18 +435,24 @@ class Workspace:
             if not self.ready:
                 return self._status(data)
         await self.wait_ready(report)
-        if request != STATUS:
-            self.stop_warming()  # the question does its own work; a warm-up beside it only competes
-        if request == EXPLORE:
-            self._explored_at = time.monotonic()
-            if self.transport.follows_disk and (self._following is None or self._following.done()):
-                self._following = asyncio.get_running_loop().create_task(self._follow_disk())
-        if self.transport.follows_disk:
-            await self._catch_up()
         if request == STATUS:
+            if self.transport.follows_disk:
+                await self._catch_up()
             return await self._read(lambda checkpoint: self._status(data))
-        index = self.select_root(data)
-        return await self._read(self._work(request, index, data, measure))
+        self.stop_warming()  # the question does its own work; a warm-up beside it only competes
+        self._busy += 1
+        try:
+            if request == EXPLORE:
+                self._explored_at = time.monotonic()
+                if self.transport.follows_disk and (self._following is None or self._following.done()):
+                    self._following = asyncio.get_running_loop().create_task(self._follow_disk())
+            if self.transport.follows_disk:
+                await self._catch_up()
+            index = self.select_root(data)
+            return await self._read(self._work(request, index, data, measure))
+        finally:
+            self._busy -= 1
+            self._start_warming()  # then the rest of the ranked graph, while nothing is asked (explore/warm.py)
 
     def answer_now(self, request: str, params: Any) -> dict:
         """One request, here and now (the CLI: one thread, nothing else touches the index)."""
@@ -573,11 +580,14 @@ class Workspace:
     # -- explore's work for a new version, ahead of the next question
     WARM_DELAY_S = 0.5  # keys typed this much apart are one burst: no warm-up between them
     WARM_RECENT_S = 600.0  # only for someone who explored this recently: nobody else pays its time
+    # the whole ranked graph (seconds of a core on a large project) only once edits and questions
+    # rest this much longer: what a burst of edits would stop half done is not started
+    WHOLE_DELAY_S = 5.0
 
     def _start_warming(self, always: bool = False) -> None:
         self.stop_warming()
-        if not always and (self._explored_at is None or time.monotonic() - self._explored_at > self.WARM_RECENT_S):
-            return
+        if self._busy or not always and (self._explored_at is None or time.monotonic() - self._explored_at > self.WARM_RECENT_S):
+            return  # a request in flight restarts it when it ends
         stop = self._warm_stop = Cancellation()
         self._warming = asyncio.get_running_loop().create_task(self._warm(stop))
 
@@ -587,18 +597,21 @@ class Workspace:
             self._warm_stop = None
 
     async def _warm(self, stop: Cancellation) -> int:
-        """explore/warm.py on every root, under the read gate, until done or stopped; returns how
-        many units' callers or edges it computed."""
-        from .explore.warm import warm
+        """explore/warm.py on every root, under the read gate, until done or stopped: the working
+        set after WARM_DELAY_S, the whole graph after WHOLE_DELAY_S more; returns how many units'
+        callers or edges it computed (or found computed)."""
+        from .explore.warm import WARM_SECONDS, warm
 
-        await asyncio.sleep(self.WARM_DELAY_S)
         done = 0
         try:
-            async with self._loop_gate().read():
-                if any(index.unsettled for index in self.roots.values()):
-                    return 0  # the next reader settles it first, under the write gate
-                for index in list(self.roots.values()):
-                    done += await self._in_thread(lambda checkpoint, index=index: warm(index, checkpoint), stop)
+            # the working set first (for at most warm.WARM_SECONDS), then the rest
+            for delay, seconds, whole in ((self.WARM_DELAY_S, WARM_SECONDS, False), (self.WHOLE_DELAY_S, 0.0, True)):
+                await asyncio.sleep(delay)
+                async with self._loop_gate().read():
+                    if any(index.unsettled for index in self.roots.values()):
+                        return done  # the next reader settles it first, under the write gate
+                    for index in list(self.roots.values()):
+                        done += await self._in_thread(lambda checkpoint, index=index: warm(index, checkpoint, seconds, whole), stop)
         except Cancelled:
             pass
         except Exception:

@@ -7,6 +7,12 @@ of the units the last questions walked (`LikelyGraph.into`: each reads the edges
 that may call it). The language server calls `warm` once its edits are applied and no other
 write waits (service.py), so the question that follows a pause finds them done. The answer is the
 same either way: the graph memoizes nothing that depends on the order it is asked in.
+
+Then, while nobody asks, the rest of the ranked graph: every unit's edges, then every unit's
+callers, main path first. A question on a subject nobody asked about before walks units no earlier
+question walked, and their edges and callers were most of its time (on Django a median of 480 ms
+for such a question, 210 ms with the edges computed, about 150 ms with the callers too). It stops
+at the next request or edit like the working set, and what it did stays done for this version.
 """
 
 from __future__ import annotations
@@ -29,10 +35,11 @@ log = logging.getLogger(__name__)
 WARM_SECONDS = 3.0
 
 
-def warm(index: RootIndex, checkpoint: Callable[[], None], seconds: float = WARM_SECONDS) -> int:
-    """The tables, and the callers and edges of the last version's most recently asked units;
-    returns how many units' callers or edges it computed. `checkpoint` raises to stop it (an edit
-    or a question arrived)."""
+def warm(index: RootIndex, checkpoint: Callable[[], None], seconds: float = WARM_SECONDS, whole: bool = True) -> int:
+    """The tables, the callers and edges of the last version's most recently asked units (for at
+    most `seconds`), then — `whole` — every unit's edges and callers; returns how many units'
+    callers or edges it computed (or found computed). `checkpoint` raises to stop it (an edit or
+    a question arrived)."""
     if not index.ready or not index.files:
         return 0
     checkpoint()
@@ -46,7 +53,19 @@ def warm(index: RootIndex, checkpoint: Callable[[], None], seconds: float = WARM
         checkpoint()
         (graph.prefill_into if callers else graph.prefill_out)(unit_id)
         done += 1
+    if whole:
+        units = graph.walk_order()[:WHOLE_GRAPH_UNITS]
+        for prefill in (graph.prefill_out, graph.prefill_into):  # a unit's callers read their edges
+            for unit_id in units:
+                checkpoint()
+                prefill(unit_id)
+            done += len(units)
     return done
+
+
+# The whole graph costs memory and time (on Django, 11,500 units: about 50 MB and 11 s of one core):
+# beyond this many units only the first this many (main path first) are computed ahead.
+WHOLE_GRAPH_UNITS = 40_000
 
 
 # The working set outlives the server: written beside the fact cache when the workspace closes,

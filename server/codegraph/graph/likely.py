@@ -54,7 +54,7 @@ from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import LanguageSpec
 from .structural import dispatch_subtypes
-from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _arity, _calls, _indexed, _is_test, _norm, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
+from .rules import CTOR_NAMES, Likely, MAX_DISPATCH, MAX_NAME_CANDIDATES, RULE_CONFIDENCE, MAX_NARROW_DISPATCH, _FileCtx, _FileState, _K_FACTOR, _NEAR_NAME_RULES, _arity, _calls, _indexed, _is_test, _norm, _secondary, _segments, _unwrapped  # noqa: F401 (CTOR_NAMES, RULE_CONFIDENCE: the module's public names)
 from .accessors import AccessorReads
 from .extension import ExtensionRules
 from .foreign import ForeignValues
@@ -129,6 +129,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
         self._memo_paths: dict[str, Unit | None] = {}  # path text → the definition it names
         self._memo_path_attrs: dict[str, dict[str, Unit]] = {}  # class → its attributes holding import paths
         self._by_path: dict[str, set[str]] | None = None  # definition → the units that may name it by path
+        self._walk_order: list[str] | None = None  # walk_order()
 
     # ---- public ------------------------------------------------------------------------
     def out(self, unit_id: str, wide: bool = False) -> list[Likely]:
@@ -161,6 +162,16 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
                 if hit is None:
                     hit = self._into[unit_id] = self._compute_into(unit_id)
         return hit
+
+    def walk_order(self) -> list[str]:
+        """The units a question may walk, main path first (examples and docs next, declarations
+        and compiled copies last) — the order into() reads callers' files in; tests left to the
+        questions that include them."""
+        if self._walk_order is None:
+            units = [u for u in self.index.resolver.units.values() if u.kind != "impl" and not _is_test(u.path)]
+            units.sort(key=lambda u: (_secondary(u.path), u.path, u.start_line, u.id))
+            self._walk_order = [u.id for u in units]
+        return self._walk_order
 
     def _asked(self, callers: bool, unit_id: str) -> None:
         key = (callers, unit_id)
