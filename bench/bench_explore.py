@@ -10,7 +10,9 @@ Then the first question after an edit, as an editor hands one over (`open_docume
 version): explore's word index and name table carried over from the last version
 (`WordIndex.updated`, `NameTable.updated`, what the server does) against built again from every
 file (what it did before), alternating, one edited
-file at a time; the ratio of the medians is the number to compare.
+file at a time; the ratio of the medians is the number to compare. Then questions on subjects
+none of the above walks, after edits: with the working set warmed against with the whole ranked
+graph computed first (explore/warm.py), and that warm-up's time and memory.
 """
 
 from __future__ import annotations
