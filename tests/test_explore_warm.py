@@ -115,7 +115,7 @@ async def test_no_warm_up_for_a_workspace_that_never_explored(tmp_path: Path):
     assert ws._warming is None
 
 
-@pytest.mark.parametrize("interruption", ["edit", "question"])
+@pytest.mark.parametrize("interruption", ["edit", "question", "editor view"])
 async def test_an_edit_or_a_question_stops_the_warm_up(tmp_path: Path, monkeypatch, interruption: str):
     root = tmp_path / "ws"
     shutil.copytree(FIXTURE, root)
@@ -141,9 +141,18 @@ async def test_an_edit_or_a_question_stops_the_warm_up(tmp_path: Path, monkeypat
     if interruption == "edit":
         _edit(ws, root, text + "\n# and another\n")
         await _until(lambda: ws.roots[uri].version > version)  # the write got past the warm-up's read gate
-    else:
+    elif interruption == "question":
         answer = await asyncio.wait_for(ws.answer("explore", {"query": QUESTION}), 30)
         assert answer["text"]
+    else:  # document symbols, call hierarchy: what an editor asks on its own — stopped before it runs
+
+        def stopped_meanwhile(index, rel) -> bool:
+            deadline = time.monotonic() + 5
+            while not seen["stopped"] and time.monotonic() < deadline:
+                time.sleep(0.005)
+            return seen["stopped"]
+
+        assert await asyncio.wait_for(ws.view(stopped_meanwhile), 30) == [True]
     assert seen["stopped"]
     ws.close()  # the edit started another endless warm-up: closing stops it
     await _until(lambda: ws._warming.done())

@@ -479,9 +479,17 @@ class Workspace:
         """fn(index, path relative to it) on the root holding `uri` (no uri: on every root, path
         None), on one settled version; one answer per root, none for a document outside them."""
         await self.wait_ready()
-        if self.transport.follows_disk:
-            await self._catch_up()
+        self.stop_warming()  # an editor's symbols or call hierarchy go first, as a question does
+        self._busy += 1
+        try:
+            if self.transport.follows_disk:
+                await self._catch_up()
+            return await self._read(self._view(fn, uri))
+        finally:
+            self._busy -= 1
+            self._start_warming()
 
+    def _view(self, fn: Callable[[RootIndex, str | None], Any], uri: str | None) -> Callable[[Checkpoint], list[Any]]:
         def run(checkpoint: Checkpoint) -> list[Any]:
             if uri is not None:
                 hit = self.root_for_uri(uri)
@@ -492,7 +500,7 @@ class Workspace:
                 out.append(fn(index, None))
             return out
 
-        return await self._read(run)
+        return run
 
     async def _read(self, fn: Callable[[Checkpoint], Any]) -> Any:
         cancellation = Cancellation()
