@@ -50,7 +50,7 @@ def warm(index: RootIndex, checkpoint: Callable[[], None], seconds: float = WARM
     deadline = time.monotonic() + seconds
     done = 0
     for callers, unit_id in reversed(list(graph.asked)):  # the last question's first
-        if time.monotonic() > deadline:
+        if time.monotonic() >= deadline:  # seconds 0: the working set was warmed already
             break
         checkpoint()
         (graph.prefill_into if callers else graph.prefill_out)(unit_id)
