@@ -12,6 +12,7 @@ import posixpath
 from dataclasses import dataclass, field
 
 
+from ..graph.copies import bundle_copies
 from ..model.facts import CLASS_KINDS, Call, Unit
 from ..workspace.scope import is_test_path
 
@@ -106,10 +107,16 @@ def _package(path: str) -> str:
 
 
 def build_model(index, include_tests: bool = False) -> Model:
-    """Reads the index snapshot once; O(V + E)."""
+    """Reads the index snapshot once; O(V + E). Tests (unless asked for) and bundles that repeat the
+    project's own modules (graph/copies.py) are material about the code, not its architecture."""
+    copies = bundle_copies(u for facts in index.files.values() for u in facts.units)
+
+    def left_out(path: str) -> bool:
+        return path in copies or (not include_tests and is_test_path(path))
+
     units: dict[str, Unit] = {}
     for path in sorted(index.files):
-        if not include_tests and is_test_path(path):
+        if left_out(path):
             continue
         for u in index.files[path].units:
             units[u.id] = u
@@ -119,7 +126,7 @@ def build_model(index, include_tests: bool = False) -> Model:
     for path in sorted(index.files):
         model.package_of[path] = _package(path)
     for path in sorted(index.bindings):
-        if path not in index.files or (not include_tests and is_test_path(path)):
+        if path not in index.files or left_out(path):
             continue
         facts, b = index.files[path], index.bindings[path]
         calls = tuple(facts.calls)  # decoded once: indexing a cached file's deferred records decodes per item
@@ -142,7 +149,7 @@ def build_model(index, include_tests: bool = False) -> Model:
         for e in b.edges:
             kind, src, dst = e.kind, e.src, e.dst
             if kind == "imports":
-                if dst in model.package_of and not (not include_tests and is_test_path(dst)):
+                if dst in model.package_of and not left_out(dst):
                     pkg_edges.add((_package(src), _package(dst)))
                 continue
             if kind not in CALL_EDGE_KINDS or src not in in_model or dst not in in_model or src == dst:
