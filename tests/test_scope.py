@@ -75,7 +75,7 @@ def test_configured_excludes_skip_with_reason(root):
     assert s["app/gen_models.py"] == "excluded by configuration"
 
 
-@pytest.mark.parametrize("dirname", ["node_modules", ".venv", "venv", "build", "dist", "vendor", "__pycache__", "target", "site-packages"])
+@pytest.mark.parametrize("dirname", ["node_modules", ".venv", "venv", "build", "dist", "vendor", "_vendor", "vendored", "__pycache__", "target", "site-packages"])
 def test_default_excluded_directories_are_skipped_with_reason(root, dirname):
     write(root, f"{dirname}/lib.py")
     index = indexed(root)

@@ -29,7 +29,8 @@ EXCLUDED_DIRS = {
     "__pycache__": "build output", ".mypy_cache": "tool cache", ".pytest_cache": "tool cache", ".ruff_cache": "tool cache",
     "build": "build output", "dist": "build output", "out": "build output", "target": "build output",
     ".next": "build output", ".nuxt": "build output", "coverage": "build output", ".gradle": "build output",
-    "vendor": "vendored code", "third_party": "vendored code", "third-party": "vendored code", "external": "vendored code",
+    "vendor": "vendored code", "_vendor": "vendored code", "vendored": "vendored code",
+    "third_party": "vendored code", "third-party": "vendored code", "external": "vendored code",
     ".idea": "editor settings", ".vscode-test": "editor test download", ".eggs": "build output",
 }
 # Below a JVM source root (`src/<source set>/kotlin/…`) every directory is a package: `acme/ui/target`
@@ -48,7 +49,10 @@ def _excluded_dir(rel_dir: str) -> str | None:
 
 
 LOCKFILES = {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "Cargo.lock", "go.sum", "uv.lock", "Pipfile.lock", "composer.lock", "Gemfile.lock"}
-GENERATED_NAME = re.compile(r"(\.min\.(js|mjs|cjs|css)$|\.bundle\.js$|\.(umd|iife|global)\.[cm]?js$|_pb2(_grpc)?\.pyi?$|\.pb\.go$|\.pb\.gw\.go$|\.generated\.\w+$|\.g\.dart$|\.d\.ts\.map$|\.js\.map$)")
+GENERATED_NAME = re.compile(
+    r"(\.min\.(js|mjs|cjs|css)$|\.bundle\.js$|\.(umd|iife|global)\.[cm]?js$|_pb2(_grpc)?\.pyi?$|\.pb\.go$|\.pb\.gw\.go$|"
+    r"\.generated\.\w+$|\.g\.dart$|\.d\.ts\.map$|\.js\.map$)"
+)
 # A package built for both module systems ships each module twice: `parse.js` beside `parse.mjs`
 # (or `index.js` beside `index.cjs`); the copy in the other format says nothing the first does not.
 MODULE_FORMAT_COPY = re.compile(r"\.[cm]js$")
