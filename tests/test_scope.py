@@ -75,12 +75,33 @@ def test_configured_excludes_skip_with_reason(root):
     assert s["app/gen_models.py"] == "excluded by configuration"
 
 
-@pytest.mark.parametrize("dirname", ["node_modules", ".venv", "venv", "build", "dist", "vendor", "_vendor", "vendored", "__pycache__", "target", "site-packages"])
+@pytest.mark.parametrize(
+    "dirname", ["node_modules", ".venv", "venv", "build", "dist", "vendor", "_vendor", "vendored", "__pycache__", "target", "site-packages"]
+)
 def test_default_excluded_directories_are_skipped_with_reason(root, dirname):
     write(root, f"{dirname}/lib.py")
     index = indexed(root)
     assert f"{dirname}/lib.py" not in index.files
     assert skipped(index)[f"{dirname}/"]
+
+
+def test_a_package_that_ships_only_its_build_is_indexed_from_it(tmp_path):
+    """An npm package whose code is all in `dist/` (its package.json's main points there): the build
+    is the code. With more than a few files outside, `dist/` stays out as build output."""
+    r = tmp_path / "pkg"
+    write(r, "package.json", '{"main": "./dist/source/index.js"}\n')
+    write(r, "dist/source/index.js", "export function request(url) {\n  return fetch(url);\n}\n")
+    write(r, "dist/source/core/options.js", "export function merge(a, b) {\n  return {...a, ...b};\n}\n")
+    write(r, "node_modules/dep/index.js", "export function dep() {}\n")
+    index = indexed(r)
+    assert {"dist/source/index.js", "dist/source/core/options.js"} <= set(index.files)
+    assert "dist/" not in skipped(index) and "node_modules/" in skipped(index)
+    assert index.scope.check_abs(str(r / "dist/source/index.js"))[1] is None  # an editor's open file too
+    for name in ("a", "b", "c", "d"):
+        write(r, f"src/{name}.js", f"export function {name}() {{}}\n")
+    index = indexed(r)
+    assert skipped(index)["dist/"] == "build output" and not any(p.startswith("dist/") for p in index.files)
+    assert index.scope.check_abs(str(r / "dist/source/index.js"))[1] == "build output"
 
 
 def test_a_package_named_like_build_output_below_a_jvm_source_root_is_source(root):
@@ -124,12 +145,14 @@ def test_bundle_names_are_skipped_with_reason(root, name):
 def test_a_module_format_copy_beside_its_js_is_skipped_with_reason(root):
     """A package built for ESM and CommonJS ships `parse.js` and `parse.mjs` (or `.cjs`): one is
     indexed; an `.mjs` or `.cjs` with no `.js` of its name is the source itself."""
-    for rel in ("parse.js", "parse.mjs", "lib/index.js", "lib/index.cjs", "esm/only.mjs", "cli.cjs"):
+    for rel in ("parse.js", "parse.mjs", "lib/index.js", "lib/index.cjs", "dist-free/index.mjs", "dist-free/index.cjs",
+                "esm/only.mjs", "cli.cjs"):
         write(root, rel, "export function f() { return 1 }\n")
     index = indexed(root)
     s = skipped(index)
-    assert s["parse.mjs"] == s["lib/index.cjs"] == "module-format copy (the .js of the same name is indexed)"
-    assert {"parse.js", "lib/index.js", "esm/only.mjs", "cli.cjs"} <= set(index.files)
+    copy = "module-format copy (the same module's .js, or its .mjs, is indexed)"
+    assert s["parse.mjs"] == s["lib/index.cjs"] == s["dist-free/index.cjs"] == copy
+    assert {"parse.js", "lib/index.js", "dist-free/index.mjs", "esm/only.mjs", "cli.cjs"} <= set(index.files)
 
 
 def test_generated_header_is_skipped_with_reason(root):
