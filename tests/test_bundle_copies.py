@@ -1,13 +1,14 @@
 """A bundle a package ships beside its modules (`cdn.js`: every module's functions again, inside one
-wrapper) is a copy: explore never shows it, distill leaves it out of the architecture; the modules
-and a file that merely uses them are code of their own (graph/copies.py)."""
+wrapper) and the second of two parallel builds (`es/` beside `lib/`) are copies: explore never shows
+them, distill leaves them out of the architecture; the modules, a file that merely uses them, and a
+library that defines one API in each of its modules are code of their own (graph/copies.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from codegraph.distill.topology import build_model
-from codegraph.graph.copies import bundle_copies
+from codegraph.graph.copies import bundle_copies, copy_files
 from codegraph.index.index import RootIndex
 from codegraph.requests import run_explore
 
@@ -43,3 +44,26 @@ def test_a_file_of_its_own_functions_is_no_copy(tmp_path: Path):
     index = RootIndex(tmp_path, use_cache=False)
     index.build()
     assert bundle_copies(u for f in index.files.values() for u in f.units) == frozenset()
+
+
+def test_the_second_of_two_parallel_builds_is_a_copy(tmp_path: Path):
+    for tree in ("es", "lib"):  # ES modules and CommonJS, module by module
+        for name in ("container", "planner"):
+            (tmp_path / tree / "planning").mkdir(parents=True, exist_ok=True)
+            (tmp_path / tree / "planning" / f"{name}.js").write_text(
+                f"export class {name.title()} {{\n  plan(x) {{ return x; }}\n  run(x) {{ return this.plan(x); }}\n}}\n")
+    (tmp_path / "lib" / "planning" / "extra.js").write_text("export function extra() {\n  return 1;\n}\nexport function more() {}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"lib/planning/container.js", "lib/planning/planner.js"}
+
+
+def test_a_library_of_one_api_per_module_is_no_bundle(tmp_path: Path):
+    """Each module defines the same dozen names (`string`, `number`, `struct` … as a decoder, a guard,
+    an encoder): every name is defined in many files, none is one module's own."""
+    api = [f"api{i}" for i in range(12)]
+    for module in [f"Module{j}" for j in range(12)]:
+        (tmp_path / f"{module}.js").write_text("".join(f"export function {n}(x) {{\n  return x;\n}}\n" for n in api))
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == frozenset()

@@ -146,13 +146,13 @@ def test_a_module_format_copy_beside_its_js_is_skipped_with_reason(root):
     """A package built for ESM and CommonJS ships `parse.js` and `parse.mjs` (or `.cjs`): one is
     indexed; an `.mjs` or `.cjs` with no `.js` of its name is the source itself."""
     for rel in ("parse.js", "parse.mjs", "lib/index.js", "lib/index.cjs", "dist-free/index.mjs", "dist-free/index.cjs",
-                "esm/only.mjs", "cli.cjs"):
+                "esm/only.mjs", "cli.cjs", "yup.js", "yup.esm.js", "lone.esm.js"):
         write(root, rel, "export function f() { return 1 }\n")
     index = indexed(root)
     s = skipped(index)
     copy = "module-format copy (the same module's .js, or its .mjs, is indexed)"
-    assert s["parse.mjs"] == s["lib/index.cjs"] == s["dist-free/index.cjs"] == copy
-    assert {"parse.js", "lib/index.js", "dist-free/index.mjs", "esm/only.mjs", "cli.cjs"} <= set(index.files)
+    assert s["parse.mjs"] == s["lib/index.cjs"] == s["dist-free/index.cjs"] == s["yup.esm.js"] == copy
+    assert {"parse.js", "lib/index.js", "dist-free/index.mjs", "esm/only.mjs", "cli.cjs", "yup.js", "lone.esm.js"} <= set(index.files)
 
 
 def test_generated_header_is_skipped_with_reason(root):

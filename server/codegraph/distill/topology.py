@@ -12,7 +12,7 @@ import posixpath
 from dataclasses import dataclass, field
 
 
-from ..graph.copies import bundle_copies
+from ..graph.copies import copy_files
 from ..model.facts import CLASS_KINDS, Call, Unit
 from ..workspace.scope import is_test_path
 
@@ -107,9 +107,9 @@ def _package(path: str) -> str:
 
 
 def build_model(index, include_tests: bool = False) -> Model:
-    """Reads the index snapshot once; O(V + E). Tests (unless asked for) and bundles that repeat the
-    project's own modules (graph/copies.py) are material about the code, not its architecture."""
-    copies = bundle_copies(u for facts in index.files.values() for u in facts.units)
+    """Reads the index snapshot once; O(V + E). Tests (unless asked for), bundles and second builds that
+    repeat the project's own modules (graph/copies.py) are material about the code, not its architecture."""
+    copies = copy_files(u for facts in index.files.values() for u in facts.units)
 
     def left_out(path: str) -> bool:
         return path in copies or (not include_tests and is_test_path(path))

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Callable
 
-from ..graph.copies import bundle_copies
+from ..graph.copies import copy_files
 from ..graph.likely import likely_graph
 from ..graph.rules import RULE_WORDS
 from ..index.facts import Unit
@@ -81,9 +81,9 @@ def understand(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], N
     _members_added_at_load(index, q)
     _awaited(index, q)
     _receivers_built_by_calls(index, q, d.names)
-    copies = per_version(d, "bundle copies", lambda: bundle_copies(index.resolver.units.values()))
+    copies = per_version(d, "copies", lambda: copy_files(index.resolver.units.values()))
     tests = (lambda p: False) if req.include_tests else is_test_path
-    excluded = (lambda p: p in copies or tests(p)) if copies else tests  # a bundle repeats its modules' bodies
+    excluded = (lambda p: p in copies or tests(p)) if copies else tests  # a bundle or a second build repeats the modules' bodies
     lexical = _lexical(d, q, req, excluded)
     seeds, top_words = _seeds(d, q, req, excluded, lexical)
     checkpoint()

@@ -1,16 +1,21 @@
-"""Files that repeat the project's own code: the bundle a package ships beside its modules.
+"""Files that repeat the project's own code: the bundle a package ships beside its modules, and the
+second of two parallel builds (`es/` and `lib/`, a `browser/` tree beside the package's own).
 
 A JavaScript package often ships one file that concatenates all its modules for a CDN or a
-browser (`cdn.js`, a locale's `cdn.js`, a full build beside one file per function), under no name
-a build tool reserves. Its functions carry the names the modules define at their top level, from
+browser (`cdn.js`, `lodash.js` beside one file per function), under no name a build tool
+reserves. Its functions carry the names the modules define at their top level, from
 many modules at once; read as code of its own it repeats every body an answer shows. Such a file is
 a copy: explore leaves it out like tests, distill counts it as material about the code.
 
-Measured before building it, over every file with at least 10 functions: a package's 97 bundles
-(its own and one per locale) have 85–100 % of them named like another file's top-level function,
-from 96–387 other files; in 30 other corpora (Python, JavaScript and TypeScript, Go, Rust, Java,
-Kotlin; Django among them) no file outside tests qualifies — a platform variant or a build twin
-mirrors one file, not ten, and a nested type named like an annotation is no function.
+Measured before building it, over every file with at least 10 functions: the full builds of two
+packages (date-fns's `cdn.js` and `fp/cdn.js`, lodash's `lodash.js` and `core.js`) have 85–100 % of
+them named like another file's top-level function, from 96 files or more, and half of those names
+defined in at most 1–3 other files; a library written as one API per module (io-ts: `string`,
+`struct`, `map` in each of a dozen modules) reaches the share but not the last (a median of 5–10
+files); in 30 corpora (Python, JavaScript and TypeScript, Go, Rust, Java, Kotlin; Django among them)
+no file outside tests qualifies, and in a TypeScript library two source modules did: only built
+JavaScript is read. Most of a locale's own bundles (date-fns ships one per locale, each naming
+what every locale names) stay in: they are no worse than the locale's modules.
 """
 
 from __future__ import annotations
@@ -18,11 +23,17 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable
 
-from ..model.facts import Unit
+from ..model.facts import CALLABLE_KINDS, CLASS_KINDS, Unit
 
+# Bundles and second builds are what a JavaScript build writes; source (TypeScript, Python, a
+# library of one API per module in any language) is never one.
+BUILT_SUFFIXES = (".js", ".mjs", ".cjs")
 BUNDLE_MIN_UNITS = 10  # fewer functions say too little either way
 BUNDLE_SHARE = 0.8  # of them named like another file's top-level definition
 BUNDLE_SOURCES = 10  # spread over this many other files at least
+# and each name one module's own: half of them defined in at most this many other files (a module
+# of one API among many — `map`, `string`, `struct` in each of a dozen modules — is no bundle)
+BUNDLE_NAME_FILES = 3
 
 
 def bundle_copies(units: Iterable[Unit]) -> frozenset[str]:
@@ -39,16 +50,74 @@ def bundle_copies(units: Iterable[Unit]) -> frozenset[str]:
                     top[name].add(u.path)
     copies = set()
     for path, names in named.items():
-        if len(names) < BUNDLE_MIN_UNITS:
+        if len(names) < BUNDLE_MIN_UNITS or not path.endswith(BUILT_SUFFIXES):
             continue
         sources: set[str] = set()
-        matched = 0
+        spread: list[int] = []  # per matched name, how many other files define it
         for name in names:
             elsewhere = top.get(name, ())
-            if len(elsewhere) > (path in elsewhere):
-                matched += 1
+            others = len(elsewhere) - (path in elsewhere)
+            if others:
+                spread.append(others)
                 sources.update(elsewhere)
         sources.discard(path)
-        if matched >= BUNDLE_SHARE * len(names) and len(sources) >= BUNDLE_SOURCES:
+        spread.sort()
+        if (len(spread) >= BUNDLE_SHARE * len(names) and len(sources) >= BUNDLE_SOURCES
+                and spread[len(spread) // 2] <= BUNDLE_NAME_FILES):
             copies.add(path)
     return frozenset(copies)
+
+
+# What a build writes: a package shipping its modules built twice (ES modules in `es/`, CommonJS in
+# `lib/`; a `browser/` tree beside the Node one) holds each module at the same path below two
+# directories, defining the same functions and types. Source trees are not built twice: a TypeScript
+# file or a platform variant (Kotlin's source sets, Go's build tags) is never such a twin.
+TWIN_SHARE = 0.8  # of the two files' definitions (qualified names), at least two, in common
+TWIN_MIN_NAMES = 2
+
+
+# Of two builds, the one kept reads closest to the source: ES modules, then CommonJS, then the
+# wrapped formats (AMD, UMD, SystemJS) and browser builds; another directory name between them.
+BUILD_TREE_ORDER = ("esm", "es", "es6", "es2015", "module", "modules", "mjs", "lib", "cjs", "commonjs", "node")
+LATE_BUILD_TREES = ("amd", "umd", "system", "browser", "bundles")
+
+
+def _tree_rank(path: str) -> tuple[int, int, str]:
+    """Where a built file's tree stands: the shallower first (a tree at the root before a copy of it
+    one directory down), then by its top directory's format."""
+    top = path.partition("/")[0]
+    rank = BUILD_TREE_ORDER.index(top) if top in BUILD_TREE_ORDER else len(BUILD_TREE_ORDER) + (top in LATE_BUILD_TREES)
+    return path.count("/"), rank, path
+
+
+def build_twins(units: Iterable[Unit]) -> frozenset[str]:
+    """Built files that another built file, at the same path below a different top directory (or at
+    the root: `browser/x.js` beside `x.js`), defines much the same as: all but the best placed
+    (`_tree_rank`) of each such set."""
+    names: dict[str, set[str]] = defaultdict(set)
+    for u in units:
+        if u.path.endswith(BUILT_SUFFIXES) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
+            names[u.path].add(u.qualname)
+    kept: dict[str, list[str]] = defaultdict(list)  # a path, or a path below its top directory → kept files there
+    twins = set()
+    for path in sorted(names, key=_tree_rank):
+        own = names[path]
+        if len(own) < TWIN_MIN_NAMES:
+            continue
+        _, below, rest = path.partition("/")
+        keys = (path, rest) if below else (path,)
+        if any(len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) for key in keys for k in kept[key]):
+            twins.add(path)
+            continue
+        for key in keys:
+            kept[key].append(path)
+    return frozenset(twins)
+
+
+def copy_files(units: Iterable[Unit]) -> frozenset[str]:
+    """Bundles and build twins: the files both engines leave out like tests."""
+    every = list(units)
+    twins = build_twins(every)
+    # bundles among what is left: each module of two parallel builds defines its names in the other
+    # build too, and with three or four builds they reach ten files — the module itself is no bundle
+    return twins | bundle_copies(u for u in every if u.path not in twins)

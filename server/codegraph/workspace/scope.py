@@ -63,6 +63,8 @@ GENERATED_NAME = re.compile(
 # (or `index.js` beside `index.cjs`, `index.mjs` beside `index.cjs`); the copy in the other format
 # says nothing the first does not.
 MODULE_FORMAT_COPY = re.compile(r"\.[cm]js$")
+# a build's second format named by an infix: `index.esm.js`, `index.cjs.js`, `index.modern.mjs` beside `index.js`
+MODULE_FORMAT_INFIX = re.compile(r"\.(?:esm|cjs|modern|es)\.[cm]?js$")
 MODULE_FORMAT_REASON = "module-format copy (the same module's .js, or its .mjs, is indexed)"
 # a mark written as a value (this module's own pattern below, assigned to a name) marks nothing
 _ASSIGNMENT = re.compile(rb"\s*[a-z_][\w.]*\s*(?::[^=\n]*)?=[^=]")
@@ -262,6 +264,9 @@ class Scope:
             return "lockfile"
         if GENERATED_NAME.search(name):
             return "generated or minified"
+        infix = MODULE_FORMAT_INFIX.search(name)
+        if infix and os.path.isfile(self.root / (rel[: infix.start() - len(name)] + ".js")):
+            return MODULE_FORMAT_REASON
         if MODULE_FORMAT_COPY.search(name) and (
             os.path.isfile(self.root / (rel[:-4] + ".js")) or (rel.endswith(".cjs") and os.path.isfile(self.root / (rel[:-4] + ".mjs")))
         ):
