@@ -178,7 +178,7 @@ def test_json_pack_carries_the_flow_graph_the_markdown_draws() -> None:
 @pytest.mark.parametrize("path,outside", [
     ("examples/hello.py", True), ("_examples/rest/main.go", True), ("docs/conf.py", True), ("bench/bench.ts", True),
     ("benches/parse.rs", True), ("build.rs", True), ("setup.py", True), ("src/commonTest/kotlin/x/FooTest.kt", True),
-    ("src/androidUnitTest/kotlin/x/Foo.kt", True), ("index.d.ts", True), ("pkg/testing.py", True),
+    ("src/androidUnitTest/kotlin/x/Foo.kt", True), ("index.d.ts", True), ("src/attr/exceptions.pyi", True), ("pkg/testing.py", True),
     ("starlette/testclient.py", True), ("src/app/main.py", False), ("lib/core/Axios.js", False),
     ("coil-core/src/commonMain/kotlin/coil3/RealImageLoader.kt", False), ("src/server/conn.rs", False),
     ("latest/handler.go", False), ("contest/app.py", False), ("retro-mock/src/main/java/x/Calls.java", True),

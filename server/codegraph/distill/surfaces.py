@@ -37,7 +37,7 @@ TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]
 BUILD_FILES = re.compile(
     r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
     r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"
-    r"\.d\.[cm]?ts$|(^|/)(testing|test[\w-]*)\.\w+$"
+    r"\.d\.[cm]?ts$|\.pyi$|(^|/)(testing|test[\w-]*)\.\w+$"
 )
 
 

@@ -411,7 +411,7 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
 # build scripts and type-declaration copies. They stay findable, at a discount, so a question
 # about the library meets the library first.
 _SECONDARY_DIR = re.compile(r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|bench|perf|scripts?|tools|contrib|playground)/", re.I)
-_SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
+_SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
 
 # Platform variants of code that exists for every platform: Go's build-tagged files, Kotlin
