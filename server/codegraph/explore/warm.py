@@ -65,7 +65,7 @@ def warm(index: RootIndex, checkpoint: Callable[[], None], seconds: float = WARM
     return done
 
 
-# The whole graph costs memory and time (on Django, 11,500 units: about 50 MB and 11 s of one core):
+# The whole graph costs memory and time (on Django, 11,539 units: 26–46 MB and about 10 s of one core):
 # beyond this many units only the first this many (main path first) are computed ahead.
 WHOLE_GRAPH_UNITS = 40_000
 

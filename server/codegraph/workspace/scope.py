@@ -233,12 +233,13 @@ class Scope:
                 return ".gitignore" if decided else None
         return None
 
-    def _excluded_dir(self, rel_dir: str) -> str | None:
+    def _excluded_dir_here(self, rel_dir: str) -> str | None:
+        """`_excluded_dir`, except for the build directories the last walk took as the code."""
         return None if rel_dir in self.admitted else _excluded_dir(rel_dir)
 
     def dir_reason(self, rel: str) -> str | None:
         name = rel.rsplit("/", 1)[-1]
-        excluded = self._excluded_dir(rel)
+        excluded = self._excluded_dir_here(rel)
         if excluded:
             return excluded
         if name in SECRET_DIRS:
@@ -255,7 +256,7 @@ class Scope:
             return "secret-bearing file"
         parts = rel.split("/")[:-1]
         if any(part in SECRET_DIRS for part in parts) or any(
-            part in EXCLUDED_DIRS and self._excluded_dir("/".join(parts[: i + 1])) for i, part in enumerate(parts)
+            part in EXCLUDED_DIRS and self._excluded_dir_here("/".join(parts[: i + 1])) for i, part in enumerate(parts)
         ):
             return "inside an excluded directory"
         if spec_for_path(rel, self.config.languages) is None:
