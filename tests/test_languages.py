@@ -311,6 +311,47 @@ def test_rust_items_inside_item_macros_are_indexed_where_they_are_written(tmp_pa
     assert ("Server", "resolved") in out and ("Server.poll", "built-protocol") in out  # built here, polled later
 
 
+RUST_FEATURE_MACROS = b"""cfg_io_util! {
+    /// Defines numeric readers.
+    macro_rules! read_impl {
+        ($name:ident) => { fn $name(&mut self) {} };
+    }
+
+    /* The reading half. */
+    pub trait AsyncReadExt {
+        fn read_all(&mut self) -> usize {
+            fill(self)
+        }
+    }
+}
+
+cfg_rt! {
+    cfg_net! {
+        pub fn spawn_listener() -> usize {
+            fill(&mut 0)
+        }
+    }
+}
+
+fn fill<T>(_t: &mut T) -> usize { 0 }
+"""
+
+
+def test_rust_items_behind_feature_macros_that_open_with_a_macro_or_a_comment_are_units():
+    """A crate that gates whole files behind feature macros (`cfg_io_util! { macro_rules! … pub
+    trait … }`, `cfg_rt! { cfg_net! { … } }`) lost every item inside when the block opened with a
+    macro definition, a block comment or another gate: the file became one token tree, and distill
+    chose that tree as a module statement the size of the file."""
+    from codegraph.index.extract import extract_source
+
+    facts, _, _ = extract_source("src/io/util.rs", "rust", RUST_FEATURE_MACROS)
+    names = {u.qualname for u in facts.units}
+    assert {"AsyncReadExt", "AsyncReadExt.read_all", "spawn_listener", "fill"} <= names
+    read_all = next(u for u in facts.units if u.qualname == "AsyncReadExt.read_all")
+    assert (read_all.start_line, read_all.end_line) == (9, 11)
+    assert not any(u.kind == "statement" for u in facts.units)  # no file-sized module statement
+
+
 JS_ASSIGNED_FUNCTIONS = b"""function Reply (res) {
   this.raw = res
 }

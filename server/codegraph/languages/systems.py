@@ -315,7 +315,14 @@ def rust_statements(root: Node) -> list[ModuleStatement]:
 # no impl there. Blanking the macro's name and its outer braces (same length, same lines, same
 # offsets) lets the grammar read the items as the compiler will see them.
 _ITEM_MACRO = re.compile(rb"(?m)^[ \t]*((?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)![ \t]*\{)")
-_ITEM_START = re.compile(rb"\s*(?://[^\n]*\n\s*)*(?:#!?\[|pub\b|struct\b|enum\b|impl\b|fn\b|mod\b|use\b|trait\b|type\b|const\b|async\b|unsafe\b|extern\b)")
+# Items may open with comments (line or block), and with a macro definition or another item macro
+# (`cfg_rt! { cfg_net! { … } }`, `cfg_io_util! { macro_rules! read_impl { … } pub trait … }`).
+_ITEM_START = re.compile(
+    rb"\s*(?:(?://[^\n]*|/\*.*?\*/)\s*)*"
+    rb"(?:#!?\[|pub\b|struct\b|enum\b|impl\b|fn\b|mod\b|use\b|trait\b|type\b|const\b|static\b|async\b|unsafe\b|extern\b|macro_rules!"
+    rb"|(?:[A-Za-z_]\w*::)*[A-Za-z_]\w*![ \t]*\{)",
+    re.S,
+)
 _NOT_ITEM_MACROS = frozenset({b"macro_rules", b"quote", b"quote_spanned", b"lazy_static"})
 
 
