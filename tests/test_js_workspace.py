@@ -73,3 +73,26 @@ def test_a_package_by_name_is_the_code_it_runs_not_its_declarations(tmp_path):
         "test/use.js": "const lib = require('lib');\nfunction main() { return lib.run(1); }\n",
     })
     assert targets(index, "test/use.js", "run") == ["lib.js::run"]
+
+
+def test_a_relative_import_of_a_package_directory_is_its_main(tmp_path):
+    """A package's tests and examples require the package by its directory (`require('..')`,
+    `require('../')`): Node reads that directory's package.json `main` (`pino.js`, `fastify.js`:
+    no index file). Before, the root directory normalized to "." and nothing was found."""
+    index = index_of(tmp_path, {
+        "package.json": json.dumps({"name": "logger", "main": "logger.js"}),
+        "logger.js": "function logger(opts) { return opts }\nmodule.exports = logger\n",
+        "sub/package.json": json.dumps({"main": "./impl.js"}),
+        "sub/impl.js": "exports.run = function run(x) { return x; };\n",
+        "lib/index.js": "exports.help = function help() { return 1; };\n",
+        "examples/use.js": (
+            "const logger = require('..')\nconst again = require('../')\nconst sub = require('../sub')\n"
+            "const lib = require('../lib')\n"
+            "function main() { logger(1); again(2); sub.run(3); lib.help() }\n"
+        ),
+    })
+    use = "examples/use.js"
+    assert targets(index, use, "logger") == ["logger.js::logger"]
+    assert targets(index, use, "again") == ["logger.js::logger"]
+    assert targets(index, use, "run") == ["sub/impl.js::run"]
+    assert targets(index, use, "help") == ["lib/index.js::help"]

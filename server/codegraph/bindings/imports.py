@@ -54,7 +54,9 @@ class ImportBindings:
             return self.py_modules.get(module)
         if system == "path":
             if module.startswith("."):
-                bases: Iterable[str] = (posixpath.normpath(posixpath.join(posixpath.dirname(facts.path), module)),)
+                base = posixpath.normpath(posixpath.join(posixpath.dirname(facts.path), module))
+                base = "" if base == "." else base  # the root itself (`require('..')` from `test/`)
+                bases: Iterable[str] = [base, *self.js_workspace.directory_entries(base)]
             else:  # a package of the workspace (`@vue/runtime-core`), else outside
                 bases = self.js_workspace.bases(facts.path, module)
             for base in bases:

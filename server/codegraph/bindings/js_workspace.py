@@ -67,9 +67,16 @@ class JsWorkspace:
     paths: list[tuple[str, str, str, tuple[str, ...]]] = field(default_factory=list)
     # package name → (its directory, its entries as written)
     packages: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # a directory holding a package.json (named or not) → its entries: `require('..')` names one
+    directories: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def fingerprint(self) -> str:
-        return repr((self.paths, sorted(self.packages.items())))
+        return repr((self.paths, sorted(self.packages.items()), sorted(self.directories.items())))
+
+    def directory_entries(self, directory: str) -> list[str]:
+        """Root-relative paths (without extension) a relative import of a package's directory may
+        be (`require('..')` in its tests and examples): the entries its package.json names."""
+        return [posixpath.normpath(posixpath.join(directory, e)) for e in self.directories.get(directory, ())]
 
     def bases(self, importer: str, module: str) -> Iterable[str]:
         """Root-relative paths (without extension) the module may be, in the order to try."""
@@ -122,6 +129,8 @@ def read_workspace(root: str, paths: Iterable[str]) -> JsWorkspace:
     for d in sorted(dirs, key=lambda d: (-d.count("/") if d else 1, d)):
         full = os.path.join(root, d)
         pkg = _read_json(os.path.join(full, "package.json"))
+        if pkg is not None:
+            ws.directories[d] = tuple(e for e in _entries(pkg) if e != "index")  # the directory's own index is tried anyway
         if pkg is not None and isinstance(pkg.get("name"), str) and pkg["name"]:
             ws.packages.setdefault(pkg["name"], (d, tuple(_entries(pkg))))
         for name in _CONFIGS:

@@ -445,6 +445,8 @@ MODULE_EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts
 
 def import_candidates(base: str) -> list[str]:
     """`./x` is x, x.ts, …, x/index.ts, …; `./x.js` written in TypeScript may be x.ts."""
+    if not base:  # the workspace root: its index only
+        return [f"index{e}" for e in MODULE_EXTENSIONS]
     stem = base.rsplit(".", 1)[0] if base.endswith((".js", ".jsx", ".mjs", ".cjs")) else base
     return [base] + [stem + e for e in MODULE_EXTENSIONS] + [f"{base}/index{e}" for e in MODULE_EXTENSIONS]
 
