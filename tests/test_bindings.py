@@ -894,3 +894,65 @@ def test_a_kotlin_bare_call_in_a_type_with_overloads_of_that_name_is_one_of_them
     })
     assert target(index, "InflaterTest.kt", "inflate", 0) == "InflaterTest.kt::InflaterTest.inflate#2"
     assert target(index, "InflaterTest.kt", "inflate", 1) == "Inflate.kt::inflate"
+
+
+def test_calls_on_a_modules_own_instance_are_proven(tmp_path):
+    """A module's instance made at its top (`default = Registry()`, `const reg = new Registry()`, Go's
+    `var std = New()`) and called in the module's functions: proven like a local's, in three
+    languages. Not where the name is assigned twice, nor where a parameter of that name shadows it."""
+    index = index_of(tmp_path, {
+        "pkg/core.py": """
+            class Registry:
+                def register(self, x):
+                    return x
+
+            def make() -> Registry:
+                return Registry()
+
+            def register(x):
+                return default.register(x)
+
+            def via_factory(x):
+                return made.register(x)
+
+            def shadowed(default):
+                return default.register(1)
+
+            def twice(x):
+                return other.register(x)
+
+            default = Registry()
+            made = make()
+            other = Registry()
+            other = make()
+        """,
+        "web/reg.js": """
+            class Registry {
+              register (x) { return x }
+            }
+            const reg = new Registry()
+            function register (x) { return reg.register(x) }
+            module.exports = { register }
+        """,
+        "go.mod": "module example.com/logx\n\ngo 1.20\n",
+        "logx/logger.go": """
+            package logx
+
+            type Logger struct{ level int }
+
+            func New() *Logger { return &Logger{} }
+
+            func (l *Logger) SetLevel(v int) { l.level = v }
+
+            var (
+            	std = New()
+            )
+
+            func SetLevel(v int) { std.SetLevel(v) }
+        """,
+    })
+    calls = [target(index, "pkg/core.py", "register", n) for n in range(4)]
+    assert calls == ["pkg/core.py::Registry.register", "pkg/core.py::Registry.register", None, None]
+    assert target(index, "pkg/core.py", "Registry", 1) == "pkg/core.py::Registry"  # the edges stay in call order
+    assert target(index, "web/reg.js", "register") == "web/reg.js::Registry.register"
+    assert target(index, "logx/logger.go", "SetLevel") == "logx/logger.go::Logger.SetLevel"

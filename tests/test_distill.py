@@ -459,3 +459,18 @@ def test_stored_marks_follow_an_edit(tmp_path) -> None:
     regions, marks = _marks_stored(facts)
     assert len(regions) == 1 and [m[1] for m in marks] == ["try_statement", "raise_statement"]
     assert {m[0] for m in marks} == {"pkg/a.py::run"}
+
+
+def test_chart_nodes_that_would_read_the_same_say_their_files() -> None:
+    """Three CommonJS files each chose their `module.exports`, two modules their `Driver.new`: the
+    chart said the same name several times. Each such node now says its file, with as many
+    directories as tell the files apart; a name said once stays as it is."""
+    from codegraph.distill.render_markdown import _node_names
+
+    paths = ["lib/caller.js", "lib/worker.js", "src/io/mod.rs", "src/signal/mod.rs", "pino.js"]
+    symbols = ["module.exports", "module.exports", "Driver.new", "Driver.new", "pino"]
+    pack = {"files": [{"path": p} for p in paths],
+            "sources": [{"symbol": s, "file": i} for i, s in enumerate(symbols)]}
+    assert _node_names(pack, list(range(5))) == {
+        0: "module.exports · caller.js", 1: "module.exports · worker.js",
+        2: "Driver.new · io/mod.rs", 3: "Driver.new · signal/mod.rs", 4: "pino"}

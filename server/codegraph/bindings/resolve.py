@@ -647,6 +647,7 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
         # typed local says otherwise): a third of Django's call sites repeat one.
         memo: dict[tuple[str | None, str, str, int, str], Unit | tuple[str, str] | None] = {}
         holders: dict = {}  # (caller, receiver) → what the receiver denotes
+        assigned: dict[str, int] = {}  # how many calls of the file initialise each name
         new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
         for idx, (caller_id, name, receiver, line, _, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
@@ -686,12 +687,57 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
                 key = (caller_id, assigned_to)
                 # a second assignment to the same name makes its type unprovable
                 local_types[key] = self._result_type(target) if key not in local_types and is_unit else None
+                assigned[assigned_to] = assigned.get(assigned_to, 0) + 1
             if is_unit and target.kind != "statement":
                 kind = "constructs" if target.kind in CLASS_KINDS else "calls"
                 edges.append(new_edge(Edge, (caller_id or path, target.id, kind, line, path)))
             else:
                 unresolved.append(idx)
+        if unresolved and assigned:
+            found = self._module_instance_calls(facts, local_types, assigned, unresolved)
+            if found:  # one edge per resolved call, in call order (the ranked graph pairs them up)
+                resolved = sorted(set(range(len(facts.calls))) - set(unresolved))
+                by_call = dict(zip(resolved, edges)) | found
+                edges = [by_call[i] for i in sorted(by_call)]
+                unresolved = [i for i in unresolved if i not in found]
         return edges, unresolved
+
+    def _module_instance_calls(self, facts: FileFacts, local_types: dict, assigned: dict[str, int],
+                               unresolved: list[int]) -> dict[int, Edge]:
+        """Calls on a module's own instance (`default = Registry()` or `const reg = new Registry()` at the
+        top of the file, `reg.register(x)` in its functions), proven like a local's: the name is
+        assigned once in the file, by a call whose result type is proven, and the calling function has
+        no parameter or local of that name. Returns the edge of each such call by its index."""
+        module_types: dict[str, Unit] = {}
+        for (caller_id, name), t in local_types.items():
+            holder = self.units.get(caller_id) if caller_id else None
+            # made at the top of the file: by a module statement, or as a variable's value (Go's `var std = New()`)
+            if t is not None and assigned.get(name) == 1 and (holder is None or (holder.kind in ("statement", "variable") and self._module_level(holder))):
+                module_types[name] = t
+        found: dict[int, Edge] = {}
+        if not module_types:
+            return found
+        for idx in unresolved:
+            call = facts.calls[idx]
+            t = module_types.get(call.receiver)
+            caller = self.units.get(call.caller) if call.caller else None
+            target = None
+            if t is not None and caller is not None and caller.kind != "statement" and not self._binds_locally(caller, call.receiver, local_types):
+                target = self.find_member(t, call.name, call.args)
+            if target.__class__ is Unit and target.kind != "statement":
+                kind = "constructs" if target.kind in CLASS_KINDS else "calls"
+                found[idx] = Edge(call.caller, target.id, kind, call.line, facts.path)
+        return found
+
+    def _binds_locally(self, caller: Unit, name: str, local_types: dict) -> bool:
+        """Whether a parameter or a local of the caller, or of a function around it, is called `name`."""
+        cur: Unit | None = caller
+        while cur is not None:
+            if cur.is_callable and (name in cur.param_names or any(n == name for n, _ in cur.local_types)
+                                    or (cur.id, name) in local_types):
+                return True
+            cur = self.units.get(cur.parent) if cur.parent else None
+        return False
 
     def _within_target(self, facts: FileFacts, caller: Unit | None, within: str, name: str, args: int, receiver: str) -> Unit | None:
         """A bare call (or one on `this`) inside a lambda with receiver (Kotlin `x.apply { f() }`,

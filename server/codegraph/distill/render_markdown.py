@@ -94,11 +94,11 @@ def _diagram(pack: dict) -> list[str]:
     lines = ["```mermaid", "flowchart LR"]
     shown: set[int] = set()
     order = [st for st in ("entry", "assembly", "core", "sink", "boundary") if st in stages]
+    names = _node_names(pack, [i for st in order for i in stages[st]])
     for st in order:
         lines.append(f'  subgraph {st}["{STAGE_TITLES[st]}"]')
         for i in stages[st]:
-            s = pack["sources"][i]
-            lines.append(f'    {_anchor(i)}["{_label(_named(s))}"]')
+            lines.append(f'    {_anchor(i)}["{_label(names[i])}"]')
             shown.add(i)
         lines.append("  end")
     edges = [(a, b, k) for a, b, k in flow.get("edges", []) if a in shown and b in shown][:MAX_DIAGRAM_EDGES]
@@ -116,6 +116,25 @@ def _diagram(pack: dict) -> list[str]:
         lines.append(f'  click {_anchor(i)} href "#{_anchor(i)}"')
     lines.append("```")
     return lines
+
+
+def _node_names(pack: dict, shown: list[int]) -> dict[int, str]:
+    """Each chart node's name; where two nodes would read the same (`module.exports` of three CommonJS
+    files, `Driver.new` of two modules), each says its file too, with as many directories as tell them apart."""
+    names = {i: _named(pack["sources"][i]) for i in shown}
+    by_name: dict[str, list[int]] = {}
+    for i, name in names.items():
+        by_name.setdefault(name, []).append(i)
+    for name, same in by_name.items():
+        if len(same) < 2:
+            continue
+        paths = {i: pack["files"][pack["sources"][i]["file"]]["path"].split("/") for i in same}
+        depth = 1
+        while depth < max(len(p) for p in paths.values()) and len({"/".join(p[-depth:]) for p in paths.values()}) < len(set(map(tuple, paths.values()))):
+            depth += 1
+        for i in same:
+            names[i] = f"{name} · {'/'.join(paths[i][-depth:])}"
+    return names
 
 
 def render_markdown(pack: dict) -> str:

@@ -144,7 +144,8 @@ GO = LanguageSpec(
     structural_hosts=True,
     definitions=GO_DEFS,
     calls=GO_CALLS,
-    assignments="(short_var_declaration left: (_) @target right: (_) @value)",
+    # `x := f()`, and `var x = f()` (in a function, or a package's own instance: `var std = New()`)
+    assignments="(short_var_declaration left: (_) @target right: (_) @value) (var_spec name: (identifier) @target value: (_) @value)",
     declarations=GO_DECLARATIONS,
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""
