@@ -91,6 +91,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
         self._ctxs: dict[str, _FileCtx] = {}
         self._outs: dict[str, list[Likely]] = {}
         self._memo_types: dict[tuple[str, str], Unit | None] = {}
+        self._memo_texts: dict[tuple[str, str], Unit | None] = {}  # (path, written type) → its type unit
         self._aliases: dict[str, dict[str, str]] = {}  # path → type alias name → what it stands for
         self._memo_tier: dict[str, dict[str, int]] = {}  # caller path → definition path → tier
         self._landing: dict[str, frozenset[str]] = {}  # path → names its unresolved calls and references can land on

@@ -154,9 +154,10 @@ class TypedReceivers:
         """A declared type as a type unit; an array or a container/wrapper from outside the
         index (`List<Factory>`, `Lazy<Cache>`, `Foo[]`) stands for its element type."""
         key = (facts.path, text)
-        if key not in self._memo_types:
-            self._memo_types[key] = self._find_type_from_text(facts, text)
-        return self._memo_types[key]
+        if key not in self._memo_texts:
+            self._memo_texts[key] = None  # an alias named in its own arguments (`type Item = Vec<St::Item>`) ends here
+            self._memo_texts[key] = self._find_type_from_text(facts, text)
+        return self._memo_texts[key]
 
     def _find_type_from_text(self, facts: FileFacts, text: str) -> Unit | None:
         text = text.strip()
