@@ -67,3 +67,21 @@ def test_a_library_of_one_api_per_module_is_no_bundle(tmp_path: Path):
     index = RootIndex(tmp_path, use_cache=False)
     index.build()
     assert copy_files(u for f in index.files.values() for u in f.units) == frozenset()
+
+
+def test_a_bundles_variant_beside_it_is_a_copy_and_a_library_of_one_api_per_module_is_not(tmp_path: Path):
+    """vue ships `dist/vue.esm-browser.js` and `dist/vue.runtime.esm-browser.js`, the full bundle
+    less its compiler: the same functions, the same bodies, in two files of one directory. The
+    smaller is a copy. Modules of one API each (`api0` … `api23` as a decoder, as a guard) share the
+    names with bodies of their own: none is a copy."""
+    runtime = "".join(f"function op{i}(x) {{\n  const y = x + {i};\n  return y;\n}}\n" for i in range(24))
+    compiler = "".join(f"function compile{i}(t) {{\n  return t;\n}}\n" for i in range(10))
+    (tmp_path / "browser").mkdir()  # (a package's `dist/` is read as its code only when it ships nothing else)
+    (tmp_path / "browser" / "pkg.esm-browser.js").write_text(runtime + compiler)
+    (tmp_path / "browser" / "pkg.runtime.esm-browser.js").write_text(runtime)
+    for j, module in enumerate(("Decoder", "Guard", "Encoder")):
+        body = "".join(f"export function api{i}(x) {{\n" + "  x = x + 1;\n" * (j + 1) + "  return x;\n}\n" for i in range(24))
+        (tmp_path / f"{module}.js").write_text(body)
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"browser/pkg.runtime.esm-browser.js"}

@@ -104,6 +104,34 @@ def test_a_package_that_ships_only_its_build_is_indexed_from_it(tmp_path):
     assert index.scope.check_abs(str(r / "dist/source/index.js"))[1] == "build output"
 
 
+def test_a_package_whose_files_outside_its_build_are_doors_into_it_is_indexed_from_the_build(tmp_path):
+    """yargs ships its code in `build/lib/`; outside it, `index.cjs` (its main) requires
+    `./build/index.cjs`, beside a few platform shims and module-format doors: eight small files,
+    and before, the only ones indexed (every question answered "nothing matched"). Doors this small
+    beside the build make the build the code; source beside its build (a `src/` as large as the
+    `dist/` its main names) keeps the build out."""
+    body = "".join(f"export function step{i}(argv) {{\n  return parse(argv, {i});\n}}\n" for i in range(40))
+    r = tmp_path / "doors"
+    write(r, "package.json", '{"main": "./index.cjs", "exports": {".": [{"import": "./index.mjs"}, "./index.cjs"]}}\n')
+    write(r, "index.cjs", "const {Yargs} = require('./build/index.cjs');\nmodule.exports = Yargs;\n")
+    for name in ("index.mjs", "yargs.mjs", "browser.mjs", "helpers/index.js", "helpers/helpers.mjs", "lib/platform-shims/esm.mjs"):
+        write(r, name, "export * from './build/lib/yargs-factory.js';\n")
+    write(r, "build/index.cjs", body)
+    write(r, "build/lib/command.js", body.replace("step", "command"))
+    write(r, "build/lib/yargs-factory.js", body.replace("step", "factory"))
+    index = indexed(r)
+    assert {"build/lib/command.js", "build/lib/yargs-factory.js", "index.mjs"} <= set(index.files)
+    assert "build/" not in skipped(index)
+
+    r = tmp_path / "compiled"
+    write(r, "package.json", '{"main": "./dist/index.js"}\n')
+    for name in ("index", "command", "factory", "parse", "usage"):
+        write(r, f"src/{name}.ts", body.replace("step", name))
+        write(r, f"dist/{name}.js", body.replace("step", name))
+    index = indexed(r)
+    assert skipped(index)["dist/"] == "build output" and "src/command.ts" in index.files
+
+
 def test_a_package_named_like_build_output_below_a_jvm_source_root_is_source(root):
     """`src/commonMain/kotlin/acme/ui/target/Target.kt` is the library's `acme.ui.target` package; the
     module's own `build/` and `target/` beside `src/` stay build output."""

@@ -1,5 +1,6 @@
-"""Files that repeat the project's own code: the bundle a package ships beside its modules, and the
-second of two parallel builds (`es/` and `lib/`, a `browser/` tree beside the package's own).
+"""Files that repeat the project's own code: the bundle a package ships beside its modules, the
+second of two parallel builds (`es/` and `lib/`, a `browser/` tree beside the package's own), and
+a bundle's variant beside it (the runtime-only build beside the full one).
 
 A JavaScript package often ships one file that concatenates all its modules for a CDN or a
 browser (`cdn.js`, `lodash.js` beside one file per function), under no name a build tool
@@ -114,10 +115,43 @@ def build_twins(units: Iterable[Unit]) -> frozenset[str]:
     return frozenset(twins)
 
 
+# Variants of one bundle side by side (`vue.esm-browser.js` and `vue.runtime.esm-browser.js`: the
+# runtime build is the full build less its compiler): a large built file whose definitions another
+# built file of the same directory almost all holds too, with the same bodies (as long, line for
+# line). Modules written by hand in one directory share a few helper names; a library of one API
+# per module (`string`, `struct`, `map` as a decoder, a guard, an encoder) shares the names, not the bodies.
+SIBLING_MIN_NAMES = 20
+SIBLING_SHARE = 0.8  # of the smaller file's definitions, and of those, as long as in the larger
+
+
+def sibling_bundles(units: Iterable[Unit]) -> frozenset[str]:
+    """Built files of a directory whose definitions (qualified names, and their lengths in lines) a
+    larger built file beside them holds almost all of: every such file but the largest (ties: the
+    first by name)."""
+    spans: dict[str, dict[str, int]] = defaultdict(dict)
+    for u in units:
+        if u.path.endswith(BUILT_SUFFIXES) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
+            spans[u.path].setdefault(u.qualname, u.end_line - u.start_line)
+    kept: dict[str, list[str]] = defaultdict(list)  # directory → the large files kept there
+    copies = set()
+    for path in sorted((p for p, n in spans.items() if len(n) >= SIBLING_MIN_NAMES), key=lambda p: (-len(spans[p]), p)):
+        own, directory = spans[path], path.rpartition("/")[0]
+        for k in kept[directory]:
+            other = spans[k]
+            common = [q for q in own if q in other]
+            same = sum(own[q] == other[q] for q in common)
+            if len(common) >= SIBLING_SHARE * len(own) and same >= SIBLING_SHARE * len(common):
+                copies.add(path)
+                break
+        else:
+            kept[directory].append(path)
+    return frozenset(copies)
+
+
 def copy_files(units: Iterable[Unit]) -> frozenset[str]:
-    """Bundles and build twins: the files both engines leave out like tests."""
+    """Bundles, build twins and bundle variants: the files both engines leave out like tests."""
     every = list(units)
-    twins = build_twins(every)
+    twins = build_twins(every) | sibling_bundles(every)
     # bundles among what is left: each module of two parallel builds defines its names in the other
     # build too, and with three or four builds they reach ten files — the module itself is no bundle
     return twins | bundle_copies(u for u in every if u.path not in twins)

@@ -39,6 +39,12 @@ EXCLUDED_DIRS = {
 # from them — it takes those directories as the code.
 SHIPPED_BUILD_DIRS = frozenset({"dist", "build", "out"})
 ONLY_BUILT_FILES = 3
+# ...or more of them, when they are thin doors into the build: the package.json's entries, or the
+# files they name, import from a build directory, and all of them together are under a quarter of
+# the build's code (yargs: `index.cjs` requiring `./build/index.cjs`, a few platform shims). Source
+# beside its build (a TypeScript `src/` compiled to `dist/`) is as large as the build: it stays the code.
+SHIM_FILES, SHIM_SHARE = 16, 0.25
+_INTO_BUILD = re.compile(rb"""(?:require\(|from\s|import\(?)\s*['"]\.{1,2}/(?:dist|build|out)/""")
 # Below a JVM source root (`src/<source set>/kotlin/…`) every directory is a package: `acme/ui/target`
 # holds the library's `Target` types, not a build's output.
 _JVM_SOURCE_ROOT = re.compile(r"(?:^|/)src/[\w.-]+/(?:java|kotlin|scala|groovy)/")
@@ -336,12 +342,16 @@ class Scope:
             result.seen[""] = (st.st_mtime_ns, st.st_size)
         except OSError:
             pass
+        outside: list[str] = []
         for rel, language in self._walk_from([""], result):
             seen += 1
+            if len(outside) <= SHIM_FILES:
+                outside.append(rel)
             yield rel, language
         built = sorted(d[:-1] for d, reason in result.skipped.items()
                        if reason == "build output" and d.endswith("/") and d[:-1].rsplit("/", 1)[-1] in SHIPPED_BUILD_DIRS)
-        if built and (seen == 0 or seen <= ONLY_BUILT_FILES and self._manifest_points_into(built)):
+        if built and (seen == 0 or seen <= ONLY_BUILT_FILES and self._manifest_points_into(built)
+                      or seen <= SHIM_FILES and self._doors_into(built, outside)):
             # a package that ships only its build (an npm package's `dist/`): the build is the code
             self.admitted = frozenset(built)
             for d in built:
@@ -357,27 +367,68 @@ class Scope:
     def _manifest_points_into(self, dirs: list[str]) -> bool:
         """Whether the root's package.json publishes code from one of `dirs` (its main, module or
         an export): then a file or two beside them is a shim, not the package's source."""
+        return any(t.startswith(d + "/") for t in self._manifest_targets() for d in dirs)
+
+    def _doors_into(self, dirs: list[str], outside: list[str]) -> bool:
+        """Whether the files found outside the build directories are doors into them: the package.json
+        publishes from a build directory or from a file that imports from one, and those files hold
+        under SHIM_SHARE of the bytes the build's code files hold."""
+        targets = self._manifest_targets()
+        into = any(t.startswith(d + "/") for t in targets for d in dirs)
+        for t in targets:
+            if into:
+                break
+            if t in outside:
+                try:
+                    with open(self.root / t, "rb") as fh:
+                        into = bool(_INTO_BUILD.search(fh.read(200_000)))
+                except OSError:
+                    pass
+        if not into:
+            return False
+        shim_bytes = sum(self._size(rel) for rel in outside)
+        build_bytes, budget = 0, 20_000  # entries to look at: a build is read whole only when admitted
+        for d in dirs:
+            for top, subdirs, names in os.walk(self.root / d):
+                subdirs[:] = [x for x in subdirs if x not in ("node_modules", ".git")]
+                for name in names:
+                    budget -= 1
+                    if (spec_for_path(name, self.config.languages) is not None and not GENERATED_NAME.search(name)
+                            and not name.endswith((".d.ts", ".d.cts", ".d.mts"))):  # declarations are no code
+                        build_bytes += self._size(os.path.relpath(os.path.join(top, name), self.root))
+                if budget <= 0 or shim_bytes < SHIM_SHARE * build_bytes:
+                    return shim_bytes < SHIM_SHARE * build_bytes
+        return shim_bytes < SHIM_SHARE * build_bytes
+
+    def _size(self, rel: str) -> int:
+        try:
+            return os.stat(self.root / rel).st_size
+        except OSError:
+            return 0
+
+    def _manifest_targets(self) -> list[str]:
+        """The files the root's package.json publishes (main, module, every export), as written."""
         try:
             path = self.root / "package.json"
             if path.stat().st_size > 1_000_000:
-                return False
+                return []
             manifest = json.loads(path.read_text(encoding="utf-8", errors="replace"))
         except (OSError, ValueError):
-            return False
+            return []
         if not isinstance(manifest, dict):
-            return False
+            return []
         targets: list[str] = []
 
         def collect(value: object, depth: int = 0) -> None:
             if isinstance(value, str):
                 targets.append(value.removeprefix("./"))
-            elif isinstance(value, dict) and depth < 4:
-                for v in list(value.values())[:200]:
+            elif isinstance(value, (dict, list)) and depth < 4:  # conditions, and fallback lists
+                for v in list(value.values() if isinstance(value, dict) else value)[:200]:
                     collect(v, depth + 1)
 
         for key in ("main", "module", "exports"):
             collect(manifest.get(key))
-        return any(t.startswith(d + "/") for t in targets for d in dirs)
+        return targets
 
     def _walk_from(self, stack: list[str], result: ScanResult, seen: int = 0) -> Iterator[tuple[str, str]]:
         while stack:
