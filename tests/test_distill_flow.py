@@ -183,6 +183,8 @@ def test_json_pack_carries_the_flow_graph_the_markdown_draws() -> None:
     ("coil-core/src/commonMain/kotlin/coil3/RealImageLoader.kt", False), ("src/server/conn.rs", False),
     ("latest/handler.go", False), ("contest/app.py", False), ("retro-mock/src/main/java/x/Calls.java", True),
     ("src/mocks/api.ts", True), ("mockito/src/Main.java", False),
+    # a docs or examples directory with a qualifier: FastAPI's tutorials in `docs_src/`; not `docker/`, not `doc_utils/`
+    ("docs_src/first_steps/tutorial001.py", True), ("examples-js/app.js", True), ("docker/app.py", False), ("doc_utils/parse.py", False),
 ])
 def test_non_architecture_paths(path: str, outside: bool) -> None:
     assert non_architecture(path) is outside

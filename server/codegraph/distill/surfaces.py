@@ -30,6 +30,8 @@ NON_ARCH_DIRS = frozenset({
     "tutorials", "bench", "benches", "benchmark", "benchmarks", "scripts", "test", "tests", "testing", "testdata",
     "fixtures", "fixture", "e2e", "spec", "specs", "__tests__", "__mocks__", "testutil", "testutils", "playground",
 })
+# ...and such a directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`
+DOCS_WITH_QUALIFIER = re.compile(r"^[_.]?(docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*$", re.I)
 # Test source sets and test-support modules: `fooTest`, `test-utils`, `lib-mock`, `lib-fakeclock` (a compound word
 # beginning with fake/mock/stub after a separator), `mocks`, a fake or mock server.
 TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing)$|[-_](mock|fake|stub)[a-z0-9]*$|"
@@ -44,7 +46,7 @@ BUILD_FILES = re.compile(
 def non_architecture(path: str) -> bool:
     """Tests, examples, docs, benchmarks and build scripts: never entry, assembly or core."""
     parts = path.split("/")
-    if any(p.lstrip("_.") in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p.lstrip("_.")) for p in parts[:-1]):
+    if any(p.lstrip("_.") in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p.lstrip("_.")) or DOCS_WITH_QUALIFIER.match(p) for p in parts[:-1]):
         return True
     return bool(BUILD_FILES.search(path))
 

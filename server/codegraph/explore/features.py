@@ -28,6 +28,7 @@ MAX_CANDIDATES = 600
 # samples, tools, scripts, docs, vendored or generated code.
 _SUPPORT_SEGMENT = re.compile(
     r"(?:^|/)(?:examples?|samples?|demos?|tools?|scripts?|bench(?:marks?)?|docs?|contrib|extras?|integration|e2e|playground|"
+    r"(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*|"
     r"third[_-]?party|vendor(?:ed)?|dist|build|generated|gen)(?:/|$)",
     re.IGNORECASE,
 )

@@ -410,7 +410,10 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
 # Path segments of code that is not the project's main path: examples, docs, benchmarks,
 # build scripts and type-declaration copies. They stay findable, at a discount, so a question
 # about the library meets the library first.
-_SECONDARY_DIR = re.compile(r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|bench|perf|scripts?|tools|contrib|playground)/", re.I)
+# (also a docs or examples directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`)
+_SECONDARY_DIR = re.compile(
+    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|bench|perf|scripts?|tools|contrib|playground"
+    r"|(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*)/", re.I)
 _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
 
