@@ -85,3 +85,19 @@ def test_a_bundles_variant_beside_it_is_a_copy_and_a_library_of_one_api_per_modu
     index = RootIndex(tmp_path, use_cache=False)
     index.build()
     assert copy_files(u for f in index.files.values() for u in f.units) == {"browser/pkg.runtime.esm-browser.js"}
+
+
+def test_parallel_builds_one_level_down_are_copies_even_of_one_function(tmp_path: Path):
+    """uuid ships `dist/esm/`, `dist/cjs/`, `dist/esm-browser/` and `dist/cjs-browser/`: the same
+    modules, one function each, below directories named for module formats. ES modules are kept;
+    a module whose browser build differs (its own md5) stays."""
+    for tree in ("esm", "cjs", "esm-browser"):
+        (tmp_path / "release" / tree).mkdir(parents=True)
+        (tmp_path / "release" / tree / "v3.js").write_text("export function v3(name) {\n  return hash(name, 3);\n}\n")
+        md5 = "createHash('md5')" if "browser" not in tree else "wordsToMd5(bytes)"
+        (tmp_path / "release" / tree / "md5.js").write_text(f"export function md5(bytes) {{\n  return {md5};\n}}\n")
+    (tmp_path / "release" / "esm-browser" / "md5.js").write_text("function md5ii(a) {\n  return a;\n}\nexport function md5(bytes) {\n  return md5ii(bytes);\n}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {
+        "release/cjs/v3.js", "release/esm-browser/v3.js", "release/cjs/md5.js"}

@@ -85,10 +85,19 @@ LATE_BUILD_TREES = ("amd", "umd", "system", "browser", "bundles")
 
 def _tree_rank(path: str) -> tuple[int, int, str]:
     """Where a built file's tree stands: the shallower first (a tree at the root before a copy of it
-    one directory down), then by its top directory's format."""
-    top = path.partition("/")[0]
-    rank = BUILD_TREE_ORDER.index(top) if top in BUILD_TREE_ORDER else len(BUILD_TREE_ORDER) + (top in LATE_BUILD_TREES)
-    return path.count("/"), rank, path
+    one directory down), then by its build directory's format (its top directory's, or the first
+    directory named for a format: `dist/esm/` before `dist/cjs/`)."""
+    dirs = path.split("/")[:-1]
+    tree = next((d for d in dirs if _format_of(d)), dirs[0] if dirs else "")
+    fmt = _format_of(tree) or tree
+    rank = BUILD_TREE_ORDER.index(fmt) if fmt in BUILD_TREE_ORDER else len(BUILD_TREE_ORDER) + (fmt in LATE_BUILD_TREES)
+    return path.count("/"), 2 * rank + (tree != fmt), path  # `esm/` before `esm-browser/`
+
+
+def _format_of(directory: str) -> str:
+    """The module format a build directory is named for (`esm`, `cjs-browser` → `cjs`), or ""."""
+    head = directory.split("-", 1)[0].split("_", 1)[0]
+    return head if head in BUILD_TREE_ORDER or head in LATE_BUILD_TREES else ""
 
 
 def build_twins(units: Iterable[Unit]) -> frozenset[str]:
@@ -103,10 +112,15 @@ def build_twins(units: Iterable[Unit]) -> frozenset[str]:
     twins = set()
     for path in sorted(names, key=_tree_rank):
         own = names[path]
-        if len(own) < TWIN_MIN_NAMES:
+        parts = path.split("/")
+        # parallel builds one level down too (`dist/esm/v3.js` beside `dist/cjs/v3.js`): below directories
+        # named for module formats, a module of one function is a twin as well
+        formats = ["/".join(parts[:i] + ["*"] + parts[i + 1 :]) for i in range(len(parts) - 1) if _format_of(parts[i])]
+        if len(own) < TWIN_MIN_NAMES and not formats:
             continue
         _, below, rest = path.partition("/")
-        keys = (path, rest) if below else (path,)
+        keys = ([path, rest] if below else [path]) if len(own) >= TWIN_MIN_NAMES else []
+        keys += formats
         if any(len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) for key in keys for k in kept[key]):
             twins.add(path)
             continue
