@@ -97,6 +97,11 @@ def test_parallel_builds_one_level_down_are_copies_even_of_one_function(tmp_path
         md5 = "createHash('md5')" if "browser" not in tree else "wordsToMd5(bytes)"
         (tmp_path / "release" / tree / "md5.js").write_text(f"export function md5(bytes) {{\n  return {md5};\n}}\n")
     (tmp_path / "release" / "esm-browser" / "md5.js").write_text("function md5ii(a) {\n  return a;\n}\nexport function md5(bytes) {\n  return md5ii(bytes);\n}\n")
+    # a platform's own implementation under the same name, a body of its own: no twin
+    (tmp_path / "platform" / "node").mkdir(parents=True)
+    (tmp_path / "platform" / "browser").mkdir(parents=True)
+    (tmp_path / "platform" / "node" / "fs.js").write_text("export function read(p) {\n  return require('fs').readFileSync(p);\n}\n")
+    (tmp_path / "platform" / "browser" / "fs.js").write_text("export function read(p) {\n  const r = new XMLHttpRequest();\n  r.open('GET', p, false);\n  return r.send();\n}\n")
     index = RootIndex(tmp_path, use_cache=False)
     index.build()
     assert copy_files(u for f in index.files.values() for u in f.units) == {

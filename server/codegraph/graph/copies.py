@@ -105,11 +105,18 @@ def build_twins(units: Iterable[Unit]) -> frozenset[str]:
     the root: `browser/x.js` beside `x.js`), defines much the same as: all but the best placed
     (`_tree_rank`) of each such set."""
     names: dict[str, set[str]] = defaultdict(set)
+    spans: dict[str, dict[str, int]] = defaultdict(dict)
     for u in units:
         if u.path.endswith(BUILT_SUFFIXES) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
             names[u.path].add(u.qualname)
+            spans[u.path].setdefault(u.qualname, u.end_line - u.start_line)
     kept: dict[str, list[str]] = defaultdict(list)  # a path, or a path below its top directory → kept files there
     twins = set()
+
+    def same_bodies(a: str, b: str) -> bool:  # as long, line for line: a platform's own variant is not
+        common = names[a] & names[b]
+        return sum(spans[a][q] == spans[b][q] for q in common) >= TWIN_SHARE * len(common)
+
     for path in sorted(names, key=_tree_rank):
         own = names[path]
         parts = path.split("/")
@@ -120,10 +127,11 @@ def build_twins(units: Iterable[Unit]) -> frozenset[str]:
             continue
         _, below, rest = path.partition("/")
         keys = ([path, rest] if below else [path]) if len(own) >= TWIN_MIN_NAMES else []
-        keys += formats
-        if any(len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) for key in keys for k in kept[key]):
+        if any(len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) for key in keys for k in kept[key]) or any(
+                len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) and same_bodies(path, k) for key in formats for k in kept[key]):
             twins.add(path)
             continue
+        keys += formats
         for key in keys:
             kept[key].append(path)
     return frozenset(twins)
