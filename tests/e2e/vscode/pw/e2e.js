@@ -17,7 +17,7 @@ const OUTPUT_LOG = () => {
 const CS_URL = process.env.CS_URL || `http://127.0.0.1:${process.env.CS_PORT || 8765}/?folder=${WS}`;
 const QUERY = process.env.E2E_QUERY || "handle_request";
 // What the explore answer must show: the queried function's source, in a file section.
-const EXPECT_SOURCE = process.env.E2E_EXPECT_SOURCE || "def handle_request(raw: str) -> str:";
+const EXPECT_SOURCE = process.env.E2E_EXPECT_SOURCE || "def handle_request(raw: str, store=STORE) -> str:";
 const EXPECT_FILE = process.env.E2E_EXPECT_FILE || "app/service.py";
 const QUESTION = process.env.E2E_QUESTION || "How is an order stored?";
 const PACK_SECTIONS = (process.env.E2E_PACK_SECTIONS || "Components|Facts|Source").split("|");
