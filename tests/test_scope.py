@@ -131,6 +131,14 @@ def test_a_package_whose_files_outside_its_build_are_doors_into_it_is_indexed_fr
     index = indexed(r)
     assert skipped(index)["dist/"] == "build output" and "src/command.ts" in index.files
 
+    r = tmp_path / "bundled"  # a little TypeScript compiled into a large bundle: still the source
+    write(r, "package.json", '{"main": "./dist/index.js"}\n')
+    for name in ("index", "command", "factory", "parse"):
+        write(r, f"src/{name}.ts", f"export function {name}(argv) {{\n  return argv;\n}}\n")
+    write(r, "dist/index.js", body * 3)
+    index = indexed(r)
+    assert skipped(index)["dist/"] == "build output" and "src/command.ts" in index.files
+
 
 def test_a_package_named_like_build_output_below_a_jvm_source_root_is_source(root):
     """`src/commonMain/kotlin/acme/ui/target/Target.kt` is the library's `acme.ui.target` package; the

@@ -44,6 +44,7 @@ ONLY_BUILT_FILES = 3
 # the build's code (yargs: `index.cjs` requiring `./build/index.cjs`, a few platform shims). Source
 # beside its build (a TypeScript `src/` compiled to `dist/`) is as large as the build: it stays the code.
 SHIM_FILES, SHIM_SHARE = 16, 0.25
+_TS_SOURCE, _TS_DECLARATION = (".ts", ".tsx", ".mts", ".cts"), (".d.ts", ".d.mts", ".d.cts")
 _INTO_BUILD = re.compile(rb"""(?:require\(|from\s|import\(?)\s*['"]\.{1,2}/(?:dist|build|out)/""")
 # Below a JVM source root (`src/<source set>/kotlin/…`) every directory is a package: `acme/ui/target`
 # holds the library's `Target` types, not a build's output.
@@ -377,6 +378,8 @@ class Scope:
         """Whether the files found outside the build directories are doors into them: the package.json
         publishes from a build directory or from a file that imports from one, and those files hold
         under SHIM_SHARE of the bytes the build's code files hold."""
+        if any(rel.endswith(_TS_SOURCE) and not rel.endswith(_TS_DECLARATION) for rel in outside):
+            return False  # TypeScript beside a build is the source the build was compiled from, however small
         targets = self._manifest_targets()
         into = any(t.startswith(d + "/") for t in targets for d in dirs)
         for t in targets:
