@@ -100,23 +100,30 @@ def _format_of(directory: str) -> str:
     return head if head in BUILD_TREE_ORDER or head in LATE_BUILD_TREES else ""
 
 
-def build_twins(units: Iterable[Unit]) -> frozenset[str]:
-    """Built files that another built file, at the same path below a different top directory (or at
-    the root: `browser/x.js` beside `x.js`), defines much the same as: all but the best placed
-    (`_tree_rank`) of each such set."""
-    names: dict[str, set[str]] = defaultdict(set)
+def _built_definitions(units: Iterable[Unit]) -> dict[str, dict[str, int]]:
+    """Per built file, its definitions (qualified names of callables and types) and each one's length
+    in lines."""
     spans: dict[str, dict[str, int]] = defaultdict(dict)
     for u in units:
         if u.path.endswith(BUILT_SUFFIXES) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
-            names[u.path].add(u.qualname)
             spans[u.path].setdefault(u.qualname, u.end_line - u.start_line)
+    return spans
+
+
+def _same_bodies(own: dict[str, int], other: dict[str, int], share: float) -> bool:
+    """Whether `share` of the definitions the two files have in common are as long in both (line for
+    line): builds of one source are; a platform's own variant, or a module of the same API, is not."""
+    common = [q for q in own if q in other]
+    return sum(own[q] == other[q] for q in common) >= share * len(common)
+
+
+def build_twins(spans: dict[str, dict[str, int]]) -> frozenset[str]:
+    """Built files that another built file, at the same path below a different top directory (or at
+    the root: `browser/x.js` beside `x.js`), defines much the same as: all but the best placed
+    (`_tree_rank`) of each such set."""
+    names = {path: set(defined) for path, defined in spans.items()}
     kept: dict[str, list[str]] = defaultdict(list)  # a path, or a path below its top directory → kept files there
     twins = set()
-
-    def same_bodies(a: str, b: str) -> bool:  # as long, line for line: a platform's own variant is not
-        common = names[a] & names[b]
-        return sum(spans[a][q] == spans[b][q] for q in common) >= TWIN_SHARE * len(common)
-
     for path in sorted(names, key=_tree_rank):
         own = names[path]
         parts = path.split("/")
@@ -128,7 +135,8 @@ def build_twins(units: Iterable[Unit]) -> frozenset[str]:
         _, below, rest = path.partition("/")
         keys = ([path, rest] if below else [path]) if len(own) >= TWIN_MIN_NAMES else []
         if any(len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) for key in keys for k in kept[key]) or any(
-                len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) and same_bodies(path, k) for key in formats for k in kept[key]):
+                len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) and _same_bodies(spans[path], spans[k], TWIN_SHARE)
+                for key in formats for k in kept[key]):
             twins.add(path)
             continue
         keys += formats
@@ -146,25 +154,17 @@ SIBLING_MIN_NAMES = 20
 SIBLING_SHARE = 0.8  # of the smaller file's definitions, and of those, as long as in the larger
 
 
-def sibling_bundles(units: Iterable[Unit]) -> frozenset[str]:
+def sibling_bundles(spans: dict[str, dict[str, int]]) -> frozenset[str]:
     """Built files of a directory whose definitions (qualified names, and their lengths in lines) a
     larger built file beside them holds almost all of: every such file but the largest (ties: the
     first by name)."""
-    spans: dict[str, dict[str, int]] = defaultdict(dict)
-    for u in units:
-        if u.path.endswith(BUILT_SUFFIXES) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
-            spans[u.path].setdefault(u.qualname, u.end_line - u.start_line)
     kept: dict[str, list[str]] = defaultdict(list)  # directory → the large files kept there
     copies = set()
     for path in sorted((p for p, n in spans.items() if len(n) >= SIBLING_MIN_NAMES), key=lambda p: (-len(spans[p]), p)):
         own, directory = spans[path], path.rpartition("/")[0]
-        for k in kept[directory]:
-            other = spans[k]
-            common = [q for q in own if q in other]
-            same = sum(own[q] == other[q] for q in common)
-            if len(common) >= SIBLING_SHARE * len(own) and same >= SIBLING_SHARE * len(common):
-                copies.add(path)
-                break
+        if any(sum(q in spans[k] for q in own) >= SIBLING_SHARE * len(own) and _same_bodies(own, spans[k], SIBLING_SHARE)
+               for k in kept[directory]):
+            copies.add(path)
         else:
             kept[directory].append(path)
     return frozenset(copies)
@@ -173,7 +173,8 @@ def sibling_bundles(units: Iterable[Unit]) -> frozenset[str]:
 def copy_files(units: Iterable[Unit]) -> frozenset[str]:
     """Bundles, build twins and bundle variants: the files both engines leave out like tests."""
     every = list(units)
-    twins = build_twins(every) | sibling_bundles(every)
+    spans = _built_definitions(every)
+    twins = build_twins(spans) | sibling_bundles(spans)
     # bundles among what is left: each module of two parallel builds defines its names in the other
     # build too, and with three or four builds they reach ten files — the module itself is no bundle
     return twins | bundle_copies(u for u in every if u.path not in twins)

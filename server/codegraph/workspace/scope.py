@@ -381,35 +381,39 @@ class Scope:
         if any(rel.endswith(_TS_SOURCE) and not rel.endswith(_TS_DECLARATION) for rel in outside):
             return False  # TypeScript beside a build is the source the build was compiled from, however small
         targets = self._manifest_targets()
-        into = any(t.startswith(d + "/") for t in targets for d in dirs)
-        for t in targets:
-            if into:
-                break
-            if t in outside:
-                try:
-                    with open(self.root / t, "rb") as fh:
-                        into = bool(_INTO_BUILD.search(fh.read(200_000)))
-                except OSError:
-                    pass
-        if not into:
+        if not (any(t.startswith(d + "/") for t in targets for d in dirs)
+                or any(t in outside and self._imports_from_build(t) for t in targets)):
             return False
-        shim_bytes = sum(self._size(rel) for rel in outside)
-        build_bytes, budget = 0, 20_000  # entries to look at: a build is read whole only when admitted
+        shim_bytes = sum(self._size(self.root / rel) for rel in outside)
+        return shim_bytes < SHIM_SHARE * self._code_bytes(dirs, enough=shim_bytes / SHIM_SHARE)
+
+    def _imports_from_build(self, rel: str) -> bool:
+        try:
+            with open(self.root / rel, "rb") as fh:
+                return bool(_INTO_BUILD.search(fh.read(200_000)))
+        except OSError:
+            return False
+
+    def _code_bytes(self, dirs: list[str], enough: float) -> int:
+        """The bytes of the code files below `dirs` (declarations and bundles left out), counted until
+        they pass `enough` or 20,000 entries were looked at: a build is read whole only when admitted."""
+        total, budget = 0, 20_000
         for d in dirs:
             for top, subdirs, names in os.walk(self.root / d):
                 subdirs[:] = [x for x in subdirs if x not in ("node_modules", ".git")]
                 for name in names:
-                    budget -= 1
                     if (spec_for_path(name, self.config.languages) is not None and not GENERATED_NAME.search(name)
-                            and not name.endswith((".d.ts", ".d.cts", ".d.mts"))):  # declarations are no code
-                        build_bytes += self._size(os.path.relpath(os.path.join(top, name), self.root))
-                if budget <= 0 or shim_bytes < SHIM_SHARE * build_bytes:
-                    return shim_bytes < SHIM_SHARE * build_bytes
-        return shim_bytes < SHIM_SHARE * build_bytes
+                            and not name.endswith(_TS_DECLARATION)):
+                        total += self._size(os.path.join(top, name))
+                budget -= len(names)
+                if budget <= 0 or total > enough:
+                    return total
+        return total
 
-    def _size(self, rel: str) -> int:
+    @staticmethod
+    def _size(path) -> int:
         try:
-            return os.stat(self.root / rel).st_size
+            return os.stat(path).st_size
         except OSError:
             return 0
 
