@@ -73,6 +73,13 @@ MODULE_FORMAT_COPY = re.compile(r"\.[cm]js$")
 # a build's second format named by an infix: `index.esm.js`, `index.cjs.js`, `index.modern.mjs` beside `index.js`
 MODULE_FORMAT_INFIX = re.compile(r"\.(?:esm|cjs|modern|es)\.[cm]?js$")
 MODULE_FORMAT_REASON = "module-format copy (the same module's .js, or its .mjs, is indexed)"
+# A compiler or bundler writes `x.js.map` beside the `x.js` it emits (Source Map v3); the map's
+# `sources` name the files it was compiled from. When every one of them is in the workspace (a
+# TypeScript `src/` shipped beside its `lib/commonjs/` and `lib/module/` builds), the built file
+# repeats code that is indexed. A map whose sources are absent (only the build is shipped) keeps it.
+BUILT_WITH_MAP = (".js", ".mjs", ".cjs")
+SOURCE_MAP_MAX_BYTES = 10_000_000
+COMPILED_COPY_REASON = "compiled copy (its source map's sources are indexed)"
 # a mark written as a value (this module's own pattern below, assigned to a name) marks nothing
 _ASSIGNMENT = re.compile(rb"\s*[a-z_][\w.]*\s*(?::[^=\n]*)?=[^=]")
 GENERATED_MARK = re.compile(
@@ -288,7 +295,42 @@ class Scope:
             return ignored
         if size is not None and size > self.config.max_file_bytes:
             return oversize_reason(self.config.max_file_bytes)
+        if name.endswith(BUILT_WITH_MAP) and self._compiled_from_workspace(rel):
+            return COMPILED_COPY_REASON
         return None
+
+    def _compiled_from_workspace(self, rel: str) -> bool:
+        """Whether `rel` has a source map beside it whose sources are all other files of the
+        workspace in scope by their names (a source outside the root, or an unreadable map: no)."""
+        map_path = self.root / (rel + ".map")
+        try:
+            if os.stat(map_path).st_size > SOURCE_MAP_MAX_BYTES:
+                return False
+            with open(map_path, "rb") as fh:
+                source_map = json.loads(fh.read())
+        except (OSError, ValueError):
+            return False
+        sources = source_map.get("sources") if isinstance(source_map, dict) else None
+        root = source_map.get("sourceRoot") or "" if isinstance(source_map, dict) else ""
+        if not isinstance(sources, list) or not sources or not isinstance(root, str):
+            return False
+        here = rel.rpartition("/")[0]
+        for source in sources:
+            if not isinstance(source, str) or ":" in source or ":" in root:
+                return False  # `webpack://…`, `file:///…`: not a path in this workspace
+            src = os.path.normpath(os.path.join(here, root, source)).replace(os.sep, "/")
+            if src == rel or src.startswith("../") or src == ".." or os.path.isabs(src):
+                return False
+            if not os.path.isfile(self.root / src) or self._source_out_of_scope(src):
+                return False
+        return True
+
+    def _source_out_of_scope(self, rel: str) -> bool:
+        parts = rel.split("/")
+        if any(self.dir_reason("/".join(parts[:depth])) for depth in range(1, len(parts))):
+            return True
+        name = parts[-1]
+        return spec_for_path(rel, self.config.languages) is None or bool(GENERATED_NAME.search(name)) or self._ignored(rel, False) is not None
 
     def language_of(self, rel: str) -> str | None:
         spec = spec_for_path(rel, self.config.languages)
