@@ -61,6 +61,10 @@ def _excluded_dir(rel_dir: str) -> str | None:
     return reason
 
 
+# `cargo vendor` writes this file into every crate it copies into a project (`vendor/`, or any
+# directory `.cargo/config.toml` names): the crate is a dependency's code, not the project's.
+CARGO_CHECKSUM = ".cargo-checksum.json"
+VENDORED_CRATE_REASON = "vendored code (a crate cargo vendor copied)"
 LOCKFILES = {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "Cargo.lock", "go.sum", "uv.lock", "Pipfile.lock", "composer.lock", "Gemfile.lock"}
 GENERATED_NAME = re.compile(
     r"(\.min\.(js|mjs|cjs|css)$|\.bundle\.js$|\.(umd|iife|global)\.[cm]?js$|_pb2(_grpc)?\.pyi?$|\.pb\.go$|\.pb\.gw\.go$|"
@@ -191,6 +195,7 @@ class Scope:
         self._chains: dict[str, tuple[tuple[str, IgnoreRules], ...]] = {}
         # build directories the last walk took as the code: the project ships nothing else
         self.admitted: frozenset[str] = frozenset()
+        self._vendored: dict[str, bool] = {}  # dir rel path → whether `cargo vendor` copied it
 
     # ---- single-path decisions -------------------------------------------------
     def relpath(self, abspath: Path | str) -> str | None:
@@ -264,7 +269,17 @@ class Scope:
             return "secret-bearing directory"
         if name.endswith(".egg-info"):
             return "build output"
+        if self._vendored_crate(rel):
+            return VENDORED_CRATE_REASON
         return self._ignored(rel, True)
+
+    def _vendored_crate(self, rel_dir: str) -> bool:
+        """Whether `rel_dir` (below the root) is a crate `cargo vendor` copied: it writes a
+        `.cargo-checksum.json` into each (orjson's sdist ships 36 of them below `include/cargo/`)."""
+        known = self._vendored.get(rel_dir)
+        if known is None:
+            known = self._vendored[rel_dir] = bool(rel_dir) and os.path.isfile(self.root / rel_dir / CARGO_CHECKSUM)
+        return known
 
     def file_reason(self, rel: str, size: int | None = None) -> str | None:
         """Why a file is out of scope by its name and size alone (None = in scope so far), or for a
@@ -275,7 +290,7 @@ class Scope:
         parts = rel.split("/")[:-1]
         if any(part in SECRET_DIRS for part in parts) or any(
             part in EXCLUDED_DIRS and self._excluded_dir_here("/".join(parts[: i + 1])) for i, part in enumerate(parts)
-        ):
+        ) or any(self._vendored_crate("/".join(parts[: i + 1])) for i in range(len(parts))):
             return "inside an excluded directory"
         if spec_for_path(rel, self.config.languages) is None:
             return "unsupported language"
@@ -383,6 +398,7 @@ class Scope:
         (and parses) files while the walk goes on. Nothing a path holds can stop the walk: a
         failure deciding one path skips that path with the failure as its reason."""
         self.admitted = frozenset()  # decided afresh by every walk
+        self._vendored.clear()
         seen = 0
         try:
             st = os.stat(self.root)
