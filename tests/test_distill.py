@@ -103,6 +103,38 @@ def test_console_script_is_a_declared_tier_one_entry() -> None:
     assert any("declared entry `notes` → `notes.cli:main`" in t for t in facts)
 
 
+@pytest.mark.parametrize("manifest, text", [
+    ("setup.cfg", "[metadata]\nname = notes\n\n[options.entry_points]\nconsole_scripts =\n    notes = notes.cli:main\n"),
+    ("setup.py", "from setuptools import setup\nsetup(name='notes', entry_points={'console_scripts': ['notes = notes.cli:main [color]']})\n"),
+    ("setup.py", "import setuptools\nENTRY = {'console_scripts': 'notes = notes.cli:main'}\nsetuptools.setup(entry_points=ENTRY)\n"),
+    ("setup.py", 'from setuptools import setup\nsetup(entry_points="""\n[console_scripts]\nnotes=notes.cli:main\n""")\n'),
+])
+def test_setuptools_entry_points_are_declared_entries(tmp_path: Path, manifest: str, text: str) -> None:
+    """Most Python repositories older than `[project.scripts]` declare their commands to setuptools
+    (`setup.cfg`'s `[options.entry_points]`, or `setup(entry_points=…)`, read without running it)."""
+    root = tmp_path / "ws"
+    (root / "notes").mkdir(parents=True)
+    (root / "notes" / "__init__.py").write_text("")
+    (root / "notes" / "cli.py").write_text("def main():\n    return run()\n\n\ndef run():\n    return 0\n")
+    (root / manifest).write_text(text)
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    _, entries, _, _, _ = engine._analysis(index, lambda: False)
+    assert [(e.manifest, e.name, e.target, e.unit) for e in entries] == [(manifest, "notes", "notes.cli:main", "notes/cli.py::main")]
+
+
+@pytest.mark.parametrize("text", ["setup(entry_points=compute())\n", "setup(\n", "def setup(:\n", "x = 1\n", "setup(entry_points={'console_scripts': [1, None]})\n"])
+def test_a_setup_py_that_declares_nothing_readable_declares_no_entry(tmp_path: Path, text: str) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "cli.py").write_text("def main():\n    return 0\n")
+    (root / "setup.py").write_text(text)
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    _, entries, _, _, _ = engine._analysis(index, lambda: False)
+    assert entries == []
+
+
 def test_package_json_dist_main_maps_to_source() -> None:
     """The manifest's `dist/index.js` lands on its source file, whose callable carries the entry signal
     (whether the selection keeps it is the fitted score's call)."""

@@ -1,4 +1,5 @@
-"""Declared entry points from manifests in scope: `pyproject.toml` scripts, `package.json` main/bin.
+"""Declared entry points from manifests in scope: `pyproject.toml` scripts (and the entry points
+setuptools' `setup.cfg` and `setup.py` declare), `package.json` main/bin.
 
 The one place distill reads files that are not indexed source; it reads only manifests in the
 root or in directories that hold indexed files, never secrets, and never follows a target
@@ -111,7 +112,7 @@ def declared_entries(index) -> list[DeclaredEntry]:
     """Every entry point declared by a manifest in scope, in stable order."""
     found: list[DeclaredEntry] = []
     for d in _manifest_dirs(index):
-        for name in ("pyproject.toml", "package.json"):
+        for name in ("pyproject.toml", "setup.cfg", "setup.py", "package.json"):
             rel = f"{d}/{name}" if d else name
             if not os.path.lexists(os.path.join(index.root, rel)):  # most directories hold none: one lstat, not three realpaths
                 continue
@@ -119,7 +120,7 @@ def declared_entries(index) -> list[DeclaredEntry]:
             if data is None:
                 continue
             try:
-                found += _python_targets(index, rel, data) if name == "pyproject.toml" else _js_targets(index, rel, d, data)
+                found += _js_targets(index, rel, d, data) if name == "package.json" else _python_targets(index, rel, data)
             except (ValueError, TypeError, AttributeError) as exc:  # a wrongly typed manifest is a gap, not a failure
                 log.warning("manifest %s skipped: %s", rel, exc)
     return sorted(set(found), key=lambda e: (e.manifest, e.name, e.target))

@@ -9,6 +9,8 @@ never an exception, and never waits longer than reading and parsing the capped b
 
 from __future__ import annotations
 
+import ast
+import configparser
 import json
 import os
 import stat
@@ -54,7 +56,8 @@ def read_manifest(root: Path, rel: str) -> tuple[bytes | None, str]:
 
 
 def parse_manifest(name: str, data: bytes) -> tuple[dict[str, Any] | None, str]:
-    """A TOML or JSON manifest's top-level table, or (None, why it is unusable)."""
+    """A TOML or JSON manifest's top-level table, or (None, why it is unusable). setuptools'
+    `setup.cfg` and `setup.py` answer as the `pyproject.toml` that declares the same entry points."""
     if b"\x00" in data[:8192]:
         return None, "binary"
     try:
@@ -66,6 +69,10 @@ def parse_manifest(name: str, data: bytes) -> tuple[dict[str, Any] | None, str]:
             if tomllib is None:  # pragma: no cover
                 return None, "no TOML reader on Python 3.10"
             doc: Any = tomllib.loads(text)
+        elif name.endswith("setup.cfg"):
+            doc = _as_pyproject(_setup_cfg_entry_points(text))
+        elif name.endswith("setup.py"):
+            doc = _as_pyproject(_setup_py_entry_points(text))
         else:
             doc = json.loads(text)
     except RecursionError:
@@ -75,6 +82,70 @@ def parse_manifest(name: str, data: bytes) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(doc, dict):
         return None, f"top level is {type(doc).__name__}, not a table"
     return doc, ""
+
+
+def _as_pyproject(groups: dict[str, dict[str, str]]) -> dict[str, Any]:
+    return {"project": {"entry-points": groups}}
+
+
+def _entry_lines(lines) -> dict[str, str]:
+    """`name = module:attr [extra]` lines (setuptools' entry point syntax) → {name: "module:attr"}."""
+    found: dict[str, str] = {}
+    for line in lines:
+        name, eq, target = str(line).partition("=")
+        target = target.split("[", 1)[0].strip()
+        if eq and name.strip() and target:
+            found[name.strip()] = target
+    return found
+
+
+def _setup_cfg_entry_points(text: str) -> dict[str, dict[str, str]]:
+    """The `[options.entry_points]` section of a `setup.cfg`: each key a group, its value the lines."""
+    cfg = configparser.ConfigParser(interpolation=None, strict=False)
+    cfg.optionxform = str  # type: ignore[assignment,method-assign]  # names keep their case
+    cfg.read_string(text)
+    if not cfg.has_section("options.entry_points"):
+        return {}
+    return {group: _entry_lines(value.splitlines()) for group, value in cfg.items("options.entry_points")}
+
+
+def _setup_py_entry_points(text: str) -> dict[str, dict[str, str]]:
+    """The `entry_points=` a `setup.py` hands to `setup(…)`, read without running it: a literal,
+    or a module-level name bound to one (`{"console_scripts": ["tool = pkg.cli:main"]}`, or the
+    same as one INI-style string). Anything computed declares nothing."""
+    tree = ast.parse(text)
+    literals: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            literals[node.targets[0].id] = node.value
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if func != "setup":
+            continue
+        for kw in node.keywords:
+            if kw.arg != "entry_points":
+                continue
+            value = literals.get(kw.value.id, kw.value) if isinstance(kw.value, ast.Name) else kw.value
+            try:
+                declared = ast.literal_eval(value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return {}
+            if isinstance(declared, str):
+                return _ini_entry_points(declared)
+            if isinstance(declared, dict):
+                return {str(group): _entry_lines([lines] if isinstance(lines, str) else lines)
+                        for group, lines in declared.items() if isinstance(lines, (str, list, tuple))}
+    return {}
+
+
+def _ini_entry_points(text: str) -> dict[str, dict[str, str]]:
+    """setuptools' INI form of entry points (`[console_scripts]` then `name = target` lines)."""
+    cfg = configparser.ConfigParser(interpolation=None, strict=False)
+    cfg.optionxform = str  # type: ignore[assignment,method-assign]
+    cfg.read_string(text)
+    return {group: _entry_lines(f"{k} = {v}" for k, v in cfg.items(group)) for group in cfg.sections()}
 
 
 def load_manifest(root: Path, rel: str) -> tuple[dict[str, Any] | None, str]:
