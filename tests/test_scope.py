@@ -140,6 +140,25 @@ def test_a_package_whose_files_outside_its_build_are_doors_into_it_is_indexed_fr
     assert skipped(index)["dist/"] == "build output" and "src/command.ts" in index.files
 
 
+def test_declarations_beside_a_shipped_build_do_not_make_it_source(tmp_path):
+    """vite ships its code in `dist/`, beside a `bin/` of two small scripts and twenty type
+    declarations (`types/*.d.ts`, `client.d.ts`): the declarations describe the build, they are no
+    code of their own. Counted as files outside, they kept `dist/` out and left 44 declarations indexed."""
+    body = "".join(f"export function step{i}(argv) {{\n  return argv + {i};\n}}\n" for i in range(40))
+    r = tmp_path / "pkg"
+    write(r, "package.json", '{"bin": {"tool": "bin/tool.js"}, "exports": {".": "./dist/node/index.js"}}\n')
+    write(r, "bin/tool.js", "import('../dist/node/cli.js');\n")
+    write(r, "bin/open.js", "export function open(url) {\n  return url;\n}\n")
+    for i in range(20):
+        write(r, f"types/t{i}.d.ts", f"export interface T{i} {{\n  id: string;\n}}\n")
+    write(r, "dist/node/index.js", body)
+    write(r, "dist/node/cli.js", body.replace("step", "cli"))
+    index = indexed(r)
+    assert {"dist/node/index.js", "dist/node/cli.js", "types/t0.d.ts"} <= set(index.files)
+    assert "dist/" not in skipped(index)
+
+
+
 def test_a_package_named_like_build_output_below_a_jvm_source_root_is_source(root):
     """`src/commonMain/kotlin/acme/ui/target/Target.kt` is the library's `acme.ui.target` package; the
     module's own `build/` and `target/` beside `src/` stay build output."""

@@ -36,7 +36,8 @@ EXCLUDED_DIRS = {
 }
 # A package that ships only its build (an npm package's `dist/`, `build/` or `out/`): when the walk
 # finds no file in scope outside them — or at most this many, and the root's package.json publishes
-# from them — it takes those directories as the code.
+# from them — it takes those directories as the code. Type declarations outside (`types/*.d.ts`)
+# describe the build; they are not counted (vite: 14 of them beside `bin/`, its code all in `dist/`).
 SHIPPED_BUILD_DIRS = frozenset({"dist", "build", "out"})
 ONLY_BUILT_FILES = 3
 # ...or more of them, when they are thin doors into the build: the package.json's entries, or the
@@ -348,15 +349,18 @@ class Scope:
         except OSError:
             pass
         outside: list[str] = []
+        code = 0  # the files outside that are code: a declaration (`types/*.d.ts`) only describes the build's
         for rel, language in self._walk_from([""], result):
             seen += 1
-            if len(outside) <= SHIM_FILES:
-                outside.append(rel)
+            if not rel.endswith(_TS_DECLARATION):
+                code += 1
+                if len(outside) <= SHIM_FILES:
+                    outside.append(rel)
             yield rel, language
         built = sorted(d[:-1] for d, reason in result.skipped.items()
                        if reason == "build output" and d.endswith("/") and d[:-1].rsplit("/", 1)[-1] in SHIPPED_BUILD_DIRS)
-        if built and (seen == 0 or seen <= ONLY_BUILT_FILES and self._manifest_points_into(built)
-                      or seen <= SHIM_FILES and self._doors_into(built, outside)):
+        if built and (code == 0 or code <= ONLY_BUILT_FILES and self._manifest_points_into(built)
+                      or code <= SHIM_FILES and self._doors_into(built, outside)):
             # a package that ships only its build (an npm package's `dist/`): the build is the code
             self.admitted = frozenset(built)
             for d in built:
