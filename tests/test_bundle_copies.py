@@ -106,3 +106,19 @@ def test_parallel_builds_one_level_down_are_copies_even_of_one_function(tmp_path
     index.build()
     assert copy_files(u for f in index.files.values() for u in f.units) == {
         "release/cjs/v3.js", "release/esm-browser/v3.js", "release/cjs/md5.js"}
+
+
+def test_a_second_build_in_a_format_directory_inside_the_first_is_a_copy(tmp_path: Path):
+    """hono ships its ES modules in `dist/` and the same modules as CommonJS in `dist/cjs/`: the second
+    build one directory below the first, in a directory named for its format. Explore showed each
+    module twice (`dist/hono-base.js`, `dist/cjs/hono-base.js`). A module of one function is a twin
+    too; a directory of another name inside the build (`dist/router/`) holds modules of its own."""
+    for tree in ("release", "release/cjs"):
+        (tmp_path / tree / "router").mkdir(parents=True)
+        (tmp_path / tree / "base.js").write_text("export class Base {\n  route(p) { return p; }\n  fetch(r) { return this.route(r); }\n}\n")
+        (tmp_path / tree / "compose.js").write_text("export function compose(fns) {\n  return fns;\n}\n")
+    (tmp_path / "release" / "router" / "base.js").write_text("export class Base {\n  route(p) { return p; }\n  fetch(r) { return this.route(r); }\n}\n")
+    (tmp_path / "release" / "router" / "compose.js").write_text("export function compose(fns) {\n  return fns;\n}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"release/cjs/base.js", "release/cjs/compose.js"}

@@ -119,10 +119,12 @@ def _same_bodies(own: dict[str, int], other: dict[str, int], share: float) -> bo
 
 def build_twins(spans: dict[str, dict[str, int]]) -> frozenset[str]:
     """Built files that another built file, at the same path below a different top directory (or at
-    the root: `browser/x.js` beside `x.js`), defines much the same as: all but the best placed
+    the root: `browser/x.js` beside `x.js`; or with a directory named for a module format taken out:
+    `dist/cjs/x.js` beside `dist/x.js`), defines much the same as: all but the best placed
     (`_tree_rank`) of each such set."""
     names = {path: set(defined) for path, defined in spans.items()}
     kept: dict[str, list[str]] = defaultdict(list)  # a path, or a path below its top directory → kept files there
+    placed: set[str] = set()  # the kept files, for a build one directory below one of them
     twins = set()
     for path in sorted(names, key=_tree_rank):
         own = names[path]
@@ -130,7 +132,15 @@ def build_twins(spans: dict[str, dict[str, int]]) -> frozenset[str]:
         # parallel builds one level down too (`dist/esm/v3.js` beside `dist/cjs/v3.js`): below directories
         # named for module formats, a module of one function is a twin as well
         formats = ["/".join(parts[:i] + ["*"] + parts[i + 1 :]) for i in range(len(parts) - 1) if _format_of(parts[i])]
+        # ...and a second build in a directory named for its format inside the first (`dist/cjs/v3.js`
+        # beside `dist/v3.js`)
+        inside = ["/".join(parts[:i] + parts[i + 1 :]) for i in range(len(parts) - 1) if _format_of(parts[i])]
+        if any(k in placed and len(own & names[k]) >= TWIN_SHARE * len(own | names[k])
+               and _same_bodies(spans[path], spans[k], TWIN_SHARE) for k in inside):
+            twins.add(path)
+            continue
         if len(own) < TWIN_MIN_NAMES and not formats:
+            placed.add(path)
             continue
         _, below, rest = path.partition("/")
         keys = ([path, rest] if below else [path]) if len(own) >= TWIN_MIN_NAMES else []
@@ -139,6 +149,7 @@ def build_twins(spans: dict[str, dict[str, int]]) -> frozenset[str]:
                 for key in formats for k in kept[key]):
             twins.add(path)
             continue
+        placed.add(path)
         keys += formats
         for key in keys:
             kept[key].append(path)
