@@ -402,7 +402,8 @@ def module_statements(root: Node) -> list[ModuleStatement]:
 # overload list (`{ <A>(f: F): G \n <A>(self: S, f: F): G }`) as a comparison. Both make it
 # drop whole files (185 of effect 4.1's 572). We blank the modifiers and turn the indentation
 # space before such a signature into the `;` separator: same length, same lines, same offsets.
-_VARIANCE = re.compile(rb"(?<=[<,])(\s*)((?:in\s+out|out|in|const)\s+)(?=[A-Za-z_$])")
+# (a comment may stand before the modifier: `<\n  /** @ts-ignore Cast variance */\n  out T extends …`)
+_VARIANCE = re.compile(rb"(?<=[<,])((?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*(?=\n))*)((?:in\s+out|out|in|const)\s+)(?=[A-Za-z_$])")
 _LINE_CALL_SIGNATURE = re.compile(rb"(?<=[^\s=(,:|&{;])(?<!=>)(\r?\n)([ \t]+)(?=<(?:[A-Za-z_$][^\n]*>\s*\(|[ \t]*\r?\n))")
 
 
