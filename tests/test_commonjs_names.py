@@ -179,3 +179,17 @@ def test_an_anonymous_class_is_named_by_what_holds_it_and_a_chained_export_binds
     assert targets(index, "lib/server.js", "rebuild") == ["lib/route.js::internals.Route.rebuild"]
     assert targets(index, "lib/server.js", "make") == ["lib/toolkit.js::Manager.make"]
     assert targets(index, "lib/server.js", "create") == ["lib/application.js::createApplication"]
+
+
+def test_a_function_assigned_to_a_member_has_its_parameters(tmp_path):
+    """`exports.f = function (a, b)`, `T.prototype.m = function (x)`: the function is the assignment's
+    right side, and its parameters were not read (no names, no arity): a parameter did not shadow the
+    module's names of the same spelling."""
+    index = index_of(tmp_path, {"lib/m.js": (
+        "exports.f = function (a, { b }, ...rest) { return a; };\n"
+        "function T() {}\n"
+        "T.prototype.m = function (x) { return x; };\n"
+        "T.make = (y, z) => y + z;\n")})
+    params = {u.qualname: (u.param_names, u.params) for u in index.files["lib/m.js"].units}
+    assert params["f"] == (("a", "rest"), 3)
+    assert params["T.m"] == (("x",), 1) and params["T.make"] == (("y", "z"), 2)
