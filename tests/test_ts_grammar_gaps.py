@@ -41,3 +41,30 @@ def test_comments_before_a_type_parameter_are_read_in_linear_time():
     start = time.monotonic()
     assert typescript_preprocess(source) == source
     assert time.monotonic() - start < 1.0
+
+
+# got and knex document each call signature of a callable type; a signature that starts its line
+# after a separator and a comment needs no second separator
+DOCUMENTED_SIGNATURES = """
+export type Paginate = {
+    /**
+    Same as `Paginate.each`.
+    */
+    <T, R = unknown>(url: string, options?: R): AsyncIterableIterator<T>;
+    each: <T>(url: string) => AsyncIterableIterator<T>;
+    // a note on the next overload
+    <T>(options: T): AsyncIterableIterator<T>
+    <T>(url: string, options: T): AsyncIterableIterator<T>;
+};
+export function paginate(url: string): Paginate {
+    return make(url);
+}
+export const make = (url: string): Paginate => null as unknown as Paginate;
+"""
+
+
+def test_a_documented_call_signature_that_starts_a_line_parses(tmp_path):
+    index = index_of(tmp_path, {"types.ts": DOCUMENTED_SIGNATURES})
+    facts = index.files["types.ts"]
+    assert facts.parse_errors == 0
+    assert {"paginate", "make"} <= {u.qualname for u in facts.units}

@@ -440,9 +440,31 @@ def _blank_variance(source: bytes) -> bytes:
     return _VARIANCE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), source)
 
 
+# after these (comments between them and the signature skipped) a signature needs no separator: a
+# second one (`{ /** doc */ ; <T>(…)`, `…;\n // note\n ; <T>(…)`) is itself an error
+_SEPARATED = frozenset(b"=(,:|&{;")
+
+
+def _previous_code_byte(source: bytes, at: int) -> int:
+    """The last byte before `at` that is code: whitespace, block comments and lines holding only a
+    line comment skipped; 0 at the start of the file."""
+    i = at
+    while i > 0:
+        if source[i - 1] in b" \t\r\n":
+            i -= 1
+        elif source.endswith(b"*/", 0, i) and (opened := source.rfind(b"/*", 0, i - 2)) >= 0:
+            i = opened
+        elif source[(line := source.rfind(b"\n", 0, i) + 1) : i].lstrip().startswith(b"//"):
+            i = line
+        else:
+            return source[i - 1]
+    return 0
+
+
 def typescript_preprocess(source: bytes) -> bytes:
     source = _blank_variance(source)
-    return _LINE_CALL_SIGNATURE.sub(lambda m: m.group(1) + b";" + m.group(2)[1:], source)
+    return _LINE_CALL_SIGNATURE.sub(
+        lambda m: m.group(0) if _previous_code_byte(source, m.start()) in _SEPARATED else m.group(1) + b";" + m.group(2)[1:], source)
 
 
 _MEMBER_REF = "(member_expression object: (_) @receiver property: (property_identifier) @name) @ref"
