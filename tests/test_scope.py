@@ -242,6 +242,23 @@ def test_minified_content_is_skipped_with_reason(root):
     assert skipped(indexed(root))["lib.js"].startswith("minified")
 
 
+def test_a_small_minified_javascript_module_is_skipped_and_wrapped_code_is_not(root):
+    """lit-html ships each module minified under its license comment (`static.js`: 996 bytes in nine
+    lines) beside its readable build in `development/`: too small for the average-line rule, and
+    distill named the minified `n` the package's entry point. Most of its bytes are in one line
+    over 500 chars; hand-written code wraps (a long line or two in a file of its own stays)."""
+    header = "/**\n * @license\n * Copyright 2017 Google LLC\n * SPDX-License-Identifier: BSD-3-Clause\n */\n"
+    minified = "import{html as t}from'./lit-html.js';" + "".join(f"const a{i}=t=>t+{i};" for i in range(40)) + "export{a0 as n};\n"
+    write(root, "static.js", header + minified + "//# sourceMappingURL=static.js.map\n")
+    write(root, "development/static.js", "export function n(t) {\n  return t;\n}\n")
+    long_line = "export const PATTERN = /" + "a|" * 300 + "b/;\n"
+    write(root, "pattern.js", long_line + "".join(f"export function f{i}(x) {{\n  return PATTERN.test(x) + {i};\n}}\n" for i in range(20)))
+    write(root, "tables.py", "__all__ = [" + ", ".join(f"'name{i}'" for i in range(80)) + "]\n")
+    index = indexed(root)
+    assert skipped(index)["static.js"].startswith("minified")
+    assert {"development/static.js", "pattern.js", "tables.py"} <= set(index.files)
+
+
 def test_files_over_max_file_bytes_are_skipped_with_reason(root):
     write(root, "big.py", CODE * 50)
     s = skipped(indexed(root, max_file_bytes=200))
