@@ -106,3 +106,44 @@ def test_parallel_builds_one_level_down_are_copies_even_of_one_function(tmp_path
     index.build()
     assert copy_files(u for f in index.files.values() for u in f.units) == {
         "release/cjs/v3.js", "release/esm-browser/v3.js", "release/cjs/md5.js"}
+
+
+def test_a_second_build_in_a_format_directory_inside_the_first_is_a_copy(tmp_path: Path):
+    """hono ships its ES modules in `dist/` and the same modules as CommonJS in `dist/cjs/`: the second
+    build one directory below the first, in a directory named for its format. Explore showed each
+    module twice (`dist/hono-base.js`, `dist/cjs/hono-base.js`). A module of one function is a twin
+    too; a directory of another name inside the build (`dist/router/`) holds modules of its own."""
+    for tree in ("release", "release/cjs"):
+        (tmp_path / tree / "router").mkdir(parents=True)
+        (tmp_path / tree / "base.js").write_text("export class Base {\n  route(p) { return p; }\n  fetch(r) { return this.route(r); }\n}\n")
+        (tmp_path / tree / "compose.js").write_text("export function compose(fns) {\n  return fns;\n}\n")
+    (tmp_path / "release" / "router" / "base.js").write_text("export class Base {\n  route(p) { return p; }\n  fetch(r) { return this.route(r); }\n}\n")
+    (tmp_path / "release" / "router" / "compose.js").write_text("export function compose(fns) {\n  return fns;\n}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"release/cjs/base.js", "release/cjs/compose.js"}
+
+
+def test_javascript_compiled_from_typescript_that_ships_too_is_a_copy(tmp_path: Path):
+    """zod ships `src/v4/core/schemas.ts` and its compiled `v4/core/schemas.js` (the compiler's
+    `outDir` is the package root); many packages `src/x.ts` and `lib/x.js`. Explore showed each
+    schema twice, from the source and from the build. The JavaScript defines the source's classes and
+    functions (its interfaces compile to nothing, its bodies lose their types): a copy. JavaScript of
+    its own beside TypeScript (other names) is code."""
+    source = ("export interface Def {\n  type: string;\n}\n"
+              "export class Schema {\n  parse(input: unknown): unknown {\n    return this.check(input as string);\n  }\n"
+              "  check(input: string): string {\n    return input;\n  }\n}\n"
+              "export function object(shape: Def): Schema {\n  return new Schema();\n}\n")
+    built = ("export class Schema {\n  parse(input) {\n    return this.check(input);\n  }\n"
+             "  check(input) {\n    return input;\n  }\n}\nexport function object(shape) {\n  return new Schema();\n}\n")
+    for rel, text in {"src/v4/core/schemas.ts": source, "v4/core/schemas.js": built, "src/util.ts": source,
+                      "lib/util.js": built, "lib/own.js": "export function helper(a) {\n  return a;\n}\n",
+                      "src/own.ts": "export function other(a: number) {\n  return a;\n}\n"}.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"v4/core/schemas.js", "lib/util.js"}
+    answer = run_explore(index, {"query": "How does Schema.parse check its input?", "maxOutputChars": 8000})
+    shown = {f["path"] for f in answer["files"]}
+    assert "src/v4/core/schemas.ts" in shown and not shown & {"v4/core/schemas.js", "lib/util.js"}

@@ -121,3 +121,75 @@ def test_the_entries_of_module_exports_are_named_by_their_own_names(tmp_path):
     assert targets(index, "lib/main.js", "b") == ["lib/m.js::b", "lib/m.js::b"]
     assert targets(index, "lib/main.js", "c") == ["lib/m.js::c", "lib/m.js::c"]
     assert targets(index, "lib/main.js", "d") == ["lib/m.js::d"]
+
+
+ROUTE = """
+'use strict';
+const internals = {};
+exports = module.exports = internals.Route = class {
+    constructor(route) {
+        this._assert(route.path, 'Missing path');
+    }
+    _assert(condition, message) { if (!condition) { throw new Error(message); } }
+    rebuild() { return this._assert(true, 'never'); }
+};
+internals.Route.Payload = class extends Stream.Readable {
+    _read() { return this.push(null); }
+};
+"""
+TOOLKIT = """
+exports.Manager = class {
+    make() { const Toolkit = class { go() { return this.stop(); } stop() {} }; return new Toolkit(); }
+};
+"""
+APPLICATION = """
+exports = module.exports = createApplication;
+function createApplication() { return {}; }
+"""
+SERVER = """
+const Route = require('./route');
+const { Manager } = require('./toolkit');
+const create = require('./application');
+function main() {
+  const app = create();
+  new Manager().make();
+  return new Route({ path: '/' }).rebuild();
+}
+"""
+
+
+def test_an_anonymous_class_is_named_by_what_holds_it_and_a_chained_export_binds(tmp_path):
+    """hapi writes every class as `exports = module.exports = internals.Route = class {…}`: an
+    anonymous class expression, which was no unit (its methods were bare `constructor`, `_assert`,
+    and `this._assert()` reached nothing). It is named by what holds it, as a function assigned there
+    is; `const Toolkit = class {…}` by its variable, as the language names it. A chain of assignments
+    exports its value through each link (`exports = module.exports = createApplication`, express)."""
+    index = index_of(tmp_path, {"lib/route.js": ROUTE, "lib/toolkit.js": TOOLKIT, "lib/application.js": APPLICATION, "lib/server.js": SERVER})
+    units = {u.qualname: u for f in ("lib/route.js", "lib/toolkit.js") for u in index.files[f].units if u.kind != "statement"}
+    assert {q: u.kind for q, u in units.items()} == {
+        "internals.Route": "class", "internals.Route.constructor": "method", "internals.Route._assert": "method",
+        "internals.Route.rebuild": "method", "internals.Route.Payload": "class", "internals.Route.Payload._read": "method",
+        "Manager": "class", "Manager.make": "method", "Manager.make.Toolkit": "class",
+        "Manager.make.Toolkit.go": "method", "Manager.make.Toolkit.stop": "method",
+    }
+    assert [s.text for s in index.files["lib/route.js"].supertypes] == ["Stream.Readable"]
+    assert targets(index, "lib/route.js", "_assert") == ["lib/route.js::internals.Route._assert"] * 2
+    assert targets(index, "lib/toolkit.js", "stop") == ["lib/toolkit.js::Manager.make.Toolkit.stop"]
+    assert targets(index, "lib/server.js", "Route") == ["lib/route.js::internals.Route"]
+    assert targets(index, "lib/server.js", "rebuild") == ["lib/route.js::internals.Route.rebuild"]
+    assert targets(index, "lib/server.js", "make") == ["lib/toolkit.js::Manager.make"]
+    assert targets(index, "lib/server.js", "create") == ["lib/application.js::createApplication"]
+
+
+def test_a_function_assigned_to_a_member_has_its_parameters(tmp_path):
+    """`exports.f = function (a, b)`, `T.prototype.m = function (x)`: the function is the assignment's
+    right side, and its parameters were not read (no names, no arity): a parameter did not shadow the
+    module's names of the same spelling."""
+    index = index_of(tmp_path, {"lib/m.js": (
+        "exports.f = function (a, { b }, ...rest) { return a; };\n"
+        "function T() {}\n"
+        "T.prototype.m = function (x) { return x; };\n"
+        "T.make = (y, z) => y + z;\n")})
+    params = {u.qualname: (u.param_names, u.params) for u in index.files["lib/m.js"].units}
+    assert params["f"] == (("a", "rest"), 3)
+    assert params["T.m"] == (("x",), 1) and params["T.make"] == (("y", "z"), 2)

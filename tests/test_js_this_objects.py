@@ -89,6 +89,51 @@ def test_a_literal_in_a_function_is_no_member_of_that_function_and_same_names_el
     assert target(index, "lib/api.js", "two") == "lib/api.js::table.two"
 
 
+INTERNALS = """
+'use strict';
+const internals = {};
+exports.route = function (options) {
+    const rules = internals.rules(options.rules);
+    return internals.config.apply(rules) && helpers.trim(options.path) && Layer.create(rules);
+};
+exports.other = function (internals) {
+    return internals.rules(1);  // a parameter: whatever the caller hands in
+};
+internals.rules = function (rules) {
+    return rules && Layer.prototype.handle(rules) ? new Layer(rules).handle(rules) : null;
+};
+internals.config = {};
+const helpers = {
+    trim(text) { return text.trim(); },
+};
+function Layer(path) { this.path = path; }
+Layer.create = function (path) { return new Layer(path); };
+Layer.prototype.handle = function (path) { return this.path === path; };
+function setup() {
+    const local = {};
+    local.run = function () { return 1; };
+}
+function use() { return local.run() + Layer.handle(1); }
+"""
+
+
+def test_a_call_on_an_object_the_module_fills_reaches_its_function(tmp_path):
+    """hapi keeps each module's helpers on `const internals = {}` (`internals.rules = function …`) and
+    calls them `internals.rules(…)`: a member of an object the module fills at its top level, as
+    provable as a bare name of the module. An object literal's entry and a function assigned to a
+    function (`Layer.create`) too; not a prototype's method through the function, not an object filled
+    inside a function, not a parameter of that name."""
+    index = index_of(tmp_path, {"lib/route.js": INTERNALS})
+    path = "lib/route.js"
+    assert target(index, path, "rules", 0) == "lib/route.js::internals.rules"
+    assert target(index, path, "rules", 1) is None
+    assert target(index, path, "apply") is None  # `internals.config` holds no function of the module
+    assert target(index, path, "trim", 0) == "lib/route.js::helpers.trim"
+    assert target(index, path, "create") == "lib/route.js::Layer.create"
+    assert target(index, path, "handle", 2) is None  # `Layer.handle`: the prototype's, not the function's
+    assert target(index, path, "run") is None
+
+
 # ---- compiled ES modules (TypeScript's CommonJS output) ------------------------------------
 
 UTILS = """

@@ -140,6 +140,25 @@ def test_a_package_whose_files_outside_its_build_are_doors_into_it_is_indexed_fr
     assert skipped(index)["dist/"] == "build output" and "src/command.ts" in index.files
 
 
+def test_declarations_beside_a_shipped_build_do_not_make_it_source(tmp_path):
+    """vite ships its code in `dist/`, beside a `bin/` of two small scripts and twenty type
+    declarations (`types/*.d.ts`, `client.d.ts`): the declarations describe the build, they are no
+    code of their own. Counted as files outside, they kept `dist/` out and left 44 declarations indexed."""
+    body = "".join(f"export function step{i}(argv) {{\n  return argv + {i};\n}}\n" for i in range(40))
+    r = tmp_path / "pkg"
+    write(r, "package.json", '{"bin": {"tool": "bin/tool.js"}, "exports": {".": "./dist/node/index.js"}}\n')
+    write(r, "bin/tool.js", "import('../dist/node/cli.js');\n")
+    write(r, "bin/open.js", "export function open(url) {\n  return url;\n}\n")
+    for i in range(20):
+        write(r, f"types/t{i}.d.ts", f"export interface T{i} {{\n  id: string;\n}}\n")
+    write(r, "dist/node/index.js", body)
+    write(r, "dist/node/cli.js", body.replace("step", "cli"))
+    index = indexed(r)
+    assert {"dist/node/index.js", "dist/node/cli.js", "types/t0.d.ts"} <= set(index.files)
+    assert "dist/" not in skipped(index)
+
+
+
 def test_a_package_named_like_build_output_below_a_jvm_source_root_is_source(root):
     """`src/commonMain/kotlin/acme/ui/target/Target.kt` is the library's `acme.ui.target` package; the
     module's own `build/` and `target/` beside `src/` stay build output."""
@@ -261,6 +280,23 @@ def test_generated_words_in_an_items_doc_comment_do_not_skip_the_file(root):
 def test_minified_content_is_skipped_with_reason(root):
     write(root, "lib.js", "var a=" + "1+" * 15000 + "1;\n")
     assert skipped(indexed(root))["lib.js"].startswith("minified")
+
+
+def test_a_small_minified_javascript_module_is_skipped_and_wrapped_code_is_not(root):
+    """lit-html ships each module minified under its license comment (`static.js`: 996 bytes in nine
+    lines) beside its readable build in `development/`: too small for the average-line rule, and
+    distill named the minified `n` the package's entry point. Most of its bytes are in one line
+    over 500 chars; hand-written code wraps (a long line or two in a file of its own stays)."""
+    header = "/**\n * @license\n * Copyright 2017 Google LLC\n * SPDX-License-Identifier: BSD-3-Clause\n */\n"
+    minified = "import{html as t}from'./lit-html.js';" + "".join(f"const a{i}=t=>t+{i};" for i in range(40)) + "export{a0 as n};\n"
+    write(root, "static.js", header + minified + "//# sourceMappingURL=static.js.map\n")
+    write(root, "development/static.js", "export function n(t) {\n  return t;\n}\n")
+    long_line = "export const PATTERN = /" + "a|" * 300 + "b/;\n"
+    write(root, "pattern.js", long_line + "".join(f"export function f{i}(x) {{\n  return PATTERN.test(x) + {i};\n}}\n" for i in range(20)))
+    write(root, "tables.py", "__all__ = [" + ", ".join(f"'name{i}'" for i in range(80)) + "]\n")
+    index = indexed(root)
+    assert skipped(index)["static.js"].startswith("minified")
+    assert {"development/static.js", "pattern.js", "tables.py"} <= set(index.files)
 
 
 def test_files_over_max_file_bytes_are_skipped_with_reason(root):

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from ..model.bindings import Edge
 from ..model.facts import FileFacts, Unit
-from .resolver_indexes import COMMONJS_EXPORTS, module_binds, spec_of
+from .resolver_indexes import COMMONJS_EXPORTS, module_binds, scope_key, spec_of
 
 MAX_PASSED_ON = 8  # modules a re-exported name is followed through
 
@@ -131,6 +131,10 @@ class ImportBindings:
         here = self.top.get(facts.path, {}).get(local)
         if here:
             hit = self._unique(here)
+            return ("unit", hit) if hit is not None else None
+        owner, _, name = local.rpartition(".")
+        if owner:  # `module.exports = internals.Route = class {…}`: the member defined there
+            hit = self._unique([u for u in self.members.get((scope_key(facts), owner), {}).get(name, ()) if u.path == facts.path and u.parent is None])
             return ("unit", hit) if hit is not None else None
         if depth >= MAX_PASSED_ON:
             return None

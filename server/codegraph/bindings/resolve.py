@@ -23,6 +23,7 @@ from ..languages.spec import LanguageSpec, last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
 from .imports import ImportBindings
+from .objects import ModuleObjects
 from .overloads import Overloads
 from .resolver_indexes import MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, package_key, scope_key, spec_of
 
@@ -135,7 +136,7 @@ def resolver_fingerprint() -> str:
     return digest.hexdigest()
 
 
-class Resolver(ImportBindings, Overloads, ResolverIndexes):
+class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
@@ -368,8 +369,10 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
         if holder is None:
             return None
         if isinstance(holder, Unit):
-            return self.find_member(holder, name, args) if holder.is_type else None
+            return self.find_member(holder, name, args) if holder.is_type else self._function_member(holder, name)
         kind, where = holder
+        if kind == "object":  # `internals.rules` with `const internals = {}`: modules fill such objects (objects.py)
+            return self._object_member(where, name)
         if kind == "module":
             exported = self._commonjs_exports(where)
             if exported:  # a CommonJS module's members are what it exports
@@ -485,6 +488,7 @@ class Resolver(ImportBindings, Overloads, ResolverIndexes):
         else:
             field = self._implicit_field(facts, caller, parts[0])
             head = field[0] if field is not None else self._lookup(facts, caller, parts[0])
+            head = head if head is not None else self._module_object(facts, caller, parts[0])
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head

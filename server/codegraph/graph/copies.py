@@ -119,10 +119,12 @@ def _same_bodies(own: dict[str, int], other: dict[str, int], share: float) -> bo
 
 def build_twins(spans: dict[str, dict[str, int]]) -> frozenset[str]:
     """Built files that another built file, at the same path below a different top directory (or at
-    the root: `browser/x.js` beside `x.js`), defines much the same as: all but the best placed
+    the root: `browser/x.js` beside `x.js`; or with a directory named for a module format taken out:
+    `dist/cjs/x.js` beside `dist/x.js`), defines much the same as: all but the best placed
     (`_tree_rank`) of each such set."""
     names = {path: set(defined) for path, defined in spans.items()}
     kept: dict[str, list[str]] = defaultdict(list)  # a path, or a path below its top directory → kept files there
+    placed: set[str] = set()  # the kept files, for a build one directory below one of them
     twins = set()
     for path in sorted(names, key=_tree_rank):
         own = names[path]
@@ -130,7 +132,15 @@ def build_twins(spans: dict[str, dict[str, int]]) -> frozenset[str]:
         # parallel builds one level down too (`dist/esm/v3.js` beside `dist/cjs/v3.js`): below directories
         # named for module formats, a module of one function is a twin as well
         formats = ["/".join(parts[:i] + ["*"] + parts[i + 1 :]) for i in range(len(parts) - 1) if _format_of(parts[i])]
+        # ...and a second build in a directory named for its format inside the first (`dist/cjs/v3.js`
+        # beside `dist/v3.js`)
+        inside = ["/".join(parts[:i] + parts[i + 1 :]) for i in range(len(parts) - 1) if _format_of(parts[i])]
+        if any(k in placed and len(own & names[k]) >= TWIN_SHARE * len(own | names[k])
+               and _same_bodies(spans[path], spans[k], TWIN_SHARE) for k in inside):
+            twins.add(path)
+            continue
         if len(own) < TWIN_MIN_NAMES and not formats:
+            placed.add(path)
             continue
         _, below, rest = path.partition("/")
         keys = ([path, rest] if below else [path]) if len(own) >= TWIN_MIN_NAMES else []
@@ -139,6 +149,7 @@ def build_twins(spans: dict[str, dict[str, int]]) -> frozenset[str]:
                 for key in formats for k in kept[key]):
             twins.add(path)
             continue
+        placed.add(path)
         keys += formats
         for key in keys:
             kept[key].append(path)
@@ -170,11 +181,49 @@ def sibling_bundles(spans: dict[str, dict[str, int]]) -> frozenset[str]:
     return frozenset(copies)
 
 
+# What the TypeScript compiler writes: each module of its `rootDir` at the same path below its
+# `outDir`, either the package root or one directory (zod ships `src/v4/core/schemas.ts` compiled to
+# `v4/core/schemas.js`; many packages `src/x.ts` to `lib/x.js`). The JavaScript defines the classes
+# and functions its source does (interfaces and types compile to nothing), with bodies of other
+# lengths: the names tell it. The source is kept.
+TS_SOURCES = (".ts", ".tsx", ".mts", ".cts")
+_TS_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+
+
+def _module_tails(path: str) -> list[str]:
+    """The path without its extension, and without its first directory too: where it stands below
+    the root, and below the one directory a compiler may read from or write to."""
+    stem = path.rsplit(".", 1)[0]
+    first, below, rest = stem.partition("/")
+    return [stem, rest] if below else [stem]
+
+
+def compiled_copies(units: Iterable[Unit], spans: dict[str, dict[str, int]]) -> frozenset[str]:
+    """Built files whose TypeScript source ships too: a source module at the same path below the root
+    or one directory (`lib/x.js` and `src/x.ts`, `v4/x.js` and `src/v4/x.ts`, `x.js` beside `x.ts`),
+    defining TWIN_SHARE of the built file's names."""
+    sources: dict[str, set[str]] = defaultdict(set)  # TypeScript module → the classes and callables it defines
+    for u in units:
+        if u.path.endswith(TS_SOURCES) and not u.path.endswith(_TS_DECLARATIONS) and (u.kind in CALLABLE_KINDS or u.kind == "class"):
+            sources[u.path].add(u.qualname)
+    by_tail: dict[str, list[str]] = defaultdict(list)
+    for path in sources:
+        for tail in _module_tails(path):
+            by_tail[tail].append(path)
+    copies = set()
+    for path, defined in spans.items():
+        candidates = {src for tail in _module_tails(path) for src in by_tail.get(tail, ())}
+        if any(len(defined.keys() & sources[src]) >= TWIN_SHARE * len(defined) for src in candidates):
+            copies.add(path)
+    return frozenset(copies)
+
+
 def copy_files(units: Iterable[Unit]) -> frozenset[str]:
-    """Bundles, build twins and bundle variants: the files both engines leave out like tests."""
+    """Bundles, build twins, bundle variants and compiled copies of TypeScript sources: the files both
+    engines leave out like tests."""
     every = list(units)
     spans = _built_definitions(every)
-    twins = build_twins(spans) | sibling_bundles(spans)
+    twins = build_twins(spans) | sibling_bundles(spans) | compiled_copies(every, spans)
     # bundles among what is left: each module of two parallel builds defines its names in the other
     # build too, and with three or four builds they reach ten files — the module itself is no bundle
     return twins | bundle_copies(u for u in every if u.path not in twins)

@@ -362,7 +362,7 @@ class RootIndex:
             raw = self._read(rel)
             if raw is None:
                 continue
-            reason = self.scope.content_reason(raw)
+            reason = self.scope.content_reason(raw, rel)
             if reason:
                 self.skipped[rel] = reason
                 continue
@@ -533,7 +533,7 @@ class RootIndex:
                 self._commit(rel, None, None, "", defer=defer)
             self.skipped.pop(rel, None)
             return
-        reason = self.scope.content_reason(raw)
+        reason = self.scope.content_reason(raw, rel)
         if reason:
             if rel in self.files:
                 self._commit(rel, None, None, reason, defer=defer)
@@ -579,9 +579,9 @@ class RootIndex:
                 old_tree.edit(start, old_end, new_end, Point(*sp), Point(*op), Point(*np_))
         else:
             old_tree = None
-        if self.scope.content_reason(source):
+        if self.scope.content_reason(source, rel):
             doc.source, doc.tree = source, None
-            self._commit(rel, None, None, self.scope.content_reason(source) or "")
+            self._commit(rel, None, None, self.scope.content_reason(source, rel) or "")
             return
         try:
             tree = parse(doc.language, source, old_tree)

@@ -247,7 +247,8 @@ def _parameters(node: Node) -> Node | None:
     """A callable's parameter list node."""
     params = node.child_by_field_name("parameters")
     if params is None:
-        value = held_value(node)  # `const f = (a) => …`, `const f = ((a) => …) as F`
+        # `const f = (a) => …`, `const f = ((a) => …) as F`; `T.prototype.m = function (a) …`
+        value = held_value(node) or node.child_by_field_name("right")
         params = value.child_by_field_name("parameters") if value is not None else None
     if params is None:
         params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)

@@ -21,13 +21,19 @@ _COMMON_DEFS = """
 (assignment_expression
   left: (member_expression object: [(identifier) (member_expression)] property: (property_identifier) @name)
   right: [(arrow_function) (function_expression)]) @function
+(assignment_expression
+  left: (member_expression object: [(identifier) (member_expression)] property: (property_identifier) @name)
+  right: (class !name)) @class
+(variable_declarator name: (identifier) @name value: (class !name)) @class
 (program (expression_statement (assignment_expression right: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))
 (program (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))
 (program (export_statement declaration: (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
 (export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))
 """
 # A named class expression is a class too (`module.exports = class Application extends Emitter {…}`):
-# its methods are its members, and `this.m()` inside them resolves through it.
+# its methods are its members, and `this.m()` inside them resolves through it. An anonymous one is
+# named by what holds it, as a function assigned there is: `const Toolkit = class {…}` (the name the
+# language gives it), `internals.Route = class {…}` (`internals.Route`, as `internals.f = function`).
 # `a.b = function …` and friends above: functions assigned to members (`exports.f`,
 # `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal.
 # Not `this.x = function`: the qualname would make it a nested name of the enclosing function.
@@ -243,7 +249,13 @@ def commonjs_export_of(node: Node) -> str:
     return owner if owner in _COMMONJS_EXPORTS else ""
 
 
+def _anonymous_class(value: Node | None) -> bool:
+    return value is not None and value.type == "class" and value.child_by_field_name("name") is None
+
+
 def refine_kind(node: Node, kind: str) -> str:
+    if kind == "class" or (kind == "variable" and _anonymous_class(held_value(node))):
+        return "class"  # `const Foo = class {…}` at module level is captured as a constant too
     if node.type == "assignment_expression":  # `T.prototype.m = function`: a method of T
         left = node.child_by_field_name("left")
         return "method" if text(left.child_by_field_name("object")).endswith(".prototype") else "function"
@@ -292,21 +304,36 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
                 out += _object_aliases(value, "default.")
             continue
         expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
-        if expr is None or expr.type != "assignment_expression":
+        chain = []  # `exports = module.exports = createApplication;`: every target of one value
+        while expr is not None and expr.type == "assignment_expression":
+            chain.append(expr)
+            expr = expr.child_by_field_name("right")
+        if not chain or expr is None:
             continue
-        left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
-        if left is None or right is None or left.type != "member_expression":
+        right, innermost = expr, chain[-1].child_by_field_name("left")
+        if right.type == "identifier":
+            local = text(right)
+        elif right.type == "object":
+            local = ""
+        elif (_anonymous_class(right) or right.type in _OWN_THIS) and innermost is not None and innermost.type == "member_expression":
+            local = _without_exports(text(innermost)[:120])  # `… = internals.Route = class {…}`: that definition
+            if not local:
+                continue  # `module.exports = class {…}`: the definition is the export (`module.exports`)
+        else:
             continue
-        if right.type == "object" and text(left) == "module.exports":
-            out += _object_aliases(right, "")
-            continue
-        if right.type != "identifier":
-            continue
-        obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
-        if text(left) == "module.exports":
-            out.append(("", text(right)))
-        elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in _COMMONJS_EXPORTS:
-            out.append((text(prop), text(right)))
+        for link in chain:
+            left = link.child_by_field_name("left")
+            if left is None or left.type != "member_expression":
+                continue
+            if right.type == "object":
+                if text(left) == "module.exports":
+                    out += _object_aliases(right, "")
+                continue
+            obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
+            if text(left) == "module.exports":
+                out.append(("", local))
+            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in _COMMONJS_EXPORTS and (right.type == "identifier" or local != text(prop)):
+                out.append((text(prop), local))
     return tuple(out)
 
 
@@ -328,6 +355,8 @@ def receiver_name(node: Node) -> str:
 
 def supertypes(node: Node) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
+    if node.type in ("assignment_expression", "variable_declarator"):  # an anonymous class held by a name
+        node = node.child_by_field_name("right") or held_value(node) or node
     for child in node.children:
         if child.type == "class_heritage":
             for clause in named_children(child):
@@ -402,7 +431,8 @@ def module_statements(root: Node) -> list[ModuleStatement]:
 # overload list (`{ <A>(f: F): G \n <A>(self: S, f: F): G }`) as a comparison. Both make it
 # drop whole files (185 of effect 4.1's 572). We blank the modifiers and turn the indentation
 # space before such a signature into the `;` separator: same length, same lines, same offsets.
-_VARIANCE = re.compile(rb"(?<=[<,])(\s*)((?:in\s+out|out|in|const)\s+)(?=[A-Za-z_$])")
+# (a comment may stand before the modifier: `<\n  /** @ts-ignore Cast variance */\n  out T extends …`)
+_VARIANCE = re.compile(rb"(?<=[<,])((?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*(?=\n))*)((?:in\s+out|out|in|const)\s+)(?=[A-Za-z_$])")
 _LINE_CALL_SIGNATURE = re.compile(rb"(?<=[^\s=(,:|&{;])(?<!=>)(\r?\n)([ \t]+)(?=<(?:[A-Za-z_$][^\n]*>\s*\(|[ \t]*\r?\n))")
 
 
@@ -410,9 +440,31 @@ def _blank_variance(source: bytes) -> bytes:
     return _VARIANCE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), source)
 
 
+# after these (comments between them and the signature skipped) a signature needs no separator: a
+# second one (`{ /** doc */ ; <T>(…)`, `…;\n // note\n ; <T>(…)`) is itself an error
+_SEPARATED = frozenset(b"=(,:|&{;")
+
+
+def _previous_code_byte(source: bytes, at: int) -> int:
+    """The last byte before `at` that is code: whitespace, block comments and lines holding only a
+    line comment skipped; 0 at the start of the file."""
+    i = at
+    while i > 0:
+        if source[i - 1] in b" \t\r\n":
+            i -= 1
+        elif source.endswith(b"*/", 0, i) and (opened := source.rfind(b"/*", 0, i - 2)) >= 0:
+            i = opened
+        elif source[(line := source.rfind(b"\n", 0, i) + 1) : i].lstrip().startswith(b"//"):
+            i = line
+        else:
+            return source[i - 1]
+    return 0
+
+
 def typescript_preprocess(source: bytes) -> bytes:
     source = _blank_variance(source)
-    return _LINE_CALL_SIGNATURE.sub(lambda m: m.group(1) + b";" + m.group(2)[1:], source)
+    return _LINE_CALL_SIGNATURE.sub(
+        lambda m: m.group(0) if _previous_code_byte(source, m.start()) in _SEPARATED else m.group(1) + b";" + m.group(2)[1:], source)
 
 
 _MEMBER_REF = "(member_expression object: (_) @receiver property: (property_identifier) @name) @ref"

@@ -36,7 +36,8 @@ EXCLUDED_DIRS = {
 }
 # A package that ships only its build (an npm package's `dist/`, `build/` or `out/`): when the walk
 # finds no file in scope outside them — or at most this many, and the root's package.json publishes
-# from them — it takes those directories as the code.
+# from them — it takes those directories as the code. Type declarations outside (`types/*.d.ts`)
+# describe the build; they are not counted (vite: 14 of them beside `bin/`, its code all in `dist/`).
 SHIPPED_BUILD_DIRS = frozenset({"dist", "build", "out"})
 ONLY_BUILT_FILES = 3
 # ...or more of them, when they are thin doors into the build: the package.json's entries, or the
@@ -50,6 +51,17 @@ _INTO_BUILD = re.compile(rb"""(?:require\(|from\s|import\(?)\s*['"]\.{1,2}/(?:di
 # holds the library's `Target` types, not a build's output.
 _JVM_SOURCE_ROOT = re.compile(r"(?:^|/)src/[\w.-]+/(?:java|kotlin|scala|groovy)/")
 _PACKAGE_NAMED_LIKE_OUTPUT = {"build", "dist", "out", "target", "coverage"}
+
+
+MINIFIABLE = (".js", ".mjs", ".cjs")
+MINIFIED_LINE = 500
+
+
+def _long_line_share(raw: bytes) -> float:
+    """The share of a file's bytes in lines longer than MINIFIED_LINE."""
+    if len(raw) <= MINIFIED_LINE:
+        return 0.0
+    return sum(len(line) for line in raw.split(b"\n") if len(line) > MINIFIED_LINE) / len(raw)
 
 
 def _excluded_dir(rel_dir: str) -> str | None:
@@ -351,7 +363,9 @@ class Scope:
         spec = spec_for_path(rel, self.config.languages)
         return spec.name if spec else None
 
-    def content_reason(self, raw: bytes) -> str | None:
+    def content_reason(self, raw: bytes, rel: str = "") -> str | None:
+        """Why a file is out of scope by its content (None = in scope); `rel`, its path, tells a
+        JavaScript file, which a build may minify however small."""
         head = raw[:8192]
         if b"\x00" in head:
             return "binary"
@@ -366,6 +380,10 @@ class Scope:
             newlines = raw.count(b"\n") + 1
             if len(raw) / newlines > 500:
                 return "minified (average line over 500 chars)"
+        elif rel.endswith(MINIFIABLE) and _long_line_share(raw) > 0.5:
+            # a small module minified under its license comment (lit-html ships `static.js`, 996 bytes
+            # in nine lines, beside its readable `development/static.js`): hand-written code wraps
+            return "minified (most of it in lines over 500 chars)"
         return None
 
     def check_abs(self, abspath: str) -> tuple[str | None, str | None]:
@@ -406,15 +424,18 @@ class Scope:
         except OSError:
             pass
         outside: list[str] = []
+        code = 0  # the files outside that are code: a declaration (`types/*.d.ts`) only describes the build's
         for rel, language in self._walk_from([""], result):
             seen += 1
-            if len(outside) <= SHIM_FILES:
-                outside.append(rel)
+            if not rel.endswith(_TS_DECLARATION):
+                code += 1
+                if len(outside) <= SHIM_FILES:
+                    outside.append(rel)
             yield rel, language
         built = sorted(d[:-1] for d, reason in result.skipped.items()
                        if reason == "build output" and d.endswith("/") and d[:-1].rsplit("/", 1)[-1] in SHIPPED_BUILD_DIRS)
-        if built and (seen == 0 or seen <= ONLY_BUILT_FILES and self._manifest_points_into(built)
-                      or seen <= SHIM_FILES and self._doors_into(built, outside)):
+        if built and (code == 0 or code <= ONLY_BUILT_FILES and self._manifest_points_into(built)
+                      or code <= SHIM_FILES and self._doors_into(built, outside)):
             # a package that ships only its build (an npm package's `dist/`): the build is the code
             self.admitted = frozenset(built)
             for d in built:

@@ -1,0 +1,70 @@
+"""Constructs the pinned TypeScript and JavaScript grammars misread, and what the extractor does
+about them (languages/javascript.py): a file they break must keep its definitions."""
+
+from __future__ import annotations
+
+import time
+
+from codegraph.languages.javascript import typescript_preprocess
+from test_bindings import index_of
+
+# zod 4 marks its type parameters' variance behind a comment that silences the checker
+COMMENTED_VARIANCE = """
+export interface ObjectInternals<
+  /** @ts-ignore Cast variance */
+  out Shape extends object = object,
+  // a line comment too
+  in out Config extends object = object,
+> extends BaseInternals {
+  shape: Shape;
+}
+export interface BaseInternals {
+  run(input: unknown): unknown;
+}
+export function parse(schema: BaseInternals, input: unknown) {
+  return schema.run(input);
+}
+"""
+
+
+def test_a_variance_modifier_after_a_comment_parses(tmp_path):
+    index = index_of(tmp_path, {"schemas.ts": COMMENTED_VARIANCE})
+    facts = index.files["schemas.ts"]
+    assert facts.parse_errors == 0
+    assert {"ObjectInternals", "BaseInternals", "BaseInternals.run", "parse"} <= {u.qualname for u in facts.units}
+
+
+def test_comments_before_a_type_parameter_are_read_in_linear_time():
+    """A banner of slashes after a `<` or `,` (`//////…`) has many ways to split into line comments:
+    the rewrite reads each comment one way only."""
+    source = (b"const a = f(x, " + b"/" * 400 + b"\n  y);\n") * 50
+    start = time.monotonic()
+    assert typescript_preprocess(source) == source
+    assert time.monotonic() - start < 1.0
+
+
+# got and knex document each call signature of a callable type; a signature that starts its line
+# after a separator and a comment needs no second separator
+DOCUMENTED_SIGNATURES = """
+export type Paginate = {
+    /**
+    Same as `Paginate.each`.
+    */
+    <T, R = unknown>(url: string, options?: R): AsyncIterableIterator<T>;
+    each: <T>(url: string) => AsyncIterableIterator<T>;
+    // a note on the next overload
+    <T>(options: T): AsyncIterableIterator<T>
+    <T>(url: string, options: T): AsyncIterableIterator<T>;
+};
+export function paginate(url: string): Paginate {
+    return make(url);
+}
+export const make = (url: string): Paginate => null as unknown as Paginate;
+"""
+
+
+def test_a_documented_call_signature_that_starts_a_line_parses(tmp_path):
+    index = index_of(tmp_path, {"types.ts": DOCUMENTED_SIGNATURES})
+    facts = index.files["types.ts"]
+    assert facts.parse_errors == 0
+    assert {"paginate", "make"} <= {u.qualname for u in facts.units}
