@@ -381,3 +381,49 @@ def test_a_function_assigned_to_a_member_has_a_body_after_its_signature():
     for name, sig_line in (("Reply.send", 5), ("helper", 13)):
         u = units[name]
         assert u.sig_end_line == sig_line and u.sig_end_byte < u.end_byte, (name, u.sig_end_line, u.end_line)
+
+
+RUST_CFG_IF = b"""cfg_if::cfg_if! {
+    // the platform's own clock
+    if #[cfg(all(target_family = "wasm", target_os = "unknown"))] {
+        struct TimeoutInstant;
+        impl TimeoutInstant {
+            fn now() -> TimeoutInstant { TimeoutInstant }
+        }
+    } else if #[cfg(windows)] {
+    } else {
+        use std::time::Instant as TimeoutInstant;
+    }
+}
+
+cfg_if! {
+    if #[cfg(unix)] {
+        pub fn sys_open() -> u32 { helper() }
+    } else {
+        pub fn sys_open() -> u32 { 2 }
+    }
+}
+
+cfg_if! {
+    if #[cfg(feature = "std")] {
+        cfg_if! { if #[cfg(unix)] { pub fn nested() {} } }
+    }
+}
+
+fn helper() -> u32 { 1 }
+"""
+
+
+def test_rust_items_in_cfg_if_branches_are_units():
+    """`cfg_if! { if #[cfg(…)] { items } else { items } }` (the cfg-if crate's conditional items)
+    was one token tree: its structs, impls, functions and `use`s were not in the index."""
+    from codegraph.index.extract import extract_source
+
+    facts, _, _ = extract_source("src/parking_lot.rs", "rust", RUST_CFG_IF)
+    assert not facts.parse_errors
+    units = {u.id.split("::", 1)[1]: u for u in facts.units}
+    assert {"TimeoutInstant", "TimeoutInstant.now", "sys_open", "sys_open#2", "nested", "helper"} <= set(units)
+    assert (units["TimeoutInstant.now"].start_line, units["TimeoutInstant.now"].end_line) == (6, 6)
+    assert not any(u.kind == "statement" for u in facts.units)  # no macro-sized registration statement
+    assert any(i.name == "Instant" and i.alias == "TimeoutInstant" for i in facts.imports)
+    assert any(c.name == "helper" and c.caller == "src/parking_lot.rs::sys_open" for c in facts.calls)

@@ -364,11 +364,74 @@ def _parses_as_items(body: bytes) -> bool:
     return not _RUST_PARSER[0].parse(body).root_node.has_error
 
 
+# `cfg_if! { if #[cfg(a)] { items } else if #[cfg(b)] { items } else { items } }` (the cfg-if
+# crate): each branch's items are what the compiler sees on some target. Blanking the chain's
+# keywords, conditions and braces leaves every branch's items in place, twins like `#[cfg]` ones.
+_CFG_IF_SPACE = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
+_CFG_IF_HEAD = re.compile(rb"if\s*#\s*\[")
+_CFG_IF_ELSE = re.compile(rb"else\b\s*")
+
+
+def _closing_bracket(source: bytes, open_at: int) -> int:
+    """Index of the `]` matching source[open_at] (`[`), skipping strings; -1 if none."""
+    depth, i, n = 0, open_at, len(source)
+    while i < n:
+        c = source[i]
+        if c == 0x5B:
+            depth += 1
+        elif c == 0x5D:
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == 0x22:
+            i += 1
+            while i < n and source[i] != 0x22:
+                i += 2 if source[i] == 0x5C else 1
+        i += 1
+    return -1
+
+
+def _cfg_if_blanks(source: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
+    """The spans to blank in a cfg_if body source[start:end] (its `if #[cfg(…)] {`, `} else {`
+    and closing braces), or None when the body is not such a chain."""
+    spans: list[tuple[int, int]] = []
+    i, expect_if = _CFG_IF_SPACE.match(source, start, end).end(), True
+    while i < end:
+        head = i
+        if not expect_if:
+            m = _CFG_IF_ELSE.match(source, i, end)
+            if m is None:
+                return None
+            i = m.end()
+        m = _CFG_IF_HEAD.match(source, i, end)
+        if m is not None:
+            close = _closing_bracket(source, m.end() - 1)
+            if close < 0 or close >= end:
+                return None
+            i = _CFG_IF_SPACE.match(source, close + 1, end).end()
+        elif expect_if:
+            return None
+        if i >= end or source[i] != 0x7B:
+            return None
+        close = _closing_brace(source, i)
+        if close < 0 or close >= end:
+            return None
+        spans += [(head, i + 1), (close, close + 1)]
+        i = _CFG_IF_SPACE.match(source, close + 1, end).end()
+        if m is None:  # a final `else { … }`
+            break
+        expect_if = False
+    return spans if i >= end and spans else None
+
+
 def rust_preprocess(source: bytes) -> bytes:
     if b"! {" not in source and b"!{" not in source:
         return source
     out = bytearray(source)
     for m in _ITEM_MACRO.finditer(source):
+        if m.group(2) == b"cfg_if":
+            _blank_cfg_if(source, out, m)
+            continue
         if m.group(2) in _NOT_ITEM_MACROS or not _ITEM_START.match(source, m.end()):
             continue
         close = _closing_brace(source, m.end() - 1)
@@ -377,6 +440,20 @@ def rust_preprocess(source: bytes) -> bytes:
         out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
         out[close] = 0x20
     return bytes(out)
+
+
+def _blank_cfg_if(source: bytes, out: bytearray, m: re.Match) -> None:
+    close = _closing_brace(source, m.end() - 1)
+    spans = _cfg_if_blanks(source, m.end(), close) if close > 0 else None
+    if spans is None:
+        return
+    body = bytearray(source[m.end() : close])
+    for a, b in spans:
+        body[a - m.end() : b - m.end()] = re.sub(rb"[^\n]", b" ", source[a:b])  # lines stay where they are
+    if not _parses_as_items(bytes(body)):
+        return
+    for a, b in [(m.start(1), m.end(1)), (close, close + 1), *spans]:
+        out[a:b] = re.sub(rb"[^\n]", b" ", source[a:b])
 def rust_module(path: str) -> list[str]:
     """A Rust file's module path from its crate root (`src/a/mod.rs` → `crate::a`)."""
     parts = path[:-3].split("/")
