@@ -91,9 +91,50 @@ def bodiless(u: Unit) -> bool:
 
 
 def in_test_module(u: Unit) -> bool:
-    """A unit inside an inline test module (Rust's `#[cfg(test)] mod tests`): test code in a
+    """A unit inside an inline test module (Rust's `#[cfg(test)] mod tests`), or one whose own
+    attributes make it test code (`#[test]`, `#[tokio::test]`, `#[cfg(test)]`): test code in a
     source file (explore and distill both leave it out)."""
-    return _test_qualname(u.qualname)
+    return _test_qualname(u.qualname) or (bool(u.decorators) and _test_attributes(u.decorators))
+
+
+# A Rust attribute naming the test harness (`#[test]`, `#[tokio::test(flavor = …)]`) or a cfg
+_RUST_ATTRIBUTE = re.compile(r"#\[\s*((?:\w+::)*)(\w+)\s*(.*)\]\s*$", re.S)
+_CFG_TOKEN = re.compile(r'\s*(?:(\w+)|(")(?:[^"\\]|\\.)*"|(.))', re.S)
+
+
+@lru_cache(maxsize=4096)
+def _test_attributes(decorators: tuple[str, ...]) -> bool:
+    """Whether Rust attributes make an item test code: a test attribute, or a `cfg` whose
+    predicate holds only under `cargo test` (`test`, `all(test, …)`; not `any(test, …)`, `not(test)`)."""
+    for d in decorators:
+        m = _RUST_ATTRIBUTE.match(d)
+        if m is None:
+            continue
+        if m.group(2) == "test" and (not m.group(3) or m.group(3).startswith("(")):
+            return True
+        if m.group(2) == "cfg" and not m.group(1) and _cfg_needs_test(m.group(3)):
+            return True
+    return False
+
+
+def _cfg_needs_test(args: str) -> bool:
+    """`(predicate)` of a `#[cfg]`: whether it is true only when `test` is set."""
+    tokens = [t.group(1) or t.group(2) or t.group(3) for t in _CFG_TOKEN.finditer(args) if t.group(0).strip()]
+    # each open predicate: [operator, needs-test of each argument so far]
+    stack: list[tuple[str, list[bool]]] = [("all", [])]
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if tok in ("all", "any", "not") and nxt == "(":
+            stack.append((tok, []))
+        elif tok == ")" and len(stack) > 1:
+            op, args_ = stack.pop()
+            needs = any(args_) if op == "all" else (bool(args_) and all(args_)) if op == "any" else False
+            stack[-1][1].append(needs)
+        elif tok not in ("(", ")", ",", "=", '"') and nxt != "(":
+            stack[-1][1].append(tok == "test" and nxt != "=")
+        if len(stack) > 32:
+            return False
+    return len(stack) == 1 and any(stack[0][1])
 
 
 @lru_cache(maxsize=262_144)

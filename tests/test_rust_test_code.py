@@ -1,0 +1,84 @@
+"""Rust test code beside the library code: `#[test]` functions and `#[cfg(test)]` items outside a
+`mod tests` are test code too (the compiler builds them only for `cargo test`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegraph.index.extract import extract_source
+from codegraph.index.index import RootIndex
+from codegraph.model.facts import in_test_module
+from codegraph.requests import run_explore
+
+REDIRECT = b"""pub struct Policy { max: usize }
+
+impl Policy {
+    /// Whether a redirect after `previous` hops is followed.
+    pub fn check(&self, previous: &[String]) -> bool {
+        previous.len() < self.max
+    }
+
+    #[cfg(test)]
+    fn limit_for_tests(&self) -> usize {
+        self.max
+    }
+
+    #[cfg(any(test, feature = "blocking"))]
+    pub fn limit(&self) -> usize {
+        self.max
+    }
+}
+
+#[test]
+fn test_redirect_policy_limit() {
+    let policy = Policy { max: 10 };
+    let previous: Vec<String> = (0..9).map(|i| format!("http://a.b/c/{}", i)).collect();
+    assert!(policy.check(&previous));
+    assert_eq!(policy.limit_for_tests(), 10);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn test_redirect_policy_check_async() {
+    assert!(Policy { max: 1 }.check(&[]));
+}
+
+#[cfg(all(test, feature = "cookies"))]
+fn redirect_policy_check_helper() -> Policy {
+    Policy { max: 2 }
+}
+
+#[cfg(not(test))]
+fn redirect_policy_check_release() -> bool {
+    Policy { max: 3 }.check(&[])
+}
+"""
+
+
+def _units():
+    facts, _, _ = extract_source("src/redirect.rs", "rust", REDIRECT)
+    return {u.qualname: u for u in facts.units}
+
+
+@pytest.mark.parametrize("name, test", [
+    ("Policy.check", False),
+    ("Policy.limit_for_tests", True),  # #[cfg(test)]
+    ("Policy.limit", False),  # any(test, …): built without tests too
+    ("test_redirect_policy_limit", True),  # #[test]
+    ("test_redirect_policy_check_async", True),  # #[tokio::test(…)]
+    ("redirect_policy_check_helper", True),  # all(test, …)
+    ("redirect_policy_check_release", False),  # not(test)
+])
+def test_a_rust_items_own_test_attribute_makes_it_test_code(name, test):
+    assert in_test_module(_units()[name]) is test
+
+
+def test_explore_leaves_rust_test_functions_beside_the_code_out(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "redirect.rs").write_bytes(REDIRECT)
+    (tmp_path / "src" / "lib.rs").write_text("mod redirect;\npub use redirect::Policy;\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    text = run_explore(index, {"query": "How does the redirect policy check the redirect limit?"})["text"]
+    assert "pub fn check" in text
+    for name in ("fn test_redirect_policy_limit", "fn test_redirect_policy_check_async", "fn redirect_policy_check_helper"):
+        assert name not in text
