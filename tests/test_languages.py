@@ -427,3 +427,55 @@ def test_rust_items_in_cfg_if_branches_are_units():
     assert not any(u.kind == "statement" for u in facts.units)  # no macro-sized registration statement
     assert any(i.name == "Instant" and i.alias == "TimeoutInstant" for i in facts.imports)
     assert any(c.name == "helper" and c.caller == "src/parking_lot.rs::sys_open" for c in facts.calls)
+
+
+GO_GENERICS = b"""package list
+
+type List[T any] struct{ head *node[T] }
+
+type node[T any] struct {
+	v    T
+	next *node[T]
+}
+
+type values[T any] []T
+
+func NewList[T any]() *List[T] { return &List[T]{} }
+
+func (l *List[T]) Push(v T) { l.head = &node[T]{v: v, next: l.head} }
+
+func Collect[T any](l *List[T]) values[T] {
+	out := values[T](nil)
+	return out
+}
+
+func use(handlers map[string]func()) {
+	l := NewList[int]()
+	l.Push(1)
+	_ = Collect[int](l)
+	_ = sync.Pool[int]{}
+	_ = atomic.Load[int](nil)
+	handlers["x"]()
+}
+"""
+
+
+def test_go_generic_instantiations_are_calls_and_constructions():
+    """Go 1.18 generics: `&node[T]{…}` constructs node, `NewList[int]()` calls NewList,
+    `values[T](nil)` (a conversion to an instantiated type, as `values(nil)` is) calls values;
+    indexing a map of functions calls nothing named."""
+    from codegraph.index.extract import extract_source
+
+    facts, _, _ = extract_source("list.go", "go", GO_GENERICS)
+    assert not facts.parse_errors
+    got = {(c.caller.split("::")[1], c.receiver, c.name, c.construct) for c in facts.calls}
+    assert {
+        ("NewList", "", "List", True),
+        ("List.Push", "", "node", True),
+        ("Collect", "", "values", False),
+        ("use", "", "NewList", False),
+        ("use", "", "Collect", False),
+        ("use", "sync", "Pool", True),
+        ("use", "atomic", "Load", False),
+    } <= got
+    assert not any(name == "handlers" for _, _, name, _ in got)

@@ -30,7 +30,17 @@ GO_CALLS = """
 (call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @call
 (composite_literal type: (type_identifier) @name) @construct
 (composite_literal type: (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)) @construct
+(call_expression function: (index_expression operand: (identifier) @name index: [(identifier) (selector_expression)])) @call
+(call_expression function: (index_expression operand: (selector_expression operand: (_) @receiver field: (field_identifier) @name) index: [(identifier) (selector_expression)])) @call
+(type_conversion_expression type: (generic_type type: (type_identifier) @name)) @call
+(type_conversion_expression type: (generic_type type: (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name))) @call
+(composite_literal type: (generic_type type: (type_identifier) @name)) @construct
+(composite_literal type: (generic_type type: (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name))) @construct
 """
+# Generics: an instantiation with one type argument reads as an index (`NewSet[string]()`), and
+# with one argument as a conversion (`Map[int](xs)`, `objects[T](values)`): calls as written
+# without the type arguments; `&node[T]{…}` constructs node. (`fns[i]()` reads like the first:
+# a call named after a variable binds no callable.)
 
 # Locals declared with a type: `var x Foo`, and named results (`func (c *Command) ExecuteC() (cmd
 # *Command, err error)`), which the body uses as locals. Only a declaration's own results: a
