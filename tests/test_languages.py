@@ -479,3 +479,30 @@ def test_go_generic_instantiations_are_calls_and_constructions():
         ("use", "atomic", "Load", False),
     } <= got
     assert not any(name == "handlers" for _, _, name, _ in got)
+
+
+RUST_QUALIFIED_FNS = b"""pub struct Backoff { step: u32 }
+
+impl Backoff {
+    pub const fn new() -> Backoff { Backoff { step: 0 } }
+    pub const unsafe fn from_raw(step: u32) -> Backoff { Backoff { step } }
+    pub async unsafe fn wait(&self) {}
+    pub(crate) const fn reset(&mut self) {}
+    const fn limit() -> u32 { 6 }
+}
+
+pub extern "C" fn backoff_new() -> u32 { 0 }
+pub unsafe extern "C" fn backoff_free(_b: u32) {}
+extern "C" fn callback() {}
+"""
+
+
+def test_rust_functions_with_qualifiers_are_public_by_their_pub():
+    """`pub const fn new()` is as public as `pub fn new()`: the qualifiers Rust allows between
+    `pub` and `fn` (const, async, unsafe, extern "ABI") do not hide a function from the API."""
+    from codegraph.distill.surfaces import is_public
+    from codegraph.index.extract import extract_source
+
+    facts, source, _ = extract_source("src/backoff.rs", "rust", RUST_QUALIFIED_FNS)
+    public = {u.qualname for u in facts.units if u.is_callable and is_public(u, "rust", source)}
+    assert public == {"Backoff.new", "Backoff.from_raw", "Backoff.wait", "backoff_new", "backoff_free"}

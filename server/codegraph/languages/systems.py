@@ -492,6 +492,9 @@ def rust_boundary_tier(node: Node, tier: int) -> int:
 # Rust has no catch: the arm of a `match` that takes an `Err(…)` is where an error is handled
 RUST_ERROR_ARM = 'match_arm pattern: (match_pattern (tuple_struct_pattern type: (identifier) @_err (#eq? @_err "Err")))'
 
+# `pub` and the qualifiers Rust allows before `fn`, in their order: const, async, unsafe, extern "ABI"
+RUST_PUBLIC_FN = re.compile(rb'\bpub\s+(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+(?:"[^"\n]*"\s*)?)?fn\b')
+
 RUST = LanguageSpec(
     declared_fields=True,
     error_translators=frozenset({"map_err", "ok_or_else", "ok_or"}),  # (`or_else`, `unwrap_or_else` serve options as often)
@@ -501,7 +504,7 @@ RUST = LanguageSpec(
     io_modules=frozenset({"std::fs", "std::io", "tokio::fs", "tokio::io", "rusqlite", "sqlx", "diesel", "sled", "fs", "io"}),
     entry_attribute=lambda text: bool(RUST_ENTRY_ATTRIBUTE.match(text.strip())),
     main_entry=rust_main,
-    is_public=lambda name, signature: re.search(rb"\bpub\s+(?:async\s+)?(?:unsafe\s+)?fn\b", signature) is not None,
+    is_public=lambda name, signature: RUST_PUBLIC_FN.search(signature) is not None,
     signature_return=re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
     member_separator="::",
     module_system="crate",
