@@ -82,3 +82,24 @@ def test_explore_leaves_rust_test_functions_beside_the_code_out(tmp_path):
     assert "pub fn check" in text
     for name in ("fn test_redirect_policy_limit", "fn test_redirect_policy_check_async", "fn redirect_policy_check_helper"):
         assert name not in text
+
+
+def test_a_pub_fn_in_a_private_inline_module_is_no_public_entry(tmp_path):
+    """`pub(crate) mod parsing { pub fn … }` (syn's idiom): the `pub` reaches the module's
+    neighbours, not the crate's users; distill's entries are what a user of the crate calls."""
+    from codegraph.distill.surfaces import is_public_api
+    from codegraph.distill.topology import build_model
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text("mod expr;\npub use expr::parse_expr;\n")
+    (tmp_path / "src" / "expr.rs").write_text(
+        "pub fn parse_expr(s: &str) -> usize {\n    parsing::unary(s) + api::binary(s)\n}\n\n"
+        "pub(crate) mod parsing {\n    pub fn unary(s: &str) -> usize {\n        s.len()\n    }\n\n"
+        "    pub fn ambiguous(s: &str) -> usize {\n        unary(s) + 1\n    }\n}\n\n"
+        "pub mod api {\n    pub fn binary(s: &str) -> usize {\n        s.len() * 2\n    }\n\n"
+        "    mod inner {\n        pub fn hidden() -> usize {\n            1\n        }\n    }\n}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    model = build_model(index)
+    public = {u.qualname for u in model.units.values() if u.is_callable and is_public_api(index, model, u)}
+    assert public == {"parse_expr", "api.binary"}

@@ -108,6 +108,12 @@ def is_public_api(index, model: Model, u: Unit) -> bool:
             return False
     if parent is not None and parent.kind in CLASS_KINDS and spec is not None and spec.public_through_type:
         return is_public_in(index, model, parent)
+    if spec is not None and spec.module_public is not None:
+        source = index.sources[u.path]
+        while parent is not None:  # every enclosing module of the file must let it out
+            if parent.kind == "object" and not spec.module_public(source[parent.start_byte : max(parent.sig_end_byte, parent.start_byte)]):
+                return False
+            parent = model.units.get(parent.parent) if parent.parent else None
     return True
 
 

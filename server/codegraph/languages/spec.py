@@ -248,6 +248,10 @@ class LanguageSpec:
     # A method is public only when its type is too (Go: an exported method of an unexported type;
     # Python: a public method of a `_Private` class)
     public_through_type: bool = False
+    # Whether a module declared inside a file lets its public members out, by its declaration
+    # (Rust: only a `pub mod`; `pub(crate) mod parsing { pub fn … }` keeps them in the crate);
+    # None where a module's members are public by their own syntax alone
+    module_public: "Callable[[bytes], bool] | None" = None
     # Host contracts a callable implements by its parameter names (Python's WSGI and ASGI application
     # callables): (the parameter names, how a reader knows the contract), the first that fits wins
     param_hosts: tuple[tuple[tuple[str, ...], str], ...] = ()

@@ -505,6 +505,7 @@ RUST = LanguageSpec(
     entry_attribute=lambda text: bool(RUST_ENTRY_ATTRIBUTE.match(text.strip())),
     main_entry=rust_main,
     is_public=lambda name, signature: RUST_PUBLIC_FN.search(signature) is not None,
+    module_public=lambda signature: re.search(rb"\bpub\s+mod\b", signature) is not None,
     signature_return=re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
     member_separator="::",
     module_system="crate",
