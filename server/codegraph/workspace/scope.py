@@ -104,6 +104,10 @@ GENERATED_MARK = re.compile(
     re.IGNORECASE,
 )
 
+# Go's constraint that keeps a file out of every build: a program run by hand (`go run gen.go`), in
+# no package of its directory. Only before the package clause (the leading comments) is it one.
+_GO_BUILD_IGNORE = re.compile(rb"\s*//(?:go:build|\s*\+build)\s+ignore\s*$")
+
 # Files that carry credentials: never indexed, never in any output.
 SECRET_NAME = re.compile(
     r"^(\.env(\..*)?|.*\.(pem|key|p12|pfx|jks|keystore|ppk|asc|gpg|kdbx)|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|"
@@ -376,6 +380,8 @@ class Scope:
             GENERATED_MARK.search(line) and not _ASSIGNMENT.match(line) for line in _leading_comments(header)
         ):
             return "generated (marked in header)"
+        if b"build ignore" in header and any(_GO_BUILD_IGNORE.match(line) for line in _leading_comments(header)):
+            return "not built (Go's //go:build ignore)"
         if len(raw) > 20_000:
             newlines = raw.count(b"\n") + 1
             if len(raw) / newlines > 500:
