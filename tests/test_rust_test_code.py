@@ -103,3 +103,17 @@ def test_a_pub_fn_in_a_private_inline_module_is_no_public_entry(tmp_path):
     model = build_model(index)
     public = {u.qualname for u in model.units.values() if u.is_callable and is_public_api(index, model, u)}
     assert public == {"parse_expr", "api.binary"}
+
+
+@pytest.mark.parametrize("name, test", [
+    ("Policy.check", False),
+    ("Policy.limit", False),  # any(test, …): tracing-subscriber's ExtensionsInner::new was listed as a test
+    ("redirect_policy_check_release", False),  # not(test)
+    ("test_redirect_policy_limit", True),
+    ("test_redirect_policy_check_async", True),
+    ("redirect_policy_check_helper", True),
+])
+def test_symbols_and_impact_read_a_cfg_the_way_the_compiler_does(name, test):
+    from codegraph.query.symbols import is_test_unit
+
+    assert is_test_unit(_units()[name]) is test

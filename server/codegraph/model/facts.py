@@ -104,17 +104,19 @@ _CFG_TOKEN = re.compile(r'\s*(?:(\w+)|(")(?:[^"\\]|\\.)*"|(.))', re.S)
 
 @lru_cache(maxsize=4096)
 def _test_attributes(decorators: tuple[str, ...]) -> bool:
-    """Whether Rust attributes make an item test code: a test attribute, or a `cfg` whose
+    return any(rust_test_attribute(d) for d in decorators)
+
+
+@lru_cache(maxsize=4096)
+def rust_test_attribute(attribute: str) -> bool:
+    """Whether a Rust attribute makes an item test code: a test attribute, or a `cfg` whose
     predicate holds only under `cargo test` (`test`, `all(test, …)`; not `any(test, …)`, `not(test)`)."""
-    for d in decorators:
-        m = _RUST_ATTRIBUTE.match(d)
-        if m is None:
-            continue
-        if m.group(2) == "test" and (not m.group(3) or m.group(3).startswith("(")):
-            return True
-        if m.group(2) == "cfg" and not m.group(1) and _cfg_needs_test(m.group(3)):
-            return True
-    return False
+    m = _RUST_ATTRIBUTE.match(attribute)
+    if m is None:
+        return False
+    if m.group(2) == "test" and (not m.group(3) or m.group(3).startswith("(")):
+        return True
+    return m.group(2) == "cfg" and not m.group(1) and _cfg_needs_test(m.group(3))
 
 
 def _cfg_needs_test(args: str) -> bool:

@@ -13,7 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model.facts import Unit
+from ..model.facts import Unit, rust_test_attribute
 from ..workspace.scope import is_test_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -68,13 +68,14 @@ def symbol_table(index: "RootIndex") -> SymbolTable:
     return table
 
 
-_TEST_MARK = re.compile(r"(?<![\w.])(?:\w+::)?(?:test|\w*Test)\b")  # `#[test]`, `#[tokio::test]`, `#[cfg(test)]`, `@Test`, `@ParameterizedTest`
+_TEST_MARK = re.compile(r"(?<![\w.])(?:\w+::)?(?:test|\w*Test)\b")  # `@Test`, `@ParameterizedTest` (Rust's attributes: `rust_test_attribute`)
 
 
 def is_test_unit(u: Unit) -> bool:
     """A test: a unit of a test file (tests' helpers and fixtures count: they run under a test),
     or one marked as a test where tests live beside the code (`#[test]` in a Rust module, `@Test`)."""
-    return is_test_path(u.path) or any(_TEST_MARK.search(d.lstrip("#[@")) for d in u.decorators)
+    return is_test_path(u.path) or any(
+        rust_test_attribute(d) if d.startswith("#[") else _TEST_MARK.search(d.lstrip("@")) is not None for d in u.decorators)
 
 
 @lru_cache(maxsize=65536)
