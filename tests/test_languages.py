@@ -506,3 +506,18 @@ def test_rust_functions_with_qualifiers_are_public_by_their_pub():
     facts, source, _ = extract_source("src/backoff.rs", "rust", RUST_QUALIFIED_FNS)
     public = {u.qualname for u in facts.units if u.is_callable and is_public(u, "rust", source)}
     assert public == {"Backoff.new", "Backoff.from_raw", "Backoff.wait", "backoff_new", "backoff_free"}
+
+
+def test_rust_methods_of_a_trait_object_with_bounds_belong_to_the_trait():
+    """`impl dyn Error + Send + Sync { pub fn downcast_ref … }` adds methods to the trait object's
+    principal trait; its qualname was the type's whole text (`Error + Send + Sync.downcast_ref`)."""
+    from codegraph.index.extract import extract_source
+
+    source = (
+        b"pub trait Value {}\n"
+        b"impl dyn Error + Send + Sync + 'static {\n    pub fn downcast_ref(&self) -> bool { true }\n}\n"
+        b"impl<'a> fmt::Debug for dyn Value + 'a {\n    fn fmt(&self) {}\n}\n"
+        b"impl dyn MessageEncrypter {\n    pub fn invalid() {}\n}\n"
+    )
+    facts, _, _ = extract_source("src/error.rs", "rust", source)
+    assert {"Error.downcast_ref", "Value.fmt", "MessageEncrypter.invalid"} <= {u.qualname for u in facts.units}

@@ -35,7 +35,7 @@ def last_segment(name: str) -> str:
     → `Deserializer`: methods of an impl for a reference to a type are called on that type's values
     (auto-referencing), and `self` in them reaches the type's other methods."""
     name = _INDIRECTION.sub("", name.strip())
-    for opener in "<[(":
+    for opener in "<[(+":  # `+`: a trait object's further bounds (`dyn Error + Send`)
         cut = name.find(opener)
         if cut > 0:
             name = name[:cut]
