@@ -117,3 +117,44 @@ def test_symbols_and_impact_read_a_cfg_the_way_the_compiler_does(name, test):
     from codegraph.query.symbols import is_test_unit
 
     assert is_test_unit(_units()[name]) is test
+
+
+NESTED = b"""pub struct Registry { spans: Vec<u64> }
+
+impl Registry {
+    pub fn enter(&mut self, id: u64) { self.spans.push(id) }
+}
+
+#[cfg(test)]
+impl Registry {
+    fn span_count_for_tests(&self) -> usize { self.spans.len() }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+pub(crate) mod test_util {
+    pub fn registry_with_spans() -> super::Registry {
+        super::Registry { spans: vec![1, 2] }
+    }
+
+    pub mod deeper {
+        pub fn empty_registry() -> super::super::Registry { super::super::Registry { spans: vec![] } }
+    }
+}
+
+mod tests {
+    fn helper() {}
+}
+"""
+
+
+def test_items_of_a_test_only_module_or_impl_are_test_code():
+    """A `#[cfg(test)]` on a module or an impl removes everything in it from a normal build:
+    tracing-subscriber's `#[cfg(all(test, feature = "alloc"))] mod test_util` helpers were library code."""
+    from codegraph.query.symbols import is_test_unit
+
+    facts, _, _ = extract_source("src/registry.rs", "rust", NESTED)
+    units = {u.qualname: u for u in facts.units}
+    for name in ("Registry.span_count_for_tests", "test_util.registry_with_spans", "test_util.deeper", "test_util.deeper.empty_registry"):
+        assert in_test_module(units[name]) and is_test_unit(units[name]), name
+    assert not in_test_module(units["Registry.enter"]) and not is_test_unit(units["Registry.enter"])
+    assert units["test_util.registry_with_spans"].decorators == ('#[cfg(all(test, feature = "alloc"))]',)  # the module's, once

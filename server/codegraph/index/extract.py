@@ -25,7 +25,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import held_value, last_segment, named_children, text
-from ..model.facts import MAX_RECEIVER, Call, FileFacts, Import, Supertype, Unit, referenced_names
+from ..model.facts import MAX_RECEIVER, Call, FileFacts, Import, Supertype, Unit, referenced_names, rust_test_attribute
 from .members import _assigned_calls, _param_names, _parameters, _refs, _result_types, _type_name, _with_attrs, _with_local_types
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
@@ -474,6 +474,7 @@ def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches
         while stack and stack[-1].end_byte <= start_byte:
             stack.pop()
         parent = stack[-1] if stack else None
+        receiver_bound = False
         if kind == "statement":
             _, stmt_kind, label = raw_defs[node.id]
             name = label if isinstance(label, str) else ""
@@ -491,6 +492,7 @@ def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches
             if kind == "function" and parent is not None and parent.is_type:
                 kind = "method"
             if receiver and parent is None:
+                receiver_bound = True
                 parent_id = type_units.get(receiver)
                 parent = next((u for u in units if u.id == parent_id), None) if parent_id else None
         uid = f"{path}::{qualname}"
@@ -500,6 +502,8 @@ def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches
             uid = f"{uid}#{n}"
         unit = _unit(source, spec, _Entry(start_byte, neg_end, node, kind, name_node, span, leading, start, end),
                      path, uid, name, qualname, stmt_kind, parent)
+        if parent is not None and parent.decorators and kind != "statement" and not receiver_bound:
+            unit = _with_test_cfg(unit, parent)
         units.append(unit)
         stack.append(unit)
         if unit.is_type:
@@ -509,6 +513,16 @@ def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches
                 if sup_name:
                     supertypes.append(Supertype(uid, sup_name, sup_text[:200], sup_kind))
     return units, supertypes
+
+
+def _with_test_cfg(unit: Unit, parent: Unit) -> Unit:
+    """A Rust item inside a test-only module or impl (`#[cfg(test)] mod test_util { … }`) carries
+    that attribute too, unless its own attributes already make it test code (`#[test]`): the
+    compiler removes it with its container, whatever its own name."""
+    inherited = next((d for d in parent.decorators if rust_test_attribute(d)), None)
+    if inherited is None or any(rust_test_attribute(d) for d in unit.decorators):
+        return unit
+    return unit._replace(decorators=(*unit.decorators, inherited))
 
 
 def _arity(params: Node) -> int:
