@@ -461,8 +461,49 @@ def _previous_code_byte(source: bytes, at: int) -> int:
     return 0
 
 
+# The pinned grammar reads an import type (`import("./m").Options`) as an expression, so type
+# arguments after it (`import("./m").Cls<A, "register">`, as tsc writes into every `.d.ts` whose
+# declarations name another module's generic type) end the statement in an error, and the
+# definitions with it. The `import(…)` becomes a name of the same length (`import______.Cls<A>` is
+# a qualified generic type); a call with type arguments on a dynamic import stays an expression.
+_IMPORT_TYPE = re.compile(rb"""(?<![\w$.])import\((?:"[^"\\\n]*"|'[^'\\\n]*')\)(?=(?:\s*\.\s*[A-Za-z_$][\w$]*)+\s*<)""")
+_IMPORT_TYPE_ARGS = re.compile(rb"(?:\s*\.\s*[A-Za-z_$][\w$]*)+\s*<")
+
+
+def _closing_angle(source: bytes, at: int) -> int:
+    """The index after the `>` that closes the `<` before `at` (`=>` not counted); -1 if none."""
+    depth = 1
+    for i in range(at, min(len(source), at + 4096)):
+        c = source[i]
+        if c == 0x3C:  # <
+            depth += 1
+        elif c == 0x3E and source[i - 1] != 0x3D:  # > but not =>
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1
+
+
+def _name_import_types(source: bytes) -> bytes:
+    if b"import(" not in source:
+        return source
+
+    def named(m: re.Match) -> bytes:
+        args = _IMPORT_TYPE_ARGS.match(source, m.end())
+        end = _closing_angle(source, args.end()) if args else -1
+        if end < 0 or source[end:].lstrip()[:1] == b"(":  # `import("./m").then<T>(…)` is a call
+            return m.group(0)
+        return b"import" + b"_" * (len(m.group(0)) - 6)
+
+    return _IMPORT_TYPE.sub(named, source)
+
+
+def tsx_preprocess(source: bytes) -> bytes:
+    return _name_import_types(_blank_variance(source))
+
+
 def typescript_preprocess(source: bytes) -> bytes:
-    source = _blank_variance(source)
+    source = tsx_preprocess(source)
     return _LINE_CALL_SIGNATURE.sub(
         lambda m: m.group(0) if _previous_code_byte(source, m.start()) in _SEPARATED else m.group(1) + b";" + m.group(2)[1:], source)
 
@@ -601,9 +642,9 @@ TYPESCRIPT = LanguageSpec(
     declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
-# In TSX a line may well start with `<Tag>(`: only the variance rewrite is safe there.
+# In TSX a line may well start with `<Tag>(`: the call signature rewrite is not safe there.
 TSX = LanguageSpec(
-    name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=_blank_variance, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
+    name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=tsx_preprocess, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
     signature_return=TS_RETURN, declared_fields=True, **_JSX
 )
 JAVASCRIPT = LanguageSpec(
