@@ -93,3 +93,32 @@ def test_an_import_type_with_type_arguments_parses(tmp_path):
     assert {"make", "Builder", "Builder.build", "load"} <= {u.qualname for u in facts.units}
     assert b'import("./plugin").then<void>(start)' in typescript_preprocess(IMPORT_TYPES.encode())
 
+
+# `using` is a contextual keyword (TypeScript 5.2's `using` declarations): a parameter or an element
+# may still be named so, and the grammar must not lose the class around it
+USING_PARAMETERS = """
+export class Registry {
+    constructor(private using: Token, other?: Token) {}
+    findProviders(using: any, provider: string, exactMatch: boolean): any[] {
+        return [using, provider].filter((using) => using);
+    }
+    describe() {
+        return { using: 1, kind: "registry" };
+    }
+}
+export function open() {
+    using handle = acquire();
+    return handle;
+}
+"""
+
+
+def test_a_parameter_named_using_keeps_its_class(tmp_path):
+    for name in ("registry.ts", "registry.tsx"):
+        index = index_of(tmp_path / name.replace(".", "_"), {name: USING_PARAMETERS})
+        facts = index.files[name]
+        assert facts.parse_errors == 0
+        assert {"Registry", "Registry.constructor", "Registry.findProviders", "Registry.describe", "open"} <= {
+            u.qualname for u in facts.units}
+    kept = typescript_preprocess(USING_PARAMETERS.encode())
+    assert b"{ using: 1," in kept and b"using handle = acquire()" in kept

@@ -498,8 +498,35 @@ def _name_import_types(source: bytes) -> bytes:
     return _IMPORT_TYPE.sub(named, source)
 
 
+# The grammar also takes `using` for the start of a `using` declaration wherever a parameter or an
+# element may stand (`findProviders(using: any, …)`, `constructor(private using: Token)`), and
+# loses the class around it. Such a `using`, inside `(` or `[` and followed by what ends a
+# parameter or element, becomes a name of the same length; a property key (`{ using: 1 }`) stays.
+_USING = re.compile(rb"(?<![\w$.])using(?=\s*(?:\?\s*)?[:,)=\]])(?!\s*==)")
+
+
+def _enclosing_opener(source: bytes, at: int) -> int:
+    """The bracket byte that encloses `at` (0 when none is found nearby)."""
+    depth = 0
+    for i in range(at - 1, max(-1, at - 4096), -1):
+        c = source[i]
+        if c in b")]}":
+            depth += 1
+        elif c in b"([{":
+            if depth == 0:
+                return c
+            depth -= 1
+    return 0
+
+
+def _name_using_parameters(source: bytes) -> bytes:
+    if b"using" not in source:
+        return source
+    return _USING.sub(lambda m: b"usin_" if _enclosing_opener(source, m.start()) in b"([" else m.group(0), source)
+
+
 def tsx_preprocess(source: bytes) -> bytes:
-    return _name_import_types(_blank_variance(source))
+    return _name_using_parameters(_name_import_types(_blank_variance(source)))
 
 
 def typescript_preprocess(source: bytes) -> bytes:
