@@ -74,6 +74,11 @@ def test_a_documented_call_signature_that_starts_a_line_parses(tmp_path):
 # a generic type of another module; a call with type arguments on a dynamic import stays a call
 IMPORT_TYPES = """
 export declare const Cls: import("./builder").ModuleCls<Options, "register", {}>, TOKEN: string | symbol;
+export declare const crudPolicy: (options: Options) => (import("./policies").Policy | undefined)[];
+export interface Query {
+    typings?: import("./sql").TypingsValue[];
+    sql: string;
+}
 export const make = (options: Options): import("./builder").ModuleCls<Options, {}> => build(options);
 export class Builder {
     build(): import("./builder").ModuleCls<{ a: string; b: number }> {
@@ -90,7 +95,7 @@ def test_an_import_type_with_type_arguments_parses(tmp_path):
     index = index_of(tmp_path, {"module.ts": IMPORT_TYPES})
     facts = index.files["module.ts"]
     assert facts.parse_errors == 0
-    assert {"make", "Builder", "Builder.build", "load"} <= {u.qualname for u in facts.units}
+    assert {"Query", "make", "Builder", "Builder.build", "load"} <= {u.qualname for u in facts.units}
     assert b'import("./plugin").then<void>(start)' in typescript_preprocess(IMPORT_TYPES.encode())
 
 

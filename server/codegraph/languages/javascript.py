@@ -461,19 +461,24 @@ def _previous_code_byte(source: bytes, at: int) -> int:
     return 0
 
 
-# The pinned grammar reads an import type (`import("./m").Options`) as an expression, so type
-# arguments after it (`import("./m").Cls<A, "register">`, as tsc writes into every `.d.ts` whose
-# declarations name another module's generic type) end the statement in an error, and the
-# definitions with it. The `import(…)` becomes a name of the same length (`import______.Cls<A>` is
-# a qualified generic type); a call with type arguments on a dynamic import stays an expression.
-_IMPORT_TYPE = re.compile(rb"""(?<![\w$.])import\((?:"[^"\\\n]*"|'[^'\\\n]*')\)(?=(?:\s*\.\s*[A-Za-z_$][\w$]*)+\s*<)""")
-_IMPORT_TYPE_ARGS = re.compile(rb"(?:\s*\.\s*[A-Za-z_$][\w$]*)+\s*<")
+# The pinned grammar reads an import type (`import("./m").Options`) as an expression, so what may
+# follow a type but not an expression — type arguments (`import("./m").Cls<A, "register">`), an
+# array (`import("./m").Value[]`), a union in parentheses (`(import("./m").Policy | undefined)[]`),
+# as tsc writes into every `.d.ts` whose declarations name another module's type — ends the
+# statement in an error, and the definitions with it. The `import(…)` becomes a name of the same
+# length (`import______.Cls<A>` is a qualified type); a dynamic import that is called
+# (`import("./m").then(…)`, `.then<T>(…)`) stays an expression.
+_IMPORT_TYPE = re.compile(rb"""(?<![\w$.])import\((?:"[^"\\\n]*"|'[^'\\\n]*')\)(?=\s*\.\s*[A-Za-z_$])""")
+_MEMBER_CHAIN = re.compile(rb"(?:\s*\.\s*[A-Za-z_$][\w$]*)+\s*")
+_CALLED = re.compile(rb"\s*\(")
+_TYPE_ARGS_WINDOW = 65536  # a declared table's column types run for hundreds of lines
 
 
 def _closing_angle(source: bytes, at: int) -> int:
-    """The index after the `>` that closes the `<` before `at` (`=>` not counted); -1 if none."""
-    depth = 1
-    for i in range(at, min(len(source), at + 4096)):
+    """The index after the `>` that closes the `<` before `at` (`=>` not counted); -1 if none, or
+    if a bracket opened before the `<` closes first (a comparison, not type arguments)."""
+    depth, nested = 1, 0
+    for i in range(at, min(len(source), at + _TYPE_ARGS_WINDOW)):
         c = source[i]
         if c == 0x3C:  # <
             depth += 1
@@ -481,6 +486,12 @@ def _closing_angle(source: bytes, at: int) -> int:
             depth -= 1
             if depth == 0:
                 return i + 1
+        elif c in b"([{":
+            nested += 1
+        elif c in b")]}":
+            nested -= 1
+            if nested < 0:
+                return -1
     return -1
 
 
@@ -489,9 +500,12 @@ def _name_import_types(source: bytes) -> bytes:
         return source
 
     def named(m: re.Match) -> bytes:
-        args = _IMPORT_TYPE_ARGS.match(source, m.end())
-        end = _closing_angle(source, args.end()) if args else -1
-        if end < 0 or source[end:].lstrip()[:1] == b"(":  # `import("./m").then<T>(…)` is a call
+        after = _MEMBER_CHAIN.match(source, m.end()).end()  # type: ignore[union-attr]  # the lookahead saw one member
+        if source[after : after + 1] == b"<":
+            after = _closing_angle(source, after + 1)
+            if after < 0:
+                return m.group(0)
+        if _CALLED.match(source, after):  # `import("./m").then(…)`, `.then<T>(…)`: a call
             return m.group(0)
         return b"import" + b"_" * (len(m.group(0)) - 6)
 
