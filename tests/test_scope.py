@@ -210,6 +210,18 @@ def test_a_module_format_copy_beside_its_js_is_skipped_with_reason(root):
     assert {"parse.js", "lib/index.js", "dist-free/index.mjs", "esm/only.mjs", "cli.cjs", "yup.js", "lone.esm.js"} <= set(index.files)
 
 
+def test_a_module_format_copy_of_declarations_is_skipped_with_reason(root):
+    """tsc, tsup and friends write each module's declarations once per format: `parse.d.ts` beside
+    `parse.d.cts` (or `.d.mts`); one is indexed, and a `.d.cts` or `.d.mts` alone is the declaration."""
+    for rel in ("parse.d.ts", "parse.d.cts", "lib/index.d.mts", "lib/index.d.cts", "only.d.cts", "esm.d.mts"):
+        write(root, rel, "export declare function f(): number;\nexport declare class Parser {\n    run(): void;\n}\n")
+    index = indexed(root)
+    s = skipped(index)
+    copy = "module-format copy (the same module's .js, or its .mjs, is indexed)"
+    assert s["parse.d.cts"] == s["lib/index.d.cts"] == copy
+    assert {"parse.d.ts", "lib/index.d.mts", "only.d.cts", "esm.d.mts"} <= set(index.files)
+
+
 def test_a_build_whose_source_map_names_indexed_sources_is_a_compiled_copy(root):
     """A TypeScript package ships `src/` beside `lib/commonjs/` and `lib/module/`, each built file
     with its `.js.map` naming `../../src/…`: the build repeats the source. A map whose sources are

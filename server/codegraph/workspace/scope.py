@@ -88,6 +88,9 @@ GENERATED_NAME = re.compile(
 MODULE_FORMAT_COPY = re.compile(r"\.[cm]js$")
 # a build's second format named by an infix: `index.esm.js`, `index.cjs.js`, `index.modern.mjs` beside `index.js`
 MODULE_FORMAT_INFIX = re.compile(r"\.(?:esm|cjs|modern|es)\.[cm]?js$")
+# ...and each build's declarations with it: `parse.d.cts` (or `parse.d.mts`) beside `parse.d.ts`,
+# `parse.d.cts` beside `parse.d.mts`
+MODULE_FORMAT_DECLARATION = re.compile(r"\.d\.[cm]ts$")
 MODULE_FORMAT_REASON = "module-format copy (the same module's .js, or its .mjs, is indexed)"
 # A compiler or bundler writes `x.js.map` beside the `x.js` it emits (Source Map v3); the map's
 # `sources` name the files it was compiled from. When every one of them is in the workspace (a
@@ -319,6 +322,10 @@ class Scope:
             return MODULE_FORMAT_REASON
         if MODULE_FORMAT_COPY.search(name) and (
             os.path.isfile(self.root / (rel[:-4] + ".js")) or (rel.endswith(".cjs") and os.path.isfile(self.root / (rel[:-4] + ".mjs")))
+        ):
+            return MODULE_FORMAT_REASON
+        if MODULE_FORMAT_DECLARATION.search(name) and (
+            os.path.isfile(self.root / (rel[:-6] + ".d.ts")) or (rel.endswith(".d.cts") and os.path.isfile(self.root / (rel[:-6] + ".d.mts")))
         ):
             return MODULE_FORMAT_REASON
         ignored = self._ignored(rel, False)
