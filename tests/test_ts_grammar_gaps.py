@@ -127,3 +127,28 @@ def test_a_parameter_named_using_keeps_its_class(tmp_path):
             u.qualname for u in facts.units}
     kept = typescript_preprocess(USING_PARAMETERS.encode())
     assert b"{ using: 1," in kept and b"using handle = acquire()" in kept
+
+
+# reply typings label a tuple's elements, some with a type's keyword
+KEYWORD_LABELS = """
+type LogReply = [
+    _: Argument,
+    count: number,
+    object: Argument,
+    string?: Argument,
+];
+export function transformReply(reply: LogReply): Entry {
+    return { count: reply[1], object: reply[2] };
+}
+export class Entry {
+    object: string;
+}
+"""
+
+
+def test_a_tuple_element_labelled_with_a_type_keyword_parses(tmp_path):
+    index = index_of(tmp_path, {"log.ts": KEYWORD_LABELS})
+    facts = index.files["log.ts"]
+    assert facts.parse_errors == 0
+    assert {"transformReply", "Entry"} <= {u.qualname for u in facts.units}
+    assert b"{ count: reply[1], object: reply[2] }" in typescript_preprocess(KEYWORD_LABELS.encode())

@@ -539,8 +539,20 @@ def _name_using_parameters(source: bytes) -> bytes:
     return _USING.sub(lambda m: b"usin_" if _enclosing_opener(source, m.start()) in b"([" else m.group(0), source)
 
 
+# A tuple element's label may be a type's keyword (`[context: Arg, object: Arg, string: Arg]`, as
+# command reply typings spell fields); the grammar reads the keyword as the element's type. The
+# label becomes a name of the same length: only the element's type says anything.
+_KEYWORD_LABEL = re.compile(rb"(?<![\w$.])(?:any|bigint|boolean|never|number|object|string|symbol|undefined|unknown|void)(?=\s*\??\s*:)")
+
+
+def _name_keyword_labels(source: bytes) -> bytes:
+    return _KEYWORD_LABEL.sub(
+        lambda m: b"_" * len(m.group(0)) if _previous_code_byte(source, m.start()) in b"[," and _enclosing_opener(source, m.start()) == 0x5B
+        else m.group(0), source)
+
+
 def tsx_preprocess(source: bytes) -> bytes:
-    return _name_using_parameters(_name_import_types(_blank_variance(source)))
+    return _name_keyword_labels(_name_using_parameters(_name_import_types(_blank_variance(source))))
 
 
 def typescript_preprocess(source: bytes) -> bytes:
