@@ -217,7 +217,7 @@ def test_a_module_format_copy_of_declarations_is_skipped_with_reason(root):
         write(root, rel, "export declare function f(): number;\nexport declare class Parser {\n    run(): void;\n}\n")
     index = indexed(root)
     s = skipped(index)
-    copy = "module-format copy (the same module's .js, or its .mjs, is indexed)"
+    copy = "module-format copy (the same module's .d.ts, or its .d.mts, is indexed)"
     assert s["parse.d.cts"] == s["lib/index.d.cts"] == copy
     assert {"parse.d.ts", "lib/index.d.mts", "only.d.cts", "esm.d.mts"} <= set(index.files)
 

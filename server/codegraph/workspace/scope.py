@@ -92,6 +92,7 @@ MODULE_FORMAT_INFIX = re.compile(r"\.(?:esm|cjs|modern|es)\.[cm]?js$")
 # `parse.d.cts` beside `parse.d.mts`
 MODULE_FORMAT_DECLARATION = re.compile(r"\.d\.[cm]ts$")
 MODULE_FORMAT_REASON = "module-format copy (the same module's .js, or its .mjs, is indexed)"
+DECLARATION_FORMAT_REASON = "module-format copy (the same module's .d.ts, or its .d.mts, is indexed)"
 # A compiler or bundler writes `x.js.map` beside the `x.js` it emits (Source Map v3); the map's
 # `sources` name the files it was compiled from. When every one of them is in the workspace (a
 # TypeScript `src/` shipped beside its `lib/commonjs/` and `lib/module/` builds), the built file
@@ -327,7 +328,7 @@ class Scope:
         if MODULE_FORMAT_DECLARATION.search(name) and (
             os.path.isfile(self.root / (rel[:-6] + ".d.ts")) or (rel.endswith(".d.cts") and os.path.isfile(self.root / (rel[:-6] + ".d.mts")))
         ):
-            return MODULE_FORMAT_REASON
+            return DECLARATION_FORMAT_REASON
         ignored = self._ignored(rel, False)
         if ignored:
             return ignored
