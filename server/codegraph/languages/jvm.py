@@ -371,13 +371,18 @@ _CLASS_GAP = re.compile(
 )
 _INDENT = re.compile(rb"\n([ \t]+)")
 MAX_HEADER_SCAN = 4000
+# Kotlin 1.9's open-ended range operator (`0..<n`, `rangeUntil`), which the grammar predates: an
+# ERROR node at each. `..` with a blank in place of `<` is the same expression to the extractor.
+_RANGE_UNTIL = re.compile(rb"\.\.<")
 
 
 def kotlin_preprocess(source: bytes) -> bytes:
-    """Same bytes and lines, spelled so the grammar parses them: a parameter's platform modifier
-    is blanked; a primary constructor's line breaks (and the comments among them) are moved
+    """Same bytes and lines, spelled so the grammar parses them: `..<` is read as `..`; a
+    parameter's platform modifier is blanked; a primary constructor's line breaks (and the comments among them) are moved
     after it, into the indentation of the lines that follow (what follows keeps its line, only
     the constructor's own words report the class's line)."""
+    if b"..<" in source:
+        source = _RANGE_UNTIL.sub(b".. ", source)
     if b"actual" not in source and b"expect" not in source and b"constructor" not in source:
         return source
     out = bytearray(_PLATFORM_PARAMETER.sub(lambda m: b" " * len(m.group(0)), source))
