@@ -17,6 +17,7 @@ JAVA_DEFS = """
 (record_declaration name: (identifier) @name) @record
 (method_declaration name: (identifier) @name) @method
 (constructor_declaration name: (identifier) @name) @constructor
+(compact_constructor_declaration name: (identifier) @name) @constructor
 (field_declaration declarator: (variable_declarator name: (identifier) @name value: (object_creation_expression (class_body)))) @object
 """
 
