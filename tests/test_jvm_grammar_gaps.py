@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from test_bindings import index_of
+from test_bindings import index_of, target
 
 # Kotlin 1.9's open-ended range (`rangeUntil`), common in loops over indices
 RANGE_UNTIL = """package demo
@@ -33,3 +33,34 @@ def test_the_open_ended_range_operator_parses(tmp_path):
     assert {("Ranges.each", "visit"), ("Ranges.upTo", "size")} <= callers
     upto = next(u for u in facts.units if u.qualname == "Ranges.upTo")
     assert upto.start_line == upto.end_line == 12
+
+
+# a custom view's secondary constructors: the one with a body runs code of its own
+SECONDARY_CONSTRUCTORS = """package demo
+
+class Badge : View {
+    constructor(context: Context) : super(context)
+
+    constructor(context: Context, attrs: AttributeSet?) : super(context, attrs) {
+        setup(attrs)
+    }
+
+    private fun setup(attrs: AttributeSet?) {}
+}
+"""
+
+
+def test_kotlin_secondary_constructors_are_constructor_units(tmp_path):
+    from codegraph.model.facts import bodiless
+
+    index = index_of(tmp_path, {"Badge.kt": SECONDARY_CONSTRUCTORS})
+    facts = index.files["Badge.kt"]
+    ctors = [u for u in facts.units if u.kind == "constructor"]
+    assert [(u.qualname, u.params, u.start_line, u.end_line, u.parent) for u in ctors] == [
+        ("Badge.constructor", 1, 4, 4, "Badge.kt::Badge"),
+        ("Badge.constructor", 2, 6, 8, "Badge.kt::Badge"),
+    ]
+    assert bodiless(ctors[0]) and not bodiless(ctors[1])
+    assert ctors[1].sig_end_line == 6
+    assert next(c for c in facts.calls if c.name == "setup").caller == ctors[1].id
+    assert target(index, "Badge.kt", "setup") == "Badge.kt::Badge.setup"

@@ -173,6 +173,7 @@ KOTLIN_DEFS = """
 (class_declaration (type_identifier) @name) @class
 (object_declaration (type_identifier) @name) @object
 (function_declaration (simple_identifier) @name) @function
+(secondary_constructor "constructor" @name) @constructor
 (class_body (property_declaration (variable_declaration (simple_identifier) @name)) @variable)
 """
 
@@ -449,5 +450,6 @@ KOTLIN = LanguageSpec(
     receiver_name=lambda node: "this",
     decorator_types=frozenset({"annotation"}),
     trailing_types=frozenset({"getter", "setter"}),
-    body_types=frozenset({"class_body", "function_body", "enum_class_body"}),
+    # "{": a secondary constructor's statements follow its brace with no body node around them
+    body_types=frozenset({"class_body", "function_body", "enum_class_body", "{"}),
 )
