@@ -64,3 +64,35 @@ def test_kotlin_secondary_constructors_are_constructor_units(tmp_path):
     assert ctors[1].sig_end_line == 6
     assert next(c for c in facts.calls if c.name == "setup").caller == ctors[1].id
     assert target(index, "Badge.kt", "setup") == "Badge.kt::Badge.setup"
+
+
+# a file of extension properties: each getter is code, and was in no unit at all
+EXTENSION_PROPERTIES = """package demo
+
+val Camera.focalLength: Float?
+  get() {
+    val lengths = lookup(LENGTHS)
+    return lengths?.firstOrNull()
+  }
+
+val String.shout: String get() = uppercase()
+
+val plain = 1
+
+val config = load(
+    "settings",
+)
+"""
+
+
+def test_top_level_properties_with_getters_are_units(tmp_path):
+    index = index_of(tmp_path, {"Props.kt": EXTENSION_PROPERTIES})
+    facts = index.files["Props.kt"]
+    units = {u.qualname: u for u in facts.units}
+    assert (units["focalLength"].kind, units["focalLength"].start_line, units["focalLength"].end_line) == ("variable", 3, 7)
+    assert (units["shout"].kind, units["shout"].start_line) == ("variable", 9)
+    assert "plain" not in units  # a one-line value is no unit of its own
+    callers = {c.name: c.caller for c in facts.calls}
+    assert callers["firstOrNull"] == callers["lookup"] == units["focalLength"].id
+    assert callers["uppercase"] == units["shout"].id
+    assert callers["load"] is not None  # the multi-line initialiser is one unit (a module statement)

@@ -175,6 +175,7 @@ KOTLIN_DEFS = """
 (function_declaration (simple_identifier) @name) @function
 (secondary_constructor "constructor" @name) @constructor
 (class_body (property_declaration (variable_declaration (simple_identifier) @name)) @variable)
+(source_file (property_declaration (variable_declaration (simple_identifier) @name)) @variable)
 """
 
 KOTLIN_CALLS = """
@@ -299,12 +300,14 @@ def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
 
 def kotlin_kind(node: Node, kind: str) -> str:
     if node.type == "property_declaration":
-        # a member worth a unit of its own: an anonymous object (`val cache = object : Lru(…) {…}`),
+        # a member or top-level property worth a unit of its own (`val View.isShown: Boolean get() {…}`): an anonymous object (`val cache = object : Lru(…) {…}`),
         # a getter, or an initialiser over several lines (`val x = run {…}`, a builder chain)
         if any(c.type == "object_literal" for c in node.children):
             return "object"
         nxt = node.next_named_sibling
         if nxt is not None and nxt.type in ("getter", "setter"):
+            return "variable"
+        if any(c.type in ("getter", "setter") for c in node.children):  # on the property's own line
             return "variable"
         return "variable" if node.end_point.row > node.start_point.row else ""
     if node.type != "class_declaration":
