@@ -96,3 +96,32 @@ def test_top_level_properties_with_getters_are_units(tmp_path):
     assert callers["firstOrNull"] == callers["lookup"] == units["focalLength"].id
     assert callers["uppercase"] == units["shout"].id
     assert callers["load"] is not None  # the multi-line initialiser is one unit (a module statement)
+
+
+# an accessor's annotation, on its own line or before `get()`, with another declaration after it
+ANNOTATED_ACCESSORS = """package demo
+
+val Info.model: String
+  @SuppressLint("RestrictedApi")
+  get() {
+    return describe(kind)
+  }
+
+val Info.lens: Int
+  @OptIn(Experimental::class) get() {
+    return facing()
+  }
+
+fun after() = 1
+"""
+
+
+def test_annotated_accessors_of_top_level_properties_parse(tmp_path):
+    index = index_of(tmp_path, {"Info.kt": ANNOTATED_ACCESSORS})
+    facts = index.files["Info.kt"]
+    assert facts.parse_errors == 0
+    units = {u.qualname: u for u in facts.units}
+    assert [(q, units[q].start_line, units[q].end_line) for q in ("model", "lens", "after")] == [
+        ("model", 3, 7), ("lens", 9, 12), ("after", 14, 14)]
+    callers = {c.name: c.caller for c in facts.calls}
+    assert callers["describe"] == units["model"].id and callers["facing"] == units["lens"].id

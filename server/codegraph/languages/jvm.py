@@ -379,15 +379,25 @@ MAX_HEADER_SCAN = 4000
 # Kotlin 1.9's open-ended range operator (`0..<n`, `rangeUntil`), which the grammar predates: an
 # ERROR node at each. `..` with a blank in place of `<` is the same expression to the extractor.
 _RANGE_UNTIL = re.compile(rb"\.\.<")
+# Annotations on a top-level property's accessor (`val Info.model: String\n  @SuppressLint("x")\n
+# get() {…}`): followed by another declaration, the grammar reads them and the accessor as an
+# expression, and the getter's code lands in no unit. Blanked, the accessor is read as one.
+_ACCESSOR_ANNOTATIONS = re.compile(
+    rb"(?m)^[ \t]+((?:@[\w.:]+(?:\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]*)+)"
+    rb"(?=(?:\n[ \t]*)?(?:(?:private|protected|internal|public)[ \t]+)?[gs]et[ \t]*\()"
+)
 
 
 def kotlin_preprocess(source: bytes) -> bytes:
-    """Same bytes and lines, spelled so the grammar parses them: `..<` is read as `..`; a
+    """Same bytes and lines, spelled so the grammar parses them: `..<` is read as `..`; an
+    accessor's annotations are blanked; a
     parameter's platform modifier is blanked; a primary constructor's line breaks (and the comments among them) are moved
     after it, into the indentation of the lines that follow (what follows keeps its line, only
     the constructor's own words report the class's line)."""
     if b"..<" in source:
         source = _RANGE_UNTIL.sub(b".. ", source)
+    if b"@" in source and (b"get(" in source or b"set(" in source):
+        source = _ACCESSOR_ANNOTATIONS.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)] + b" " * len(m.group(1)), source)
     if b"actual" not in source and b"expect" not in source and b"constructor" not in source:
         return source
     out = bytearray(_PLATFORM_PARAMETER.sub(lambda m: b" " * len(m.group(0)), source))
