@@ -232,3 +232,27 @@ def test_kotlin_bare_calls_in_an_extension_function_are_the_extended_types_membe
     assert target(index, f, "writeByte", 1) == "src/p/Buffer.kt::Buffer.writeByte"
     assert target(index, f, "size") == "src/p/Buffer.kt::Buffer.size"  # the member, not the package's function
     assert target(index, f, "helper") == "src/p/internal/Common.kt::helper"
+
+
+def test_a_java_records_compact_constructor_is_a_constructor_of_its_components(tmp_path):
+    """`Range { if (lo > hi) throw … }`: a record's compact constructor, with no parameter list of
+    its own, is the constructor of the header's components; its body's calls are its own."""
+    index = index_of(tmp_path, {
+        "src/a/Range.java": """
+            package a;
+
+            public record Range(int lo, int hi) {
+                public Range {
+                    check(lo, hi);
+                }
+                static void check(int lo, int hi) {}
+                static Range unit() { return new Range(0, 1); }
+            }
+            """,
+    })
+    r = "src/a/Range.java"
+    ctor = next(u for u in index.files[r].units if u.kind == "constructor")
+    assert (ctor.qualname, ctor.params, ctor.param_names, ctor.start_line, ctor.end_line) == ("Range.Range", 2, ("lo", "hi"), 4, 6)
+    assert next(c for c in index.files[r].calls if c.name == "check").caller == ctor.id
+    assert target(index, r, "check") == f"{r}::Range.check"
+    assert target(index, r, "Range") == f"{r}::Range"  # as with a declared constructor

@@ -252,6 +252,10 @@ def _parameters(node: Node) -> Node | None:
         params = value.child_by_field_name("parameters") if value is not None else None
     if params is None:
         params = next((c for c in node.children if c.type in ("function_value_parameters", "formal_parameters", "parameters")), None)
+    if params is None and node.type == "compact_constructor_declaration":
+        # a Java record's compact constructor (`Point { … }`) takes the record header's components
+        record = node.parent.parent if node.parent is not None else None
+        params = record.child_by_field_name("parameters") if record is not None else None
     return params
 
 

@@ -17,6 +17,7 @@ JAVA_DEFS = """
 (record_declaration name: (identifier) @name) @record
 (method_declaration name: (identifier) @name) @method
 (constructor_declaration name: (identifier) @name) @constructor
+(compact_constructor_declaration name: (identifier) @name) @constructor
 (field_declaration declarator: (variable_declarator name: (identifier) @name value: (object_creation_expression (class_body)))) @object
 """
 
@@ -172,7 +173,9 @@ KOTLIN_DEFS = """
 (class_declaration (type_identifier) @name) @class
 (object_declaration (type_identifier) @name) @object
 (function_declaration (simple_identifier) @name) @function
+(secondary_constructor "constructor" @name) @constructor
 (class_body (property_declaration (variable_declaration (simple_identifier) @name)) @variable)
+(source_file (property_declaration (variable_declaration (simple_identifier) @name)) @variable)
 """
 
 KOTLIN_CALLS = """
@@ -297,12 +300,14 @@ def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
 
 def kotlin_kind(node: Node, kind: str) -> str:
     if node.type == "property_declaration":
-        # a member worth a unit of its own: an anonymous object (`val cache = object : Lru(…) {…}`),
+        # a member or top-level property worth a unit of its own (`val View.isShown: Boolean get() {…}`): an anonymous object (`val cache = object : Lru(…) {…}`),
         # a getter, or an initialiser over several lines (`val x = run {…}`, a builder chain)
         if any(c.type == "object_literal" for c in node.children):
             return "object"
         nxt = node.next_named_sibling
         if nxt is not None and nxt.type in ("getter", "setter"):
+            return "variable"
+        if any(c.type in ("getter", "setter") for c in node.children):  # on the property's own line
             return "variable"
         return "variable" if node.end_point.row > node.start_point.row else ""
     if node.type != "class_declaration":
@@ -371,13 +376,28 @@ _CLASS_GAP = re.compile(
 )
 _INDENT = re.compile(rb"\n([ \t]+)")
 MAX_HEADER_SCAN = 4000
+# Kotlin 1.9's open-ended range operator (`0..<n`, `rangeUntil`), which the grammar predates: an
+# ERROR node at each. `..` with a blank in place of `<` is the same expression to the extractor.
+_RANGE_UNTIL = re.compile(rb"\.\.<")
+# Annotations on a top-level property's accessor (`val Info.model: String\n  @SuppressLint("x")\n
+# get() {…}`): followed by another declaration, the grammar reads them and the accessor as an
+# expression, and the getter's code lands in no unit. Blanked, the accessor is read as one.
+_ACCESSOR_ANNOTATIONS = re.compile(
+    rb"(?m)^[ \t]+((?:@[\w.:]+(?:\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]*)+)"
+    rb"(?=(?:\n[ \t]*)?(?:(?:private|protected|internal|public)[ \t]+)?[gs]et[ \t]*\()"
+)
 
 
 def kotlin_preprocess(source: bytes) -> bytes:
-    """Same bytes and lines, spelled so the grammar parses them: a parameter's platform modifier
-    is blanked; a primary constructor's line breaks (and the comments among them) are moved
+    """Same bytes and lines, spelled so the grammar parses them: `..<` is read as `..`; an
+    accessor's annotations are blanked; a
+    parameter's platform modifier is blanked; a primary constructor's line breaks (and the comments among them) are moved
     after it, into the indentation of the lines that follow (what follows keeps its line, only
     the constructor's own words report the class's line)."""
+    if b"..<" in source:
+        source = _RANGE_UNTIL.sub(b".. ", source)
+    if b"@" in source and (b"get(" in source or b"set(" in source):
+        source = _ACCESSOR_ANNOTATIONS.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)] + b" " * len(m.group(1)), source)
     if b"actual" not in source and b"expect" not in source and b"constructor" not in source:
         return source
     out = bytearray(_PLATFORM_PARAMETER.sub(lambda m: b" " * len(m.group(0)), source))
@@ -443,5 +463,6 @@ KOTLIN = LanguageSpec(
     receiver_name=lambda node: "this",
     decorator_types=frozenset({"annotation"}),
     trailing_types=frozenset({"getter", "setter"}),
-    body_types=frozenset({"class_body", "function_body", "enum_class_body"}),
+    # "{": a secondary constructor's statements follow its brace with no body node around them
+    body_types=frozenset({"class_body", "function_body", "enum_class_body", "{"}),
 )
