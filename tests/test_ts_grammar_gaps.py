@@ -152,3 +152,17 @@ def test_a_tuple_element_labelled_with_a_type_keyword_parses(tmp_path):
     assert facts.parse_errors == 0
     assert {"transformReply", "Entry"} <= {u.qualname for u in facts.units}
     assert b"{ count: reply[1], object: reply[2] }" in typescript_preprocess(KEYWORD_LABELS.encode())
+
+
+def test_a_type_only_star_re_export_parses_and_re_exports(tmp_path):
+    """TypeScript 5.0's `export type * from './x'` (a barrel of types, common in shipped `.d.ts`
+    files) is newer than the grammar: the file kept its definitions but lost the re-export."""
+    index = index_of(tmp_path, {
+        "shapes.ts": "export interface Shape { area(): number }\nexport class Square implements Shape { area() { return 1 } }\n",
+        "index.ts": "export type * from './shapes';\nexport type * as geometry from './shapes';\nexport const version = 1;\n",
+        "main.ts": "import { Square } from './index';\nexport function make() { return new Square() }\n",
+    })
+    assert index.files["index.ts"].parse_errors == 0
+    assert typescript_preprocess(b"export type T = typeof x;\n") == b"export type T = typeof x;\n"
+    calls = index.bindings["main.ts"]
+    assert any(e.dst == "shapes.ts::Square" for e in calls.edges), calls.edges

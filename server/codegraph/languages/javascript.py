@@ -551,8 +551,19 @@ def _name_keyword_labels(source: bytes) -> bytes:
         else m.group(0), source)
 
 
+# TypeScript 5.0's type-only re-export of a whole module (`export type * from './x'`, `export type
+# * as ns from …`) is newer than the grammar: blanking `type` leaves the re-export it is for the index.
+_TYPE_STAR_EXPORT = re.compile(rb"(?<![\w$.])(export\s+)type(?=\s*\*)")
+
+
+def _blank_type_star_exports(source: bytes) -> bytes:
+    if b"type" not in source:
+        return source
+    return _TYPE_STAR_EXPORT.sub(lambda m: m.group(1) + b"    ", source)
+
+
 def tsx_preprocess(source: bytes) -> bytes:
-    return _name_keyword_labels(_name_using_parameters(_name_import_types(_blank_variance(source))))
+    return _name_keyword_labels(_name_using_parameters(_name_import_types(_blank_variance(_blank_type_star_exports(source)))))
 
 
 def typescript_preprocess(source: bytes) -> bytes:
