@@ -448,3 +448,15 @@ def test_names_that_only_contain_test_are_not_tests(path):
 def test_a_generated_mark_written_as_a_value_marks_nothing(root):
     write(root, "marks.py", 'MARK = re.compile(rb"@generated|DO NOT EDIT")\n' + CODE)
     assert "marks.py" not in skipped(indexed(root))
+
+
+def test_external_is_vendored_at_the_root_only(root):
+    """A top-level `external/` holds dependencies checked out into the project; a nested one
+    (`src/interfaces/external/`) is the project's own code about something external."""
+    write(root, "external/dep/lib.py")
+    write(root, "src/interfaces/external/http.py")
+    index = indexed(root)
+    assert skipped(index)["external/"] == "vendored code"
+    assert "src/interfaces/external/http.py" in index.files
+    assert index.scope.file_reason("src/interfaces/external/http.py") is None
+    assert index.scope.file_reason("external/dep/lib.py") == "inside an excluded directory"

@@ -51,6 +51,9 @@ _INTO_BUILD = re.compile(rb"""(?:require\(|from\s|import\(?)\s*['"]\.{1,2}/(?:di
 # holds the library's `Target` types, not a build's output.
 _JVM_SOURCE_ROOT = re.compile(r"(?:^|/)src/[\w.-]+/(?:java|kotlin|scala|groovy)/")
 _PACKAGE_NAMED_LIKE_OUTPUT = {"build", "dist", "out", "target", "coverage"}
+# Dependencies checked out into a project (git submodules, a vendoring script) sit in a top-level
+# `external/`; deeper down the word names what the code talks to (nest's `interfaces/external/`).
+_VENDORED_AT_ROOT_ONLY = {"external"}
 
 
 MINIFIABLE = (".js", ".mjs", ".cjs")
@@ -70,6 +73,8 @@ def _excluded_dir(rel_dir: str) -> str | None:
     reason = EXCLUDED_DIRS.get(name)
     if reason and name in _PACKAGE_NAMED_LIKE_OUTPUT and _JVM_SOURCE_ROOT.search(rel_dir[: -len(name)]):
         return None
+    if name in _VENDORED_AT_ROOT_ONLY and "/" in rel_dir:
+        return None  # `src/interfaces/external/`: the project's own code about something external
     return reason
 
 
