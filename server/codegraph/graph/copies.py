@@ -25,10 +25,10 @@ from collections import defaultdict
 from typing import Iterable
 
 from ..model.facts import CALLABLE_KINDS, CLASS_KINDS, Unit
+from ..workspace.scope import BUILT_JS, TS_DECLARATION, TS_SOURCE
 
 # Bundles and second builds are what a JavaScript build writes; source (TypeScript, Python, a
 # library of one API per module in any language) is never one.
-BUILT_SUFFIXES = (".js", ".mjs", ".cjs")
 BUNDLE_MIN_UNITS = 10  # fewer functions say too little either way
 BUNDLE_SHARE = 0.8  # of them named like another file's top-level definition
 BUNDLE_SOURCES = 10  # spread over this many other files at least
@@ -51,7 +51,7 @@ def bundle_copies(units: Iterable[Unit]) -> frozenset[str]:
                     top[name].add(u.path)
     copies = set()
     for path, names in named.items():
-        if len(names) < BUNDLE_MIN_UNITS or not path.endswith(BUILT_SUFFIXES):
+        if len(names) < BUNDLE_MIN_UNITS or not path.endswith(BUILT_JS):
             continue
         sources: set[str] = set()
         spread: list[int] = []  # per matched name, how many other files define it
@@ -105,7 +105,7 @@ def _built_definitions(units: Iterable[Unit]) -> dict[str, dict[str, int]]:
     in lines."""
     spans: dict[str, dict[str, int]] = defaultdict(dict)
     for u in units:
-        if u.path.endswith(BUILT_SUFFIXES) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
+        if u.path.endswith(BUILT_JS) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
             spans[u.path].setdefault(u.qualname, u.end_line - u.start_line)
     return spans
 
@@ -186,8 +186,6 @@ def sibling_bundles(spans: dict[str, dict[str, int]]) -> frozenset[str]:
 # `v4/core/schemas.js`; many packages `src/x.ts` to `lib/x.js`). The JavaScript defines the classes
 # and functions its source does (interfaces and types compile to nothing), with bodies of other
 # lengths: the names tell it. The source is kept.
-TS_SOURCES = (".ts", ".tsx", ".mts", ".cts")
-_TS_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
 
 def _module_tails(path: str) -> list[str]:
@@ -204,7 +202,7 @@ def compiled_copies(units: Iterable[Unit], spans: dict[str, dict[str, int]]) -> 
     defining TWIN_SHARE of the built file's names."""
     sources: dict[str, set[str]] = defaultdict(set)  # TypeScript module → the classes and callables it defines
     for u in units:
-        if u.path.endswith(TS_SOURCES) and not u.path.endswith(_TS_DECLARATIONS) and (u.kind in CALLABLE_KINDS or u.kind == "class"):
+        if u.path.endswith(TS_SOURCE) and not u.path.endswith(TS_DECLARATION) and (u.kind in CALLABLE_KINDS or u.kind == "class"):
             sources[u.path].add(u.qualname)
     by_tail: dict[str, list[str]] = defaultdict(list)
     for path in sources:

@@ -300,8 +300,9 @@ def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
 
 def kotlin_kind(node: Node, kind: str) -> str:
     if node.type == "property_declaration":
-        # a member or top-level property worth a unit of its own (`val View.isShown: Boolean get() {…}`): an anonymous object (`val cache = object : Lru(…) {…}`),
-        # a getter, or an initialiser over several lines (`val x = run {…}`, a builder chain)
+        # a member or top-level property worth a unit of its own (`val View.isShown: Boolean get() {…}`):
+        # an anonymous object (`val cache = object : Lru(…) {…}`), a getter, or an initialiser over
+        # several lines (`val x = run {…}`, a builder chain)
         if any(c.type == "object_literal" for c in node.children):
             return "object"
         nxt = node.next_named_sibling
@@ -390,10 +391,10 @@ _ACCESSOR_ANNOTATIONS = re.compile(
 
 def kotlin_preprocess(source: bytes) -> bytes:
     """Same bytes and lines, spelled so the grammar parses them: `..<` is read as `..`; an
-    accessor's annotations are blanked; a
-    parameter's platform modifier is blanked; a primary constructor's line breaks (and the comments among them) are moved
-    after it, into the indentation of the lines that follow (what follows keeps its line, only
-    the constructor's own words report the class's line)."""
+    accessor's annotations and a parameter's platform modifier are blanked; a primary
+    constructor's line breaks (and the comments among them) are moved after it, into the
+    indentation of the lines that follow (what follows keeps its line, only the constructor's own
+    words report the class's line)."""
     if b"..<" in source:
         source = _RANGE_UNTIL.sub(b".. ", source)
     if b"@" in source and (b"get(" in source or b"set(" in source):

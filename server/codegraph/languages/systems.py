@@ -338,13 +338,16 @@ _NOT_ITEM_MACROS = frozenset({b"macro_rules", b"quote", b"quote_spanned", b"lazy
 
 
 def _closing_brace(source: bytes, open_at: int) -> int:
-    """Index of the brace matching source[open_at], skipping strings and comments; -1 if none."""
+    """Index of the brace or bracket matching the one at source[open_at] (`{` or `[`), skipping
+    strings and comments; -1 if none."""
+    opener = source[open_at]
+    closer = 0x7D if opener == 0x7B else 0x5D  # } for {, ] for [
     depth, i, n = 0, open_at, len(source)
     while i < n:
         c = source[i]
-        if c == 0x7B:  # {
+        if c == opener:
             depth += 1
-        elif c == 0x7D:  # }
+        elif c == closer:
             depth -= 1
             if depth == 0:
                 return i
@@ -382,25 +385,6 @@ _CFG_IF_HEAD = re.compile(rb"if\s*#\s*\[")
 _CFG_IF_ELSE = re.compile(rb"else\b\s*")
 
 
-def _closing_bracket(source: bytes, open_at: int) -> int:
-    """Index of the `]` matching source[open_at] (`[`), skipping strings; -1 if none."""
-    depth, i, n = 0, open_at, len(source)
-    while i < n:
-        c = source[i]
-        if c == 0x5B:
-            depth += 1
-        elif c == 0x5D:
-            depth -= 1
-            if depth == 0:
-                return i
-        elif c == 0x22:
-            i += 1
-            while i < n and source[i] != 0x22:
-                i += 2 if source[i] == 0x5C else 1
-        i += 1
-    return -1
-
-
 def _cfg_if_blanks(source: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
     """The spans to blank in a cfg_if body source[start:end] (its `if #[cfg(…)] {`, `} else {`
     and closing braces), or None when the body is not such a chain."""
@@ -415,7 +399,7 @@ def _cfg_if_blanks(source: bytes, start: int, end: int) -> list[tuple[int, int]]
             i = m.end()
         m = _CFG_IF_HEAD.match(source, i, end)
         if m is not None:
-            close = _closing_bracket(source, m.end() - 1)
+            close = _closing_brace(source, m.end() - 1)
             if close < 0 or close >= end:
                 return None
             i = _CFG_IF_SPACE.match(source, close + 1, end).end()

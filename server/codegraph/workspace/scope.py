@@ -45,7 +45,9 @@ ONLY_BUILT_FILES = 3
 # the build's code (yargs: `index.cjs` requiring `./build/index.cjs`, a few platform shims). Source
 # beside its build (a TypeScript `src/` compiled to `dist/`) is as large as the build: it stays the code.
 SHIM_FILES, SHIM_SHARE = 16, 0.25
-_TS_SOURCE, _TS_DECLARATION = (".ts", ".tsx", ".mts", ".cts"), (".d.ts", ".d.mts", ".d.cts")
+# What a JavaScript build writes, and TypeScript source and declarations (graph/copies.py reads them too)
+BUILT_JS = (".js", ".mjs", ".cjs")
+TS_SOURCE, TS_DECLARATION = (".ts", ".tsx", ".mts", ".cts"), (".d.ts", ".d.mts", ".d.cts")
 _INTO_BUILD = re.compile(rb"""(?:require\(|from\s|import\(?)\s*['"]\.{1,2}/(?:dist|build|out)/""")
 # Below a JVM source root (`src/<source set>/kotlin/…`) every directory is a package: `acme/ui/target`
 # holds the library's `Target` types, not a build's output.
@@ -56,7 +58,6 @@ _PACKAGE_NAMED_LIKE_OUTPUT = {"build", "dist", "out", "target", "coverage"}
 _VENDORED_AT_ROOT_ONLY = {"external"}
 
 
-MINIFIABLE = (".js", ".mjs", ".cjs")
 MINIFIED_LINE = 500
 
 
@@ -102,7 +103,6 @@ DECLARATION_FORMAT_REASON = "module-format copy (the same module's .d.ts, or its
 # `sources` name the files it was compiled from. When every one of them is in the workspace (a
 # TypeScript `src/` shipped beside its `lib/commonjs/` and `lib/module/` builds), the built file
 # repeats code that is indexed. A map whose sources are absent (only the build is shipped) keeps it.
-BUILT_WITH_MAP = (".js", ".mjs", ".cjs")
 SOURCE_MAP_MAX_BYTES = 10_000_000
 COMPILED_COPY_REASON = "compiled copy (its source map's sources are indexed)"
 # a mark written as a value (this module's own pattern below, assigned to a name) marks nothing
@@ -340,7 +340,7 @@ class Scope:
             return ignored
         if size is not None and size > self.config.max_file_bytes:
             return oversize_reason(self.config.max_file_bytes)
-        if name.endswith(BUILT_WITH_MAP) and self._compiled_from_workspace(rel):
+        if name.endswith(BUILT_JS) and self._compiled_from_workspace(rel):
             return COMPILED_COPY_REASON
         return None
 
@@ -400,7 +400,7 @@ class Scope:
             newlines = raw.count(b"\n") + 1
             if len(raw) / newlines > 500:
                 return "minified (average line over 500 chars)"
-        elif rel.endswith(MINIFIABLE) and _long_line_share(raw) > 0.5:
+        elif rel.endswith(BUILT_JS) and _long_line_share(raw) > 0.5:
             # a small module minified under its license comment (lit-html ships `static.js`, 996 bytes
             # in nine lines, beside its readable `development/static.js`): hand-written code wraps
             return "minified (most of it in lines over 500 chars)"
@@ -447,7 +447,7 @@ class Scope:
         code = 0  # the files outside that are code: a declaration (`types/*.d.ts`) only describes the build's
         for rel, language in self._walk_from([""], result):
             seen += 1
-            if not rel.endswith(_TS_DECLARATION):
+            if not rel.endswith(TS_DECLARATION):
                 code += 1
                 if len(outside) <= SHIM_FILES:
                     outside.append(rel)
@@ -477,7 +477,7 @@ class Scope:
         """Whether the files found outside the build directories are doors into them: the package.json
         publishes from a build directory or from a file that imports from one, and those files hold
         under SHIM_SHARE of the bytes the build's code files hold."""
-        if any(rel.endswith(_TS_SOURCE) and not rel.endswith(_TS_DECLARATION) for rel in outside):
+        if any(rel.endswith(TS_SOURCE) and not rel.endswith(TS_DECLARATION) for rel in outside):
             return False  # TypeScript beside a build is the source the build was compiled from, however small
         targets = self._manifest_targets()
         if not (any(t.startswith(d + "/") for t in targets for d in dirs)
@@ -502,7 +502,7 @@ class Scope:
                 subdirs[:] = [x for x in subdirs if x not in ("node_modules", ".git")]
                 for name in names:
                     if (spec_for_path(name, self.config.languages) is not None and not GENERATED_NAME.search(name)
-                            and not name.endswith(_TS_DECLARATION)):
+                            and not name.endswith(TS_DECLARATION)):
                         total += self._size(os.path.join(top, name))
                 budget -= len(names)
                 if budget <= 0 or total > enough:
