@@ -522,3 +522,16 @@ def test_a_host_calls_target_may_run_any_override_of_it(monkeypatch) -> None:
     assert "webkit/responses.py::ChunkedReply.__call__" in out, out
     assert "webkit/responses.py::DiskReply.__call__" in out, out
     assert "webkit/app.py::App.__call__" not in out, out
+
+
+def test_the_return_type_written_before_a_jvm_method_name_is_read_for_any_name() -> None:
+    """The type before `name(` (generics and arrays skipped), the first such place only, and none where
+    the name only begins a longer one or stands first: one pattern serves every name."""
+    from codegraph.distill.walk.bodies import return_type
+
+    assert return_type(b"public static <T> List<T> copyOf(Collection<T> items)", "copyOf", "java") == "List"
+    assert return_type(b"protected byte[] read(int n)", "read", "java") == "byte"
+    assert return_type(b"Map<String, Foo> build ()", "build", "java") == "Map"
+    assert return_type(b"public Builder builder2() Other builder()", "builder", "java") == "Other"
+    assert return_type(b"public void readAll()", "read", "java") == ""
+    assert return_type(b"read()", "read", "java") == ""

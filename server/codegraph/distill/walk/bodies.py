@@ -371,12 +371,30 @@ def body_role(index, model: Model, uid: str, out: dict[str, set[str]] | None = N
     return ""
 
 
+# The type written before a callable's name (`List<T> name(`): read backwards from each `name(`,
+# one compiled pattern for every name (a pattern per name overflowed `re`'s cache on large code bases).
+_TYPE_BEFORE = re.compile(rb"\b([A-Za-z_]\w*)(?:<[^>]*>)?(?:\[\])?\s+\Z")
+_OPEN_CALL = re.compile(rb"\s*\(")
+
+
+def _type_before_name(signature: bytes, name: bytes) -> "re.Match[bytes] | None":
+    """The first `Type name(` of the signature (the type's match), as `re.search` of that pattern finds it."""
+    at = signature.find(name)
+    while at != -1:
+        if at > 0 and signature[at - 1 : at].isspace() and _OPEN_CALL.match(signature, at + len(name)):
+            hit = _TYPE_BEFORE.search(signature, 0, at)
+            if hit:
+                return hit
+        at = signature.find(name, at + 1)
+    return None
+
+
 def return_type(signature: bytes, name: str, language: str) -> str:
     """The type name a callable's signature says it returns ('' when none or not written): the spec's
     `signature_return`, or the type just before the name (`return_type_before_name`)."""
     spec = BY_NAME.get(language)
     if spec is not None and spec.return_type_before_name:
-        hit = re.search(rb"\b([A-Za-z_]\w*)(?:<[^>]*>)?(?:\[\])?\s+" + re.escape(name.encode()) + rb"\s*\(", signature)
+        hit = _type_before_name(signature, name.encode())
     else:
         pattern = spec.signature_return if spec is not None else None
         hit = pattern.search(signature) if pattern else None
