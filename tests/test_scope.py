@@ -334,6 +334,16 @@ def test_files_over_max_file_bytes_are_skipped_with_reason(root):
     assert s["big.py"].startswith("larger than maxFileBytes")
 
 
+def test_a_hand_written_module_over_a_megabyte_is_indexed_by_default(root):
+    # before: the default limit was 1,000,000 bytes, and a single-file library's 1.2 MB core (all of
+    # its parser) was skipped as too large, leaving its plugins and examples to answer for it
+    body = "".join(f"def step_{i}(request):\n    \"\"\"Step {i} of the parse.\"\"\"\n    return request.next({i}) or step_{i + 1}\n\n\n" for i in range(14_000))
+    write(root, "core.py", body)
+    assert len(body) > 1_100_000
+    index = indexed(root)
+    assert "core.py" not in skipped(index) and any(u.name == "step_13999" for u in index.files["core.py"].units)
+
+
 def test_binary_file_with_source_extension_is_skipped_with_reason(root):
     write(root, "blob.py", b"\x00\x01\x02binary" * 10)
     s = skipped(indexed(root))
