@@ -11,6 +11,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Callable
 
 from ..index.facts import Unit
@@ -360,6 +361,7 @@ class _FlowSearch:
         self.covered: set[str] = set(self.strong_ids)
         self.targets: dict[str, float] = {}
         self.named_types = frozenset({u.id for u in strong if u.is_type} | {u.parent for u in strong if u.parent})
+        self._shared_seen: dict[str, bool] = {}  # `_shared`, asked once per unit
 
     def add(self, hop: Hop) -> bool:
         if (hop.src.id, hop.dst.id) in self.seen or hop.src.id == hop.dst.id:
@@ -637,12 +639,15 @@ class _FlowSearch:
             heap, seen, taken = [(0.0, end, self.units[end])], {end}, 0
             while heap and taken < SURE_MAX:
                 cost, _, unit = heapq.heappop(heap)
-                callees = sorted(
+                ranked = sorted(
                     ((cost + self._down_step(dst, conf), dst.id, dst, line, how) for dst, line, how, conf in self.steps.out(unit)
-                     if conf >= min_conf and dst.is_callable and dst.id not in seen and dst.id not in self.core and not self._shared(dst)
+                     if conf >= min_conf and dst.is_callable and dst.id not in seen and dst.id not in self.core
                      and (not own_file or dst.path == unit.path)),
                     key=lambda x: (x[0], x[1]),
-                )[:SURE_WIDTH]
+                )
+                # the cheapest first, asking who else calls each only until SURE_WIDTH are taken: a
+                # callee's callers are the costly question on a large code base
+                callees = list(islice((c for c in ranked if not self._shared(c[2])), SURE_WIDTH))
                 for c, uid, dst, line, how in callees:
                     seen.add(uid)
                     taken += 1
@@ -658,7 +663,10 @@ class _FlowSearch:
     def _shared(self, unit: Unit) -> bool:
         """A helper more than SURE_CALLERS callers use (`c.Name()`, `c.Root()`) is shared, not
         the next step of this one flow."""
-        return len({src.id for src, _, _, conf in self.steps.into(unit) if conf >= ENTRY_MIN_CONF}) > SURE_CALLERS
+        known = self._shared_seen.get(unit.id)
+        if known is None:
+            known = self._shared_seen[unit.id] = len({src.id for src, _, _, conf in self.steps.into(unit) if conf >= ENTRY_MIN_CONF}) > SURE_CALLERS
+        return known
 
     def _down_step(self, dst: Unit, conf: float) -> float:
         """A hop down costs more when it is only likely, when its callee does not speak the
