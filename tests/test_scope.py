@@ -440,6 +440,9 @@ def test_cli_index_json_lists_skipped_paths_with_reasons(root):
     # test support kept outside test folders: a helpers module, a Go testutil package, a Gradle module
     "lib/test-helpers/src/main/java/lib/TestingUtils.java", "internal/testutil/env.go", "internal/test-utils/src/Fakes.kt",
     "lib-testing-support/src/commonMain/kotlin/lib/TestingCommon.kt", "core/src/testFixtures/java/core/Stub.java",
+    # test-suite modules: one, or one per area, with test code in their main source set
+    "testsuite/src/main/java/io/lib/testsuite/SocketEchoCase.java", "testsuite-http2/src/main/java/Case.java",
+    "storage/driver/testsuites/testsuites.go",
 ])
 def test_conventional_test_module_files_are_tests(path):
     from codegraph.workspace.scope import is_test_path
@@ -448,7 +451,8 @@ def test_conventional_test_module_files_are_tests(path):
 
 
 @pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs", "core/src/commonMain/kotlin/app/Loader.kt",
-                                  "contest-utils/score.py", "latest_support/feed.go", "src/attestkit/sign.rs"])
+                                  "contest-utils/score.py", "latest_support/feed.go", "src/attestkit/sign.rs",
+                                  "suites/report.py", "lib/testsuiteparser/parse.go"])
 def test_names_that_only_contain_test_are_not_tests(path):
     from codegraph.workspace.scope import is_test_path
 

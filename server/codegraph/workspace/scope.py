@@ -131,7 +131,9 @@ SECRET_NAME = re.compile(
 SECRET_DIRS = {".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker"}
 
 TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|"
+    r"(^|/)(tests?|__tests__|testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|"
+    # a test-suite module, also one per area (`testsuite/`, `testsuite-http2/`, `test_suites/`)
+    r"(^|/)test[-_]?suites?([-_][\w.-]+)?/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|"
     # test support kept outside test folders: `internal/testutil/`, `test-helpers/`, a module
     # `okio-testing-support/`, Gradle's `src/testFixtures/`
     r"(^|/)([\w.]+[-_])?test(ing)?[-_]?(helpers?|utils?|support|kit|harness|fixtures)/|(^|/)src/testFixtures/|"
