@@ -159,6 +159,25 @@ def test_declarations_beside_a_shipped_build_do_not_make_it_source(tmp_path):
 
 
 
+def test_a_gitignore_rule_for_build_output_leaves_a_package_named_like_it_below_a_jvm_source_root(root):
+    """A Maven project's `.gitignore` says `target/` and `out` for its build output; the library's own
+    `org.acme.aop.target` package is source all the same, and the other rules still apply inside it.
+    Before: the package was skipped by `.gitignore`."""
+    write(root, ".gitignore", "target/\nout\n*.tmp.java\n")
+    write(root, "lib-aop/src/main/java/org/acme/aop/target/PoolingTargetSource.java", "package org.acme.aop.target;\n\nclass PoolingTargetSource {}\n")
+    write(root, "lib-aop/src/main/java/org/acme/aop/target/Scratch.tmp.java", "class Scratch {}\n")
+    write(root, "lib-aop/src/main/java/org/acme/aop/out/Printer.java", "package org.acme.aop.out;\n\nclass Printer {}\n")
+    write(root, "lib-aop/src/main/java/org/acme/aop/target/.gitignore", "Local.java\n")
+    write(root, "lib-aop/src/main/java/org/acme/aop/target/Local.java", "class Local {}\n")
+    write(root, "lib-aop/target/classes/Out.java", "class Out {}\n")
+    index = indexed(root)
+    assert {"lib-aop/src/main/java/org/acme/aop/target/PoolingTargetSource.java", "lib-aop/src/main/java/org/acme/aop/out/Printer.java"} <= set(index.files)
+    s = skipped(index)
+    assert s["lib-aop/src/main/java/org/acme/aop/target/Scratch.tmp.java"] == ".gitignore"
+    assert s["lib-aop/src/main/java/org/acme/aop/target/Local.java"] == ".gitignore"
+    assert "lib-aop/target/classes/Out.java" not in index.files
+
+
 def test_a_package_named_like_build_output_below_a_jvm_source_root_is_source(root):
     """`src/commonMain/kotlin/acme/ui/target/Target.kt` is the library's `acme.ui.target` package; the
     module's own `build/` and `target/` beside `src/` stay build output."""

@@ -71,11 +71,30 @@ def _long_line_share(raw: bytes) -> float:
     return sum(len(line) for line in raw.split(b"\n") if len(line) > MINIFIED_LINE) / len(raw)
 
 
+def _package_named_like_output(rel_dir: str) -> bool:
+    """A package below a JVM source root named like a build's output (`…/src/main/java/acme/aop/target`)."""
+    name = rel_dir.rsplit("/", 1)[-1]
+    return name in _PACKAGE_NAMED_LIKE_OUTPUT and _JVM_SOURCE_ROOT.search(rel_dir[: -len(name)]) is not None
+
+
+def _unmatchable_packages(text: str) -> str:
+    """`text` (a path as ignore rules read it) with each package named like a build's output below a
+    JVM source root marked so that no rule names it: no build writes into a source package, so a
+    `.gitignore`'s `target/` or `out` meant for the build's output does not hide `acme.aop.target`.
+    The mark keeps every other rule's reading (`*.java`, `**/aop/**`); each component's length
+    changes alike in any prefix, so a prefix's marked form is a prefix of the whole's."""
+    parts = text.split("/")
+    if len(parts) < 5 or _PACKAGE_NAMED_LIKE_OUTPUT.isdisjoint(parts):
+        return text
+    return "/".join(p + "\x00" if p in _PACKAGE_NAMED_LIKE_OUTPUT and _package_named_like_output("/".join(parts[: i + 1])) else p
+                    for i, p in enumerate(parts))
+
+
 def _excluded_dir(rel_dir: str) -> str | None:
     """Why the directory at `rel_dir` (relative, "/"-separated) is never the project's source, or None."""
     name = rel_dir.rsplit("/", 1)[-1]
     reason = EXCLUDED_DIRS.get(name)
-    if reason and name in _PACKAGE_NAMED_LIKE_OUTPUT and _JVM_SOURCE_ROOT.search(rel_dir[: -len(name)]):
+    if reason and _package_named_like_output(rel_dir):
         return None
     if name in _VENDORED_AT_ROOT_ONLY and "/" in rel_dir:
         return None  # `src/interfaces/external/`: the project's own code about something external
@@ -280,9 +299,10 @@ class Scope:
         text = matchable(rel)  # the patterns saw the same mapping of undecodable bytes (same length)
         if self._configured is not None and self._configured.decide(text, is_dir):
             return "excluded by configuration"
+        text = _unmatchable_packages(text)
         # as git: the deepest ignore file with a matching rule decides (its last matching rule)
         for base, rules in reversed(self._chain_of(rel.rpartition("/")[0])):
-            decided = rules.decide(text[len(base) + 1 :] if base else text, is_dir)
+            decided = rules.decide(text[len(_unmatchable_packages(matchable(base))) + 1 :] if base else text, is_dir)
             if decided is not None:
                 return ".gitignore" if decided else None
         return None
