@@ -586,28 +586,51 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int, named: set[str] = froze
     question names go first (a word match's side chain; last first), then the least likely
     periphery hops."""
     hops = _once_per_call(_without_lifted_twins(flow.hops, index.resolver.units))
-    total = len(hops)
     built = _constructions(index, hops)
     said = {id(h): _hop_words(h, (h.src.path, h.line, h.dst.id) in built) for h in hops}  # each hop's line after its number, formatted once
     text = _render_flow_hops(flow, hops, said)
+    if len(text) <= cap or not hops:
+        return text if len(text) <= cap else ""
     linked = _linked_to_named([h for h in flow.hops if h.src.id in flow.spine and h.dst.id in flow.spine], named)
+    victims = _cut_order(flow, hops, linked)
+    # the listing's length as hops leave, counted rather than rendered (a flow can hold thousands of
+    # hops): "## Flow", a blank line, "N. <hop>" per hop, the count of those left out, two newlines
+    kept_words = sum(len(said[id(h)]) for h in hops)
+    numbers = [0]
+    for n in range(1, len(hops) + 1):
+        numbers.append(numbers[-1] + len(str(n)) + 2)
     cut: set[str] = set()  # why hops were cut, for the line that counts them
-    while len(text) > cap and hops:
-        apart = [h for h in hops if linked is not None and h.src.id not in linked]
-        periphery = [h for h in hops if h.dst.id not in flow.spine or h.src.id not in flow.spine]
-        if apart:
-            victim = apart[-1]
-            cut.add("side-chain")
-        elif periphery:
-            victim = min(periphery, key=lambda h: flow.periphery.get(h.dst.id, flow.periphery.get(h.src.id, 0.0)))
-            cut.add("less likely")
-        else:
-            victim = hops[-1]  # the core's own last hops: not less likely, only later
-            cut.add("later")
-        hops.remove(victim)
+    gone: set[int] = set()
+    why = ""
+    for k, (victim, reason) in enumerate(victims, 1):
+        cut.add(reason)
+        gone.add(id(victim))
+        kept_words -= len(said[id(victim)])
+        m = len(hops) - k
         why = "more" if "later" in cut else " or ".join(w for w in ("less likely", "side-chain") if w in cut)
-        text = _render_flow_hops(flow, hops, said, total - len(hops), why)
+        if m == 0:
+            break
+        footer = f"(and {k} {why} hops)"
+        if len("## Flow") + numbers[m] + kept_words + len(footer) + (2 + m + 1 - 1) + 2 <= cap:
+            break
+    left = [h for h in hops if id(h) not in gone]
+    text = _render_flow_hops(flow, left, said, len(gone), why)
     return text if len(text) <= cap else ""
+
+
+def _cut_order(flow: Flow, hops: list, linked: set[str] | None) -> list[tuple[object, str]]:
+    """The order hops leave a listing past its cap, each with why: the hops from units that no hop
+    of the core links to a symbol the question names (a word match's side chain; last first), then
+    the least likely periphery hops (the earlier first on a tie), then the core's own last hops."""
+    apart = [h for h in hops if linked is not None and h.src.id not in linked]
+    out = [(h, "side-chain") for h in reversed(apart)]
+    away = {id(h) for h in apart}
+    rest = [(n, h) for n, h in enumerate(hops) if id(h) not in away]
+    periphery = [(n, h) for n, h in rest if h.dst.id not in flow.spine or h.src.id not in flow.spine]
+    out += [(h, "less likely") for _, h in sorted(periphery, key=lambda p: (flow.periphery.get(p[1].dst.id, flow.periphery.get(p[1].src.id, 0.0)), p[0]))]
+    away |= {id(h) for _, h in periphery}
+    out += [(h, "later") for _, h in reversed([(n, h) for n, h in rest if id(h) not in away])]
+    return out
 
 
 def _without_lifted_twins(hops, units: dict) -> list:
