@@ -231,3 +231,47 @@ def test_a_compiled_barrel_passes_on_its_modules_exports(tmp_path):
     })
     assert target(index, "lib/router.js", "PipesConsumer") == "lib/pipes/pipes-consumer.js::PipesConsumer"
     assert target(index, "lib/router.js", "Hidden") is None  # not exported
+
+
+SELF_ALIAS = """
+function Server(options) { this.options = options; }
+Server.prototype.handle = function handle(req, res) {
+  var self = this;
+  res.once('finish', function () {
+    self.finish(req, res);
+  });
+  self.route(req);
+};
+Server.prototype.inner = function inner(req) {
+  function done() {
+    var self = this;
+    self.finish(req);
+  }
+  return done;
+};
+Server.prototype.shadowed = function shadowed(self) {
+  self.finish();
+};
+Server.prototype.finish = function finish(req, res) { return res; };
+Server.prototype.route = function route(req) { return req; };
+
+class Pool {
+  drain() {
+    const that = this;
+    [1, 2].forEach(function (n) { that.release(n); });
+  }
+  release(n) { return n; }
+}
+"""
+
+
+def test_a_local_holding_this_calls_the_objects_own_members(tmp_path):
+    """`var self = this;` at the top of a method, then `self.m()` in the callbacks it hands out (the
+    idiom of JavaScript before arrow functions): `self` is the method's `this`. A local so named in a
+    nested function of its own, or a parameter, is no alias of the method's object."""
+    index = index_of(tmp_path, {"server.js": SELF_ALIAS})
+    assert target(index, "server.js", "finish", 0) == "server.js::Server.finish"
+    assert target(index, "server.js", "route") == "server.js::Server.route"
+    assert target(index, "server.js", "release") == "server.js::Pool.release"
+    assert target(index, "server.js", "finish", 1) is None  # `done`'s own `this`
+    assert target(index, "server.js", "finish", 2) is None  # a parameter named self
