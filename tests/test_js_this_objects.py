@@ -275,3 +275,28 @@ def test_a_local_holding_this_calls_the_objects_own_members(tmp_path):
     assert target(index, "server.js", "release") == "server.js::Pool.release"
     assert target(index, "server.js", "finish", 1) is None  # `done`'s own `this`
     assert target(index, "server.js", "finish", 2) is None  # a parameter named self
+
+
+CONSTRUCTOR = """
+function Server(options) {
+  this.options = options;
+  this.setup(options);
+  this.create(options);
+}
+Server.prototype.setup = function setup(options) { return options; };
+Server.create = function (options) { return new Server(options); };
+
+function helper() {
+  this.setup();
+}
+"""
+
+
+def test_this_in_a_constructor_function_calls_its_prototype_methods(tmp_path):
+    """`function Server() { this.setup(); }` with `Server.prototype.setup = function`: a function called
+    with `new` has the instance as `this`, whose methods are the prototype's (not the function's own
+    statics, `Server.create`); a function with no prototype methods has no known `this`."""
+    index = index_of(tmp_path, {"server.js": CONSTRUCTOR})
+    assert target(index, "server.js", "setup", 0) == "server.js::Server.setup"
+    assert target(index, "server.js", "create") is None
+    assert target(index, "server.js", "setup", 1) is None
