@@ -233,6 +233,38 @@ def test_a_compiled_barrel_passes_on_its_modules_exports(tmp_path):
     assert target(index, "lib/router.js", "Hidden") is None  # not exported
 
 
+
+KEYS_BARREL = """"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+var _consumer = require("./pipes-consumer");
+Object.keys(_consumer).forEach(function (key) {
+  if (key === "default" || key === "__esModule") return;
+  if (key in exports && exports[key] === _consumer[key]) return;
+  Object.defineProperty(exports, key, {
+    enumerable: true,
+    get: function () {
+      return _consumer[key];
+    }
+  });
+});
+var other = require("./other");
+Object.keys(other).forEach(function (k) { console.log(k); });
+"""
+
+
+def test_a_barrel_copying_a_modules_keys_onto_exports_passes_them_on(tmp_path):
+    """Babel's and Rollup's CommonJS output of `export * from './x'`: `var _x = require('./x');
+    Object.keys(_x).forEach(function (key) { … Object.defineProperty(exports, key, …) })`. A loop
+    over a module's keys that never touches `exports` passes nothing on."""
+    index = index_of(tmp_path, {
+        "lib/pipes/pipes-consumer.js": '"use strict";\nclass PipesConsumer {}\nexports.PipesConsumer = PipesConsumer;\n',
+        "lib/pipes/other.js": '"use strict";\nclass Other {}\nexports.Other = Other;\n',
+        "lib/pipes/index.js": KEYS_BARREL,
+        "lib/router.js": 'const pipes_1 = require("./pipes");\nfunction make() {\n  new pipes_1.PipesConsumer();\n  new pipes_1.Other();\n}\n',
+    })
+    assert target(index, "lib/router.js", "PipesConsumer") == "lib/pipes/pipes-consumer.js::PipesConsumer"
+    assert target(index, "lib/router.js", "Other") is None  # the second loop exports nothing
+
 SELF_ALIAS = """
 function Server(options) { this.options = options; }
 Server.prototype.handle = function handle(req, res) {

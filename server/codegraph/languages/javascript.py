@@ -86,6 +86,16 @@ IMPORTS += """
   arguments: (arguments . (call_expression function: (identifier) @req arguments: (arguments . (string) .)) . (identifier) @to .)
   (#match? @fn "__exportStar$") (#eq? @req "require") (#eq? @to "exports")) @import
 """
+# Babel's and Rollup's CommonJS output of `export * from './x'`: `var _x = require('./x');
+# Object.keys(_x).forEach(function (key) { … Object.defineProperty(exports, key, …) })`
+IMPORTS += """
+(call_expression
+  function: (member_expression
+    object: (call_expression function: (member_expression object: (identifier) @obj property: (property_identifier) @keys)
+                             arguments: (arguments . (identifier) .))
+    property: (property_identifier) @each)
+  (#eq? @obj "Object") (#eq? @keys "keys") (#eq? @each "forEach")) @import
+"""
 # CommonJS: `const x = require('./x')`, `const { a, b: c } = require('./x')`
 IMPORTS += """
 (variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
@@ -148,9 +158,26 @@ def _parse_export_star(node: Node) -> list[Import]:
     return [Import(_unquote(text(source)), "*", "", node.start_point.row + 1)]
 
 
+def _parse_keys_reexport(node: Node) -> list[Import]:
+    """`Object.keys(_x).forEach(function (key) { … exports … })` at a module's top, with `var _x =
+    require('./x')` there: x's names passed on, as `export * from './x'`. A loop that never names
+    `exports` copies nothing onto the module."""
+    local = text(node.child_by_field_name("function").child_by_field_name("object").child_by_field_name("arguments").named_children[0])
+    holder = node.parent.parent if node.parent is not None else None
+    if "exports" not in text(node.child_by_field_name("arguments")) or holder is None or holder.type != "program":
+        return []
+    for d in (d for stmt in named_children(holder) if stmt.type in _DECLARATIONS for d in named_children(stmt)):
+        value = d.child_by_field_name("value")
+        if text(d.child_by_field_name("name")) == local and text(value.child_by_field_name("function") if value else None) == "require" and _parse_require(d):
+            return [Import(_parse_require(d)[0].module, "*", "", node.start_point.row + 1)]
+    return []
+
+
 def parse_import(node: Node) -> list[Import]:
     if node.type == "variable_declarator":
         return _parse_require(node)
+    if node.type == "call_expression" and text(node.child_by_field_name("function")).endswith("forEach"):
+        return _parse_keys_reexport(node)
     if node.type == "call_expression":
         return _parse_export_star(node)
     if node.type == "export_statement":
