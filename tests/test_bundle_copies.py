@@ -170,3 +170,25 @@ def test_a_second_build_whose_files_take_the_other_formats_extension_is_a_copy(t
     index = RootIndex(tmp_path, use_cache=False)
     index.build()
     assert copy_files(u for f in index.files.values() for u in f.units) == {"esm/store.mjs", "esm/store.d.mts"}
+
+
+def test_a_chunk_built_for_each_format_under_its_own_hash_is_a_copy(tmp_path: Path):
+    """A bundler splitting shared code into chunks names each by a content hash, which differs per
+    format: `shared/core.03887fc3.mjs` beside `shared/core.d8adb063.cjs` (or `raise-1db27a82.esm.js`
+    beside `raise-4acdb210.cjs.js`) is one chunk twice, and explore showed both. The ES module one
+    stays; chunks of other names, or of other code under the same name, stay too."""
+    esm = ("class FetchError extends Error {\n  constructor(m) {\n    super(m);\n  }\n}\n"
+           "function createFetchError(ctx) {\n  return new FetchError(ctx.message);\n}\n"
+           "function detectResponseType(t) {\n  return t || 'json';\n}\nexport { FetchError, createFetchError, detectResponseType };\n")
+    cjs = "'use strict';\n" + esm.replace("export { FetchError, createFetchError, detectResponseType };\n",
+                                          "exports.FetchError = FetchError;\nexports.createFetchError = createFetchError;\n")
+    other = "function parseWords(s) {\n  return s.split(' ');\n}\nfunction joinWords(w) {\n  return w.join(' ');\n}\nexport { parseWords, joinWords };\n"
+    (tmp_path / "dist" / "shared").mkdir(parents=True)
+    (tmp_path / "dist" / "shared" / "core.03887fc3.mjs").write_text(esm)
+    (tmp_path / "dist" / "shared" / "core.d8adb063.cjs").write_text(cjs)
+    (tmp_path / "dist" / "shared" / "words-1a2b3c4d.js").write_text(other)
+    (tmp_path / "dist" / "shared" / "words-9f8e7d6c.js").write_text(other.replace("split(' ')", "split(',')\n    .map(String)"))
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert set(index.files) >= {"dist/shared/core.03887fc3.mjs", "dist/shared/core.d8adb063.cjs"}
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"dist/shared/core.d8adb063.cjs"}

@@ -21,6 +21,7 @@ what every locale names) stay in: they are no worse than the locale's modules.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Iterable
 
@@ -193,6 +194,40 @@ def sibling_bundles(spans: dict[str, dict[str, int]]) -> frozenset[str]:
     return frozenset(copies)
 
 
+# Chunks a bundler splits shared code into are named by a content hash, which differs per format:
+# `shared/core.03887fc3.mjs` beside `shared/core.d8adb063.cjs`, `raise-1db27a82.esm.js` beside
+# `raise-4acdb210.cjs.js`. An eight-character segment of letters and digits, both, is such a hash.
+CHUNK_HASH = re.compile(r"[.-](?=[A-Za-z0-9]{0,7}[0-9])(?=[A-Za-z0-9]{0,7}[A-Za-z])[A-Za-z0-9]{8}(?=\.)")
+
+
+def _chunk_rank(path: str) -> tuple[int, str]:
+    """ES modules first (`.mjs`, an `.esm.` infix), then other JavaScript, CommonJS (`.cjs`) last."""
+    name = path.rsplit("/", 1)[-1]
+    return (0 if name.endswith(".mjs") or ".esm." in name else 2 if name.endswith(".cjs") or ".cjs." in name else 1), path
+
+
+def hashed_chunks(spans: dict[str, dict[str, int]]) -> frozenset[str]:
+    """Built chunks of one directory whose names differ only by a content hash and a module format
+    (`.cjs`/`.mjs`, `.cjs.`/`.esm.` infixes), defining much the same with the same bodies: all but
+    the first by `_chunk_rank`."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for path in spans:
+        key = CHUNK_HASH.sub("", _format_neutral(path)).replace(".cjs.", ".").replace(".esm.", ".")
+        if key != _format_neutral(path).replace(".cjs.", ".").replace(".esm.", "."):
+            groups[key].append(path)
+    copies = set()
+    for paths in groups.values():
+        kept: list[str] = []
+        for path in sorted(paths, key=_chunk_rank):
+            own = set(spans[path])
+            if len(own) >= TWIN_MIN_NAMES and any(len(own & set(spans[k])) >= TWIN_SHARE * len(own | set(spans[k]))
+                                                  and _same_bodies(spans[path], spans[k], TWIN_SHARE) for k in kept):
+                copies.add(path)
+            else:
+                kept.append(path)
+    return frozenset(copies)
+
+
 # What the TypeScript compiler writes: each module of its `rootDir` at the same path below its
 # `outDir`, either the package root or one directory (zod ships `src/v4/core/schemas.ts` compiled to
 # `v4/core/schemas.js`; many packages `src/x.ts` to `lib/x.js`). The JavaScript defines the classes
@@ -235,7 +270,7 @@ def copy_files(units: Iterable[Unit]) -> frozenset[str]:
     spans = _built_definitions(every)
     # the declarations each build writes beside its modules are twins as the modules are
     twins = (build_twins({**spans, **_built_definitions(every, TS_DECLARATION)}) | sibling_bundles(spans)
-             | compiled_copies(every, spans))
+             | hashed_chunks(spans) | compiled_copies(every, spans))
     # bundles among what is left: each module of two parallel builds defines its names in the other
     # build too, and with three or four builds they reach ten files — the module itself is no bundle
     return twins | bundle_copies(u for u in every if u.path not in twins)
