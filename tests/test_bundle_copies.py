@@ -147,3 +147,48 @@ def test_javascript_compiled_from_typescript_that_ships_too_is_a_copy(tmp_path: 
     answer = run_explore(index, {"query": "How does Schema.parse check its input?", "maxOutputChars": 8000})
     shown = {f["path"] for f in answer["files"]}
     assert "src/v4/core/schemas.ts" in shown and not shown & {"v4/core/schemas.js", "lib/util.js"}
+
+
+def test_a_second_build_whose_files_take_the_other_formats_extension_is_a_copy(tmp_path: Path):
+    """A package shipping CommonJS at its root and the same modules as ES modules in `esm/` writes them
+    `.mjs` (declarations `.d.mts`): `store.js` and `esm/store.mjs`, `store.d.ts` and `esm/store.d.mts`
+    are one module twice, and explore showed every module and declaration twice. A module of the ES
+    build with no twin, and a declaration file's twin that is JavaScript, stay."""
+    (tmp_path / "esm").mkdir()
+    cjs = ("'use strict';\nfunction createStore(init) {\n  const api = { get: () => init, set: (v) => notify(v) };\n  return api;\n}\n"
+           "function notify(v) {\n  return v;\n}\nexports.createStore = createStore;\n")
+    esm = ("function createStore(init) {\n  const api = { get: () => init, set: (v) => notify(v) };\n  return api;\n}\n"
+           "function notify(v) {\n  return v;\n}\nexport { createStore };\n")
+    decl = ("export interface StoreApi<T> {\n  get(): T;\n  set(v: T): void;\n}\n"
+            "export interface Mutators<S, A> {\n  slot: S;\n  arg: A;\n}\n"
+            "export declare function createStore<T>(init: T): StoreApi<T>;\n")
+    (tmp_path / "store.js").write_text(cjs)
+    (tmp_path / "esm" / "store.mjs").write_text(esm)
+    (tmp_path / "store.d.ts").write_text(decl)
+    (tmp_path / "esm" / "store.d.mts").write_text(decl)
+    (tmp_path / "esm" / "extra.mjs").write_text("export function extra(a) {\n  return a;\n}\nexport function more(b) {\n  return b;\n}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"esm/store.mjs", "esm/store.d.mts"}
+
+
+def test_a_chunk_built_for_each_format_under_its_own_hash_is_a_copy(tmp_path: Path):
+    """A bundler splitting shared code into chunks names each by a content hash, which differs per
+    format: `shared/core.03887fc3.mjs` beside `shared/core.d8adb063.cjs` (or `raise-1db27a82.esm.js`
+    beside `raise-4acdb210.cjs.js`) is one chunk twice, and explore showed both. The ES module one
+    stays; chunks of other names, or of other code under the same name, stay too."""
+    esm = ("class FetchError extends Error {\n  constructor(m) {\n    super(m);\n  }\n}\n"
+           "function createFetchError(ctx) {\n  return new FetchError(ctx.message);\n}\n"
+           "function detectResponseType(t) {\n  return t || 'json';\n}\nexport { FetchError, createFetchError, detectResponseType };\n")
+    cjs = "'use strict';\n" + esm.replace("export { FetchError, createFetchError, detectResponseType };\n",
+                                          "exports.FetchError = FetchError;\nexports.createFetchError = createFetchError;\n")
+    other = "function parseWords(s) {\n  return s.split(' ');\n}\nfunction joinWords(w) {\n  return w.join(' ');\n}\nexport { parseWords, joinWords };\n"
+    (tmp_path / "dist" / "shared").mkdir(parents=True)
+    (tmp_path / "dist" / "shared" / "core.03887fc3.mjs").write_text(esm)
+    (tmp_path / "dist" / "shared" / "core.d8adb063.cjs").write_text(cjs)
+    (tmp_path / "dist" / "shared" / "words-1a2b3c4d.js").write_text(other)
+    (tmp_path / "dist" / "shared" / "words-9f8e7d6c.js").write_text(other.replace("split(' ')", "split(',')\n    .map(String)"))
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert set(index.files) >= {"dist/shared/core.03887fc3.mjs", "dist/shared/core.d8adb063.cjs"}
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"dist/shared/core.d8adb063.cjs"}

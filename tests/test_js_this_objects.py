@@ -231,3 +231,104 @@ def test_a_compiled_barrel_passes_on_its_modules_exports(tmp_path):
     })
     assert target(index, "lib/router.js", "PipesConsumer") == "lib/pipes/pipes-consumer.js::PipesConsumer"
     assert target(index, "lib/router.js", "Hidden") is None  # not exported
+
+
+
+KEYS_BARREL = """"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+var _consumer = require("./pipes-consumer");
+Object.keys(_consumer).forEach(function (key) {
+  if (key === "default" || key === "__esModule") return;
+  if (key in exports && exports[key] === _consumer[key]) return;
+  Object.defineProperty(exports, key, {
+    enumerable: true,
+    get: function () {
+      return _consumer[key];
+    }
+  });
+});
+var other = require("./other");
+Object.keys(other).forEach(function (k) { console.log(k); });
+"""
+
+
+def test_a_barrel_copying_a_modules_keys_onto_exports_passes_them_on(tmp_path):
+    """Babel's and Rollup's CommonJS output of `export * from './x'`: `var _x = require('./x');
+    Object.keys(_x).forEach(function (key) { … Object.defineProperty(exports, key, …) })`. A loop
+    over a module's keys that never touches `exports` passes nothing on."""
+    index = index_of(tmp_path, {
+        "lib/pipes/pipes-consumer.js": '"use strict";\nclass PipesConsumer {}\nexports.PipesConsumer = PipesConsumer;\n',
+        "lib/pipes/other.js": '"use strict";\nclass Other {}\nexports.Other = Other;\n',
+        "lib/pipes/index.js": KEYS_BARREL,
+        "lib/router.js": 'const pipes_1 = require("./pipes");\nfunction make() {\n  new pipes_1.PipesConsumer();\n  new pipes_1.Other();\n}\n',
+    })
+    assert target(index, "lib/router.js", "PipesConsumer") == "lib/pipes/pipes-consumer.js::PipesConsumer"
+    assert target(index, "lib/router.js", "Other") is None  # the second loop exports nothing
+
+SELF_ALIAS = """
+function Server(options) { this.options = options; }
+Server.prototype.handle = function handle(req, res) {
+  var self = this;
+  res.once('finish', function () {
+    self.finish(req, res);
+  });
+  self.route(req);
+};
+Server.prototype.inner = function inner(req) {
+  function done() {
+    var self = this;
+    self.finish(req);
+  }
+  return done;
+};
+Server.prototype.shadowed = function shadowed(self) {
+  self.finish();
+};
+Server.prototype.finish = function finish(req, res) { return res; };
+Server.prototype.route = function route(req) { return req; };
+
+class Pool {
+  drain() {
+    const that = this;
+    [1, 2].forEach(function (n) { that.release(n); });
+  }
+  release(n) { return n; }
+}
+"""
+
+
+def test_a_local_holding_this_calls_the_objects_own_members(tmp_path):
+    """`var self = this;` at the top of a method, then `self.m()` in the callbacks it hands out (the
+    idiom of JavaScript before arrow functions): `self` is the method's `this`. A local so named in a
+    nested function of its own, or a parameter, is no alias of the method's object."""
+    index = index_of(tmp_path, {"server.js": SELF_ALIAS})
+    assert target(index, "server.js", "finish", 0) == "server.js::Server.finish"
+    assert target(index, "server.js", "route") == "server.js::Server.route"
+    assert target(index, "server.js", "release") == "server.js::Pool.release"
+    assert target(index, "server.js", "finish", 1) is None  # `done`'s own `this`
+    assert target(index, "server.js", "finish", 2) is None  # a parameter named self
+
+
+CONSTRUCTOR = """
+function Server(options) {
+  this.options = options;
+  this.setup(options);
+  this.create(options);
+}
+Server.prototype.setup = function setup(options) { return options; };
+Server.create = function (options) { return new Server(options); };
+
+function helper() {
+  this.setup();
+}
+"""
+
+
+def test_this_in_a_constructor_function_calls_its_prototype_methods(tmp_path):
+    """`function Server() { this.setup(); }` with `Server.prototype.setup = function`: a function called
+    with `new` has the instance as `this`, whose methods are the prototype's (not the function's own
+    statics, `Server.create`); a function with no prototype methods has no known `this`."""
+    index = index_of(tmp_path, {"server.js": CONSTRUCTOR})
+    assert target(index, "server.js", "setup", 0) == "server.js::Server.setup"
+    assert target(index, "server.js", "create") is None
+    assert target(index, "server.js", "setup", 1) is None

@@ -229,6 +229,20 @@ def test_a_module_format_copy_beside_its_js_is_skipped_with_reason(root):
     assert {"parse.js", "lib/index.js", "dist-free/index.mjs", "esm/only.mjs", "cli.cjs", "yup.js", "lone.esm.js"} <= set(index.files)
 
 
+def test_a_commonjs_build_named_by_infix_beside_its_es_module_build_is_skipped(root):
+    """A build tool naming each format by an infix writes `pkg.cjs.js` beside `pkg.esm.js` (and
+    `pkg.development.cjs.js` beside `pkg.development.esm.js`) with no plain `pkg.js`: the ES module
+    build is indexed, its CommonJS twin is a copy; a `.cjs.js` with no `.esm.js` is the code."""
+    for rel in ("lib/pkg.cjs.js", "lib/pkg.esm.js", "lib/pkg.development.cjs.js", "lib/pkg.development.esm.js",
+                "lib/only.cjs.js"):
+        write(root, rel, "export function f() { return 1 }\n")
+    index = indexed(root)
+    s = skipped(index)
+    copy = "module-format copy (the same module's .js, or its .mjs, is indexed)"
+    assert s["lib/pkg.cjs.js"] == s["lib/pkg.development.cjs.js"] == copy
+    assert {"lib/pkg.esm.js", "lib/pkg.development.esm.js", "lib/only.cjs.js"} <= set(index.files)
+
+
 def test_a_module_format_copy_of_declarations_is_skipped_with_reason(root):
     """tsc, tsup and friends write each module's declarations once per format: `parse.d.ts` beside
     `parse.d.cts` (or `.d.mts`); one is indexed, and a `.d.cts` or `.d.mts` alone is the declaration."""

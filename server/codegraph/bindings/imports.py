@@ -122,7 +122,9 @@ class ImportBindings:
         hit = self._memo_imports.get(key, key)
         if hit is key:
             hit = self._find_import_binding(facts, local, depth)
-            if hit is not None or not depth:  # a miss deep in a chain may be the chain's cap
+            # a miss deep in a chain may be the chain's cap, and one inside a walk of re-exports a
+            # cycle's cut (a module reached again through its own `export *`)
+            if hit is not None or not (depth or self._passing):
                 self._memo_imports[key] = hit
         return hit
 
@@ -149,6 +151,16 @@ class ImportBindings:
         facts = self.files.get(path)
         if facts is None or depth >= MAX_PASSED_ON or spec_of(facts).module_system not in ("path", "crate"):
             return None
+        key = (path, name)
+        if key in self._passing:  # a cycle of re-exports (a barrel whose modules import from it)
+            return None  # proves nothing the walk that first reached (path, name) does not see
+        self._passing.add(key)
+        try:
+            return self._passed_on_walk(facts, path, name, depth)
+        finally:
+            self._passing.discard(key)
+
+    def _passed_on_walk(self, facts: FileFacts, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
         if name in self.imports_by_local.get(path, {}):
             return self._import_binding(facts, name, depth + 1)
         found: dict[str, tuple[str, str | Unit]] = {}

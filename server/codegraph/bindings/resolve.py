@@ -397,6 +397,10 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
         if kind == "this":
             caller = self.units.get(where)
             return self._this_member(caller, name) if caller is not None else None
+        if kind == "prototype":  # `T.prototype.name = function`, one of them, filed beside T
+            ctor = self.units.get(where)
+            found = self.members.get((scope_key(self.files[ctor.path]), ctor.qualname), {}).get(name, ()) if ctor is not None else ()
+            return self._unique([u for u in found if u.kind == "method" and u.path == ctor.path and self._module_level(u)])
         if kind == "package":
             found: list[Unit] = []
             for path in self.go_dirs.get(where, ()):
@@ -458,6 +462,9 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
             return owner
         if owner is None and receiver == "this" and caller is not None and caller.receiver == "this":
             return self._this_object(caller)
+        if owner is None and receiver == "this" and caller is not None and caller.kind == "function" and not caller.receiver:
+            # a constructor function (`function T() { this.init(); }`): its prototype's methods
+            return ("prototype", caller.id) if spec_of(facts).module_system == "path" and self._module_level(caller) else None
         if receiver in ("super()", "super") and owner is not None:
             supers = self.supertypes_of(owner)
             return ("super", owner.id) if supers else None

@@ -101,6 +101,7 @@ class ResolverIndexes:
         self._memo_extended: dict[str, Unit | None] = {}  # an extension function's extended type
         self._memo_imports: dict[tuple[str, str], tuple[str, str | Unit] | None] = {}
         self._memo_exports: dict[str, dict[str, list[Unit]]] = {}  # files with `export_aliases`
+        self._passing: set[tuple[str, str]] = set()  # (module, name) a re-export walk is inside
 
     def _clear_memos(self) -> None:
         self._memo_supers.clear()

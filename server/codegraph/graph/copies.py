@@ -21,6 +21,7 @@ what every locale names) stay in: they are no worse than the locale's modules.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Iterable
 
@@ -100,14 +101,26 @@ def _format_of(directory: str) -> str:
     return head if head in BUILD_TREE_ORDER or head in LATE_BUILD_TREES else ""
 
 
-def _built_definitions(units: Iterable[Unit]) -> dict[str, dict[str, int]]:
-    """Per built file, its definitions (qualified names of callables and types) and each one's length
-    in lines."""
+def _built_definitions(units: Iterable[Unit], suffixes: tuple[str, ...] = BUILT_JS) -> dict[str, dict[str, int]]:
+    """Per built file (or declaration file, by `suffixes`), its definitions (qualified names of
+    callables and types) and each one's length in lines."""
     spans: dict[str, dict[str, int]] = defaultdict(dict)
     for u in units:
-        if u.path.endswith(BUILT_JS) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
+        if u.path.endswith(suffixes) and (u.kind in CALLABLE_KINDS or (u.kind in CLASS_KINDS and u.kind != "impl")):
             spans[u.path].setdefault(u.qualname, u.end_line - u.start_line)
     return spans
+
+
+def _format_neutral(path: str) -> str:
+    """A built path as any module format's build writes it: `esm/x.mjs` and `x.js` are one module in
+    two builds (`.cjs`, `.mjs` → `.js`; `.d.cts`, `.d.mts` → `.d.ts`), a declaration never a module."""
+    for suffix in TS_DECLARATION:
+        if path.endswith(suffix):
+            return path[: -len(suffix)] + ".d.ts"
+    for suffix in BUILT_JS:
+        if path.endswith(suffix):
+            return path[: -len(suffix)] + ".js"
+    return path
 
 
 def _same_bodies(own: dict[str, int], other: dict[str, int], share: float) -> bool:
@@ -124,32 +137,32 @@ def build_twins(spans: dict[str, dict[str, int]]) -> frozenset[str]:
     (`_tree_rank`) of each such set."""
     names = {path: set(defined) for path, defined in spans.items()}
     kept: dict[str, list[str]] = defaultdict(list)  # a path, or a path below its top directory → kept files there
-    placed: set[str] = set()  # the kept files, for a build one directory below one of them
+    placed: dict[str, str] = {}  # the kept files by their format-neutral paths, for a build one directory below one
     twins = set()
     for path in sorted(names, key=_tree_rank):
         own = names[path]
-        parts = path.split("/")
+        parts = _format_neutral(path).split("/")
         # parallel builds one level down too (`dist/esm/v3.js` beside `dist/cjs/v3.js`): below directories
         # named for module formats, a module of one function is a twin as well
         formats = ["/".join(parts[:i] + ["*"] + parts[i + 1 :]) for i in range(len(parts) - 1) if _format_of(parts[i])]
         # ...and a second build in a directory named for its format inside the first (`dist/cjs/v3.js`
         # beside `dist/v3.js`)
         inside = ["/".join(parts[:i] + parts[i + 1 :]) for i in range(len(parts) - 1) if _format_of(parts[i])]
-        if any(k in placed and len(own & names[k]) >= TWIN_SHARE * len(own | names[k])
-               and _same_bodies(spans[path], spans[k], TWIN_SHARE) for k in inside):
+        if any(k in placed and len(own & names[placed[k]]) >= TWIN_SHARE * len(own | names[placed[k]])
+               and _same_bodies(spans[path], spans[placed[k]], TWIN_SHARE) for k in inside):
             twins.add(path)
             continue
         if len(own) < TWIN_MIN_NAMES and not formats:
-            placed.add(path)
+            placed["/".join(parts)] = path
             continue
-        _, below, rest = path.partition("/")
-        keys = ([path, rest] if below else [path]) if len(own) >= TWIN_MIN_NAMES else []
+        _, below, rest = "/".join(parts).partition("/")
+        keys = (["/".join(parts), rest] if below else ["/".join(parts)]) if len(own) >= TWIN_MIN_NAMES else []
         if any(len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) for key in keys for k in kept[key]) or any(
                 len(own & names[k]) >= TWIN_SHARE * len(own | names[k]) and _same_bodies(spans[path], spans[k], TWIN_SHARE)
                 for key in formats for k in kept[key]):
             twins.add(path)
             continue
-        placed.add(path)
+        placed["/".join(parts)] = path
         keys += formats
         for key in keys:
             kept[key].append(path)
@@ -178,6 +191,40 @@ def sibling_bundles(spans: dict[str, dict[str, int]]) -> frozenset[str]:
             copies.add(path)
         else:
             kept[directory].append(path)
+    return frozenset(copies)
+
+
+# Chunks a bundler splits shared code into are named by a content hash, which differs per format:
+# `shared/core.03887fc3.mjs` beside `shared/core.d8adb063.cjs`, `raise-1db27a82.esm.js` beside
+# `raise-4acdb210.cjs.js`. An eight-character segment of letters and digits, both, is such a hash.
+CHUNK_HASH = re.compile(r"[.-](?=[A-Za-z0-9]{0,7}[0-9])(?=[A-Za-z0-9]{0,7}[A-Za-z])[A-Za-z0-9]{8}(?=\.)")
+
+
+def _chunk_rank(path: str) -> tuple[int, str]:
+    """ES modules first (`.mjs`, an `.esm.` infix), then other JavaScript, CommonJS (`.cjs`) last."""
+    name = path.rsplit("/", 1)[-1]
+    return (0 if name.endswith(".mjs") or ".esm." in name else 2 if name.endswith(".cjs") or ".cjs." in name else 1), path
+
+
+def hashed_chunks(spans: dict[str, dict[str, int]]) -> frozenset[str]:
+    """Built chunks of one directory whose names differ only by a content hash and a module format
+    (`.cjs`/`.mjs`, `.cjs.`/`.esm.` infixes), defining much the same with the same bodies: all but
+    the first by `_chunk_rank`."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for path in spans:
+        key = CHUNK_HASH.sub("", _format_neutral(path)).replace(".cjs.", ".").replace(".esm.", ".")
+        if key != _format_neutral(path).replace(".cjs.", ".").replace(".esm.", "."):
+            groups[key].append(path)
+    copies = set()
+    for paths in groups.values():
+        kept: list[str] = []
+        for path in sorted(paths, key=_chunk_rank):
+            own = set(spans[path])
+            if len(own) >= TWIN_MIN_NAMES and any(len(own & set(spans[k])) >= TWIN_SHARE * len(own | set(spans[k]))
+                                                  and _same_bodies(spans[path], spans[k], TWIN_SHARE) for k in kept):
+                copies.add(path)
+            else:
+                kept.append(path)
     return frozenset(copies)
 
 
@@ -221,7 +268,9 @@ def copy_files(units: Iterable[Unit]) -> frozenset[str]:
     engines leave out like tests."""
     every = list(units)
     spans = _built_definitions(every)
-    twins = build_twins(spans) | sibling_bundles(spans) | compiled_copies(every, spans)
+    # the declarations each build writes beside its modules are twins as the modules are
+    twins = (build_twins({**spans, **_built_definitions(every, TS_DECLARATION)}) | sibling_bundles(spans)
+             | hashed_chunks(spans) | compiled_copies(every, spans))
     # bundles among what is left: each module of two parallel builds defines its names in the other
     # build too, and with three or four builds they reach ten files — the module itself is no bundle
     return twins | bundle_copies(u for u in every if u.path not in twins)

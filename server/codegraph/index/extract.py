@@ -596,6 +596,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
     open_stack: list[Unit] = []
     i = 0
     seen_calls: set[int] = set()
+    alias_cache: dict = {}  # function node id → the names it binds (spec.this_alias)
     # lambdas with a receiver seen so far (rows are in source order: a scope function's call comes
     # before the calls in its lambda): (body start, body end, receiver)
     scopes: list[tuple[int, int, str]] = []
@@ -621,6 +622,8 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         if construct:
             name = last_segment(name)
         receiver = receiver_node.text.decode("utf-8", "replace")[:MAX_RECEIVER] if receiver_node is not None else ""
+        if spec.this_alias is not None and receiver and receiver_node is not None and open_stack and not receiver.startswith("this"):
+            receiver = _this_alias(spec, receiver_node, receiver, open_stack[-1], alias_cache)
         if name in receiver_lambdas:
             scope = spec.lambda_receiver(node, name, receiver_node)
             if scope is not None:
@@ -633,6 +636,17 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
                               spec.call_args(node), within))
         )
     return calls
+
+
+def _this_alias(spec: LanguageSpec, receiver_node: Node, receiver: str, caller: Unit, cache: dict) -> str:
+    """The receiver with `this` for a first name holding the caller's own `this` (`self.finish` →
+    `this.finish` where the caller said `var self = this;`); unchanged otherwise. The function
+    holding the alias must be the caller itself (its span ends where the caller's does), not a
+    function nested in it."""
+    span = spec.this_alias(receiver_node, cache)
+    if span is None or not (caller.start_byte <= span[0] and caller.end_byte - 2 <= span[1] <= caller.end_byte):
+        return receiver
+    return "this" + receiver[len(receiver.split(".", 1)[0]):]
 
 
 def _within(scopes: list[tuple[int, int, str]], at: int, unit_start: int) -> str:

@@ -86,6 +86,16 @@ IMPORTS += """
   arguments: (arguments . (call_expression function: (identifier) @req arguments: (arguments . (string) .)) . (identifier) @to .)
   (#match? @fn "__exportStar$") (#eq? @req "require") (#eq? @to "exports")) @import
 """
+# Babel's and Rollup's CommonJS output of `export * from './x'`: `var _x = require('./x');
+# Object.keys(_x).forEach(function (key) { … Object.defineProperty(exports, key, …) })`
+IMPORTS += """
+(call_expression
+  function: (member_expression
+    object: (call_expression function: (member_expression object: (identifier) @obj property: (property_identifier) @keys)
+                             arguments: (arguments . (identifier) .))
+    property: (property_identifier) @each)
+  (#eq? @obj "Object") (#eq? @keys "keys") (#eq? @each "forEach")) @import
+"""
 # CommonJS: `const x = require('./x')`, `const { a, b: c } = require('./x')`
 IMPORTS += """
 (variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
@@ -148,9 +158,26 @@ def _parse_export_star(node: Node) -> list[Import]:
     return [Import(_unquote(text(source)), "*", "", node.start_point.row + 1)]
 
 
+def _parse_keys_reexport(node: Node) -> list[Import]:
+    """`Object.keys(_x).forEach(function (key) { … exports … })` at a module's top, with `var _x =
+    require('./x')` there: x's names passed on, as `export * from './x'`. A loop that never names
+    `exports` copies nothing onto the module."""
+    local = text(node.child_by_field_name("function").child_by_field_name("object").child_by_field_name("arguments").named_children[0])
+    holder = node.parent.parent if node.parent is not None else None
+    if "exports" not in text(node.child_by_field_name("arguments")) or holder is None or holder.type != "program":
+        return []
+    for d in (d for stmt in named_children(holder) if stmt.type in _DECLARATIONS for d in named_children(stmt)):
+        value = d.child_by_field_name("value")
+        if text(d.child_by_field_name("name")) == local and text(value.child_by_field_name("function") if value else None) == "require" and _parse_require(d):
+            return [Import(_parse_require(d)[0].module, "*", "", node.start_point.row + 1)]
+    return []
+
+
 def parse_import(node: Node) -> list[Import]:
     if node.type == "variable_declarator":
         return _parse_require(node)
+    if node.type == "call_expression" and text(node.child_by_field_name("function")).endswith("forEach"):
+        return _parse_keys_reexport(node)
     if node.type == "call_expression":
         return _parse_export_star(node)
     if node.type == "export_statement":
@@ -351,6 +378,59 @@ def receiver_name(node: Node) -> str:
     else:
         return "this"
     return "this" if value is not None and value.type in _OWN_THIS else ""
+
+
+_FUNCTION_NODES = frozenset({"function_declaration", "function_expression", "function", "generator_function",
+                             "generator_function_declaration", "method_definition", "arrow_function"})
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+
+
+def _bound_names(function: Node) -> dict[str, bool]:
+    """The names a function binds itself — its parameters, the variables and functions its body
+    declares at its top — each True when it is a variable holding `this` (`var self = this;`)."""
+    out: dict[str, bool] = {}
+    params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    if params is not None:
+        if params.type == "identifier":
+            out[text(params)] = False
+        for p in named_children(params):
+            pattern = p.child_by_field_name("pattern") or p
+            if pattern.type == "identifier":
+                out[text(pattern)] = False
+    body = function.child_by_field_name("body")
+    for stmt in named_children(body) if body is not None and body.type == "statement_block" else ():
+        if stmt.type in _DECLARATIONS:
+            for d in named_children(stmt):
+                name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
+                if d.type == "variable_declarator" and name is not None and name.type == "identifier":
+                    out[text(name)] = out.get(text(name), True) and value is not None and value.type == "this"
+        elif stmt.type in ("function_declaration", "generator_function_declaration") and stmt.child_by_field_name("name") is not None:
+            out[text(stmt.child_by_field_name("name"))] = False
+    return out
+
+
+def this_alias(receiver: Node, cache: dict) -> tuple[int, int] | None:
+    """The byte span of the function whose `this` a receiver's first name holds: `self` in
+    `self.finish()` (or `self.res.end()`) where the nearest function binding `self` declares it
+    `var self = this;` (`const that = this`) — the idiom of callbacks before arrow functions. None
+    when the nearest binding of the name is anything else (a parameter, another value)."""
+    head = receiver
+    while head.type == "member_expression":
+        head = head.child_by_field_name("object")
+        if head is None:
+            return None
+    if head.type != "identifier":
+        return None
+    name, node = text(head), receiver.parent
+    while node is not None:
+        if node.type in _FUNCTION_NODES:
+            bound = cache.get(node.id)
+            if bound is None:
+                bound = cache[node.id] = _bound_names(node)
+            if name in bound:
+                return (node.start_byte, node.end_byte) if bound[name] else None
+        node = node.parent
+    return None
 
 
 def supertypes(node: Node) -> list[tuple[str, str]]:
@@ -674,6 +754,7 @@ _COMMON = dict(
     supertypes=supertypes,
     module_statements=module_statements,
     receiver_name=receiver_name,
+    this_alias=this_alias,
     function_receiver=True,
     export_aliases=export_aliases,
     receiver_type=_assigned_owner,

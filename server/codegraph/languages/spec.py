@@ -107,6 +107,9 @@ class LanguageSpec:
     # to a member or held by an object literal's entry (`app.init = function`, `{ f: function }`)
     # has the object it is called on as `this` (an arrow function has none of its own)
     function_receiver: bool = False
+    # (receiver node, a cache for the file) -> the byte span of the function whose own object a
+    # local the receiver starts with holds (JavaScript's `var self = this;`), or None
+    this_alias: "Callable[[Node, dict], tuple[int, int] | None] | None" = None
     # (root node) -> `FileFacts.export_aliases`: what a module exports by naming a local name
     # (JavaScript: `exports.X = Y;`, `module.exports = { X: Y }`, `export default Y;`)
     export_aliases: Callable[[Node], tuple[tuple[str, str], ...]] = lambda root: ()

@@ -114,8 +114,10 @@ GENERATED_NAME = re.compile(
 # (or `index.js` beside `index.cjs`, `index.mjs` beside `index.cjs`); the copy in the other format
 # says nothing the first does not.
 MODULE_FORMAT_COPY = re.compile(r"\.[cm]js$")
-# a build's second format named by an infix: `index.esm.js`, `index.cjs.js`, `index.modern.mjs` beside `index.js`
-MODULE_FORMAT_INFIX = re.compile(r"\.(?:esm|cjs|modern|es)\.[cm]?js$")
+# a build's second format named by an infix: `index.esm.js`, `index.cjs.js`, `index.modern.mjs` beside
+# `index.js`, and with no plain `index.js` the CommonJS one beside the ES module one (`pkg.cjs.js`
+# beside `pkg.esm.js`, `pkg.development.cjs.js` beside `pkg.development.esm.js`)
+MODULE_FORMAT_INFIX = re.compile(r"\.(esm|cjs|modern|es)\.[cm]?js$")
 # ...and each build's declarations with it: `parse.d.cts` (or `parse.d.mts`) beside `parse.d.ts`,
 # `parse.d.cts` beside `parse.d.mts`
 MODULE_FORMAT_DECLARATION = re.compile(r"\.d\.[cm]ts$")
@@ -350,7 +352,8 @@ class Scope:
         if GENERATED_NAME.search(name):
             return "generated or minified"
         infix = MODULE_FORMAT_INFIX.search(name)
-        if infix and os.path.isfile(self.root / (rel[: infix.start() - len(name)] + ".js")):
+        if infix and (os.path.isfile(self.root / (rel[: infix.start() - len(name)] + ".js")) or (
+                infix.group(1) == "cjs" and os.path.isfile(self.root / (rel[: infix.start() - len(name)] + ".esm.js")))):
             return MODULE_FORMAT_REASON
         if MODULE_FORMAT_COPY.search(name) and (
             os.path.isfile(self.root / (rel[:-4] + ".js")) or (rel.endswith(".cjs") and os.path.isfile(self.root / (rel[:-4] + ".mjs")))
