@@ -521,3 +521,21 @@ def test_rust_methods_of_a_trait_object_with_bounds_belong_to_the_trait():
     )
     facts, _, _ = extract_source("src/error.rs", "rust", source)
     assert {"Error.downcast_ref", "Value.fmt", "MessageEncrypter.invalid"} <= {u.qualname for u in facts.units}
+
+
+def test_rust_macro_rules_definitions_are_units():
+    """`macro_rules! ready { … }` defines what a reader asks about (`select!`, `ready!`): a file of
+    macro definitions had no unit at all. A macro defined inside a feature macro or a function is
+    one too; its invocations stay unlinked (a macro's namespace is not a function's)."""
+    from codegraph.index.extract import extract_source
+
+    source = (
+        b"#[macro_export]\nmacro_rules! ready {\n    ($e:expr) => { match $e { x => x } };\n}\n"
+        b"cfg_rt! {\n    macro_rules! gated { () => {} }\n    pub fn spawn() {}\n}\n"
+        b"fn poll() { let r = ready!(step()); macro_rules! local { () => {} } }\n"
+    )
+    facts, _, _ = extract_source("src/macros/ready.rs", "rust", source)
+    units = {u.qualname: u for u in facts.units}
+    assert {"ready", "gated", "spawn", "poll", "poll.local"} <= set(units)
+    assert (units["ready"].start_line, units["ready"].end_line) == (1, 4)
+    assert [c.name for c in facts.calls] == ["step"]

@@ -182,7 +182,10 @@ RUST_DEFS = """
 (union_item name: (type_identifier) @name) @struct
 (impl_item type: (_) @name) @impl
 (mod_item name: (identifier) @name body: (declaration_list)) @object
+(macro_definition name: (identifier) @name) @function
 """
+# A `macro_rules!` definition is a callable a reader points at (`select!`, `ready!`), a unit like a
+# function: its invocations are not linked to it (macros have a namespace and scoping of their own).
 
 RUST_CALLS = """
 (call_expression function: (identifier) @name) @call
