@@ -425,3 +425,25 @@ def test_a_python_string_naming_a_definition_by_import_path_reaches_it(tmp_path)
     assert "pkg/task.py::defaults" in {e.src for e in graph.into("pkg/strategy.py::Runner")}
     assert not [e for uid in idx.resolver.units for e in graph.out(uid) if e.rule == "import-path" and e.dst.startswith("tests/") and not uid.startswith("tests/")]
     _never_proven(idx)
+
+
+GO_ALIAS = {
+    "go.mod": "module example.com/log\n",
+    "core/field.go": "package core\n\ntype Field struct{ Key string }\n\nfunc (f Field) AddTo(enc int) {}\n",
+    "field.go": (
+        'package log\n\nimport "example.com/log/core"\n\n'
+        "// Field is the core's field under this package's name.\ntype Field = core.Field\n\n"
+        "type any = interface{}\n\n"
+        "func write(f Field, v any) {\n\tf.AddTo(1)\n}\n"
+    ),
+}
+
+
+def test_go_type_alias_is_a_unit_whose_members_are_its_targets(tmp_path):
+    """`type Field = core.Field` re-exports a type under a package's own name: it was no unit (a
+    file of aliases had none), and now that it is one, a parameter of the alias's type still reaches
+    the target's methods (the alias has none of its own)."""
+    idx = _build(tmp_path, GO_ALIAS)
+    kinds = {u.qualname: u.kind for u in idx.files["field.go"].units}
+    assert kinds.get("Field") == "struct" and kinds.get("any") == "struct"
+    assert ("core/field.go::Field.AddTo", "declared-type") in {(d, r) for d, r in _out(idx, "field.go::write")}

@@ -16,11 +16,14 @@ GO_DEFS = """
 (type_spec name: (type_identifier) @name type: (struct_type)) @struct
 (type_spec name: (type_identifier) @name type: (interface_type)) @interface
 (method_elem name: (field_identifier) @name) @method
+(type_alias name: (type_identifier) @name) @struct
 (type_spec name: (type_identifier) @name type: [(function_type) (slice_type) (map_type) (array_type) (channel_type) (pointer_type) (type_identifier) (qualified_type) (generic_type)]) @struct
 (source_file (const_declaration (const_spec name: (identifier) @name) @variable))
 (source_file (var_declaration (var_spec name: (identifier) @name) @variable))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @variable)))
 """
+# A type alias (`type Field = core.Field`, `type any = interface{}`) is a unit of the same kind; the
+# ranked graph reads its members through what it stands for (`type_alias`).
 # Defined types of other shapes (`type HandlerFunc func(…)`, `type Routes map[…]…`) carry methods
 # like structs do: the same kind. Package-level consts and vars are units; a block of several
 # is a statement holding them.
@@ -171,6 +174,8 @@ GO = LanguageSpec(
     receiver_name=go_receiver_name,
     wrapper_types=frozenset({"type_declaration", "const_declaration", "var_declaration"}),
     body_types=frozenset({"block", "field_declaration_list", "interface_type"}),
+    # (one alias per declaration; an alias in a `type ( … )` group is a unit the ranked graph does not see through)
+    type_alias=re.compile(rb"(?<![\w.])type\s+([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\])?\s*=\s*([^\n;{}/]+)"),
 )
 
 RUST_DEFS = """
