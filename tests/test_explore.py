@@ -1572,6 +1572,20 @@ def test_test_support_by_a_compound_name_is_support_code():
         assert path_prior(path) == 1.0, path
 
 
+
+def test_an_examples_directory_with_a_leading_underscore_is_support_code():
+    """Go leaves `_`-prefixed directories out of every build, and packages keep their examples there
+    (`_examples/`, `_example/`): explore's layout feature and the ranked graph's main-path order read
+    them as examples, as relevance and distill already did; an underscore alone makes no example."""
+    from codegraph.explore.features import _support_path
+    from codegraph.graph.rules import _secondary
+
+    for path in ("_examples/shell/help/main.go", "_example/trace/main.go", ".examples/a.go"):
+        assert _support_path(path) and _secondary(path) == 1, path
+    for path in ("_internal/a.go", "_sample_data.go", "parser/_gen.go"):
+        assert not _support_path(path) and _secondary(path) == 0, path
+
+
 ADAPTERS_KT = {
     "src/Adapter.kt": "package demo\n\ninterface Adapter {\n  fun create(type: String): Reader?\n}\n\ninterface Reader {\n  fun read(text: String): Any?\n}\n",
     "src/ClassAdapterFactory.kt": (

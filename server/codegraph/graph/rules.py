@@ -312,7 +312,7 @@ def _secondary(path: str) -> int:
     parts = path.split("/")[:-1]
     if any(p in _COMPILED_DIRS for p in parts) and not path.endswith(_SOURCE_EXTS):
         return 2
-    if any(p.lower() in _SECONDARY_DIRS or _DOCS_WITH_QUALIFIER.match(p) for p in parts):
+    if any(p.lower().lstrip("_.") in _SECONDARY_DIRS or _DOCS_WITH_QUALIFIER.match(p) for p in parts):  # `_examples/` too
         return 1
     return 0
 
