@@ -430,11 +430,12 @@ def test_a_python_string_naming_a_definition_by_import_path_reaches_it(tmp_path)
 GO_ALIAS = {
     "go.mod": "module example.com/log\n",
     "core/field.go": "package core\n\ntype Field struct{ Key string }\n\nfunc (f Field) AddTo(enc int) {}\n",
+    "core/level.go": "package core\n\ntype Level int8\n\nfunc (l Level) Enabled() bool { return l > 0 }\n",
     "field.go": (
         'package log\n\nimport "example.com/log/core"\n\n'
         "// Field is the core's field under this package's name.\ntype Field = core.Field\n\n"
-        "type any = interface{}\n\n"
-        "func write(f Field, v any) {\n\tf.AddTo(1)\n}\n"
+        "type (\n\tany = interface{}\n\tLevel = core.Level\n)\n\n"
+        "func write(f Field, v any, l Level) {\n\tf.AddTo(1)\n\tl.Enabled()\n}\n"
     ),
 }
 
@@ -442,8 +443,9 @@ GO_ALIAS = {
 def test_go_type_alias_is_a_unit_whose_members_are_its_targets(tmp_path):
     """`type Field = core.Field` re-exports a type under a package's own name: it was no unit (a
     file of aliases had none), and now that it is one, a parameter of the alias's type still reaches
-    the target's methods (the alias has none of its own)."""
+    the target's methods (the alias has none of its own), an alias in a `type ( … )` group too."""
     idx = _build(tmp_path, GO_ALIAS)
     kinds = {u.qualname: u.kind for u in idx.files["field.go"].units}
     assert kinds.get("Field") == "struct" and kinds.get("any") == "struct"
-    assert ("core/field.go::Field.AddTo", "declared-type") in {(d, r) for d, r in _out(idx, "field.go::write")}
+    out = set(_out(idx, "field.go::write"))
+    assert {("core/field.go::Field.AddTo", "declared-type"), ("core/level.go::Level.Enabled", "declared-type")} <= out

@@ -174,8 +174,9 @@ GO = LanguageSpec(
     receiver_name=go_receiver_name,
     wrapper_types=frozenset({"type_declaration", "const_declaration", "var_declaration"}),
     body_types=frozenset({"block", "field_declaration_list", "interface_type"}),
-    # (one alias per declaration; an alias in a `type ( … )` group is a unit the ranked graph does not see through)
-    type_alias=re.compile(rb"(?<![\w.])type\s+([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\])?\s*=\s*([^\n;{}/]+)"),
+    # `type Field = core.Field`; an alias unit of a `type ( … )` group starts at its name (`^`: only
+    # the start of a unit's own text, never a line of a file's)
+    type_alias=re.compile(rb"(?:(?<![\w.])type\s+|^)([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\])?\s*=\s*([^\n;{}/]+)"),
 )
 
 RUST_DEFS = """
