@@ -956,3 +956,23 @@ def test_calls_on_a_modules_own_instance_are_proven(tmp_path):
     assert target(index, "pkg/core.py", "Registry", 1) == "pkg/core.py::Registry"  # the edges stay in call order
     assert target(index, "web/reg.js", "register") == "web/reg.js::Registry.register"
     assert target(index, "logx/logger.go", "SetLevel") == "logx/logger.go::Logger.SetLevel"
+
+
+def test_go_type_assertions_and_embedded_fields_type_the_calls_on_them(tmp_path):
+    """`c := pool.Get().(*Context)` declares c a *Context, and `e.Group.Use()` reaches the embedded
+    field's type: both are how Go code commonly holds a value, and both calls stayed unknown."""
+    index = index_of(tmp_path, {
+        "engine.go": (
+            "package web\n\nimport \"sync\"\n\n"
+            "type Context struct{}\n\nfunc (c *Context) reset() {}\n\n"
+            "type Group struct{}\n\nfunc (g *Group) Use() {}\n\n"
+            "type Engine struct {\n\tGroup\n\t*sync.Mutex\n\tpool sync.Pool\n}\n\n"
+            "func (e *Engine) Serve(v interface{}) {\n"
+            "\tc := e.pool.Get().(*Context)\n\tc.reset()\n"
+            "\tw, ok := v.(*Context)\n\tif ok {\n\t\tw.reset()\n\t}\n"
+            "\te.Group.Use()\n}\n"
+        ),
+    })
+    assert target(index, "engine.go", "reset") == "engine.go::Context.reset"
+    assert target(index, "engine.go", "reset", 1) == "engine.go::Context.reset"
+    assert target(index, "engine.go", "Use") == "engine.go::Group.Use"

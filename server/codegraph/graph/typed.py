@@ -198,7 +198,7 @@ class TypedReceivers:
         return hits[0] if len(hits) == 1 else None
 
     def _past_alias(self, t: Unit) -> Unit:
-        """The type an alias unit stands for (Go's `type Field = core.Field` is a unit: its members
+        """The type an alias unit stands for (Go's `type Config = base.Config` is a unit: its members
         are the target's), itself when it is no alias or its target is not in the index."""
         facts = self.index.files.get(t.path)
         spec = BY_NAME.get(facts.language) if facts is not None and t.kind in CLASS_KINDS else None

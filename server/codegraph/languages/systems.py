@@ -22,7 +22,7 @@ GO_DEFS = """
 (source_file (var_declaration (var_spec name: (identifier) @name) @variable))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @variable)))
 """
-# A type alias (`type Field = core.Field`, `type any = interface{}`) is a unit of the same kind; the
+# A type alias (`type Config = base.Config`, `type any = interface{}`) is a unit of the same kind; the
 # ranked graph reads its members through what it stands for (`type_alias`).
 # Defined types of other shapes (`type HandlerFunc func(…)`, `type Routes map[…]…`) carry methods
 # like structs do: the same kind. Package-level consts and vars are units; a block of several
@@ -53,7 +53,11 @@ GO_DECLARATIONS = """
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
+(short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (type_assertion_expression type: (_) @type)))
+(var_spec name: (identifier) @name value: (expression_list . (type_assertion_expression type: (_) @type)))
 """
+# A type assertion types what it declares: `c := pool.Get().(*Context)`, `w, ok := v.(Writer)` (the
+# first name; `ok` is a bool).
 
 
 def go_import(node: Node) -> list[Import]:
@@ -160,7 +164,12 @@ GO = LanguageSpec(
     # `x := f()`, and `var x = f()` (in a function, or a package's own instance: `var std = New()`)
     assignments="(short_var_declaration left: (_) @target right: (_) @value) (var_spec name: (identifier) @target value: (_) @value)",
     declarations=GO_DECLARATIONS,
-    members="(field_declaration name: (field_identifier) @name type: (_) @type)",
+    # an embedded field is a member named after its type: `e.Group.Use()`, `s.Mutex.Lock()`
+    members="""
+(field_declaration name: (field_identifier) @name type: (_) @type)
+(field_declaration !name type: (type_identifier) @name @type)
+(field_declaration !name type: (qualified_type name: (type_identifier) @name) @type)
+""",
     refs="""
 (argument_list (selector_expression operand: (_) @receiver field: (field_identifier) @name) @ref)
 (argument_list (identifier) @bare)
@@ -174,7 +183,7 @@ GO = LanguageSpec(
     receiver_name=go_receiver_name,
     wrapper_types=frozenset({"type_declaration", "const_declaration", "var_declaration"}),
     body_types=frozenset({"block", "field_declaration_list", "interface_type"}),
-    # `type Field = core.Field`; an alias unit of a `type ( … )` group starts at its name (`^`: only
+    # `type Config = base.Config`; an alias unit of a `type ( … )` group starts at its name (`^`: only
     # the start of a unit's own text, never a line of a file's)
     type_alias=re.compile(rb"(?:(?<![\w.])type\s+|^)([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\])?\s*=\s*([^\n;{}/]+)"),
 )
@@ -190,7 +199,7 @@ RUST_DEFS = """
 (mod_item name: (identifier) @name body: (declaration_list)) @object
 (macro_definition name: (identifier) @name) @function
 """
-# A `macro_rules!` definition is a callable a reader points at (`select!`, `ready!`), a unit like a
+# A `macro_rules!` definition is a callable a reader points at (`m!(…)`), a unit like a
 # function: its invocations are not linked to it (macros have a namespace and scoping of their own).
 
 RUST_CALLS = """
