@@ -976,3 +976,21 @@ def test_go_type_assertions_and_embedded_fields_type_the_calls_on_them(tmp_path)
     assert target(index, "engine.go", "reset") == "engine.go::Context.reset"
     assert target(index, "engine.go", "reset", 1) == "engine.go::Context.reset"
     assert target(index, "engine.go", "Use") == "engine.go::Group.Use"
+
+
+def test_go_address_of_a_composite_literal_types_the_local(tmp_path):
+    """`s := &Server{addr: a}` is how Go code makes most values: the local holds what the literal
+    constructs, as `s := Server{}` did, also where a closure captures it; a package's own instance
+    made so (`var std = &Logger{}`) too."""
+    index = index_of(tmp_path, {
+        "server.go": (
+            "package web\n\ntype Server struct{ addr string }\n\nfunc (s *Server) listen() {}\n\n"
+            "type Logger struct{}\n\nfunc (l *Logger) Print() {}\n\nvar std = &Logger{}\n\n"
+            "func Start(a string) *Server {\n\ts := &Server{addr: a}\n\ts.listen()\n"
+            "\tgo func() {\n\t\ts.listen()\n\t}()\n\treturn s\n}\n\n"
+            "func Print() {\n\tstd.Print()\n}\n"
+        ),
+    })
+    assert target(index, "server.go", "listen") == "server.go::Server.listen"
+    assert target(index, "server.go", "listen", 1) == "server.go::Server.listen"
+    assert target(index, "server.go", "Print") == "server.go::Logger.Print"
