@@ -1586,6 +1586,20 @@ def test_an_examples_directory_with_a_leading_underscore_is_support_code():
         assert not _support_path(path) and _secondary(path) == 0, path
 
 
+def test_cargo_benches_directory_is_benchmark_code():
+    """Cargo keeps benchmarks in `benches/`: explore's answers about a crate's spans filled half
+    their files from it. It is support code to every layout reader, like `bench/` and `benchmarks/`
+    (distill's already said so); a name that only begins so (`benchesx/`) is not."""
+    from codegraph.explore.features import _support_path
+    from codegraph.explore.relevance import path_prior
+    from codegraph.graph.rules import _secondary
+
+    for path in ("benches/enter_span.rs", "crates/core/benches/shared.rs"):
+        assert _support_path(path) and _secondary(path) == 1 and path_prior(path) < 1.0, path
+    for path in ("src/benchesx/a.rs", "src/span.rs"):
+        assert not _support_path(path) and _secondary(path) == 0 and path_prior(path) == 1.0, path
+
+
 ADAPTERS_KT = {
     "src/Adapter.kt": "package demo\n\ninterface Adapter {\n  fun create(type: String): Reader?\n}\n\ninterface Reader {\n  fun read(text: String): Any?\n}\n",
     "src/ClassAdapterFactory.kt": (

@@ -28,7 +28,7 @@ MAX_CANDIDATES = 600
 # samples, tools, scripts, docs, vendored or generated code; also with a leading `_` or `.`, which
 # keeps a directory out of Go's builds (`_examples/`), as relevance's and distill's layout words read it.
 _SUPPORT_SEGMENT = re.compile(
-    r"(?:^|/)[_.]?(?:examples?|samples?|demos?|tools?|scripts?|bench(?:marks?)?|docs?|contrib|extras?|integration|e2e|playground|"
+    r"(?:^|/)[_.]?(?:examples?|samples?|demos?|tools?|scripts?|bench(?:es|marks?)?|docs?|contrib|extras?|integration|e2e|playground|"
     r"(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*|"
     r"third[_-]?party|vendor(?:ed)?|dist|build|generated|gen)(?:/|$)",
     re.IGNORECASE,
