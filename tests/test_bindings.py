@@ -994,3 +994,15 @@ def test_go_address_of_a_composite_literal_types_the_local(tmp_path):
     assert target(index, "server.go", "listen") == "server.go::Server.listen"
     assert target(index, "server.go", "listen", 1) == "server.go::Server.listen"
     assert target(index, "server.go", "Print") == "server.go::Logger.Print"
+
+
+def test_go_builtin_new_types_the_local(tmp_path):
+    """`b := new(Buffer)` (and `var b = new(Buffer)`) holds a *Buffer: the calls on it were unknown."""
+    index = index_of(tmp_path, {
+        "buf.go": (
+            "package buf\n\ntype Buffer struct{ b []byte }\n\nfunc (b *Buffer) Grow(n int) {}\n\n"
+            "func Make() *Buffer {\n\tb := new(Buffer)\n\tb.Grow(8)\n\tvar c = new(Buffer)\n\tc.Grow(1)\n\treturn b\n}\n"
+        ),
+    })
+    assert target(index, "buf.go", "Grow") == "buf.go::Buffer.Grow"
+    assert target(index, "buf.go", "Grow", 1) == "buf.go::Buffer.Grow"

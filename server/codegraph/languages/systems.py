@@ -55,9 +55,11 @@ GO_DECLARATIONS = """
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (type_assertion_expression type: (_) @type)))
 (var_spec name: (identifier) @name value: (expression_list . (type_assertion_expression type: (_) @type)))
+(short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
+(var_spec name: (identifier) @name value: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 """
 # A type assertion types what it declares: `c := pool.Get().(*Context)`, `w, ok := v.(Writer)` (the
-# first name; `ok` is a bool).
+# first name; `ok` is a bool); so does the builtin `new`: `b := new(Buffer)`.
 
 
 def go_import(node: Node) -> list[Import]:
