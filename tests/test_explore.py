@@ -1600,6 +1600,19 @@ def test_cargo_benches_directory_is_benchmark_code():
         assert not _support_path(path) and _secondary(path) == 0 and path_prior(path) == 1.0, path
 
 
+def test_go_files_constrained_by_an_architecture_or_any_os_in_their_name_are_platform_variants():
+    """The go tool reads `_GOOS`, `_GOARCH` and `_GOOS_GOARCH` file-name suffixes as build
+    constraints: `mmap_amd64.go` … `mmap_s390x.go` each hold the same declarations for one
+    architecture, and only some operating systems counted. A name that merely ends in such letters
+    without the underscore (`farm.go`), or a plain `arm.go`, is main code."""
+    from codegraph.explore.relevance import path_prior
+
+    for path in ("mmap_amd64.go", "db/mmap_s390x.go", "asm_mips64x.go", "sys_aix.go", "fd_illumos_amd64.go", "dir_windows.go"):
+        assert path_prior(path) < 1.0, path
+    for path in ("farm.go", "arm.go", "mmap.go", "src/arm64.rs"):
+        assert path_prior(path) == 1.0, path
+
+
 ADAPTERS_KT = {
     "src/Adapter.kt": "package demo\n\ninterface Adapter {\n  fun create(type: String): Reader?\n}\n\ninterface Reader {\n  fun read(text: String): Any?\n}\n",
     "src/ClassAdapterFactory.kt": (
