@@ -959,23 +959,23 @@ def test_calls_on_a_modules_own_instance_are_proven(tmp_path):
 
 
 def test_go_type_assertions_and_embedded_fields_type_the_calls_on_them(tmp_path):
-    """`c := pool.Get().(*Context)` declares c a *Context, and `e.Group.Use()` reaches the embedded
+    """`c := pool.Get().(*Session)` declares c a *Session, and `e.Mux.Use()` reaches the embedded
     field's type: both are how Go code commonly holds a value, and both calls stayed unknown."""
     index = index_of(tmp_path, {
-        "engine.go": (
+        "mux.go": (
             "package web\n\nimport \"sync\"\n\n"
-            "type Context struct{}\n\nfunc (c *Context) reset() {}\n\n"
-            "type Group struct{}\n\nfunc (g *Group) Use() {}\n\n"
-            "type Engine struct {\n\tGroup\n\t*sync.Mutex\n\tpool sync.Pool\n}\n\n"
-            "func (e *Engine) Serve(v interface{}) {\n"
-            "\tc := e.pool.Get().(*Context)\n\tc.reset()\n"
-            "\tw, ok := v.(*Context)\n\tif ok {\n\t\tw.reset()\n\t}\n"
-            "\te.Group.Use()\n}\n"
+            "type Session struct{}\n\nfunc (c *Session) clear() {}\n\n"
+            "type Mux struct{}\n\nfunc (g *Mux) Use() {}\n\n"
+            "type Router struct {\n\tMux\n\t*sync.Mutex\n\tpool sync.Pool\n}\n\n"
+            "func (e *Router) Serve(v interface{}) {\n"
+            "\tc := e.pool.Get().(*Session)\n\tc.clear()\n"
+            "\tw, ok := v.(*Session)\n\tif ok {\n\t\tw.clear()\n\t}\n"
+            "\te.Mux.Use()\n}\n"
         ),
     })
-    assert target(index, "engine.go", "reset") == "engine.go::Context.reset"
-    assert target(index, "engine.go", "reset", 1) == "engine.go::Context.reset"
-    assert target(index, "engine.go", "Use") == "engine.go::Group.Use"
+    assert target(index, "mux.go", "clear") == "mux.go::Session.clear"
+    assert target(index, "mux.go", "clear", 1) == "mux.go::Session.clear"
+    assert target(index, "mux.go", "Use") == "mux.go::Mux.Use"
 
 
 def test_go_address_of_a_composite_literal_types_the_local(tmp_path):
