@@ -956,3 +956,53 @@ def test_calls_on_a_modules_own_instance_are_proven(tmp_path):
     assert target(index, "pkg/core.py", "Registry", 1) == "pkg/core.py::Registry"  # the edges stay in call order
     assert target(index, "web/reg.js", "register") == "web/reg.js::Registry.register"
     assert target(index, "logx/logger.go", "SetLevel") == "logx/logger.go::Logger.SetLevel"
+
+
+def test_go_type_assertions_and_embedded_fields_type_the_calls_on_them(tmp_path):
+    """`c := pool.Get().(*Session)` declares c a *Session, and `e.Mux.Use()` reaches the embedded
+    field's type: both are how Go code commonly holds a value, and both calls stayed unknown."""
+    index = index_of(tmp_path, {
+        "mux.go": (
+            "package web\n\nimport \"sync\"\n\n"
+            "type Session struct{}\n\nfunc (c *Session) clear() {}\n\n"
+            "type Mux struct{}\n\nfunc (g *Mux) Use() {}\n\n"
+            "type Router struct {\n\tMux\n\t*sync.Mutex\n\tpool sync.Pool\n}\n\n"
+            "func (e *Router) Serve(v interface{}) {\n"
+            "\tc := e.pool.Get().(*Session)\n\tc.clear()\n"
+            "\tw, ok := v.(*Session)\n\tif ok {\n\t\tw.clear()\n\t}\n"
+            "\te.Mux.Use()\n}\n"
+        ),
+    })
+    assert target(index, "mux.go", "clear") == "mux.go::Session.clear"
+    assert target(index, "mux.go", "clear", 1) == "mux.go::Session.clear"
+    assert target(index, "mux.go", "Use") == "mux.go::Mux.Use"
+
+
+def test_go_address_of_a_composite_literal_types_the_local(tmp_path):
+    """`s := &Server{addr: a}` is how Go code makes most values: the local holds what the literal
+    constructs, as `s := Server{}` did, also where a closure captures it; a package's own instance
+    made so (`var std = &Logger{}`) too."""
+    index = index_of(tmp_path, {
+        "server.go": (
+            "package web\n\ntype Server struct{ addr string }\n\nfunc (s *Server) listen() {}\n\n"
+            "type Logger struct{}\n\nfunc (l *Logger) Print() {}\n\nvar std = &Logger{}\n\n"
+            "func Start(a string) *Server {\n\ts := &Server{addr: a}\n\ts.listen()\n"
+            "\tgo func() {\n\t\ts.listen()\n\t}()\n\treturn s\n}\n\n"
+            "func Print() {\n\tstd.Print()\n}\n"
+        ),
+    })
+    assert target(index, "server.go", "listen") == "server.go::Server.listen"
+    assert target(index, "server.go", "listen", 1) == "server.go::Server.listen"
+    assert target(index, "server.go", "Print") == "server.go::Logger.Print"
+
+
+def test_go_builtin_new_types_the_local(tmp_path):
+    """`b := new(Buffer)` (and `var b = new(Buffer)`) holds a *Buffer: the calls on it were unknown."""
+    index = index_of(tmp_path, {
+        "buf.go": (
+            "package buf\n\ntype Buffer struct{ b []byte }\n\nfunc (b *Buffer) Grow(n int) {}\n\n"
+            "func Make() *Buffer {\n\tb := new(Buffer)\n\tb.Grow(8)\n\tvar c = new(Buffer)\n\tc.Grow(1)\n\treturn b\n}\n"
+        ),
+    })
+    assert target(index, "buf.go", "Grow") == "buf.go::Buffer.Grow"
+    assert target(index, "buf.go", "Grow", 1) == "buf.go::Buffer.Grow"

@@ -1572,6 +1572,47 @@ def test_test_support_by_a_compound_name_is_support_code():
         assert path_prior(path) == 1.0, path
 
 
+
+def test_an_examples_directory_with_a_leading_underscore_is_support_code():
+    """Go leaves `_`-prefixed directories out of every build, and packages keep their examples there
+    (`_examples/`, `_example/`): explore's layout feature and the ranked graph's main-path order read
+    them as examples, as relevance and distill already did; an underscore alone makes no example."""
+    from codegraph.explore.features import _support_path
+    from codegraph.graph.rules import _secondary
+
+    for path in ("_examples/shell/help/main.go", "_example/trace/main.go", ".examples/a.go"):
+        assert _support_path(path) and _secondary(path) == 1, path
+    for path in ("_internal/a.go", "_sample_data.go", "parser/_gen.go"):
+        assert not _support_path(path) and _secondary(path) == 0, path
+
+
+def test_cargo_benches_directory_is_benchmark_code():
+    """Cargo keeps benchmarks in `benches/`: explore's answers about a crate's spans filled half
+    their files from it. It is support code to every layout reader, like `bench/` and `benchmarks/`
+    (distill's already said so); a name that only begins so (`benchesx/`) is not."""
+    from codegraph.explore.features import _support_path
+    from codegraph.explore.relevance import path_prior
+    from codegraph.graph.rules import _secondary
+
+    for path in ("benches/enter_span.rs", "crates/core/benches/shared.rs"):
+        assert _support_path(path) and _secondary(path) == 1 and path_prior(path) < 1.0, path
+    for path in ("src/benchesx/a.rs", "src/span.rs"):
+        assert not _support_path(path) and _secondary(path) == 0 and path_prior(path) == 1.0, path
+
+
+def test_go_files_constrained_by_an_architecture_or_any_os_in_their_name_are_platform_variants():
+    """The go tool reads `_GOOS`, `_GOARCH` and `_GOOS_GOARCH` file-name suffixes as build
+    constraints: `mmap_amd64.go` … `mmap_s390x.go` each hold the same declarations for one
+    architecture, and only some operating systems counted. A name that merely ends in such letters
+    without the underscore (`farm.go`), or a plain `arm.go`, is main code."""
+    from codegraph.explore.relevance import path_prior
+
+    for path in ("mmap_amd64.go", "db/mmap_s390x.go", "asm_mips64x.go", "sys_aix.go", "fd_illumos_amd64.go", "dir_windows.go"):
+        assert path_prior(path) < 1.0, path
+    for path in ("farm.go", "arm.go", "mmap.go", "src/arm64.rs"):
+        assert path_prior(path) == 1.0, path
+
+
 ADAPTERS_KT = {
     "src/Adapter.kt": "package demo\n\ninterface Adapter {\n  fun create(type: String): Reader?\n}\n\ninterface Reader {\n  fun read(text: String): Any?\n}\n",
     "src/ClassAdapterFactory.kt": (

@@ -87,9 +87,11 @@ def test_declaration_captures_follow_the_contract(lang):
     spec = next(s for s in SPECS if s.name == lang)
     query = Query(get_language(spec.grammar), spec.declarations)
     # typed locals; where the language records every local (`complete_locals`), the untyped ones
-    # too; an anonymous function's untyped parameters (`@untyped`) where its typed ones count
+    # too; an anonymous function's untyped parameters (`@untyped`) where its typed ones count; a
+    # capture named with a leading `_` only feeds a predicate (Go's `new(T)`: `#eq? @_new "new"`)
     want = {"name", "type", "local"} if spec.complete_locals else {"name", "type"}
-    assert {query.capture_name(i) for i in range(query.capture_count)} - {"untyped"} == want
+    names = {query.capture_name(i) for i in range(query.capture_count)}
+    assert {n for n in names if not n.startswith("_")} - {"untyped"} == want
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -521,3 +523,40 @@ def test_rust_methods_of_a_trait_object_with_bounds_belong_to_the_trait():
     )
     facts, _, _ = extract_source("src/error.rs", "rust", source)
     assert {"Error.downcast_ref", "Value.fmt", "MessageEncrypter.invalid"} <= {u.qualname for u in facts.units}
+
+
+def test_rust_macro_rules_definitions_are_units():
+    """`macro_rules! ready { … }` defines what a reader asks about (`select!`, `ready!`): a file of
+    macro definitions had no unit at all. A macro defined inside a feature macro or a function is
+    one too; its invocations stay unlinked (a macro's namespace is not a function's)."""
+    from codegraph.index.extract import extract_source
+
+    source = (
+        b"#[macro_export]\nmacro_rules! ready {\n    ($e:expr) => { match $e { x => x } };\n}\n"
+        b"cfg_rt! {\n    macro_rules! gated { () => {} }\n    pub fn spawn() {}\n}\n"
+        b"fn poll() { let r = ready!(step()); macro_rules! local { () => {} } }\n"
+    )
+    facts, _, _ = extract_source("src/macros/ready.rs", "rust", source)
+    units = {u.qualname: u for u in facts.units}
+    assert {"ready", "gated", "spawn", "poll", "poll.local"} <= set(units)
+    assert (units["ready"].start_line, units["ready"].end_line) == (1, 4)
+    assert [c.name for c in facts.calls] == ["step"]
+
+
+def test_rust_blanket_impl_methods_belong_to_the_trait():
+    """`impl<T: ?Sized + Read> ReadExt for T { fn read_u8 … }` implements a trait for every type with
+    the bounds: its methods were filed under the type parameter (`T.read_u8`, `R.flush`: no type of
+    the crate) and the impl joined its own trait's family. They are the trait's, as `impl dyn
+    Trait`'s are; an impl for a type that only takes the parameter (`Wrapper<T>`) is that type's."""
+    from codegraph.index.extract import extract_source
+
+    source = (
+        b"pub trait ReadExt { fn read_u8(&mut self) -> u8; }\n"
+        b"impl<T: ?Sized + Read> ReadExt for T {\n    fn read_u8(&mut self) -> u8 { 0 }\n}\n"
+        b"impl<W: Write> Flush for &mut W where W: Sized { fn flush(&mut self) {} }\n"
+        b"impl<T> From<T> for Wrapper<T> { fn from(t: T) -> Self { Wrapper(t) } }\n"
+    )
+    facts, _, _ = extract_source("src/ext.rs", "rust", source)
+    quals = [u.qualname for u in facts.units]
+    assert quals == ["ReadExt", "ReadExt.read_u8", "ReadExt", "ReadExt.read_u8", "Flush", "Flush.flush", "Wrapper", "Wrapper.from"]
+    assert [(s.name, s.kind) for s in facts.supertypes] == [("From", "implements")]

@@ -425,3 +425,27 @@ def test_a_python_string_naming_a_definition_by_import_path_reaches_it(tmp_path)
     assert "pkg/task.py::defaults" in {e.src for e in graph.into("pkg/strategy.py::Runner")}
     assert not [e for uid in idx.resolver.units for e in graph.out(uid) if e.rule == "import-path" and e.dst.startswith("tests/") and not uid.startswith("tests/")]
     _never_proven(idx)
+
+
+GO_ALIAS = {
+    "go.mod": "module example.com/log\n",
+    "core/attr.go": "package core\n\ntype Attr struct{ Key string }\n\nfunc (f Attr) Encode(enc int) {}\n",
+    "core/level.go": "package core\n\ntype Level int8\n\nfunc (l Level) Enabled() bool { return l > 0 }\n",
+    "attr.go": (
+        'package log\n\nimport "example.com/log/core"\n\n'
+        "// Attr is the core's attribute under this package's name.\ntype Attr = core.Attr\n\n"
+        "type (\n\tany = interface{}\n\tLevel = core.Level\n)\n\n"
+        "func write(f Attr, v any, l Level) {\n\tf.Encode(1)\n\tl.Enabled()\n}\n"
+    ),
+}
+
+
+def test_go_type_alias_is_a_unit_whose_members_are_its_targets(tmp_path):
+    """`type Attr = core.Attr` re-exports a type under a package's own name: it was no unit (a
+    file of aliases had none), and now that it is one, a parameter of the alias's type still reaches
+    the target's methods (the alias has none of its own), an alias in a `type ( … )` group too."""
+    idx = _build(tmp_path, GO_ALIAS)
+    kinds = {u.qualname: u.kind for u in idx.files["attr.go"].units}
+    assert kinds.get("Attr") == "struct" and kinds.get("any") == "struct"
+    out = set(_out(idx, "attr.go::write"))
+    assert {("core/attr.go::Attr.Encode", "declared-type"), ("core/level.go::Level.Enabled", "declared-type")} <= out

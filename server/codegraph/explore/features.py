@@ -25,9 +25,10 @@ NEIGHBOUR_SEEDS = 20  # the best candidates whose one-hop neighbours join the ca
 MAX_CANDIDATES = 600
 
 # Layout words of code that is not the library itself, besides test support (relevance.TEST_SUPPORT_*):
-# samples, tools, scripts, docs, vendored or generated code.
+# samples, tools, scripts, docs, vendored or generated code; also with a leading `_` or `.`, which
+# keeps a directory out of Go's builds (`_examples/`), as relevance's and distill's layout words read it.
 _SUPPORT_SEGMENT = re.compile(
-    r"(?:^|/)(?:examples?|samples?|demos?|tools?|scripts?|bench(?:marks?)?|docs?|contrib|extras?|integration|e2e|playground|"
+    r"(?:^|/)[_.]?(?:examples?|samples?|demos?|tools?|scripts?|bench(?:es|marks?)?|docs?|contrib|extras?|integration|e2e|playground|"
     r"(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*|"
     r"third[_-]?party|vendor(?:ed)?|dist|build|generated|gen)(?:/|$)",
     re.IGNORECASE,

@@ -412,15 +412,20 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
 # about the library meets the library first.
 # (also a docs or examples directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`)
 _SECONDARY_DIR = re.compile(
-    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|bench|perf|scripts?|tools|contrib|playground"
+    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|benches|bench|perf|scripts?|tools|contrib|playground"
     r"|(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*)/", re.I)
 _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
 
-# Platform variants of code that exists for every platform: Go's build-tagged files, Kotlin
-# Multiplatform source sets other than the common one.
+# Platform variants of code that exists for every platform: Go's build-tagged files (a file name's
+# `_GOOS`, `_GOARCH` or `_GOOS_GOARCH` suffix is a build constraint to the go tool; `_mips64x` is the
+# standard library's spelling for both byte orders), Kotlin Multiplatform source sets other than the
+# common one.
 _PLATFORM_VARIANT = re.compile(
     r"_(windows|win|darwin|linux|freebsd|openbsd|netbsd|solaris|plan9|wasm|js|unix|posix|nt)(_\w+)?\.(go|rs|py)$|"
+    r"_(aix|android|dragonfly|hurd|illumos|ios|wasip1|zos)(_\w+)?\.go$|"
+    r"_(386|amd64|amd64p32|arm|armbe|arm64|arm64be|loong64|mips|mipsle|mips64|mips64le|mips64p32|mips64p32le|mipsx|mips64x|"
+    r"ppc|ppc64|ppc64le|ppc64x|riscv|riscv64|s390|s390x|sparc|sparc64)\.go$|"
     r"(^|/)(jvm|android|ios|js|wasmJs|native|apple|desktop|nonAndroid|nonJvm)Main/"
 )
 

@@ -154,7 +154,7 @@ MAX_DISPATCH = 16  # overriding implementations listed for one call on a base/in
 MAX_NARROW_DISPATCH = 8  # up to this many: `family-dispatch`; more: `wide-dispatch`
 MAX_INTO_FILES = 48  # files that only share a common name, computed for one into()
 CTOR_NAMES = ("__init__", "constructor")
-_SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "samples", "sample", "demo", "demos", "scripts"})
+_SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "benches", "samples", "sample", "demo", "demos", "scripts"})
 # a docs or examples directory with a qualifier (`docs_src`, `examples-js`) is one too
 _DOCS_WITH_QUALIFIER = re.compile(r"^[_.]?(docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*$", re.I)
 _COMPILED_DIRS = frozenset({"dist", "build", "umd", "bundles"})  # not `lib/`: JavaScript packages keep their source there
@@ -312,7 +312,7 @@ def _secondary(path: str) -> int:
     parts = path.split("/")[:-1]
     if any(p in _COMPILED_DIRS for p in parts) and not path.endswith(_SOURCE_EXTS):
         return 2
-    if any(p.lower() in _SECONDARY_DIRS or _DOCS_WITH_QUALIFIER.match(p) for p in parts):
+    if any(p.lower().lstrip("_.") in _SECONDARY_DIRS or _DOCS_WITH_QUALIFIER.match(p) for p in parts):  # `_examples/` too
         return 1
     return 0
 

@@ -165,14 +165,14 @@ class TypedReceivers:
             text = text[:-2].strip()
         t = self.index.resolver._resolve_type_text(facts, text)
         if t is not None:
-            return t
+            return self._past_alias(t)
         name = last_segment(text)
         t = self._type_by_path(facts, text, name)  # `proto::h2::Server`: the path decides before locality
         if t is not None:
             return t
         t = self._type_named(facts.path, name) if name and name[:1].isupper() else None
         if t is not None:
-            return t
+            return self._past_alias(t)
         aliased = self._alias_of(facts, name) if name and name[:1].isupper() else ""
         if aliased:
             return self._type_from_text(facts, aliased)
@@ -197,9 +197,27 @@ class TypedReceivers:
         hits = [u for u in hits if not _is_test(u.path)] if not _is_test(facts.path) else hits
         return hits[0] if len(hits) == 1 else None
 
+    def _past_alias(self, t: Unit) -> Unit:
+        """The type an alias unit stands for (Go's `type Config = base.Config` is a unit: its members
+        are the target's), itself when it is no alias or its target is not in the index."""
+        facts = self.index.files.get(t.path)
+        spec = BY_NAME.get(facts.language) if facts is not None and t.kind in CLASS_KINDS else None
+        if spec is None or spec.type_alias is None:
+            return t
+        own = spec.type_alias.match(self.index.sources.get(t.path, b"")[t.start_byte : t.end_byte])  # the unit is an alias
+        target = own.group(2).decode("utf-8", "replace").strip() if own is not None and own.group(1).decode() == t.name else ""
+        if not target:
+            return t
+        found = self._type_from_text(facts, target)  # (memoised: an alias cycle ends in None)
+        return found if found is not None else t
+
     def _alias_of(self, facts: FileFacts, name: str) -> str:
         """What a type alias declared in the file stands for (`type H1<T> = proto::Dispatcher<T>;`),
         "" when the file declares none of that name. An alias of itself is none."""
+        target = self._alias_targets(facts).get(name, "")
+        return target if target and last_segment(target) != name else ""
+
+    def _alias_targets(self, facts: FileFacts) -> dict[str, str]:
         aliases = self._aliases.get(facts.path)
         if aliases is None:
             spec = BY_NAME.get(facts.language)
@@ -208,8 +226,7 @@ class TypedReceivers:
                 m.group(1).decode(): m.group(2).decode("utf-8", "replace").strip()
                 for m in reversed(list(spec.type_alias.finditer(source)))
             } if b"type " in source else {}
-        target = aliases.get(name, "")
-        return target if target and last_segment(target) != name else ""
+        return aliases
 
     def _held_type(self, facts: FileFacts, held: str) -> tuple[Unit | None, bool]:
         """The type a member or local holds: (type, made by a call)."""

@@ -307,6 +307,16 @@ _PASS_THROUGH = {"await_expression", "await", "expression_list", "try_expression
 _PLAIN_NAMES = ("identifier", "simple_identifier")
 
 
+def _passes_through(value: Node) -> bool:
+    """Whether a local's initialiser wraps the one call that makes its value: `await f()`, `f()?`,
+    and Go's address of a composite literal, `&Server{…}` (a pointer to what the literal constructs)."""
+    if value.named_child_count != 1:
+        return False
+    if value.type in _PASS_THROUGH:
+        return True
+    return value.type == "unary_expression" and value.child(0).type == "&" and value.named_child(0).type == "composite_literal"
+
+
 def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, tuple[Node | None, str]]:
     """Node id of a call that initialises locals → (the plain local its result (first position)
     initialises, or None; a destructuring's local of each position, comma-joined: `Call.assigned_rest`)
@@ -337,7 +347,7 @@ def _assigned_calls(matches: list[dict[str, list[Node]]]) -> dict[int, tuple[Nod
             if target is None and not rest.strip(","):
                 continue
             for _ in range(2):
-                if value.type not in _PASS_THROUGH or value.named_child_count != 1:
+                if not _passes_through(value):
                     break
                 value = value.named_child(0)
             out.setdefault(value.id, (target, rest))

@@ -16,11 +16,14 @@ GO_DEFS = """
 (type_spec name: (type_identifier) @name type: (struct_type)) @struct
 (type_spec name: (type_identifier) @name type: (interface_type)) @interface
 (method_elem name: (field_identifier) @name) @method
+(type_alias name: (type_identifier) @name) @struct
 (type_spec name: (type_identifier) @name type: [(function_type) (slice_type) (map_type) (array_type) (channel_type) (pointer_type) (type_identifier) (qualified_type) (generic_type)]) @struct
 (source_file (const_declaration (const_spec name: (identifier) @name) @variable))
 (source_file (var_declaration (var_spec name: (identifier) @name) @variable))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @variable)))
 """
+# A type alias (`type Config = base.Config`, `type any = interface{}`) is a unit of the same kind; the
+# ranked graph reads its members through what it stands for (`type_alias`).
 # Defined types of other shapes (`type HandlerFunc func(…)`, `type Routes map[…]…`) carry methods
 # like structs do: the same kind. Package-level consts and vars are units; a block of several
 # is a statement holding them.
@@ -50,7 +53,13 @@ GO_DECLARATIONS = """
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
+(short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (type_assertion_expression type: (_) @type)))
+(var_spec name: (identifier) @name value: (expression_list . (type_assertion_expression type: (_) @type)))
+(short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
+(var_spec name: (identifier) @name value: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 """
+# A type assertion types what it declares: `c := pool.Get().(*Context)`, `w, ok := v.(Writer)` (the
+# first name; `ok` is a bool); so does the builtin `new`: `b := new(Buffer)`.
 
 
 def go_import(node: Node) -> list[Import]:
@@ -157,7 +166,12 @@ GO = LanguageSpec(
     # `x := f()`, and `var x = f()` (in a function, or a package's own instance: `var std = New()`)
     assignments="(short_var_declaration left: (_) @target right: (_) @value) (var_spec name: (identifier) @target value: (_) @value)",
     declarations=GO_DECLARATIONS,
-    members="(field_declaration name: (field_identifier) @name type: (_) @type)",
+    # an embedded field is a member named after its type: `e.Group.Use()`, `s.Mutex.Lock()`
+    members="""
+(field_declaration name: (field_identifier) @name type: (_) @type)
+(field_declaration !name type: (type_identifier) @name @type)
+(field_declaration !name type: (qualified_type name: (type_identifier) @name) @type)
+""",
     refs="""
 (argument_list (selector_expression operand: (_) @receiver field: (field_identifier) @name) @ref)
 (argument_list (identifier) @bare)
@@ -171,6 +185,9 @@ GO = LanguageSpec(
     receiver_name=go_receiver_name,
     wrapper_types=frozenset({"type_declaration", "const_declaration", "var_declaration"}),
     body_types=frozenset({"block", "field_declaration_list", "interface_type"}),
+    # `type Config = base.Config`; an alias unit of a `type ( … )` group starts at its name (`^`: only
+    # the start of a unit's own text, never a line of a file's)
+    type_alias=re.compile(rb"(?:(?<![\w.])type\s+|^)([A-Za-z_]\w*)\s*(?:\[[^\]\n]*\])?\s*=\s*([^\n;{}/]+)"),
 )
 
 RUST_DEFS = """
@@ -182,7 +199,10 @@ RUST_DEFS = """
 (union_item name: (type_identifier) @name) @struct
 (impl_item type: (_) @name) @impl
 (mod_item name: (identifier) @name body: (declaration_list)) @object
+(macro_definition name: (identifier) @name) @function
 """
+# A `macro_rules!` definition is a callable a reader points at (`m!(…)`), a unit like a
+# function: its invocations are not linked to it (macros have a namespace and scoping of their own).
 
 RUST_CALLS = """
 (call_expression function: (identifier) @name) @call
@@ -301,7 +321,23 @@ def rust_import(node: Node) -> list[Import]:
     return out
 
 
+def rust_blanket_trait(node: Node) -> str:
+    """The trait of a blanket impl (`impl<T: ?Sized + Read> ReadExt for T`, `… for &mut R`): the
+    implemented type is one of the impl's own type parameters, no type of the crate, so its methods
+    are the trait's (as `impl dyn Trait`'s are). "" for any other impl."""
+    trait, implemented = node.child_by_field_name("trait"), node.child_by_field_name("type")
+    params = node.child_by_field_name("type_parameters")
+    while implemented is not None and implemented.type == "reference_type":
+        implemented = implemented.child_by_field_name("type")
+    if trait is None or params is None or implemented is None or implemented.type != "type_identifier":
+        return ""
+    own = {text(p.child_by_field_name("name")) for p in named_children(params) if p.type == "type_parameter"}
+    return last_segment(text(trait)) if text(implemented) in own else ""
+
+
 def rust_supertypes(node: Node) -> list[tuple[str, str]]:
+    if node.type == "impl_item" and rust_blanket_trait(node):
+        return []  # every type with the bounds, none in particular: no member of the trait's family
     if node.type == "impl_item":
         trait = node.child_by_field_name("trait")
         return [(text(trait), "implements")] if trait is not None else []
@@ -526,6 +562,7 @@ RUST = LanguageSpec(
     supertypes=rust_supertypes,
     module_statements=rust_statements,
     receiver_name=rust_receiver_name,
+    impl_owner=rust_blanket_trait,
     leading_types=frozenset({"attribute_item"}),
     decorator_types=frozenset({"attribute_item"}),
     body_types=frozenset({"block", "field_declaration_list", "declaration_list", "enum_variant_list"}),
