@@ -83,6 +83,11 @@ def _excluded_dir(rel_dir: str) -> str | None:
 # directory `.cargo/config.toml` names): the crate is a dependency's code, not the project's.
 CARGO_CHECKSUM = ".cargo-checksum.json"
 VENDORED_CRATE_REASON = "vendored code (a crate cargo vendor copied)"
+# Sphinx's HTML builder writes `.buildinfo` and `searchindex.js` into the root of every site it
+# builds (`docs/_build/html/`, or wherever `sphinx-build` was pointed), with its theme's scripts in
+# `_static/`: a built site shipped in a source distribution is the documentation's output, not code.
+BUILT_DOCS_MARKS = (".buildinfo", "searchindex.js")
+BUILT_DOCS_REASON = "build output (a site Sphinx built)"
 LOCKFILES = {"package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "Cargo.lock", "go.sum", "uv.lock", "Pipfile.lock", "composer.lock", "Gemfile.lock"}
 GENERATED_NAME = re.compile(
     r"(\.min\.(js|mjs|cjs|css)$|\.bundle\.js$|\.(umd|iife|global)\.[cm]?js$|_pb2(_grpc)?\.pyi?$|\.pb\.go$|\.pb\.gw\.go$|"
@@ -221,7 +226,7 @@ class Scope:
         self._chains: dict[str, tuple[tuple[str, IgnoreRules], ...]] = {}
         # build directories the last walk took as the code: the project ships nothing else
         self.admitted: frozenset[str] = frozenset()
-        self._vendored: dict[str, bool] = {}  # dir rel path → whether `cargo vendor` copied it
+        self._vendored: dict[str, str] = {}  # dir rel path → why a tool's mark in it excludes it ("" none)
 
     # ---- single-path decisions -------------------------------------------------
     def relpath(self, abspath: Path | str) -> str | None:
@@ -295,17 +300,27 @@ class Scope:
             return "secret-bearing directory"
         if name.endswith(".egg-info"):
             return "build output"
-        if self._vendored_crate(rel):
-            return VENDORED_CRATE_REASON
+        marked = self._marked_dir(rel)
+        if marked:
+            return marked
         return self._ignored(rel, True)
 
-    def _vendored_crate(self, rel_dir: str) -> bool:
-        """Whether `rel_dir` (below the root) is a crate `cargo vendor` copied: it writes a
-        `.cargo-checksum.json` into each (orjson's sdist ships 36 of them below `include/cargo/`)."""
+    def _marked_dir(self, rel_dir: str) -> str | None:
+        """Why `rel_dir` (below the root) is no code of the project by a file a tool writes into it,
+        or None: a crate `cargo vendor` copied (it writes a `.cargo-checksum.json` into each; orjson's
+        sdist ships 36 of them below `include/cargo/`), a site Sphinx built (`.buildinfo` or
+        `searchindex.js` beside its `_static/`)."""
         known = self._vendored.get(rel_dir)
         if known is None:
-            known = self._vendored[rel_dir] = bool(rel_dir) and os.path.isfile(self.root / rel_dir / CARGO_CHECKSUM)
-        return known
+            known = ""
+            if rel_dir:
+                here = self.root / rel_dir
+                if os.path.isfile(here / CARGO_CHECKSUM):
+                    known = VENDORED_CRATE_REASON
+                elif any(os.path.isfile(here / mark) for mark in BUILT_DOCS_MARKS) and os.path.isdir(here / "_static"):
+                    known = BUILT_DOCS_REASON
+            self._vendored[rel_dir] = known
+        return known or None
 
     def file_reason(self, rel: str, size: int | None = None) -> str | None:
         """Why a file is out of scope by its name and size alone (None = in scope so far), or for a
@@ -316,7 +331,7 @@ class Scope:
         parts = rel.split("/")[:-1]
         if any(part in SECRET_DIRS for part in parts) or any(
             part in EXCLUDED_DIRS and self._excluded_dir_here("/".join(parts[: i + 1])) for i, part in enumerate(parts)
-        ) or any(self._vendored_crate("/".join(parts[: i + 1])) for i in range(len(parts))):
+        ) or any(self._marked_dir("/".join(parts[: i + 1])) for i in range(len(parts))):
             return "inside an excluded directory"
         if spec_for_path(rel, self.config.languages) is None:
             return "unsupported language"
