@@ -262,6 +262,24 @@ def test_a_crate_cargo_vendor_copied_is_vendored_code(root):
     assert "src/ser.rs" in indexed(crate).files
 
 
+def test_a_python_package_named_like_build_output_is_source(root):
+    """A directory holding `__init__.py` is a package that code imports: an installer's own
+    `_internal/operations/build/`, a project whose import name is `coverage` or `build` (the whole
+    package was skipped as build output). What setuptools writes, `build/lib/pkg/`, stays out."""
+    write(root, "src/tool/operations/build/__init__.py", "")
+    write(root, "src/tool/operations/build/wheel.py", "def build_wheel():\n    return 1\n")
+    write(root, "coverage/__init__.py", "")
+    write(root, "coverage/control.py", "class Coverage:\n    pass\n")
+    write(root, "build/lib/tool/__init__.py", "")
+    write(root, "build/lib/tool/copy.py", CODE)
+    index = indexed(root)
+    assert {"src/tool/operations/build/wheel.py", "coverage/control.py"} <= set(index.files)
+    assert skipped(index)["build/"] == "build output"
+    assert not any(p.startswith("build/") for p in index.files)
+    assert index.scope.file_reason("src/tool/operations/build/wheel.py") is None
+    assert index.scope.file_reason("build/lib/tool/copy.py") == "inside an excluded directory"
+
+
 def test_a_site_sphinx_built_is_build_output(root):
     """Sphinx's HTML builder writes `.buildinfo` (or at least `searchindex.js`) beside its theme's
     `_static/` scripts; an sdist that ships its built docs (in `docs/_build/html/`, or straight into

@@ -292,8 +292,16 @@ class Scope:
         return None
 
     def _excluded_dir_here(self, rel_dir: str) -> str | None:
-        """`_excluded_dir`, except for the build directories the last walk took as the code."""
-        return None if rel_dir in self.admitted else _excluded_dir(rel_dir)
+        """`_excluded_dir`, except for the build directories the last walk took as the code, and a
+        Python package named like a build's output: a directory holding an `__init__.py` is a
+        package someone imports (`pkg/operations/build/`, a project whose import name is `build`
+        or `coverage`); what a build writes (`build/lib/pkg/`) is no package itself."""
+        if rel_dir in self.admitted:
+            return None
+        reason = _excluded_dir(rel_dir)
+        if reason and rel_dir.rsplit("/", 1)[-1] in _PACKAGE_NAMED_LIKE_OUTPUT and os.path.isfile(self.root / rel_dir / "__init__.py"):
+            return None
+        return reason
 
     def dir_reason(self, rel: str) -> str | None:
         name = rel.rsplit("/", 1)[-1]
