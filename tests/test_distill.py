@@ -108,6 +108,10 @@ def test_console_script_is_a_declared_tier_one_entry() -> None:
     ("setup.py", "from setuptools import setup\nsetup(name='notes', entry_points={'console_scripts': ['notes = notes.cli:main [color]']})\n"),
     ("setup.py", "import setuptools\nENTRY = {'console_scripts': 'notes = notes.cli:main'}\nsetuptools.setup(entry_points=ENTRY)\n"),
     ("setup.py", 'from setuptools import setup\nsetup(entry_points="""\n[console_scripts]\nnotes=notes.cli:main\n""")\n'),
+    # a computed line beside the literal one (pip's `f"pip{sys.version_info[0]}=…"`) spoils only itself
+    ("setup.py", "import sys\nfrom setuptools import setup\nsetup(entry_points={'console_scripts': ['notes=notes.cli:main',"
+                 " f'notes{sys.version_info[0]}=notes.cli:main', 'notes{}={}'.format(1, 2)], compute(): ['x=y:z']})\n"),
+    ("setup.py", "import sys\nfrom setuptools import setup\nsetup(entry_points=dict(console_scripts=['notes = notes.cli:main', NAME]))\n"),
 ])
 def test_setuptools_entry_points_are_declared_entries(tmp_path: Path, manifest: str, text: str) -> None:
     """Most Python repositories older than `[project.scripts]` declare their commands to setuptools
