@@ -112,6 +112,11 @@ def test_console_script_is_a_declared_tier_one_entry() -> None:
     ("setup.py", "import sys\nfrom setuptools import setup\nsetup(entry_points={'console_scripts': ['notes=notes.cli:main',"
                  " f'notes{sys.version_info[0]}=notes.cli:main', 'notes{}={}'.format(1, 2)], compute(): ['x=y:z']})\n"),
     ("setup.py", "import sys\nfrom setuptools import setup\nsetup(entry_points=dict(console_scripts=['notes = notes.cli:main', NAME]))\n"),
+    # the keywords collected in a module-level dict, then splatted (`setup(**setup_args)`)
+    ("setup.py", "from setuptools import setup\nsetup_args = dict(name='notes', entry_points={'console_scripts': "
+                 "['notes = notes.cli:main', 'notes%d = notes.cli:main' % 3]})\n\ndef main():\n    setup(**setup_args)\n"),
+    ("setup.py", "from setuptools import setup\nARGS = {'name': 'notes', 'entry_points': {'console_scripts': ['notes = notes.cli:main']}}\n"
+                 "setup(version='1', **ARGS)\n"),
 ])
 def test_setuptools_entry_points_are_declared_entries(tmp_path: Path, manifest: str, text: str) -> None:
     """Most Python repositories older than `[project.scripts]` declare their commands to setuptools
