@@ -132,6 +132,21 @@ def test_setuptools_entry_points_are_declared_entries(tmp_path: Path, manifest: 
     assert [(e.manifest, e.name, e.target, e.unit) for e in entries] == [(manifest, "notes", "notes.cli:main", "notes/cli.py::main")]
 
 
+def test_poetry_plugins_are_declared_entries(tmp_path: Path) -> None:
+    """Poetry declares entry point groups in `[tool.poetry.plugins."group"]`, as `[project.entry-points]`
+    does: a plugin a host loads by that name is an entry, beside `[tool.poetry.scripts]`."""
+    root = tmp_path / "ws"
+    (root / "notes").mkdir(parents=True)
+    (root / "notes" / "__init__.py").write_text("")
+    (root / "notes" / "cli.py").write_text("def main():\n    return 0\n\n\ndef plugin():\n    return 1\n")
+    (root / "pyproject.toml").write_text('[tool.poetry]\nname = "notes"\n\n[tool.poetry.scripts]\nnotes = "notes.cli:main"\n\n'
+                                         '[tool.poetry.plugins."host.backends"]\nfast = "notes.cli:plugin"\n')
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    _, entries, _, _, _ = engine._analysis(index, lambda: False)
+    assert sorted((e.name, e.unit) for e in entries) == [("fast", "notes/cli.py::plugin"), ("notes", "notes/cli.py::main")]
+
+
 @pytest.mark.parametrize("text", ["setup(entry_points=compute())\n", "setup(\n", "def setup(:\n", "x = 1\n", "setup(entry_points={'console_scripts': [1, None]})\n"])
 def test_a_setup_py_that_declares_nothing_readable_declares_no_entry(tmp_path: Path, text: str) -> None:
     root = tmp_path / "ws"
