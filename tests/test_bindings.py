@@ -956,3 +956,64 @@ def test_calls_on_a_modules_own_instance_are_proven(tmp_path):
     assert target(index, "pkg/core.py", "Registry", 1) == "pkg/core.py::Registry"  # the edges stay in call order
     assert target(index, "web/reg.js", "register") == "web/reg.js::Registry.register"
     assert target(index, "logx/logger.go", "SetLevel") == "logx/logger.go::Logger.SetLevel"
+
+
+# ---- typing stubs -------------------------------------------------------------------------
+
+
+def test_a_call_of_an_overloaded_python_function_reaches_its_implementation(tmp_path):
+    """`@overload` signatures above an implementation are typing stubs: at run time the name is
+    bound to the last, undecorated definition. Typed libraries overload much of their API, and
+    every call of it stayed unknown (three definitions of one name). Two implementations of a
+    name (`if`/`else` branches), or stubs alone, still prove nothing."""
+    index = index_of(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/api.py": """
+            import typing
+            from typing import overload
+
+            @overload
+            def parse(x: int) -> int: ...
+            @overload
+            def parse(x: str) -> str: ...
+            def parse(x):
+                return x
+
+            class Conv:
+                @typing.overload
+                def structure(self, o: int) -> int: ...
+                @typing.overload
+                def structure(self, o: str) -> str: ...
+                def structure(self, o):
+                    return o
+
+                def go(self):
+                    return self.structure(1)
+
+            if typing.TYPE_CHECKING:
+                def pick(x): ...
+            else:
+                def pick(x):
+                    return x
+
+            @overload
+            def only(x: int) -> int: ...
+            @overload
+            def only(x: str) -> str: ...
+
+            def use():
+                return pick(1), only(1)
+        """,
+        "pkg/use.py": """
+            from .api import parse, Conv
+
+            def main():
+                Conv().structure(2)
+                return parse(1)
+        """,
+    })
+    assert target(index, "pkg/use.py", "parse") == "pkg/api.py::parse#3"
+    assert target(index, "pkg/use.py", "structure") == "pkg/api.py::Conv.structure#3"
+    assert target(index, "pkg/api.py", "structure") == "pkg/api.py::Conv.structure#3"
+    assert target(index, "pkg/api.py", "pick") is None
+    assert target(index, "pkg/api.py", "only") is None
