@@ -188,7 +188,8 @@ def test_rust_name_a_module_passes_on_resolves_to_its_definition(tmp_path):
 
 def test_a_re_export_added_to_a_module_later_rebinds_its_importers(tmp_path):
     """An edit to a module's imports alone defines nothing, yet changes what its importers bind:
-    `pub use` in a Rust `mod.rs`, `export { f } from './f'` in a JavaScript index."""
+    `pub use` in a Rust `mod.rs`, `export { f } from './f'` in a JavaScript index, `from .api
+    import get` in a Python package's `__init__.py`."""
     index = index_of(tmp_path, {
         "src/lib.rs": "mod api;\nmod app;\n",
         "src/api/mod.rs": "mod fetch;\n",
@@ -197,21 +198,31 @@ def test_a_re_export_added_to_a_module_later_rebinds_its_importers(tmp_path):
         "web/index.js": "",
         "web/f.js": "export function f() { return 1; }\n",
         "web/main.js": "import { f } from './index';\nfunction main() { return f(); }\n",
+        "pkg/__init__.py": "",
+        "pkg/api.py": "def get():\n    return 1\n",
+        "app.py": "from pkg import get\n\ndef main():\n    return get()\n",
     })
     assert target(index, "src/app.rs", "get") is None
     assert target(index, "web/main.js", "f") is None
+    assert target(index, "app.py", "get") is None
     (tmp_path / "src" / "api" / "mod.rs").write_text("mod fetch;\npub use fetch::get;\n")
     index.refresh_path("src/api/mod.rs")
     (tmp_path / "web" / "index.js").write_text("export { f } from './f';\n")
     index.refresh_path("web/index.js")
+    (tmp_path / "pkg" / "__init__.py").write_text("from .api import get\n")
+    index.refresh_path("pkg/__init__.py")
     assert target(index, "src/app.rs", "get") == "src/api/fetch.rs::get"
     assert target(index, "web/main.js", "f") == "web/f.js::f"
+    assert target(index, "app.py", "get") == "pkg/api.py::get"
     (tmp_path / "src" / "api" / "mod.rs").write_text("mod fetch;\n")
     index.refresh_path("src/api/mod.rs")
     (tmp_path / "web" / "index.js").write_text("")
     index.refresh_path("web/index.js")
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    index.refresh_path("pkg/__init__.py")
     assert target(index, "src/app.rs", "get") is None
     assert target(index, "web/main.js", "f") is None
+    assert target(index, "app.py", "get") is None
 
 
 def test_a_typed_parameter_of_an_anonymous_function_types_the_calls_on_it(tmp_path):
@@ -1006,3 +1017,110 @@ def test_go_builtin_new_types_the_local(tmp_path):
     })
     assert target(index, "buf.go", "Grow") == "buf.go::Buffer.Grow"
     assert target(index, "buf.go", "Grow", 1) == "buf.go::Buffer.Grow"
+
+
+# ---- typing stubs -------------------------------------------------------------------------
+
+
+def test_a_call_of_an_overloaded_python_function_reaches_its_implementation(tmp_path):
+    """`@overload` signatures above an implementation are typing stubs: at run time the name is
+    bound to the last, undecorated definition. Typed libraries overload much of their API, and
+    every call of it stayed unknown (three definitions of one name). Two implementations of a
+    name (`if`/`else` branches), or stubs alone, still prove nothing."""
+    index = index_of(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/api.py": """
+            import typing
+            from typing import overload
+
+            @overload
+            def parse(x: int) -> int: ...
+            @overload
+            def parse(x: str) -> str: ...
+            def parse(x):
+                return x
+
+            class Conv:
+                @typing.overload
+                def structure(self, o: int) -> int: ...
+                @typing.overload
+                def structure(self, o: str) -> str: ...
+                def structure(self, o):
+                    return o
+
+                def go(self):
+                    return self.structure(1)
+
+            if typing.TYPE_CHECKING:
+                def pick(x): ...
+            else:
+                def pick(x):
+                    return x
+
+            @overload
+            def only(x: int) -> int: ...
+            @overload
+            def only(x: str) -> str: ...
+
+            def use():
+                return pick(1), only(1)
+        """,
+        "pkg/use.py": """
+            from .api import parse, Conv
+
+            def main():
+                Conv().structure(2)
+                return parse(1)
+        """,
+    })
+    assert target(index, "pkg/use.py", "parse") == "pkg/api.py::parse#3"
+    assert target(index, "pkg/use.py", "structure") == "pkg/api.py::Conv.structure#3"
+    assert target(index, "pkg/api.py", "structure") == "pkg/api.py::Conv.structure#3"
+    assert target(index, "pkg/api.py", "pick") is None
+    assert target(index, "pkg/api.py", "only") is None
+
+
+def test_a_name_a_python_package_passes_on_resolves_to_its_definition(tmp_path):
+    """A package's `__init__.py` passes on what it imports (`from .client import Client`,
+    `from .api import *`, `from . import sub`): `from pkg import Client`, `pkg.get()` and
+    `pkg.sub.f()` reach the definitions, as JavaScript's `export … from` and Rust's `pub use` do
+    (a typed package's own tests, examples and sibling packages call it so; most stayed unknown).
+    A star import passes on no `_private` name."""
+    index = index_of(tmp_path, {
+        "pkg/__init__.py": """
+            from .api import *
+            from . import sub
+            from .client import Client as PublicClient
+            from .api import _explicit
+        """,
+        "pkg/api.py": """
+            def get():
+                return 1
+
+            def _explicit():
+                return 2
+
+            def _hidden():
+                return 3
+        """,
+        "pkg/client.py": "class Client:\n    def send(self):\n        return 1\n",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/deep.py": "def helper():\n    return 2\n",
+        "app.py": """
+            import pkg
+            from pkg import get, PublicClient, _hidden, _explicit
+
+            def main():
+                pkg.get()
+                get()
+                PublicClient().send()
+                _hidden()
+                _explicit()
+        """,
+    })
+    assert target(index, "app.py", "get") == "pkg/api.py::get"
+    assert target(index, "app.py", "get", 1) == "pkg/api.py::get"
+    assert target(index, "app.py", "PublicClient") == "pkg/client.py::Client"
+    assert target(index, "app.py", "send") == "pkg/client.py::Client.send"
+    assert target(index, "app.py", "_hidden") is None
+    assert target(index, "app.py", "_explicit") == "pkg/api.py::_explicit"

@@ -108,6 +108,15 @@ def test_console_script_is_a_declared_tier_one_entry() -> None:
     ("setup.py", "from setuptools import setup\nsetup(name='notes', entry_points={'console_scripts': ['notes = notes.cli:main [color]']})\n"),
     ("setup.py", "import setuptools\nENTRY = {'console_scripts': 'notes = notes.cli:main'}\nsetuptools.setup(entry_points=ENTRY)\n"),
     ("setup.py", 'from setuptools import setup\nsetup(entry_points="""\n[console_scripts]\nnotes=notes.cli:main\n""")\n'),
+    # a computed line beside the literal one (pip's `f"pip{sys.version_info[0]}=…"`) spoils only itself
+    ("setup.py", "import sys\nfrom setuptools import setup\nsetup(entry_points={'console_scripts': ['notes=notes.cli:main',"
+                 " f'notes{sys.version_info[0]}=notes.cli:main', 'notes{}={}'.format(1, 2)], compute(): ['x=y:z']})\n"),
+    ("setup.py", "import sys\nfrom setuptools import setup\nsetup(entry_points=dict(console_scripts=['notes = notes.cli:main', NAME]))\n"),
+    # the keywords collected in a module-level dict, then splatted (`setup(**setup_args)`)
+    ("setup.py", "from setuptools import setup\nsetup_args = dict(name='notes', entry_points={'console_scripts': "
+                 "['notes = notes.cli:main', 'notes%d = notes.cli:main' % 3]})\n\ndef main():\n    setup(**setup_args)\n"),
+    ("setup.py", "from setuptools import setup\nARGS = {'name': 'notes', 'entry_points': {'console_scripts': ['notes = notes.cli:main']}}\n"
+                 "setup(version='1', **ARGS)\n"),
 ])
 def test_setuptools_entry_points_are_declared_entries(tmp_path: Path, manifest: str, text: str) -> None:
     """Most Python repositories older than `[project.scripts]` declare their commands to setuptools
@@ -121,6 +130,21 @@ def test_setuptools_entry_points_are_declared_entries(tmp_path: Path, manifest: 
     index.build()
     _, entries, _, _, _ = engine._analysis(index, lambda: False)
     assert [(e.manifest, e.name, e.target, e.unit) for e in entries] == [(manifest, "notes", "notes.cli:main", "notes/cli.py::main")]
+
+
+def test_poetry_plugins_are_declared_entries(tmp_path: Path) -> None:
+    """Poetry declares entry point groups in `[tool.poetry.plugins."group"]`, as `[project.entry-points]`
+    does: a plugin a host loads by that name is an entry, beside `[tool.poetry.scripts]`."""
+    root = tmp_path / "ws"
+    (root / "notes").mkdir(parents=True)
+    (root / "notes" / "__init__.py").write_text("")
+    (root / "notes" / "cli.py").write_text("def main():\n    return 0\n\n\ndef plugin():\n    return 1\n")
+    (root / "pyproject.toml").write_text('[tool.poetry]\nname = "notes"\n\n[tool.poetry.scripts]\nnotes = "notes.cli:main"\n\n'
+                                         '[tool.poetry.plugins."host.backends"]\nfast = "notes.cli:plugin"\n')
+    index = RootIndex(root, use_cache=False)
+    index.build()
+    _, entries, _, _, _ = engine._analysis(index, lambda: False)
+    assert sorted((e.name, e.unit) for e in entries) == [("fast", "notes/cli.py::plugin"), ("notes", "notes/cli.py::main")]
 
 
 @pytest.mark.parametrize("text", ["setup(entry_points=compute())\n", "setup(\n", "def setup(:\n", "x = 1\n", "setup(entry_points={'console_scripts': [1, None]})\n"])

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from ..model.bindings import Edge
 from ..model.facts import FileFacts, Unit
-from .resolver_indexes import COMMONJS_EXPORTS, module_binds, scope_key, spec_of
+from .resolver_indexes import COMMONJS_EXPORTS, PASSING_ON, module_binds, scope_key, spec_of
 
 MAX_PASSED_ON = 8  # modules a re-exported name is followed through
 
@@ -143,13 +143,16 @@ class ImportBindings:
         return self._import_binding(facts, local, depth + 1)
 
     def _passed_on(self, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
-        """What a JavaScript module or a Rust module passes on under `name` without defining it: a
-        name it imports and re-exports (`export { ref } from './ref'`, `pub use command::Command`;
-        code that compiles imports from a module only what it exports, so its one import of that
-        name is the one), or the one among its `export * from` / `pub use x::*` modules' names (a
-        package's `index.ts`, a `mod.rs`)."""
+        """What a JavaScript, Rust or Python module passes on under `name` without defining it: a
+        name it imports and re-exports (`export { ref } from './ref'`, `pub use command::Command`,
+        a package's `__init__.py` saying `from .client import Client`; code that compiles imports
+        from a module only what it exports, and a Python module's names are what it binds, so its
+        one import of that name is the one), or the one among its `export * from` / `pub use x::*`
+        / `from .x import *` modules' names (a package's `index.ts`, a `mod.rs`, an `__init__.py`;
+        a Python star import passes on no `_private` name)."""
         facts = self.files.get(path)
-        if facts is None or depth >= MAX_PASSED_ON or spec_of(facts).module_system not in ("path", "crate"):
+        system = spec_of(facts).module_system if facts is not None else ""
+        if facts is None or depth >= MAX_PASSED_ON or system not in PASSING_ON:
             return None
         key = (path, name)
         if key in self._passing:  # a cycle of re-exports (a barrel whose modules import from it)
@@ -163,6 +166,8 @@ class ImportBindings:
     def _passed_on_walk(self, facts: FileFacts, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
         if name in self.imports_by_local.get(path, {}):
             return self._import_binding(facts, name, depth + 1)
+        if system == "python" and name.startswith("_"):
+            return None
         found: dict[str, tuple[str, str | Unit]] = {}
         for imp in facts.imports:
             sub = self._module_file(facts, imp.module, imp.level) if imp.name == "*" else None

@@ -19,6 +19,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ..languages import spec_for_path
 from ..languages.spec import LanguageSpec, last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
@@ -136,13 +137,28 @@ def resolver_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def _past_stubs(found: list[Unit]) -> Unit | None:
+    """Of several definitions of one name in one scope, the one its typing stubs describe (`@overload`
+    signatures, then the implementation the name is bound to): the only one without a stub
+    decorator, when the others all have one; else None (two implementations: which, unknown)."""
+    first = found[0]
+    spec = spec_for_path(first.path)
+    if spec is None or not spec.stub_decorators or any(
+            u.path != first.path or u.parent != first.parent or u.name != first.name for u in found):
+        return None
+    real = [u for u in found if spec.stub_decorators.isdisjoint(u.decorators)]
+    return real[0] if len(real) == 1 else None
+
+
 class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
     @staticmethod
     def _unique(found: list[Unit] | None) -> Unit | None:
-        return found[0] if found and len(found) == 1 else None
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else _past_stubs(found)
 
     def _unique_for(self, found: list[Unit] | None, path: str) -> Unit | None:
         """`_unique`, and among one declaration's source-set variants in a JVM package (a Kotlin

@@ -20,6 +20,11 @@ MAX_SUPER_DEPTH = 8
 COMMONJS_EXPORTS = ("module.exports", "exports")
 
 
+# Module systems whose modules pass on the names they import (re-exports followed to their
+# definitions): JavaScript's paths, Rust's crates, Python's packages (an `__init__.py`'s imports)
+PASSING_ON = frozenset({"path", "crate", "python"})
+
+
 def spec_of(facts: FileFacts) -> LanguageSpec:
     return BY_NAME[facts.language]
 
@@ -321,7 +326,7 @@ class ResolverIndexes:
         """Names a module may pass on whose imports changed (`pub use command::Command` added to a
         `mod.rs`, `export { f } from './f'` removed): their importers bind through them. A star
         import passes on what its module defines."""
-        if spec_of(new).module_system not in ("path", "crate"):
+        if spec_of(new).module_system not in PASSING_ON:
             return set()
 
         def named(f: FileFacts) -> set[tuple[str, str, str, int]]:

@@ -54,6 +54,10 @@ def _python_targets(index, manifest: str, data: dict) -> list[DeclaredEntry]:
         tables += [v for _, v in sorted(eps.items()) if isinstance(v, dict)]
     poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
     tables.append(poetry.get("scripts", {}) if isinstance(poetry, dict) else {})
+    # Poetry's entry point groups (`[tool.poetry.plugins."group"]`), as `[project.entry-points]`
+    plugins = poetry.get("plugins", {}) if isinstance(poetry, dict) else {}
+    if isinstance(plugins, dict):
+        tables += [v for _, v in sorted(plugins.items()) if isinstance(v, dict)]
     out = []
     for table in tables:
         if not isinstance(table, dict):

@@ -193,4 +193,5 @@ SPEC = LanguageSpec(
     wrapper_types=frozenset({"decorated_definition"}),
     decorator_types=frozenset({"decorator"}),
     body_types=frozenset({"block"}),
+    stub_decorators=frozenset({"@overload", "@typing.overload", "@t.overload", "@typing_extensions.overload"}),
 )

@@ -101,6 +101,10 @@ class LanguageSpec:
     lambda_receiver: Callable[[Node, str, "Node | None"], "tuple[int, int, str] | None"] = lambda call, name, receiver: None
     # A file may declare its encoding in its first two lines (PEP 263: `# -*- coding: latin-1 -*-`)
     encoding_declaration: bool = False
+    # Decorators (as written, `@…`) that make a definition a typing stub its name is not bound to
+    # at run time (Python's `@overload` signatures above the implementation): of several
+    # definitions of one name in one scope, the one without them is what a call reaches
+    stub_decorators: frozenset[str] = frozenset()
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):
     # works around constructs the pinned grammar cannot parse (TypeScript variance annotations).
     preprocess: Callable[[bytes], bytes] = lambda source: source

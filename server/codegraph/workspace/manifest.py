@@ -112,7 +112,9 @@ def _setup_cfg_entry_points(text: str) -> dict[str, dict[str, str]]:
 def _setup_py_entry_points(text: str) -> dict[str, dict[str, str]]:
     """The `entry_points=` a `setup.py` hands to `setup(…)`, read without running it: a literal,
     or a module-level name bound to one (`{"console_scripts": ["tool = pkg.cli:main"]}`, or the
-    same as one INI-style string). Anything computed declares nothing."""
+    same as one INI-style string), also among the keywords a module-level `dict(…)` collects for
+    `setup(**args)`; of a table with computed lines, its literal lines. Anything computed declares
+    nothing."""
     tree = ast.parse(text)
     literals: dict[str, ast.expr] = {}
     for node in tree.body:
@@ -124,20 +126,50 @@ def _setup_py_entry_points(text: str) -> dict[str, dict[str, str]]:
         func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         if func != "setup":
             continue
+        # `setup(entry_points=…)`, or `setup(**args)` with `args = dict(…, entry_points=…)` (or a
+        # `{…}` literal) bound at the module's top: the keywords collected first, then splatted
+        passed = [(kw.arg, kw.value) for kw in node.keywords if kw.arg is not None]
         for kw in node.keywords:
-            if kw.arg != "entry_points":
+            if kw.arg is None and isinstance(kw.value, ast.Name) and kw.value.id in literals:
+                passed += _table_items(literals[kw.value.id])
+        for arg, value in passed:
+            if arg != "entry_points":
                 continue
-            value = literals.get(kw.value.id, kw.value) if isinstance(kw.value, ast.Name) else kw.value
+            value = literals.get(value.id, value) if isinstance(value, ast.Name) else value
             try:
                 declared = ast.literal_eval(value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                return {}
+                return _partly_literal(value)
             if isinstance(declared, str):
                 return _ini_entry_points(declared)
             if isinstance(declared, dict):
                 return {str(group): _entry_lines([lines] if isinstance(lines, str) else lines)
                         for group, lines in declared.items() if isinstance(lines, (str, list, tuple))}
     return {}
+
+
+def _partly_literal(value: ast.expr) -> dict[str, dict[str, str]]:
+    """The literal lines of a table of entry points some of whose lines are computed: pip declares
+    `"pip=pip._internal.cli.main:main"` beside `f"pip{sys.version_info[0]}=…"` (a `dict(…)` call
+    too). Each computed line, and a group whose name is computed, declares nothing."""
+    groups: dict[str, dict[str, str]] = {}
+    for group, lines in _table_items(value):
+        if not isinstance(group, str) or not isinstance(lines, (ast.List, ast.Tuple)):
+            continue
+        literal = [e.value for e in lines.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        found = _entry_lines(literal)
+        if found:
+            groups[group] = found
+    return groups
+
+
+def _table_items(value: ast.expr) -> list[tuple[object, ast.expr]]:
+    """(key, value) of a `{…}` literal or a `dict(k=…)` call, as written (a computed key: None)."""
+    if isinstance(value, ast.Dict):
+        return [(k.value if isinstance(k, ast.Constant) else None, v) for k, v in zip(value.keys, value.values)]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" and not value.args:
+        return [(kw.arg, kw.value) for kw in value.keywords]
+    return []
 
 
 def _ini_entry_points(text: str) -> dict[str, dict[str, str]]:
