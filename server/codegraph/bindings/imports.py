@@ -166,7 +166,7 @@ class ImportBindings:
     def _passed_on_walk(self, facts: FileFacts, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
         if name in self.imports_by_local.get(path, {}):
             return self._import_binding(facts, name, depth + 1)
-        if system == "python" and name.startswith("_"):
+        if spec_of(facts).module_system == "python" and name.startswith("_"):
             return None
         found: dict[str, tuple[str, str | Unit]] = {}
         for imp in facts.imports:
