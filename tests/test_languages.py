@@ -541,22 +541,3 @@ def test_rust_macro_rules_definitions_are_units():
     assert {"ready", "gated", "spawn", "poll", "poll.local"} <= set(units)
     assert (units["ready"].start_line, units["ready"].end_line) == (1, 4)
     assert [c.name for c in facts.calls] == ["step"]
-
-
-def test_rust_blanket_impl_methods_belong_to_the_trait():
-    """`impl<T: ?Sized + Read> ReadExt for T { fn read_u8 … }` implements a trait for every type with
-    the bounds: its methods were filed under the type parameter (`T.read_u8`, `R.flush`: no type of
-    the crate) and the impl joined its own trait's family. They are the trait's, as `impl dyn
-    Trait`'s are; an impl for a type that only takes the parameter (`Wrapper<T>`) is that type's."""
-    from codegraph.index.extract import extract_source
-
-    source = (
-        b"pub trait ReadExt { fn read_u8(&mut self) -> u8; }\n"
-        b"impl<T: ?Sized + Read> ReadExt for T {\n    fn read_u8(&mut self) -> u8 { 0 }\n}\n"
-        b"impl<W: Write> Flush for &mut W where W: Sized { fn flush(&mut self) {} }\n"
-        b"impl<T> From<T> for Wrapper<T> { fn from(t: T) -> Self { Wrapper(t) } }\n"
-    )
-    facts, _, _ = extract_source("src/ext.rs", "rust", source)
-    quals = [u.qualname for u in facts.units]
-    assert quals == ["ReadExt", "ReadExt.read_u8", "ReadExt", "ReadExt.read_u8", "Flush", "Flush.flush", "Wrapper", "Wrapper.from"]
-    assert [(s.name, s.kind) for s in facts.supertypes] == [("From", "implements")]

@@ -483,7 +483,7 @@ def _units(path: str, source: bytes, spec: LanguageSpec, root: Node, def_matches
             stmt_kind = ""
             name = text(name_node)
             if kind == "impl":
-                name = spec.impl_owner(node) or last_segment(name)
+                name = last_segment(name)
             qual_parent = parent.qualname if parent is not None and parent.kind != "statement" else ""
             receiver = spec.receiver_type(node)
             if receiver:

@@ -80,9 +80,6 @@ class LanguageSpec:
     comment_types: frozenset[str] = frozenset({"comment", "line_comment", "block_comment"})
     # (callable node) -> qualifying type name for definitions outside their type (Go receivers)
     receiver_type: Callable[[Node], str] = lambda node: ""
-    # (impl node) -> the name its methods are filed under when the implemented type names no type
-    # (a Rust blanket impl, `impl<T: Read> ReadExt for T`: the trait), ""
-    impl_owner: Callable[[Node], str] = lambda node: ""
     # (callable node) -> the type an extension function extends (Kotlin `fun Buffer.readX()`), ""
     extension_type: Callable[[Node], str] = lambda node: ""
     # (definition node) -> the object it is assigned onto when its qualname leaves it out

@@ -321,23 +321,7 @@ def rust_import(node: Node) -> list[Import]:
     return out
 
 
-def rust_blanket_trait(node: Node) -> str:
-    """The trait of a blanket impl (`impl<T: ?Sized + Read> ReadExt for T`, `… for &mut R`): the
-    implemented type is one of the impl's own type parameters, no type of the crate, so its methods
-    are the trait's (as `impl dyn Trait`'s are). "" for any other impl."""
-    trait, implemented = node.child_by_field_name("trait"), node.child_by_field_name("type")
-    params = node.child_by_field_name("type_parameters")
-    while implemented is not None and implemented.type == "reference_type":
-        implemented = implemented.child_by_field_name("type")
-    if trait is None or params is None or implemented is None or implemented.type != "type_identifier":
-        return ""
-    own = {text(p.child_by_field_name("name")) for p in named_children(params) if p.type == "type_parameter"}
-    return last_segment(text(trait)) if text(implemented) in own else ""
-
-
 def rust_supertypes(node: Node) -> list[tuple[str, str]]:
-    if node.type == "impl_item" and rust_blanket_trait(node):
-        return []  # every type with the bounds, none in particular: no member of the trait's family
     if node.type == "impl_item":
         trait = node.child_by_field_name("trait")
         return [(text(trait), "implements")] if trait is not None else []
@@ -562,7 +546,6 @@ RUST = LanguageSpec(
     supertypes=rust_supertypes,
     module_statements=rust_statements,
     receiver_name=rust_receiver_name,
-    impl_owner=rust_blanket_trait,
     leading_types=frozenset({"attribute_item"}),
     decorator_types=frozenset({"attribute_item"}),
     body_types=frozenset({"block", "field_declaration_list", "declaration_list", "enum_variant_list"}),
