@@ -199,10 +199,13 @@ RUST_DEFS = """
 (union_item name: (type_identifier) @name) @struct
 (impl_item type: (_) @name) @impl
 (mod_item name: (identifier) @name body: (declaration_list)) @object
-(macro_definition name: (identifier) @name) @function
+(source_file (macro_definition name: (identifier) @name) @function)
+(declaration_list (macro_definition name: (identifier) @name) @function)
 """
-# A `macro_rules!` definition is a callable a reader points at (`m!(…)`), a unit like a
+# A `macro_rules!` definition of a module is a callable a reader points at (`m!(…)`), a unit like a
 # function: its invocations are not linked to it (macros have a namespace and scoping of their own).
+# One defined inside a function is not: it expands where that function invokes it, so it is no step
+# the function runs as a closure is (the flow follows a nested callable as part of its body).
 
 RUST_CALLS = """
 (call_expression function: (identifier) @name) @call
