@@ -159,14 +159,14 @@ class ImportBindings:
             return None  # proves nothing the walk that first reached (path, name) does not see
         self._passing.add(key)
         try:
-            return self._passed_on_walk(facts, path, name, depth)
+            return self._passed_on_walk(facts, system, path, name, depth)
         finally:
             self._passing.discard(key)
 
-    def _passed_on_walk(self, facts: FileFacts, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
+    def _passed_on_walk(self, facts: FileFacts, system: str, path: str, name: str, depth: int) -> tuple[str, str | Unit] | None:
         if name in self.imports_by_local.get(path, {}):
             return self._import_binding(facts, name, depth + 1)
-        if spec_of(facts).module_system == "python" and name.startswith("_"):
+        if system == "python" and name.startswith("_"):
             return None
         found: dict[str, tuple[str, str | Unit]] = {}
         for imp in facts.imports:

@@ -611,7 +611,8 @@ def _render_flow(flow: Flow, index: RootIndex, cap: int, named: set[str] = froze
         if m == 0:
             break
         footer = f"(and {k} {why} hops)"
-        if len("## Flow") + numbers[m] + kept_words + len(footer) + (2 + m + 1 - 1) + 2 <= cap:
+        # m + 3 lines joined by m + 2 newlines, then the closing two
+        if len("## Flow") + numbers[m] + kept_words + len(footer) + (m + 2) + 2 <= cap:
             break
     left = [h for h in hops if id(h) not in gone]
     text = _render_flow_hops(flow, left, said, len(gone), why)
