@@ -23,6 +23,7 @@ from ..languages import spec_for_path
 from ..languages.spec import LanguageSpec, last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
+from .carriers import CARRIED, Carriers, is_carried
 from .imports import ImportBindings
 from .objects import ModuleObjects
 from .overloads import Overloads
@@ -150,7 +151,7 @@ def _past_stubs(found: list[Unit]) -> Unit | None:
     return real[0] if len(real) == 1 else None
 
 
-class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
+class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
@@ -387,6 +388,8 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
         if isinstance(holder, Unit):
             return self.find_member(holder, name, args) if holder.is_type else self._function_member(holder, name)
         kind, where = holder
+        if kind == CARRIED:
+            return self._carried_member(where, name, args)
         if kind == "object":  # `internals.rules` with `const internals = {}`: modules fill such objects (objects.py)
             return self._object_member(where, name)
         if kind == "module":
@@ -489,8 +492,8 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
         if receiver.startswith("require(") and (req := _REQUIRE.fullmatch(receiver)) and spec_of(facts).module_system == "path":
             path = self._module_file(facts, req.group(2), 0)
             return ("module", path) if path else None
-        if receiver.endswith(")"):  # `new Builder().name(…)`, `store.open()`, `Foo::new()`
-            return self._call_result(facts, caller, receiver)
+        if receiver.rstrip("?!").endswith(")"):  # `new Builder().name(…)`, `store.open()`, `Foo::new()`, `pool.get()?`
+            return self._call_result(facts, caller, receiver.rstrip("?!"))
         parts = [p for p in receiver.replace("::", ".").split(".") if p]
         if not parts or any(not p.isidentifier() for p in parts):
             return None
@@ -507,7 +510,7 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
                 return head
         declared = self._declared_type(caller, parts[0])
         if declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
-            head = self._resolve_type_text(facts, declared, caller)
+            head = self._value_type(facts, declared, caller)
         else:
             field = self._implicit_field(facts, caller, parts[0])
             head = field[0] if field is not None else self._lookup(facts, caller, parts[0])
@@ -574,6 +577,8 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
                 return None
             holder = self._call_result(facts, caller, head, depth + 1) if head.endswith(")") else self._receiver_target(facts, caller, head)
             target = self._member_of(holder, name, args) if isinstance(holder, Unit) or holder.__class__ is tuple and holder[0] != "super" else None
+            if target is None and is_carried(holder):  # `pool.get()?.unwrap()`: the carrier's own method
+                return self._carried_result(holder, name)
         return self._result_type(target)
 
     def _result_type(self, target, position: int | None = None) -> Unit | None:
@@ -600,11 +605,15 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
         if facts is None:
             return None
         if declared == "Self":
-            owner = self.units.get(target.parent) if target.parent else None
-            if owner is None or owner.kind != "impl":
-                return owner if owner is not None and owner.is_type else None
-            return self._resolve_type_text(facts, owner.qualname)
-        return self._resolve_type_text(facts, declared, target)
+            return self._self_type(facts, target)
+        return self._value_type(facts, declared, target, self._self_type(facts, target) if "Self" in declared else None)
+
+    def _self_type(self, facts: FileFacts, member: Unit) -> Unit | None:
+        """The type `Self` names in `member`'s signature: its type's, or its impl block's."""
+        owner = self.units.get(member.parent) if member.parent else None
+        if owner is None or owner.kind != "impl":
+            return owner if owner is not None and owner.is_type else None
+        return self._resolve_type_text(facts, owner.qualname)
 
     def _own_exports(self, facts: FileFacts, caller: Unit | None, word: str) -> tuple[str, str] | None:
         """The file's own CommonJS exports object, when it exports by assignment and no enclosing
@@ -635,7 +644,7 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
             held = next((h for n, h in cur.attrs if n == name), None)
             if held is not None:
                 facts = self.files.get(cur.path)
-                return (None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held, cur),)
+                return (None if held.endswith("()") or facts is None else self._value_type(facts, held, cur),)
         return None
 
     def _implicit_field(self, facts: FileFacts, caller: Unit | None, name: str) -> tuple[Unit | None, ...] | None:
@@ -669,7 +678,7 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
         edges: list[Edge] = []
         unresolved: list[int] = []
         # locals initialised by a construction in the same unit: `chain = Chain(); chain.proceed()`
-        local_types: dict[tuple[str | None, str], Unit | None] = {}
+        local_types: dict[tuple[str | None, str], Unit | tuple[str, str] | None] = {}
         # Within one file a (caller, receiver, name) triple always binds the same way (unless a
         # typed local says otherwise): a third of Django's call sites repeat one.
         memo: dict[tuple[str | None, str, str, int, str], Unit | tuple[str, str] | None] = {}
@@ -680,7 +689,7 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
             target: Unit | tuple[str, str] | None
             typed = local_types.get((caller_id, receiver)) if receiver and local_types else None
             if typed is not None:
-                target = self.find_member(typed, name, args)
+                target = self.find_member(typed, name, args) if typed.__class__ is Unit else self._member_of(typed, name, args)
             else:
                 key = (caller_id, receiver, name, args, within)
                 target = memo.get(key, memo)
@@ -713,7 +722,13 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
             elif assigned_to:
                 key = (caller_id, assigned_to)
                 # a second assignment to the same name makes its type unprovable
-                local_types[key] = self._result_type(target) if key not in local_types and is_unit else None
+                if key in local_types:
+                    local_types[key] = None
+                elif is_unit:
+                    local_types[key] = self._result_type(target)
+                else:  # `let c = pool.get().unwrap()`: a carrier's own method on a carried receiver
+                    held = typed if typed is not None else holders.get((caller_id, receiver)) if receiver else None
+                    local_types[key] = self._carried_result(held, name) if is_carried(held) else None
                 assigned[assigned_to] = assigned.get(assigned_to, 0) + 1
             if is_unit and target.kind != "statement":
                 kind = "constructs" if target.kind in CLASS_KINDS else "calls"
@@ -750,7 +765,7 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
             caller = self.units.get(call.caller) if call.caller else None
             target = None
             if t is not None and caller is not None and caller.kind != "statement" and not self._binds_locally(caller, call.receiver, local_types):
-                target = self.find_member(t, call.name, call.args)
+                target = self._member_of(t, call.name, call.args)
             if target.__class__ is Unit and target.kind != "statement":
                 kind = "constructs" if target.kind in CLASS_KINDS else "calls"
                 found[idx] = Edge(call.caller, target.id, kind, call.line, facts.path)

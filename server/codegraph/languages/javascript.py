@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .spec import LanguageSpec, ModuleStatement, held_value, named_children, text
+from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text
 
 _COMMON_DEFS = """
 (class_declaration name: (_) @name) @class
@@ -782,15 +782,21 @@ _TS_DECLARATIONS = """
 (function_expression parameters: (formal_parameters [(required_parameter pattern: (identifier) @untyped !type)
                                                      (optional_parameter pattern: (identifier) @untyped !type)]))
 """
+# TypeScript's carriers (spec.carriers): a promise (`await` hands its value over) and the type
+# operators that keep a type's methods
+TS_CARRIERS = (
+    Carrier("Promise", frozenset({"then", "catch", "finally"})),
+    *(Carrier(name, frozenset()) for name in ("Readonly", "NonNullable", "Required", "Partial")),
+)
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
-    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, **_COMMON
+    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, carriers=TS_CARRIERS, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
 # In TSX a line may well start with `<Tag>(`: the call signature rewrite is not safe there.
 TSX = LanguageSpec(
     name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=tsx_preprocess, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
-    signature_return=TS_RETURN, declared_fields=True, **_JSX
+    signature_return=TS_RETURN, declared_fields=True, carriers=TS_CARRIERS, **_JSX
 )
 JAVASCRIPT = LanguageSpec(
     name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, **_JSX

@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .spec import LanguageSpec, ModuleStatement, named_children, text
+from .spec import Carrier, LanguageSpec, ModuleStatement, named_children, text
 
 JAVA_DEFS = """
 (class_declaration name: (identifier) @name) @class
@@ -117,8 +117,14 @@ def kotlin_main(u, facts, top: bool, signature) -> str:
     return "top-level `fun main`" if top else java_main(u, facts, top, signature)
 
 
+# Java's carriers (spec.carriers): an `Optional` hands its value over by `get` and the `orElse` family
+_OPTIONAL_UNWRAPS = frozenset({"get", "orElse", "orElseGet", "orElseThrow"})
+JAVA_CARRIERS = (Carrier("Optional", _OPTIONAL_UNWRAPS | frozenset({
+    "isPresent", "isEmpty", "ifPresent", "ifPresentOrElse", "map", "flatMap", "filter", "or", "stream", "equals",
+    "hashCode", "toString"}), _OPTIONAL_UNWRAPS, frozenset({"filter", "or"})),)
 JAVA = LanguageSpec(
     declared_fields=True,
+    carriers=JAVA_CARRIERS,
     boundary_nodes=(("try_statement", 2), ("try_with_resources_statement", 2), ("throw_statement", 3)),
     io_modules=IO_MODULES,
     main_entry=java_main,

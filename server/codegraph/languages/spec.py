@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from tree_sitter import Node
 
@@ -45,6 +45,17 @@ def last_segment(name: str) -> str:
 
 def named_children(node: Node) -> list[Node]:
     return [c for c in node.children if c.is_named]
+
+
+class Carrier(NamedTuple):
+    """A generic type that carries the value of its first type argument (`Option<Conn>` carries a
+    `Conn`): its own methods (a call of one is the carrier's, never the value's), and those of them
+    that hand back the carried value (`unwrap`, `get`) or the carrier itself (`as_ref`, `clone`)."""
+
+    name: str
+    own: frozenset[str]
+    unwraps: frozenset[str] = frozenset()
+    keeps: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -188,6 +199,11 @@ class LanguageSpec:
     # Calls that hand back their one argument wrapped, not another object (Rust's `Pin::new(x)`,
     # `Box::pin(x)`): a method called on the result is a method of the argument's type.
     wrapper_calls: tuple[str, ...] = ()
+    # Generic types that carry one value and leave its methods callable on them (Rust's `Result`,
+    # `Option`, `Box`, `Arc`; TypeScript's `Promise`; Java's `Optional`): in compiled code a method
+    # the carrier does not define, called on a carried value, is the carried type's (`?`, `await`
+    # or a deref made the call possible). The resolver types values through them (bindings/carriers.py).
+    carriers: tuple[Carrier, ...] = ()
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 

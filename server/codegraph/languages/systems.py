@@ -8,7 +8,7 @@ from tree_sitter import Node, Parser
 from tree_sitter_language_pack import get_language
 
 from ..model.facts import Import
-from .spec import LanguageSpec, MacroCall, ModuleStatement, last_segment, named_children, text
+from .spec import Carrier, LanguageSpec, MacroCall, ModuleStatement, last_segment, named_children, text
 
 GO_DEFS = """
 (function_declaration name: (identifier) @name) @function
@@ -216,6 +216,28 @@ RUST_CALLS = """
 (call_expression function: (generic_function function: (field_expression value: (_) @receiver field: (field_identifier) @name))) @call
 (struct_expression name: (type_identifier) @name) @construct
 """
+
+
+# Rust's carriers (spec.carriers): `Result` and `Option` (their methods, and the extension traits'
+# `context` most crates add) and the pointers a method call derefs through. A lock's guard is left
+# out: `lock()` hands back a `LockResult` here, a guard there, a future in async crates.
+_SUM_UNWRAPS = frozenset({"unwrap", "expect", "unwrap_or", "unwrap_or_else", "unwrap_or_default", "unwrap_unchecked",
+                          "get_or_insert", "get_or_insert_with", "get_or_insert_default", "insert"})
+_SUM_KEEPS = frozenset({"as_ref", "as_mut", "as_deref", "as_deref_mut", "take", "replace", "clone", "cloned", "copied",
+                        "filter", "inspect", "inspect_err", "or", "or_else", "xor", "map_err", "context", "with_context"})
+_SUM_OWN = _SUM_UNWRAPS | _SUM_KEEPS | frozenset({
+    "is_ok", "is_err", "is_ok_and", "is_err_and", "ok", "err", "map", "map_or", "map_or_else", "iter", "iter_mut", "and",
+    "and_then", "transpose", "flatten", "unwrap_err", "expect_err", "into_ok", "into_err", "is_some", "is_none",
+    "is_some_and", "is_none_or", "ok_or", "ok_or_else", "take_if", "zip", "unzip", "as_pin_ref", "as_pin_mut", "eq", "ne",
+    "cmp", "partial_cmp", "hash", "fmt", "into_iter", "into", "try_into", "to_owned", "as_slice"})
+_DEREF_UNWRAPS = frozenset({"as_ref", "as_mut", "deref", "deref_mut", "borrow", "borrow_mut", "get_mut", "get_ref", "into_inner"})
+_DEREF_OWN = _DEREF_UNWRAPS | frozenset({"clone", "downgrade", "upgrade", "as_ptr", "into_raw", "leak", "eq", "ne", "cmp",
+                                         "partial_cmp", "hash", "fmt", "set", "into", "to_owned", "ptr_eq", "strong_count",
+                                         "weak_count", "try_unwrap", "into_pin", "pin", "new", "replace", "take", "swap"})
+RUST_CARRIERS = (
+    *(Carrier(name, _SUM_OWN, _SUM_UNWRAPS, _SUM_KEEPS) for name in ("Result", "Option")),
+    *(Carrier(name, _DEREF_OWN, _DEREF_UNWRAPS, frozenset({"clone"})) for name in ("Box", "Arc", "Rc", "Pin", "RefCell", "Cow")),
+)
 
 
 # Calls that hand back their one argument wrapped (`Pin::new(x).poll(cx)` polls x)
@@ -538,6 +560,7 @@ RUST = LanguageSpec(
     type_alias=re.compile(rb"(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
     self_views=frozenset({"as_mut", "as_ref", "get_mut", "get_ref", "project", "project_ref", "borrow", "borrow_mut", "clone"}),
     wrapper_calls=RUST_WRAPPERS,
+    carriers=RUST_CARRIERS,
     host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""

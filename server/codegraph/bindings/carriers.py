@@ -1,0 +1,130 @@
+"""Carriers, a stage of resolution: values whose declared type is a generic type carrying another
+(`Result<Conn, E>`, `Option<Arc<Conn>>`, `Promise<Conn>`, `Optional<Conn>`: the language's
+`spec.carriers`). Compiled code calls a method the carrier does not define only on the value it
+carries (`?`, `await` or a deref made the call possible), so such a call binds to the carried
+type's member; a call of the carrier's own methods stays unknown, and `unwrap()` or `get()` hand the
+carried value back. The Resolver inherits these (a mixin).
+
+A carried value is the holder `("carried", "Option\\x1fArc\\x1f<unit id>")`: the carriers, outermost
+first, and the carried type.
+"""
+
+from __future__ import annotations
+
+from ..languages.spec import Carrier, last_segment
+from ..model.facts import FileFacts, Unit
+from .resolver_indexes import spec_of
+
+CARRIED = "carried"
+_SEP = "\x1f"
+_TYPE_PREFIXES = ("dyn ", "impl ", "&mut ", "&", "mut ")
+MAX_LAYERS = 4
+
+
+def outer_and_carried(text: str) -> tuple[str, str] | None:
+    """(`Result`, `Conn`) of `Result<Conn, Error>`: the generic's name and its first type argument
+    that is no lifetime (`Cow<'a, Conn>`), without references, `dyn`/`impl` and trait bounds
+    (`Box<dyn Handler + Send>` → `Handler`). None when `text` is no generic of one name."""
+    start = text.find("<")
+    if start <= 0 or not text.rstrip().endswith(">"):
+        return None
+    args, depth, begin = [], 0, start + 1
+    for i in range(start + 1, len(text.rstrip())):
+        ch = text[i]
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            if depth == 0:
+                args.append(text[begin:i])
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(text[begin:i])
+            begin = i + 1
+    for arg in args:
+        arg = arg.strip()
+        if not arg or arg.startswith("'"):
+            continue
+        changed = True
+        while changed:
+            changed = False
+            for prefix in _TYPE_PREFIXES:
+                if arg.startswith(prefix):
+                    arg, changed = arg[len(prefix):].lstrip(), True
+            if arg.startswith("'"):  # `&'a Conn`
+                arg, changed = arg.partition(" ")[2].lstrip(), True
+        depth, cut = 0, len(arg)
+        for i, ch in enumerate(arg):  # a bound outside type arguments: `Handler + Send`
+            depth += ch == "<"
+            depth -= ch == ">"
+            if ch == "+" and depth == 0:
+                cut = i
+                break
+        return text[:start].strip(), arg[:cut].strip()
+    return None
+
+
+class Carriers:
+    """Typing values through carriers, for the Resolver (a mixin)."""
+
+    def _value_type(self, facts: FileFacts, text: str, scope: Unit | None, self_type: Unit | None = None) -> Unit | tuple[str, str] | None:
+        """What a value whose type is written `text` in `facts` is: the type it names, or a carried
+        value (`Result<Conn, E>` → the holder of a `Conn` carried by a `Result`); `self_type` is what
+        `Self` names there."""
+        found = self._resolve_type_text(facts, text, scope)
+        carriers = spec_of(facts).carriers
+        if found is not None or not carriers or "<" not in text:
+            return found
+        layers: list[str] = []
+        while len(layers) < MAX_LAYERS:
+            split = outer_and_carried(text)
+            carrier = _named(carriers, last_segment(split[0].replace("::", "."))) if split is not None else None
+            if carrier is None:
+                break
+            layers.append(carrier.name)
+            text = split[1]
+        if not layers:
+            return None
+        inner = self_type if text == "Self" else self._resolve_type_text(facts, text, scope)
+        if not isinstance(inner, Unit) or not inner.is_type or inner.kind == "impl":
+            return None
+        return (CARRIED, _SEP.join((*layers, inner.id)))
+
+    def _carried_member(self, where: str, name: str, args: int = -1) -> Unit | None:
+        """The target of a call `name` on a carried value: none when the outermost carrier defines
+        the name, else the member of what it carries."""
+        layers, inner = self._carried_parts(where)
+        if inner is None:
+            return None
+        carriers = spec_of(self.files[inner.path]).carriers
+        for layer in layers:
+            carrier = _named(carriers, layer)
+            if carrier is None or name in carrier.own:
+                return None
+        return self.find_member(inner, name, args)
+
+    def _carried_result(self, holder: tuple[str, str], name: str) -> Unit | tuple[str, str] | None:
+        """What a call of the outermost carrier's own method `name` hands back: the carried value
+        (`unwrap`), the same carrier (`as_ref`), or nothing known."""
+        layers, inner = self._carried_parts(holder[1])
+        if inner is None:
+            return None
+        carrier = _named(spec_of(self.files[inner.path]).carriers, layers[0])
+        if carrier is None:
+            return None
+        if name in carrier.unwraps:
+            return (CARRIED, _SEP.join((*layers[1:], inner.id))) if len(layers) > 1 else inner
+        return holder if name in carrier.keeps else None
+
+    def _carried_parts(self, where: str) -> tuple[list[str], Unit | None]:
+        *layers, inner_id = where.split(_SEP)
+        inner = self.units.get(inner_id)
+        return layers, inner if inner is not None and inner.path in self.files and layers else None
+
+
+def _named(carriers: tuple[Carrier, ...], name: str) -> Carrier | None:
+    return next((c for c in carriers if c.name == name), None)
+
+
+def is_carried(holder: object) -> bool:
+    return holder.__class__ is tuple and holder[0] == CARRIED
