@@ -100,3 +100,31 @@ def test_a_project_type_named_like_a_carrier_is_the_project_type(tmp_path):
         """,
     })
     assert target(index, "src/lib.rs", "send") == "src/lib.rs::Pin.send"
+
+
+def test_a_receiver_reads_fields_through_their_declared_types(tmp_path):
+    """`self.conn.codec.decode()` and `unit.mode.is_doc()`: each `.name` of a typed value is its
+    declared field (a field, not a method of that name, is what `x.name` reads), through a pointer too."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            use std::sync::Arc;
+            pub struct Codec;
+            impl Codec { pub fn decode(&self) {} }
+            pub struct Conn { codec: Codec }
+            impl Conn { pub fn codec(&self) -> u8 { 0 } }
+            pub struct Mode;
+            impl Mode { pub fn is_doc(&self) -> bool { false } }
+            pub struct Unit { mode: Mode }
+            pub struct Server { conn: Arc<Conn> }
+            impl Server {
+                pub fn run(&self, unit: &Unit) {
+                    self.conn.codec.decode();
+                    unit.mode.is_doc();
+                }
+            }
+        """,
+    })
+    rs = "src/lib.rs"
+    assert target(index, rs, "decode") == "src/lib.rs::Codec.decode"
+    assert target(index, rs, "is_doc") == "src/lib.rs::Mode.is_doc"

@@ -498,9 +498,12 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, ResolverIndex
         if not parts or any(not p.isidentifier() for p in parts):
             return None
         if parts[0] in SELF_WORDS or (method is not None and parts[0] == method.receiver):
-            if len(parts) == 2 and owner is not None and spec_of(facts).declared_fields:
-                return self._field_type(owner, parts[1])  # `self.conn.poll()`: through the field's declared type
-            return None  # attribute of self (self.x.y()) without static types: left unknown
+            if len(parts) < 2 or owner is None or not spec_of(facts).declared_fields:
+                return None  # attribute of self (self.x.y()) without static types: left unknown
+            head = self._field_type(owner, parts[1])  # `self.conn.poll()`: through the field's declared type
+            for part in parts[2:]:  # `self.conn.codec.decode()`
+                head = self._field_step(head, part)
+            return head
         if ".".join(parts[:2]) == "module.exports" or parts[0] == "exports":
             own = self._own_exports(facts, caller, parts[0])
             if own is not None:  # `exports.f()`, `module.exports.f()` inside the module that exports f
@@ -516,8 +519,23 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, ResolverIndex
             head = field[0] if field is not None else self._lookup(facts, caller, parts[0])
             head = head if head is not None else self._module_object(facts, caller, parts[0])
         for part in parts[1:]:
-            head = self._member_of(head, part)
+            head = self._field_step(head, part)
         return head
+
+    def _field_step(self, head: Unit | tuple[str, str] | None, name: str) -> Unit | tuple[str, str] | None:
+        """`x.name` in a receiver: where x is a value of a type and the language declares fields, the
+        declared type of x's field `name` (a field, not a method of the name, is what `x.name` reads);
+        else the member `name` of what x denotes (a nested type, a module's member)."""
+        if is_carried(head):  # read through a pointer or an unwrapped value (`Arc<Conn>`: conn.codec)
+            head = self._carried_parts(head[1])[1]
+        if head.__class__ is Unit and head.is_type:
+            facts = self.files.get(head.path)
+            if facts is not None and spec_of(facts).declared_fields:
+                t = head if head.kind != "impl" else self._resolve_type_text(facts, head.qualname)
+                found = self._declared_field(t, name) if t is not None else None
+                if found is not None:
+                    return found[0]
+        return self._member_of(head, name)
 
     def _this_object(self, caller: Unit) -> tuple[str, str] | None:
         """`this` inside a function of no type whose own object is named where it is defined: an
