@@ -20,9 +20,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..languages import spec_for_path
-from ..languages.spec import LanguageSpec, last_segment
+from ..languages.spec import last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
+from .call_text import UNCOUNTED, call_open, text_args, without_type_args
 from .carriers import CARRIED, Carriers, is_carried
 from .imports import ImportBindings
 from .objects import ModuleObjects
@@ -35,78 +36,6 @@ SELF_WORDS = {"self", "this", "Self"}
 MAX_CHAIN = 6  # links of a call chain evaluated for a receiver's type
 # `require('./m').f()`: a member of the module the literal names, as through `const m = require('./m')`
 _REQUIRE = re.compile(r"""require\(\s*(['"])([^'"]+)\1\s*\)""")
-
-
-def _call_open(expr: str) -> int | None:
-    """Where the argument list that ends `expr` opens (`a.b(c(d))` → 3), None when `expr` does not
-    end in one balanced call."""
-    if not expr.endswith(")"):
-        return None
-    depth = 0
-    for i in range(len(expr) - 1, -1, -1):
-        ch = expr[i]
-        if ch == ")":
-            depth += 1
-        elif ch == "(":
-            depth -= 1
-            if depth == 0:
-                return i if i > 0 else None
-    return None
-
-
-_UNCOUNTED = LanguageSpec.__dataclass_fields__["call_args"].default  # a language whose calls' arguments are not counted
-_OPENERS = frozenset("([{")
-_CLOSERS = frozenset(")]}")
-# what counting arguments reads: literals and comments (skipped whole), `->`, brackets, commas, angles
-_ARG_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|//[^\n]*|->|[()\[\]{},<>]', re.S)
-_PLAIN_ARGS = re.compile(r"[^\"'()\[\]{}/<>]*")
-
-
-def _text_args(inner: str) -> int:
-    """How many arguments the text between a call's parentheses passes (`a, f(b, c)` → 2), -1 when
-    the text cannot tell: a `<` or `>` outside brackets may open type arguments (`new Map<A, B>()`),
-    a string template may hold anything."""
-    if not inner.strip():
-        return 0
-    if _PLAIN_ARGS.fullmatch(inner):  # no nesting, no literal, no comment: the commas tell
-        return inner.count(",") + 1
-    if "${" in inner:
-        return -1
-    depth, count = 0, 1
-    for m in _ARG_TOKENS.finditer(inner):
-        token = m.group()
-        if token in _OPENERS:
-            depth += 1
-        elif token in _CLOSERS:
-            depth -= 1
-        elif token == ",":
-            count += depth == 0
-        elif token in "<>" and depth == 0:
-            return -1
-    return count if depth == 0 else -1
-
-
-def _without_type_args(callee: str) -> str:
-    """`make<T>` → `make`, `Collections.<T>empty` → `Collections.empty`: type arguments name no value."""
-    if callee.endswith(">"):
-        close = _matching_angle(callee, len(callee) - 1, -1)
-        callee = callee[:close].rstrip() if close is not None else callee
-    at = callee.rfind(".<")
-    if at >= 0:
-        close = _matching_angle(callee, at + 1, 1)
-        callee = callee[: at + 1] + callee[close + 1 :].lstrip() if close is not None else callee
-    return callee
-
-
-def _matching_angle(text: str, start: int, step: int) -> int | None:
-    depth = 0
-    i = start
-    while 0 <= i < len(text):
-        depth += {"<": step, ">": -step}.get(text[i], 0)
-        if depth == 0:
-            return i
-        i += step
-    return None
 
 
 def encode_bindings(bindings: dict[str, FileBindings]) -> str:
@@ -577,16 +506,16 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, ResolverIndex
         call of a type (`Builder()`) or constructor is its type; a proven call of a callable that
         declares one named return type is that type (`fn new() -> Self`: its impl's type). Chains
         evaluate link by link; anything else (no declared type, a generic, an unproven link) is unknown."""
-        open_at = _call_open(expr)
+        open_at = call_open(expr)
         if open_at is None or depth > MAX_CHAIN:
             return None
-        callee = _without_type_args(expr[:open_at].rstrip())
+        callee = without_type_args(expr[:open_at].rstrip())
         if callee.startswith("new ") and "(" not in callee:  # `new Outer.Builder(…)`, not `new B().name(…)`
             return self._resolve_type_text(facts, callee[4:].strip(), caller)
         cut = max(callee.rfind("."), callee.rfind("::"))
         # the count chooses among overloads: a name defined once has none
         last = callee[cut + 1 :] if cut >= 0 else callee
-        args = _text_args(expr[open_at + 1 : -1]) if self.defined.get(last, 0) > 1 and spec_of(facts).call_args is not _UNCOUNTED else -1
+        args = text_args(expr[open_at + 1 : -1]) if self.defined.get(last, 0) > 1 and spec_of(facts).call_args is not UNCOUNTED else -1
         if cut < 0:
             target = self._lookup(facts, caller, callee, args) if callee.isidentifier() else None
         else:
