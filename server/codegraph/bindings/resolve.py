@@ -22,9 +22,10 @@ from pathlib import Path
 from ..languages import spec_for_path
 from ..languages.spec import last_segment
 from ..model.bindings import Edge, FileBindings
-from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, MAX_RECEIVER, FileFacts, Unit
 from .call_text import UNCOUNTED, call_open, text_args, without_type_args
 from .carriers import CARRIED, Carriers, is_carried
+from .elements import Elements
 from .imports import ImportBindings
 from .objects import ModuleObjects
 from .overloads import Overloads
@@ -80,7 +81,7 @@ def _past_stubs(found: list[Unit]) -> Unit | None:
     return real[0] if len(real) == 1 else None
 
 
-class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, ResolverIndexes):
+class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, Elements, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
@@ -356,9 +357,10 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, ResolverIndex
             return self._unique(found)
         return None
 
-    def _declared_type(self, caller: Unit | None, name: str) -> str:
+    def _declared_type(self, caller: Unit | None, name: str, elements: bool = False) -> str:
         """The declared type name of the parameter or typed local `name`, seen from `caller` (""
-        when it is neither or has no type): the innermost callable that binds the name decides."""
+        when it is neither or has no type): the innermost callable that binds the name decides.
+        A loop variable's is ELEMENT_OF + what it walks with `elements`, else ""."""
         cur = caller
         while cur is not None:
             if name in cur.param_names:
@@ -366,7 +368,7 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, ResolverIndex
                 return cur.param_types[i] if i < len(cur.param_types) else ""
             for local, declared in cur.local_types:  # `Foo x = …`, `let x: Foo`, `x: Foo = …`
                 if local == name:
-                    return declared
+                    return declared if elements or not declared.startswith(ELEMENT_OF) else ""
             cur = self.units.get(cur.parent) if cur.parent else None
         return ""
 
@@ -440,8 +442,10 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, ResolverIndex
                 for part in parts[2 if parts[0] == "module" else 1 :]:
                     head = self._member_of(head, part)
                 return head
-        declared = self._declared_type(caller, parts[0])
-        if declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
+        declared = self._declared_type(caller, parts[0], elements=True)
+        if declared.startswith(ELEMENT_OF):  # a loop's variable: an element of what it walks
+            head = self._element_of(facts, caller, declared[len(ELEMENT_OF):])
+        elif declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
             head = self._value_type(facts, declared, caller)
         else:
             field = self._implicit_field(facts, caller, parts[0])

@@ -11,7 +11,7 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, MAX_RECEIVER, Call, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, MAX_RECEIVER, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
@@ -19,6 +19,8 @@ CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust im
 
 _TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ")
 _LIFETIME = re.compile(r"'\w+\s+")
+# a slice or an array, kept for what a loop over it walks: Go's `[]*Handler`, `[4]Step`, Rust's `[Step]`
+_SLICE = re.compile(r"\[(?:\w*\][\w*.\[\]]+|[A-Za-z_][\w:<>]*\])$")
 
 
 def _type_name(node: Node | None) -> str:
@@ -48,7 +50,7 @@ def _type_name(node: Node | None) -> str:
         t = named[0] if len(named) == 1 else ""
     t = t.strip("\"'").rstrip("?")
     # type arguments may hold anything (`ReadyCache<D::Key, D::Service, Req>`); the rest may not
-    if not t or any(c in _outside_type_args(t) for c in "|&,() \t\n") or t[0] in "[{":
+    if not t or any(c in _outside_type_args(t) for c in "|&,() \t\n") or t[0] == "{" or (t[0] == "[" and not _SLICE.match(t)):
         return ""
     return t[:120]
 
@@ -70,7 +72,9 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     typed parameters of the anonymous functions inside included; a name declared twice with
     different types in one callable, or also bound by an untyped parameter of an anonymous
     function (`@untyped`), gets "" (which one a call sees is a question of blocks, left unknown).
-    `@local` names a body binds otherwise (Java's every local, typed or not) only when untyped."""
+    `@local` names a body binds otherwise (Java's every local, typed or not) only when untyped.
+    A loop's variable (`@element`) holds an element of the collection it walks (`@of`): recorded as
+    ELEMENT_OF + that expression's text, for the resolver to read its declared element type."""
     callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in callables]
     found: dict[str, dict[str, str]] = {}
@@ -78,7 +82,12 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     unknown: dict[str, set[str]] = {}  # callable → names an anonymous function's untyped parameter binds
     for caps in matches:
         names, types = caps.get("name"), caps.get("type")
-        if caps.get("local") or caps.get("untyped"):
+        walked = None
+        if caps.get("element") and caps.get("of"):
+            names, walked = caps["element"], " ".join(text(caps["of"][0]).split())
+            if len(walked) > MAX_RECEIVER:
+                walked = ""
+        elif caps.get("local") or caps.get("untyped"):
             names, types = caps.get("local") or caps["untyped"], None
         elif not names or not types:
             continue
@@ -91,10 +100,10 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
         if i < 0:
             continue
         owner = callables[i]
-        if types is None:
+        if types is None and walked is None:
             (unknown if caps.get("untyped") else untyped).setdefault(owner.id, set()).add(text(names[0]))
             continue
-        declared = _type_name(types[0])
+        declared = _type_name(types[0]) if walked is None else ELEMENT_OF + walked if walked else ""
         if declared in ("var", "let", "auto"):  # Java `var x = …` declares no type
             continue
         seen = found.setdefault(owner.id, {})

@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text
+from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text, type_arguments
 
 _COMMON_DEFS = """
 (class_declaration name: (_) @name) @class
@@ -771,6 +771,7 @@ _COMMON = dict(
 # their untyped parameters are locals too (the same name typed elsewhere in the callable is
 # then unknown)
 _TS_DECLARATIONS = """
+(for_in_statement left: (identifier) @element operator: "of" right: (_) @of)
 (variable_declarator name: (identifier) @name type: (type_annotation) @type)
 (arrow_function parameters: (formal_parameters [(required_parameter pattern: (identifier) @name type: (type_annotation) @type)
                                                 (optional_parameter pattern: (identifier) @name type: (type_annotation) @type)]))
@@ -788,15 +789,29 @@ TS_CARRIERS = (
     Carrier("Promise", frozenset({"then", "catch", "finally"})),
     *(Carrier(name, frozenset()) for name in ("Readonly", "NonNullable", "Required", "Partial")),
 )
+_TS_SEQUENCES = frozenset({"Array", "ReadonlyArray", "Set", "ReadonlySet", "Iterable", "IterableIterator"})
+
+
+def ts_element(collection: str) -> str:
+    """What `for (const v of x)` walks in x's declared type: `Step[]`, `readonly Step[]`,
+    `Array<Step>`, `Set<Step>` → `Step` (a Map yields pairs: unknown)."""
+    t = collection.strip()
+    t = t[9:].lstrip() if t.startswith("readonly ") else t
+    if t.endswith("[]"):
+        return t[:-2].strip()
+    args = type_arguments(t, _TS_SEQUENCES)
+    return args[0] if len(args) == 1 else ""
+
+
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
-    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, carriers=TS_CARRIERS, **_COMMON
+    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
 # In TSX a line may well start with `<Tag>(`: the call signature rewrite is not safe there.
 TSX = LanguageSpec(
     name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=tsx_preprocess, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
-    signature_return=TS_RETURN, declared_fields=True, carriers=TS_CARRIERS, **_JSX
+    signature_return=TS_RETURN, declared_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_JSX
 )
 JAVASCRIPT = LanguageSpec(
     name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, **_JSX

@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .spec import Carrier, LanguageSpec, ModuleStatement, named_children, text
+from .spec import Carrier, LanguageSpec, ModuleStatement, named_children, text, type_arguments
 
 JAVA_DEFS = """
 (class_declaration name: (identifier) @name) @class
@@ -145,6 +145,7 @@ JAVA = LanguageSpec(
     declarations="""
 (local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name))
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
+(enhanced_for_statement type: (_) @type name: (identifier) @name)
 (enhanced_for_statement name: (identifier) @local)
 (resource name: (identifier) @local)
 (catch_formal_parameter name: (identifier) @local)
@@ -424,7 +425,18 @@ def kotlin_preprocess(source: bytes) -> bytes:
     return bytes(out)
 
 
+_KOTLIN_SEQUENCES = frozenset({"List", "MutableList", "ArrayList", "Set", "MutableSet", "HashSet", "LinkedHashSet",
+                               "Collection", "MutableCollection", "Iterable", "Sequence", "Array", "ArrayDeque"})
+
+
+def kotlin_element(collection: str) -> str:
+    """What `for (v in x)` walks in x's declared type: `List<Step>`, `Array<out Step>` → `Step`."""
+    args = type_arguments(collection.strip().rstrip("?"), _KOTLIN_SEQUENCES)
+    return args[0].rstrip("?") if len(args) == 1 else ""
+
+
 KOTLIN = LanguageSpec(
+    element_type=kotlin_element,
     preprocess=kotlin_preprocess,
     declared_fields=True,
     boundary_nodes=(("try_expression", 2),),
@@ -441,7 +453,10 @@ KOTLIN = LanguageSpec(
     definitions=KOTLIN_DEFS,
     calls=KOTLIN_CALLS,
     assignments="(property_declaration (variable_declaration (simple_identifier) @target) (_) @value)",
-    declarations="(property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type))",
+    declarations="""
+(property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type))
+(for_statement (variable_declaration . (simple_identifier) @element .) . (_) @of)
+""",
     members="""
 (class_body (property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type)))
 (class_parameter (simple_identifier) @name [(user_type) (nullable_type)] @type)

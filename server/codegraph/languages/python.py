@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .spec import LanguageSpec, ModuleStatement, named_children, text
+from .spec import LanguageSpec, ModuleStatement, named_children, text, type_arguments
 
 DEFINITIONS = """
 (class_definition name: (identifier) @name) @class
@@ -158,7 +158,21 @@ def python_public(name: str, signature: bytes) -> bool:
     return not name.startswith("_") or name == "__call__"
 
 
+_PY_SEQUENCES = frozenset({"list", "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection", "set", "Set",
+                           "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "deque", "Deque", "tuple", "Tuple"})
+
+
+def python_element(collection: str) -> str:
+    """What `for v in x` walks in x's annotation: `list[Step]`, `Sequence["Step"]`, `tuple[Step, ...]`
+    → `Step` (a tuple of several types, a dict: unknown)."""
+    args = type_arguments(collection, _PY_SEQUENCES, "[]")
+    if len(args) == 2 and args[1] == "...":
+        return args[0]
+    return args[0] if len(args) == 1 else ""
+
+
 SPEC = LanguageSpec(
+    element_type=python_element,
     encoding_declaration=True,
     boundary_nodes=(("try_statement", 2), ("with_statement", 2), ("raise_statement", 3)),
     io_modules=IO_MODULES,
@@ -179,7 +193,10 @@ SPEC = LanguageSpec(
     file_scoped_names=True,
     refs=REFS,
     assignments="(assignment left: (_) @target right: (_) @value)",
-    declarations="(assignment left: (identifier) @name type: (type) @type)",
+    declarations="""
+(assignment left: (identifier) @name type: (type) @type)
+(for_statement left: (identifier) @element right: (_) @of)
+""",
     name="python",
     grammar="python",
     extensions=(".py", ".pyi"),

@@ -43,6 +43,35 @@ def last_segment(name: str) -> str:
     return name.rsplit(".", 1)[-1].strip() if name else ""
 
 
+def type_arguments(written: str, names: frozenset[str], brackets: str = "<>") -> list[str]:
+    """The type arguments of a generic type written `Name<A, B>` (or `Name[A, B]`) whose name's last
+    segment is one of `names`, each without references, lifetimes, variance and quotes; [] for any
+    other type (`Vec<Step>` → ["Step"], `typing.Sequence["Step"]` → ["Step"])."""
+    written = _INDIRECTION.sub("", written.strip())
+    opener, closer = brackets
+    start = written.find(opener)
+    if start <= 0 or not written.endswith(closer) or written[:start].replace("::", ".").rpartition(".")[2] not in names:
+        return []
+    args, depth, begin = [], 0, start + 1
+    for i in range(start + 1, len(written) - 1):
+        ch = written[i]
+        if ch in "<[(":
+            depth += 1
+        elif ch in ">])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(written[begin:i])
+            begin = i + 1
+    args.append(written[begin:-1])
+    out = []
+    for arg in args:
+        arg = _INDIRECTION.sub("", arg.strip())
+        for variance in ("out ", "in "):
+            arg = arg[len(variance):].lstrip() if arg.startswith(variance) else arg
+        out.append(arg.strip("\"'"))
+    return out
+
+
 def named_children(node: Node) -> list[Node]:
     return [c for c in node.children if c.is_named]
 
@@ -204,6 +233,11 @@ class LanguageSpec:
     # the carrier does not define, called on a carried value, is the carried type's (`?`, `await`
     # or a deref made the call possible). The resolver types values through them (bindings/carriers.py).
     carriers: tuple[Carrier, ...] = ()
+    # (a collection's declared type as written) -> the type of the elements a loop over it walks
+    # (`[]*Handler` → `*Handler`, `Vec<Step>`, `list[Step]`, `Step[]` → `Step`), "" when unknown
+    element_type: Callable[[str], str] = lambda collection: ""
+    # Calls that hand a collection's elements over unchanged (Rust's `x.iter()`): a loop over one walks x
+    element_adapters: tuple[str, ...] = ()
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 

@@ -8,7 +8,7 @@ from tree_sitter import Node, Parser
 from tree_sitter_language_pack import get_language
 
 from ..model.facts import Import
-from .spec import Carrier, LanguageSpec, MacroCall, ModuleStatement, last_segment, named_children, text
+from .spec import Carrier, LanguageSpec, MacroCall, ModuleStatement, last_segment, named_children, text, type_arguments
 
 GO_DEFS = """
 (function_declaration name: (identifier) @name) @function
@@ -48,7 +48,25 @@ GO_CALLS = """
 # Locals declared with a type: `var x Foo`, and named results (`func (c *Command) ExecuteC() (cmd
 # *Command, err error)`), which the body uses as locals. Only a declaration's own results: a
 # function literal's are the literal's, not its enclosing callable's.
+def go_element(collection: str) -> str:
+    """What `for _, v := range x` walks in x's declared type: a slice's or an array's element, a map's
+    value (`[]*Handler`, `[4]Handler`, `map[string]*Handler` → `Handler`)."""
+    t = collection.strip().lstrip("*")
+    if t.startswith("map["):
+        depth = 0
+        for i, ch in enumerate(t):
+            depth += (ch == "[") - (ch == "]")
+            if ch == "]" and depth == 0:
+                return t[i + 1 :].strip().lstrip("*")
+        return ""
+    if t.startswith("["):
+        close = t.find("]")
+        return t[close + 1 :].strip().lstrip("*") if close > 0 else ""
+    return ""
+
+
 GO_DECLARATIONS = """
+(for_statement (range_clause left: (expression_list (_) (identifier) @element) right: (_) @of))
 (var_spec name: (identifier) @name type: (_) @type)
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
@@ -166,6 +184,7 @@ GO = LanguageSpec(
     # `x := f()`, and `var x = f()` (in a function, or a package's own instance: `var std = New()`)
     assignments="(short_var_declaration left: (_) @target right: (_) @value) (var_spec name: (identifier) @target value: (_) @value)",
     declarations=GO_DECLARATIONS,
+    element_type=go_element,
     # an embedded field is a member named after its type: `e.Group.Use()`, `s.Mutex.Lock()`
     members="""
 (field_declaration name: (field_identifier) @name type: (_) @type)
@@ -234,6 +253,20 @@ _DEREF_UNWRAPS = frozenset({"as_ref", "as_mut", "deref", "deref_mut", "borrow", 
 _DEREF_OWN = _DEREF_UNWRAPS | frozenset({"clone", "downgrade", "upgrade", "as_ptr", "into_raw", "leak", "eq", "ne", "cmp",
                                          "partial_cmp", "hash", "fmt", "set", "into", "to_owned", "ptr_eq", "strong_count",
                                          "weak_count", "try_unwrap", "into_pin", "pin", "new", "replace", "take", "swap"})
+_RUST_SEQUENCES = frozenset({"Vec", "VecDeque", "LinkedList", "HashSet", "BTreeSet", "BinaryHeap", "IndexSet", "Option"})
+
+
+def rust_element(collection: str) -> str:
+    """What `for v in x` walks in x's declared type: `Vec<Step>`, `&[Step]`, `[Step; 4]` → `Step`
+    (a map yields pairs: unknown)."""
+    t = collection.strip().lstrip("&").strip()
+    t = t[4:].lstrip() if t.startswith("mut ") else t
+    if t.startswith("[") and t.endswith("]"):
+        return t[1:-1].split(";")[0].strip()
+    args = type_arguments(t, _RUST_SEQUENCES)
+    return args[0] if args else ""
+
+
 RUST_CARRIERS = (
     *(Carrier(name, _SUM_OWN, _SUM_UNWRAPS, _SUM_KEEPS) for name in ("Result", "Option")),
     *(Carrier(name, _DEREF_OWN, _DEREF_UNWRAPS, frozenset({"clone"})) for name in ("Box", "Arc", "Rc", "Pin", "RefCell", "Cow")),
@@ -551,7 +584,10 @@ RUST = LanguageSpec(
     macros="(macro_invocation (token_tree)) @macro",
     macro_calls=rust_macro_calls,
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
-    declarations="(let_declaration pattern: (identifier) @name type: (_) @type)",
+    declarations="""
+(let_declaration pattern: (identifier) @name type: (_) @type)
+(for_expression pattern: (identifier) @element value: (_) @of)
+""",
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
     outside_imports="crate",
     self_constructors=True,
@@ -561,6 +597,8 @@ RUST = LanguageSpec(
     self_views=frozenset({"as_mut", "as_ref", "get_mut", "get_ref", "project", "project_ref", "borrow", "borrow_mut", "clone"}),
     wrapper_calls=RUST_WRAPPERS,
     carriers=RUST_CARRIERS,
+    element_type=rust_element,
+    element_adapters=(".iter()", ".iter_mut()", ".into_iter()"),
     host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
     members="(field_declaration name: (field_identifier) @name type: (_) @type)",
     refs="""

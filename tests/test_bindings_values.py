@@ -1,7 +1,8 @@
-"""Values typed through a carrier (`Result<Conn, E>`, `Option<Box<Conn>>`, `Promise<Conn>`,
-`Optional<Conn>`): a method the carrier does not define binds to the carried type's, the
-carrier's own methods (`clone`, `then`, `isPresent`) never do, and `unwrap()` / `get()` hand the
-carried value on. Each test writes a tiny repository and checks the target of a call."""
+"""Values the resolver types past a plain declaration: through a carrier (`Result<Conn, E>`,
+`Option<Box<Conn>>`, `Promise<Conn>`, `Optional<Conn>`: a method the carrier does not define binds
+to the carried type's, the carrier's own methods never do, `unwrap()` / `get()` hand the value on),
+through fields read link by link, and as the element a loop walks. Each test writes a tiny
+repository and checks the target of a call."""
 
 from __future__ import annotations
 
@@ -128,3 +129,112 @@ def test_a_receiver_reads_fields_through_their_declared_types(tmp_path):
     rs = "src/lib.rs"
     assert target(index, rs, "decode") == "src/lib.rs::Codec.decode"
     assert target(index, rs, "is_doc") == "src/lib.rs::Mode.is_doc"
+
+
+def test_a_loop_variable_holds_an_element_of_the_declared_collection_it_walks(tmp_path):
+    """Go's `range` over a slice, a map or a call's declared result; Rust's `for` over `&Vec<T>`,
+    `x.iter()`, a slice parameter; TypeScript's `for … of`; Python's annotated parameter; Kotlin's
+    `for (x in …)`: the variable is an element. A name two loops bind to different collections stays
+    unknown, and so does a loop over a map in a language where that yields pairs."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "chain.go": """
+            package m
+
+            type Handler interface{ Serve() }
+            type Step struct{}
+
+            func (s *Step) Run() {}
+
+            type Chain struct {
+                handlers []Handler
+                byName   map[string]*Step
+            }
+
+            func (c *Chain) Steps() []*Step { return nil }
+
+            func (c *Chain) Run() {
+                for _, h := range c.handlers {
+                    h.Serve()
+                }
+                for _, named := range c.byName {
+                    named.Run()
+                }
+                for _, st := range c.Steps() {
+                    st.Run()
+                }
+            }
+        """,
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            pub struct Step;
+            impl Step { pub fn run(&self) {} }
+            pub struct Chain { steps: Vec<Step>, boxed: Vec<Box<Step>> }
+            impl Chain {
+                pub fn go(&self, more: &[Step]) {
+                    for s in &self.steps { s.run(); }
+                    for b in self.boxed.iter() { b.run(); }
+                    for m in more { m.run(); }
+                    for x in more { x.run(); }
+                    for x in &self.boxed { x.run(); }
+                }
+            }
+        """,
+        "web/chain.ts": """
+            export class Step { run(): void {} }
+            export class Chain {
+              steps: Step[] = [];
+              table: Map<string, Step> = new Map();
+              go(more: Array<Step>): void {
+                for (const s of this.steps) { s.run(); }
+                for (const m of more) { m.run(); }
+                for (const pair of this.table) { pair.run(); }
+              }
+            }
+        """,
+        "py/chain.py": """
+            from typing import Sequence
+
+            class Step:
+                def run(self):
+                    pass
+
+            def go(steps: list[Step], more: Sequence["Step"]):
+                for s in steps:
+                    s.run()
+                for m in more:
+                    m.run()
+        """,
+        "kt/Chain.kt": """
+            package a
+            class Step { fun run() {} }
+            class Chain(val steps: List<Step>) {
+                fun go() { for (s in this.steps) { s.run() } }
+            }
+        """,
+    })
+    assert target(index, "chain.go", "Serve") == "chain.go::Handler.Serve"
+    assert target(index, "chain.go", "Run", 0) == target(index, "chain.go", "Run", 1) == "chain.go::Step.Run"
+    rs = "src/lib.rs"
+    assert [target(index, rs, "run", i) for i in range(3)] == ["src/lib.rs::Step.run"] * 3
+    assert target(index, rs, "run", 3) is None  # `x` walks two collections: which one is a question of blocks
+    ts = "web/chain.ts"
+    assert target(index, ts, "run", 0) == target(index, ts, "run", 1) == "web/chain.ts::Step.run"
+    assert target(index, ts, "run", 2) is None  # a Map yields pairs
+    assert target(index, "py/chain.py", "run", 0) == target(index, "py/chain.py", "run", 1) == "py/chain.py::Step.run"
+    assert target(index, "kt/Chain.kt", "run") == "kt/Chain.kt::Step.run"
+
+
+def test_a_java_enhanced_for_variable_has_its_declared_type(tmp_path):
+    index = index_of(tmp_path, {
+        "src/a/Chain.java": """
+            package a;
+            import java.util.List;
+            class Step { void run() {} }
+            class Chain {
+              List<Step> steps;
+              void go() { for (Step s : steps) { s.run(); } }
+            }
+        """,
+    })
+    assert target(index, "src/a/Chain.java", "run") == "src/a/Chain.java::Step.run"

@@ -1,0 +1,97 @@
+"""Loop elements, a stage of resolution: a loop's variable holds an element of the collection it
+walks (`for h in self.handlers`, `for _, h := range c.handlers`, `for (const h of this.handlers)`),
+and the collection's declared type says which (`[]Handler`, `Vec<Box<dyn Handler>>`,
+`list[Handler]`, `Handler[]`: the language's `spec.element_type`). The extractor records the walked
+expression beside the variable (`Unit.local_types`, ELEMENT_OF); the Resolver inherits these (a mixin).
+"""
+
+from __future__ import annotations
+
+from ..model.facts import ELEMENT_OF, FileFacts, Unit
+from .call_text import call_open
+from .carriers import is_carried
+from .resolver_indexes import spec_of
+
+MAX_NESTING = 3  # loops over a loop variable's field (`for row in rows: for cell in row.cells`)
+_SELF_WORDS = frozenset({"self", "this", "Self"})
+
+
+class Elements:
+    """Typing loop variables by the declared type of what they walk, for the Resolver (a mixin)."""
+
+    def _element_of(self, facts: FileFacts, caller: Unit | None, walked: str, depth: int = 0) -> Unit | tuple[str, str] | None:
+        """The value a loop variable holds when its loop walks the expression `walked`."""
+        found = self._collection_text(facts, caller, walked, depth)
+        if found is None:
+            return None
+        where, written, scope = found
+        element = spec_of(where).element_type(written)
+        return self._value_type(where, element, scope) if element else None
+
+    def _collection_text(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int) -> tuple[FileFacts, str, Unit | None] | None:
+        """(the file it is written in, the declared type text, the unit it is written in) of a walked
+        expression: a typed parameter or local (`steps`), or a field read off one or off the method's
+        own object (`self.steps`, `c.handlers`, `unit.deps.items`), references and the language's
+        element adapters (`.iter()`) taken off."""
+        expr = expr.strip().lstrip("&*").strip()
+        expr = expr[4:] if expr.startswith("mut ") else expr
+        for adapter in spec_of(facts).element_adapters:
+            if expr.endswith(adapter):
+                expr = expr[: -len(adapter)]
+        if expr.endswith(")"):  # `c.Commands()`, `self.handlers()`: what the call is declared to return
+            return self._returned_text(facts, caller, expr)
+        parts = expr.replace("?.", ".").split(".")
+        if not parts or not all(p.isidentifier() for p in parts):
+            return None
+        method, owner = self._enclosing_type(caller)
+        if parts[0] in _SELF_WORDS or (method is not None and parts[0] == method.receiver):
+            if len(parts) < 2 or owner is None:
+                return None
+            head: Unit | tuple[str, str] | None = owner
+        else:
+            declared = self._declared_type(caller, parts[0], elements=True)
+            if len(parts) == 1:
+                return (facts, declared, caller) if declared and not declared.startswith(ELEMENT_OF) else None
+            if declared.startswith(ELEMENT_OF):
+                head = self._element_of(facts, caller, declared[len(ELEMENT_OF):], depth + 1) if depth < MAX_NESTING else None
+            else:
+                head = self._value_type(facts, declared, caller) if declared else None
+        for part in parts[1:-1]:
+            head = self._field_step(head, part)
+        return self._field_text(head, parts[-1])
+
+    def _returned_text(self, facts: FileFacts, caller: Unit | None, expr: str) -> tuple[FileFacts, str, Unit] | None:
+        """(the file, the declared return type text, the callable) of the proven callee of a call
+        expression (`c.Commands()` → `[]*Command`)."""
+        open_at = call_open(expr)
+        callee = expr[:open_at].rstrip() if open_at is not None else ""
+        cut = max(callee.rfind("."), callee.rfind("::"))
+        if cut < 0:
+            target = self._lookup(facts, caller, callee) if callee.isidentifier() else None
+        else:
+            head, name = callee[:cut].rstrip("?!"), callee[cut + (2 if callee[cut] == ":" else 1):]
+            holder = self._receiver_target(facts, caller, head) if name.isidentifier() else None
+            target = self._member_of(holder, name) if holder is not None and not (holder.__class__ is tuple and holder[0] == "super") else None
+        if target.__class__ is not Unit or not target.is_callable:
+            return None
+        where = self.files.get(target.path)
+        written = target.returns or (target.results[0] if len(target.results) == 1 else "")
+        return (where, written, target) if where is not None and written else None
+
+    def _field_text(self, head: Unit | tuple[str, str] | None, name: str) -> tuple[FileFacts, str, Unit] | None:
+        """(the file, the declared type text, the declaring type) of field `name` of a typed value, in a
+        language that declares its fields; None when unknown or made by a call."""
+        if is_carried(head):
+            head = self._carried_parts(head[1])[1]
+        if head.__class__ is not Unit or not head.is_type:
+            return None
+        facts = self.files.get(head.path)
+        if facts is None or not spec_of(facts).declared_fields:
+            return None
+        t = head if head.kind != "impl" else self._resolve_type_text(facts, head.qualname)
+        for cur in self.lineage(t) if t is not None else ():
+            held = next((h for n, h in cur.attrs if n == name), None)
+            if held is not None:
+                where = self.files.get(cur.path)
+                return (where, held, cur) if where is not None and held and not held.endswith("()") else None
+        return None
