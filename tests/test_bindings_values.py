@@ -238,3 +238,57 @@ def test_a_java_enhanced_for_variable_has_its_declared_type(tmp_path):
         """,
     })
     assert target(index, "src/a/Chain.java", "run") == "src/a/Chain.java::Step.run"
+
+
+def test_a_local_initialised_by_a_field_read_holds_what_the_read_denotes(tmp_path):
+    """`conn := s.conn`, `let codec = &mut self.codec`, `const router = this.router`: the local is the
+    field's value, declared type and all."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "server.go": """
+            package m
+
+            type Codec struct{}
+
+            func (c *Codec) Decode() {}
+
+            type Conn struct{ codec *Codec }
+
+            type Server struct{ conn *Conn; codecs []*Codec }
+
+            func (s *Server) Serve() {
+                conn := s.conn
+                codec := &conn.codec
+                codec.Decode()
+                codecs := s.codecs
+                for _, c := range codecs {
+                    c.Decode()
+                }
+            }
+        """,
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            pub struct Codec;
+            impl Codec { pub fn decode(&mut self) {} }
+            pub struct Conn { codec: Codec }
+            impl Conn {
+                pub fn poll(&mut self) {
+                    let codec = &mut self.codec;
+                    codec.decode();
+                }
+            }
+        """,
+        "app.ts": """
+            export class Router { route(): void {} }
+            export class App {
+              router: Router = new Router();
+              handle(): void {
+                const router = this.router;
+                router.route();
+              }
+            }
+        """,
+    })
+    assert target(index, "server.go", "Decode", 0) == target(index, "server.go", "Decode", 1) == "server.go::Codec.Decode"
+    assert target(index, "src/lib.rs", "decode") == "src/lib.rs::Codec.decode"
+    assert target(index, "app.ts", "route") == "app.ts::Router.route"

@@ -1,23 +1,41 @@
-"""Loop elements, a stage of resolution: a loop's variable holds an element of the collection it
-walks (`for h in self.handlers`, `for _, h := range c.handlers`, `for (const h of this.handlers)`),
-and the collection's declared type says which (`[]Handler`, `Vec<Box<dyn Handler>>`,
-`list[Handler]`, `Handler[]`: the language's `spec.element_type`). The extractor records the walked
-expression beside the variable (`Unit.local_types`, ELEMENT_OF); the Resolver inherits these (a mixin).
+"""Loop elements and held reads, a stage of resolution: a loop's variable holds an element of the
+collection it walks (`for h in self.handlers`, `for _, h := range c.handlers`, `for (const h of
+this.handlers)`), and the collection's declared type says which (`[]Handler`, `Vec<Box<dyn Handler>>`,
+`list[Handler]`, `Handler[]`: the language's `spec.element_type`); a local initialised by a field
+read holds what the read denotes (`conn := s.conn`, `let codec = &mut self.codec`, `const router =
+this.router`). The extractor records the walked expression or the read beside the local
+(`Unit.local_types`, ELEMENT_OF / HOLDS); the Resolver inherits these (a mixin).
 """
 
 from __future__ import annotations
 
-from ..model.facts import ELEMENT_OF, FileFacts, Unit
+from ..model.facts import ELEMENT_OF, HOLDS, FileFacts, Unit
 from .call_text import call_open
 from .carriers import is_carried
 from .resolver_indexes import spec_of
 
-MAX_NESTING = 3  # loops over a loop variable's field (`for row in rows: for cell in row.cells`)
+MAX_NESTING = 3  # loops over a loop variable's field (`for row in rows: for cell in row.cells`), reads of a read
 _SELF_WORDS = frozenset({"self", "this", "Self"})
 
 
 class Elements:
-    """Typing loop variables by the declared type of what they walk, for the Resolver (a mixin)."""
+    """Typing loop variables by the declared type of what they walk, and locals by the field read
+    they are initialised by, for the Resolver (a mixin)."""
+
+    _holding = 0  # reads being resolved now: `a := b.x` with `b := a.y` ends here
+
+    def _held(self, facts: FileFacts, caller: Unit | None, local: str, read: str) -> Unit | tuple[str, str] | None:
+        """What a local initialised by the field read `read` denotes: the read as a receiver (a read
+        of the local itself, `node := node.next`, is its own question: unknown)."""
+        head = read.lstrip("&*").strip()
+        head = head[4:] if head.startswith("mut ") else head
+        if head.partition(".")[0] == local or self._holding >= MAX_NESTING:
+            return None
+        self._holding += 1
+        try:
+            return self._receiver_target(facts, caller, head)
+        finally:
+            self._holding -= 1
 
     def _element_of(self, facts: FileFacts, caller: Unit | None, walked: str, depth: int = 0) -> Unit | tuple[str, str] | None:
         """The value a loop variable holds when its loop walks the expression `walked`."""
@@ -50,6 +68,11 @@ class Elements:
             head: Unit | tuple[str, str] | None = owner
         else:
             declared = self._declared_type(caller, parts[0], elements=True)
+            if declared.startswith(HOLDS):  # `handlers := c.handlers` then `range handlers`
+                read = declared[len(HOLDS):]
+                if read.lstrip("&*").partition(".")[0] == parts[0] or depth >= MAX_NESTING:
+                    return None
+                return self._collection_text(facts, caller, ".".join((read, *parts[1:])), depth + 1)
             if len(parts) == 1:
                 return (facts, declared, caller) if declared and not declared.startswith(ELEMENT_OF) else None
             if declared.startswith(ELEMENT_OF):

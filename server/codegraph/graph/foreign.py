@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, FileFacts, Unit
 from ..languages import BY_NAME
-from ..model.facts import ELEMENT_OF
+from ..model.facts import ELEMENT_OF, HOLDS
 from .rules import _segments, _top_level_split
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -428,7 +428,7 @@ class ForeignValues:
                     # an untyped parameter: known only when the body replaces it (`x = x or {}`)
                     return self._assigned_kind(facts, start, cur.end_byte, name, member=False, holes=holes)
                 declared = next((t for n, t in cur.local_types if n == name), None)
-                if declared and not declared.startswith(ELEMENT_OF):  # a loop variable's: the resolver's question
+                if declared and not declared.startswith((ELEMENT_OF, HOLDS)):  # a loop variable's, a held read's: the resolver's question
                     return self._type_kind(facts, cur, declared)
                 # a local of this scope: declared here (Python: assigned here)
                 if (

@@ -11,7 +11,7 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, MAX_RECEIVER, Call, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
@@ -74,7 +74,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     function (`@untyped`), gets "" (which one a call sees is a question of blocks, left unknown).
     `@local` names a body binds otherwise (Java's every local, typed or not) only when untyped.
     A loop's variable (`@element`) holds an element of the collection it walks (`@of`): recorded as
-    ELEMENT_OF + that expression's text, for the resolver to read its declared element type."""
+    ELEMENT_OF + that expression's text, for the resolver to read its declared element type; a local
+    initialised by a field read (`@holder`, `@held`: `conn := s.conn`) as HOLDS + the read."""
     callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in callables]
     found: dict[str, dict[str, str]] = {}
@@ -82,11 +83,11 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     unknown: dict[str, set[str]] = {}  # callable → names an anonymous function's untyped parameter binds
     for caps in matches:
         names, types = caps.get("name"), caps.get("type")
-        walked = None
+        walked = None  # a loop's walked collection, or a field read a local holds, with its mark
         if caps.get("element") and caps.get("of"):
-            names, walked = caps["element"], " ".join(text(caps["of"][0]).split())
-            if len(walked) > MAX_RECEIVER:
-                walked = ""
+            names, walked = caps["element"], ELEMENT_OF + " ".join(text(caps["of"][0]).split())
+        elif caps.get("holder") and caps.get("held"):
+            names, walked = caps["holder"], HOLDS + " ".join(text(caps["held"][0]).split())
         elif caps.get("local") or caps.get("untyped"):
             names, types = caps.get("local") or caps["untyped"], None
         elif not names or not types:
@@ -103,7 +104,7 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
         if types is None and walked is None:
             (unknown if caps.get("untyped") else untyped).setdefault(owner.id, set()).add(text(names[0]))
             continue
-        declared = _type_name(types[0]) if walked is None else ELEMENT_OF + walked if walked else ""
+        declared = _type_name(types[0]) if walked is None else walked if len(walked) <= MAX_RECEIVER else ""
         if declared in ("var", "let", "auto"):  # Java `var x = …` declares no type
             continue
         seen = found.setdefault(owner.id, {})

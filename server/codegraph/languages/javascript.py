@@ -773,6 +773,7 @@ _COMMON = dict(
 _TS_DECLARATIONS = """
 (for_in_statement left: (identifier) @element operator: "of" right: (_) @of)
 (variable_declarator name: (identifier) @name type: (type_annotation) @type)
+(variable_declarator name: (identifier) @holder !type value: (member_expression) @held)
 (arrow_function parameters: (formal_parameters [(required_parameter pattern: (identifier) @name type: (type_annotation) @type)
                                                 (optional_parameter pattern: (identifier) @name type: (type_annotation) @type)]))
 (function_expression parameters: (formal_parameters [(required_parameter pattern: (identifier) @name type: (type_annotation) @type)

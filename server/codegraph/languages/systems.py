@@ -66,6 +66,7 @@ def go_element(collection: str) -> str:
 
 
 GO_DECLARATIONS = """
+(short_var_declaration left: (expression_list . (identifier) @holder .) right: (expression_list . [(selector_expression) (unary_expression operand: (selector_expression))] @held .))
 (for_statement (range_clause left: (expression_list (_) (identifier) @element) right: (_) @of))
 (var_spec name: (identifier) @name type: (_) @type)
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
@@ -586,6 +587,7 @@ RUST = LanguageSpec(
     assignments="(let_declaration pattern: (_) @target value: (_) @value)",
     declarations="""
 (let_declaration pattern: (identifier) @name type: (_) @type)
+(let_declaration pattern: (identifier) @holder !type value: [(field_expression) (reference_expression value: (field_expression))] @held)
 (for_expression pattern: (identifier) @element value: (_) @of)
 """,
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
