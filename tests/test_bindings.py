@@ -425,6 +425,25 @@ def test_attribute_of_self_stays_unknown(tmp_path):
     assert target(index, "m.py", "start") is None
 
 
+def test_a_python_method_whose_parameter_list_opens_with_a_comment_binds_self(tmp_path):
+    """A type checker's comment after the `(` of a multi-line signature is the list's first node,
+    not the method's `self`: `self.m()` in that method stayed unknown."""
+    index = index_of(tmp_path, {"m.py": """
+        class Resource:
+            def url_for(  # type: ignore[override]
+                self,
+                *,
+                filename: str,
+            ) -> str:
+                return self._digest(filename)
+
+            @staticmethod
+            def _digest(name: str) -> str:
+                return name
+    """})
+    assert target(index, "m.py", "_digest") == "m.py::Resource._digest"
+
+
 def test_a_call_through_a_declared_field_binds_in_statically_typed_languages(tmp_path):
     index = index_of(tmp_path, {
         "go.mod": "module example.com/m\n",

@@ -67,7 +67,8 @@ def receiver_name(node: Node) -> str:
         if any(c.type == "decorator" and b"staticmethod" in c.text for c in parent.children):
             return ""
     params = node.child_by_field_name("parameters")
-    first = params.named_child(0) if params is not None and params.named_child_count else None
+    # a comment may open the list (`def url_for(  # type: ignore[override]` above `self,`)
+    first = next((p for p in named_children(params) if p.type != "comment"), None) if params is not None else None
     if first is None:
         return ""
     if first.type == "identifier":
