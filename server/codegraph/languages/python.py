@@ -143,9 +143,27 @@ def python_module(path: str) -> list[str]:
         parts = parts[:-1]
     names = [".".join(parts)] if parts else []
     for i, part in enumerate(parts[:-1]):
-        if part in ("src", "lib", "server", "python", "source"):
+        # a directory no import can name (`project-python/`, `pkg-core/`, `azure-storage-blob/`)
+        # is no package: what it holds is imported from it, an import root like `src/`
+        if part in _ROOTS or not part.isidentifier():
             names.append(".".join(parts[i + 1 :]))
     return [n for n in names if n]
+
+
+_ROOTS = ("src", "lib", "server", "python", "source")
+
+
+def python_module_rank(path: str, module: str) -> int:
+    """How many leading directories a module name drops from its file's path, a root no import
+    can name ranked after every conventional one: `lib/yaml/__init__.py` owns `yaml` before an
+    example's `examples/pygments-lexer/yaml.py`, `src/pkg/x.py` owns `pkg.x` before
+    `examples-app/pkg/x.py`."""
+    parts = path.rsplit(".", 1)[0].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    dropped = max(len(parts) - len(module.split(".")), 0)
+    above = parts[dropped - 1] if dropped else ""
+    return dropped + (1000 if above and above not in _ROOTS and not above.isidentifier() else 0)
 
 
 IO_MODULES = frozenset({
@@ -174,6 +192,7 @@ SPEC = LanguageSpec(
     module_system="python",
     import_path_strings=True,
     module_names=python_module,
+    module_rank=python_module_rank,
     import_binds="first",
     members=MEMBERS,
     call_protocol=("__call__",),
