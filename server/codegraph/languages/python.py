@@ -100,13 +100,42 @@ def _first_call(node: Node) -> Node | None:
     return None
 
 
+# Module-level code under a condition, a guard or a loop runs at import like the rest
+# (`if not PYPY: register(…)`, `try: x = load() except ImportError: x = fallback()`): the calls and
+# assignments its blocks hold are the module's statements, each on its own, so a definition kept
+# in such a block (`try: … except ImportError: def f(…)`) stays the module's own name.
+_GUARDED = ("if_statement", "try_statement", "with_statement", "for_statement")
+_CLAUSES = ("elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause")
+_MAX_GUARD_DEPTH = 4
+
+
+def _guarded_blocks(node: Node) -> list[Node]:
+    """The blocks a module-level compound statement holds, its clauses' too."""
+    out: list[Node] = []
+    for child in node.children:
+        if child.type == "block":
+            out.append(child)
+        elif child.type in _CLAUSES:
+            out.extend(_guarded_blocks(child))
+    return out
+
+
 def module_statements(root: Node) -> list[ModuleStatement]:
     out: list[ModuleStatement] = []
-    for child in root.children:
-        if child.type == "if_statement":
+    _statements_of(root.children, out, 0)
+    return out
+
+
+def _statements_of(children: list[Node], out: list[ModuleStatement], depth: int) -> None:
+    for child in children:
+        if child.type == "if_statement" and depth == 0:
             cond = text(child.child_by_field_name("condition"))
             if "__name__" in cond and "__main__" in cond:
                 out.append((child, "main_guard", "__main__"))
+                continue
+        if child.type in _GUARDED and depth < _MAX_GUARD_DEPTH:
+            for block in _guarded_blocks(child):
+                _statements_of(block.children, out, depth + 1)
         elif child.type in ("expression_statement", "call", "assignment"):
             call = _first_call(child)
             if call is None:
@@ -116,7 +145,6 @@ def module_statements(root: Node) -> list[ModuleStatement]:
                 out.append((child, "wiring", text(expr.child_by_field_name("left"))[:80]))
             else:
                 out.append((child, "registration", text(call.child_by_field_name("function"))[:80]))
-    return out
 
 
 MEMBERS = """
