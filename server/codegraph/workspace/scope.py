@@ -162,7 +162,7 @@ SECRET_DIRS = {".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker"}
 
 TEST_PATH = re.compile(
     # (a package's private test folders too: `_tests/`, `_testing/`)
-    r"(^|/)_?(tests?|__tests__|testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|"
+    r"(^|/)(_?tests?|__tests__|_?testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|"
     # a test-suite module, also one per area (`testsuite/`, `testsuite-http2/`, `test_suites/`)
     r"(^|/)test[-_]?suites?([-_][\w.-]+)?/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|"
     # test support kept outside test folders: `internal/testutil/`, `test-helpers/`, a module
