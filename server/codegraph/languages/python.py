@@ -120,6 +120,25 @@ def _guarded_blocks(node: Node) -> list[Node]:
     return out
 
 
+# A module-level dict whose entries are functions (`READERS = {"json": read_json, "csv": read_csv}`)
+# is a lookup table: code calls its entries by key (`READERS[kind](…)`), not by name.
+MIN_TABLE_ENTRIES = 2
+_ENTRY_VALUES = frozenset({"identifier", "attribute", "lambda"})
+
+
+def _table_name(node: Node) -> str:
+    """The name a module-level assignment of a lookup table binds, "" for any other statement."""
+    expr = _statement_expr(node)
+    if expr is None or expr.type != "assignment":
+        return ""
+    left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+    if left is None or right is None or left.type != "identifier" or right.type != "dictionary":
+        return ""
+    entries = sum(1 for pair in right.named_children
+                  if pair.type == "pair" and (v := pair.child_by_field_name("value")) is not None and v.type in _ENTRY_VALUES)
+    return text(left)[:80] if entries >= MIN_TABLE_ENTRIES else ""
+
+
 def module_statements(root: Node) -> list[ModuleStatement]:
     out: list[ModuleStatement] = []
     _statements_of(root.children, out, 0)
@@ -137,6 +156,10 @@ def _statements_of(children: list[Node], out: list[ModuleStatement], depth: int)
             for block in _guarded_blocks(child):
                 _statements_of(block.children, out, depth + 1)
         elif child.type in ("expression_statement", "call", "assignment"):
+            table = _table_name(child)
+            if table:
+                out.append((child, "table", table))
+                continue
             call = _first_call(child)
             if call is None:
                 continue
