@@ -425,6 +425,25 @@ def test_attribute_of_self_stays_unknown(tmp_path):
     assert target(index, "m.py", "start") is None
 
 
+def test_a_python_method_whose_parameter_list_opens_with_a_comment_binds_self(tmp_path):
+    """A type checker's comment after the `(` of a multi-line signature is the list's first node,
+    not the method's `self`: `self.m()` in that method stayed unknown."""
+    index = index_of(tmp_path, {"m.py": """
+        class Resource:
+            def url_for(  # type: ignore[override]
+                self,
+                *,
+                filename: str,
+            ) -> str:
+                return self._digest(filename)
+
+            @staticmethod
+            def _digest(name: str) -> str:
+                return name
+    """})
+    assert target(index, "m.py", "_digest") == "m.py::Resource._digest"
+
+
 def test_a_call_through_a_declared_field_binds_in_statically_typed_languages(tmp_path):
     index = index_of(tmp_path, {
         "go.mod": "module example.com/m\n",
@@ -1124,3 +1143,44 @@ def test_a_name_a_python_package_passes_on_resolves_to_its_definition(tmp_path):
     assert target(index, "app.py", "send") == "pkg/client.py::Client.send"
     assert target(index, "app.py", "_hidden") is None
     assert target(index, "app.py", "_explicit") == "pkg/api.py::_explicit"
+
+
+def test_a_python_package_below_a_directory_no_import_can_name_resolves_from_there(tmp_path):
+    """A directory whose name is no identifier (`project-python/`, `pkg-core/`) is no package: a
+    monorepo keeps a project below it as an import root, like `src/`; its imports stayed unknown."""
+    index = index_of(tmp_path, {
+        "project-python/pkg/__init__.py": "",
+        "project-python/pkg/core.py": """
+            def run():
+                return 1
+        """,
+        "project-python/tests/common.py": """
+            from pkg.core import run
+
+            def check():
+                return run()
+        """,
+    })
+    assert target(index, "project-python/tests/common.py", "run") == "project-python/pkg/core.py::run"
+
+
+def test_a_module_below_a_directory_no_import_can_name_never_takes_a_conventional_roots_name(tmp_path):
+    """An example beside a library (`examples/lexer-plugin/yaml.py`) names itself like the library's
+    package below `lib/`: the library keeps the name, however the paths sort."""
+    index = index_of(tmp_path, {
+        "lib/yaml/__init__.py": """
+            def load(s):
+                return s
+        """,
+        "examples/lexer-plugin/yaml.py": """
+            def load(s):
+                return s
+        """,
+        "lib/app.py": """
+            import yaml
+
+            def main():
+                return yaml.load(1)
+        """,
+    })
+    assert target(index, "lib/app.py", "load") == "lib/yaml/__init__.py::load"

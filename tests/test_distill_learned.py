@@ -201,6 +201,9 @@ def test_test_support_by_compound_name_and_inline_tests_are_not_architecture() -
     assert non_architecture("lib-fakefs/src/main/kotlin/Fs.kt")
     assert non_architecture("tally-fakeclock/src/lib.rs") and non_architecture("stubhttpserver/src/Server.java")
     assert not non_architecture("mockito/src/main/java/Mocks.java") and not non_architecture("stubborn/core.py")
+    # a dummy server the tests run against, beside a src layout (`dummyserver/`), a mock one spelled apart
+    assert non_architecture("dummyserver/server.py") and non_architecture("mock_server/app.py")
+    assert not non_architecture("lib/multiprocessing/dummy/connection.py")
     index, model = _units("rs-inline-tests")
     cands = features.candidates(index, model, {}, [])
     row = {uid: dict(zip(features.NAMES, r)) for uid, r in zip(cands.uids, cands.rows)}

@@ -545,3 +545,44 @@ def test_rust_macro_rules_definitions_are_units():
     assert {"ready", "gated", "spawn", "poll"} <= set(units) and "poll.local" not in units
     assert (units["ready"].start_line, units["ready"].end_line) == (1, 4)
     assert [c.name for c in facts.calls] == ["step"]
+
+
+PY_GUARDED = """\
+import sys
+
+def register(name):
+    return name
+
+def fallback():
+    return None
+
+if not hasattr(sys, "pypy_version_info"):
+    register("ctypes")
+try:
+    import json
+except ImportError:
+    json = fallback()
+    def loads(s):
+        return s
+for name in ("a", "b"):
+    register(name)
+if __name__ == "__main__":
+    register("main")
+"""
+
+
+def test_python_calls_under_a_module_level_guard_are_module_statements():
+    """Module-level code under `if`, `try`, `with` or `for` runs at import like the rest: its calls
+    had no unit to come from (a plugin's `if not PYPY: register(…)`); a definition in such a block
+    stays the module's own name, and a main guard stays one statement."""
+    from codegraph.index.extract import extract_source
+
+    facts, _, _ = extract_source("m.py", "python", PY_GUARDED.encode())
+    statements = {u.qualname: u.stmt_kind for u in facts.units if u.kind == "statement"}
+    assert statements == {"<registration@10>": "registration", "<wiring@14>": "wiring",
+                          "<registration@18>": "registration", "<main_guard@19>": "main_guard"}
+    callers = {(c.line, c.name): c.caller for c in facts.calls}
+    assert callers[(10, "register")] == "m.py::<registration@10>"
+    assert callers[(14, "fallback")] == "m.py::<wiring@14>"
+    assert callers[(20, "register")] == "m.py::<main_guard@19>"
+    assert next(u for u in facts.units if u.name == "loads").parent is None

@@ -231,3 +231,23 @@ def test_a_method_of_an_anonymous_class_held_by_a_field_reaches_the_outer_classs
     graph = likely_graph(idx)
     # two overloads, one of them taking one argument: the outer class's method, proven
     assert ("Outer.java::Outer.build", "resolved") in [(e.dst, e.rule) for e in graph.out("Outer.java::Outer.FACTORY.create")]
+
+
+def test_a_python_function_reading_a_lookup_table_of_its_module_may_run_its_entries(tmp_path):
+    """A module-level dict of functions (`READERS = {"json": read_json, …}`) is a lookup table, as a
+    JavaScript object of functions is: `READERS[kind](s)` leads to the table and on to its entries;
+    a dict of plain values is no table."""
+    (tmp_path / "m.py").write_text(
+        "def read_json(s):\n    return s\n\n"
+        "def read_csv(s):\n    return s\n\n"
+        'READERS = {"json": read_json, "csv": read_csv}\n'
+        'LIMITS = {"json": 1, "csv": 2}\n\n'
+        "def read(kind, s):\n    return READERS[kind](s[: LIMITS[kind]])\n"
+    )
+    idx = RootIndex(tmp_path, use_cache=False)
+    idx.build()
+    tables = [u for u in idx.files["m.py"].units if u.kind == "statement" and u.stmt_kind == "table"]
+    assert [u.name for u in tables] == ["READERS"]
+    graph = likely_graph(idx)
+    assert _edge(graph, "m.py::read", tables[0].id).rule == "table-lookup"
+    assert {e.dst for e in graph.out(tables[0].id)} >= {"m.py::read_json", "m.py::read_csv"}

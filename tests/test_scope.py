@@ -527,6 +527,9 @@ def test_cli_index_json_lists_skipped_paths_with_reasons(root):
     # test-suite modules: one, or one per area, with test code in their main source set
     "testsuite/src/main/java/io/lib/testsuite/SocketEchoCase.java", "testsuite-http2/src/main/java/Case.java",
     "storage/driver/testsuites/testsuites.go",
+    # a package's private test folders, and a library's pytest plugin beside its modules
+    "src/lib/_tests/test_sync.py", "src/lib/_core/_tests/tutil.py", "lib/_testing/asserters.py",
+    "lib/pytest_plugin.py", "src/_lib_pytestplugin.py", "lib/contrib/pytest.py",
 ])
 def test_conventional_test_module_files_are_tests(path):
     from codegraph.workspace.scope import is_test_path
@@ -536,7 +539,9 @@ def test_conventional_test_module_files_are_tests(path):
 
 @pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs", "core/src/commonMain/kotlin/app/Loader.kt",
                                   "contest-utils/score.py", "latest_support/feed.go", "src/attestkit/sign.rs",
-                                  "suites/report.py", "lib/testsuiteparser/parse.go"])
+                                  "suites/report.py", "lib/testsuiteparser/parse.go",
+                                  # the test runner's own source is no test support
+                                  "src/_pytest/python.py", "src/pytest/__init__.py", "src/lib/_testbed.py"])
 def test_names_that_only_contain_test_are_not_tests(path):
     from codegraph.workspace.scope import is_test_path
 

@@ -199,27 +199,29 @@ class ResolverIndexes:
         owners = self._module_owners.get(spec.module_system)
         if owners is not None:
             for mod in spec.module_names(facts.path):
-                self._unclaim(owners, spec.module_system, mod, facts.path)
+                self._unclaim(owners, spec, mod, facts.path)
         if spec.module_system == "directory":
             self.go_dirs[posixpath.dirname(facts.path)].discard(facts.path)
         for name in _observed_names(facts):
             self.refs[name].discard(facts.path)
 
-    def _claim(self, owners: dict[str, str], system: str, module: str, path: str) -> None:
-        self._claims[(system, module)].add(path)
-        if owners.get(module, path) >= path:  # the first path in order, whatever order files arrive in
+    def _claim(self, owners: dict[str, str], spec: LanguageSpec, module: str, path: str) -> None:
+        self._claims[(spec.module_system, module)].add(path)
+        held = owners.get(module)
+        # the firmest claim, then the first path in order, whatever order files arrive in
+        if held is None or (spec.module_rank(held, module), held) >= (spec.module_rank(path, module), path):
             owners[module] = path
 
-    def _unclaim(self, owners: dict[str, str], system: str, module: str, path: str) -> None:
-        claims = self._claims.get((system, module))
+    def _unclaim(self, owners: dict[str, str], spec: LanguageSpec, module: str, path: str) -> None:
+        claims = self._claims.get((spec.module_system, module))
         if claims is None:
             return
         claims.discard(path)
         if not claims:
-            del self._claims[(system, module)]
+            del self._claims[(spec.module_system, module)]
             owners.pop(module, None)
         elif owners.get(module) == path:
-            owners[module] = min(claims)
+            owners[module] = min(claims, key=lambda p: (spec.module_rank(p, module), p))
 
     @staticmethod
     def _bound_name(facts: FileFacts, imp) -> str:
@@ -264,7 +266,7 @@ class ResolverIndexes:
         owners = self._module_owners.get(spec.module_system)
         if owners is not None:
             for mod in spec.module_names(facts.path):
-                self._claim(owners, spec.module_system, mod, facts.path)
+                self._claim(owners, spec, mod, facts.path)
         if spec.module_system == "directory":
             self.go_dirs[posixpath.dirname(facts.path)].add(facts.path)
         for name in _observed_names(facts):

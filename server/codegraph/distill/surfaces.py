@@ -33,9 +33,9 @@ NON_ARCH_DIRS = frozenset({
 # ...and such a directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`
 DOCS_WITH_QUALIFIER = re.compile(r"^[_.]?(docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*$", re.I)
 # Test source sets and test-support modules: `fooTest`, `test-utils`, `lib-mock`, `lib-fakeclock` (a compound word
-# beginning with fake/mock/stub after a separator), `mocks`, a fake or mock server.
+# beginning with fake/mock/stub after a separator), `mocks`, a fake, mock or dummy server.
 TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing)$|[-_](mock|fake|stub)[a-z0-9]*$|"
-                             r"^(mocks?|fakes?|stubs?)$|^(mock|fake|stub)[a-z]*server$")
+                             r"^(mocks?|fakes?|stubs?)$|^(mock|fake|stub|dummy)[-_]?[a-z]*servers?$")
 BUILD_FILES = re.compile(
     r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
     r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"

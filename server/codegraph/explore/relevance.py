@@ -430,8 +430,9 @@ _PLATFORM_VARIANT = re.compile(
 )
 
 
-# Test support shipped beside the library: a harness, mocks, fakes, a `testing` module.
-TEST_SUPPORT_DIR = re.compile(r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|(?:[\w.]+[-_.])?testers?)(?:/|$)", re.I)
+# Test support shipped beside the library: a harness, mocks, fakes, a `testing` module, a dummy
+# server the tests run against (`dummyserver/`, as the file names' `dummy` already said).
+TEST_SUPPORT_DIR = re.compile(r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|dummy[-_]?servers?|(?:[\w.]+[-_.])?testers?)(?:/|$)", re.I)
 TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util))s?(?:[_.-]|$)", re.I)
 
 

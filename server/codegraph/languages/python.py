@@ -67,7 +67,8 @@ def receiver_name(node: Node) -> str:
         if any(c.type == "decorator" and b"staticmethod" in c.text for c in parent.children):
             return ""
     params = node.child_by_field_name("parameters")
-    first = params.named_child(0) if params is not None and params.named_child_count else None
+    # a comment may open the list (`def url_for(  # type: ignore[override]` above `self,`)
+    first = next((p for p in named_children(params) if p.type != "comment"), None) if params is not None else None
     if first is None:
         return ""
     if first.type == "identifier":
@@ -99,14 +100,66 @@ def _first_call(node: Node) -> Node | None:
     return None
 
 
+# Module-level code under a condition, a guard or a loop runs at import like the rest
+# (`if not PYPY: register(…)`, `try: x = load() except ImportError: x = fallback()`): the calls and
+# assignments its blocks hold are the module's statements, each on its own, so a definition kept
+# in such a block (`try: … except ImportError: def f(…)`) stays the module's own name.
+_GUARDED = ("if_statement", "try_statement", "with_statement", "for_statement")
+_CLAUSES = ("elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause")
+_MAX_GUARD_DEPTH = 4
+
+
+def _guarded_blocks(node: Node) -> list[Node]:
+    """The blocks a module-level compound statement holds, its clauses' too."""
+    out: list[Node] = []
+    for child in node.children:
+        if child.type == "block":
+            out.append(child)
+        elif child.type in _CLAUSES:
+            out.extend(_guarded_blocks(child))
+    return out
+
+
+# A module-level dict whose entries are functions (`READERS = {"json": read_json, "csv": read_csv}`)
+# is a lookup table: code calls its entries by key (`READERS[kind](…)`), not by name.
+MIN_TABLE_ENTRIES = 2
+_ENTRY_VALUES = frozenset({"identifier", "attribute", "lambda"})
+
+
+def _table_name(node: Node) -> str:
+    """The name a module-level assignment of a lookup table binds, "" for any other statement."""
+    expr = _statement_expr(node)
+    if expr is None or expr.type != "assignment":
+        return ""
+    left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
+    if left is None or right is None or left.type != "identifier" or right.type != "dictionary":
+        return ""
+    entries = sum(1 for pair in right.named_children
+                  if pair.type == "pair" and (v := pair.child_by_field_name("value")) is not None and v.type in _ENTRY_VALUES)
+    return text(left)[:80] if entries >= MIN_TABLE_ENTRIES else ""
+
+
 def module_statements(root: Node) -> list[ModuleStatement]:
     out: list[ModuleStatement] = []
-    for child in root.children:
-        if child.type == "if_statement":
+    _statements_of(root.children, out, 0)
+    return out
+
+
+def _statements_of(children: list[Node], out: list[ModuleStatement], depth: int) -> None:
+    for child in children:
+        if child.type == "if_statement" and depth == 0:
             cond = text(child.child_by_field_name("condition"))
             if "__name__" in cond and "__main__" in cond:
                 out.append((child, "main_guard", "__main__"))
+                continue
+        if child.type in _GUARDED and depth < _MAX_GUARD_DEPTH:
+            for block in _guarded_blocks(child):
+                _statements_of(block.children, out, depth + 1)
         elif child.type in ("expression_statement", "call", "assignment"):
+            table = _table_name(child)
+            if table:
+                out.append((child, "table", table))
+                continue
             call = _first_call(child)
             if call is None:
                 continue
@@ -115,7 +168,6 @@ def module_statements(root: Node) -> list[ModuleStatement]:
                 out.append((child, "wiring", text(expr.child_by_field_name("left"))[:80]))
             else:
                 out.append((child, "registration", text(call.child_by_field_name("function"))[:80]))
-    return out
 
 
 MEMBERS = """
@@ -142,9 +194,27 @@ def python_module(path: str) -> list[str]:
         parts = parts[:-1]
     names = [".".join(parts)] if parts else []
     for i, part in enumerate(parts[:-1]):
-        if part in ("src", "lib", "server", "python", "source"):
+        # a directory no import can name (`project-python/`, `pkg-core/`, `azure-storage-blob/`)
+        # is no package: what it holds is imported from it, an import root like `src/`
+        if part in _ROOTS or not part.isidentifier():
             names.append(".".join(parts[i + 1 :]))
     return [n for n in names if n]
+
+
+_ROOTS = ("src", "lib", "server", "python", "source")
+
+
+def python_module_rank(path: str, module: str) -> int:
+    """How many leading directories a module name drops from its file's path, a root no import
+    can name ranked after every conventional one: `lib/yaml/__init__.py` owns `yaml` before an
+    example's `examples/pygments-lexer/yaml.py`, `src/pkg/x.py` owns `pkg.x` before
+    `examples-app/pkg/x.py`."""
+    parts = path.rsplit(".", 1)[0].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    dropped = max(len(parts) - len(module.split(".")), 0)
+    above = parts[dropped - 1] if dropped else ""
+    return dropped + (1000 if above and above not in _ROOTS and not above.isidentifier() else 0)
 
 
 IO_MODULES = frozenset({
@@ -187,6 +257,7 @@ SPEC = LanguageSpec(
     module_system="python",
     import_path_strings=True,
     module_names=python_module,
+    module_rank=python_module_rank,
     import_binds="first",
     members=MEMBERS,
     call_protocol=("__call__",),

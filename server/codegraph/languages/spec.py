@@ -273,6 +273,9 @@ class LanguageSpec:
     # (file path) -> the module names other files import it by (Python: every dotted name,
     # src-layout roots included; Rust: its crate path)
     module_names: Callable[[str], list[str]] = lambda path: []
+    # (file path, one of its module names) -> how firmly the path names it: of two files claiming
+    # one module name, the lower rank owns it (the first path in order breaks a tie)
+    module_rank: Callable[[str, str], int] = lambda path, module: 0
     # (importer's directory joined with a relative import) -> the files it may mean, in order
     import_candidates: Callable[[str], list[str]] = lambda base: [base]
     # Top-level names files share without an import: "directory" (Go packages), "declared"

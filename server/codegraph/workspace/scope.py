@@ -161,14 +161,18 @@ SECRET_NAME = re.compile(
 SECRET_DIRS = {".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker"}
 
 TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|"
+    # (a package's private test folders too: `_tests/`, `_testing/`)
+    r"(^|/)(_?tests?|__tests__|_?testing|spec|specs|e2e|fixtures?|__fixtures__|testdata|__mocks__)/|"
     # a test-suite module, also one per area (`testsuite/`, `testsuite-http2/`, `test_suites/`)
     r"(^|/)test[-_]?suites?([-_][\w.-]+)?/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|"
     # test support kept outside test folders: `internal/testutil/`, `test-helpers/`, a module
     # `okio-testing-support/`, Gradle's `src/testFixtures/`
     r"(^|/)([\w.]+[-_])?test(ing)?[-_]?(helpers?|utils?|support|kit|harness|fixtures)/|(^|/)src/testFixtures/|"
     r"\.(test|spec)\.[jt]sx?$|(^|/)src/test/|(^|/)src/[a-z]\w*Test/|Tests?\.(java|kt)$|(^|/)conftest\.py$|"
-    r"(^|/)tests?\.rs$|(^|/)tests\.py$"  # Rust's `#[cfg(test)] mod tests;` file, Django's app tests
+    r"(^|/)tests?\.rs$|(^|/)tests\.py$|"  # Rust's `#[cfg(test)] mod tests;` file, Django's app tests
+    # a library's pytest plugin, loaded only by pytest for its users' tests: `pytest_plugin.py`,
+    # `_pkg_pytestplugin.py`, `contrib/pytest.py`
+    r"(^|/)\w*pytest_?plugin\.py$|(^|/)pytest\.py$"
 )
 
 
