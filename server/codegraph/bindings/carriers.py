@@ -73,7 +73,7 @@ class Carriers:
         `Self` names there."""
         found = self._resolve_type_text(facts, text, scope)
         carriers = spec_of(facts).carriers
-        if found is not None or not carriers or "<" not in text:
+        if not carriers or "<" not in text or (found is not None and not self._stands_in(found, carriers)):
             return found
         layers: list[str] = []
         while len(layers) < MAX_LAYERS:
@@ -84,11 +84,16 @@ class Carriers:
             layers.append(carrier.name)
             text = split[1]
         if not layers:
-            return None
+            return found
         inner = self_type if text == "Self" else self._resolve_type_text(facts, text, scope)
         if not isinstance(inner, Unit) or not inner.is_type or inner.kind == "impl":
-            return None
+            return found
         return (CARRIED, _SEP.join((*layers, inner.id)))
+
+    def _stands_in(self, t: Unit, carriers: tuple[Carrier, ...]) -> bool:
+        """Whether a project type named like a carrier only stands for it: a crate's own alias
+        (`pub type Result<T> = std::result::Result<T, Error>;`) has no field or member of its own."""
+        return _named(carriers, t.name) is not None and not t.attrs and not self.members_of(t)
 
     def _carried_member(self, where: str, name: str, args: int = -1) -> Unit | None:
         """The target of a call `name` on a carried value: none when the outermost carrier defines
