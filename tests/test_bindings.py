@@ -468,13 +468,13 @@ def test_a_java_field_used_without_this_binds_unless_a_local_shadows_it(tmp_path
         "src/a/App.java": "package a;\n\nimport java.util.List;\n\npublic class App {\n    private Store store;\n\n"
                           "    void run() {\n        store.save();\n"
                           "        new Runnable() {\n            public void run() { store.save(); }\n        };\n    }\n\n"
-                          "    void each(List<Store> xs) {\n        xs.forEach(store -> store.save());\n    }\n\n"
+                          "    void each(List<Object> xs) {\n        xs.forEach(store -> store.save());\n    }\n\n"
                           "    void other() {\n        var store = make();\n        store.save();\n    }\n\n"
                           "    Object make() { return null; }\n}\n",
     })
     assert target(index, "src/a/App.java", "save", 0) == "src/a/Store.java::Store.save"
     assert target(index, "src/a/App.java", "save", 1) == "src/a/Store.java::Store.save"  # the outer class's field
-    assert target(index, "src/a/App.java", "save", 2) is None  # the lambda's parameter
+    assert target(index, "src/a/App.java", "save", 2) is None  # the lambda's parameter (an `Object` element), not the field
     assert target(index, "src/a/App.java", "save", 3) is None  # a `var` local
 
 

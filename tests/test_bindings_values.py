@@ -292,3 +292,84 @@ def test_a_local_initialised_by_a_field_read_holds_what_the_read_denotes(tmp_pat
     assert target(index, "server.go", "Decode", 0) == target(index, "server.go", "Decode", 1) == "server.go::Codec.Decode"
     assert target(index, "src/lib.rs", "decode") == "src/lib.rs::Codec.decode"
     assert target(index, "app.ts", "route") == "app.ts::Router.route"
+
+
+def test_a_callback_over_a_collection_receives_its_elements(tmp_path):
+    """`this.steps.forEach((s) => s.run())`, Rust's `self.steps.iter().any(|t| t.run())`, Java's
+    `steps.forEach(s -> s.run())` and `steps.stream().filter(t -> t.run())`: the callback's first
+    parameter is an element. Another untyped parameter of the same name elsewhere stays unknown."""
+    index = index_of(tmp_path, {
+        "a.ts": """
+            export class Step { run(): boolean { return true; } }
+            export class Chain {
+              steps: Step[] = [];
+              go(more: Array<Step>): void {
+                this.steps.forEach((s) => s.run());
+                more.filter(m => m.run());
+                const f = (x) => x.run();
+              }
+            }
+        """,
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            pub struct Step;
+            impl Step { pub fn run(&self) -> bool { true } }
+            pub struct Chain { steps: Vec<Step> }
+            impl Chain {
+                pub fn go(&self) -> bool {
+                    self.steps.iter().for_each(|s| { s.run(); });
+                    self.steps.iter().any(|t| t.run())
+                }
+            }
+        """,
+        "src/a/Chain.java": """
+            package a;
+            import java.util.List;
+            class Step { boolean run() { return true; } }
+            class Chain {
+              List<Step> steps;
+              void go() { steps.forEach(s -> s.run()); steps.stream().filter((t) -> t.run()); }
+            }
+        """,
+    })
+    assert target(index, "a.ts", "run", 0) == target(index, "a.ts", "run", 1) == "a.ts::Step.run"
+    assert target(index, "a.ts", "run", 2) is None  # `(x) => x.run()`: an untyped parameter
+    assert target(index, "src/lib.rs", "run", 0) == target(index, "src/lib.rs", "run", 1) == "src/lib.rs::Step.run"
+    java = "src/a/Chain.java"
+    assert target(index, java, "run", 0) == target(index, java, "run", 1) == "src/a/Chain.java::Step.run"
+
+
+def test_a_variable_walking_or_holding_itself_ends_unknown(tmp_path):
+    """`xs.iter().map(|xs| xs.run())` and two locals reading each other: the walk's and the read's
+    own name is their question, and resolving them ends (it once recursed without end)."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            pub struct Step;
+            impl Step { pub fn run(&self) -> bool { true } }
+            pub struct Chain { steps: Vec<Step> }
+            impl Chain {
+                pub fn make(&self) -> Chain { Chain { steps: vec![] } }
+                pub fn go(&self) -> bool {
+                    let xs = self.make();
+                    xs.steps.iter().any(|xs| xs.run())
+                }
+            }
+        """,
+        "a.go": """
+            package m
+
+            type Node struct{ next *Node }
+
+            func (n *Node) Walk() {}
+
+            func loop() {
+                a := b.next
+                b := a.next
+                a.Walk()
+            }
+        """,
+        "go.mod": "module example.com/m\ngo 1.20\n",
+    })
+    assert target(index, "src/lib.rs", "run") is None
+    assert target(index, "a.go", "Walk") is None

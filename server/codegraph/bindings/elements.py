@@ -18,6 +18,16 @@ MAX_NESTING = 3  # loops over a loop variable's field (`for row in rows: for cel
 _SELF_WORDS = frozenset({"self", "this", "Self"})
 
 
+def _head(expr: str) -> str:
+    """The name an expression starts from: `&mut self.codec` → `self`, `xs.iter()` → `xs`."""
+    expr = expr.strip().lstrip("&*").strip()
+    expr = expr[4:].lstrip() if expr.startswith("mut ") else expr
+    end = 0
+    while end < len(expr) and (expr[end].isalnum() or expr[end] == "_"):
+        end += 1
+    return expr[:end]
+
+
 class Elements:
     """Typing loop variables by the declared type of what they walk, and locals by the field read
     they are initialised by, for the Resolver (a mixin)."""
@@ -29,7 +39,7 @@ class Elements:
         of the local itself, `node := node.next`, is its own question: unknown)."""
         head = read.lstrip("&*").strip()
         head = head[4:] if head.startswith("mut ") else head
-        if head.partition(".")[0] == local or self._holding >= MAX_NESTING:
+        if _head(head) == local or self._holding >= MAX_NESTING:
             return None
         self._holding += 1
         try:
@@ -37,9 +47,17 @@ class Elements:
         finally:
             self._holding -= 1
 
-    def _element_of(self, facts: FileFacts, caller: Unit | None, walked: str, depth: int = 0) -> Unit | tuple[str, str] | None:
-        """The value a loop variable holds when its loop walks the expression `walked`."""
-        found = self._collection_text(facts, caller, walked, depth)
+    def _element_of(self, facts: FileFacts, caller: Unit | None, walked: str, depth: int = 0,
+                    local: str = "") -> Unit | tuple[str, str] | None:
+        """The value a loop variable (`local`) holds when its loop walks the expression `walked` (a
+        walk of the variable itself, `xs.iter().map(|xs| …)`, is its own question: unknown)."""
+        if _head(walked) == local or self._holding >= MAX_NESTING:
+            return None
+        self._holding += 1
+        try:
+            found = self._collection_text(facts, caller, walked, depth)
+        finally:
+            self._holding -= 1
         if found is None:
             return None
         where, written, scope = found
@@ -62,6 +80,9 @@ class Elements:
         if not parts or not all(p.isidentifier() for p in parts):
             return None
         method, owner = self._enclosing_type(caller)
+        if (owner is not None and parts[0] not in _SELF_WORDS and not self._declared_type(caller, parts[0], elements=True)
+                and self._implicit_field(facts, caller, parts[0]) is not None):
+            parts = ["this", *parts]  # Java's bare field (`steps.forEach(…)`): a field of `this`
         if parts[0] in _SELF_WORDS or (method is not None and parts[0] == method.receiver):
             if len(parts) < 2 or owner is None:
                 return None
@@ -70,13 +91,13 @@ class Elements:
             declared = self._declared_type(caller, parts[0], elements=True)
             if declared.startswith(HOLDS):  # `handlers := c.handlers` then `range handlers`
                 read = declared[len(HOLDS):]
-                if read.lstrip("&*").partition(".")[0] == parts[0] or depth >= MAX_NESTING:
+                if _head(read) == parts[0] or depth >= MAX_NESTING:
                     return None
                 return self._collection_text(facts, caller, ".".join((read, *parts[1:])), depth + 1)
             if len(parts) == 1:
                 return (facts, declared, caller) if declared and not declared.startswith(ELEMENT_OF) else None
             if declared.startswith(ELEMENT_OF):
-                head = self._element_of(facts, caller, declared[len(ELEMENT_OF):], depth + 1) if depth < MAX_NESTING else None
+                head = self._element_of(facts, caller, declared[len(ELEMENT_OF):], depth + 1, parts[0]) if depth < MAX_NESTING else None
             else:
                 head = self._value_type(facts, declared, caller) if declared else None
         for part in parts[1:-1]:

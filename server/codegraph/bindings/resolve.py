@@ -444,7 +444,7 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, Carriers, Elements, Res
                 return head
         declared = self._declared_type(caller, parts[0], elements=True)
         if declared.startswith(ELEMENT_OF):  # a loop's variable: an element of what it walks
-            head = self._element_of(facts, caller, declared[len(ELEMENT_OF):])
+            head = self._element_of(facts, caller, declared[len(ELEMENT_OF):], local=parts[0])
         elif declared.startswith(HOLDS):  # `conn := s.conn`: what the read it was initialised by denotes
             head = self._held(facts, caller, parts[0], declared[len(HOLDS):])
         elif declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)

@@ -81,6 +81,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     found: dict[str, dict[str, str]] = {}
     untyped: dict[str, set[str]] = {}  # callable → names it binds without a type (`@local` captures)
     unknown: dict[str, set[str]] = {}  # callable → names an anonymous function's untyped parameter binds
+    # a callback's parameter an element capture types (`xs.forEach((x) => …)`) is no untyped one there
+    elements = {caps["element"][0].start_byte for caps in matches if caps.get("element") and caps.get("of")}
     for caps in matches:
         names, types = caps.get("name"), caps.get("type")
         walked = None  # a loop's walked collection, or a field read a local holds, with its mark
@@ -90,6 +92,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
             names, walked = caps["holder"], HOLDS + " ".join(text(caps["held"][0]).split())
         elif caps.get("local") or caps.get("untyped"):
             names, types = caps.get("local") or caps["untyped"], None
+            if names[0].start_byte in elements:
+                continue
         elif not names or not types:
             continue
         at = names[0].start_byte

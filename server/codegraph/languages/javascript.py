@@ -771,6 +771,11 @@ _COMMON = dict(
 # their untyped parameters are locals too (the same name typed elsewhere in the callable is
 # then unknown)
 _TS_DECLARATIONS = """
+(call_expression function: (member_expression object: (_) @of property: (property_identifier) @_each)
+                 arguments: (arguments . [(arrow_function parameter: (identifier) @element)
+                                          (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @element !type)))
+                                          (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @element !type)))])
+                 (#match? @_each "^(forEach|map|filter|some|every|find|findIndex|findLast|findLastIndex|flatMap)$"))
 (for_in_statement left: (identifier) @element operator: "of" right: (_) @of)
 (variable_declarator name: (identifier) @name type: (type_annotation) @type)
 (variable_declarator name: (identifier) @holder !type value: (member_expression) @held)

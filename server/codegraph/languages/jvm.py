@@ -117,12 +117,29 @@ def kotlin_main(u, facts, top: bool, signature) -> str:
     return "top-level `fun main`" if top else java_main(u, facts, top, signature)
 
 
+_JAVA_SEQUENCES = frozenset({"List", "ArrayList", "LinkedList", "Collection", "Set", "HashSet", "LinkedHashSet", "TreeSet",
+                             "SortedSet", "Iterable", "Queue", "Deque", "ArrayDeque", "Stream", "CopyOnWriteArrayList"})
+
+
+def java_element(collection: str) -> str:
+    """What a lambda over x's elements (`x.forEach(h -> …)`, `x.stream().map(h -> …)`) receives:
+    `List<Step>`, `Step[]`, `Set<? extends Step>` → `Step`."""
+    t = collection.strip()
+    if t.endswith("[]"):
+        return t[:-2].strip()
+    args = type_arguments(t, _JAVA_SEQUENCES)
+    arg = args[0] if len(args) == 1 else ""
+    return arg[len("? extends "):].strip() if arg.startswith("? extends ") else "" if arg.startswith("?") else arg
+
+
 # Java's carriers (spec.carriers): an `Optional` hands its value over by `get` and the `orElse` family
 _OPTIONAL_UNWRAPS = frozenset({"get", "orElse", "orElseGet", "orElseThrow"})
 JAVA_CARRIERS = (Carrier("Optional", _OPTIONAL_UNWRAPS | frozenset({
     "isPresent", "isEmpty", "ifPresent", "ifPresentOrElse", "map", "flatMap", "filter", "or", "stream", "equals",
     "hashCode", "toString"}), _OPTIONAL_UNWRAPS, frozenset({"filter", "or"})),)
 JAVA = LanguageSpec(
+    element_type=java_element,
+    element_adapters=(".stream()", ".parallelStream()"),
     declared_fields=True,
     carriers=JAVA_CARRIERS,
     boundary_nodes=(("try_statement", 2), ("try_with_resources_statement", 2), ("throw_statement", 3)),
@@ -146,6 +163,9 @@ JAVA = LanguageSpec(
 (local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name))
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
 (enhanced_for_statement type: (_) @type name: (identifier) @name)
+(method_invocation object: (_) @of name: (identifier) @_each
+                   arguments: (argument_list . (lambda_expression parameters: [(identifier) @element (inferred_parameters . (identifier) @element)]))
+                   (#match? @_each "^(forEach|map|filter|anyMatch|allMatch|noneMatch|flatMap|peek|removeIf)$"))
 (enhanced_for_statement name: (identifier) @local)
 (resource name: (identifier) @local)
 (catch_formal_parameter name: (identifier) @local)
