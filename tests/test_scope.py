@@ -534,6 +534,28 @@ def test_conventional_test_module_files_are_tests(path):
     assert is_test_path(path)
 
 
+@pytest.mark.parametrize("path", [
+    "okhttp-tests/src/main/java/okhttp3/AutobahnTester.java", "platform-tooling-support-tests/src/main/java/support/Helper.java",
+    "server-it/src/main/java/org/lib/system/InstanceManager.java", "plugin/src/it/simple-project/src/main/java/Demo.java",
+    "crates/ui_tests/src/lib.rs",
+])
+def test_a_build_modules_named_for_its_tests_are_tests(path):
+    """A module a build names `<lib>-tests` or `<lib>-it` keeps its harness in its main source set (an
+    integration-test launcher, a TLS check), and the Maven invoker plugin runs the projects in `src/it/`:
+    test code, like `testsuite/`."""
+    from codegraph.workspace.scope import is_test_path
+
+    assert is_test_path(path)
+
+
+@pytest.mark.parametrize("path", ["src/features/ab-tests/Variant.tsx", "lib/edit-it.js", "src/it/messages.json", "commit/src/main.rs",
+                                  "credit/src/lib.rs"])
+def test_a_word_ending_in_tests_or_it_outside_a_module_is_not_a_test(path):
+    from codegraph.workspace.scope import is_test_path
+
+    assert not is_test_path(path)
+
+
 @pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs", "core/src/commonMain/kotlin/app/Loader.kt",
                                   "contest-utils/score.py", "latest_support/feed.go", "src/attestkit/sign.rs",
                                   "suites/report.py", "lib/testsuiteparser/parse.go"])

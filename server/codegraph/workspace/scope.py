@@ -168,7 +168,20 @@ TEST_PATH = re.compile(
     # `okio-testing-support/`, Gradle's `src/testFixtures/`
     r"(^|/)([\w.]+[-_])?test(ing)?[-_]?(helpers?|utils?|support|kit|harness|fixtures)/|(^|/)src/testFixtures/|"
     r"\.(test|spec)\.[jt]sx?$|(^|/)src/test/|(^|/)src/[a-z]\w*Test/|Tests?\.(java|kt)$|(^|/)conftest\.py$|"
-    r"(^|/)tests?\.rs$|(^|/)tests\.py$"  # Rust's `#[cfg(test)] mod tests;` file, Django's app tests
+    r"(^|/)tests?\.rs$|(^|/)tests\.py$|"  # Rust's `#[cfg(test)] mod tests;` file, Django's app tests
+    # a build's test module named by its suffix, its harness in its main source set (`<lib>-tests/src/main/`,
+    # an integration-test module `<lib>-it/src/`), and the Maven invoker plugin's `src/it/` projects
+    r"(^|/)[\w.-]+[-_]tests/src/|(^|/)[\w.-]+-it/src/|(^|/)src/it/[^\n]*\.(java|kt|groovy|scala)$"
+)
+
+# Modules and source sets of benchmarks and examples shipped beside the library, named by a build
+# plugin's convention (a JVM source set `src/jmh/java/`) or by the library's name and the word (`<lib>-examples/`,
+# `<lib>-samples/`, `<lib>-jmh/`, `<lib>-perf/`, `microbench/`): material about the code, like
+# `examples/` and `benchmarks/`. A bare `perf/` is not one (a package about perf events).
+SIDE_MODULE = re.compile(
+    r"(^|/)(?:[\w.-]+-)?(?:jmh|microbench(?:marks?)?|perf-?tests?|benchmarks?|bench|examples?|samples?|demos?)/|"
+    r"(^|/)[\w.-]+-perf/|(^|/)src/(?:jmh|perf\w*|bench\w*|microbench\w*)/(?:java|kotlin|scala|groovy)/",
+    re.IGNORECASE,
 )
 
 
@@ -181,6 +194,12 @@ def file_kind(name: str) -> str:
 @lru_cache(maxsize=65536)  # asked for every ranked unit of every question: paths repeat
 def is_test_path(path: str) -> bool:
     return bool(TEST_PATH.search(path))
+
+
+@lru_cache(maxsize=65536)
+def is_side_module(path: str) -> bool:
+    """A file of a benchmark or example module or source set (`SIDE_MODULE`)."""
+    return bool(SIDE_MODULE.search(path))
 
 
 def is_secret_path(path: str) -> bool:
