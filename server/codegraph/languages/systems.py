@@ -199,9 +199,14 @@ RUST_DEFS = """
 (union_item name: (type_identifier) @name) @struct
 (impl_item type: (_) @name) @impl
 (mod_item name: (identifier) @name body: (declaration_list)) @object
+(source_file (type_item name: (type_identifier) @name) @struct)
+(mod_item body: (declaration_list (type_item name: (type_identifier) @name) @struct))
 (source_file (macro_definition name: (identifier) @name) @function)
 (declaration_list (macro_definition name: (identifier) @name) @function)
 """
+# A type alias of a module (`pub type Result<T> = std::result::Result<T, Error>;`) is a type a reader
+# points at, like Go's `type Config = base.Config`: a unit whose members are its target's (`type_alias`);
+# an associated type in an impl or a trait (`type Item = u8;`) is no unit.
 # A `macro_rules!` definition of a module is a callable a reader points at (`m!(…)`), a unit like a
 # function: its invocations are not linked to it (macros have a namespace and scoping of their own).
 # One defined inside a function is not: it expands where that function invokes it, so it is no step
@@ -535,7 +540,8 @@ RUST = LanguageSpec(
     self_constructors=True,
     await_suffix=".await",
     field_bindings=True,
-    type_alias=re.compile(rb"(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
+    # (an alias unit's text opens with its attributes and visibility: `#[cfg(unix)] pub(crate) type Fd = …;`)
+    type_alias=re.compile(rb"(?:#\[[^\n]*\]\s*)*(?:pub(?:\([\w:\s]*\))?\s+)?(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
     self_views=frozenset({"as_mut", "as_ref", "get_mut", "get_ref", "project", "project_ref", "borrow", "borrow_mut", "clone"}),
     wrapper_calls=RUST_WRAPPERS,
     host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
