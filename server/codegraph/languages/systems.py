@@ -457,10 +457,31 @@ def rust_preprocess(source: bytes) -> bytes:
         if m.group(2) in _NOT_ITEM_MACROS or not _ITEM_START.match(source, m.end()):
             continue
         close = _closing_brace(source, m.end() - 1)
-        if close < 0 or not _parses_as_items(source[m.end() : close]):
+        body = _flag_structs_respelled(source[m.end() : close]) if close > 0 else b""
+        if close < 0 or not _parses_as_items(body):
             continue  # a macro with a syntax of its own (`fn f() { … } ?= default`) stays a token tree
         out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
+        out[m.end() : close] = body
         out[close] = 0x20
+    return bytes(out)
+
+
+# The bitflags idiom (`bitflags! { pub struct Flags: u32 { const A = 1; … } }`, and the wrappers crates
+# write around it) declares a struct with a representation type and constants for a body, which is
+# no Rust syntax: the whole macro stayed a token tree and the crate's flag types had no unit. The
+# type and the body blanked (same bytes, same lines), it reads as the empty struct it declares.
+_FLAG_STRUCT = re.compile(rb"\bstruct\s+[A-Za-z_]\w*(\s*:\s*[^{};<>()]+?)\s*\{")
+
+
+def _flag_structs_respelled(body: bytes) -> bytes:
+    if b"struct" not in body or b":" not in body:
+        return body
+    out = bytearray(body)
+    for m in _FLAG_STRUCT.finditer(body):
+        close = _closing_brace(body, m.end() - 1)
+        if close > 0:
+            out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
+            out[m.end() : close] = re.sub(rb"[^\n]", b" ", body[m.end() : close])
     return bytes(out)
 
 
