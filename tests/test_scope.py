@@ -570,6 +570,45 @@ def test_a_generated_mark_written_as_a_value_marks_nothing(root):
     assert "marks.py" not in skipped(indexed(root))
 
 
+GRPC_STUB = """package io.lib.health;
+
+import static io.grpc.MethodDescriptor.generateFullMethodName;
+
+/**
+ */
+@javax.annotation.Generated(
+    value = "by gRPC proto compiler",
+    comments = "Source: health.proto")
+public final class HealthGrpc {
+  private HealthGrpc() {}
+}
+"""
+
+LOMBOK_STYLE = """package io.lib;
+
+import javax.annotation.Generated;
+
+public class Point {
+  @Generated("by hand, for coverage tools")
+  public int hashCode() { return 1; }
+}
+"""
+
+
+def test_a_jvm_type_annotated_as_generated_is_generated_code(root):
+    """Code generators for Java annotate the type they write (`@javax.annotation.Generated`, gRPC's
+    stubs under `src/generated/`, OpenAPI's models) rather than comment it: the stubs were indexed as
+    the project's code. The annotation on a member, below the type's declaration, marks no file."""
+    write(root, "api/src/generated/main/grpc/io/lib/health/HealthGrpc.java", GRPC_STUB)
+    write(root, "model/Pet.kt", "package model\n\n@Generated(\"openapi\")\ndata class Pet(val id: Long)\n")
+    write(root, "src/main/java/io/lib/Point.java", LOMBOK_STYLE)
+    index = indexed(root)
+    reasons = skipped(index)
+    assert reasons["api/src/generated/main/grpc/io/lib/health/HealthGrpc.java"].startswith("generated")
+    assert reasons["model/Pet.kt"].startswith("generated")
+    assert "src/main/java/io/lib/Point.java" in index.files
+
+
 def test_external_is_vendored_at_the_root_only(root):
     """A top-level `external/` holds dependencies checked out into the project; a nested one
     (`src/interfaces/external/`) is the project's own code about something external."""

@@ -147,6 +147,16 @@ GENERATED_MARK = re.compile(
     re.IGNORECASE,
 )
 
+# Java's mark of generated source (JSR 250's `@Generated`, `javax.annotation.processing.Generated`):
+# code generators (gRPC's stubs, OpenAPI's models) annotate the type they write instead of writing a
+# comment. Read on the lowercased opening, before the file's first type declaration: an annotation of
+# a member further down marks that member only.
+_JVM_GENERATED = re.compile(rb"^[ \t]*@(?:(?:javax|jakarta)\.annotation\.(?:processing\.)?)?generated\b", re.M)
+_JVM_TYPE_START = re.compile(
+    rb"^[ \t]*(?:(?:public|protected|private|abstract|final|sealed|non-sealed|static|strictfp|data|open|internal|enum|annotation)\s+)*"
+    rb"(?:class|interface|enum|record|object|@interface)\b", re.M)
+JVM_SOURCE = (".java", ".kt")
+
 # Go's constraint that keeps a file out of every build: a program run by hand (`go run gen.go`), in
 # no package of its directory. Only before the package clause (the leading comments) is it one.
 _GO_BUILD_IGNORE = re.compile(rb"\s*//(?:go:build|\s*\+build)\s+ignore\s*$")
@@ -468,6 +478,10 @@ class Scope:
             GENERATED_MARK.search(line) and not _ASSIGNMENT.match(line) for line in _leading_comments(header)
         ):
             return "generated (marked in header)"
+        if rel.endswith(JVM_SOURCE) and b"generated" in (opening := raw[:8192].lower()):
+            mark, start = _JVM_GENERATED.search(opening), _JVM_TYPE_START.search(opening)
+            if mark is not None and (start is None or mark.start() < start.start()):
+                return "generated (marked by a @Generated annotation)"
         if b"build ignore" in header and any(_GO_BUILD_IGNORE.match(line) for line in _leading_comments(header)):
             return "not built (Go's //go:build ignore)"
         if len(raw) > 20_000:
