@@ -160,6 +160,9 @@ JVM_SOURCE = (".java", ".kt")
 # Go's constraint that keeps a file out of every build: a program run by hand (`go run gen.go`), in
 # no package of its directory. Only before the package clause (the leading comments) is it one.
 _GO_BUILD_IGNORE = re.compile(rb"\s*//(?:go:build|\s*\+build)\s+ignore\s*$")
+# ...and the go-fuzz convention's: a file built only under the `gofuzz` tag is a fuzzing harness
+# (`func FuzzParse(data []byte) int`), built by the fuzzing tool and by no build of the package.
+_GO_BUILD_GOFUZZ = re.compile(rb"\s*//(?:go:build|\s*\+build)\s+gofuzz(?:\s*(?:&&|,)[^|\n]*)?\s*$")
 
 # Files that carry credentials: never indexed, never in any output.
 SECRET_NAME = re.compile(
@@ -484,6 +487,8 @@ class Scope:
                 return "generated (marked by a @Generated annotation)"
         if b"build ignore" in header and any(_GO_BUILD_IGNORE.match(line) for line in _leading_comments(header)):
             return "not built (Go's //go:build ignore)"
+        if b"gofuzz" in header and any(_GO_BUILD_GOFUZZ.match(line) for line in _leading_comments(header)):
+            return "fuzzing harness (Go's //go:build gofuzz)"
         if len(raw) > 20_000:
             newlines = raw.count(b"\n") + 1
             if len(raw) / newlines > 500:
