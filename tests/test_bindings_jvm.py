@@ -256,3 +256,62 @@ def test_a_java_records_compact_constructor_is_a_constructor_of_its_components(t
     assert next(c for c in index.files[r].calls if c.name == "check").caller == ctor.id
     assert target(index, r, "check") == f"{r}::Range.check"
     assert target(index, r, "Range") == f"{r}::Range"  # as with a declared constructor
+
+
+def test_an_enum_constant_with_a_body_is_a_subclass_and_a_call_on_the_enum_reaches_its_declaration(tmp_path):
+    """`QUEUE { @Override void send(…) }` overrides the enum's `send` in an anonymous subclass: its
+    methods were filed under the enum, so `route.send(m)` saw three `Route.send` and stayed unknown.
+    The constant is an object extending its enum (Java and Kotlin alike), the call reaches the enum's
+    declaration, and a bare call in the constant's body still reaches the enum's static helper."""
+    index = index_of(tmp_path, {
+        "src/a/Route.java": """
+            package a;
+
+            public enum Route {
+                QUEUE {
+                    @Override
+                    public void send(String m) { System.out.println(m); }
+                },
+                DIRECT {
+                    @Override
+                    public void send(String m) { deliver(m); }
+                };
+
+                public abstract void send(String m);
+
+                static void deliver(String m) {}
+            }
+            """,
+        "src/a/Logger.java": """
+            package a;
+
+            class Logger {
+                private Route route;
+
+                void log(String m) { route.send(m); }
+            }
+            """,
+        "src/k/Mode.kt": """
+            package k
+
+            enum class Mode {
+                FAST {
+                    override fun run(n: Int) = n
+                },
+                SLOW {
+                    override fun run(n: Int) = n * 2
+                };
+
+                abstract fun run(n: Int): Int
+            }
+
+            fun drive(mode: Mode) = mode.run(3)
+            """,
+    })
+    kinds = {u.qualname: u.kind for u in index.files["src/a/Route.java"].units}
+    assert kinds["Route.QUEUE"] == "object" and "Route.QUEUE.send" in kinds and "Route.send" in kinds
+    assert ("Route", "extends") in {(s.name, s.kind) for s in index.files["src/a/Route.java"].supertypes if s.unit.endswith("Route.DIRECT")}
+    assert target(index, "src/a/Logger.java", "send") == "src/a/Route.java::Route.send"
+    assert target(index, "src/a/Route.java", "deliver") == "src/a/Route.java::Route.deliver"
+    assert {u.qualname for u in index.files["src/k/Mode.kt"].units} >= {"Mode.FAST", "Mode.FAST.run", "Mode.run"}
+    assert target(index, "src/k/Mode.kt", "run") == "src/k/Mode.kt::Mode.run"

@@ -192,3 +192,49 @@ def test_a_chunk_built_for_each_format_under_its_own_hash_is_a_copy(tmp_path: Pa
     index.build()
     assert set(index.files) >= {"dist/shared/core.03887fc3.mjs", "dist/shared/core.d8adb063.cjs"}
     assert copy_files(u for f in index.files.values() for u in f.units) == {"dist/shared/core.d8adb063.cjs"}
+
+
+CACHE_JAVA = """package lib.cache;
+
+public final class LocalCache {
+  private final Loader loader;
+
+  LocalCache(Loader loader) {
+    this.loader = loader;
+  }
+
+  public Object get(String key) {
+    Object value = lookup(key);
+    return value != null ? value : loader.load(key);
+  }
+
+  private Object lookup(String key) {
+    return null;
+  }
+}
+"""
+
+
+def test_a_jvm_librarys_flavour_tree_mirroring_its_main_tree_is_a_copy(tmp_path: Path):
+    """A library keeps a second source tree for a platform flavour, the main tree again one directory
+    down (`android/lib/src/…` beside `lib/src/…`): distill chose every pick twice and explore showed both
+    copies of a class. The flavour's file is a copy when it defines what the main one does with bodies
+    as long; a file only the flavour has, one it rewrote, and a Go module's `v2/` tree stay code."""
+    for top in ("", "android/"):
+        (tmp_path / f"{top}lib/src/lib/cache").mkdir(parents=True)
+        (tmp_path / f"{top}lib/src/lib/cache/LocalCache.java").write_text(CACHE_JAVA)
+    (tmp_path / "lib/src/lib/cache/Loader.java").write_text("package lib.cache;\n\npublic interface Loader {\n  Object load(String key);\n}\n")
+    rewritten = CACHE_JAVA.replace("return null;", "Object hit = null;\n    // no streams on old platforms\n    return hit;")
+    (tmp_path / "android/lib/src/lib/cache/Loader.java").write_text(
+        "package lib.cache;\n\npublic interface Loader {\n  Object load(String key);\n\n  Object reload(String key, Object old);\n\n"
+        "  Object loadAll(Iterable<String> keys);\n}\n")
+    (tmp_path / "android/lib/src/lib/cache/Compat.java").write_text(rewritten.replace("LocalCache", "Compat"))
+    (tmp_path / "v2").mkdir()
+    (tmp_path / "cache.go").write_text("package cache\n\nfunc Get(k string) string {\n\treturn k\n}\n\nfunc Put(k string) {}\n")
+    (tmp_path / "v2/cache.go").write_text("package cache\n\nfunc Get(k string) string {\n\treturn k\n}\n\nfunc Put(k string) {}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"android/lib/src/lib/cache/LocalCache.java"}
+    model = build_model(index)
+    assert not any(u.path.startswith("android/lib/src/lib/cache/LocalCache") for u in model.units.values())
+    assert any(u.path == "lib/src/lib/cache/LocalCache.java" for u in model.units.values())

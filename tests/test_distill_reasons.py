@@ -212,3 +212,21 @@ def test_a_unit_that_turns_an_error_into_another_is_a_boundary(tmp_path: Path) -
     model = build_model(index)
     got = roles.boundary_roles(index, model, set(model.units))
     assert got["src/lib.rs::port"][1] == "turns errors with `map_err`, propagates errors with `?`", got
+
+
+def test_the_callers_a_reason_names_are_the_codes_own_before_its_benchmarks_and_examples(tmp_path: Path) -> None:
+    """"called by `DecompressorRegistryBenchmark.marshalOld` and 24 more" named a JMH benchmark first
+    among the callers of a library's core method: the code's own callers come before those in examples,
+    benchmarks and tests, which stay counted."""
+    from types import SimpleNamespace
+
+    index = _build(tmp_path, {
+        "core/meta.py": "def put(k, v):\n    return {k: v}\n",
+        "benchmarks/put_bench.py": "from core.meta import put\n\n\ndef bench_put():\n    put('a', 1)\n",
+        "core/auth.py": "from core.meta import put\n\n\ndef headers(token):\n    return put('auth', token)\n",
+    })
+    model = build_model(index)
+    plan = SimpleNamespace(out={}, picks=[], down={}, hosts={})
+    uid = "core/meta.py::put"
+    got = features.said(index, model, plan, {}, [uid], list(model.units))[uid]
+    assert got.callers[0] == "headers" and "bench_put" in got.callers, got.callers

@@ -1601,6 +1601,25 @@ def test_cargo_benches_directory_is_benchmark_code():
         assert not _support_path(path) and _secondary(path) == 0 and path_prior(path) == 1.0, path
 
 
+def test_benchmark_and_example_modules_named_by_a_build_are_support_code():
+    """A build keeps benchmarks and examples in modules named for the library (`<lib>-examples/`,
+    `<lib>-samples/`, `<lib>-jmh/`, `<lib>-perf/`, `microbench/`) or in a JMH source set (`src/jmh/java/`):
+    explore's ranking, the ranked graph and distill read them as examples and benchmarks, never as the
+    library. A package about perf events (`perf/`, a crate's `src/perf/`) stays main code."""
+    from codegraph.distill.surfaces import non_architecture
+    from codegraph.explore.features import _support_path
+    from codegraph.explore.relevance import path_prior
+    from codegraph.graph.rules import _secondary
+
+    for path in ("api/src/jmh/java/io/lib/RegistryBenchmark.java", "lib-jmh/src/main/java/org/lib/PoolBenchmark.java",
+                 "lib-perf/src/main/java/org/lib/perf/LoggerBench.java", "microbench/src/main/java/io/lib/Bench.java",
+                 "lib-examples/src/main/java/demo/Main.java", "lib-samples/lib-samples-flume/src/main/java/App.java",
+                 "core/src/perftest/java/Load.java"):
+        assert _support_path(path) and _secondary(path) == 1 and path_prior(path) < 1.0 and non_architecture(path), path
+    for path in ("perf/reader.go", "src/perf/events.rs", "lib-core/src/main/java/org/lib/Sampler.java", "src/jmhx/a.java"):
+        assert not _support_path(path) and _secondary(path) == 0 and path_prior(path) == 1.0 and not non_architecture(path), path
+
+
 def test_go_files_constrained_by_an_architecture_or_any_os_in_their_name_are_platform_variants():
     """The go tool reads `_GOOS`, `_GOARCH` and `_GOOS_GOARCH` file-name suffixes as build
     constraints: `mmap_amd64.go` … `mmap_s390x.go` each hold the same declarations for one

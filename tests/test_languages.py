@@ -434,6 +434,41 @@ def test_rust_items_in_cfg_if_branches_are_units():
     assert any(c.name == "helper" and c.caller == "src/parking_lot.rs::sys_open" for c in facts.calls)
 
 
+RUST_BITFLAGS = b"""use libc::c_int;
+
+bitflags! {
+    /// Flags for opening a file.
+    #[derive(Default)]
+    pub struct OFlag: c_int {
+        const O_RDONLY = libc::O_RDONLY;
+        const O_RDWR = 0x2;
+    }
+}
+
+bitflags::bitflags! {
+    pub struct Mode: u32 { const A = 1; }
+}
+
+impl OFlag {
+    pub fn readable(self) -> bool { self.contains(OFlag::O_RDONLY) }
+}
+"""
+
+
+def test_rust_structs_declared_by_the_bitflags_idiom_are_units():
+    """`bitflags! { pub struct OFlag: c_int { const …; } }` declares a struct with a representation type
+    and constants for a body, which the grammar cannot read: the macro stayed one registration
+    statement and a crate's flag types had no unit. They are structs spanning their declaration."""
+    from codegraph.index.extract import extract_source
+
+    facts, _, _ = extract_source("src/fcntl.rs", "rust", RUST_BITFLAGS)
+    assert not facts.parse_errors
+    units = {u.qualname: u for u in facts.units if u.kind != "impl"}
+    assert units["OFlag"].kind == "struct" and (units["OFlag"].start_line, units["OFlag"].end_line) == (5, 9)
+    assert units["Mode"].kind == "struct" and "OFlag.readable" in units
+    assert not any(u.kind == "statement" for u in facts.units)
+
+
 GO_GENERICS = b"""package list
 
 type List[T any] struct{ head *node[T] }

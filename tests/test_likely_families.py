@@ -450,3 +450,28 @@ def test_go_type_alias_is_a_unit_whose_members_are_its_targets(tmp_path):
     assert kinds.get("Attr") == "struct" and kinds.get("any") == "struct"
     out = set(_out(idx, "attr.go::write"))
     assert {("core/attr.go::Attr.Encode", "declared-type"), ("core/level.go::Level.Enabled", "declared-type")} <= out
+
+
+RUST_ALIAS = {
+    "src/lib.rs": (
+        "mod conn;\n\n/// The connection every handler is handed.\n#[cfg(feature = \"net\")]\npub type Shared = conn::Conn;\n"
+        "pub type Result<T> = std::result::Result<T, conn::Error>;\n\n"
+        "pub fn run(c: &Shared) -> Result<()> {\n    c.send();\n    Ok(())\n}\n"
+    ),
+    "src/conn.rs": (
+        "pub struct Conn;\npub struct Error;\n\nimpl Conn {\n    pub fn send(&self) {}\n}\n\n"
+        "impl Iterator for Conn {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> { None }\n}\n"
+    ),
+}
+
+
+def test_rust_type_alias_of_a_module_is_a_unit_whose_members_are_its_targets(tmp_path):
+    """`pub type Result<T> = …;` and `pub type Shared = conn::Conn;` name types a crate's code is
+    written in (a crate's own `Result`, its handler's type): they were no units, so a question naming
+    one found no definition. Now they are, as Go's aliases are, and a parameter of the alias's type
+    still reaches the target's methods; an impl's associated type (`type Item = u8;`) stays none."""
+    idx = _build(tmp_path, RUST_ALIAS)
+    kinds = {u.qualname: u.kind for u in idx.files["src/lib.rs"].units}
+    assert kinds.get("Shared") == "struct" and kinds.get("Result") == "struct"
+    assert not any(u.name == "Item" for u in idx.files["src/conn.rs"].units)
+    assert ("src/conn.rs::Conn.send", "declared-type") in set(_out(idx, "src/lib.rs::run"))

@@ -15,6 +15,7 @@ from functools import lru_cache
 from ..index.facts import CALLABLE_KINDS, CLASS_KINDS, Unit
 from ..model.facts import bodiless, in_test_module
 from ..languages import BY_NAME
+from ..workspace.scope import is_side_module
 from .topology import Model
 
 # Files that make up a package's public face: what they name is the surface users import.
@@ -48,7 +49,7 @@ def non_architecture(path: str) -> bool:
     parts = path.split("/")
     if any(p.lstrip("_.") in NON_ARCH_DIRS or TEST_SOURCE_SET.search(p.lstrip("_.")) or DOCS_WITH_QUALIFIER.match(p) for p in parts[:-1]):
         return True
-    return bool(BUILD_FILES.search(path))
+    return bool(BUILD_FILES.search(path)) or is_side_module(path)
 
 
 def test_code(u: Unit) -> bool:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..index.facts import Unit
 from ..model.facts import in_test_module
-from ..workspace.scope import is_test_path
+from ..workspace.scope import is_side_module, is_test_path
 from .relevance import TEST_SUPPORT_DIR, TEST_SUPPORT_NAME, path_prior, split_words, stem
 
 LEXICAL_CANDIDATES = 200  # the best lexical matches, before the graph adds their neighbours
@@ -269,7 +269,7 @@ def _path_stems(path: str) -> frozenset[str]:
 
 @lru_cache(maxsize=65_536)
 def _support_path(path: str) -> bool:
-    return bool(_SUPPORT_SEGMENT.search(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]))
+    return bool(_SUPPORT_SEGMENT.search(path) or is_side_module(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]))
 
 
 def phrases_of(words: list[str]) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Callable
 import networkx as nx  # noqa: F401 - the graph type
 
 from ..index.facts import FileFacts, Unit
-from ..workspace.scope import is_test_path
+from ..workspace.scope import is_side_module, is_test_path
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|:)[A-Za-z_$][\w$]*)*(?:/\d+)?")
 _QUOTED = re.compile(r"[`'\"]([^`'\"\s]+)[`'\"]")
@@ -412,7 +412,7 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
 # about the library meets the library first.
 # (also a docs or examples directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`)
 _SECONDARY_DIR = re.compile(
-    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|benches|bench|perf|scripts?|tools|contrib|playground"
+    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|benches|bench|scripts?|tools|contrib|playground"
     r"|(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*)/", re.I)
 _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
@@ -442,7 +442,7 @@ def path_prior(path: str) -> float:
     docs, benchmarks and declaration copies."""
     if _SECONDARY_FILE.search(path):
         return 0.3
-    if _SECONDARY_DIR.search(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]):
+    if _SECONDARY_DIR.search(path) or is_side_module(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]):
         return 0.35
     if _PLATFORM_VARIANT.search(path):
         return 0.6

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from ..index.facts import Call, DeferredCalls, FileFacts, Unit
 from ..model.facts import MAX_RECEIVER
 from ..languages import spec_for_path
-from ..workspace.scope import is_test_path
+from ..workspace.scope import is_side_module, is_test_path
 
 
 class Likely(NamedTuple):
@@ -312,7 +312,7 @@ def _secondary(path: str) -> int:
     parts = path.split("/")[:-1]
     if any(p in _COMPILED_DIRS for p in parts) and not path.endswith(_SOURCE_EXTS):
         return 2
-    if any(p.lower().lstrip("_.") in _SECONDARY_DIRS or _DOCS_WITH_QUALIFIER.match(p) for p in parts):  # `_examples/` too
+    if any(p.lower().lstrip("_.") in _SECONDARY_DIRS or _DOCS_WITH_QUALIFIER.match(p) for p in parts) or is_side_module(path):  # `_examples/` too
         return 1
     return 0
 

@@ -19,7 +19,13 @@ JAVA_DEFS = """
 (constructor_declaration name: (identifier) @name) @constructor
 (compact_constructor_declaration name: (identifier) @name) @constructor
 (field_declaration declarator: (variable_declarator name: (identifier) @name value: (object_creation_expression (class_body)))) @object
+(enum_constant name: (identifier) @name body: (class_body)) @object
 """
+# An enum constant with a body (`QUEUE { @Override void send(…) {…} }`, Kotlin's `QUEUE { override fun … }`
+# below) is an anonymous subclass of its enum, like an anonymous class a field holds: its methods are
+# its own and override the enum's. Filed under the enum, each override was one more `Route.send`, and
+# a call `route.send(m)` on a value of the enum's type had several declarations to choose from and
+# stayed unknown.
 
 JAVA_CALLS = """
 (method_invocation object: (_) @receiver name: (identifier) @name) @call
@@ -43,6 +49,10 @@ def java_supertypes(node: Node) -> list[tuple[str, str]]:
     if node.type == "field_declaration":  # `FACTORY = new Factory() {…}`: an anonymous subtype of Factory
         made = node.child_by_field_name("declarator").child_by_field_name("value")
         return [(text(made.child_by_field_name("type")), "extends")]
+    if node.type == "enum_constant":  # `QUEUE { … }`: an anonymous subtype of its enum
+        enum = node.parent.parent if node.parent is not None else None
+        name = enum.child_by_field_name("name") if enum is not None and enum.type == "enum_declaration" else None
+        return [(text(name), "extends")] if name is not None else []
     out: list[tuple[str, str]] = []
     superclass = node.child_by_field_name("superclass")
     if superclass is not None:
@@ -203,6 +213,7 @@ KOTLIN_DEFS = """
 (secondary_constructor "constructor" @name) @constructor
 (class_body (property_declaration (variable_declaration (simple_identifier) @name)) @variable)
 (source_file (property_declaration (variable_declaration (simple_identifier) @name)) @variable)
+(enum_entry (simple_identifier) @name (class_body)) @object
 """
 
 KOTLIN_CALLS = """
@@ -310,6 +321,10 @@ def kotlin_call_args(node: Node) -> int:
 
 def kotlin_supertypes(node: Node) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
+    if node.type == "enum_entry":  # `QUEUE { override fun send(…) … }`: an anonymous subtype of its enum class
+        enum = node.parent.parent if node.parent is not None else None
+        name = next((c for c in enum.children if c.type == "type_identifier"), None) if enum is not None else None
+        return [(text(name), "extends")] if name is not None else []
     if node.type == "property_declaration":  # `val cache = object : LruCache<K, V>(8) {…}`: the object's supertypes
         node = next((c for c in node.children if c.type == "object_literal"), node)
     for spec in node.children:

@@ -219,9 +219,14 @@ RUST_DEFS = """
 (union_item name: (type_identifier) @name) @struct
 (impl_item type: (_) @name) @impl
 (mod_item name: (identifier) @name body: (declaration_list)) @object
+(source_file (type_item name: (type_identifier) @name) @struct)
+(mod_item body: (declaration_list (type_item name: (type_identifier) @name) @struct))
 (source_file (macro_definition name: (identifier) @name) @function)
 (declaration_list (macro_definition name: (identifier) @name) @function)
 """
+# A type alias of a module (`pub type Result<T> = std::result::Result<T, Error>;`) is a type a reader
+# points at, like Go's `type Config = base.Config`: a unit whose members are its target's (`type_alias`);
+# an associated type in an impl or a trait (`type Item = u8;`) is no unit.
 # A `macro_rules!` definition of a module is a callable a reader points at (`m!(…)`), a unit like a
 # function: its invocations are not linked to it (macros have a namespace and scoping of their own).
 # One defined inside a function is not: it expands where that function invokes it, so it is no step
@@ -508,10 +513,31 @@ def rust_preprocess(source: bytes) -> bytes:
         if m.group(2) in _NOT_ITEM_MACROS or not _ITEM_START.match(source, m.end()):
             continue
         close = _closing_brace(source, m.end() - 1)
-        if close < 0 or not _parses_as_items(source[m.end() : close]):
+        body = _flag_structs_respelled(source[m.end() : close]) if close > 0 else b""
+        if close < 0 or not _parses_as_items(body):
             continue  # a macro with a syntax of its own (`fn f() { … } ?= default`) stays a token tree
         out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
+        out[m.end() : close] = body
         out[close] = 0x20
+    return bytes(out)
+
+
+# The bitflags idiom (`bitflags! { pub struct Flags: u32 { const A = 1; … } }`, and the wrappers crates
+# write around it) declares a struct with a representation type and constants for a body, which is
+# no Rust syntax: the whole macro stayed a token tree and the crate's flag types had no unit. The
+# type and the body blanked (same bytes, same lines), it reads as the empty struct it declares.
+_FLAG_STRUCT = re.compile(rb"\bstruct\s+[A-Za-z_]\w*(\s*:\s*[^{};<>()]+?)\s*\{")
+
+
+def _flag_structs_respelled(body: bytes) -> bytes:
+    if b"struct" not in body or b":" not in body:
+        return body
+    out = bytearray(body)
+    for m in _FLAG_STRUCT.finditer(body):
+        close = _closing_brace(body, m.end() - 1)
+        if close > 0:
+            out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
+            out[m.end() : close] = re.sub(rb"[^\n]", b" ", body[m.end() : close])
     return bytes(out)
 
 
@@ -598,7 +624,8 @@ RUST = LanguageSpec(
     self_constructors=True,
     await_suffix=".await",
     field_bindings=True,
-    type_alias=re.compile(rb"(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
+    # (an alias unit's text opens with its attributes and visibility: `#[cfg(unix)] pub(crate) type Fd = …;`)
+    type_alias=re.compile(rb"(?:#\[[^\n]*\]\s*)*(?:pub(?:\([\w:\s]*\))?\s+)?(?<![\w:])type\s+([A-Za-z_]\w*)\s*(?:<[^=;{}]*>)?\s*=\s*([^;{}]+);"),
     self_views=frozenset({"as_mut", "as_ref", "get_mut", "get_ref", "project", "project_ref", "borrow", "borrow_mut", "clone"}),
     wrapper_calls=RUST_WRAPPERS,
     carriers=RUST_CARRIERS,

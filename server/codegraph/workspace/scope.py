@@ -147,9 +147,22 @@ GENERATED_MARK = re.compile(
     re.IGNORECASE,
 )
 
+# Java's mark of generated source (JSR 250's `@Generated`, `javax.annotation.processing.Generated`):
+# code generators (gRPC's stubs, OpenAPI's models) annotate the type they write instead of writing a
+# comment. Read on the lowercased opening, before the file's first type declaration: an annotation of
+# a member further down marks that member only.
+_JVM_GENERATED = re.compile(rb"^[ \t]*@(?:(?:javax|jakarta)\.annotation\.(?:processing\.)?)?generated\b", re.M)
+_JVM_TYPE_START = re.compile(
+    rb"^[ \t]*(?:(?:public|protected|private|abstract|final|sealed|non-sealed|static|strictfp|data|open|internal|enum|annotation)\s+)*"
+    rb"(?:class|interface|enum|record|object|@interface)\b", re.M)
+JVM_SOURCE = (".java", ".kt")
+
 # Go's constraint that keeps a file out of every build: a program run by hand (`go run gen.go`), in
 # no package of its directory. Only before the package clause (the leading comments) is it one.
 _GO_BUILD_IGNORE = re.compile(rb"\s*//(?:go:build|\s*\+build)\s+ignore\s*$")
+# ...and the go-fuzz convention's: a file built only under the `gofuzz` tag is a fuzzing harness
+# (`func FuzzParse(data []byte) int`), built by the fuzzing tool and by no build of the package.
+_GO_BUILD_GOFUZZ = re.compile(rb"\s*//(?:go:build|\s*\+build)\s+gofuzz(?:\s*(?:&&|,)[^|\n]*)?\s*$")
 
 # Files that carry credentials: never indexed, never in any output.
 SECRET_NAME = re.compile(
@@ -172,7 +185,20 @@ TEST_PATH = re.compile(
     r"(^|/)tests?\.rs$|(^|/)tests\.py$|"  # Rust's `#[cfg(test)] mod tests;` file, Django's app tests
     # a library's pytest plugin, loaded only by pytest for its users' tests: `pytest_plugin.py`,
     # `_pkg_pytestplugin.py`, `contrib/pytest.py`
-    r"(^|/)\w*pytest_?plugin\.py$|(^|/)pytest\.py$"
+    r"(^|/)\w*pytest_?plugin\.py$|(^|/)pytest\.py$|"
+    # a build's test module named by its suffix, its harness in its main source set (`<lib>-tests/src/main/`,
+    # an integration-test module `<lib>-it/src/`), and the Maven invoker plugin's `src/it/` projects
+    r"(^|/)[\w.-]+[-_]tests/src/|(^|/)[\w.-]+-it/src/|(^|/)src/it/[^\n]*\.(java|kt|groovy|scala)$"
+)
+
+# Modules and source sets of benchmarks and examples shipped beside the library, named by a build
+# plugin's convention (a JVM source set `src/jmh/java/`) or by the library's name and the word (`<lib>-examples/`,
+# `<lib>-samples/`, `<lib>-jmh/`, `<lib>-perf/`, `microbench/`): material about the code, like
+# `examples/` and `benchmarks/`. A bare `perf/` is not one (a package about perf events).
+SIDE_MODULE = re.compile(
+    r"(^|/)(?:[\w.-]+-)?(?:jmh|microbench(?:marks?)?|perf-?tests?|benchmarks?|bench|examples?|samples?|demos?)/|"
+    r"(^|/)[\w.-]+-perf/|(^|/)src/(?:jmh|perf\w*|bench\w*|microbench\w*)/(?:java|kotlin|scala|groovy)/",
+    re.IGNORECASE,
 )
 
 
@@ -185,6 +211,12 @@ def file_kind(name: str) -> str:
 @lru_cache(maxsize=65536)  # asked for every ranked unit of every question: paths repeat
 def is_test_path(path: str) -> bool:
     return bool(TEST_PATH.search(path))
+
+
+@lru_cache(maxsize=65536)
+def is_side_module(path: str) -> bool:
+    """A file of a benchmark or example module or source set (`SIDE_MODULE`)."""
+    return bool(SIDE_MODULE.search(path))
 
 
 def is_secret_path(path: str) -> bool:
@@ -453,8 +485,14 @@ class Scope:
             GENERATED_MARK.search(line) and not _ASSIGNMENT.match(line) for line in _leading_comments(header)
         ):
             return "generated (marked in header)"
+        if rel.endswith(JVM_SOURCE) and b"generated" in (opening := raw[:8192].lower()):
+            mark, start = _JVM_GENERATED.search(opening), _JVM_TYPE_START.search(opening)
+            if mark is not None and (start is None or mark.start() < start.start()):
+                return "generated (marked by a @Generated annotation)"
         if b"build ignore" in header and any(_GO_BUILD_IGNORE.match(line) for line in _leading_comments(header)):
             return "not built (Go's //go:build ignore)"
+        if b"gofuzz" in header and any(_GO_BUILD_GOFUZZ.match(line) for line in _leading_comments(header)):
+            return "fuzzing harness (Go's //go:build gofuzz)"
         if len(raw) > 20_000:
             newlines = raw.count(b"\n") + 1
             if len(raw) / newlines > 500:
