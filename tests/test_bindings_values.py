@@ -373,3 +373,28 @@ def test_a_variable_walking_or_holding_itself_ends_unknown(tmp_path):
     })
     assert target(index, "src/lib.rs", "run") is None
     assert target(index, "a.go", "Walk") is None
+
+
+def test_a_crates_own_result_alias_still_carries_its_value(tmp_path):
+    """`pub type Result<T> = std::result::Result<T, Error>;` is a unit (an alias of the crate), and a
+    value typed `Result<Conn>` still carries a `Conn`: the alias has no field or member of its own."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            pub struct Error;
+            pub type Result<T> = std::result::Result<T, Error>;
+            pub struct Conn;
+            impl Conn { pub fn send(&self) {} }
+            pub struct Pool;
+            impl Pool {
+                pub fn get(&self) -> Result<Conn> { Ok(Conn) }
+                pub fn run(&self) -> Result<()> {
+                    let c = self.get()?;
+                    c.send();
+                    Ok(())
+                }
+            }
+        """,
+    })
+    assert any(u.qualname == "Result" for u in index.files["src/lib.rs"].units)
+    assert target(index, "src/lib.rs", "send") == "src/lib.rs::Conn.send"
