@@ -1,0 +1,92 @@
+"""The CLI's cost per run: each `codegraph explore` is a fresh process that reassembles the index
+from the fact cache and, before explore/persist.py, built explore's word index and the ranked
+graph's callers again every time.
+
+    python bench/bench_cli_cold.py ROOT... [--question Q] [--old SERVER_DIR] [--runs N]
+
+For each repository and each code tree (this checkout's `server/`, and with --old another one, e.g.
+`git -C /work/main archive 8292a9d server | tar -x -C /tmp/old` then `--old /tmp/old/server`), in a
+cache directory of its own that starts empty: the first run (a cold cache: every file parsed),
+then N more runs of the same question on the unchanged files. Prints the wall time and peak RSS
+(`/usr/bin/time -v`) of each, the cache directory's size after the first and the last run, the
+old/new ratio of the later runs' median, and whether every answer is byte-identical to the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+QUESTION = "how does a channel pipeline pass an event to the next handler?"
+RUN = "import sys; from codegraph.cli import main; sys.argv = ['codegraph'] + sys.argv[1:]; sys.exit(main())"
+
+
+def run(server: Path, cache: Path, root: str, question: str, max_chars: int) -> tuple[float, int, str]:
+    """(wall seconds, peak RSS in MB, answer) of one CLI explore."""
+    env = dict(os.environ, PYTHONPATH=str(server), XDG_CACHE_HOME=str(cache))
+    cmd = ["/usr/bin/time", "-v", sys.executable, "-c", RUN, "explore", root, question, "--max-chars", str(max_chars)]
+    started = time.perf_counter()
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"explore failed ({done.returncode}): {done.stderr[-2000:]}")
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    return wall, int(rss.group(1)) // 1024 if rss else 0, done.stdout
+
+
+def size_mb(directory: Path) -> float:
+    return sum(p.stat().st_size for p in directory.rglob("*") if p.is_file()) / 1e6
+
+
+def measure(server: Path, root: str, question: str, runs: int, max_chars: int) -> dict:
+    cache = Path(tempfile.mkdtemp(prefix="bench-cli-cold-"))
+    try:
+        first = run(server, cache, root, question, max_chars)
+        after_first = size_mb(cache)
+        later = [run(server, cache, root, question, max_chars) for _ in range(runs)]
+        return {
+            "first": first[0], "first_rss": first[1], "later": [r[0] for r in later], "later_rss": max(r[1] for r in later),
+            "cache_first": after_first, "cache_last": size_mb(cache), "answer": first[2],
+            "same": all(r[2] == first[2] for r in later),
+        }
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("roots", nargs="+")
+    ap.add_argument("--question", default=QUESTION)
+    ap.add_argument("--old", type=Path, help="another tree's server/ directory to compare with")
+    ap.add_argument("--runs", type=int, default=2, help="runs after the first (default 2)")
+    ap.add_argument("--max-chars", type=int, default=28000)
+    args = ap.parse_args()
+    trees = [("new", HERE / "server")] + ([("old", args.old.resolve())] if args.old else [])
+    print(f"question: {args.question!r}; {args.runs} runs after the first, each a fresh process")
+    print(f"{'repository':<28} {'tree':<4} {'1st s':>7} {'later s':>16} {'RSS MB 1st/later':>17} {'cache MB 1st→last':>18}  same")
+    for root in args.roots:
+        got = {}
+        for name, server in trees:
+            m = got[name] = measure(server, root, args.question, args.runs, args.max_chars)
+            later = "/".join(f"{s:.1f}" for s in m["later"])
+            print(f"{Path(root).name:<28} {name:<4} {m['first']:>7.1f} {later:>16} {m['first_rss']:>8}/{m['later_rss']:<8} "
+                  f"{m['cache_first']:>8.1f}→{m['cache_last']:<8.1f}  {'yes' if m['same'] else 'NO'}", flush=True)
+        if "old" in got:
+            new, old = got["new"], got["old"]
+            print(f"{'':<28} old/new: first {old['first'] / new['first']:.2f}×, later (median) "
+                  f"{statistics.median(old['later']) / statistics.median(new['later']):.2f}×; "
+                  f"answers {'identical' if old['answer'] == new['answer'] else 'DIFFER'}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
