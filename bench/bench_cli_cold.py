@@ -3,6 +3,7 @@ from the fact cache and, before explore/persist.py, built explore's word index a
 graph's callers again every time.
 
     python bench/bench_cli_cold.py ROOT... [--question Q] [--old SERVER_DIR] [--runs N]
+    python bench/bench_cli_cold.py --warm ROOT     # a server's warm questions, stored word index or built
 
 For each repository and each code tree (this checkout's `server/`, and with --old another one, e.g.
 `git -C /work/main archive 8292a9d server | tar -x -C /tmp/old` then `--old /tmp/old/server`), in a
@@ -10,6 +11,12 @@ cache directory of its own that starts empty: the first run (a cold cache: every
 then N more runs of the same question on the unchanged files. Prints the wall time and peak RSS
 (`/usr/bin/time -v`) of each, the cache directory's size after the first and the last run, the
 old/new ratio of the later runs' median, and whether every answer is byte-identical to the first.
+
+--warm ROOT (Django: `bench/.corpora/django-5.2.8`; the questions of bench_explore.py): in one
+process, each question asked twice (the second is the warm latency a server answers with) on an
+index whose word index was built, then on a second index of the same cache whose word index was
+read from it (postings decoded word by word, `persist.StoredPostings`): the warm medians and p90s
+side by side, and whether every answer is the same.
 """
 
 from __future__ import annotations
@@ -62,14 +69,51 @@ def measure(server: Path, root: str, question: str, runs: int, max_chars: int) -
         shutil.rmtree(cache, ignore_errors=True)
 
 
+def warm_check(root: Path) -> None:
+    sys.path.insert(0, str(HERE / "server"))
+    sys.path.insert(0, str(HERE / "bench"))
+    from bench_explore import QUESTIONS
+    from codegraph.explore import persist
+    from codegraph.explore.tables import derived
+    from codegraph.index.index import RootIndex
+    from codegraph.requests import run_explore
+
+    cache = Path(tempfile.mkdtemp(prefix="bench-cli-warm-"))
+    try:
+        rows = {}
+        for label in ("built", "stored"):
+            index = RootIndex(root, cache_dir=cache)
+            index.build()
+            d = derived(index)
+            print(f"{label}: word index {'read from the cache' if d.memo.get('words-read') else 'built'}", flush=True)
+            answers, warm = [], []
+            for q in QUESTIONS:
+                run_explore(index, {"query": q})
+                t = time.perf_counter()
+                answers.append(run_explore(index, {"query": q})["text"])
+                warm.append((time.perf_counter() - t) * 1000)
+            rows[label] = (answers, sorted(warm))
+            persist.keep(index)
+            index.close()
+        for label, (_, warm) in rows.items():
+            print(f"{label:<7} warm median {statistics.median(warm):.0f} ms, p90 {warm[int(round(0.9 * (len(warm) - 1)))]:.0f} ms")
+        print(f"answers {'identical' if rows['built'][0] == rows['stored'][0] else 'DIFFER'}")
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("roots", nargs="+")
+    ap.add_argument("roots", nargs="*")
+    ap.add_argument("--warm", type=Path, help="compare a server's warm questions on a stored word index with a built one")
     ap.add_argument("--question", default=QUESTION)
     ap.add_argument("--old", type=Path, help="another tree's server/ directory to compare with")
     ap.add_argument("--runs", type=int, default=2, help="runs after the first (default 2)")
     ap.add_argument("--max-chars", type=int, default=28000)
     args = ap.parse_args()
+    if args.warm:
+        warm_check(args.warm.resolve())
+        return 0
     trees = [("new", HERE / "server")] + ([("old", args.old.resolve())] if args.old else [])
     print(f"question: {args.question!r}; {args.runs} runs after the first, each a fresh process")
     print(f"{'repository':<28} {'tree':<4} {'1st s':>7} {'later s':>16} {'RSS MB 1st/later':>17} {'cache MB 1st→last':>18}  same")
