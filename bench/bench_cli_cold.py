@@ -69,8 +69,12 @@ def measure(server: Path, root: str, question: str, runs: int, max_chars: int) -
         shutil.rmtree(cache, ignore_errors=True)
 
 
-def warm_check(root: Path) -> None:
-    sys.path.insert(0, str(HERE / "server"))
+def warm_phase(root: Path, cache: Path, stored: bool) -> None:
+    """One process: the index on `cache`, its word index read (`stored`) or built; prints the warm
+    latencies and a digest of the answers as one JSON line."""
+    import hashlib
+    import json
+
     sys.path.insert(0, str(HERE / "bench"))
     from bench_explore import QUESTIONS
     from codegraph.explore import persist
@@ -78,26 +82,42 @@ def warm_check(root: Path) -> None:
     from codegraph.index.index import RootIndex
     from codegraph.requests import run_explore
 
+    if not stored:
+        persist.load_words = lambda index: None
+    index = RootIndex(root, cache_dir=cache)
+    index.build()
+    read = bool(derived(index).memo.get("words-read"))
+    digest, warm = hashlib.sha256(), []
+    for q in QUESTIONS:
+        run_explore(index, {"query": q})
+        t = time.perf_counter()
+        digest.update(run_explore(index, {"query": q})["text"].encode())
+        warm.append((time.perf_counter() - t) * 1000)
+    persist.keep(index)
+    index.close()
+    print(json.dumps({"read": read, "warm": warm, "answers": digest.hexdigest()}))
+
+
+def warm_check(root: Path, rounds: int = 3) -> None:
+    import json
+
     cache = Path(tempfile.mkdtemp(prefix="bench-cli-warm-"))
+    env = dict(os.environ, PYTHONPATH=str(HERE / "server"))
     try:
-        rows = {}
-        for label in ("built", "stored"):
-            index = RootIndex(root, cache_dir=cache)
-            index.build()
-            d = derived(index)
-            print(f"{label}: word index {'read from the cache' if d.memo.get('words-read') else 'built'}", flush=True)
-            answers, warm = [], []
-            for q in QUESTIONS:
-                run_explore(index, {"query": q})
-                t = time.perf_counter()
-                answers.append(run_explore(index, {"query": q})["text"])
-                warm.append((time.perf_counter() - t) * 1000)
-            rows[label] = (answers, sorted(warm))
-            persist.keep(index)
-            index.close()
-        for label, (_, warm) in rows.items():
-            print(f"{label:<7} warm median {statistics.median(warm):.0f} ms, p90 {warm[int(round(0.9 * (len(warm) - 1)))]:.0f} ms")
-        print(f"answers {'identical' if rows['built'][0] == rows['stored'][0] else 'DIFFER'}")
+        got: dict[str, list[float]] = {"built": [], "stored": []}
+        answers = set()
+        for _ in range(rounds):  # alternating, each a process of its own: the machine's load drifts
+            for label in ("built", "stored"):
+                out = subprocess.run([sys.executable, __file__, "--warm-phase", label, "--warm", str(root), "--cache", str(cache)],
+                                     env=env, capture_output=True, text=True, check=True).stdout
+                row = json.loads(out.strip().splitlines()[-1])
+                assert row["read"] == (label == "stored"), row["read"]
+                got[label] += row["warm"]
+                answers.add(row["answers"])
+        for label, warm in got.items():
+            warm.sort()
+            print(f"{label:<7} warm median {statistics.median(warm):.0f} ms, p90 {warm[int(round(0.9 * (len(warm) - 1)))]:.0f} ms ({len(warm)} questions)")
+        print(f"answers {'identical' if len(answers) == 1 else 'DIFFER'}")
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
@@ -110,7 +130,12 @@ def main() -> int:
     ap.add_argument("--old", type=Path, help="another tree's server/ directory to compare with")
     ap.add_argument("--runs", type=int, default=2, help="runs after the first (default 2)")
     ap.add_argument("--max-chars", type=int, default=28000)
+    ap.add_argument("--warm-phase", choices=("built", "stored"), help=argparse.SUPPRESS)
+    ap.add_argument("--cache", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.warm_phase:
+        warm_phase(args.warm.resolve(), args.cache, args.warm_phase == "stored")
+        return 0
     if args.warm:
         warm_check(args.warm.resolve())
         return 0
