@@ -699,9 +699,14 @@ class Workspace:
         so the next start is warm."""
         self.stop_warming()
         self._explored_at = None  # the disk watch ends at its next look
+        from .explore.persist import keep
         from .explore.warm import remember
 
         for index in self.roots.values():
+            try:
+                keep(index)  # the word index and ranked graph a CLI run or a server built, for the next one
+            except Exception:
+                log.exception("storing the explore tables of %s failed", index.root)
             if self.transport.long_lived:
                 try:
                     remember(index)

@@ -530,7 +530,7 @@ class WordIndex:
                 if u.kind != "statement" and u.id not in new.units:
                     new.units[u.id] = old_units[u.id]
                     new.lengths[u.id] = old_lengths[u.id]
-        postings = defaultdict(dict, self.postings)
+        postings = defaultdict(dict, self.postings.items())  # a stored index's too (persist.py)
         # every word a changed file's units hold, as they were or are now: those postings are rebuilt
         affected = {w for per_word in fresh.values() for w in per_word}
         for p in changed & self._read.keys():

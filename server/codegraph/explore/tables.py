@@ -13,6 +13,7 @@ from ..graph.structural import families
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..workspace.manifest import rust_crates
+from . import persist
 from .relevance import NameTable, WordIndex
 
 
@@ -70,8 +71,15 @@ def _build_derived(index: RootIndex) -> Derived:
             supers[src].append((dst, units[dst].name if dst in units else dst))
     # Only resolved edges to definitions in scope form families: `Exception`, `str` or a
     # framework base outside the workspace never make their subclasses interchangeable siblings.
-    words = before.words.updated(index.files, index.sources) if before is not None else WordIndex(index.files, index.sources)
+    stored = persist.load_words(index) if before is None else None  # a CLI run's, or the last session's
+    if before is not None:
+        words = before.words.updated(index.files, index.sources)
+    else:
+        words = stored or WordIndex(index.files, index.sources)
+        persist.loaded(index)  # the ranked graph's edges stored for this snapshot
     d = Derived(index.version, names, words, implementers, supers, _shape_families(index), _registrations(index))
+    if stored is not None:
+        d.memo["words-read"] = persist.snapshot_key(index)  # nothing to store again at close
     index.memo["explore"] = d
     return d
 

@@ -142,6 +142,9 @@ class FactStore:
             )
             # The whole snapshot's resolved bindings, valid only for the exact fingerprint it names.
             conn.execute("CREATE TABLE IF NOT EXISTS bindings (fingerprint TEXT PRIMARY KEY, data TEXT NOT NULL)")
+            # Tables a reader derives from a whole snapshot (explore's word index, the ranked graph's
+            # computed edges): one row per name, valid only for the exact key it names.
+            conn.execute("CREATE TABLE IF NOT EXISTS derived (name TEXT PRIMARY KEY, key TEXT NOT NULL, data BLOB NOT NULL, crc INTEGER NOT NULL)")
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             expected = {"schema": SCHEMA, "root": self.root, "codec": CODEC}
             if not meta:
@@ -200,6 +203,39 @@ class FactStore:
                 except sqlite3.DatabaseError:
                     pass
                 log.warning("cache %s: bindings not written (%s)", self.path, exc)
+
+    def load_derived(self, name: str, key: str) -> bytes | None:
+        """The bytes stored under `name` for exactly `key`, their checksum held; None otherwise."""
+        with self._lock:
+            if self._conn is None:
+                return None
+            try:
+                row = self._conn.execute("SELECT data, crc FROM derived WHERE name = ? AND key = ?", (name, key)).fetchone()
+            except sqlite3.DatabaseError as exc:
+                log.warning("cache %s: %s unreadable (%s)", self.path, name, exc)
+                return None
+        if row is None:
+            return None
+        if not isinstance(row[0], bytes) or zlib.crc32(row[0]) != row[1]:
+            log.warning("cache %s: %s is damaged (checksum): building it again", self.path, name)
+            return None
+        return row[0]
+
+    def put_derived(self, name: str, key: str, data: bytes) -> None:
+        """Replaces what is stored under `name` (one snapshot's at a time)."""
+        with self._lock:
+            if self._conn is None:
+                return
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                self._conn.execute("INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?)", (name, key, data, zlib.crc32(data)))
+                self._conn.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                try:
+                    self._conn.execute("ROLLBACK")
+                except sqlite3.DatabaseError:
+                    pass
+                log.warning("cache %s: %s not written (%s)", self.path, name, exc)
 
     def put(self, rows: list[tuple[str, str, Blob]], removed: list[str] = ()) -> None:
         """Writes (path, sha, encoded facts) rows and deletes `removed` paths, in one transaction."""

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import pathspec
+from pathspec.util import normalize_file
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 try:  # a dependency; without it (a broken install) costly patterns backtrack as before
@@ -185,14 +186,49 @@ class IgnoreRules:
     and a deeper `!keep.py` keeps its file. So directories are probed by name, without the slash,
     on the same rules with each dir-only rule's slash dropped."""
 
-    __slots__ = ("files", "dirs")
+    __slots__ = ("files", "dirs", "_misses")
 
     def __init__(self, files: pathspec.GitIgnoreSpec, dirs: pathspec.GitIgnoreSpec) -> None:
         self.files, self.dirs = files, dirs
+        self._misses = (_any_rule(files.patterns), _any_rule(dirs.patterns))
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """True: ignored, False: kept by a negation, None: no rule of this file matches."""
+        anyone = self._misses[is_dir]
+        if anyone is not None and anyone.search(normalize_file(path)) is None:
+            return None  # no rule matches: pathspec would have tried each in turn to say so
         return (self.dirs if is_dir else self.files).check_file(path).include
+
+
+_GROUP_NAME = re.compile(r"(\\*)\(\?P<\w+>")
+
+
+def _any_rule(patterns) -> re.Pattern | None:
+    """One regular expression that matches where any of the rules' does (their alternation, the
+    groups' names dropped: pathspec names the same group in each), or None where that cannot be
+    written exactly (another engine's pattern, other flags, a back reference). Most paths match
+    no rule of an ignore file: one search says so where pathspec runs every rule's (a hundred on
+    the TypeScript compiler's `.gitignore`: a third of its tree's walk)."""
+    sources: list[str] = []
+    flags: int | None = None
+    for p in patterns:
+        rx = p.regex
+        if p.include is None or rx is None:
+            continue
+        if not isinstance(rx, re.Pattern) or not isinstance(rx.pattern, str) or (flags is not None and rx.flags != flags):
+            return None  # RE2 (a costly pattern: never in a backtracking alternation) or bytes
+        flags = rx.flags
+        source = rx.pattern
+        named = _GROUP_NAME.findall(source)
+        if "(?P=" in source or len(named) != len(rx.groupindex) or any(len(escapes) % 2 for escapes in named):
+            return None
+        sources.append(_GROUP_NAME.sub(lambda m: m.group(1) + "(?:", source))
+    if not sources:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{s})" for s in sources), flags or 0)
+    except (re.error, RecursionError, OverflowError):
+        return None
 
 
 _NEGATION = re.compile(rb"^![^\n]*", re.MULTILINE)
