@@ -7,6 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
+from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, without_exports
 from .spec import LanguageSpec, ModuleStatement, held_value, named_children, text
 
 _COMMON_DEFS = """
@@ -207,74 +208,6 @@ _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function
 _VARIABLE_VALUES = frozenset({"identifier", "member_expression", "call_expression", "new_expression", "as_expression", "satisfies_expression", "await_expression"})
 
 
-_COMMONJS_EXPORTS = ("module.exports", "exports")
-
-
-def _without_exports(owner: str) -> str:
-    """`exports.helpers` → `helpers`, `module.exports` → "": a CommonJS export is named by its own
-    name (`exports.isStream = function …` is `isStream`, as every JavaScript tool names it), not by
-    the exports object it is assigned to (`commonjs_export_of` keeps that)."""
-    for prefix in _COMMONJS_EXPORTS:
-        if owner == prefix:
-            return ""
-        if owner.startswith(prefix + "."):
-            return owner[len(prefix) + 1 :]
-    return owner
-
-
-def _object_holder(obj: Node) -> str:
-    """The name an object literal is held by: `module.exports.helpers = {…}` → `helpers`, `const api =
-    {…}` → `api`, `module.exports = {…}` → `module.exports`, `export default {…}` → `default`; "" when
-    nothing names it."""
-    holder = obj.parent
-    while holder is not None and holder.type in ("parenthesized_expression", "as_expression", "satisfies_expression"):
-        holder = holder.parent
-    if holder is None:
-        return ""
-    if holder.type == "assignment_expression":
-        left = text(holder.child_by_field_name("left"))[:120]
-        return left if left in _COMMONJS_EXPORTS else _without_exports(left)
-    if holder.type == "variable_declarator":
-        return text(holder.child_by_field_name("name"))[:120]
-    if holder.type == "export_statement":
-        return "default"
-    return ""
-
-
-def _assigned_owner(node: Node) -> str:
-    """`T.prototype.m = function` → `T`: what a member-assigned function belongs to; an entry of an
-    object literal belongs to the name holding the object (its name is no name of the module's
-    scope). A CommonJS export (`exports.f = …`, `module.exports.f = …`) belongs to nothing: it is
-    the module's `f`. "" for any other definition."""
-    if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
-        holder = _object_holder(node.parent)
-        return "" if holder in _COMMONJS_EXPORTS else holder  # `module.exports = { f() {} }`: the module's `f`
-    if node.type != "assignment_expression":
-        return ""
-    left = node.child_by_field_name("left")
-    obj = left.child_by_field_name("object") if left is not None else None
-    if obj is None:
-        return ""
-    owner = text(obj)[:120]
-    base = owner.removesuffix(".prototype")
-    # `module.exports.prototype.m = function`: a method of what the module exports, as before
-    return base if base != owner and base in _COMMONJS_EXPORTS else _without_exports(base)
-
-
-def commonjs_export_of(node: Node) -> str:
-    """`exports.f = …` → `exports`, `module.exports.f = …` → `module.exports`: the exports object a
-    definition is assigned onto (`Unit.assigned_to`; its qualname is `f`); an entry of the object
-    `module.exports = { f() {}, g: … }` is assigned onto `module.exports` too; "" for any other definition."""
-    if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
-        holder = _object_holder(node.parent)
-        return holder if holder in _COMMONJS_EXPORTS else ""
-    if node.type != "assignment_expression":
-        return ""
-    left = node.child_by_field_name("left")
-    obj = left.child_by_field_name("object") if left is not None else None
-    owner = text(obj) if obj is not None else ""
-    return owner if owner in _COMMONJS_EXPORTS else ""
-
 
 def _anonymous_class(value: Node | None) -> bool:
     return value is not None and value.type == "class" and value.child_by_field_name("name") is None
@@ -343,7 +276,7 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
         elif right.type == "object":
             local = ""
         elif (_anonymous_class(right) or right.type in _OWN_THIS) and innermost is not None and innermost.type == "member_expression":
-            local = _without_exports(text(innermost)[:120])  # `… = internals.Route = class {…}`: that definition
+            local = without_exports(text(innermost)[:120])  # `… = internals.Route = class {…}`: that definition
             if not local:
                 continue  # `module.exports = class {…}`: the definition is the export (`module.exports`)
         else:
@@ -359,7 +292,7 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
             obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
             if text(left) == "module.exports":
                 out.append(("", local))
-            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in _COMMONJS_EXPORTS and (right.type == "identifier" or local != text(prop)):
+            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in COMMONJS_EXPORTS and (right.type == "identifier" or local != text(prop)):
                 out.append((text(prop), local))
     return tuple(out)
 
@@ -757,7 +690,7 @@ _COMMON = dict(
     this_alias=this_alias,
     function_receiver=True,
     export_aliases=export_aliases,
-    receiver_type=_assigned_owner,
+    receiver_type=assigned_owner,
     assigned_to=commonjs_export_of,
     default_export="module.exports",
     wrapper_types=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}),
