@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, without_exports
+from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, object_holder, without_exports
 from .spec import LanguageSpec, ModuleStatement, held_value, named_children, text
 
 _COMMON_DEFS = """
@@ -30,13 +30,19 @@ _COMMON_DEFS = """
 (program (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))
 (program (export_statement declaration: (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
 (export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))
+(program (expression_statement (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
+(program (expression_statement (assignment_expression right: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))))
+(program (_ (variable_declarator value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))))
+(program (export_statement declaration: (_ (variable_declarator value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))))
+(program (export_statement value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
 """
 # A named class expression is a class too (`module.exports = class Application extends Emitter {…}`):
 # its methods are its members, and `this.m()` inside them resolves through it. An anonymous one is
 # named by what holds it, as a function assigned there is: `const Toolkit = class {…}` (the name the
 # language gives it), `internals.Route = class {…}` (`internals.Route`, as `internals.f = function`).
 # `a.b = function …` and friends above: functions assigned to members (`exports.f`,
-# `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal.
+# `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal, also
+# one handed to a call at the top (`var Map = Evented.extend({…})`, `Map.include({…})`: js_holders.py).
 # Not `this.x = function`: the qualname would make it a nested name of the enclosing function.
 # Class fields may hold a wrapped arrow too (`x = wrap((…) => {…})`).
 
@@ -214,6 +220,8 @@ def _anonymous_class(value: Node | None) -> bool:
 
 
 def refine_kind(node: Node, kind: str) -> str:
+    if node.type == "pair" and node.parent.parent is not None and node.parent.parent.type == "arguments" and not object_holder(node.parent):
+        return ""  # an entry of an object handed to a call that names no holder (`register('x', {…})`)
     if kind == "class" or (kind == "variable" and _anonymous_class(held_value(node))):
         return "class"  # `const Foo = class {…}` at module level is captured as a constant too
     if node.type == "assignment_expression":  # `T.prototype.m = function`: a method of T

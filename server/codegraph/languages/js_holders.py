@@ -39,7 +39,41 @@ def object_holder(obj: Node) -> str:
         return text(holder.child_by_field_name("name"))[:120]
     if holder.type == "export_statement":
         return "default"
+    if holder.type == "arguments":
+        return _argument_holder(obj, holder)
     return ""
+
+
+# what may stand between a module's top and a call whose arguments name an object's holder
+_TOP_WRAPPERS = frozenset({"variable_declarator", "lexical_declaration", "variable_declaration", "assignment_expression",
+                           "expression_statement", "export_statement", "parenthesized_expression"})
+
+
+def _argument_holder(obj: Node, args: Node) -> str:
+    """An object literal handed to a call at a module's top level, the idiom of classes made by a
+    library (`export var Map = Evented.extend({ setView: function … })`, `View = Base.extend({…})`) and
+    of mixins (`Map.include({…})`, `Object.assign(Store.prototype, {…})`): its entries are filed under
+    what holds the call's value, else under the object the call fills (its first argument, or the
+    receiver of a call given only the literal). "" when nothing names it (`register('x', {…})`) and
+    when the call's value is what the module exports (a class, not its exports)."""
+    call = args.parent
+    node = call.parent if call is not None and call.type == "call_expression" else None
+    while node is not None and node.type in _TOP_WRAPPERS:
+        node = node.parent
+    if node is None or node.type != "program":
+        return ""
+    held = object_holder(call)
+    if held or call.parent.type != "expression_statement":
+        return "" if held in COMMONJS_EXPORTS else held
+    first = args.named_children[0]
+    target = first if first != obj else None
+    callee = call.child_by_field_name("function")
+    if target is None and callee is not None and callee.type == "member_expression":
+        target = callee.child_by_field_name("object")
+    if target is None or target.type not in ("identifier", "member_expression"):
+        return ""
+    name = text(target)[:120]
+    return name if name in COMMONJS_EXPORTS else without_exports(name.removesuffix(".prototype"))
 
 
 def assigned_owner(node: Node) -> str:
