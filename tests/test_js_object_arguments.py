@@ -48,3 +48,9 @@ def test_this_in_an_entry_of_an_object_handed_to_a_call_reaches_its_sibling(tmp_
     assert target(index, "src/map.js", "_reset") == "src/map.js::Map._reset"
     assert target(index, "src/map.js", "setView", 1) == "src/map.js::Map.setView"  # a mixin's, same module
     assert target(index, "src/map.js", "load") == "src/map.js::Store.load"
+
+
+def test_a_property_descriptor_handed_to_a_call_is_no_member_of_the_object_it_describes():
+    names = _qualnames("Object.defineProperty(Store.prototype, 'size', { get: function () { return this.n; } });\n"
+                       "Object.defineProperty(Store.prototype, 'name', { get: function () { return 'x'; } });\n")
+    assert not any(n.startswith("Store.") for n in names)

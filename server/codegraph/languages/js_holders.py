@@ -53,8 +53,8 @@ def _argument_holder(obj: Node, args: Node) -> str:
     """An object literal handed to a call at a module's top level, the idiom of classes made by a
     library (`export var Map = Evented.extend({ setView: function … })`, `View = Base.extend({…})`) and
     of mixins (`Map.include({…})`, `Object.assign(Store.prototype, {…})`): its entries are filed under
-    what holds the call's value, else under the object the call fills (its first argument, or the
-    receiver of a call given only the literal). "" when nothing names it (`register('x', {…})`) and
+    what holds the call's value, else under the object the call fills (its first argument when the
+    literal comes second, or the receiver of a call given the literal first). "" when nothing names it (`register('x', {…})`) and
     when the call's value is what the module exports (a class, not its exports)."""
     call = args.parent
     node = call.parent if call is not None and call.type == "call_expression" else None
@@ -65,11 +65,12 @@ def _argument_holder(obj: Node, args: Node) -> str:
     held = object_holder(call)
     if held or call.parent.type != "expression_statement":
         return "" if held in COMMONJS_EXPORTS else held
-    first = args.named_children[0]
-    target = first if first != obj else None
+    given = args.named_children
     callee = call.child_by_field_name("function")
-    if target is None and callee is not None and callee.type == "member_expression":
-        target = callee.child_by_field_name("object")
+    if given[0] == obj:
+        target = callee.child_by_field_name("object") if callee is not None and callee.type == "member_expression" else None
+    else:  # the literal right after what it fills; not a descriptor (`Object.defineProperty(T.prototype, 'x', {get() {…}})`)
+        target = given[0] if len(given) > 1 and given[1] == obj else None
     if target is None or target.type not in ("identifier", "member_expression"):
         return ""
     name = text(target)[:120]
