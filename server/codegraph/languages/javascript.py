@@ -35,6 +35,8 @@ _COMMON_DEFS = """
 (program (_ (variable_declarator value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))))
 (program (export_statement declaration: (_ (variable_declarator value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))))
 (program (export_statement value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
+(program (export_statement "default" @name value: [(function_expression !name) (generator_function !name) (arrow_function)] @function))
+(program (export_statement "default" @name value: (class !name) @class))
 """
 # A named class expression is a class too (`module.exports = class Application extends Emitter {…}`):
 # its methods are its members, and `this.m()` inside them resolves through it. An anonymous one is
@@ -43,6 +45,8 @@ _COMMON_DEFS = """
 # `a.b = function …` and friends above: functions assigned to members (`exports.f`,
 # `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal, also
 # one handed to a call at the top (`var Map = Evented.extend({…})`, `Map.include({…})`: js_holders.py).
+# An anonymous function or class a module exports by default (`export default function (api) {…}`) is
+# the module's `default`: what a default import of the module binds.
 # Not `this.x = function`: the qualname would make it a nested name of the enclosing function.
 # Class fields may hold a wrapped arrow too (`x = wrap((…) => {…})`).
 
