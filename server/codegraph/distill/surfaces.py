@@ -29,6 +29,7 @@ NON_ARCH_DIRS = frozenset({
     "example", "examples", "sample", "samples", "demo", "demos", "doc", "docs", "documentation", "tutorial",
     "tutorials", "bench", "benches", "benchmark", "benchmarks", "scripts", "test", "tests", "testing", "testdata",
     "fixtures", "fixture", "e2e", "spec", "specs", "__tests__", "__mocks__", "testutil", "testutils", "playground",
+    "website",  # a docs site's own code beside the library (Docusaurus's `website/pages/en/index.js`)
 })
 # ...and such a directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`
 DOCS_WITH_QUALIFIER = re.compile(r"^[_.]?(docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*$", re.I)
