@@ -527,6 +527,8 @@ def test_cli_index_json_lists_skipped_paths_with_reasons(root):
     # test-suite modules: one, or one per area, with test code in their main source set
     "testsuite/src/main/java/io/lib/testsuite/SocketEchoCase.java", "testsuite-http2/src/main/java/Case.java",
     "storage/driver/testsuites/testsuites.go",
+    # JavaScript tests in either module system, and tsd's type tests beside the code or in `test-d/`
+    "src/core.test.mjs", "lib/parse.spec.cts", "src/run.test.mts", "index.test-d.ts", "test-d/core.test-d.ts", "test-d/globals.ts",
 ])
 def test_conventional_test_module_files_are_tests(path):
     from codegraph.workspace.scope import is_test_path
@@ -536,7 +538,7 @@ def test_conventional_test_module_files_are_tests(path):
 
 @pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs", "core/src/commonMain/kotlin/app/Loader.kt",
                                   "contest-utils/score.py", "latest_support/feed.go", "src/attestkit/sign.rs",
-                                  "suites/report.py", "lib/testsuiteparser/parse.go"])
+                                  "suites/report.py", "lib/testsuiteparser/parse.go", "src/latest.mjs", "lib/test-dir.js"])
 def test_names_that_only_contain_test_are_not_tests(path):
     from codegraph.workspace.scope import is_test_path
 
