@@ -24,6 +24,7 @@ from ..languages.spec import LanguageSpec, last_segment
 from ..model.bindings import Edge, FileBindings
 from ..model.facts import CLASS_KINDS, MAX_RECEIVER, FileFacts, Unit
 from .imports import ImportBindings
+from .fields import DeclaredFields
 from .objects import ModuleObjects
 from .overloads import Overloads
 from .resolver_indexes import MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, package_key, scope_key, spec_of
@@ -150,7 +151,7 @@ def _past_stubs(found: list[Unit]) -> Unit | None:
     return real[0] if len(real) == 1 else None
 
 
-class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
+class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
@@ -495,8 +496,8 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
         if not parts or any(not p.isidentifier() for p in parts):
             return None
         if parts[0] in SELF_WORDS or (method is not None and parts[0] == method.receiver):
-            if len(parts) == 2 and owner is not None and spec_of(facts).declared_fields:
-                return self._field_type(owner, parts[1])  # `self.conn.poll()`: through the field's declared type
+            if owner is not None and spec_of(facts).declared_fields:
+                return self._through_fields(owner, parts[1:])  # `self.conn.poll()`: through the field's declared type
             return None  # attribute of self (self.x.y()) without static types: left unknown
         if ".".join(parts[:2]) == "module.exports" or parts[0] == "exports":
             own = self._own_exports(facts, caller, parts[0])
@@ -513,7 +514,10 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
             head = field[0] if field is not None else self._lookup(facts, caller, parts[0])
             head = head if head is not None else self._module_object(facts, caller, parts[0])
         for part in parts[1:]:
-            head = self._member_of(head, part)
+            member = self._member_of(head, part)
+            if member is None and isinstance(head, Unit) and head.is_type and spec_of(facts).declared_fields:
+                member = self._field_type(head, part)  # `p.openElements.pop()` with `p: Parser`: a declared field's type
+            head = member
         return head
 
     def _this_object(self, caller: Unit) -> tuple[str, str] | None:
@@ -617,43 +621,6 @@ class Resolver(ImportBindings, ModuleObjects, Overloads, ResolverIndexes):
                 return None
             cur = self.units.get(cur.parent) if cur.parent else None
         return ("module", facts.path)
-
-    def _field_type(self, t: Unit, name: str) -> Unit | None:
-        """The declared type of field `name` of type `t` (a Rust impl block: of its type) or of its
-        supertypes, resolved where the field is declared. A member a call made (`Buffer()`, a
-        Kotlin property with an initialiser) has no declared type here: no proof."""
-        if t.kind == "impl":
-            facts = self.files.get(t.path)
-            t = self._resolve_type_text(facts, t.qualname) if facts is not None else None
-        found = self._declared_field(t, name) if t is not None else None
-        return found[0] if found is not None else None
-
-    def _declared_field(self, t: Unit, name: str) -> tuple[Unit | None, ...] | None:
-        """(the declared type of field `name` of `t` or its supertypes, None when a call made it) —
-        or None when no type of the lineage has such a field."""
-        for cur in self.lineage(t):
-            held = next((h for n, h in cur.attrs if n == name), None)
-            if held is not None:
-                facts = self.files.get(cur.path)
-                return (None if held.endswith("()") or facts is None else self._resolve_type_text(facts, held, cur),)
-        return None
-
-    def _implicit_field(self, facts: FileFacts, caller: Unit | None, name: str) -> tuple[Unit | None, ...] | None:
-        """A bare receiver no enclosing callable binds (Java, whose locals the index records whole:
-        `callFactory.newCall(…)`) is a field of `this` — of the innermost enclosing type that has one
-        by that name: (its declared type or None), or None when it is no field (or may be a local)."""
-        if not spec_of(facts).complete_locals or name in self.imports_by_local.get(facts.path, ()):
-            return None
-        cur = caller
-        while cur is not None:
-            if cur.is_callable and (name in cur.param_names or any(n == name for n, _ in cur.local_types)):
-                return None  # a parameter or a local (also of a method around a local class) shadows it
-            if cur.is_type:
-                found = self._declared_field(cur, name)
-                if found is not None:
-                    return found
-            cur = self.units.get(cur.parent) if cur.parent else None
-        return None
 
     # ---- resolution ------------------------------------------------------------------
     def resolve_file(self, path: str) -> FileBindings:
