@@ -8,7 +8,7 @@ from tree_sitter import Node
 
 from ..model.facts import Import
 from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, object_holder, without_exports
-from .spec import LanguageSpec, ModuleStatement, held_value, named_children, text
+from .spec import LanguageSpec, ModuleStatement, held_value, named_children, text, wrapped_function
 
 _COMMON_DEFS = """
 (class_declaration name: (_) @name) @class
@@ -37,6 +37,7 @@ _COMMON_DEFS = """
 (program (export_statement value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
 (program (export_statement "default" @name value: [(function_expression !name) (generator_function !name) (arrow_function)] @function))
 (program (export_statement "default" @name value: (class !name) @class))
+(program (variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)]))) @function))
 """
 # A named class expression is a class too (`module.exports = class Application extends Emitter {…}`):
 # its methods are its members, and `this.m()` inside them resolves through it. An anonymous one is
@@ -46,7 +47,9 @@ _COMMON_DEFS = """
 # `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal, also
 # one handed to a call at the top (`var Map = Evented.extend({…})`, `Map.include({…})`: js_holders.py).
 # An anonymous function or class a module exports by default (`export default function (api) {…}`) is
-# the module's `default`: what a default import of the module binds.
+# the module's `default`: what a default import of the module binds. A name holding the one function
+# a call wraps (`const Input = forwardRef((props, ref) => …)`, `var run = once(function () {…})`) is
+# that function (spec.held_value), not a wiring statement.
 # Not `this.x = function`: the qualname would make it a nested name of the enclosing function.
 # Class fields may hold a wrapped arrow too (`x = wrap((…) => {…})`).
 
@@ -232,7 +235,7 @@ def refine_kind(node: Node, kind: str) -> str:
         left = node.child_by_field_name("left")
         return "method" if text(left.child_by_field_name("object")).endswith(".prototype") else "function"
     if kind != "variable":
-        return kind
+        return "" if node.type == "variable_declarator" and held_value(node).type not in _FUNCTION_VALUES else kind
     value = node.child_by_field_name("value")
     if value is not None and held_value(node).type in _FUNCTION_VALUES:  # also `((…) => {…}) as F`
         return "function"
@@ -415,8 +418,8 @@ def _statement_call(node: Node) -> tuple[str, str] | None:
                 value = decl.child_by_field_name("value")
                 while value is not None and value.type == "await_expression":
                     value = named_children(value)[0] if named_children(value) else None
-                if value is not None and value.type in ("call_expression", "new_expression"):
-                    return "wiring", text(decl.child_by_field_name("name"))[:80]
+                if value is not None and value.type in ("call_expression", "new_expression") and wrapped_function(value) is None:
+                    return "wiring", text(decl.child_by_field_name("name"))[:80]  # not `memo(function Card() {…})`: a function
                 while value is not None and value.type in ("as_expression", "satisfies_expression"):
                     value = named_children(value)[0] if named_children(value) else None  # `{…} as const`
                 if value is not None and value.type == "object" and _function_entries(value) >= MIN_TABLE_ENTRIES:
