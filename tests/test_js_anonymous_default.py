@@ -41,3 +41,19 @@ def test_a_default_import_binds_to_the_anonymous_default_export(tmp_path):
     })
     assert target(index, "lib/helpers.js", "registerIf") == "lib/helpers/if.js::default"
     assert target(index, "src/main.ts", "plugin") == "src/plugin.ts::default"
+
+
+def test_the_function_a_default_export_wraps_is_the_module_s_default(tmp_path):
+    # a compiler plugin's factory: `export default declare((api, options) => { … return { visitor } })`
+    plugin = ("import { declare } from './utils';\n"
+              "export default declare((api, options) => {\n  api.assertVersion(7);\n"
+              "  return { visitor: { ArrowFunctionExpression(path) { path.replace(); } } };\n});\n")
+    facts, _, _ = extract_source("src/plugin.ts", "typescript", plugin.encode())
+    factory = next(u for u in facts.units if u.qualname == "default")
+    assert factory.kind == "function" and factory.param_names == ("api", "options")
+    assert any(c.name == "assertVersion" and c.caller == factory.id for c in facts.calls)
+    facts, _, _ = extract_source("src/x.js", "javascript", b"export default pick(() => 1, () => 2);\n")
+    assert not [u for u in facts.units if u.qualname == "default"]  # two functions: neither is the export
+    index = index_of(tmp_path, {"src/plugin.ts": plugin, "src/utils.ts": "export function declare(f: any) { return f; }\n",
+                                "src/load.ts": "import plugin from './plugin';\nexport function load() { return plugin({}, {}); }\n"})
+    assert target(index, "src/load.ts", "plugin") == "src/plugin.ts::default"

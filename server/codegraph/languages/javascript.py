@@ -37,6 +37,7 @@ _COMMON_DEFS = """
 (program (export_statement value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
 (program (export_statement "default" @name value: [(function_expression !name) (generator_function !name) (arrow_function)] @function))
 (program (export_statement "default" @name value: (class !name) @class))
+(program (export_statement "default" @name value: (call_expression arguments: (arguments . [(arrow_function) (function_expression) (generator_function)] @function))))
 (program (variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)]))) @function))
 """
 # A named class expression is a class too (`module.exports = class Application extends Emitter {…}`):
@@ -47,7 +48,8 @@ _COMMON_DEFS = """
 # `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal, also
 # one handed to a call at the top (`var Map = Evented.extend({…})`, `Map.include({…})`: js_holders.py).
 # An anonymous function or class a module exports by default (`export default function (api) {…}`) is
-# the module's `default`: what a default import of the module binds. A name holding the one function
+# the module's `default`: what a default import of the module binds; so is the one function a default
+# export wraps (`export default declare((api, options) => {…})`, a compiler plugin's factory). A name holding the one function
 # a call wraps (`const Input = forwardRef((props, ref) => …)`, `var run = once(function () {…})`) is
 # that function (spec.held_value), not a wiring statement.
 # Not `this.x = function`: the qualname would make it a nested name of the enclosing function.
@@ -227,6 +229,8 @@ def _anonymous_class(value: Node | None) -> bool:
 
 
 def refine_kind(node: Node, kind: str) -> str:
+    if node.type in _FUNCTION_VALUES and node.parent is not None and node.parent.type == "arguments":  # `export default declare((api) => {…})`
+        return kind if wrapped_function(node.parent.parent) == node else ""
     if node.type == "pair" and node.parent.parent is not None and node.parent.parent.type == "arguments" and not object_holder(node.parent):
         return ""  # an entry of an object handed to a call that names no holder (`register('x', {…})`)
     if kind == "class" or (kind == "variable" and _anonymous_class(held_value(node))):
