@@ -38,7 +38,7 @@ DOCS_WITH_QUALIFIER = re.compile(r"^[_.]?(docs?|documentation|examples?|samples?
 TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing)$|[-_](mock|fake|stub)[a-z0-9]*$|"
                              r"^(mocks?|fakes?|stubs?)$|^(mock|fake|stub)[a-z]*server$")
 BUILD_FILES = re.compile(
-    r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
+    r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[cm]?[jt]s|[Gg]ulpfile(\.babel)?\.[cm]?[jt]s|"
     r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"
     r"\.d\.[cm]?ts$|\.pyi$|(^|/)(testing|test[\w-]*)\.\w+$"
 )
