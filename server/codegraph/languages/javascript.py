@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, object_holder, without_exports
+from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, object_holder, prototype_entry, without_exports
 from .spec import LanguageSpec, ModuleStatement, held_value, named_children, text, wrapped_function
 
 _COMMON_DEFS = """
@@ -229,6 +229,8 @@ def _anonymous_class(value: Node | None) -> bool:
 
 
 def refine_kind(node: Node, kind: str) -> str:
+    if prototype_entry(node):
+        return "method"
     if node.type in _FUNCTION_VALUES and node.parent is not None and node.parent.type == "arguments":  # `export default declare((api) => {…})`
         return kind if wrapped_function(node.parent.parent) == node else ""
     if node.type == "pair" and node.parent.parent is not None and node.parent.parent.type == "arguments" and not object_holder(node.parent):

@@ -32,9 +32,9 @@ def object_holder(obj: Node) -> str:
         holder = holder.parent
     if holder is None:
         return ""
-    if holder.type == "assignment_expression":
+    if holder.type == "assignment_expression":  # `T.prototype = { m: function … }`: T's methods, as `T.prototype.m = …`
         left = text(holder.child_by_field_name("left"))[:120]
-        return left if left in COMMONJS_EXPORTS else without_exports(left)
+        return left if left in COMMONJS_EXPORTS else without_exports(left.removesuffix(".prototype"))
     if holder.type == "variable_declarator":
         return text(holder.child_by_field_name("name"))[:120]
     if holder.type == "export_statement":
@@ -110,3 +110,10 @@ def commonjs_export_of(node: Node) -> str:
     obj = left.child_by_field_name("object") if left is not None else None
     owner = text(obj) if obj is not None else ""
     return owner if owner in COMMONJS_EXPORTS else ""
+
+
+def prototype_entry(node: Node) -> bool:
+    """An entry of the object a prototype is assigned (`T.prototype = { m: function … }`): a method."""
+    obj = node.parent if node.type == "pair" else None
+    holder = obj.parent if obj is not None and obj.type == "object" else None
+    return holder is not None and holder.type == "assignment_expression" and text(holder.child_by_field_name("left")).endswith(".prototype")
