@@ -462,6 +462,25 @@ def test_a_call_through_a_declared_field_binds_in_statically_typed_languages(tmp
     assert target(index, "web/app.ts", "save", 1) is None  # a member a call made has no declared type: no proof
 
 
+def test_a_call_through_a_declared_field_of_a_typed_parameter_or_of_a_field_binds(tmp_path):
+    # `p.openElements.pop()` with `p: Parser<T>`: the parameter's type declares the field's; so do
+    # `this.stack.top.peek()` and Go's `c.buf.flush()` with `c *conn`, field by field
+    index = index_of(tmp_path, {
+        "lib/parser.ts": "class Stack<T> {\n  pop(): void {}\n  top: Entry;\n}\nclass Entry {\n  peek(): void {}\n}\n"
+                         "export class Parser<T> {\n  openElements: Stack<T>;\n  made = new Stack();\n"
+                         "  run(): void { this.openElements.top.peek(); }\n}\n"
+                         "function endTag<T>(p: Parser<T>): void {\n  p.openElements.pop();\n  p.made.pop();\n  p.missing.pop();\n}\n",
+        "go.mod": "module example.com/m\n",
+        "srv/conn.go": "package srv\n\ntype buffer struct{}\n\nfunc (b *buffer) flush() {}\n\ntype conn struct {\n\tbuf *buffer\n}\n\n"
+                       "func serve(c *conn) { c.buf.flush() }\n",
+    })
+    assert target(index, "lib/parser.ts", "pop", 0) == "lib/parser.ts::Stack.pop"
+    assert target(index, "lib/parser.ts", "pop", 1) is None  # a member a call made has no declared type: no proof
+    assert target(index, "lib/parser.ts", "pop", 2) is None  # no such field
+    assert target(index, "lib/parser.ts", "peek") == "lib/parser.ts::Entry.peek"
+    assert target(index, "srv/conn.go", "flush") == "srv/conn.go::buffer.flush"
+
+
 def test_a_java_field_used_without_this_binds_unless_a_local_shadows_it(tmp_path):
     index = index_of(tmp_path, {
         "src/a/Store.java": "package a;\n\npublic class Store {\n    public void save() {}\n}\n",

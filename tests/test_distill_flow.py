@@ -185,6 +185,10 @@ def test_json_pack_carries_the_flow_graph_the_markdown_draws() -> None:
     ("src/mocks/api.ts", True), ("mockito/src/Main.java", False),
     # a docs or examples directory with a qualifier: FastAPI's tutorials in `docs_src/`; not `docker/`, not `doc_utils/`
     ("docs_src/first_steps/tutorial001.py", True), ("examples-js/app.js", True), ("docker/app.py", False), ("doc_utils/parse.py", False),
+    # a docs site's own code (Docusaurus keeps it in `website/`): its pages are no entry points of the library
+    ("website/pages/en/index.js", True), ("website/core/Footer.js", True), ("lib/websites.js", False),
+    # gulp's task files in every spelling it loads: `Gulpfile.js`, an ES module, one Babel compiles
+    ("Gulpfile.mjs", True), ("gulpfile.babel.js", True), ("gulpfile.cjs", True), ("Gruntfile.cjs", True), ("lib/gulp.js", False),
 ])
 def test_non_architecture_paths(path: str, outside: bool) -> None:
     assert non_architecture(path) is outside

@@ -246,6 +246,9 @@ def test_unrelated_and_secondary_files_are_never_shown_whole(indexes, name):
         ("coil-core/src/commonMain/kotlin/coil3/RealImageLoader.kt", "coil-core/src/jvmMain/kotlin/coil3/RealImageLoader.jvm.kt"),
         ("src/lib.rs", "build.rs"),
         ("fastapi/routing.py", "docs_src/path_params/tutorial001.py"),  # docs with a qualifier: hundreds of tutorial copies
+        ("src/createStore.js", "website/pages/en/index.js"),  # a docs site's own code (Docusaurus's `website/`)
+        ("packages/core/src/transform.ts", "Gulpfile.mjs"),  # gulp's task file as an ES module
+        ("packages/core/src/transform.ts", "gulpfile.babel.js"),
     ],
 )
 def test_word_matches_prefer_the_main_path(main, secondary):

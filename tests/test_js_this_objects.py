@@ -332,3 +332,24 @@ def test_this_in_a_constructor_function_calls_its_prototype_methods(tmp_path):
     assert target(index, "server.js", "setup", 0) == "server.js::Server.setup"
     assert target(index, "server.js", "create") is None
     assert target(index, "server.js", "setup", 1) is None
+
+
+PROTOTYPE_LITERAL = """
+function Compiler() {}
+Compiler.prototype = {
+  compile: function (program) { return this.accept(program); },
+  accept(node) { return this.visit(node); },
+  visit: function (node) { return node; },
+};
+Compiler.prototype.extra = function () { return this.compile(null); };
+exports.run = function () { return new Compiler().compile({}); };
+"""
+
+
+def test_the_entries_of_an_object_assigned_to_a_prototype_are_its_methods(tmp_path):
+    # `T.prototype = { m: function … }` is written as often as `T.prototype.m = function …`: both are T's methods
+    index = index_of(tmp_path, {"lib/compiler.js": PROTOTYPE_LITERAL})
+    units = {u.qualname: u.kind for u in index.files["lib/compiler.js"].units}
+    assert units["Compiler.compile"] == units["Compiler.accept"] == units["Compiler.extra"] == "method"
+    assert target(index, "lib/compiler.js", "accept") == "lib/compiler.js::Compiler.accept"  # in the literal
+    assert target(index, "lib/compiler.js", "compile", 0) == "lib/compiler.js::Compiler.compile"  # from `T.prototype.m`

@@ -547,6 +547,8 @@ def test_cli_index_json_lists_skipped_paths_with_reasons(root):
     # a package's private test folders, and a library's pytest plugin beside its modules
     "src/lib/_tests/test_sync.py", "src/lib/_core/_tests/tutil.py", "lib/_testing/asserters.py",
     "lib/pytest_plugin.py", "src/_lib_pytestplugin.py", "lib/contrib/pytest.py",
+    # JavaScript tests in either module system, and tsd's type tests beside the code or in `test-d/`
+    "src/core.test.mjs", "lib/parse.spec.cts", "src/run.test.mts", "index.test-d.ts", "test-d/core.test-d.ts", "test-d/globals.ts",
 ])
 def test_conventional_test_module_files_are_tests(path):
     from codegraph.workspace.scope import is_test_path
@@ -578,7 +580,7 @@ def test_a_word_ending_in_tests_or_it_outside_a_module_is_not_a_test(path):
 
 @pytest.mark.parametrize("path", ["src/testing_utils.rs", "src/contest.rs", "shop/attests.py", "src/test_helpers.rs", "core/src/commonMain/kotlin/app/Loader.kt",
                                   "contest-utils/score.py", "latest_support/feed.go", "src/attestkit/sign.rs",
-                                  "suites/report.py", "lib/testsuiteparser/parse.go",
+                                  "suites/report.py", "lib/testsuiteparser/parse.go", "src/latest.mjs", "lib/test-dir.js",
                                   # the test runner's own source is no test support
                                   "src/_pytest/python.py", "src/pytest/__init__.py", "src/lib/_testbed.py"])
 def test_names_that_only_contain_test_are_not_tests(path):

@@ -211,7 +211,8 @@ class ImportBindings:
                 target_facts = self.files.get(path)
                 default = spec_of(target_facts).default_export if target_facts is not None else ""
                 if default:
-                    target = self._unique([u for u in target_facts.units if u.qualname == default and u.parent is None])
+                    # `module.exports = function …`; `export default function (…) {…}`, a definition named `default`
+                    target = self._unique([u for u in target_facts.units if u.qualname in (default, "default") and u.parent is None])
                     if target is not None:
                         return ("unit", target)
                     if self._commonjs_exports(path):  # no definition is the export: the exports object is

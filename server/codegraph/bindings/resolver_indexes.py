@@ -161,7 +161,7 @@ class ResolverIndexes:
         default = spec_of(new).default_export
         aliases = set(old.export_aliases) ^ set(new.export_aliases)  # what `require` of the file hands back
         names |= {n for pair in aliases for n in pair}
-        if aliases or (default and any(q == default for q, _, _ in shape(old) ^ shape(new))):
+        if aliases or (default and any(q in (default, "default") for q, _, _ in shape(old) ^ shape(new))):
             # a default import names the file, not the definition: its importers name the module
             names.add(posixpath.basename(new.path).rsplit(".", 1)[0])
             names.add(posixpath.basename(posixpath.dirname(new.path)))

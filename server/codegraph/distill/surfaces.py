@@ -30,6 +30,7 @@ NON_ARCH_DIRS = frozenset({
     "example", "examples", "sample", "samples", "demo", "demos", "doc", "docs", "documentation", "tutorial",
     "tutorials", "bench", "benches", "benchmark", "benchmarks", "scripts", "test", "tests", "testing", "testdata",
     "fixtures", "fixture", "e2e", "spec", "specs", "__tests__", "__mocks__", "testutil", "testutils", "playground",
+    "website",  # a docs site's own code beside the library (Docusaurus's `website/pages/en/index.js`)
 })
 # ...and such a directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`
 DOCS_WITH_QUALIFIER = re.compile(r"^[_.]?(docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*$", re.I)
@@ -38,7 +39,7 @@ DOCS_WITH_QUALIFIER = re.compile(r"^[_.]?(docs?|documentation|examples?|samples?
 TEST_SOURCE_SET = re.compile(r"^[a-z][A-Za-z0-9]*Test(s|Fixtures)?$|^test[-_A-Z]|[-_](tests?|testing)$|[-_](mock|fake|stub)[a-z0-9]*$|"
                              r"^(mocks?|fakes?|stubs?)$|^(mock|fake|stub|dummy)[-_]?[a-z]*servers?$")
 BUILD_FILES = re.compile(
-    r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[jt]s|gulpfile\.[jt]s|"
+    r"(^|/)(build\.rs|setup\.py|noxfile\.py|fabfile\.py|conftest\.py|[Gg]runtfile\.[cm]?[jt]s|[Gg]ulpfile(\.babel)?\.[cm]?[jt]s|"
     r"[\w.-]+\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|Makefile|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$|"
     r"\.d\.[cm]?ts$|\.pyi$|(^|/)(testing|test[\w-]*)\.\w+$"
 )

@@ -412,9 +412,9 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
 # about the library meets the library first.
 # (also a docs or examples directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`)
 _SECONDARY_DIR = re.compile(
-    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|tutorials?|benchmarks?|benches|bench|scripts?|tools|contrib|playground"
+    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|website|tutorials?|benchmarks?|benches|bench|scripts?|tools|contrib|playground"
     r"|(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*)/", re.I)
-_SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|gulpfile\.[jt]s|Gruntfile\.js|[\w.-]*\.config\.[cm]?[jt]s)$)")
+_SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|[Gg]ulpfile(\.babel)?\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
 
 # Platform variants of code that exists for every platform: Go's build-tagged files (a file name's

@@ -154,7 +154,7 @@ MAX_DISPATCH = 16  # overriding implementations listed for one call on a base/in
 MAX_NARROW_DISPATCH = 8  # up to this many: `family-dispatch`; more: `wide-dispatch`
 MAX_INTO_FILES = 48  # files that only share a common name, computed for one into()
 CTOR_NAMES = ("__init__", "constructor")
-_SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "benches", "samples", "sample", "demo", "demos", "scripts"})
+_SECONDARY_DIRS = frozenset({"examples", "example", "docs", "doc", "benchmarks", "benchmark", "bench", "benches", "samples", "sample", "demo", "demos", "scripts", "website"})
 # a docs or examples directory with a qualifier (`docs_src`, `examples-js`) is one too
 _DOCS_WITH_QUALIFIER = re.compile(r"^[_.]?(docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*$", re.I)
 _COMPILED_DIRS = frozenset({"dist", "build", "umd", "bundles"})  # not `lib/`: JavaScript packages keep their source there

@@ -7,7 +7,8 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text, type_arguments
+from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, object_holder, prototype_entry, without_exports
+from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text, type_arguments, wrapped_function
 
 _COMMON_DEFS = """
 (class_declaration name: (_) @name) @class
@@ -29,13 +30,28 @@ _COMMON_DEFS = """
 (program (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))
 (program (export_statement declaration: (_ (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
 (export_statement value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))
+(program (expression_statement (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
+(program (expression_statement (assignment_expression right: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))))
+(program (_ (variable_declarator value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function))))))
+(program (export_statement declaration: (_ (variable_declarator value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))))
+(program (export_statement value: (call_expression arguments: (arguments (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @function)))))
+(program (export_statement "default" @name value: [(function_expression !name) (generator_function !name) (arrow_function)] @function))
+(program (export_statement "default" @name value: (class !name) @class))
+(program (export_statement "default" @name value: (call_expression arguments: (arguments . [(arrow_function) (function_expression) (generator_function)] @function))))
+(program (variable_declaration (variable_declarator name: (identifier) @name value: (call_expression arguments: (arguments [(arrow_function) (function_expression)]))) @function))
 """
 # A named class expression is a class too (`module.exports = class Application extends Emitter {…}`):
 # its methods are its members, and `this.m()` inside them resolves through it. An anonymous one is
 # named by what holds it, as a function assigned there is: `const Toolkit = class {…}` (the name the
 # language gives it), `internals.Route = class {…}` (`internals.Route`, as `internals.f = function`).
 # `a.b = function …` and friends above: functions assigned to members (`exports.f`,
-# `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal.
+# `module.exports.f`, `T.prototype.m`) and entries of a module-level or exported object literal, also
+# one handed to a call at the top (`var Map = Evented.extend({…})`, `Map.include({…})`: js_holders.py).
+# An anonymous function or class a module exports by default (`export default function (api) {…}`) is
+# the module's `default`: what a default import of the module binds; so is the one function a default
+# export wraps (`export default declare((api, options) => {…})`, a compiler plugin's factory). A name holding the one function
+# a call wraps (`const Input = forwardRef((props, ref) => …)`, `var run = once(function () {…})`) is
+# that function (spec.held_value), not a wiring statement.
 # Not `this.x = function`: the qualname would make it a nested name of the enclosing function.
 # Class fields may hold a wrapped arrow too (`x = wrap((…) => {…})`).
 
@@ -207,87 +223,25 @@ _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function
 _VARIABLE_VALUES = frozenset({"identifier", "member_expression", "call_expression", "new_expression", "as_expression", "satisfies_expression", "await_expression"})
 
 
-_COMMONJS_EXPORTS = ("module.exports", "exports")
-
-
-def _without_exports(owner: str) -> str:
-    """`exports.helpers` → `helpers`, `module.exports` → "": a CommonJS export is named by its own
-    name (`exports.isStream = function …` is `isStream`, as every JavaScript tool names it), not by
-    the exports object it is assigned to (`commonjs_export_of` keeps that)."""
-    for prefix in _COMMONJS_EXPORTS:
-        if owner == prefix:
-            return ""
-        if owner.startswith(prefix + "."):
-            return owner[len(prefix) + 1 :]
-    return owner
-
-
-def _object_holder(obj: Node) -> str:
-    """The name an object literal is held by: `module.exports.helpers = {…}` → `helpers`, `const api =
-    {…}` → `api`, `module.exports = {…}` → `module.exports`, `export default {…}` → `default`; "" when
-    nothing names it."""
-    holder = obj.parent
-    while holder is not None and holder.type in ("parenthesized_expression", "as_expression", "satisfies_expression"):
-        holder = holder.parent
-    if holder is None:
-        return ""
-    if holder.type == "assignment_expression":
-        left = text(holder.child_by_field_name("left"))[:120]
-        return left if left in _COMMONJS_EXPORTS else _without_exports(left)
-    if holder.type == "variable_declarator":
-        return text(holder.child_by_field_name("name"))[:120]
-    if holder.type == "export_statement":
-        return "default"
-    return ""
-
-
-def _assigned_owner(node: Node) -> str:
-    """`T.prototype.m = function` → `T`: what a member-assigned function belongs to; an entry of an
-    object literal belongs to the name holding the object (its name is no name of the module's
-    scope). A CommonJS export (`exports.f = …`, `module.exports.f = …`) belongs to nothing: it is
-    the module's `f`. "" for any other definition."""
-    if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
-        holder = _object_holder(node.parent)
-        return "" if holder in _COMMONJS_EXPORTS else holder  # `module.exports = { f() {} }`: the module's `f`
-    if node.type != "assignment_expression":
-        return ""
-    left = node.child_by_field_name("left")
-    obj = left.child_by_field_name("object") if left is not None else None
-    if obj is None:
-        return ""
-    owner = text(obj)[:120]
-    base = owner.removesuffix(".prototype")
-    # `module.exports.prototype.m = function`: a method of what the module exports, as before
-    return base if base != owner and base in _COMMONJS_EXPORTS else _without_exports(base)
-
-
-def commonjs_export_of(node: Node) -> str:
-    """`exports.f = …` → `exports`, `module.exports.f = …` → `module.exports`: the exports object a
-    definition is assigned onto (`Unit.assigned_to`; its qualname is `f`); an entry of the object
-    `module.exports = { f() {}, g: … }` is assigned onto `module.exports` too; "" for any other definition."""
-    if node.type in ("pair", "method_definition") and node.parent is not None and node.parent.type == "object":
-        holder = _object_holder(node.parent)
-        return holder if holder in _COMMONJS_EXPORTS else ""
-    if node.type != "assignment_expression":
-        return ""
-    left = node.child_by_field_name("left")
-    obj = left.child_by_field_name("object") if left is not None else None
-    owner = text(obj) if obj is not None else ""
-    return owner if owner in _COMMONJS_EXPORTS else ""
-
 
 def _anonymous_class(value: Node | None) -> bool:
     return value is not None and value.type == "class" and value.child_by_field_name("name") is None
 
 
 def refine_kind(node: Node, kind: str) -> str:
+    if prototype_entry(node):
+        return "method"
+    if node.type in _FUNCTION_VALUES and node.parent is not None and node.parent.type == "arguments":  # `export default declare((api) => {…})`
+        return kind if wrapped_function(node.parent.parent) == node else ""
+    if node.type == "pair" and node.parent.parent is not None and node.parent.parent.type == "arguments" and not object_holder(node.parent):
+        return ""  # an entry of an object handed to a call that names no holder (`register('x', {…})`)
     if kind == "class" or (kind == "variable" and _anonymous_class(held_value(node))):
         return "class"  # `const Foo = class {…}` at module level is captured as a constant too
     if node.type == "assignment_expression":  # `T.prototype.m = function`: a method of T
         left = node.child_by_field_name("left")
         return "method" if text(left.child_by_field_name("object")).endswith(".prototype") else "function"
     if kind != "variable":
-        return kind
+        return "" if node.type == "variable_declarator" and held_value(node).type not in _FUNCTION_VALUES else kind
     value = node.child_by_field_name("value")
     if value is not None and held_value(node).type in _FUNCTION_VALUES:  # also `((…) => {…}) as F`
         return "function"
@@ -343,7 +297,7 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
         elif right.type == "object":
             local = ""
         elif (_anonymous_class(right) or right.type in _OWN_THIS) and innermost is not None and innermost.type == "member_expression":
-            local = _without_exports(text(innermost)[:120])  # `… = internals.Route = class {…}`: that definition
+            local = without_exports(text(innermost)[:120])  # `… = internals.Route = class {…}`: that definition
             if not local:
                 continue  # `module.exports = class {…}`: the definition is the export (`module.exports`)
         else:
@@ -359,7 +313,7 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
             obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
             if text(left) == "module.exports":
                 out.append(("", local))
-            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in _COMMONJS_EXPORTS and (right.type == "identifier" or local != text(prop)):
+            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in COMMONJS_EXPORTS and (right.type == "identifier" or local != text(prop)):
                 out.append((text(prop), local))
     return tuple(out)
 
@@ -470,8 +424,8 @@ def _statement_call(node: Node) -> tuple[str, str] | None:
                 value = decl.child_by_field_name("value")
                 while value is not None and value.type == "await_expression":
                     value = named_children(value)[0] if named_children(value) else None
-                if value is not None and value.type in ("call_expression", "new_expression"):
-                    return "wiring", text(decl.child_by_field_name("name"))[:80]
+                if value is not None and value.type in ("call_expression", "new_expression") and wrapped_function(value) is None:
+                    return "wiring", text(decl.child_by_field_name("name"))[:80]  # not `memo(function Card() {…})`: a function
                 while value is not None and value.type in ("as_expression", "satisfies_expression"):
                     value = named_children(value)[0] if named_children(value) else None  # `{…} as const`
                 if value is not None and value.type == "object" and _function_entries(value) >= MIN_TABLE_ENTRIES:
@@ -757,7 +711,7 @@ _COMMON = dict(
     this_alias=this_alias,
     function_receiver=True,
     export_aliases=export_aliases,
-    receiver_type=_assigned_owner,
+    receiver_type=assigned_owner,
     assigned_to=commonjs_export_of,
     default_export="module.exports",
     wrapper_types=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}),

@@ -13,6 +13,7 @@ from typing import Callable, NamedTuple
 from tree_sitter import Node
 
 from ..model.facts import Import
+from .wrapped import wrapped_function
 
 # (node, stmt_kind, name) for a module-level statement worth a unit of its own
 ModuleStatement = tuple[Node, str, str]
@@ -341,8 +342,9 @@ _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_e
 
 def held_value(node: Node) -> Node | None:
     """The value a declarator holds, out of its parentheses and casts: `const f = ((a) => …) as F`
-    → the arrow function, whose parameters and body are the unit's."""
+    → the arrow function, whose parameters and body are the unit's; so is the one function a call
+    wraps (`const Input = forwardRef((props, ref) => …)`)."""
     value = node.child_by_field_name("value")
     while value is not None and value.type in _WRAPPERS and value.named_children:
         value = value.named_children[0]
-    return value
+    return (wrapped_function(value) or value) if value is not None else None

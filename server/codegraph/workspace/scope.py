@@ -181,7 +181,8 @@ TEST_PATH = re.compile(
     # test support kept outside test folders: `internal/testutil/`, `test-helpers/`, a module
     # `okio-testing-support/`, Gradle's `src/testFixtures/`
     r"(^|/)([\w.]+[-_])?test(ing)?[-_]?(helpers?|utils?|support|kit|harness|fixtures)/|(^|/)src/testFixtures/|"
-    r"\.(test|spec)\.[jt]sx?$|(^|/)src/test/|(^|/)src/[a-z]\w*Test/|Tests?\.(java|kt)$|(^|/)conftest\.py$|"
+    # `x.test.mjs`, `x.spec.cts`; tsd's type tests (`index.test-d.ts`, a `test-d/` folder)
+    r"\.(test|spec|test-d)\.[cm]?[jt]sx?$|(^|/)test-d/|(^|/)src/test/|(^|/)src/[a-z]\w*Test/|Tests?\.(java|kt)$|(^|/)conftest\.py$|"
     r"(^|/)tests?\.rs$|(^|/)tests\.py$|"  # Rust's `#[cfg(test)] mod tests;` file, Django's app tests
     # a library's pytest plugin, loaded only by pytest for its users' tests: `pytest_plugin.py`,
     # `_pkg_pytestplugin.py`, `contrib/pytest.py`

@@ -1,0 +1,68 @@
+"""Fields with a declared type: what `self.conn`, `p.openElements` (with `p: Parser`) or a Java
+field named bare (`callFactory`) holds is the type its declaration names, where the field is
+declared (a type's own or a supertype's). A member a call made (`Buffer()`, a Kotlin property with
+an initialiser) has no declared type here: no proof.
+"""
+
+from __future__ import annotations
+
+from ..model.facts import FileFacts, Unit
+from .carriers import is_carried
+from .resolver_indexes import spec_of
+
+
+class DeclaredFields:
+    """Mixed into the Resolver: reads its `files`, `imports_by_local`, `lineage`, `_member_of`,
+    `_resolve_type_text` and the carriers' `_value_type`."""
+
+    def _field_step(self, head: Unit | tuple[str, str] | None, name: str) -> Unit | tuple[str, str] | None:
+        """`x.name` in a receiver: where x is a value of a type and the language declares fields, the
+        declared type of x's field `name` (a field, not a method of the name, is what `x.name` reads);
+        else the member `name` of what x denotes (a nested type, a module's member)."""
+        if is_carried(head):  # read through a pointer or an unwrapped value (`Arc<Conn>`: conn.codec)
+            head = self._carried_parts(head[1])[1]
+        if head.__class__ is Unit and head.is_type:
+            facts = self.files.get(head.path)
+            if facts is not None and spec_of(facts).declared_fields:
+                t = head if head.kind != "impl" else self._resolve_type_text(facts, head.qualname)
+                found = self._declared_field(t, name) if t is not None else None
+                if found is not None:
+                    return found[0]
+        return self._member_of(head, name)
+
+    def _field_type(self, t: Unit, name: str) -> Unit | None:
+        """The declared type of field `name` of type `t` (a Rust impl block: of its type) or of its
+        supertypes, resolved where the field is declared. A member a call made (`Buffer()`, a
+        Kotlin property with an initialiser) has no declared type here: no proof."""
+        if t.kind == "impl":
+            facts = self.files.get(t.path)
+            t = self._resolve_type_text(facts, t.qualname) if facts is not None else None
+        found = self._declared_field(t, name) if t is not None else None
+        return found[0] if found is not None else None
+
+    def _declared_field(self, t: Unit, name: str) -> tuple[Unit | None, ...] | None:
+        """(the declared type of field `name` of `t` or its supertypes, None when a call made it) —
+        or None when no type of the lineage has such a field."""
+        for cur in self.lineage(t):
+            held = next((h for n, h in cur.attrs if n == name), None)
+            if held is not None:
+                facts = self.files.get(cur.path)
+                return (None if held.endswith("()") or facts is None else self._value_type(facts, held, cur),)
+        return None
+
+    def _implicit_field(self, facts: FileFacts, caller: Unit | None, name: str) -> tuple[Unit | None, ...] | None:
+        """A bare receiver no enclosing callable binds (Java, whose locals the index records whole:
+        `callFactory.newCall(…)`) is a field of `this` — of the innermost enclosing type that has one
+        by that name: (its declared type or None), or None when it is no field (or may be a local)."""
+        if not spec_of(facts).complete_locals or name in self.imports_by_local.get(facts.path, ()):
+            return None
+        cur = caller
+        while cur is not None:
+            if cur.is_callable and (name in cur.param_names or any(n == name for n, _ in cur.local_types)):
+                return None  # a parameter or a local (also of a method around a local class) shadows it
+            if cur.is_type:
+                found = self._declared_field(cur, name)
+                if found is not None:
+                    return found
+            cur = self.units.get(cur.parent) if cur.parent else None
+        return None
