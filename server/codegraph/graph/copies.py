@@ -263,38 +263,14 @@ def compiled_copies(units: Iterable[Unit], spans: dict[str, dict[str, int]]) -> 
     return frozenset(copies)
 
 
-# A JVM library's second source tree for a platform flavour: the first one again below one more top
-# directory (`android/guava/src/…/LocalCache.java` beside `guava/src/…/LocalCache.java`). Its files
-# define what the main tree's define, most bodies as long line for line; distill chose each pick twice
-# and explore showed both copies of a class. Only JVM sources at that exact path: a Go module's `v2/`
-# tree is another version of its API, and a Kotlin Multiplatform source set has a path of its own.
-MIRROR_SOURCES = (".java", ".kt")
-
-
-def source_mirrors(units: Iterable[Unit]) -> frozenset[str]:
-    """JVM source files that another one, at their path without its top directory, defines much the
-    same as (names, and as long in lines): the flavour's copy, never the main tree's file."""
-    spans = _built_definitions(units, MIRROR_SOURCES)
-    mirrors = set()
-    for path, own in spans.items():
-        _, below, rest = path.partition("/")
-        other = spans.get(rest) if below else None
-        if other is None:
-            continue
-        common = own.keys() & other.keys()
-        if common and len(common) >= TWIN_SHARE * len(own.keys() | other.keys()) and _same_bodies(own, other, TWIN_SHARE):
-            mirrors.add(path)
-    return frozenset(mirrors)
-
-
 def copy_files(units: Iterable[Unit]) -> frozenset[str]:
-    """Bundles, build twins, bundle variants, compiled copies of TypeScript sources and a JVM library's
-    mirrored flavour tree: the files both engines leave out like tests."""
+    """Bundles, build twins, bundle variants and compiled copies of TypeScript sources: the files both
+    engines leave out like tests."""
     every = list(units)
     spans = _built_definitions(every)
     # the declarations each build writes beside its modules are twins as the modules are
     twins = (build_twins({**spans, **_built_definitions(every, TS_DECLARATION)}) | sibling_bundles(spans)
-             | hashed_chunks(spans) | compiled_copies(every, spans) | source_mirrors(every))
+             | hashed_chunks(spans) | compiled_copies(every, spans))
     # bundles among what is left: each module of two parallel builds defines its names in the other
     # build too, and with three or four builds they reach ten files — the module itself is no bundle
     return twins | bundle_copies(u for u in every if u.path not in twins)
