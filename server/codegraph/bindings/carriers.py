@@ -11,13 +11,12 @@ first, and the carried type.
 
 from __future__ import annotations
 
-from ..languages.spec import Carrier, last_segment
+from ..languages.spec import Carrier, last_segment, type_arguments
 from ..model.facts import FileFacts, Unit
 from .resolver_indexes import spec_of
 
 CARRIED = "carried"
 _SEP = "\x1f"
-_TYPE_PREFIXES = ("dyn ", "impl ", "&mut ", "&", "mut ")
 MAX_LAYERS = 4
 
 
@@ -25,43 +24,23 @@ def outer_and_carried(text: str) -> tuple[str, str] | None:
     """(`Result`, `Conn`) of `Result<Conn, Error>`: the generic's name and its first type argument
     that is no lifetime (`Cow<'a, Conn>`), without references, `dyn`/`impl` and trait bounds
     (`Box<dyn Handler + Send>` → `Handler`). None when `text` is no generic of one name."""
-    start = text.find("<")
-    if start <= 0 or not text.rstrip().endswith(">"):
-        return None
-    args, depth, begin = [], 0, start + 1
-    for i in range(start + 1, len(text.rstrip())):
-        ch = text[i]
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            if depth == 0:
-                args.append(text[begin:i])
-                break
-            depth -= 1
-        elif ch == "," and depth == 0:
-            args.append(text[begin:i])
-            begin = i + 1
-    for arg in args:
-        arg = arg.strip()
+    outer = text[: text.find("<")].strip()
+    for arg in type_arguments(text, frozenset({outer.replace("::", ".").rpartition(".")[2]})):
         if not arg or arg.startswith("'"):
             continue
-        changed = True
-        while changed:
-            changed = False
-            for prefix in _TYPE_PREFIXES:
-                if arg.startswith(prefix):
-                    arg, changed = arg[len(prefix):].lstrip(), True
-            if arg.startswith("'"):  # `&'a Conn`
-                arg, changed = arg.partition(" ")[2].lstrip(), True
-        depth, cut = 0, len(arg)
-        for i, ch in enumerate(arg):  # a bound outside type arguments: `Handler + Send`
-            depth += ch == "<"
-            depth -= ch == ">"
-            if ch == "+" and depth == 0:
-                cut = i
-                break
-        return text[:start].strip(), arg[:cut].strip()
+        arg = arg[5:].lstrip() if arg.startswith("impl ") else arg
+        return outer, _outside_bounds(arg)
     return None
+
+
+def _outside_bounds(arg: str) -> str:
+    """`Handler + Send` → `Handler`: a trait object's further bounds, outside type arguments."""
+    depth = 0
+    for i, ch in enumerate(arg):
+        depth += (ch == "<") - (ch == ">")
+        if ch == "+" and depth == 0:
+            return arg[:i].strip()
+    return arg.strip()
 
 
 class Carriers:

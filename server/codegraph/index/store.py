@@ -192,17 +192,7 @@ class FactStore:
         with self._lock:
             if self._conn is None:
                 return
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-                self._conn.execute("DELETE FROM bindings")
-                self._conn.execute("INSERT INTO bindings VALUES (?, ?)", (fingerprint, data))
-                self._conn.execute("COMMIT")
-            except sqlite3.DatabaseError as exc:
-                try:
-                    self._conn.execute("ROLLBACK")
-                except sqlite3.DatabaseError:
-                    pass
-                log.warning("cache %s: bindings not written (%s)", self.path, exc)
+            self._transaction("bindings", ("DELETE FROM bindings", ()), ("INSERT INTO bindings VALUES (?, ?)", (fingerprint, data)))
 
     def load_derived(self, name: str, key: str) -> bytes | None:
         """The bytes stored under `name` for exactly `key`, their checksum held; None otherwise."""
@@ -226,16 +216,21 @@ class FactStore:
         with self._lock:
             if self._conn is None:
                 return
+            self._transaction(name, ("INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?)", (name, key, data, zlib.crc32(data))))
+
+    def _transaction(self, what: str, *statements: tuple[str, tuple]) -> None:
+        """Runs the statements in one write transaction (the lock held); a failure rolls back and is logged."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            for sql, args in statements:
+                self._conn.execute(sql, args)
+            self._conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
             try:
-                self._conn.execute("BEGIN IMMEDIATE")
-                self._conn.execute("INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?)", (name, key, data, zlib.crc32(data)))
-                self._conn.execute("COMMIT")
-            except sqlite3.DatabaseError as exc:
-                try:
-                    self._conn.execute("ROLLBACK")
-                except sqlite3.DatabaseError:
-                    pass
-                log.warning("cache %s: %s not written (%s)", self.path, name, exc)
+                self._conn.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass
+            log.warning("cache %s: %s not written (%s)", self.path, what, exc)
 
     def put(self, rows: list[tuple[str, str, Blob]], removed: list[str] = ()) -> None:
         """Writes (path, sha, encoded facts) rows and deletes `removed` paths, in one transaction."""

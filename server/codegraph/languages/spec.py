@@ -69,7 +69,8 @@ def type_arguments(written: str, names: frozenset[str], brackets: str = "<>") ->
         arg = _INDIRECTION.sub("", arg.strip())
         for variance in ("out ", "in "):
             arg = arg[len(variance):].lstrip() if arg.startswith(variance) else arg
-        out.append(arg.strip("\"'"))
+        quoted = len(arg) > 1 and arg[0] == arg[-1] and arg[0] in "\"'"  # a forward reference, not a lifetime
+        out.append(arg[1:-1] if quoted else arg)
     return out
 
 
