@@ -398,3 +398,38 @@ def test_a_crates_own_result_alias_still_carries_its_value(tmp_path):
     })
     assert any(u.qualname == "Result" for u in index.files["src/lib.rs"].units)
     assert target(index, "src/lib.rs", "send") == "src/lib.rs::Conn.send"
+
+
+def test_a_callback_element_never_types_another_lambdas_parameter_of_the_same_name(tmp_path):
+    """`steps.forEach(s -> s.run())` beside `conn.ifPresent(s -> s.close())`: the second `s` is no
+    element of `steps`, so which one a call sees is a question of blocks — unknown, never `Step.close`.
+    The same for Rust closures."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.java": """
+            package a;
+            import java.util.List;
+            import java.util.Optional;
+            class Step { void run() {} void close() {} }
+            class Conn { void close() {} }
+            class Chain {
+              List<Step> steps;
+              void go(Optional<Conn> conn) { steps.forEach(s -> s.run()); conn.ifPresent(s -> s.close()); }
+            }
+        """,
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            pub struct Step;
+            impl Step { pub fn run(&self) -> bool { true } pub fn close(&self) {} }
+            pub struct Conn;
+            impl Conn { pub fn close(&self) {} }
+            pub struct Chain { steps: Vec<Step>, conn: Option<Conn> }
+            impl Chain {
+                pub fn go(&self) {
+                    self.steps.iter().any(|s| s.run());
+                    self.conn.as_ref().map(|s| s.close());
+                }
+            }
+        """,
+    })
+    assert target(index, "src/a/Chain.java", "close") != "src/a/Chain.java::Step.close"
+    assert target(index, "src/lib.rs", "close") != "src/lib.rs::Step.close"

@@ -167,8 +167,10 @@ JAVA = LanguageSpec(
     calls=JAVA_CALLS,
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
     # typed locals (@name, @type), and every other name a body binds (@local: `var`, loop, resource,
-    # catch, lambda and pattern variables) — with them the locals are complete, so a bare name that
-    # is none of them and no parameter is a field of `this` (`complete_locals`)
+    # catch and pattern variables; an untyped lambda parameter is @untyped: the same name typed
+    # elsewhere in the method, or an element a callback receives, is then unknown) — with them the
+    # locals are complete, so a bare name that is none of them and no parameter is a field of `this`
+    # (`complete_locals`)
     declarations="""
 (local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name))
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
@@ -179,8 +181,8 @@ JAVA = LanguageSpec(
 (enhanced_for_statement name: (identifier) @local)
 (resource name: (identifier) @local)
 (catch_formal_parameter name: (identifier) @local)
-(lambda_expression parameters: (identifier) @local)
-(inferred_parameters (identifier) @local)
+(lambda_expression parameters: (identifier) @untyped)
+(inferred_parameters (identifier) @untyped)
 (lambda_expression parameters: (formal_parameters (formal_parameter name: (identifier) @local)))
 (instanceof_expression name: (identifier) @local)
 """,

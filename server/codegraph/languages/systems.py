@@ -614,6 +614,7 @@ RUST = LanguageSpec(
     declarations="""
 (let_declaration pattern: (identifier) @name type: (_) @type)
 (let_declaration pattern: (identifier) @holder !type value: [(field_expression) (reference_expression value: (field_expression))] @held)
+(closure_parameters (identifier) @untyped)
 (for_expression pattern: (identifier) @element value: (_) @of)
 (call_expression function: (field_expression value: (_) @of field: (field_identifier) @_each)
                  arguments: (arguments . (closure_expression parameters: (closure_parameters . (identifier) @element)))
