@@ -10,7 +10,6 @@ this.router`). The extractor records the walked expression or the read beside th
 from __future__ import annotations
 
 from ..model.facts import ELEMENT_OF, HOLDS, FileFacts, Unit
-from .call_text import call_open
 from .carriers import is_carried
 from .resolver_indexes import spec_of
 
@@ -18,10 +17,15 @@ MAX_NESTING = 3  # loops over a loop variable's field (`for row in rows: for cel
 _SELF_WORDS = frozenset({"self", "this", "Self"})
 
 
+def _bare(expr: str) -> str:
+    """An expression without the reference taken of it: `&mut self.codec` → `self.codec`."""
+    expr = expr.strip().lstrip("&*").strip()
+    return expr[4:].lstrip() if expr.startswith("mut ") else expr
+
+
 def _head(expr: str) -> str:
     """The name an expression starts from: `&mut self.codec` → `self`, `xs.iter()` → `xs`."""
-    expr = expr.strip().lstrip("&*").strip()
-    expr = expr[4:].lstrip() if expr.startswith("mut ") else expr
+    expr = _bare(expr)
     end = 0
     while end < len(expr) and (expr[end].isalnum() or expr[end] == "_"):
         end += 1
@@ -37,8 +41,7 @@ class Elements:
     def _held(self, facts: FileFacts, caller: Unit | None, local: str, read: str) -> Unit | tuple[str, str] | None:
         """What a local initialised by the field read `read` denotes: the read as a receiver (a read
         of the local itself, `node := node.next`, is its own question: unknown)."""
-        head = read.lstrip("&*").strip()
-        head = head[4:] if head.startswith("mut ") else head
+        head = _bare(read)
         if _head(head) == local or self._holding >= MAX_NESTING:
             return None
         self._holding += 1
@@ -69,8 +72,7 @@ class Elements:
         expression: a typed parameter or local (`steps`), or a field read off one or off the method's
         own object (`self.steps`, `c.handlers`, `unit.deps.items`), references and the language's
         element adapters (`.iter()`) taken off."""
-        expr = expr.strip().lstrip("&*").strip()
-        expr = expr[4:] if expr.startswith("mut ") else expr
+        expr = _bare(expr)
         for adapter in spec_of(facts).element_adapters:
             if expr.endswith(adapter):
                 expr = expr[: -len(adapter)]
@@ -107,15 +109,8 @@ class Elements:
     def _returned_text(self, facts: FileFacts, caller: Unit | None, expr: str) -> tuple[FileFacts, str, Unit] | None:
         """(the file, the declared return type text, the callable) of the proven callee of a call
         expression (`c.Commands()` → `[]*Command`)."""
-        open_at = call_open(expr)
-        callee = expr[:open_at].rstrip() if open_at is not None else ""
-        cut = max(callee.rfind("."), callee.rfind("::"))
-        if cut < 0:
-            target = self._lookup(facts, caller, callee) if callee.isidentifier() else None
-        else:
-            head, name = callee[:cut].rstrip("?!"), callee[cut + (2 if callee[cut] == ":" else 1):]
-            holder = self._receiver_target(facts, caller, head) if name.isidentifier() else None
-            target = self._member_of(holder, name) if holder is not None and not (holder.__class__ is tuple and holder[0] == "super") else None
+        called = self._called(facts, caller, expr)
+        target = called[0] if called is not None else None
         if target.__class__ is not Unit or not target.is_callable:
             return None
         where = self.files.get(target.path)

@@ -498,27 +498,36 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         call of a type (`Builder()`) or constructor is its type; a proven call of a callable that
         declares one named return type is that type (`fn new() -> Self`: its impl's type). Chains
         evaluate link by link; anything else (no declared type, a generic, an unproven link) is unknown."""
+        called = self._called(facts, caller, expr, depth)
+        if called is None:
+            return None
+        target, holder, name = called
+        if target is None and is_carried(holder):  # `pool.get()?.unwrap()`: the carrier's own method
+            return self._carried_result(holder, name)
+        return self._result_type(target)
+
+    def _called(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int = 0) -> tuple | None:
+        """(the proven target or None, what it is called on, the name called) of a call expression;
+        `new X(…)` targets the type X; the count of arguments chooses among overloads. None when
+        `expr` is no call of a name."""
         open_at = call_open(expr)
         if open_at is None or depth > MAX_CHAIN:
             return None
         callee = without_type_args(expr[:open_at].rstrip())
         if callee.startswith("new ") and "(" not in callee:  # `new Outer.Builder(…)`, not `new B().name(…)`
-            return self._resolve_type_text(facts, callee[4:].strip(), caller)
+            return self._resolve_type_text(facts, callee[4:].strip(), caller), None, callee
         cut = max(callee.rfind("."), callee.rfind("::"))
         # the count chooses among overloads: a name defined once has none
         last = callee[cut + 1 :] if cut >= 0 else callee
         args = text_args(expr[open_at + 1 : -1]) if self.defined.get(last, 0) > 1 and spec_of(facts).call_args is not UNCOUNTED else -1
         if cut < 0:
-            target = self._lookup(facts, caller, callee, args) if callee.isidentifier() else None
-        else:
-            head, name = callee[:cut].rstrip("?!"), callee[cut + (2 if callee[cut] == ":" else 1) :]
-            if not name.isidentifier():
-                return None
-            holder = self._call_result(facts, caller, head, depth + 1) if head.endswith(")") else self._receiver_target(facts, caller, head)
-            target = self._member_of(holder, name, args) if isinstance(holder, Unit) or holder.__class__ is tuple and holder[0] != "super" else None
-            if target is None and is_carried(holder):  # `pool.get()?.unwrap()`: the carrier's own method
-                return self._carried_result(holder, name)
-        return self._result_type(target)
+            return (self._lookup(facts, caller, callee, args) if callee.isidentifier() else None), None, callee
+        head, name = callee[:cut].rstrip("?!"), callee[cut + (2 if callee[cut] == ":" else 1) :]
+        if not name.isidentifier():
+            return None
+        holder = self._call_result(facts, caller, head, depth + 1) if head.endswith(")") else self._receiver_target(facts, caller, head)
+        target = self._member_of(holder, name, args) if isinstance(holder, Unit) or holder.__class__ is tuple and holder[0] != "super" else None
+        return target, holder, name
 
     def _result_type(self, target, position: int | None = None) -> Unit | None:
         """The type a call of `target` hands back, taken whole; or at `position` of the results it
