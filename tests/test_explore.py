@@ -243,7 +243,7 @@ def test_unrelated_and_secondary_files_are_never_shown_whole(indexes, name):
         ("lib/core/Axios.js", "index.d.ts"),
         ("src/flask/app.py", "examples/tutorial/flaskr/blog.py"),
         ("mux.go", "_examples/rest/main.go"),
-        ("coil-core/src/commonMain/kotlin/coil3/RealImageLoader.kt", "coil-core/src/jvmMain/kotlin/coil3/RealImageLoader.jvm.kt"),
+        ("coil-core/src/commonMain/kotlin/coil3/RealImageLoader.kt", "coil-core/src/nativeMain/kotlin/coil3/RealImageLoader.native.kt"),
         ("src/lib.rs", "build.rs"),
         ("fastapi/routing.py", "docs_src/path_params/tutorial001.py"),  # docs with a qualifier: hundreds of tutorial copies
         ("src/createStore.js", "website/pages/en/index.js"),  # a docs site's own code (Docusaurus's `website/`)
@@ -1633,6 +1633,21 @@ def test_go_files_constrained_by_an_architecture_or_any_os_in_their_name_are_pla
     for path in ("mmap_amd64.go", "db/mmap_s390x.go", "asm_mips64x.go", "sys_aix.go", "fd_illumos_amd64.go", "dir_windows.go"):
         assert path_prior(path) < 1.0, path
     for path in ("farm.go", "arm.go", "mmap.go", "src/arm64.rs"):
+        assert path_prior(path) == 1.0, path
+
+
+def test_kotlin_multiplatform_source_sets_other_than_common_and_jvm_are_platform_variants():
+    """A Kotlin Multiplatform library's `commonMain` and `jvmMain` (or `androidMain`: Android runs JVM
+    code) hold the code most users run — the JVM is Kotlin's own platform, its `actual`
+    implementations the reference —; native, JS, wasm and Apple source sets are its variants,
+    findable at a discount."""
+    from codegraph.explore.relevance import path_prior
+
+    for path in ("okio/src/nativeMain/kotlin/okio/FileSource.kt", "lib/src/jsMain/kotlin/a/B.kt", "lib/src/wasmJsMain/kotlin/a/B.kt",
+                 "lib/src/nonJvmMain/kotlin/a/B.kt", "lib/src/iosMain/kotlin/a/B.kt"):
+        assert path_prior(path) < 1.0, path
+    for path in ("okio/src/jvmMain/kotlin/okio/AsyncTimeout.kt", "lib/src/commonMain/kotlin/a/B.kt", "lib/src/main/kotlin/a/B.kt",
+                 "lib/src/androidMain/kotlin/a/B.kt"):
         assert path_prior(path) == 1.0, path
 
 

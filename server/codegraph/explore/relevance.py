@@ -420,13 +420,14 @@ _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|c
 # Platform variants of code that exists for every platform: Go's build-tagged files (a file name's
 # `_GOOS`, `_GOARCH` or `_GOOS_GOARCH` suffix is a build constraint to the go tool; `_mips64x` is the
 # standard library's spelling for both byte orders), Kotlin Multiplatform source sets other than the
-# common one.
+# common one and the JVM's: Kotlin's own platform (`jvmMain`, and Android's, which runs JVM code)
+# holds the `actual` implementations most users run, the reference the other platforms vary from.
 _PLATFORM_VARIANT = re.compile(
     r"_(windows|win|darwin|linux|freebsd|openbsd|netbsd|solaris|plan9|wasm|js|unix|posix|nt)(_\w+)?\.(go|rs|py)$|"
     r"_(aix|android|dragonfly|hurd|illumos|ios|wasip1|zos)(_\w+)?\.go$|"
     r"_(386|amd64|amd64p32|arm|armbe|arm64|arm64be|loong64|mips|mipsle|mips64|mips64le|mips64p32|mips64p32le|mipsx|mips64x|"
     r"ppc|ppc64|ppc64le|ppc64x|riscv|riscv64|s390|s390x|sparc|sparc64)\.go$|"
-    r"(^|/)(jvm|android|ios|js|wasmJs|native|apple|desktop|nonAndroid|nonJvm)Main/"
+    r"(^|/)(ios|js|wasmJs|native|apple|desktop|nonAndroid|nonJvm)Main/"
 )
 
 
