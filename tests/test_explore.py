@@ -1644,10 +1644,11 @@ def test_kotlin_multiplatform_source_sets_other_than_common_and_jvm_are_platform
     from codegraph.explore.relevance import path_prior
 
     for path in ("okio/src/nativeMain/kotlin/okio/FileSource.kt", "lib/src/jsMain/kotlin/a/B.kt", "lib/src/wasmJsMain/kotlin/a/B.kt",
-                 "lib/src/nonJvmMain/kotlin/a/B.kt", "lib/src/iosMain/kotlin/a/B.kt"):
+                 "lib/src/nonJvmMain/kotlin/a/B.kt", "lib/src/iosMain/kotlin/a/B.kt", "okio/src/wasmWasiMain/kotlin/okio/FileSink.kt",
+                 "okio/src/mingwX64Main/kotlin/okio/Windows.kt", "okio/src/appleNonMacosX64Main/kotlin/okio/V.kt", "lib/src/jsCommonMain/kotlin/a/B.kt"):
         assert path_prior(path) < 1.0, path
     for path in ("okio/src/jvmMain/kotlin/okio/AsyncTimeout.kt", "lib/src/commonMain/kotlin/a/B.kt", "lib/src/main/kotlin/a/B.kt",
-                 "lib/src/androidMain/kotlin/a/B.kt"):
+                 "lib/src/androidMain/kotlin/a/B.kt", "okio/src/zlibMain/kotlin/okio/ZipFileSystem.kt", "lib/src/jvmCommonMain/kotlin/a/B.kt"):
         assert path_prior(path) == 1.0, path
 
 

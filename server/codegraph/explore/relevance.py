@@ -20,7 +20,7 @@ from typing import Callable
 import networkx as nx  # noqa: F401 - the graph type
 
 from ..index.facts import FileFacts, Unit
-from ..workspace.scope import is_side_module, is_test_path
+from ..workspace.scope import is_platform_variant, is_side_module, is_test_path
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|:)[A-Za-z_$][\w$]*)*(?:/\d+)?")
 _QUOTED = re.compile(r"[`'\"]([^`'\"\s]+)[`'\"]")
@@ -417,20 +417,6 @@ _SECONDARY_DIR = re.compile(
 _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|[Gg]ulpfile(\.babel)?\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
 
-# Platform variants of code that exists for every platform: Go's build-tagged files (a file name's
-# `_GOOS`, `_GOARCH` or `_GOOS_GOARCH` suffix is a build constraint to the go tool; `_mips64x` is the
-# standard library's spelling for both byte orders), Kotlin Multiplatform source sets other than the
-# common one and the JVM's: Kotlin's own platform (`jvmMain`, and Android's, which runs JVM code)
-# holds the `actual` implementations most users run, the reference the other platforms vary from.
-_PLATFORM_VARIANT = re.compile(
-    r"_(windows|win|darwin|linux|freebsd|openbsd|netbsd|solaris|plan9|wasm|js|unix|posix|nt)(_\w+)?\.(go|rs|py)$|"
-    r"_(aix|android|dragonfly|hurd|illumos|ios|wasip1|zos)(_\w+)?\.go$|"
-    r"_(386|amd64|amd64p32|arm|armbe|arm64|arm64be|loong64|mips|mipsle|mips64|mips64le|mips64p32|mips64p32le|mipsx|mips64x|"
-    r"ppc|ppc64|ppc64le|ppc64x|riscv|riscv64|s390|s390x|sparc|sparc64)\.go$|"
-    r"(^|/)(ios|js|wasmJs|native|apple|desktop|nonAndroid|nonJvm)Main/"
-)
-
-
 # Test support shipped beside the library: a harness, mocks, fakes, a `testing` module, a dummy
 # server the tests run against (`dummyserver/`, as the file names' `dummy` already said).
 TEST_SUPPORT_DIR = re.compile(r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|dummy[-_]?servers?|(?:[\w.]+[-_.])?testers?)(?:/|$)", re.I)
@@ -445,7 +431,7 @@ def path_prior(path: str) -> float:
         return 0.3
     if _SECONDARY_DIR.search(path) or is_side_module(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]):
         return 0.35
-    if _PLATFORM_VARIANT.search(path):
+    if is_platform_variant(path):
         return 0.6
     return 1.0
 

@@ -220,6 +220,26 @@ def is_side_module(path: str) -> bool:
     return bool(SIDE_MODULE.search(path))
 
 
+# Platform variants of code that exists for every platform: Go's build-tagged files (a file name's
+# `_GOOS`, `_GOARCH` or `_GOOS_GOARCH` suffix is a build constraint to the go tool; `_mips64x` is the
+# standard library's spelling for both byte orders), Kotlin Multiplatform source sets other than the
+# common one and the JVM's: Kotlin's own platform (`jvmMain`, and Android's, which runs JVM code)
+# holds the `actual` implementations most users run, the reference the other platforms vary from
+# (and the source sets they share with it: `zlibMain`, `jvmCommonMain`, `nonJsCommonMain`).
+PLATFORM_VARIANT = re.compile(
+    r"_(windows|win|darwin|linux|freebsd|openbsd|netbsd|solaris|plan9|wasm|js|unix|posix|nt)(_\w+)?\.(go|rs|py)$|"
+    r"_(aix|android|dragonfly|hurd|illumos|ios|wasip1|zos)(_\w+)?\.go$|"
+    r"_(386|amd64|amd64p32|arm|armbe|arm64|arm64be|loong64|mips|mipsle|mips64|mips64le|mips64p32|mips64p32le|mipsx|mips64x|"
+    r"ppc|ppc64|ppc64le|ppc64x|riscv|riscv64|s390|s390x|sparc|sparc64)\.go$|"
+    r"(^|/)(?:ios|tvos|watchos|macos|linux|mingw|apple|native|unix|posix|js|wasm|desktop|nonAndroid|nonJvm|nonApple)\w*Main/"
+)
+
+
+def is_platform_variant(path: str) -> bool:
+    """A file of one platform's variant of code that exists for every platform (`PLATFORM_VARIANT`)."""
+    return bool(PLATFORM_VARIANT.search(path))
+
+
 def is_secret_path(path: str) -> bool:
     parts = [p for p in path.split("/") if p and p != "."]
     return bool(parts) and (SECRET_NAME.match(parts[-1]) is not None or any(p in SECRET_DIRS for p in parts[:-1]))
