@@ -1566,12 +1566,13 @@ def test_test_support_by_a_compound_name_is_support_code():
     from codegraph.explore.relevance import path_prior
 
     for path in ("lib/rule-tester/rule-tester.js", "test_helpers.go", "src/mock-server.js", "pkg/test-util.ts", "internal/testing/a.go",
-                 "dummyserver/handlers.py"):
+                 "dummyserver/handlers.py", "starlette/testclient.py", "pkg/test_client.py"):
         assert _support_path(path), path
         assert path_prior(path) < 1.0, path  # the flow's word anchors and the lexical seeds meet the library first
     for path in ("index.d.ts", "src/attr/exceptions.pyi"):  # declarations: a typed package's stubs beside its code
         assert path_prior(path) < 1.0, path
-    for path in ("lib/linter/linter.js", "attester/x.js", "lib/contest.js", "src/request.py", "lib/multiprocessing/dummy/connection.py"):
+    for path in ("lib/linter/linter.js", "attester/x.js", "lib/contest.js", "src/request.py", "lib/multiprocessing/dummy/connection.py",
+                 "httpx/_client.py", "src/latest_client.py"):
         assert not _support_path(path), path
         assert path_prior(path) == 1.0, path
 

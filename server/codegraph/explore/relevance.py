@@ -418,9 +418,10 @@ _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|c
 
 
 # Test support shipped beside the library: a harness, mocks, fakes, a `testing` module, a dummy
-# server the tests run against (`dummyserver/`, as the file names' `dummy` already said).
+# server the tests run against (`dummyserver/`, as the file names' `dummy` already said), a test client
+# a framework ships for its users' tests (`testclient.py`).
 TEST_SUPPORT_DIR = re.compile(r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|dummy[-_]?servers?|(?:[\w.]+[-_.])?testers?)(?:/|$)", re.I)
-TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util))s?(?:[_.-]|$)", re.I)
+TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util|client))s?(?:[_.-]|$)", re.I)
 
 
 @lru_cache(maxsize=65536)
