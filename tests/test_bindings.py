@@ -912,6 +912,23 @@ def test_nested_types_and_on_demand_imports_bind_in_java(tmp_path):
     assert target(index, engine, "touch") == "src/com/ex/model/Item.java::Item.touch"
 
 
+def test_a_static_import_of_an_overloaded_method_binds_by_the_count_of_arguments(tmp_path):
+    """`import static com.ex.Utils.parameterError` of a class's static overloads `parameterError(cause,
+    p, message, args...)` and `parameterError(p, message, args...)`: a call passing two arguments can
+    only mean the second (as `Utils.parameterError(p, "…")` already did); four could mean either."""
+    index = index_of(tmp_path, {
+        "src/com/ex/Utils.java": "package com.ex;\nfinal class Utils {\n"
+        "  static RuntimeException parameterError(Throwable cause, int p, String message, Object... args) { return null; }\n"
+        "  static RuntimeException parameterError(int p, String message, Object... args) { return null; }\n}\n",
+        "src/com/ex/Factory.java": "package com.ex;\nimport static com.ex.Utils.parameterError;\n"
+        "final class Factory {\n  void build(int p, Throwable t) {\n    if (p < 0) throw parameterError(p, \"bad\");\n"
+        "    throw parameterError(t, p, \"bad\", p);\n  }\n}\n",
+    })
+    factory = "src/com/ex/Factory.java"
+    assert target(index, factory, "parameterError") == "src/com/ex/Utils.java::Utils.parameterError#2"
+    assert target(index, factory, "parameterError", 1) is None  # four arguments: both admit them
+
+
 def test_a_receiver_cut_at_the_recorded_length_binds_nothing(tmp_path):
     """A receiver is recorded up to a cap (120 characters); a longer one is cut and may end where a
     shorter expression would: `store.open("…")` of `store.open("…").other()`, whose `save` is

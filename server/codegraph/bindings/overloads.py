@@ -105,12 +105,19 @@ class Overloads:
 
     def _imported_overload(self, facts: FileFacts, name: str, args: int) -> tuple[str, Unit] | None:
         """A JVM import of a function name that several overloads share (`import p.write` of
-        `fun write(a)` and `fun write(a, b)`): the one a call passing `args` arguments admits."""
+        `fun write(a)` and `fun write(a, b)`; Java's `import static p.Utils.check` of a class's
+        static `check(a)` and `check(a, b)`): the one a call passing `args` arguments admits."""
         if spec_of(facts).module_system != "package":
             return None
         found: dict[str, Unit] = {}
         for imp in self.imports_by_local.get(facts.path, {}).get(name, ()):
             if imp.name == name and not imp.alias:
                 found.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()))
+                if not found:  # a static import names a member of the class the module path ends in
+                    outer_pkg, _, outer = imp.module.rpartition(".")
+                    holders = [u for u in self.packages.get(("declared", outer_pkg), {}).get(outer, ()) if u.is_type and u.kind != "impl"]
+                    holder = self._unique_for(holders, facts.path)
+                    if holder is not None:
+                        found.update((u.id, u) for u in self.members_of(holder).get(name, ()) if u.is_callable)
         hit = self._unique_for(self._by_args(list(found.values()), args), facts.path) if len(found) > 1 else None
         return ("unit", hit) if hit is not None else None
