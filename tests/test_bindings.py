@@ -929,6 +929,27 @@ def test_a_static_import_of_an_overloaded_method_binds_by_the_count_of_arguments
     assert target(index, factory, "parameterError", 1) is None  # four arguments: both admit them
 
 
+def test_rust_definitions_gated_by_cfg_are_one_declarations_build_variants(tmp_path):
+    """`#[cfg(feature = "color")] fn new()` beside `#[cfg(not(feature = "color"))] fn new()`, and
+    `#[cfg(unix)]` / `#[cfg(windows)]` functions: any build compiles one of each pair, so a call binds
+    to the first (it stands for both); two definitions of one name with no gate stay unknown, and so
+    do gated ones whose parameters differ."""
+    index = index_of(tmp_path, {
+        "src/lib.rs": "pub struct Styled { p: u8 }\n\nimpl Styled {\n"
+        "    #[cfg(feature = \"color\")]\n    pub const fn new() -> Self { Self { p: 1 } }\n"
+        "    #[cfg(not(feature = \"color\"))]\n    pub const fn new() -> Self { Self { p: 0 } }\n"
+        "    pub fn push(&mut self, s: &str) {}\n    pub fn push(&mut self, s: &str, t: &str) {}\n}\n\n"
+        "#[cfg(unix)]\nfn status(code: i32) -> i32 { code }\n\n"
+        "#[cfg(windows)]\nfn status(code: i32) -> i32 { -code }\n\n"
+        "#[cfg(unix)]\nfn open(path: &str) {}\n\n#[cfg(windows)]\nfn open(path: &[u16]) {}\n\n"
+        "pub fn usage() -> Styled {\n    let mut s = Styled::new();\n    s.push(\"x\");\n    let _ = status(1);\n    open(\"p\");\n    s\n}\n",
+    })
+    assert target(index, "src/lib.rs", "new") == "src/lib.rs::Styled.new"
+    assert target(index, "src/lib.rs", "status") == "src/lib.rs::status"
+    assert target(index, "src/lib.rs", "push") is None  # no gate: two definitions, which one unknown
+    assert target(index, "src/lib.rs", "open") is None  # gated, but their parameters differ
+
+
 def test_a_receiver_cut_at_the_recorded_length_binds_nothing(tmp_path):
     """A receiver is recorded up to a cap (120 characters); a longer one is cut and may end where a
     shorter expression would: `store.open("…")` of `store.open("…").other()`, whose `save` is

@@ -72,12 +72,17 @@ def resolver_fingerprint() -> str:
 def _past_stubs(found: list[Unit]) -> Unit | None:
     """Of several definitions of one name in one scope, the one its typing stubs describe (`@overload`
     signatures, then the implementation the name is bound to): the only one without a stub
-    decorator, when the others all have one; else None (two implementations: which, unknown)."""
+    decorator, when the others all have one; or, when each is compiled only in some builds (Rust's
+    `#[cfg(…)]`) with the same parameters, the first, which stands for the one any build compiles;
+    else None (two implementations: which, unknown)."""
     first = found[0]
     spec = spec_for_path(first.path)
-    if spec is None or not spec.stub_decorators or any(
+    if spec is None or not (spec.stub_decorators or spec.build_variant_attribute) or any(
             u.path != first.path or u.parent != first.parent or u.name != first.name for u in found):
         return None
+    if spec.build_variant_attribute:
+        gated = all(any(d.startswith(spec.build_variant_attribute) for d in u.decorators) and u.param_types == first.param_types for u in found)
+        return min(found, key=lambda u: u.start_byte) if gated else None
     real = [u for u in found if spec.stub_decorators.isdisjoint(u.decorators)]
     return real[0] if len(real) == 1 else None
 

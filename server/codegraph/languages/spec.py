@@ -144,6 +144,11 @@ class LanguageSpec:
     # at run time (Python's `@overload` signatures above the implementation): of several
     # definitions of one name in one scope, the one without them is what a call reaches
     stub_decorators: frozenset[str] = frozenset()
+    # How an attribute that compiles a definition only in some builds begins (Rust's `#[cfg(`): of
+    # several definitions of one name in one scope, each so gated and with the same parameters, one
+    # is compiled into any build (`#[cfg(unix)]` / `#[cfg(windows)]`, a feature and its absence), and
+    # the first stands for them all
+    build_variant_attribute: str = ""
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):
     # works around constructs the pinned grammar cannot parse (TypeScript variance annotations).
     preprocess: Callable[[bytes], bytes] = lambda source: source

@@ -605,6 +605,7 @@ RUST = LanguageSpec(
     name="rust",
     grammar="rust",
     extensions=(".rs",),
+    build_variant_attribute="#[cfg(",
     preprocess=rust_preprocess,
     definitions=RUST_DEFS,
     calls=RUST_CALLS,
