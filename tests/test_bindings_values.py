@@ -433,3 +433,29 @@ def test_a_callback_element_never_types_another_lambdas_parameter_of_the_same_na
     })
     assert target(index, "src/a/Chain.java", "close") != "src/a/Chain.java::Step.close"
     assert target(index, "src/lib.rs", "close") != "src/lib.rs::Step.close"
+
+
+def test_a_property_without_a_type_has_its_initialisers_type_in_typescript_and_kotlin(tmp_path):
+    """TypeScript's `private readonly logger = new Logger()` and Kotlin's `private val cache = Cache()`
+    (or a factory's declared return type: `val pool = newPool()`) type the property at compile time:
+    a call through it binds there. Python's `self.log = Logger()` stays a likely edge only, and two
+    properties made from each other end unknown."""
+    index = index_of(tmp_path, {
+        "src/svc.ts": "export class Logger {\n  log(m: string): void {}\n}\n",
+        "src/ctl.ts": "import { Logger } from './svc';\nexport class Controller {\n  private readonly logger = new Logger();\n"
+                      "  handle(): void {\n    this.logger.log('x');\n  }\n}\n",
+        "src/main/kotlin/p/Cache.kt": "package p\n\nclass Cache {\n    fun get(k: String): String? = null\n}\n\n"
+                                      "class Pool {\n    fun take(): Int = 0\n}\n\nfun newPool(): Pool = Pool()\n",
+        "src/main/kotlin/p/Loader.kt": "package p\n\nclass Loader {\n    private val cache = Cache()\n    private val pool = newPool()\n"
+                                       "    private val a = this.b.make()\n    private val b = this.a.make()\n\n"
+                                       "    fun load(k: String) {\n        this.cache.get(k)\n        this.pool.take()\n        this.a.run()\n    }\n}\n",
+        "app/log.py": "class Logger:\n    def log(self, m):\n        pass\n",
+        "app/ctl.py": "from app.log import Logger\n\nclass Controller:\n    def __init__(self):\n        self.logger = Logger()\n\n"
+                      "    def handle(self):\n        self.logger.log('x')\n",
+    })
+    assert target(index, "src/ctl.ts", "log") == "src/svc.ts::Logger.log"
+    loader = "src/main/kotlin/p/Loader.kt"
+    assert target(index, loader, "get") == "src/main/kotlin/p/Cache.kt::Cache.get"
+    assert target(index, loader, "take") == "src/main/kotlin/p/Cache.kt::Pool.take"  # `newPool(): Pool`
+    assert target(index, loader, "run") is None  # made from each other: unknown
+    assert target(index, "app/ctl.py", "log") is None  # Python: an assignment is no declaration

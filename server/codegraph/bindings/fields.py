@@ -1,13 +1,15 @@
 """Fields with a declared type: what `self.conn`, `p.openElements` (with `p: Parser`) or a Java
 field named bare (`callFactory`) holds is the type its declaration names, where the field is
-declared (a type's own or a supertype's). A member a call made (`Buffer()`, a Kotlin property with
-an initialiser) has no declared type here: no proof.
+declared (a type's own or a supertype's). A member a call made has the type that call gives where
+the language types a property by its initialiser (TypeScript, Kotlin: `val cache = LruCache()`);
+elsewhere no proof.
 """
 
 from __future__ import annotations
 
 from ..model.facts import FileFacts, Unit
 from .carriers import is_carried
+from .elements import MAX_NESTING
 from .resolver_indexes import spec_of
 
 
@@ -32,8 +34,7 @@ class DeclaredFields:
 
     def _field_type(self, t: Unit, name: str) -> Unit | None:
         """The declared type of field `name` of type `t` (a Rust impl block: of its type) or of its
-        supertypes, resolved where the field is declared. A member a call made (`Buffer()`, a
-        Kotlin property with an initialiser) has no declared type here: no proof."""
+        supertypes, resolved where the field is declared (`_declared_field`)."""
         if t.kind == "impl":
             facts = self.files.get(t.path)
             t = self._resolve_type_text(facts, t.qualname) if facts is not None else None
@@ -41,13 +42,25 @@ class DeclaredFields:
         return found[0] if found is not None else None
 
     def _declared_field(self, t: Unit, name: str) -> tuple[Unit | None, ...] | None:
-        """(the declared type of field `name` of `t` or its supertypes, None when a call made it) —
-        or None when no type of the lineage has such a field."""
+        """(the declared type of field `name` of `t` or its supertypes — where the language types a
+        property by its initialiser, the type the call that made it gives; else None when a call made
+        it) — or None when no type of the lineage has such a field."""
         for cur in self.lineage(t):
             held = next((h for n, h in cur.attrs if n == name), None)
             if held is not None:
                 facts = self.files.get(cur.path)
-                return (None if held.endswith("()") or facts is None else self._value_type(facts, held, cur),)
+                if facts is None:
+                    return (None,)
+                if held.endswith("()"):
+                    if not spec_of(facts).initialised_fields or self._holding >= MAX_NESTING:
+                        return (None,)
+                    self._holding += 1  # `val a = b.make()` with `val b = a.make()` ends here
+                    try:
+                        made = self._call_result(facts, cur, held)
+                    finally:
+                        self._holding -= 1
+                    return (made if made.__class__ is Unit else None,)
+                return (self._value_type(facts, held, cur),)
         return None
 
     def _implicit_field(self, facts: FileFacts, caller: Unit | None, name: str) -> tuple[Unit | None, ...] | None:

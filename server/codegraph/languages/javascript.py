@@ -765,13 +765,13 @@ def ts_element(collection: str) -> str:
 
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
-    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_COMMON
+    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, initialised_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
 # In TSX a line may well start with `<Tag>(`: the call signature rewrite is not safe there.
 TSX = LanguageSpec(
     name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=tsx_preprocess, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
-    signature_return=TS_RETURN, declared_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_JSX
+    signature_return=TS_RETURN, declared_fields=True, initialised_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_JSX
 )
 JAVASCRIPT = LanguageSpec(
     name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, **_JSX

@@ -476,6 +476,7 @@ KOTLIN = LanguageSpec(
     element_type=kotlin_element,
     preprocess=kotlin_preprocess,
     declared_fields=True,
+    initialised_fields=True,
     boundary_nodes=(("try_expression", 2),),
     io_modules=IO_MODULES,
     main_entry=kotlin_main,

@@ -197,6 +197,10 @@ class LanguageSpec:
     # on `self.conn` / `r.log` binds through it (Go, Rust, Java, Kotlin, TypeScript; not Python,
     # where an annotation is a hint and `self.x = param` is all the index sees of many members)
     declared_fields: bool = False
+    # A property declared with no type but an initialiser has its initialiser's type, fixed at compile
+    # time (TypeScript's `private readonly log = new Logger()`, Kotlin's `private val cache = LruCache()`):
+    # a call through it binds through the type a construction or a declared return type gives
+    initialised_fields: bool = False
     # The extractor records every local name a body binds (typed or not, in `local_types`): a bare
     # receiver that is no local and no parameter is a field of `this`, bound through its declared
     # type (Java; Kotlin's untyped locals and lambda parameters are not all recorded yet)
