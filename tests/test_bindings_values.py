@@ -433,3 +433,56 @@ def test_a_callback_element_never_types_another_lambdas_parameter_of_the_same_na
     })
     assert target(index, "src/a/Chain.java", "close") != "src/a/Chain.java::Step.close"
     assert target(index, "src/lib.rs", "close") != "src/lib.rs::Step.close"
+
+
+def test_a_go_element_read_by_index_holds_the_declared_element(tmp_path):
+    """`h := s.handlers[i]`, `root := t[i].root`, `v, ok := s.routes[key]`, `s.trees[i].getValue()` and
+    `xs := s.handlers[1:]`: what an index reads is the slice's, the array's element or the map's value
+    its declaration names. An index into an untyped value stays unknown."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Handler struct{}
+
+            func (h *Handler) ServeHTTP() {}
+
+            type node struct{ root *Handler }
+
+            func (n *node) getValue() {}
+
+            type Route struct{}
+
+            func (r *Route) Match() {}
+
+            type Server struct {
+                handlers []*Handler
+                routes   map[string]*Route
+                trees    [4]node
+            }
+
+            func (s *Server) Serve(i int, key string, t []node) {
+                h := s.handlers[i]
+                h.ServeHTTP()
+                root := t[i].root
+                root.ServeHTTP()
+                v, ok := s.routes[key]
+                v.Match()
+                _ = ok
+                s.trees[i].getValue()
+                xs := s.handlers[1:]
+                for _, x := range xs {
+                    x.ServeHTTP()
+                }
+                m := map[string]*Route{}
+                w := m[key]
+                w.Match()
+            }
+        """,
+    })
+    serve = "a.go::Handler.ServeHTTP"
+    assert [target(index, "a.go", "ServeHTTP", i) for i in range(3)] == [serve] * 3
+    assert target(index, "a.go", "Match", 0) == "a.go::Route.Match"
+    assert target(index, "a.go", "getValue") == "a.go::node.getValue"
+    assert target(index, "a.go", "Match", 1) is None  # `m` has no declared type

@@ -32,6 +32,16 @@ def _head(expr: str) -> str:
     return expr[:end]
 
 
+def _opening(expr: str) -> int | None:
+    """Where the bracket that closes `expr` opens (`t[i][j]` → 4), None when unbalanced."""
+    depth = 0
+    for i in range(len(expr) - 1, -1, -1):
+        depth += (expr[i] == "]") - (expr[i] == "[")
+        if depth == 0:
+            return i
+    return None
+
+
 class Elements:
     """Typing loop variables by the declared type of what they walk, and locals by the field read
     they are initialised by, for the Resolver (a mixin)."""
@@ -73,9 +83,12 @@ class Elements:
         own object (`self.steps`, `c.handlers`, `unit.deps.items`), references and the language's
         element adapters (`.iter()`) taken off."""
         expr = _bare(expr)
-        for adapter in spec_of(facts).element_adapters:
+        spec = spec_of(facts)
+        for adapter in spec.element_adapters:
             if expr.endswith(adapter):
                 expr = expr[: -len(adapter)]
+        if "[" in expr:  # `s.handlers[i]`, `t[i].root`, `routes[name]`: an element read, then fields
+            return self._indexed_text(facts, caller, expr, depth)
         if expr.endswith(")"):  # `c.Commands()`, `self.handlers()`: what the call is declared to return
             return self._returned_text(facts, caller, expr)
         parts = expr.replace("?.", ".").split(".")
@@ -105,6 +118,38 @@ class Elements:
         for part in parts[1:-1]:
             head = self._field_step(head, part)
         return self._field_text(head, parts[-1])
+
+    def _indexed_text(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int) -> tuple[FileFacts, str, Unit | None] | None:
+        """`_collection_text` of an expression that reads an element (`s.handlers[i]`, `m[key]`: what
+        the collection's declared type says an index reads, the language's `spec.index_type`; a
+        slice `xs[1:]` is of the collection's own type) or a field of one (`t[i].root`)."""
+        if depth >= MAX_NESTING:
+            return None
+        if expr.endswith("]"):
+            opened = _opening(expr)
+            if opened is None or opened == 0:
+                return None
+            found = self._collection_text(facts, caller, expr[:opened], depth + 1)
+            if found is None:
+                return None
+            where, written, scope = found
+            if ":" in expr[opened:]:  # a slice of a slice or an array: the same elements
+                return found if spec_of(where).index_type(written) else None
+            element = spec_of(where).index_type(written)
+            return (where, element, scope) if element else None
+        cut = expr.rfind(".")
+        if cut <= 0 or not expr[cut + 1 :].isidentifier() or expr.rfind("]") > cut:
+            return None
+        found = self._collection_text(facts, caller, expr[:cut], depth + 1)
+        if found is None:
+            return None
+        where, written, scope = found
+        return self._field_text(self._value_type(where, written, scope), expr[cut + 1 :])
+
+    def _indexed_target(self, facts: FileFacts, caller: Unit | None, expr: str) -> Unit | tuple[str, str] | None:
+        """What a receiver reading an element denotes (`s.handlers[i].ServeHTTP()`, `self.routes[k].match()`)."""
+        found = self._collection_text(facts, caller, expr, 0)
+        return self._value_type(*found) if found is not None else None
 
     def _returned_text(self, facts: FileFacts, caller: Unit | None, expr: str) -> tuple[FileFacts, str, Unit] | None:
         """(the file, the declared return type text, the callable) of the proven callee of a call

@@ -426,6 +426,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
             return ("module", path) if path else None
         if receiver.rstrip("?!").endswith(")"):  # `new Builder().name(…)`, `store.open()`, `Foo::new()`, `pool.get()?`
             return self._call_result(facts, caller, receiver.rstrip("?!"))
+        if receiver.endswith("]") or "]." in receiver:  # `s.handlers[i]`, `t[i].root`: an element read
+            return self._indexed_target(facts, caller, receiver)
         parts = [p for p in receiver.replace("::", ".").split(".") if p]
         if not parts or any(not p.isidentifier() for p in parts):
             return None

@@ -240,6 +240,12 @@ class LanguageSpec:
     element_type: Callable[[str], str] = lambda collection: ""
     # Calls that hand a collection's elements over unchanged (Rust's `x.iter()`): a loop over one walks x
     element_adapters: tuple[str, ...] = ()
+    # (a collection's declared type as written) -> the type of what an index into it reads (`xs[i]`,
+    # `m[key]`: Go's `[]*Handler`, `map[string]*Route` → `Handler`, `Route`), "" when unknown
+    index_type: Callable[[str], str] = lambda collection: ""
+    # Calls whose walk yields what an index reads, not what a loop over the collection walks (Python's
+    # `routes.values()`: a dict's values, where `for k in routes` walks its keys)
+    value_views: tuple[str, ...] = ()
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 

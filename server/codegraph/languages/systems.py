@@ -66,7 +66,8 @@ def go_element(collection: str) -> str:
 
 
 GO_DECLARATIONS = """
-(short_var_declaration left: (expression_list . (identifier) @holder .) right: (expression_list . [(selector_expression) (unary_expression operand: (selector_expression))] @held .))
+(short_var_declaration left: (expression_list . (identifier) @holder .) right: (expression_list . [(selector_expression) (unary_expression operand: [(selector_expression) (index_expression)]) (index_expression) (slice_expression)] @held .))
+(short_var_declaration left: (expression_list . (identifier) @holder (identifier) .) right: (expression_list . (index_expression) @held .))
 (for_statement (range_clause left: (expression_list (_) (identifier) @element) right: (_) @of))
 (var_spec name: (identifier) @name type: (_) @type)
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
@@ -77,6 +78,8 @@ GO_DECLARATIONS = """
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 (var_spec name: (identifier) @name value: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 """
+# A local initialised by a field read or by an element read holds it: `conn := s.conn`, `h :=
+# s.handlers[i]`, `root := t[i].root`, `v, ok := m[key]` (the first name; `ok` is a bool), `xs := s.handlers[1:]`.
 # A type assertion types what it declares: `c := pool.Get().(*Context)`, `w, ok := v.(Writer)` (the
 # first name; `ok` is a bool); so does the builtin `new`: `b := new(Buffer)`.
 
@@ -186,6 +189,7 @@ GO = LanguageSpec(
     assignments="(short_var_declaration left: (_) @target right: (_) @value) (var_spec name: (identifier) @target value: (_) @value)",
     declarations=GO_DECLARATIONS,
     element_type=go_element,
+    index_type=go_element,  # `xs[i]`, `m[key]`: a slice's or an array's element, a map's value
     # an embedded field is a member named after its type: `e.Group.Use()`, `s.Mutex.Lock()`
     members="""
 (field_declaration name: (field_identifier) @name type: (_) @type)
