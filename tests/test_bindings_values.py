@@ -486,3 +486,61 @@ def test_a_go_element_read_by_index_holds_the_declared_element(tmp_path):
     assert target(index, "a.go", "Match", 0) == "a.go::Route.Match"
     assert target(index, "a.go", "getValue") == "a.go::node.getValue"
     assert target(index, "a.go", "Match", 1) is None  # `m` has no declared type
+
+
+def test_a_python_attribute_annotated_as_a_collection_types_its_elements(tmp_path):
+    """`self._handlers: list[Handler] = []`, a class-body `handlers: List[Handler]`, `dict[str, Route]`
+    read by `[k]` or walked by `.values()`, and a typed parameter `__init__` stores: the loop's
+    variable and the index's value are the declared element. An unannotated `[]` stays unknown, and so
+    does a walk of a dict (its keys)."""
+    index = index_of(tmp_path, {
+        "app.py": """
+            from typing import Dict, List, Sequence
+
+
+            class Handler:
+                def run(self):
+                    pass
+
+
+            class Route:
+                def match(self, path):
+                    pass
+
+
+            class Registry:
+                handlers: List[Handler]
+                named: Sequence["Handler"]
+
+                def __init__(self, extra: list[Handler]):
+                    self._handlers: list[Handler] = []
+                    self._routes: dict[str, Route] = {}
+                    self._table: Dict[str, "Route"] = {}
+                    self._plain = []
+                    self._extra = extra
+
+                def go(self, name):
+                    for h in self._handlers:
+                        h.run()
+                    for k in self.handlers:
+                        k.run()
+                    for n in self.named:
+                        n.run()
+                    for e in self._extra:
+                        e.run()
+                    self._handlers[0].run()
+                    self._routes[name].match(name)
+                    self._table[name].match(name)
+                    for r in self._routes.values():
+                        r.match(name)
+                    for p in self._plain:
+                        p.run()
+                    for key in self._routes:
+                        key.match(name)
+        """,
+    })
+    run, match = "app.py::Handler.run", "app.py::Route.match"
+    assert [target(index, "app.py", "run", i) for i in range(5)] == [run] * 5
+    assert [target(index, "app.py", "match", i) for i in range(3)] == [match] * 3
+    assert target(index, "app.py", "run", 5) is None  # `self._plain = []`: no annotation
+    assert target(index, "app.py", "match", 3) is None  # a dict walks its keys

@@ -66,15 +66,16 @@ class Elements:
         walk of the variable itself, `xs.iter().map(|xs| …)`, is its own question: unknown)."""
         if _head(walked) == local or self._holding >= MAX_NESTING:
             return None
+        view = next((v for v in spec_of(facts).value_views if walked.endswith(v)), "")
         self._holding += 1
-        try:
-            found = self._collection_text(facts, caller, walked, depth)
+        try:  # `routes.values()` walks what `routes[k]` reads
+            found = self._collection_text(facts, caller, walked[: len(walked) - len(view)], depth)
         finally:
             self._holding -= 1
         if found is None:
             return None
         where, written, scope = found
-        element = spec_of(where).element_type(written)
+        element = spec_of(where).index_type(written) if view else spec_of(where).element_type(written)
         return self._value_type(where, element, scope) if element else None
 
     def _collection_text(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int) -> tuple[FileFacts, str, Unit | None] | None:
@@ -170,7 +171,7 @@ class Elements:
         if head.__class__ is not Unit or not head.is_type:
             return None
         facts = self.files.get(head.path)
-        if facts is None or not spec_of(facts).declared_fields:
+        if facts is None or not (spec_of(facts).declared_fields or spec_of(facts).annotated_fields):
             return None
         t = head if head.kind != "impl" else self._resolve_type_text(facts, head.qualname)
         for cur in self.lineage(t) if t is not None else ():

@@ -56,13 +56,19 @@ def _type_name(node: Node | None) -> str:
 
 
 def _outside_type_args(t: str) -> str:
-    out, depth = [], 0
-    for c in t:
+    """`t` without its type arguments: `<…>`, and `[…]` opened right after a name (Python's
+    `dict[str, Route]`, Go's `Set[K, V]`; not a leading `[]` or `[4]`)."""
+    out, depth, square = [], 0, 0
+    for i, c in enumerate(t):
         if c == "<":
             depth += 1
         elif c == ">" and depth:
             depth -= 1
-        elif depth == 0:
+        elif c == "[" and (square or (i and (t[i - 1].isalnum() or t[i - 1] == "_"))):
+            square += 1
+        elif c == "]" and square:
+            square -= 1
+        elif depth == 0 and not square:
             out.append(c)
     return "".join(out)
 

@@ -246,6 +246,11 @@ class LanguageSpec:
     # Calls whose walk yields what an index reads, not what a loop over the collection walks (Python's
     # `routes.values()`: a dict's values, where `for k in routes` walks its keys)
     value_views: tuple[str, ...] = ()
+    # Fields typed by annotation where the language declares none (Python's class-body `handlers:
+    # list[Handler]`, `self._routes: dict[str, Route] = {}`, a typed parameter `__init__` stores): they
+    # type the collections walked and indexed through them (`for h in self._handlers`,
+    # `self._routes[k]`), not every read of a field
+    annotated_fields: bool = False
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 
