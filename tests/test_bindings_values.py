@@ -544,3 +544,69 @@ def test_a_python_attribute_annotated_as_a_collection_types_its_elements(tmp_pat
     assert [target(index, "app.py", "match", i) for i in range(3)] == [match] * 3
     assert target(index, "app.py", "run", 5) is None  # `self._plain = []`: no annotation
     assert target(index, "app.py", "match", 3) is None  # a dict walks its keys
+
+
+def test_a_kotlin_it_of_no_proven_type_never_binds_through_another_lambdas_it(tmp_path):
+    """`steps.forEach { it.run() }` beside `conn.use { it.close() }` with `conn` of no known type, a
+    lambda passed in parentheses, a lambda inside the callback: each `it` is its own lambda's, so the
+    others stay unknown, never `Step.close`."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.kt": """
+            package a
+
+            class Step {
+                fun run() {}
+                fun close() {}
+            }
+
+            class Chain {
+                fun go(steps: List<Step>, conn: java.io.Closeable, names: List<String>) {
+                    steps.forEach { it.run() }
+                    conn.use { it.close() }
+                    names.forEach({ it.close() })
+                    steps.forEach { names.forEach { it.close() } }
+                    steps.forEach { synchronized(this) { it.close() } }
+                }
+            }
+        """,
+    })
+    kt = "src/a/Chain.kt"
+    assert target(index, kt, "run") == "src/a/Chain.kt::Step.run"
+    assert [target(index, kt, "close", i) for i in range(4)] == [None] * 4
+
+
+def test_a_kotlin_callbacks_it_is_an_element_or_the_value_let_is_called_on(tmp_path):
+    """`more.forEach { it.handle(x) }` over a declared `List<Handler>` (a parameter, a typed local, a
+    field read off `this`), `{ h -> h.handle(x) }`, `c?.let { it.close() }` and `it` of an outer
+    callback seen past a lambda with parameters: each lambda's `it` is its own."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.kt": """
+            package a
+
+            class Handler {
+                fun handle(x: Int) {}
+                fun close() {}
+            }
+
+            class Conn {
+                fun close() {}
+            }
+
+            class Chain(val handlers: List<Handler>) {
+                fun go(x: Int, more: List<Handler>, c: Conn?) {
+                    more.forEach { it.handle(x) }
+                    val local: List<Handler> = more
+                    local.filter { it.handle(x) == Unit }
+                    this.handlers.forEach { it.handle(x) }
+                    more.forEach { h -> h.handle(x) }
+                    c?.let { it.close() }
+                    more.forEach { listOf(1).forEach { n -> it.close() } }
+                }
+            }
+        """,
+    })
+    kt = "src/a/Chain.kt"
+    handle = "src/a/Chain.kt::Handler.handle"
+    assert [target(index, kt, "handle", i) for i in range(4)] == [handle] * 4
+    assert target(index, kt, "close", 0) == "src/a/Chain.kt::Conn.close"
+    assert target(index, kt, "close", 1) == "src/a/Chain.kt::Handler.close"

@@ -9,7 +9,7 @@ this.router`). The extractor records the walked expression or the read beside th
 
 from __future__ import annotations
 
-from ..model.facts import ELEMENT_OF, HOLDS, FileFacts, Unit
+from ..model.facts import ELEMENT_OF, HOLDS, SPANNED, FileFacts, Unit
 from .carriers import is_carried
 from .resolver_indexes import spec_of
 
@@ -119,6 +119,27 @@ class Elements:
         for part in parts[1:-1]:
             head = self._field_step(head, part)
         return self._field_text(head, parts[-1])
+
+    def _spanned_receiver(self, caller_id: str | None, receiver: str, implicit: str, at: int) -> str:
+        """A receiver naming a lambda's implicit parameter (`it.handle()`, `it.conn.close()`) as the
+        binding of the innermost lambda around byte `at` that has one (`it·120·164.handle()`);
+        unchanged where none does or a parameter or local of the callables around is named so."""
+        rest = receiver[len(implicit) :]
+        if rest and rest[0] not in ".?![":
+            return receiver
+        best, cur = None, self.units.get(caller_id) if caller_id else None
+        while cur is not None and best is None:
+            for local, _ in cur.local_types:
+                if local == implicit:
+                    return receiver
+                if local.startswith(implicit + SPANNED):
+                    start, end = map(int, local.split(SPANNED)[1:])
+                    if start <= at < end and (best is None or start > best[0]):
+                        best = (start, local)
+            if implicit in cur.param_names:
+                return receiver
+            cur = self.units.get(cur.parent) if cur.parent else None
+        return best[1] + rest if best is not None else receiver
 
     def _indexed_text(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int) -> tuple[FileFacts, str, Unit | None] | None:
         """`_collection_text` of an expression that reads an element (`s.handlers[i]`, `m[key]`: what

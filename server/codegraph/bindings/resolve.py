@@ -598,8 +598,11 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         holders: dict = {}  # (caller, receiver) → what the receiver denotes
         assigned: dict[str, int] = {}  # how many calls of the file initialise each name
         new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
-        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
+        implicit = spec_of(facts).implicit_parameter
+        for idx, (caller_id, name, receiver, line, at, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
+            if implicit and receiver.startswith(implicit):  # `it.close()`: the `it` of the lambda around it
+                receiver = self._spanned_receiver(caller_id, receiver, implicit, at)
             typed = local_types.get((caller_id, receiver)) if receiver and local_types else None
             if typed is not None:
                 target = self.find_member(typed, name, args) if typed.__class__ is Unit else self._member_of(typed, name, args)

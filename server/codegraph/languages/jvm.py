@@ -472,6 +472,31 @@ def kotlin_element(collection: str) -> str:
     return args[0].rstrip("?") if len(args) == 1 else ""
 
 
+# What a callback's one parameter receives: an element of the collection a call of one of these
+# walks (`handlers.forEach { it.handle() }`, `xs.map { x -> x.name }`), or the value a scope
+# function is called on (`c?.let { it.close() }`); any other lambda naming `it`, and a lambda's
+# other untyped parameters, bind a name of no known type.
+_KOTLIN_EACH = ("forEach|onEach|map|mapNotNull|flatMap|filter|filterNot|any|all|none|first|firstOrNull|last|lastOrNull"
+                "|find|findLast|count|sumOf|sortedBy|sortedByDescending|groupBy|associateBy|associateWith|partition"
+                "|takeWhile|dropWhile|single|singleOrNull|minByOrNull|maxByOrNull|minBy|maxBy")
+_KOTLIN_SCOPES = "let|also|takeIf|takeUnless|use"
+KOTLIN_DECLARATIONS = f"""
+(property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type))
+(for_statement (variable_declaration . (simple_identifier) @element .) . (_) @of)
+(call_expression (navigation_expression (_) @of (navigation_suffix (simple_identifier) @_each))
+                 (call_suffix . (annotated_lambda (lambda_literal . (statements)) @implicit))
+                 (#match? @_each "^({_KOTLIN_EACH})$"))
+(call_expression (navigation_expression (_) @of (navigation_suffix (simple_identifier) @_each))
+                 (call_suffix . (annotated_lambda (lambda_literal . (lambda_parameters . (variable_declaration . (simple_identifier) @element .) .))))
+                 (#match? @_each "^({_KOTLIN_EACH})$"))
+(call_expression (navigation_expression (_) @held (navigation_suffix (simple_identifier) @_scope))
+                 (call_suffix . (annotated_lambda (lambda_literal . (statements)) @implicit))
+                 (#match? @_scope "^({_KOTLIN_SCOPES})$"))
+(lambda_literal . (statements)) @implicit
+(lambda_parameters (variable_declaration . (simple_identifier) @untyped .))
+"""
+
+
 KOTLIN = LanguageSpec(
     element_type=kotlin_element,
     preprocess=kotlin_preprocess,
@@ -490,10 +515,8 @@ KOTLIN = LanguageSpec(
     definitions=KOTLIN_DEFS,
     calls=KOTLIN_CALLS,
     assignments="(property_declaration (variable_declaration (simple_identifier) @target) (_) @value)",
-    declarations="""
-(property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type))
-(for_statement (variable_declaration . (simple_identifier) @element .) . (_) @of)
-""",
+    declarations=KOTLIN_DECLARATIONS,
+    implicit_parameter="it",
     members="""
 (class_body (property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type)))
 (class_parameter (simple_identifier) @name [(user_type) (nullable_type)] @type)

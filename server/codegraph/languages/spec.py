@@ -251,6 +251,9 @@ class LanguageSpec:
     # type the collections walked and indexed through them (`for h in self._handlers`,
     # `self._routes[k]`), not every read of a field
     annotated_fields: bool = False
+    # The name a lambda of one parameter binds without declaring it (Kotlin's `it`): the declarations'
+    # `@implicit` captures are such lambdas (index/members.py)
+    implicit_parameter: str = ""
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 
