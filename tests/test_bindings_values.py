@@ -610,3 +610,67 @@ def test_a_kotlin_callbacks_it_is_an_element_or_the_value_let_is_called_on(tmp_p
     assert [target(index, kt, "handle", i) for i in range(4)] == [handle] * 4
     assert target(index, kt, "close", 0) == "src/a/Chain.kt::Conn.close"
     assert target(index, kt, "close", 1) == "src/a/Chain.kt::Handler.close"
+
+
+def test_a_kotlin_bare_property_is_a_field_of_this_where_no_local_binds_the_name(tmp_path):
+    """`conn.close()` and `handlers.forEach { it.handle() }` in a method: a property of `this`, the
+    index recording every local Kotlin binds. A local of an `init` block or a getter, a lambda's
+    parameter, a name in `x.apply { … }` (x's own property first) or in an extension function (the
+    extended type's) stay unknown."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.kt": """
+            package a
+
+            class Conn {
+                fun close() {}
+            }
+
+            class Handler {
+                fun handle() {}
+            }
+
+            class Other {
+                fun close() {}
+            }
+
+            class Chain(val conn: Conn, private val handlers: List<Handler>) {
+                init {
+                    val conn = Other()
+                    conn.close()
+                }
+
+                val size: Int
+                    get() {
+                        val conn = Other()
+                        conn.close()
+                        return 1
+                    }
+
+                fun go(o: Other) {
+                    conn.close()
+                    handlers.forEach { it.handle() }
+                    conn?.let { it.close() }
+                    o.apply { conn.close() }
+                }
+
+                fun each(others: List<Other>) {
+                    others.forEach { conn -> conn.close() }
+                    conn.close()
+                }
+
+                fun Other.twice() {
+                    conn.close()
+                }
+            }
+        """,
+    })
+    kt = "src/a/Chain.kt"
+    close, other = "src/a/Chain.kt::Conn.close", "src/a/Chain.kt::Other.close"
+    assert [target(index, kt, "close", i) for i in (2, 3)] == [close] * 2
+    assert target(index, kt, "handle") == "src/a/Chain.kt::Handler.handle"
+    assert target(index, kt, "close", 0) == other  # the init block's own `conn`
+    assert target(index, kt, "close", 1) == other  # the getter's own `conn`
+    assert target(index, kt, "close", 4) is None  # inside `o.apply { … }`: o's own property first
+    assert target(index, kt, "close", 5) == other  # the lambda's parameter
+    assert target(index, kt, "close", 6) is None  # beside a lambda's `conn`: which one, a question of blocks
+    assert target(index, kt, "close", 7) is None  # in an extension of Other

@@ -120,26 +120,33 @@ class Elements:
             head = self._field_step(head, part)
         return self._field_text(head, parts[-1])
 
-    def _spanned_receiver(self, caller_id: str | None, receiver: str, implicit: str, at: int) -> str:
-        """A receiver naming a lambda's implicit parameter (`it.handle()`, `it.conn.close()`) as the
-        binding of the innermost lambda around byte `at` that has one (`it·120·164.handle()`);
-        unchanged where none does or a parameter or local of the callables around is named so."""
-        rest = receiver[len(implicit) :]
-        if rest and rest[0] not in ".?![":
+    def _spanned_receiver(self, caller_id: str | None, receiver: str, at: int, spans: dict) -> str:
+        """A receiver naming a lambda's parameter (`it.handle()`, `h.conn.close()`) as the binding of
+        the innermost lambda around byte `at` that has one by that name (`it·120·164.handle()`);
+        unchanged where none does, or a callable inside that lambda has a parameter so named. `spans`
+        caches each caller's lambda bindings (name → (start, end, local, the callable's depth))."""
+        end = 0
+        while end < len(receiver) and (receiver[end].isalnum() or receiver[end] == "_"):
+            end += 1
+        if not end:
             return receiver
-        best, cur = None, self.units.get(caller_id) if caller_id else None
-        while cur is not None and best is None:
-            for local, _ in cur.local_types:
-                if local == implicit:
-                    return receiver
-                if local.startswith(implicit + SPANNED):
-                    start, end = map(int, local.split(SPANNED)[1:])
-                    if start <= at < end and (best is None or start > best[0]):
-                        best = (start, local)
-            if implicit in cur.param_names:
-                return receiver
-            cur = self.units.get(cur.parent) if cur.parent else None
-        return best[1] + rest if best is not None else receiver
+        known = spans.get(caller_id)
+        if known is None:
+            known = spans[caller_id] = {}
+            cur, depth = self.units.get(caller_id) if caller_id else None, 0
+            while cur is not None:
+                for local, _ in cur.local_types:
+                    if SPANNED in local:
+                        name, start, stop = local.split(SPANNED)
+                        known.setdefault(name, []).append((int(start), int(stop), local, depth))
+                for p in cur.param_names:
+                    known.setdefault(p, []).append((cur.start_byte, cur.end_byte, "", depth))
+                cur, depth = (self.units.get(cur.parent) if cur.parent else None), depth + 1
+        best = None
+        for start, stop, local, depth in known.get(receiver[:end], ()):
+            if start <= at < stop and (best is None or start > best[0]):
+                best = (start, local)
+        return best[1] + receiver[end:] if best is not None and best[1] else receiver
 
     def _indexed_text(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int) -> tuple[FileFacts, str, Unit | None] | None:
         """`_collection_text` of an expression that reads an element (`s.handlers[i]`, `m[key]`: what

@@ -629,7 +629,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
             if scope is not None:
                 scopes.append(scope)
         local, rest = assigned.get(node.id, _UNASSIGNED)
-        within = _within(scopes, start_byte, open_stack[-1].start_byte if open_stack else -1) if scopes and receiver in ("", "this") else ""
+        within = _within(scopes, start_byte, open_stack[-1].start_byte if open_stack else -1) if scopes else ""
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
             _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest,

@@ -85,7 +85,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     that binds the language's implicit parameter (`@implicit`: Kotlin's `it`) is a binding of that name:
     an element of what it walks (`handlers.forEach { it.run() }`), what it is called on (`c?.let {
     it.close() }`: `@held`), or else untyped where its body names it; each lambda's own, the name
-    carrying the lambda's span (SPANNED: `it·120·164`)."""
+    carrying the lambda's span (SPANNED: `it·120·164`), and so is a parameter a lambda declares
+    (`@scope`: the lambda), the plain name of no known type in the rest of the callable."""
     callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in callables]
     found: dict[str, dict[str, str]] = {}
@@ -117,14 +118,18 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         if i < 0:
             continue
         owner = callables[i]
+        name = implicit if lam else text(names[0])
+        span = lam[0] if lam else caps["scope"][0] if caps.get("scope") else None
+        if span is not None:  # a lambda's parameter: its own inside it, of no known type outside
+            unknown.setdefault(owner.id, set()).add(name)
+            name = _spanned(name, span)
         if types is None and walked is None:
-            (unknown if caps.get("untyped") or lam else untyped).setdefault(owner.id, set()).add(_spanned(implicit, lam[0]) if lam else text(names[0]))
+            (unknown if caps.get("untyped") or lam else untyped).setdefault(owner.id, set()).add(name)
             continue
         declared = _type_name(types[0]) if walked is None else walked if len(walked) <= MAX_RECEIVER else ""
         if declared in ("var", "let", "auto"):  # Java `var x = …` declares no type
             continue
         seen = found.setdefault(owner.id, {})
-        name = _spanned(implicit, lam[0]) if lam else text(names[0])
         if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
             name = f"{text(caps['outer'][0])}.{name}"
         seen[name] = declared if seen.get(name, declared) == declared else ""

@@ -487,14 +487,22 @@ KOTLIN_DECLARATIONS = f"""
                  (call_suffix . (annotated_lambda (lambda_literal . (statements)) @implicit))
                  (#match? @_each "^({_KOTLIN_EACH})$"))
 (call_expression (navigation_expression (_) @of (navigation_suffix (simple_identifier) @_each))
-                 (call_suffix . (annotated_lambda (lambda_literal . (lambda_parameters . (variable_declaration . (simple_identifier) @element .) .))))
+                 (call_suffix . (annotated_lambda (lambda_literal . (lambda_parameters . (variable_declaration . (simple_identifier) @element .) .)) @scope))
                  (#match? @_each "^({_KOTLIN_EACH})$"))
 (call_expression (navigation_expression (_) @held (navigation_suffix (simple_identifier) @_scope))
                  (call_suffix . (annotated_lambda (lambda_literal . (statements)) @implicit))
                  (#match? @_scope "^({_KOTLIN_SCOPES})$"))
 (lambda_literal . (statements)) @implicit
-(lambda_parameters (variable_declaration . (simple_identifier) @untyped .))
+(lambda_literal (lambda_parameters (variable_declaration . (simple_identifier) @untyped))) @scope
+(lambda_literal (lambda_parameters (multi_variable_declaration (variable_declaration . (simple_identifier) @untyped)))) @scope
+(anonymous_function (function_value_parameters (parameter . (simple_identifier) @untyped))) @scope
+(variable_declaration . (simple_identifier) @local)
+(catch_block (simple_identifier) @local)
 """
+# Every name a body binds is recorded (`@local`: `val x = …`, `for ((k, v) in …)`, `when (val y = …)`,
+# a catch's variable; a lambda's or an anonymous function's parameter is `@untyped`, its own inside
+# the lambda, `@scope`), so a bare name
+# that is none of them and no parameter is a property of `this` (`complete_locals`).
 
 
 KOTLIN = LanguageSpec(
@@ -517,6 +525,7 @@ KOTLIN = LanguageSpec(
     assignments="(property_declaration (variable_declaration (simple_identifier) @target) (_) @value)",
     declarations=KOTLIN_DECLARATIONS,
     implicit_parameter="it",
+    complete_locals=True,
     members="""
 (class_body (property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type)))
 (class_parameter (simple_identifier) @name [(user_type) (nullable_type)] @type)
