@@ -674,3 +674,33 @@ def test_a_kotlin_bare_property_is_a_field_of_this_where_no_local_binds_the_name
     assert target(index, kt, "close", 5) == other  # the lambda's parameter
     assert target(index, kt, "close", 6) is None  # beside a lambda's `conn`: which one, a question of blocks
     assert target(index, kt, "close", 7) is None  # in an extension of Other
+
+
+def test_a_java_lambdas_parameter_is_its_own_only_inside_the_lambda(tmp_path):
+    """`steps.forEach(s -> s.run())` then `s.close()` on a field `s`: outside the lambda `s` is no element
+    of `steps` (it bound to `Step.close`); `(Conn c) -> c.close()` beside `c -> c.run()`: each lambda's
+    `c` has its own type (the typed one bound to `Step.close`)."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.java": """
+            package a;
+            import java.util.List;
+            class Step { void run() {} void close() {} }
+            class Conn { void close() {} }
+            class Chain {
+              List<Step> steps;
+              Conn s;
+              void go() {
+                steps.forEach(s -> s.run());
+                s.close();
+              }
+              void other(List<Conn> conns) {
+                conns.forEach((Conn c) -> c.close());
+                steps.forEach(c -> c.run());
+              }
+            }
+        """,
+    })
+    java = "src/a/Chain.java"
+    assert target(index, java, "run", 0) == target(index, java, "run", 1) == "src/a/Chain.java::Step.run"
+    assert target(index, java, "close", 0) != "src/a/Chain.java::Step.close"
+    assert target(index, java, "close", 1) == "src/a/Chain.java::Conn.close"

@@ -167,8 +167,8 @@ JAVA = LanguageSpec(
     calls=JAVA_CALLS,
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
     # typed locals (@name, @type), and every other name a body binds (@local: `var`, loop, resource,
-    # catch and pattern variables; an untyped lambda parameter is @untyped: the same name typed
-    # elsewhere in the method, or an element a callback receives, is then unknown) — with them the
+    # catch and pattern variables; a lambda's parameter is its own inside the lambda, `@scope`, and
+    # of no known type in the rest of the method) — with them the
     # locals are complete, so a bare name that is none of them and no parameter is a field of `this`
     # (`complete_locals`)
     declarations="""
@@ -176,14 +176,14 @@ JAVA = LanguageSpec(
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
 (enhanced_for_statement type: (_) @type name: (identifier) @name)
 (method_invocation object: (_) @of name: (identifier) @_each
-                   arguments: (argument_list . (lambda_expression parameters: [(identifier) @element (inferred_parameters . (identifier) @element)]))
+                   arguments: (argument_list . (lambda_expression parameters: [(identifier) @element (inferred_parameters . (identifier) @element)]) @scope)
                    (#match? @_each "^(forEach|map|filter|anyMatch|allMatch|noneMatch|flatMap|peek|removeIf)$"))
 (enhanced_for_statement name: (identifier) @local)
 (resource name: (identifier) @local)
 (catch_formal_parameter name: (identifier) @local)
-(lambda_expression parameters: (identifier) @untyped)
-(inferred_parameters (identifier) @untyped)
-(lambda_expression parameters: (formal_parameters (formal_parameter name: (identifier) @local)))
+(lambda_expression parameters: (identifier) @untyped) @scope
+(lambda_expression parameters: (inferred_parameters (identifier) @untyped)) @scope
+(lambda_expression parameters: (formal_parameters (formal_parameter type: (_) @type name: (identifier) @name))) @scope
 (instanceof_expression name: (identifier) @local)
 """,
     complete_locals=True,
