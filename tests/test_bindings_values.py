@@ -478,14 +478,53 @@ def test_a_go_element_read_by_index_holds_the_declared_element(tmp_path):
                 m := map[string]*Route{}
                 w := m[key]
                 w.Match()
+                made := make([]*Handler, 0)
+                made[0].ServeHTTP()
+                var u = s.lookup()
+                u[0].ServeHTTP()
             }
+
+            func (s *Server) lookup() interface{} { return nil }
         """,
     })
     serve = "a.go::Handler.ServeHTTP"
     assert [target(index, "a.go", "ServeHTTP", i) for i in range(3)] == [serve] * 3
     assert target(index, "a.go", "Match", 0) == "a.go::Route.Match"
     assert target(index, "a.go", "getValue") == "a.go::node.getValue"
-    assert target(index, "a.go", "Match", 1) is None  # `m` has no declared type
+    assert target(index, "a.go", "ServeHTTP", 4) is None  # an index into a value of no slice type
+
+
+def test_a_go_slice_or_map_a_literal_or_make_makes_has_the_type_they_name(tmp_path):
+    """`m := map[string]*Route{}`, `made := make([]*Handler, 0)`, `var hs = make(map[string]*Handler)`:
+    an index into them, a range over them, reads the declared element."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Handler struct{}
+
+            func (h *Handler) ServeHTTP() {}
+
+            type Route struct{}
+
+            func (r *Route) Match() {}
+
+            func serve(key string) {
+                m := map[string]*Route{}
+                w := m[key]
+                w.Match()
+                made := make([]*Handler, 0)
+                made[0].ServeHTTP()
+                var hs = make(map[string]*Handler)
+                for _, h := range hs {
+                    h.ServeHTTP()
+                }
+            }
+        """,
+    })
+    assert target(index, "a.go", "Match") == "a.go::Route.Match"
+    assert [target(index, "a.go", "ServeHTTP", i) for i in range(2)] == ["a.go::Handler.ServeHTTP"] * 2
 
 
 def test_a_python_attribute_annotated_as_a_collection_types_its_elements(tmp_path):

@@ -70,6 +70,9 @@ GO_DECLARATIONS = """
 (short_var_declaration left: (expression_list . (identifier) @holder (identifier) .) right: (expression_list . (index_expression) @held .))
 (for_statement (range_clause left: (expression_list (_) (identifier) @element) right: (_) @of))
 (var_spec name: (identifier) @name type: (_) @type)
+(short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . (composite_literal type: [(slice_type) (map_type) (array_type)] @type) .))
+(short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type)] @type)) .) (#eq? @_make "make"))
+(var_spec name: (identifier) @name !type value: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type)] @type)) .) (#eq? @_make "make"))
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
@@ -78,6 +81,8 @@ GO_DECLARATIONS = """
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 (var_spec name: (identifier) @name value: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 """
+# A slice or a map a literal or the builtin `make` makes has the type they name: `hs := []*Handler{}`,
+# `routes := make(map[string]*Route)`.
 # A local initialised by a field read or by an element read holds it: `conn := s.conn`, `h :=
 # s.handlers[i]`, `root := t[i].root`, `v, ok := m[key]` (the first name; `ok` is a bool), `xs := s.handlers[1:]`.
 # A type assertion types what it declares: `c := pool.Get().(*Context)`, `w, ok := v.(Writer)` (the
