@@ -743,3 +743,34 @@ def test_a_java_lambdas_parameter_is_its_own_only_inside_the_lambda(tmp_path):
     assert target(index, java, "run", 0) == target(index, java, "run", 1) == "src/a/Chain.java::Step.run"
     assert target(index, java, "close", 0) != "src/a/Chain.java::Step.close"
     assert target(index, java, "close", 1) == "src/a/Chain.java::Conn.close"
+
+
+def test_a_python_pair_loop_takes_the_value_of_items_and_the_element_of_enumerate(tmp_path):
+    """`for key, route in self._routes.items()` over `dict[str, Route]`, `for i, r in
+    enumerate(self._list)` over `list[Route]`: the second name is the value, the element. A pair loop
+    over anything else, and one name over `.items()` (a pair), stay unknown."""
+    index = index_of(tmp_path, {
+        "app.py": """
+            class Route:
+                def match(self, path):
+                    pass
+
+
+            class Registry:
+                def __init__(self):
+                    self._routes: dict[str, Route] = {}
+                    self._list: list[Route] = []
+
+                def go(self, name):
+                    for key, route in self._routes.items():
+                        route.match(name)
+                    for i, r in enumerate(self._list, 1):
+                        r.match(name)
+                    for pair in self._routes.items():
+                        pair.match(name)
+                    for a, b in self._list:
+                        b.match(name)
+        """,
+    })
+    assert [target(index, "app.py", "match", i) for i in range(2)] == ["app.py::Route.match"] * 2
+    assert [target(index, "app.py", "match", i) for i in (2, 3)] == [None, None]

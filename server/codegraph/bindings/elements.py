@@ -9,7 +9,8 @@ this.router`). The extractor records the walked expression or the read beside th
 
 from __future__ import annotations
 
-from ..model.facts import ELEMENT_OF, HOLDS, SPANNED, FileFacts, Unit
+from ..model.facts import ELEMENT_OF, HOLDS, PAIR_SECOND, SPANNED, FileFacts, Unit
+from .call_text import call_open
 from .carriers import is_carried
 from .resolver_indexes import spec_of
 
@@ -30,6 +31,20 @@ def _head(expr: str) -> str:
     while end < len(expr) and (expr[end].isalnum() or expr[end] == "_"):
         end += 1
     return expr[:end]
+
+
+def _counted(walked: str, functions: tuple[str, ...]) -> str:
+    """The first argument of a call of one of `functions` (`enumerate(self.steps, 1)` → `self.steps`),
+    "" when `walked` is no such call."""
+    name, paren, rest = walked.partition("(")
+    if name not in functions or not paren or not rest.endswith(")") or call_open(walked) != len(name):
+        return ""
+    depth = 0
+    for i, ch in enumerate(rest[:-1]):
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "," and depth == 0:
+            return rest[:i].strip()
+    return rest[:-1].strip()
 
 
 def _opening(expr: str) -> int | None:
@@ -64,9 +79,17 @@ class Elements:
                     local: str = "") -> Unit | tuple[str, str] | None:
         """The value a loop variable (`local`) holds when its loop walks the expression `walked` (a
         walk of the variable itself, `xs.iter().map(|xs| …)`, is its own question: unknown)."""
+        views = spec_of(facts).value_views
+        if walked.startswith(PAIR_SECOND):  # `for name, route in routes.items()`: `route` as `routes[name]`
+            walked, views = walked[len(PAIR_SECOND) :], spec_of(facts).pair_views
+            counted = _counted(walked, spec_of(facts).counted_walks)
+            if counted:  # `for i, step in enumerate(steps)`: an element of `steps`
+                walked, views = counted, ()
+            elif not any(walked.endswith(v) for v in views):
+                return None
         if _head(walked) == local or self._holding >= MAX_NESTING:
             return None
-        view = next((v for v in spec_of(facts).value_views if walked.endswith(v)), "")
+        view = next((v for v in views if walked.endswith(v)), "")
         self._holding += 1
         try:  # `routes.values()` walks what `routes[k]` reads
             found = self._collection_text(facts, caller, walked[: len(walked) - len(view)], depth)

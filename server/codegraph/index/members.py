@@ -11,7 +11,7 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, SPANNED, Call, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
@@ -102,7 +102,9 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         if lam and not implicit:
             continue
         if caps.get("element") and caps.get("of") or lam and caps.get("of"):
-            names, walked = caps.get("element") or lam, ELEMENT_OF + " ".join(text(caps["of"][0]).split())
+            # the second of a pair (`for k, v in d.items()`, `@_pair` the first) is marked so
+            paired = PAIR_SECOND if caps.get("_pair") else ""
+            names, walked = caps.get("element") or lam, ELEMENT_OF + paired + " ".join(text(caps["of"][0]).split())
         elif (caps.get("holder") or lam) and caps.get("held"):
             names, walked = caps.get("holder") or lam, HOLDS + " ".join(text(caps["held"][0]).split())
         elif caps.get("local") or caps.get("untyped") or lam:

@@ -265,6 +265,8 @@ SPEC = LanguageSpec(
     element_type=python_element,
     index_type=python_index,
     value_views=(".values()",),
+    pair_views=(".items()",),
+    counted_walks=("enumerate",),
     annotated_fields=True,
     encoding_declaration=True,
     boundary_nodes=(("try_statement", 2), ("with_statement", 2), ("raise_statement", 3)),
@@ -290,6 +292,7 @@ SPEC = LanguageSpec(
     declarations="""
 (assignment left: (identifier) @name type: (type) @type)
 (for_statement left: (identifier) @element right: (_) @of)
+(for_statement left: (pattern_list . (identifier) @_pair . (identifier) @element .) right: (_) @of)
 """,
     name="python",
     grammar="python",

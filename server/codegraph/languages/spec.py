@@ -246,6 +246,12 @@ class LanguageSpec:
     # Calls whose walk yields what an index reads, not what a loop over the collection walks (Python's
     # `routes.values()`: a dict's values, where `for k in routes` walks its keys)
     value_views: tuple[str, ...] = ()
+    # Calls whose walk yields (key, value) pairs (Python's `routes.items()`): the second of two names
+    # a loop binds from each (`for name, route in …`) is what an index reads
+    pair_views: tuple[str, ...] = ()
+    # Functions whose walk yields (position, element) pairs (Python's `enumerate(steps)`): the second
+    # of two names a loop binds from each is an element of their first argument
+    counted_walks: tuple[str, ...] = ()
     # Fields typed by annotation where the language declares none (Python's class-body `handlers:
     # list[Handler]`, `self._routes: dict[str, Route] = {}`, a typed parameter `__init__` stores): they
     # type the collections walked and indexed through them (`for h in self._handlers`,

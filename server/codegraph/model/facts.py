@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "81"
+EXTRACTOR_VERSION = "82"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -27,6 +27,9 @@ HOLDS = "≔"  # a local_types entry naming the field read a local is initialise
 # a lambda's implicit parameter in local_types is named with the lambda's span (`it·120·164`): which
 # lambda's `it` a call names is a question of where the call is (each lambda's its own binding)
 SPANNED = "·"
+# after ELEMENT_OF: the second of two names a loop binds from each item (`for name, route in
+# routes.items()`), which the language's `spec.pair_views` say is a value of the mapping
+PAIR_SECOND = "₂"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
