@@ -774,3 +774,64 @@ def test_a_python_pair_loop_takes_the_value_of_items_and_the_element_of_enumerat
     })
     assert [target(index, "app.py", "match", i) for i in range(2)] == ["app.py::Route.match"] * 2
     assert [target(index, "app.py", "match", i) for i in (2, 3)] == [None, None]
+
+
+def test_a_local_a_call_initialises_holds_the_calls_declared_result(tmp_path):
+    """Kotlin's `val hs = registry.all()` then `hs.forEach { it.handle() }`, `val r = this.registry`;
+    Go's `hs := r.All()` then `range hs`, `one, err := r.One()` (the first result), and the same `v :=
+    New()` in two function literals: the local holds the proven callee's declared result."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.kt": """
+            package a
+
+            class Handler {
+                fun handle() {}
+            }
+
+            class Registry {
+                fun all(): List<Handler> = listOf()
+                fun one(): Handler = Handler()
+            }
+
+            class Chain(private val registry: Registry) {
+                fun go() {
+                    val hs = registry.all()
+                    hs.forEach { it.handle() }
+                    val r = this.registry
+                    r.one().handle()
+                }
+            }
+        """,
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Handler struct{}
+
+            func (h *Handler) Serve() {}
+
+            type Reg struct{}
+
+            func New() *Reg { return &Reg{} }
+
+            func (r *Reg) All() []*Handler { return nil }
+
+            func (r *Reg) One() (*Handler, error) { return nil, nil }
+
+            func run(r *Reg, each func(func())) {
+                hs := r.All()
+                for _, h := range hs {
+                    h.Serve()
+                }
+                one, err := r.One()
+                one.Serve()
+                _ = err
+                each(func() { v := New(); v.All() })
+                each(func() { v := New(); v.All() })
+            }
+        """,
+    })
+    kt = "src/a/Chain.kt"
+    assert [target(index, kt, "handle", i) for i in range(2)] == ["src/a/Chain.kt::Handler.handle"] * 2
+    assert [target(index, "a.go", "Serve", i) for i in range(2)] == ["a.go::Handler.Serve"] * 2
+    assert [target(index, "a.go", "All", i) for i in (1, 2)] == ["a.go::Reg.All"] * 2

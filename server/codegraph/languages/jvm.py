@@ -498,10 +498,11 @@ KOTLIN_DECLARATIONS = f"""
 (anonymous_function (function_value_parameters (parameter . (simple_identifier) @untyped))) @scope
 (variable_declaration . (simple_identifier) @local)
 (catch_block (simple_identifier) @local)
+(property_declaration (variable_declaration . (simple_identifier) @holder .) [(call_expression) (navigation_expression)] @held)
 """
 # Every name a body binds is recorded (`@local`: `val x = …`, `for ((k, v) in …)`, `when (val y = …)`,
 # a catch's variable; a lambda's or an anonymous function's parameter is `@untyped`, its own inside
-# the lambda, `@scope`), so a bare name
+# the lambda, `@scope`; an untyped `val` a call or a read initialises holds it, `@holder`), so a bare name
 # that is none of them and no parameter is a property of `this` (`complete_locals`).
 
 

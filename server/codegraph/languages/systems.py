@@ -68,6 +68,7 @@ def go_element(collection: str) -> str:
 GO_DECLARATIONS = """
 (short_var_declaration left: (expression_list . (identifier) @holder .) right: (expression_list . [(selector_expression) (unary_expression operand: [(selector_expression) (index_expression)]) (index_expression) (slice_expression)] @held .))
 (short_var_declaration left: (expression_list . (identifier) @holder (identifier) .) right: (expression_list . (index_expression) @held .))
+(short_var_declaration left: (expression_list . (identifier) @holder) right: (expression_list . (call_expression) @held .) (#not-match? @held "^(new|make)[(]"))
 (for_statement (range_clause left: (expression_list (_) (identifier) @element) right: (_) @of))
 (var_spec name: (identifier) @name type: (_) @type)
 (short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . (composite_literal type: [(slice_type) (map_type) (array_type)] @type) .))
@@ -81,6 +82,8 @@ GO_DECLARATIONS = """
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 (var_spec name: (identifier) @name value: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 """
+# A local a call initialises holds the call's result (`cmds := c.Commands()`, `root, err := c.Root()`: the
+# first), which the resolver reads through the callee's declared result.
 # A slice or a map a literal or the builtin `make` makes has the type they name: `hs := []*Handler{}`,
 # `routes := make(map[string]*Route)`.
 # A local initialised by a field read or by an element read holds it: `conn := s.conn`, `h :=
