@@ -459,3 +459,405 @@ def test_a_property_without_a_type_has_its_initialisers_type_in_typescript_and_k
     assert target(index, loader, "take") == "src/main/kotlin/p/Cache.kt::Pool.take"  # `newPool(): Pool`
     assert target(index, loader, "run") is None  # made from each other: unknown
     assert target(index, "app/ctl.py", "log") is None  # Python: an assignment is no declaration
+
+
+def test_a_go_element_read_by_index_holds_the_declared_element(tmp_path):
+    """`h := s.handlers[i]`, `root := t[i].root`, `v, ok := s.routes[key]`, `s.trees[i].getValue()` and
+    `xs := s.handlers[1:]`: what an index reads is the slice's, the array's element or the map's value
+    its declaration names. An index into an untyped value stays unknown."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Handler struct{}
+
+            func (h *Handler) ServeHTTP() {}
+
+            type node struct{ root *Handler }
+
+            func (n *node) getValue() {}
+
+            type Route struct{}
+
+            func (r *Route) Match() {}
+
+            type Server struct {
+                handlers []*Handler
+                routes   map[string]*Route
+                trees    [4]node
+            }
+
+            func (s *Server) Serve(i int, key string, t []node) {
+                h := s.handlers[i]
+                h.ServeHTTP()
+                root := t[i].root
+                root.ServeHTTP()
+                v, ok := s.routes[key]
+                v.Match()
+                _ = ok
+                s.trees[i].getValue()
+                xs := s.handlers[1:]
+                for _, x := range xs {
+                    x.ServeHTTP()
+                }
+                m := map[string]*Route{}
+                w := m[key]
+                w.Match()
+                made := make([]*Handler, 0)
+                made[0].ServeHTTP()
+                var u = s.lookup()
+                u[0].ServeHTTP()
+            }
+
+            func (s *Server) lookup() interface{} { return nil }
+        """,
+    })
+    serve = "a.go::Handler.ServeHTTP"
+    assert [target(index, "a.go", "ServeHTTP", i) for i in range(3)] == [serve] * 3
+    assert target(index, "a.go", "Match", 0) == "a.go::Route.Match"
+    assert target(index, "a.go", "getValue") == "a.go::node.getValue"
+    assert target(index, "a.go", "ServeHTTP", 4) is None  # an index into a value of no slice type
+
+
+def test_a_go_slice_or_map_a_literal_or_make_makes_has_the_type_they_name(tmp_path):
+    """`m := map[string]*Route{}`, `made := make([]*Handler, 0)`, `var hs = make(map[string]*Handler)`:
+    an index into them, a range over them, reads the declared element."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Handler struct{}
+
+            func (h *Handler) ServeHTTP() {}
+
+            type Route struct{}
+
+            func (r *Route) Match() {}
+
+            func serve(key string) {
+                m := map[string]*Route{}
+                w := m[key]
+                w.Match()
+                made := make([]*Handler, 0)
+                made[0].ServeHTTP()
+                var hs = make(map[string]*Handler)
+                for _, h := range hs {
+                    h.ServeHTTP()
+                }
+            }
+        """,
+    })
+    assert target(index, "a.go", "Match") == "a.go::Route.Match"
+    assert [target(index, "a.go", "ServeHTTP", i) for i in range(2)] == ["a.go::Handler.ServeHTTP"] * 2
+
+
+def test_a_python_attribute_annotated_as_a_collection_types_its_elements(tmp_path):
+    """`self._handlers: list[Handler] = []`, a class-body `handlers: List[Handler]`, `dict[str, Route]`
+    read by `[k]` or walked by `.values()`, and a typed parameter `__init__` stores: the loop's
+    variable and the index's value are the declared element. An unannotated `[]` stays unknown, and so
+    does a walk of a dict (its keys)."""
+    index = index_of(tmp_path, {
+        "app.py": """
+            from typing import Dict, List, Sequence
+
+
+            class Handler:
+                def run(self):
+                    pass
+
+
+            class Route:
+                def match(self, path):
+                    pass
+
+
+            class Registry:
+                handlers: List[Handler]
+                named: Sequence["Handler"]
+
+                def __init__(self, extra: list[Handler]):
+                    self._handlers: list[Handler] = []
+                    self._routes: dict[str, Route] = {}
+                    self._table: Dict[str, "Route"] = {}
+                    self._plain = []
+                    self._extra = extra
+
+                def go(self, name):
+                    for h in self._handlers:
+                        h.run()
+                    for k in self.handlers:
+                        k.run()
+                    for n in self.named:
+                        n.run()
+                    for e in self._extra:
+                        e.run()
+                    self._handlers[0].run()
+                    self._routes[name].match(name)
+                    self._table[name].match(name)
+                    for r in self._routes.values():
+                        r.match(name)
+                    for p in self._plain:
+                        p.run()
+                    for key in self._routes:
+                        key.match(name)
+        """,
+    })
+    run, match = "app.py::Handler.run", "app.py::Route.match"
+    assert [target(index, "app.py", "run", i) for i in range(5)] == [run] * 5
+    assert [target(index, "app.py", "match", i) for i in range(3)] == [match] * 3
+    assert target(index, "app.py", "run", 5) is None  # `self._plain = []`: no annotation
+    assert target(index, "app.py", "match", 3) is None  # a dict walks its keys
+
+
+def test_a_kotlin_it_of_no_proven_type_never_binds_through_another_lambdas_it(tmp_path):
+    """`steps.forEach { it.run() }` beside `conn.use { it.close() }` with `conn` of no known type, a
+    lambda passed in parentheses, a lambda inside the callback: each `it` is its own lambda's, so the
+    others stay unknown, never `Step.close`."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.kt": """
+            package a
+
+            class Step {
+                fun run() {}
+                fun close() {}
+            }
+
+            class Chain {
+                fun go(steps: List<Step>, conn: java.io.Closeable, names: List<String>) {
+                    steps.forEach { it.run() }
+                    conn.use { it.close() }
+                    names.forEach({ it.close() })
+                    steps.forEach { names.forEach { it.close() } }
+                    steps.forEach { synchronized(this) { it.close() } }
+                }
+            }
+        """,
+    })
+    kt = "src/a/Chain.kt"
+    assert target(index, kt, "run") == "src/a/Chain.kt::Step.run"
+    assert [target(index, kt, "close", i) for i in range(4)] == [None] * 4
+
+
+def test_a_kotlin_callbacks_it_is_an_element_or_the_value_let_is_called_on(tmp_path):
+    """`more.forEach { it.handle(x) }` over a declared `List<Handler>` (a parameter, a typed local, a
+    field read off `this`), `{ h -> h.handle(x) }`, `c?.let { it.close() }` and `it` of an outer
+    callback seen past a lambda with parameters: each lambda's `it` is its own."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.kt": """
+            package a
+
+            class Handler {
+                fun handle(x: Int) {}
+                fun close() {}
+            }
+
+            class Conn {
+                fun close() {}
+            }
+
+            class Chain(val handlers: List<Handler>) {
+                fun go(x: Int, more: List<Handler>, c: Conn?) {
+                    more.forEach { it.handle(x) }
+                    val local: List<Handler> = more
+                    local.filter { it.handle(x) == Unit }
+                    this.handlers.forEach { it.handle(x) }
+                    more.forEach { h -> h.handle(x) }
+                    c?.let { it.close() }
+                    more.forEach { listOf(1).forEach { n -> it.close() } }
+                }
+            }
+        """,
+    })
+    kt = "src/a/Chain.kt"
+    handle = "src/a/Chain.kt::Handler.handle"
+    assert [target(index, kt, "handle", i) for i in range(4)] == [handle] * 4
+    assert target(index, kt, "close", 0) == "src/a/Chain.kt::Conn.close"
+    assert target(index, kt, "close", 1) == "src/a/Chain.kt::Handler.close"
+
+
+def test_a_kotlin_bare_property_is_a_field_of_this_where_no_local_binds_the_name(tmp_path):
+    """`conn.close()` and `handlers.forEach { it.handle() }` in a method: a property of `this`, the
+    index recording every local Kotlin binds. A local of an `init` block or a getter, a lambda's
+    parameter, a name in `x.apply { … }` (x's own property first) or in an extension function (the
+    extended type's) stay unknown."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.kt": """
+            package a
+
+            class Conn {
+                fun close() {}
+            }
+
+            class Handler {
+                fun handle() {}
+            }
+
+            class Other {
+                fun close() {}
+            }
+
+            class Chain(val conn: Conn, private val handlers: List<Handler>) {
+                init {
+                    val conn = Other()
+                    conn.close()
+                }
+
+                val size: Int
+                    get() {
+                        val conn = Other()
+                        conn.close()
+                        return 1
+                    }
+
+                fun go(o: Other) {
+                    conn.close()
+                    handlers.forEach { it.handle() }
+                    conn?.let { it.close() }
+                    o.apply { conn.close() }
+                }
+
+                fun each(others: List<Other>) {
+                    others.forEach { conn -> conn.close() }
+                    conn.close()
+                }
+
+                fun Other.twice() {
+                    conn.close()
+                }
+            }
+        """,
+    })
+    kt = "src/a/Chain.kt"
+    close, other = "src/a/Chain.kt::Conn.close", "src/a/Chain.kt::Other.close"
+    assert [target(index, kt, "close", i) for i in (2, 3)] == [close] * 2
+    assert target(index, kt, "handle") == "src/a/Chain.kt::Handler.handle"
+    assert target(index, kt, "close", 0) == other  # the init block's own `conn`
+    assert target(index, kt, "close", 1) == other  # the getter's own `conn`
+    assert target(index, kt, "close", 4) is None  # inside `o.apply { … }`: o's own property first
+    assert target(index, kt, "close", 5) == other  # the lambda's parameter
+    assert target(index, kt, "close", 6) is None  # beside a lambda's `conn`: which one, a question of blocks
+    assert target(index, kt, "close", 7) is None  # in an extension of Other
+
+
+def test_a_java_lambdas_parameter_is_its_own_only_inside_the_lambda(tmp_path):
+    """`steps.forEach(s -> s.run())` then `s.close()` on a field `s`: outside the lambda `s` is no element
+    of `steps` (it bound to `Step.close`); `(Conn c) -> c.close()` beside `c -> c.run()`: each lambda's
+    `c` has its own type (the typed one bound to `Step.close`)."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.java": """
+            package a;
+            import java.util.List;
+            class Step { void run() {} void close() {} }
+            class Conn { void close() {} }
+            class Chain {
+              List<Step> steps;
+              Conn s;
+              void go() {
+                steps.forEach(s -> s.run());
+                s.close();
+              }
+              void other(List<Conn> conns) {
+                conns.forEach((Conn c) -> c.close());
+                steps.forEach(c -> c.run());
+              }
+            }
+        """,
+    })
+    java = "src/a/Chain.java"
+    assert target(index, java, "run", 0) == target(index, java, "run", 1) == "src/a/Chain.java::Step.run"
+    assert target(index, java, "close", 0) != "src/a/Chain.java::Step.close"
+    assert target(index, java, "close", 1) == "src/a/Chain.java::Conn.close"
+
+
+def test_a_python_pair_loop_takes_the_value_of_items_and_the_element_of_enumerate(tmp_path):
+    """`for key, route in self._routes.items()` over `dict[str, Route]`, `for i, r in
+    enumerate(self._list)` over `list[Route]`: the second name is the value, the element. A pair loop
+    over anything else, and one name over `.items()` (a pair), stay unknown."""
+    index = index_of(tmp_path, {
+        "app.py": """
+            class Route:
+                def match(self, path):
+                    pass
+
+
+            class Registry:
+                def __init__(self):
+                    self._routes: dict[str, Route] = {}
+                    self._list: list[Route] = []
+
+                def go(self, name):
+                    for key, route in self._routes.items():
+                        route.match(name)
+                    for i, r in enumerate(self._list, 1):
+                        r.match(name)
+                    for pair in self._routes.items():
+                        pair.match(name)
+                    for a, b in self._list:
+                        b.match(name)
+        """,
+    })
+    assert [target(index, "app.py", "match", i) for i in range(2)] == ["app.py::Route.match"] * 2
+    assert [target(index, "app.py", "match", i) for i in (2, 3)] == [None, None]
+
+
+def test_a_local_a_call_initialises_holds_the_calls_declared_result(tmp_path):
+    """Kotlin's `val hs = registry.all()` then `hs.forEach { it.handle() }`, `val r = this.registry`;
+    Go's `hs := r.All()` then `range hs`, `one, err := r.One()` (the first result), and the same `v :=
+    New()` in two function literals: the local holds the proven callee's declared result."""
+    index = index_of(tmp_path, {
+        "src/a/Chain.kt": """
+            package a
+
+            class Handler {
+                fun handle() {}
+            }
+
+            class Registry {
+                fun all(): List<Handler> = listOf()
+                fun one(): Handler = Handler()
+            }
+
+            class Chain(private val registry: Registry) {
+                fun go() {
+                    val hs = registry.all()
+                    hs.forEach { it.handle() }
+                    val r = this.registry
+                    r.one().handle()
+                }
+            }
+        """,
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Handler struct{}
+
+            func (h *Handler) Serve() {}
+
+            type Reg struct{}
+
+            func New() *Reg { return &Reg{} }
+
+            func (r *Reg) All() []*Handler { return nil }
+
+            func (r *Reg) One() (*Handler, error) { return nil, nil }
+
+            func run(r *Reg, each func(func())) {
+                hs := r.All()
+                for _, h := range hs {
+                    h.Serve()
+                }
+                one, err := r.One()
+                one.Serve()
+                _ = err
+                each(func() { v := New(); v.All() })
+                each(func() { v := New(); v.All() })
+            }
+        """,
+    })
+    kt = "src/a/Chain.kt"
+    assert [target(index, kt, "handle", i) for i in range(2)] == ["src/a/Chain.kt::Handler.handle"] * 2
+    assert [target(index, "a.go", "Serve", i) for i in range(2)] == ["a.go::Handler.Serve"] * 2
+    assert [target(index, "a.go", "All", i) for i in (1, 2)] == ["a.go::Reg.All"] * 2

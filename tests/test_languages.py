@@ -90,11 +90,15 @@ def test_declaration_captures_follow_the_contract(lang):
     # too; an anonymous function's untyped parameters (`@untyped`) where its typed ones count; a
     # capture named with a leading `_` only feeds a predicate (Go's `new(T)`: `#eq? @_new "new"`);
     # a loop's variable (`@element`) and what it walks (`@of`), a local (`@holder`) and the field read
-    # it is initialised by (`@held`) come in pairs
+    # it is initialised by (`@held`) come in pairs; a lambda binding the language's implicit parameter
+    # (`@implicit`: Kotlin's `it`) walks (`@of`) or holds (`@held`) in place of a named local; a
+    # lambda's parameter names the lambda it is its own in (`@scope`)
     want = {"name", "type", "local"} if spec.complete_locals else {"name", "type"}
     names = {query.capture_name(i) for i in range(query.capture_count)}
-    assert ("element" in names) == ("of" in names) and ("holder" in names) == ("held" in names)
-    assert {n for n in names if not n.startswith("_")} - {"untyped", "element", "of", "holder", "held"} == want
+    assert ("element" in names) == ("of" in names)
+    assert ("holder" in names or "implicit" in names) == ("held" in names)
+    assert ("implicit" in names) == bool(spec.implicit_parameter)
+    assert {n for n in names if not n.startswith("_")} - {"untyped", "element", "of", "holder", "held", "implicit", "scope"} == want
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -9,7 +9,8 @@ this.router`). The extractor records the walked expression or the read beside th
 
 from __future__ import annotations
 
-from ..model.facts import ELEMENT_OF, HOLDS, FileFacts, Unit
+from ..model.facts import ELEMENT_OF, HOLDS, PAIR_SECOND, SPANNED, FileFacts, Unit
+from .call_text import call_open
 from .carriers import is_carried
 from .resolver_indexes import spec_of
 
@@ -30,6 +31,30 @@ def _head(expr: str) -> str:
     while end < len(expr) and (expr[end].isalnum() or expr[end] == "_"):
         end += 1
     return expr[:end]
+
+
+def _counted(walked: str, functions: tuple[str, ...]) -> str:
+    """The first argument of a call of one of `functions` (`enumerate(self.steps, 1)` → `self.steps`),
+    "" when `walked` is no such call."""
+    name, paren, rest = walked.partition("(")
+    if name not in functions or not paren or not rest.endswith(")") or call_open(walked) != len(name):
+        return ""
+    depth = 0
+    for i, ch in enumerate(rest[:-1]):
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "," and depth == 0:
+            return rest[:i].strip()
+    return rest[:-1].strip()
+
+
+def _opening(expr: str) -> int | None:
+    """Where the bracket that closes `expr` opens (`t[i][j]` → 4), None when unbalanced."""
+    depth = 0
+    for i in range(len(expr) - 1, -1, -1):
+        depth += (expr[i] == "]") - (expr[i] == "[")
+        if depth == 0:
+            return i
+    return None
 
 
 class Elements:
@@ -54,17 +79,26 @@ class Elements:
                     local: str = "") -> Unit | tuple[str, str] | None:
         """The value a loop variable (`local`) holds when its loop walks the expression `walked` (a
         walk of the variable itself, `xs.iter().map(|xs| …)`, is its own question: unknown)."""
+        views = spec_of(facts).value_views
+        if walked.startswith(PAIR_SECOND):  # `for name, route in routes.items()`: `route` as `routes[name]`
+            walked, views = walked[len(PAIR_SECOND) :], spec_of(facts).pair_views
+            counted = _counted(walked, spec_of(facts).counted_walks)
+            if counted:  # `for i, step in enumerate(steps)`: an element of `steps`
+                walked, views = counted, ()
+            elif not any(walked.endswith(v) for v in views):
+                return None
         if _head(walked) == local or self._holding >= MAX_NESTING:
             return None
+        view = next((v for v in views if walked.endswith(v)), "")
         self._holding += 1
-        try:
-            found = self._collection_text(facts, caller, walked, depth)
+        try:  # `routes.values()` walks what `routes[k]` reads
+            found = self._collection_text(facts, caller, walked[: len(walked) - len(view)], depth)
         finally:
             self._holding -= 1
         if found is None:
             return None
         where, written, scope = found
-        element = spec_of(where).element_type(written)
+        element = spec_of(where).index_type(written) if view else spec_of(where).element_type(written)
         return self._value_type(where, element, scope) if element else None
 
     def _collection_text(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int) -> tuple[FileFacts, str, Unit | None] | None:
@@ -73,9 +107,12 @@ class Elements:
         own object (`self.steps`, `c.handlers`, `unit.deps.items`), references and the language's
         element adapters (`.iter()`) taken off."""
         expr = _bare(expr)
-        for adapter in spec_of(facts).element_adapters:
+        spec = spec_of(facts)
+        for adapter in spec.element_adapters:
             if expr.endswith(adapter):
                 expr = expr[: -len(adapter)]
+        if "[" in expr:  # `s.handlers[i]`, `t[i].root`, `routes[name]`: an element read, then fields
+            return self._indexed_text(facts, caller, expr, depth)
         if expr.endswith(")"):  # `c.Commands()`, `self.handlers()`: what the call is declared to return
             return self._returned_text(facts, caller, expr)
         parts = expr.replace("?.", ".").split(".")
@@ -106,6 +143,66 @@ class Elements:
             head = self._field_step(head, part)
         return self._field_text(head, parts[-1])
 
+    def _spanned_receiver(self, caller_id: str | None, receiver: str, at: int, spans: dict) -> str:
+        """A receiver naming a lambda's parameter (`it.handle()`, `h.conn.close()`) as the binding of
+        the innermost lambda around byte `at` that has one by that name (`it·120·164.handle()`);
+        unchanged where none does, or a callable inside that lambda has a parameter so named. `spans`
+        caches each caller's lambda bindings (name → (start, end, local, the callable's depth))."""
+        end = 0
+        while end < len(receiver) and (receiver[end].isalnum() or receiver[end] == "_"):
+            end += 1
+        if not end:
+            return receiver
+        known = spans.get(caller_id)
+        if known is None:
+            known = spans[caller_id] = {}
+            cur, depth = self.units.get(caller_id) if caller_id else None, 0
+            while cur is not None:
+                for local, _ in cur.local_types:
+                    if SPANNED in local:
+                        name, start, stop = local.split(SPANNED)
+                        known.setdefault(name, []).append((int(start), int(stop), local, depth))
+                for p in cur.param_names:
+                    known.setdefault(p, []).append((cur.start_byte, cur.end_byte, "", depth))
+                cur, depth = (self.units.get(cur.parent) if cur.parent else None), depth + 1
+        best = None
+        for start, stop, local, depth in known.get(receiver[:end], ()):
+            if start <= at < stop and (best is None or start > best[0]):
+                best = (start, local)
+        return best[1] + receiver[end:] if best is not None and best[1] else receiver
+
+    def _indexed_text(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int) -> tuple[FileFacts, str, Unit | None] | None:
+        """`_collection_text` of an expression that reads an element (`s.handlers[i]`, `m[key]`: what
+        the collection's declared type says an index reads, the language's `spec.index_type`; a
+        slice `xs[1:]` is of the collection's own type) or a field of one (`t[i].root`)."""
+        if depth >= MAX_NESTING:
+            return None
+        if expr.endswith("]"):
+            opened = _opening(expr)
+            if opened is None or opened == 0:
+                return None
+            found = self._collection_text(facts, caller, expr[:opened], depth + 1)
+            if found is None:
+                return None
+            where, written, scope = found
+            if ":" in expr[opened:]:  # a slice of a slice or an array: the same elements
+                return found if spec_of(where).index_type(written) else None
+            element = spec_of(where).index_type(written)
+            return (where, element, scope) if element else None
+        cut = expr.rfind(".")
+        if cut <= 0 or not expr[cut + 1 :].isidentifier() or expr.rfind("]") > cut:
+            return None
+        found = self._collection_text(facts, caller, expr[:cut], depth + 1)
+        if found is None:
+            return None
+        where, written, scope = found
+        return self._field_text(self._value_type(where, written, scope), expr[cut + 1 :])
+
+    def _indexed_target(self, facts: FileFacts, caller: Unit | None, expr: str) -> Unit | tuple[str, str] | None:
+        """What a receiver reading an element denotes (`s.handlers[i].ServeHTTP()`, `self.routes[k].match()`)."""
+        found = self._collection_text(facts, caller, expr, 0)
+        return self._value_type(*found) if found is not None else None
+
     def _returned_text(self, facts: FileFacts, caller: Unit | None, expr: str) -> tuple[FileFacts, str, Unit] | None:
         """(the file, the declared return type text, the callable) of the proven callee of a call
         expression (`c.Commands()` → `[]*Command`)."""
@@ -125,7 +222,7 @@ class Elements:
         if head.__class__ is not Unit or not head.is_type:
             return None
         facts = self.files.get(head.path)
-        if facts is None or not spec_of(facts).declared_fields:
+        if facts is None or not (spec_of(facts).declared_fields or spec_of(facts).annotated_fields):
             return None
         t = head if head.kind != "impl" else self._resolve_type_text(facts, head.qualname)
         for cur in self.lineage(t) if t is not None else ():

@@ -63,19 +63,29 @@ class DeclaredFields:
                 return (self._value_type(facts, held, cur),)
         return None
 
+    _in_receiver_lambda = False  # resolving a call inside a lambda with receiver (`Call.within`)
+
     def _implicit_field(self, facts: FileFacts, caller: Unit | None, name: str) -> tuple[Unit | None, ...] | None:
-        """A bare receiver no enclosing callable binds (Java, whose locals the index records whole:
-        `callFactory.newCall(…)`) is a field of `this` — of the innermost enclosing type that has one
-        by that name: (its declared type or None), or None when it is no field (or may be a local)."""
-        if not spec_of(facts).complete_locals or name in self.imports_by_local.get(facts.path, ()):
+        """A bare receiver no enclosing callable binds (Java and Kotlin, whose locals the index records
+        whole: `callFactory.newCall(…)`) is a field of `this` — of the innermost enclosing type that
+        has one by that name: (its declared type or None), or None when it is no field or may be
+        something else: a local of a body no callable holds (an initialiser block, an accessor), a
+        member of an extension's receiver or of a lambda's receiver (`x.apply { conn.close() }`), or
+        one a library supertype of a type in between declares."""
+        if (not spec_of(facts).complete_locals or name in self.imports_by_local.get(facts.path, ())
+                or self._in_receiver_lambda or caller is None or not caller.is_callable):
             return None
         cur = caller
         while cur is not None:
             if cur.is_callable and (name in cur.param_names or any(n == name for n, _ in cur.local_types)):
                 return None  # a parameter or a local (also of a method around a local class) shadows it
+            if cur.ext_type:
+                return None  # `fun Buffer.f()`: the extended type's members come first
             if cur.is_type:
                 found = self._declared_field(cur, name)
                 if found is not None:
                     return found
+                if not self._closed(cur):
+                    return None
             cur = self.units.get(cur.parent) if cur.parent else None
         return None

@@ -431,6 +431,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
             return ("module", path) if path else None
         if receiver.rstrip("?!").endswith(")"):  # `new Builder().name(…)`, `store.open()`, `Foo::new()`, `pool.get()?`
             return self._call_result(facts, caller, receiver.rstrip("?!"))
+        if receiver.endswith("]") or "]." in receiver:  # `s.handlers[i]`, `t[i].root`: an element read
+            return self._indexed_target(facts, caller, receiver)
         parts = [p for p in receiver.replace("::", ".").split(".") if p]
         if not parts or any(not p.isidentifier() for p in parts):
             return None
@@ -598,11 +600,14 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         # Within one file a (caller, receiver, name) triple always binds the same way (unless a
         # typed local says otherwise): a third of Django's call sites repeat one.
         memo: dict[tuple[str | None, str, str, int, str], Unit | tuple[str, str] | None] = {}
-        holders: dict = {}  # (caller, receiver) → what the receiver denotes
+        holders: dict = {}  # (caller, receiver, lambda receiver) → what the receiver denotes
         assigned: dict[str, int] = {}  # how many calls of the file initialise each name
         new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
-        for idx, (caller_id, name, receiver, line, _, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
+        spans: dict = {}  # each caller's lambda parameters, by name
+        for idx, (caller_id, name, receiver, line, at, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
+            if receiver:  # `it.close()`, `h.run()`: the parameter of the lambda around the call
+                receiver = self._spanned_receiver(caller_id, receiver, at, spans)
             typed = local_types.get((caller_id, receiver)) if receiver and local_types else None
             if typed is not None:
                 target = self.find_member(typed, name, args) if typed.__class__ is Unit else self._member_of(typed, name, args)
@@ -611,12 +616,13 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                 target = memo.get(key, memo)
                 if target is memo:
                     caller = self.units.get(caller_id) if caller_id else None
-                    if within:
+                    self._in_receiver_lambda = bool(within)  # a bare name there may be the lambda receiver's
+                    if within and receiver in ("", "this"):
                         target = self._within_target(facts, caller, within, name, args, receiver)
                     elif receiver:
-                        holder = holders.get((caller_id, receiver), holders)
+                        holder = holders.get((caller_id, receiver, within), holders)
                         if holder is holders:
-                            holder = holders[(caller_id, receiver)] = self._receiver_target(facts, caller, receiver)
+                            holder = holders[(caller_id, receiver, within)] = self._receiver_target(facts, caller, receiver)
                         if holder.__class__ is tuple and holder[0] == "super":
                             owner = self.units.get(holder[1])
                             target = None
@@ -643,7 +649,7 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                 elif is_unit:
                     local_types[key] = self._result_type(target)
                 else:  # `let c = pool.get().unwrap()`: a carrier's own method on a carried receiver
-                    held = typed if typed is not None else holders.get((caller_id, receiver)) if receiver else None
+                    held = typed if typed is not None else holders.get((caller_id, receiver, within)) if receiver else None
                     local_types[key] = self._carried_result(held, name) if is_carried(held) else None
                 assigned[assigned_to] = assigned.get(assigned_to, 0) + 1
             if is_unit and target.kind != "statement":

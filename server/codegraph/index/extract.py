@@ -323,7 +323,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     # 1. definitions, outermost first, with their parents from span containment
     units, supertypes = _units(path, source, spec, root, matches.definitions)
     if matches.declarations:
-        units = _with_local_types(units, matches.declarations)
+        units = _with_local_types(units, matches.declarations, spec.implicit_parameter)
     if matches.members:
         units = _with_attrs(units, matches.members)
     # 2. calls, each attributed to its innermost enclosing unit
@@ -629,7 +629,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
             if scope is not None:
                 scopes.append(scope)
         local, rest = assigned.get(node.id, _UNASSIGNED)
-        within = _within(scopes, start_byte, open_stack[-1].start_byte if open_stack else -1) if scopes and receiver in ("", "this") else ""
+        within = _within(scopes, start_byte, open_stack[-1].start_byte if open_stack else -1) if scopes else ""
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
             _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest,

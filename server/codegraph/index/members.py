@@ -11,7 +11,7 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, Call, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
@@ -56,18 +56,24 @@ def _type_name(node: Node | None) -> str:
 
 
 def _outside_type_args(t: str) -> str:
-    out, depth = [], 0
-    for c in t:
+    """`t` without its type arguments: `<…>`, and `[…]` opened right after a name (Python's
+    `dict[str, Route]`, Go's `Set[K, V]`; not a leading `[]` or `[4]`)."""
+    out, depth, square = [], 0, 0
+    for i, c in enumerate(t):
         if c == "<":
             depth += 1
         elif c == ">" and depth:
             depth -= 1
-        elif depth == 0:
+        elif c == "[" and (square or (i and (t[i - 1].isalnum() or t[i - 1] == "_"))):
+            square += 1
+        elif c == "]" and square:
+            square -= 1
+        elif depth == 0 and not square:
             out.append(c)
     return "".join(out)
 
 
-def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Unit]:
+def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], implicit: str = "") -> list[Unit]:
     """Units whose callables get the (name, type) of the locals they declare with a type, the
     typed parameters of the anonymous functions inside included; a name declared twice with
     different types in one callable, or also bound by an untyped parameter of an anonymous
@@ -75,27 +81,36 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     `@local` names a body binds otherwise (Java's every local, typed or not) only when untyped.
     A loop's variable (`@element`) holds an element of the collection it walks (`@of`): recorded as
     ELEMENT_OF + that expression's text, for the resolver to read its declared element type; a local
-    initialised by a field read (`@holder`, `@held`: `conn := s.conn`) as HOLDS + the read."""
+    initialised by a field read (`@holder`, `@held`: `conn := s.conn`) as HOLDS + the read. A lambda
+    that binds the language's implicit parameter (`@implicit`: Kotlin's `it`) is a binding of that name:
+    an element of what it walks (`handlers.forEach { it.run() }`), what it is called on (`c?.let {
+    it.close() }`: `@held`), or else untyped where its body names it; each lambda's own, the name
+    carrying the lambda's span (SPANNED: `it·120·164`), and so is a parameter a lambda declares
+    (`@scope`: the lambda), the plain name of no known type in the rest of the callable."""
     callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in callables]
     found: dict[str, dict[str, str]] = {}
     untyped: dict[str, set[str]] = {}  # callable → names it binds without a type (`@local` captures)
     unknown: dict[str, set[str]] = {}  # callable → names an anonymous function's untyped parameter binds
     # a callback's parameter an element capture types (`xs.forEach((x) => …)`) is no untyped one there
-    elements = {caps["element"][0].start_byte for caps in matches if caps.get("element") and caps.get("of")}
+    elements = {(caps.get("element") or caps["implicit"])[0].start_byte for caps in matches
+                if (caps.get("element") or caps.get("implicit")) and (caps.get("of") or caps.get("held"))}
     for caps in matches:
         names, types = caps.get("name"), caps.get("type")
         walked = None  # a loop's walked collection, or a field read a local holds, with its mark
-        if caps.get("element") and caps.get("of"):
-            names, walked = caps["element"], ELEMENT_OF + " ".join(text(caps["of"][0]).split())
-        elif caps.get("holder") and caps.get("held"):
-            names, walked = caps["holder"], HOLDS + " ".join(text(caps["held"][0]).split())
-        elif caps.get("local") or caps.get("untyped"):
-            names, types = caps.get("local") or caps["untyped"], None
-            if names[0].start_byte in elements:
-                continue
-        elif not names or not types:
+        lam = caps.get("implicit")
+        if lam and not implicit:
             continue
+        if caps.get("element") and caps.get("of") or lam and caps.get("of"):
+            # the second of a pair (`for k, v in d.items()`, `@_pair` the first) is marked so
+            paired = PAIR_SECOND if caps.get("_pair") else ""
+            names, walked = caps.get("element") or lam, ELEMENT_OF + paired + " ".join(text(caps["of"][0]).split())
+        elif (caps.get("holder") or lam) and caps.get("held"):
+            names, walked = caps.get("holder") or lam, HOLDS + " ".join(text(caps["held"][0]).split())
+        elif caps.get("local") or caps.get("untyped") or lam:
+            names, types = caps.get("local") or caps.get("untyped") or lam, None
+            if names[0].start_byte in elements or lam and not re.search(rf"\b{implicit}\b", text(lam[0])):
+                continue
         at = names[0].start_byte
         # the innermost callable holding it: walking back from the last one starting before it,
         # the first that has not ended yet
@@ -105,14 +120,18 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
         if i < 0:
             continue
         owner = callables[i]
+        name = implicit if lam else text(names[0])
+        span = lam[0] if lam else caps["scope"][0] if caps.get("scope") else None
+        if span is not None:  # a lambda's parameter: its own inside it, of no known type outside
+            unknown.setdefault(owner.id, set()).add(name)
+            name = _spanned(name, span)
         if types is None and walked is None:
-            (unknown if caps.get("untyped") else untyped).setdefault(owner.id, set()).add(text(names[0]))
+            (unknown if caps.get("untyped") or lam else untyped).setdefault(owner.id, set()).add(name)
             continue
         declared = _type_name(types[0]) if walked is None else walked if len(walked) <= MAX_RECEIVER else ""
         if declared in ("var", "let", "auto"):  # Java `var x = …` declares no type
             continue
         seen = found.setdefault(owner.id, {})
-        name = text(names[0])
         if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
             name = f"{text(caps['outer'][0])}.{name}"
         seen[name] = declared if seen.get(name, declared) == declared else ""
@@ -127,6 +146,11 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]]) -
     if not found:
         return units
     return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]
+
+
+def _spanned(name: str, lam: Node) -> str:
+    """The implicit parameter `name` of the lambda `lam`: `it·120·164`."""
+    return f"{name}{SPANNED}{lam.start_byte}{SPANNED}{lam.end_byte}"
 
 
 def _innermost(units: list[Unit], starts: list[int], kinds, at: int) -> Unit | None:

@@ -167,8 +167,8 @@ JAVA = LanguageSpec(
     calls=JAVA_CALLS,
     assignments="(variable_declarator name: (_) @target value: (_) @value)",
     # typed locals (@name, @type), and every other name a body binds (@local: `var`, loop, resource,
-    # catch and pattern variables; an untyped lambda parameter is @untyped: the same name typed
-    # elsewhere in the method, or an element a callback receives, is then unknown) — with them the
+    # catch and pattern variables; a lambda's parameter is its own inside the lambda, `@scope`, and
+    # of no known type in the rest of the method) — with them the
     # locals are complete, so a bare name that is none of them and no parameter is a field of `this`
     # (`complete_locals`)
     declarations="""
@@ -176,14 +176,14 @@ JAVA = LanguageSpec(
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
 (enhanced_for_statement type: (_) @type name: (identifier) @name)
 (method_invocation object: (_) @of name: (identifier) @_each
-                   arguments: (argument_list . (lambda_expression parameters: [(identifier) @element (inferred_parameters . (identifier) @element)]))
+                   arguments: (argument_list . (lambda_expression parameters: [(identifier) @element (inferred_parameters . (identifier) @element)]) @scope)
                    (#match? @_each "^(forEach|map|filter|anyMatch|allMatch|noneMatch|flatMap|peek|removeIf)$"))
 (enhanced_for_statement name: (identifier) @local)
 (resource name: (identifier) @local)
 (catch_formal_parameter name: (identifier) @local)
-(lambda_expression parameters: (identifier) @untyped)
-(inferred_parameters (identifier) @untyped)
-(lambda_expression parameters: (formal_parameters (formal_parameter name: (identifier) @local)))
+(lambda_expression parameters: (identifier) @untyped) @scope
+(lambda_expression parameters: (inferred_parameters (identifier) @untyped)) @scope
+(lambda_expression parameters: (formal_parameters (formal_parameter type: (_) @type name: (identifier) @name))) @scope
 (instanceof_expression name: (identifier) @local)
 """,
     complete_locals=True,
@@ -472,6 +472,40 @@ def kotlin_element(collection: str) -> str:
     return args[0].rstrip("?") if len(args) == 1 else ""
 
 
+# What a callback's one parameter receives: an element of the collection a call of one of these
+# walks (`handlers.forEach { it.handle() }`, `xs.map { x -> x.name }`), or the value a scope
+# function is called on (`c?.let { it.close() }`); any other lambda naming `it`, and a lambda's
+# other untyped parameters, bind a name of no known type.
+_KOTLIN_EACH = ("forEach|onEach|map|mapNotNull|flatMap|filter|filterNot|any|all|none|first|firstOrNull|last|lastOrNull"
+                "|find|findLast|count|sumOf|sortedBy|sortedByDescending|groupBy|associateBy|associateWith|partition"
+                "|takeWhile|dropWhile|single|singleOrNull|minByOrNull|maxByOrNull|minBy|maxBy")
+_KOTLIN_SCOPES = "let|also|takeIf|takeUnless|use"
+KOTLIN_DECLARATIONS = f"""
+(property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type))
+(for_statement (variable_declaration . (simple_identifier) @element .) . (_) @of)
+(call_expression (navigation_expression (_) @of (navigation_suffix (simple_identifier) @_each))
+                 (call_suffix . (annotated_lambda (lambda_literal . (statements)) @implicit))
+                 (#match? @_each "^({_KOTLIN_EACH})$"))
+(call_expression (navigation_expression (_) @of (navigation_suffix (simple_identifier) @_each))
+                 (call_suffix . (annotated_lambda (lambda_literal . (lambda_parameters . (variable_declaration . (simple_identifier) @element .) .)) @scope))
+                 (#match? @_each "^({_KOTLIN_EACH})$"))
+(call_expression (navigation_expression (_) @held (navigation_suffix (simple_identifier) @_scope))
+                 (call_suffix . (annotated_lambda (lambda_literal . (statements)) @implicit))
+                 (#match? @_scope "^({_KOTLIN_SCOPES})$"))
+(lambda_literal . (statements)) @implicit
+(lambda_literal (lambda_parameters (variable_declaration . (simple_identifier) @untyped))) @scope
+(lambda_literal (lambda_parameters (multi_variable_declaration (variable_declaration . (simple_identifier) @untyped)))) @scope
+(anonymous_function (function_value_parameters (parameter . (simple_identifier) @untyped))) @scope
+(variable_declaration . (simple_identifier) @local)
+(catch_block (simple_identifier) @local)
+(property_declaration (variable_declaration . (simple_identifier) @holder .) [(call_expression) (navigation_expression)] @held)
+"""
+# Every name a body binds is recorded (`@local`: `val x = …`, `for ((k, v) in …)`, `when (val y = …)`,
+# a catch's variable; a lambda's or an anonymous function's parameter is `@untyped`, its own inside
+# the lambda, `@scope`; an untyped `val` a call or a read initialises holds it, `@holder`), so a bare name
+# that is none of them and no parameter is a property of `this` (`complete_locals`).
+
+
 KOTLIN = LanguageSpec(
     element_type=kotlin_element,
     preprocess=kotlin_preprocess,
@@ -491,10 +525,9 @@ KOTLIN = LanguageSpec(
     definitions=KOTLIN_DEFS,
     calls=KOTLIN_CALLS,
     assignments="(property_declaration (variable_declaration (simple_identifier) @target) (_) @value)",
-    declarations="""
-(property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type))
-(for_statement (variable_declaration . (simple_identifier) @element .) . (_) @of)
-""",
+    declarations=KOTLIN_DECLARATIONS,
+    implicit_parameter="it",
+    complete_locals=True,
     members="""
 (class_body (property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type)))
 (class_parameter (simple_identifier) @name [(user_type) (nullable_type)] @type)

@@ -241,8 +241,33 @@ def python_element(collection: str) -> str:
     return args[0] if len(args) == 1 else ""
 
 
+_PY_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict", "DefaultDict",
+                          "ChainMap", "Counter"})
+
+
+def python_index(collection: str) -> str:
+    """What `x[i]` reads in x's annotation: a sequence's element (`list[Step]`, `tuple[Step, ...]`), a
+    mapping's value (`dict[str, Route]`, `Mapping[str, "Route"]` → `Route`); a tuple of several types:
+    unknown."""
+    values = type_arguments(collection, _PY_MAPPINGS, "[]")
+    if values:
+        return values[1] if len(values) == 2 else ""
+    args = type_arguments(collection, _PY_SEQUENCES - _UNINDEXED, "[]")
+    if len(args) == 2 and args[1] == "...":
+        return args[0]
+    return args[0] if len(args) == 1 else ""
+
+
+_UNINDEXED = frozenset({"Iterable", "Iterator", "Collection", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"})
+
+
 SPEC = LanguageSpec(
     element_type=python_element,
+    index_type=python_index,
+    value_views=(".values()",),
+    pair_views=(".items()",),
+    counted_walks=("enumerate",),
+    annotated_fields=True,
     encoding_declaration=True,
     boundary_nodes=(("try_statement", 2), ("with_statement", 2), ("raise_statement", 3)),
     io_modules=IO_MODULES,
@@ -267,6 +292,7 @@ SPEC = LanguageSpec(
     declarations="""
 (assignment left: (identifier) @name type: (type) @type)
 (for_statement left: (identifier) @element right: (_) @of)
+(for_statement left: (pattern_list . (identifier) @_pair . (identifier) @element .) right: (_) @of)
 """,
     name="python",
     grammar="python",

@@ -249,6 +249,26 @@ class LanguageSpec:
     element_type: Callable[[str], str] = lambda collection: ""
     # Calls that hand a collection's elements over unchanged (Rust's `x.iter()`): a loop over one walks x
     element_adapters: tuple[str, ...] = ()
+    # (a collection's declared type as written) -> the type of what an index into it reads (`xs[i]`,
+    # `m[key]`: Go's `[]*Handler`, `map[string]*Route` → `Handler`, `Route`), "" when unknown
+    index_type: Callable[[str], str] = lambda collection: ""
+    # Calls whose walk yields what an index reads, not what a loop over the collection walks (Python's
+    # `routes.values()`: a dict's values, where `for k in routes` walks its keys)
+    value_views: tuple[str, ...] = ()
+    # Calls whose walk yields (key, value) pairs (Python's `routes.items()`): the second of two names
+    # a loop binds from each (`for name, route in …`) is what an index reads
+    pair_views: tuple[str, ...] = ()
+    # Functions whose walk yields (position, element) pairs (Python's `enumerate(steps)`): the second
+    # of two names a loop binds from each is an element of their first argument
+    counted_walks: tuple[str, ...] = ()
+    # Fields typed by annotation where the language declares none (Python's class-body `handlers:
+    # list[Handler]`, `self._routes: dict[str, Route] = {}`, a typed parameter `__init__` stores): they
+    # type the collections walked and indexed through them (`for h in self._handlers`,
+    # `self._routes[k]`), not every read of a field
+    annotated_fields: bool = False
+    # The name a lambda of one parameter binds without declaring it (Kotlin's `it`): the declarations'
+    # `@implicit` captures are such lambdas (index/members.py)
+    implicit_parameter: str = ""
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
 

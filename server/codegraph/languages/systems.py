@@ -66,9 +66,14 @@ def go_element(collection: str) -> str:
 
 
 GO_DECLARATIONS = """
-(short_var_declaration left: (expression_list . (identifier) @holder .) right: (expression_list . [(selector_expression) (unary_expression operand: (selector_expression))] @held .))
+(short_var_declaration left: (expression_list . (identifier) @holder .) right: (expression_list . [(selector_expression) (unary_expression operand: [(selector_expression) (index_expression)]) (index_expression) (slice_expression)] @held .))
+(short_var_declaration left: (expression_list . (identifier) @holder (identifier) .) right: (expression_list . (index_expression) @held .))
+(short_var_declaration left: (expression_list . (identifier) @holder) right: (expression_list . (call_expression) @held .) (#not-match? @held "^(new|make)[(]"))
 (for_statement (range_clause left: (expression_list (_) (identifier) @element) right: (_) @of))
 (var_spec name: (identifier) @name type: (_) @type)
+(short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . (composite_literal type: [(slice_type) (map_type) (array_type)] @type) .))
+(short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type)] @type)) .) (#eq? @_make "make"))
+(var_spec name: (identifier) @name !type value: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type)] @type)) .) (#eq? @_make "make"))
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
@@ -77,6 +82,12 @@ GO_DECLARATIONS = """
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 (var_spec name: (identifier) @name value: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
 """
+# A local a call initialises holds the call's result (`cmds := c.Commands()`, `root, err := c.Root()`: the
+# first), which the resolver reads through the callee's declared result.
+# A slice or a map a literal or the builtin `make` makes has the type they name: `hs := []*Handler{}`,
+# `routes := make(map[string]*Route)`.
+# A local initialised by a field read or by an element read holds it: `conn := s.conn`, `h :=
+# s.handlers[i]`, `root := t[i].root`, `v, ok := m[key]` (the first name; `ok` is a bool), `xs := s.handlers[1:]`.
 # A type assertion types what it declares: `c := pool.Get().(*Context)`, `w, ok := v.(Writer)` (the
 # first name; `ok` is a bool); so does the builtin `new`: `b := new(Buffer)`.
 
@@ -186,6 +197,7 @@ GO = LanguageSpec(
     assignments="(short_var_declaration left: (_) @target right: (_) @value) (var_spec name: (identifier) @target value: (_) @value)",
     declarations=GO_DECLARATIONS,
     element_type=go_element,
+    index_type=go_element,  # `xs[i]`, `m[key]`: a slice's or an array's element, a map's value
     # an embedded field is a member named after its type: `e.Group.Use()`, `s.Mutex.Lock()`
     members="""
 (field_declaration name: (field_identifier) @name type: (_) @type)

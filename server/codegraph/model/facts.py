@@ -17,13 +17,19 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "75"
+EXTRACTOR_VERSION = "83"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
 MAX_RECEIVER = 120
 ELEMENT_OF = "∈"  # a local_types entry naming the collection a loop variable walks
 HOLDS = "≔"  # a local_types entry naming the field read a local is initialised by (`t := r.conn`)
+# a lambda's implicit parameter in local_types is named with the lambda's span (`it·120·164`): which
+# lambda's `it` a call names is a question of where the call is (each lambda's its own binding)
+SPANNED = "·"
+# after ELEMENT_OF: the second of two names a loop binds from each item (`for name, route in
+# routes.items()`), which the language's `spec.pair_views` say is a value of the mapping
+PAIR_SECOND = "₂"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
@@ -56,7 +62,8 @@ class Unit(NamedTuple):
     # or, where the language records every local (`complete_locals`), when it has no declared type;
     # a loop's variable holds an element of what it iterates: ELEMENT_OF + that expression's text
     # (`for h in self.handlers` → "∈self.handlers"; the resolver reads its declared element type);
-    # a local initialised by a field read holds it: HOLDS + the read (`conn := s.conn` → "≔s.conn")
+    # a local initialised by a field read holds it: HOLDS + the read (`conn := s.conn` → "≔s.conn");
+    # a lambda's implicit parameter is named with the lambda's span (SPANNED)
     local_types: tuple[tuple[str, str], ...] = ()
     returns: str = ""  # a callable's declared return type name, "" when none or not one named type
     # each result's declared type name when a callable lists its results (Go `(*Command, []string,
