@@ -1714,3 +1714,38 @@ def test_callers_count_for_a_unit_only_from_the_main_path(tmp_path):
     assert g.in_degree("pkg/core.py::parse") >= 2  # the graph itself keeps every caller
     assert _library_callers(g, units, "pkg/core.py::parse") == 0
     assert _library_callers(g, units, "pkg/core.py::helper") == 2
+
+
+GO_HEADS = {
+    "poll_bsd.go": ("//go:build darwin || freebsd || netbsd\n\n", True),  # some operating systems only
+    "poll_legacy.go": ("// +build linux,!appengine\n\n", True),  # the older spelling
+    "poll_other.go": ("//go:build appengine || (!linux && !darwin && !windows)\n\n", True),  # the fallback
+    "poll_unixes.go": ("// Copyright 2020.\n\n//go:build !windows && !plan9\n\n", True),  # not on every common platform
+    "poll_purego.go": ("//go:build purego\n\n", True),  # a tag a build must set
+    "poll.go": ("//go:build go1.18\n\n", False),  # a Go release only
+    "poll_default.go": ("//go:build !appengine && !js\n\n", False),  # every common platform builds it
+    "poll_doc.go": ("package poll\n\n// a comment naming //go:build darwin is no constraint\n", False),
+}
+
+
+def test_a_go_file_built_for_some_platforms_by_its_constraint_is_a_platform_variant(tmp_path):
+    """A Go file whose `//go:build` line leaves it out of a default build on a common platform is
+    one platform's variant, as the same file named `_darwin.go` is (the go tool reads both as one
+    constraint): a file watcher's kqueue backend (`//go:build freebsd || … || darwin`) opened an
+    answer beside the shared code. A constraint on the Go release, or one every common platform
+    meets, leaves the file main code."""
+    from codegraph.explore.engine import _variants
+    from codegraph.explore.relevance import path_prior
+
+    (tmp_path / "poll").mkdir()
+    for name, (head, _) in GO_HEADS.items():
+        body = head if head.startswith("package") else head + "package poll\n\n"
+        (tmp_path / "poll" / name).write_text(body + f"func wait{len(name)}() int {{ return {len(name)} }}\n")
+    index = RootIndex(tmp_path)
+    index.build()
+    for name, (_, variant) in GO_HEADS.items():
+        assert index.files[f"poll/{name}"].platform_variant is variant, name
+    with _variants(index):
+        for name, (_, variant) in GO_HEADS.items():
+            assert (path_prior(f"poll/{name}") < 1.0) is variant, name
+    assert path_prior("poll/poll_bsd.go") == 1.0  # outside a request: the path alone

@@ -28,6 +28,7 @@ from . import features, ranker
 from .model import ExploreRequest
 from .pack import CLUSTER_GAP, EXCERPT, FileView, Piece, file_view, pack
 from ..render.markdown import merge_ranges
+from .prior import variants_of
 from .relevance import looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, STOP
 from .gate import FilePlan, _gate, _members_named_by_words, _the_named_variant, _wanted_in_family
 from .steps import (
@@ -146,7 +147,7 @@ def ranked_units(index: RootIndex, question: str, limit: int, checkpoint: Callab
     """The `limit` candidates the learned ranking judges most likely needed for `question`, with
     their probabilities, best first: explore's judgement for another engine (distill's question
     scenario seeds from it)."""
-    with no_cyclic_gc():
+    with no_cyclic_gc(), _variants(index):
         req = ExploreRequest(question, 28_000)
         f = understand(index, req, checkpoint)
         cands, rows, links = candidate_table(index, req, f)
@@ -163,8 +164,14 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     million tracked objects on Django), and a full collection, which growing caches trigger now
     and then, walks all of it. Reference counting still frees everything; cycles wait until the
     request is answered."""
-    with no_cyclic_gc():
+    with no_cyclic_gc(), _variants(index):
         return _explore(index, req, checkpoint)
+
+
+def _variants(index: RootIndex):
+    """The path prior counts the files whose head says they are platform variants (`prior.variants_of`)."""
+    files = per_version(derived(index), "platform variants", lambda: frozenset(p for p, f in index.files.items() if f.platform_variant))
+    return variants_of(files)
 
 
 def _explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:

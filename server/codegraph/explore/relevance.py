@@ -21,6 +21,7 @@ import networkx as nx  # noqa: F401 - the graph type
 
 from ..index.facts import FileFacts, Unit
 from ..workspace.scope import is_side_module, is_test_path
+from .prior import TEST_SUPPORT_DIR, TEST_SUPPORT_NAME, path_prior, prefer_main  # noqa: F401 - read from here too
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|:)[A-Za-z_$][\w$]*)*(?:/\d+)?")
 _QUOTED = re.compile(r"[`'\"]([^`'\"\s]+)[`'\"]")
@@ -406,54 +407,6 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
     q.words = list(dict.fromkeys(seen_words))
     return q
 
-
-# Path segments of code that is not the project's main path: examples, docs, benchmarks,
-# build scripts and type-declaration copies. They stay findable, at a discount, so a question
-# about the library meets the library first.
-# (also a docs or examples directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`)
-_SECONDARY_DIR = re.compile(
-    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|website|tutorials?|benchmarks?|benches|bench|scripts?|tools|contrib|playground"
-    r"|(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*)/", re.I)
-_SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|[Gg]ulpfile(\.babel)?\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[\w.-]*\.config\.[cm]?[jt]s)$)")
-
-
-# Platform variants of code that exists for every platform: Go's build-tagged files (a file name's
-# `_GOOS`, `_GOARCH` or `_GOOS_GOARCH` suffix is a build constraint to the go tool; `_mips64x` is the
-# standard library's spelling for both byte orders), Kotlin Multiplatform source sets other than the
-# common one.
-_PLATFORM_VARIANT = re.compile(
-    r"_(windows|win|darwin|linux|freebsd|openbsd|netbsd|solaris|plan9|wasm|js|unix|posix|nt)(_\w+)?\.(go|rs|py)$|"
-    r"_(aix|android|dragonfly|hurd|illumos|ios|wasip1|zos)(_\w+)?\.go$|"
-    r"_(386|amd64|amd64p32|arm|armbe|arm64|arm64be|loong64|mips|mipsle|mips64|mips64le|mips64p32|mips64p32le|mipsx|mips64x|"
-    r"ppc|ppc64|ppc64le|ppc64x|riscv|riscv64|s390|s390x|sparc|sparc64)\.go$|"
-    r"(^|/)(jvm|android|ios|js|wasmJs|native|apple|desktop|nonAndroid|nonJvm)Main/"
-)
-
-
-# Test support shipped beside the library: a harness, mocks, fakes, a `testing` module, a dummy
-# server the tests run against (`dummyserver/`, as the file names' `dummy` already said).
-TEST_SUPPORT_DIR = re.compile(r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|dummy[-_]?servers?|(?:[\w.]+[-_.])?testers?)(?:/|$)", re.I)
-TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util))s?(?:[_.-]|$)", re.I)
-
-
-@lru_cache(maxsize=65536)
-def path_prior(path: str) -> float:
-    """1.0 for the project's main code, less for platform variants, test support, examples,
-    docs, benchmarks and declaration copies."""
-    if _SECONDARY_FILE.search(path):
-        return 0.3
-    if _SECONDARY_DIR.search(path) or is_side_module(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]):
-        return 0.35
-    if _PLATFORM_VARIANT.search(path):
-        return 0.6
-    return 1.0
-
-
-def prefer_main(units: list[Unit]) -> list[Unit]:
-    """Among same-named definitions, those on the main path when any is (a `.d.ts` or an
-    example's copy of a name never competes with the implementation)."""
-    best = max((path_prior(u.path) for u in units), default=1.0)
-    return [u for u in units if path_prior(u.path) >= best]
 
 
 _BODY_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
