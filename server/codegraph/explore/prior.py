@@ -23,6 +23,10 @@ _SECONDARY_DIR = re.compile(
 _SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|[Gg]ulpfile(\.babel)?\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[\w.-]*\.config\.[cm]?[jt]s)$)")
 
 
+SUPPORT_PRIOR = 0.35  # examples, docs, benchmarks, test support
+PLATFORM_PRIOR = 0.6  # one platform's variant
+
+
 # Platform variants of code that exists for every platform: Go's build-tagged files (a file name's
 # `_GOOS`, `_GOARCH` or `_GOOS_GOARCH` suffix is a build constraint to the go tool; `_mips64x` is the
 # standard library's spelling for both byte orders), Kotlin Multiplatform source sets other than the
@@ -42,37 +46,57 @@ TEST_SUPPORT_DIR = re.compile(r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testi
 TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util))s?(?:[_.-]|$)", re.I)
 
 
-# The files of the index a request reads whose own head says they are platform variants
-# (`FileFacts.platform_variant`: Go's `//go:build darwin || freebsd`), set for the request's
-# duration by `variants_of`: the path prior is asked of paths in every stage of a request.
-_VARIANT_FILES: ContextVar[frozenset[str]] = ContextVar("codegraph_variant_files", default=frozenset())
+# What the index a request reads knows of a file beyond its path, set for the request's duration
+# by `read_priors` (the path prior is asked of paths in every stage of a request): root-relative
+# path -> the prior that replaces the path's own.
+_READ_PRIORS: ContextVar[dict[str, float]] = ContextVar("codegraph_read_priors", default={})
 
 
 @contextmanager
-def variants_of(files: frozenset[str]) -> Iterator[None]:
-    """`path_prior` counts `files` (root-relative paths) as platform variants inside this block."""
-    token = _VARIANT_FILES.set(files)
+def read_priors(variants: frozenset[str], support: frozenset[str], library: frozenset[str]) -> Iterator[None]:
+    """`path_prior` inside this block also reads: `variants`, files whose head says they are
+    platform variants (`FileFacts.platform_variant`: Go's `//go:build darwin || freebsd`), off the
+    main path as a `_darwin.go` name is; `support`, modules named like test support that are test
+    support by their imports (graph/support.py), off it as a `testing/` folder is; `library`,
+    modules so named that the library's own modules import, main code whatever their name says."""
+    read: dict[str, float] = {}
+    for path in variants:
+        if _path_prior(path) == 1.0:
+            read[path] = PLATFORM_PRIOR
+    for path in support:
+        read[path] = min(_path_prior(path), SUPPORT_PRIOR)
+    for path in library:
+        if _path_prior(path) == SUPPORT_PRIOR and _path_prior(path, by_name=False) == 1.0:
+            read[path] = 1.0
+    token = _READ_PRIORS.set(read)
     try:
         yield
     finally:
-        _VARIANT_FILES.reset(token)
+        _READ_PRIORS.reset(token)
+
+
+def read_prior(path: str) -> float | None:
+    """The prior the request's index gives `path` beyond its path, None when it gives none."""
+    return _READ_PRIORS.get().get(path)
 
 
 def path_prior(path: str) -> float:
     """1.0 for the project's main code, less for platform variants (by name, or by what the file's
     head says), test support, examples, docs, benchmarks and declaration copies."""
-    prior = _path_prior(path)
-    return 0.6 if prior == 1.0 and path in _VARIANT_FILES.get() else prior
+    hit = _READ_PRIORS.get().get(path)
+    return _path_prior(path) if hit is None else hit
 
 
 @lru_cache(maxsize=65536)
-def _path_prior(path: str) -> float:
+def _path_prior(path: str, by_name: bool = True) -> float:
+    """The prior a path says; `by_name=False`: without the test-support rules on the file's own name."""
     if _SECONDARY_FILE.search(path):
         return 0.3
-    if _SECONDARY_DIR.search(path) or is_side_module(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]):
-        return 0.35
+    folder, _, name = path.rpartition("/")
+    if _SECONDARY_DIR.search(path) or is_side_module(path) or (TEST_SUPPORT_DIR.search(path) if by_name else TEST_SUPPORT_DIR.search(folder)) or (by_name and TEST_SUPPORT_NAME.search(name)):
+        return SUPPORT_PRIOR
     if _PLATFORM_VARIANT.search(path):
-        return 0.6
+        return PLATFORM_PRIOR
     return 1.0
 
 
