@@ -1731,3 +1731,72 @@ def test_callers_count_for_a_unit_only_from_the_main_path(tmp_path):
     assert g.in_degree("pkg/core.py::parse") >= 2  # the graph itself keeps every caller
     assert _library_callers(g, units, "pkg/core.py::parse") == 0
     assert _library_callers(g, units, "pkg/core.py::helper") == 2
+
+
+GO_HEADS = {
+    "poll_bsd.go": ("//go:build darwin || freebsd || netbsd\n\n", True),  # some operating systems only
+    "poll_legacy.go": ("// +build linux,!appengine\n\n", True),  # the older spelling
+    "poll_other.go": ("//go:build appengine || (!linux && !darwin && !windows)\n\n", True),  # the fallback
+    "poll_unixes.go": ("// Copyright 2020.\n\n//go:build !windows && !plan9\n\n", True),  # not on every common platform
+    "poll_purego.go": ("//go:build purego\n\n", True),  # a tag a build must set
+    "poll.go": ("//go:build go1.18\n\n", False),  # a Go release only
+    "poll_default.go": ("//go:build !appengine && !js\n\n", False),  # every common platform builds it
+    "poll_doc.go": ("package poll\n\n// a comment naming //go:build darwin is no constraint\n", False),
+}
+
+
+def test_a_go_file_built_for_some_platforms_by_its_constraint_is_a_platform_variant(tmp_path):
+    """A Go file whose `//go:build` line leaves it out of a default build on a common platform is
+    one platform's variant, as the same file named `_darwin.go` is (the go tool reads both as one
+    constraint): a file watcher's kqueue backend (`//go:build freebsd || … || darwin`) opened an
+    answer beside the shared code. A constraint on the Go release, or one every common platform
+    meets, leaves the file main code."""
+    from codegraph.explore.engine import _read_priors
+    from codegraph.explore.relevance import path_prior
+
+    (tmp_path / "poll").mkdir()
+    for name, (head, _) in GO_HEADS.items():
+        body = head if head.startswith("package") else head + "package poll\n\n"
+        (tmp_path / "poll" / name).write_text(body + f"func wait{len(name)}() int {{ return {len(name)} }}\n")
+    index = RootIndex(tmp_path)
+    index.build()
+    for name, (_, variant) in GO_HEADS.items():
+        assert index.files[f"poll/{name}"].platform_variant is variant, name
+    with _read_priors(index):
+        for name, (_, variant) in GO_HEADS.items():
+            assert (path_prior(f"poll/{name}") < 1.0) is variant, name
+    assert path_prior("poll/poll_bsd.go") == 1.0  # outside a request: the path alone
+
+
+def test_a_module_named_like_test_support_is_test_support_by_its_imports(tmp_path):
+    """A test client or runner shipped among a library's modules (`pkg/testing.py`, imported by the
+    tests and by no module of the library, or importing a test framework) is test support, off
+    explore's main path. A module so named that the library's own
+    modules import (a private `_testing.py` of task introspection, a lexer for test-report formats
+    in `lexers/testing.py`) is the library's code, whatever its name says."""
+    from codegraph.explore.engine import _read_priors
+    from codegraph.explore.relevance import path_prior
+    from codegraph.graph.support import support_modules
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core.py": "from pkg._testing import current_task\n\n\ndef run():\n    return current_task()\n",
+        "pkg/_testing.py": "def current_task():\n    return 1\n",
+        "pkg/testing.py": "from pkg.core import run\n\n\nclass Runner:\n    def invoke(self):\n        return run()\n",
+        "pkg/testutils.py": "import unittest\n\n\nclass Case(unittest.TestCase):\n    def check(self):\n        return 2\n",
+        "pkg/lexers/__init__.py": "",
+        "pkg/lexers/testing.py": "class TapLexer:\n    def tokens(self):\n        return []\n",
+        "pkg/lexers/other.py": "from pkg.lexers.testing import TapLexer\n\n\ndef lexers():\n    return [TapLexer]\n",
+        "tests/test_core.py": "from pkg.testing import Runner\n\n\ndef test_run():\n    assert Runner().invoke() == 1\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    index = RootIndex(tmp_path)
+    index.build()
+    table = support_modules(index)
+    assert table.support == {"pkg/testing.py", "pkg/testutils.py"}
+    assert table.named - table.support == {"pkg/_testing.py", "pkg/lexers/testing.py"}
+    with _read_priors(index):
+        assert path_prior("pkg/testing.py") < 1.0 and path_prior("pkg/testutils.py") < 1.0
+        assert path_prior("pkg/_testing.py") == 1.0 == path_prior("pkg/lexers/testing.py") == path_prior("pkg/core.py")

@@ -18,6 +18,7 @@ from typing import Callable
 from ..graph.copies import copy_files
 from ..graph.likely import likely_graph
 from ..graph.rules import RULE_WORDS
+from ..graph.support import support_modules
 from ..index.facts import Unit
 from ..index.index import RootIndex
 from ..index.worker import no_cyclic_gc
@@ -28,6 +29,7 @@ from . import features, ranker
 from .model import ExploreRequest
 from .pack import CLUSTER_GAP, EXCERPT, FileView, Piece, file_view, pack
 from ..render.markdown import merge_ranges
+from .prior import read_priors
 from .relevance import looks_like_code, parse_query, path_prior, rank_on_ranked_graph, split_words, STOP
 from .gate import FilePlan, _gate, _members_named_by_words, _the_named_variant, _wanted_in_family
 from .steps import (
@@ -146,7 +148,7 @@ def ranked_units(index: RootIndex, question: str, limit: int, checkpoint: Callab
     """The `limit` candidates the learned ranking judges most likely needed for `question`, with
     their probabilities, best first: explore's judgement for another engine (distill's question
     scenario seeds from it)."""
-    with no_cyclic_gc():
+    with no_cyclic_gc(), _read_priors(index):
         req = ExploreRequest(question, 28_000)
         f = understand(index, req, checkpoint)
         cands, rows, links = candidate_table(index, req, f)
@@ -163,8 +165,20 @@ def explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None
     million tracked objects on Django), and a full collection, which growing caches trigger now
     and then, walks all of it. Reference counting still frees everything; cycles wait until the
     request is answered."""
-    with no_cyclic_gc():
+    with no_cyclic_gc(), _read_priors(index):
         return _explore(index, req, checkpoint)
+
+
+def _read_priors(index: RootIndex):
+    """The path prior reads what the index knows beyond a path (`prior.read_priors`): the files whose
+    head says they are platform variants, and which modules named like test support are test support
+    by their imports (`graph/support.py`)."""
+    def build() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+        table = support_modules(index)
+        return frozenset(p for p, f in index.files.items() if f.platform_variant), table.support, table.named - table.support
+
+    variants, support, library = per_version(derived(index), "read priors", build)
+    return read_priors(variants, support, library)
 
 
 def _explore(index: RootIndex, req: ExploreRequest, checkpoint: Callable[[], None]) -> dict:

@@ -18,6 +18,7 @@ from functools import lru_cache
 from ..index.facts import Unit
 from ..model.facts import in_test_module
 from ..workspace.scope import is_side_module, is_test_path
+from .prior import PLATFORM_PRIOR, SUPPORT_PRIOR, read_prior
 from .relevance import TEST_SUPPORT_DIR, TEST_SUPPORT_NAME, path_prior, split_words, stem
 
 LEXICAL_CANDIDATES = 200  # the best lexical matches, before the graph adds their neighbours
@@ -244,8 +245,8 @@ def _library_callers(g, units, uid: str) -> int:
     return n
 
 
-@lru_cache(maxsize=65_536)
 def _main_path(path: str) -> bool:
+    # not cached: the prior reads the request's index beyond the path (prior.read_priors)
     return path_prior(path) >= 0.6 and not is_test_path(path)
 
 
@@ -267,8 +268,16 @@ def _path_stems(path: str) -> frozenset[str]:
     return frozenset(stem(w) for part in path.split("/") for w in split_words(part.rsplit(".", 1)[0]))
 
 
-@lru_cache(maxsize=65_536)
 def _support_path(path: str) -> bool:
+    # the request's reading of a module named like test support first (prior.read_priors)
+    read = read_prior(path)
+    if read is None or read == PLATFORM_PRIOR:
+        return _support_by_path(path)
+    return read <= SUPPORT_PRIOR
+
+
+@lru_cache(maxsize=65_536)
+def _support_by_path(path: str) -> bool:
     return bool(_SUPPORT_SEGMENT.search(path) or is_side_module(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]))
 
 

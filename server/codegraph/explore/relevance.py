@@ -20,7 +20,8 @@ from typing import Callable
 import networkx as nx  # noqa: F401 - the graph type
 
 from ..index.facts import FileFacts, Unit
-from ..workspace.scope import is_platform_variant, is_side_module, is_test_path
+from ..workspace.scope import is_side_module, is_test_path
+from .prior import TEST_SUPPORT_DIR, TEST_SUPPORT_NAME, path_prior, prefer_main  # noqa: F401 - read from here too
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|:)[A-Za-z_$][\w$]*)*(?:/\d+)?")
 _QUOTED = re.compile(r"[`'\"]([^`'\"\s]+)[`'\"]")
@@ -406,42 +407,6 @@ def parse_query(text: str, files: dict[str, FileFacts], names: NameTable) -> Que
     q.words = list(dict.fromkeys(seen_words))
     return q
 
-
-# Path segments of code that is not the project's main path: examples, docs, benchmarks,
-# build scripts and type-declaration copies. They stay findable, at a discount, so a question
-# about the library meets the library first.
-# (also a docs or examples directory with a qualifier: FastAPI's and Typer's `docs_src/`, `examples-js/`)
-_SECONDARY_DIR = re.compile(
-    r"(^|/)[_.]?(examples?|samples?|demos?|docs?|documentation|site|website|tutorials?|benchmarks?|benches|bench|scripts?|tools|contrib|playground"
-    r"|(?:docs?|documentation|examples?|samples?|demos?|tutorials?)[-_](?:src|sources?|code|snippets?|examples?|samples?|py|python|js|ts|go|rs|rust|java|kt|apps?|projects?)[\w-]*)/", re.I)
-_SECONDARY_FILE = re.compile(r"(\.d\.[cm]?ts$|\.pyi$|(^|/)(build\.rs|setup\.py|conf\.py|noxfile\.py|fabfile\.py|[Gg]ulpfile(\.babel)?\.[cm]?[jt]s|[Gg]runtfile\.[cm]?[jt]s|[\w.-]*\.config\.[cm]?[jt]s)$)")
-
-
-# Test support shipped beside the library: a harness, mocks, fakes, a `testing` module, a dummy
-# server the tests run against (`dummyserver/`, as the file names' `dummy` already said), a test client
-# a framework ships for its users' tests (`testclient.py`).
-TEST_SUPPORT_DIR = re.compile(r"(?:^|/)(?:[\w.-]*(?:mock|fake|stub|fixture|testing|testutil|testkit|conftest)[\w.-]*|dummy[-_]?servers?|(?:[\w.]+[-_.])?testers?)(?:/|$)", re.I)
-TEST_SUPPORT_NAME = re.compile(r"(?:^|[_.-])(?:mock|fake|stub|dummy|testing|fixture|tester|test[_-]?(?:helper|util|client))s?(?:[_.-]|$)", re.I)
-
-
-@lru_cache(maxsize=65536)
-def path_prior(path: str) -> float:
-    """1.0 for the project's main code, less for platform variants, test support, examples,
-    docs, benchmarks and declaration copies."""
-    if _SECONDARY_FILE.search(path):
-        return 0.3
-    if _SECONDARY_DIR.search(path) or is_side_module(path) or TEST_SUPPORT_DIR.search(path) or TEST_SUPPORT_NAME.search(path.rsplit("/", 1)[-1]):
-        return 0.35
-    if is_platform_variant(path):
-        return 0.6
-    return 1.0
-
-
-def prefer_main(units: list[Unit]) -> list[Unit]:
-    """Among same-named definitions, those on the main path when any is (a `.d.ts` or an
-    example's copy of a name never competes with the implementation)."""
-    best = max((path_prior(u.path) for u in units), default=1.0)
-    return [u for u in units if path_prior(u.path) >= best]
 
 
 _BODY_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")

@@ -355,6 +355,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         refs=tuple(refs),
         distill_marks=_distill_marks(spec, units, matches.syntax),
         export_aliases=spec.export_aliases(root),
+        platform_variant=spec.platform_variant(source),
     )
 
 

@@ -244,6 +244,7 @@ class Memo(TypedDict, total=False):
     likely: VersionTables  # graph/likely.py `LikelyGraph`: the ranked graph
     query: VersionTables  # query/symbols.py `SymbolTable`: names for symbol search, call sites by line
     structural: VersionTables  # graph/structural.py `StructuralTable`: types implementing a contract by shape
+    support: VersionTables  # graph/support.py: modules named like test support that are test support by their imports
 
 
 @dataclass

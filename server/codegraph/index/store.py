@@ -65,6 +65,7 @@ def encode(facts: FileFacts) -> Blob:
             marshal.dumps([(index.get(c[0], -1) if c[0] else -1, *c[1:]) for c in facts.refs]),
             facts.distill_marks,
             facts.export_aliases,
+            facts.platform_variant,
         )),
         marshal.dumps([(index.get(c[0], -1) if c[0] else -1, *c[1:]) for c in facts.calls]),
     )
@@ -79,7 +80,7 @@ _new = tuple.__new__
 
 def decode(path: str, sha: str, blob: Blob) -> FileFacts:
     head, calls = blob
-    language, size, lines, package, errors, unit_rows, import_rows, super_rows, referenced, refs, marks, aliases = marshal.loads(head)
+    language, size, lines, package, errors, unit_rows, import_rows, super_rows, referenced, refs, marks, aliases, variant = marshal.loads(head)
     if not isinstance(calls, bytes):
         raise TypeError("calls are not encoded bytes")
     ids = [f"{path}::{row[0]}" for row in unit_rows]
@@ -100,6 +101,7 @@ def decode(path: str, sha: str, blob: Blob) -> FileFacts:
         refs=DeferredCalls(refs, ids),
         distill_marks=marks,
         export_aliases=tuple(map(tuple, aliases)),
+        platform_variant=variant,
     )
 
 

@@ -164,6 +164,9 @@ class LanguageSpec:
     # (root node) -> `FileFacts.export_aliases`: what a module exports by naming a local name
     # (JavaScript: `exports.X = Y;`, `module.exports = { X: Y }`, `export default Y;`)
     export_aliases: Callable[[Node], tuple[tuple[str, str], ...]] = lambda root: ()
+    # (source) -> `FileFacts.platform_variant`: the file's own head says it is built for some
+    # platforms or tags only (Go's `//go:build darwin`), as a file name's `_darwin` suffix does
+    platform_variant: Callable[[bytes], bool] = lambda source: False
     # Captures @target (the bound name) and @value on statements that initialise a plain local
     # (`x = Foo()`, `val x = Foo()`): calls found under @value type the local for bindings.
     assignments: str = ""

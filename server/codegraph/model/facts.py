@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "83"
+EXTRACTOR_VERSION = "84"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -298,6 +298,9 @@ class FileFacts:
     # ("", Y) of `module.exports = Y;` and `export default Y;` (the module's own value); ("default.X", Y)
     # of `export default { X: Y }` (its members); () for every other file
     export_aliases: tuple[tuple[str, str], ...] = ()
+    # a platform variant by what the file says, not its name: a Go file whose build constraint
+    # leaves it out of a default build on a common platform (`//go:build darwin || freebsd`)
+    platform_variant: bool = False
 
     def names_referenced(self) -> tuple[str, ...]:
         if self.referenced is not None:
