@@ -77,8 +77,14 @@ def _past_stubs(found: list[Unit]) -> Unit | None:
     else None (two implementations: which, unknown)."""
     first = found[0]
     spec = spec_for_path(first.path)
-    if spec is None or not (spec.stub_decorators or spec.build_variant_attribute) or any(
-            u.path != first.path or u.parent != first.parent or u.name != first.name for u in found):
+    if spec is None or any(u.path != first.path or u.parent != first.parent or u.name != first.name for u in found):
+        return None
+    # a module declared inside a file merges with the function, class or enum of its name (TypeScript's
+    # `function f` + `namespace f`; Rust's `fn f` beside `mod f`): the name called or built is that one
+    values = [u for u in found if u.kind != "object"]
+    if len(values) == 1 and len(found) - 1 == sum(1 for u in found if u.kind == "object"):
+        return values[0]
+    if not (spec.stub_decorators or spec.build_variant_attribute):
         return None
     if spec.build_variant_attribute:
         gated = all(any(d.startswith(spec.build_variant_attribute) for d in u.decorators) and u.param_types == first.param_types for u in found)
@@ -203,6 +209,12 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                             return hit if hit.kind != "constructor" else None
                         if any(self.members_of(t).get(name) for t in self.lineage(extended)):
                             return None  # its overloads: one of them, never an outer name
+            if cur.kind == "object" and not implicit_this:
+                # a module declared inside a file (a TypeScript `namespace`, a Rust `mod`): its
+                # items see each other by their bare names
+                hit = self._unique(self.members.get((key, cur.qualname), {}).get(name))
+                if hit is not None:
+                    return hit
             if cur.is_type and implicit_this:
                 hit = self.find_member(cur, name, args)
                 # a constructor is never called by its bare name (`new Square()` names the type)

@@ -65,6 +65,8 @@ _TS_DEFS = _COMMON_DEFS + """
 (interface_body (method_signature name: (_) @name) @method)
 (class_body (method_signature name: (_) @name) @method)
 (function_signature name: (_) @name) @function
+(internal_module name: [(identifier) (nested_identifier)] @name) @object
+(module name: [(identifier) (nested_identifier)] @name) @object
 """
 
 _JS_DEFS = _COMMON_DEFS + """
