@@ -141,8 +141,14 @@ def go_receiver_name(node: Node) -> str:
 
 
 def rust_receiver_name(node: Node) -> str:
+    """`self` for a method: `&self`, `mut self`, and a typed receiver (`self: Pin<&mut Self>`,
+    `mut self: Box<Self>`, `self: &Arc<Self>`: a Future's or a Stream's `poll`), a parameter named `self`."""
     params = node.child_by_field_name("parameters")
-    return "self" if params is not None and any(c.type == "self_parameter" for c in params.children) else ""
+    first = next((c for c in params.named_children if c.type not in ("attribute_item", "line_comment", "block_comment")), None) if params is not None else None
+    if first is not None and first.type == "parameter":
+        pattern = first.child_by_field_name("pattern")
+        return "self" if pattern is not None and pattern.type == "self" else ""
+    return "self" if first is not None and first.type == "self_parameter" else ""
 
 
 def go_statements(root: Node) -> list[ModuleStatement]:
