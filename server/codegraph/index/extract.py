@@ -678,8 +678,15 @@ def _imports(spec: LanguageSpec, import_matches: list) -> list[Import]:
     return imports
 
 
+def reading_language(language: str, source: bytes) -> str:
+    """The spec that reads a file of `language` with this source: its own, or the dialect it names
+    (a Flow-annotated JavaScript file is read as TSX); the file's facts carry that language."""
+    return BY_NAME[language].dialect(source) or language
+
+
 def extract_source(path: str, language: str, raw: bytes) -> tuple[FileFacts, bytes, Tree]:
     """Decodes, parses and extracts one file; raises SourceError with a reason users can read."""
     source = decode_source(raw, language)
+    language = reading_language(language, source)
     tree = parse(language, source)
     return extract(path, language, source, tree, sha256(raw), len(raw)), source, tree

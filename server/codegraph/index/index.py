@@ -29,7 +29,7 @@ from ..bindings.resolve import Resolver, decode_bindings, encode_bindings, resol
 from ..bindings.resolver_indexes import spec_of
 from ..model.bindings import Edge, FileBindings
 from ..workspace.scope import ScanResult, Scope, ScopeConfig, oversize_reason
-from .extract import SourceError, decode_source, extract, parse, sha256
+from .extract import SourceError, decode_source, extract, parse, reading_language, sha256
 from ..model.facts import FileFacts
 from .store import Blob, FactStore, decode, encode
 from .worker import extract_batch, extract_raw, no_cyclic_gc
@@ -252,6 +252,7 @@ class OpenDocument:
     source: bytes  # UTF-8 text as the editor has it
     tree: Tree | None
     language: str
+    reading: str = ""  # the language its tree was parsed as (a dialect of `language`: Flow is read as TSX)
 
 
 @dataclass
@@ -584,9 +585,12 @@ class RootIndex:
             doc.source, doc.tree = source, None
             self._commit(rel, None, None, self.scope.content_reason(source, rel) or "")
             return
+        language = reading_language(doc.language, source)
+        if language != doc.reading:  # a tree of another grammar is no base for this parse
+            old_tree, doc.reading = None, language
         try:
-            tree = parse(doc.language, source, old_tree)
-            facts = extract(rel, doc.language, source, tree, sha256(source), len(source))
+            tree = parse(language, source, old_tree)
+            facts = extract(rel, language, source, tree, sha256(source), len(source))
         except (SourceError, RecursionError, ValueError) as exc:
             doc.source, doc.tree = source, None
             self._commit(rel, None, None, f"extraction failed ({exc})")

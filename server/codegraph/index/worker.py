@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 
-from .extract import SourceError, decode_source, extract, parse, sha256
+from .extract import SourceError, decode_source, extract, parse, reading_language, sha256
 from ..model.facts import FileFacts
 from .store import Blob, encode
 
@@ -35,6 +35,7 @@ def extract_raw(args: tuple[str, str, bytes]) -> tuple[str, FileFacts | None, st
     rel, language, raw = args
     try:
         source = decode_source(raw, language)
+        language = reading_language(language, source)
         tree = parse(language, source)
         return rel, extract(rel, language, source, tree, sha256(raw), len(raw)), ""
     except SourceError as exc:

@@ -775,6 +775,17 @@ TSX = LanguageSpec(
     name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=tsx_preprocess, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
     signature_return=TS_RETURN, declared_fields=True, initialised_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_JSX
 )
+# The comments and blank lines a file opens with (a `#!` line too): where Flow's `@flow` mark sits
+_HEADER = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/|#![^\n]*)*", re.S)
+
+
+def flow_dialect(source: bytes) -> str:
+    """A JavaScript file its opening comments mark `@flow` carries Flow's type annotations, which the
+    JavaScript grammar cannot read (over half of such files' bytes fell in syntax errors) and the TSX
+    grammar can: it is read as TSX."""
+    return "tsx" if b"@flow" in source[:4096] and re.search(rb"@flow\b", _HEADER.match(source, 0, 65536).group(0)) else ""
+
+
 JAVASCRIPT = LanguageSpec(
-    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, **_JSX
+    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, dialect=flow_dialect, **_JSX
 )

@@ -152,6 +152,9 @@ class LanguageSpec:
     # Rewrites source bytes before parsing, keeping every byte offset (same length, same newlines):
     # works around constructs the pinned grammar cannot parse (TypeScript variance annotations).
     preprocess: Callable[[bytes], bytes] = lambda source: source
+    # (decoded source) -> the name of a sibling spec that reads this file instead, "" for this one (a
+    # Flow-annotated JavaScript file is read as TSX: Flow's annotations are TypeScript's syntax)
+    dialect: Callable[[bytes], str] = lambda source: ""
     # (callable node) -> the name its own object goes by inside it ("self", "this", Go receiver)
     receiver_name: Callable[[Node], str] = lambda node: ""
     # receiver_name is asked of functions too, not only of methods: a JavaScript function assigned
