@@ -163,6 +163,10 @@ _GO_BUILD_IGNORE = re.compile(rb"\s*//(?:go:build|\s*\+build)\s+ignore\s*$")
 # ...and the go-fuzz convention's: a file built only under the `gofuzz` tag is a fuzzing harness
 # (`func FuzzParse(data []byte) int`), built by the fuzzing tool and by no build of the package.
 _GO_BUILD_GOFUZZ = re.compile(rb"\s*//(?:go:build|\s*\+build)\s+gofuzz(?:\s*(?:&&|,)[^|\n]*)?\s*$")
+# A library definition the flow-typed tool installs for a dependency (`flow-typed/npm/chai_v4.x.x.js`,
+# `declare module "chai" {…}`) opens with its signature line: a dependency's types, not the project's code.
+_FLOW_TYPED = re.compile(rb"\s*//\s*flow-typed signature:")
+FLOW_TYPED_REASON = "vendored code (a library definition flow-typed installed)"
 
 # Files that carry credentials: never indexed, never in any output.
 SECRET_NAME = re.compile(
@@ -514,6 +518,8 @@ class Scope:
             return "not built (Go's //go:build ignore)"
         if b"gofuzz" in header and any(_GO_BUILD_GOFUZZ.match(line) for line in _leading_comments(header)):
             return "fuzzing harness (Go's //go:build gofuzz)"
+        if b"flow-typed signature" in header and any(_FLOW_TYPED.match(line) for line in _leading_comments(header)):
+            return FLOW_TYPED_REASON
         if len(raw) > 20_000:
             newlines = raw.count(b"\n") + 1
             if len(raw) / newlines > 500:
