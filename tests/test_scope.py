@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import os
 import subprocess
 import sys
@@ -276,6 +278,33 @@ def test_a_build_whose_source_map_names_indexed_sources_is_a_compiled_copy(root)
     copy = "compiled copy (its source map's sources are indexed)"
     assert s["lib/commonjs/useProgress.js"] == s["lib/module/useProgress.js"] == copy
     assert {"src/useProgress.tsx", "lib/module/only.js", "lib/module/packed.js", "lib/module/broken.js"} <= set(index.files)
+
+
+def test_a_build_whose_source_map_names_its_source_by_bare_name_is_a_compiled_copy(root):
+    """react-native-builder-bob's Babel writes `lib/module/components/Hooks.js.map` naming only
+    `"Hooks.tsx"`, with its text in `sourcesContent`: the source is the file of that name and text
+    under a sibling of the build's directories (`src/components/Hooks.tsx`). A same-named file of
+    other text, or a map without the text, proves no copy."""
+    ts = "export function useProgress(): number {\n  return 1\n}\n"
+    js = "export function useProgress() {\n  return 1\n}\n//# sourceMappingURL=Hooks.js.map\n"
+    def bare_map(content):
+        return json.dumps({"version": 3, "sources": ["Hooks.tsx"], "sourcesContent": [content] if content is not None else None, "mappings": "AAAA"})
+    write(root, "src/components/Hooks.tsx", ts)
+    write(root, "src/Top.tsx", ts)
+    for build in ("lib/commonjs", "lib/module"):
+        write(root, f"{build}/components/Hooks.js", js)
+        write(root, f"{build}/components/Hooks.js.map", bare_map(ts))
+    write(root, "lib/module/Top.js", js)
+    write(root, "lib/module/Top.js.map", bare_map(ts).replace("Hooks.tsx", "Top.tsx"))
+    write(root, "lib/module/other/Hooks.js", js)
+    write(root, "lib/module/other/Hooks.js.map", bare_map(ts + "// changed\n"))
+    write(root, "lib/module/plain/Hooks.js", js)
+    write(root, "lib/module/plain/Hooks.js.map", bare_map(None))
+    index = indexed(root)
+    s = skipped(index)
+    copy = "compiled copy (its source map's sources are indexed)"
+    assert s["lib/commonjs/components/Hooks.js"] == s["lib/module/components/Hooks.js"] == s["lib/module/Top.js"] == copy
+    assert {"src/components/Hooks.tsx", "lib/module/other/Hooks.js", "lib/module/plain/Hooks.js"} <= set(index.files)
 
 
 def test_a_crate_cargo_vendor_copied_is_vendored_code(root):

@@ -318,6 +318,7 @@ class Scope:
         # build directories the last walk took as the code: the project ships nothing else
         self.admitted: frozenset[str] = frozenset()
         self._vendored: dict[str, str] = {}  # dir rel path → why a tool's mark in it excludes it ("" none)
+        self._dirs: dict[str, list[str]] = {}  # dir rel path → its subdirectories (a bare source map's search)
 
     # ---- single-path decisions -------------------------------------------------
     def relpath(self, abspath: Path | str) -> str | None:
@@ -476,15 +477,51 @@ class Scope:
         if not isinstance(sources, list) or not sources or not isinstance(root, str):
             return False
         here = rel.rpartition("/")[0]
-        for source in sources:
+        contents = source_map.get("sourcesContent")
+        for i, source in enumerate(sources):
             if not isinstance(source, str) or ":" in source or ":" in root:
                 return False  # `webpack://…`, `file:///…`: not a path in this workspace
             src = os.path.normpath(os.path.join(here, root, source)).replace(os.sep, "/")
             if src == rel or src.startswith("../") or src == ".." or os.path.isabs(src):
                 return False
+            if not os.path.isfile(self.root / src) and not root and "/" not in source and isinstance(contents, list) and i < len(contents):
+                src = self._bare_source(rel, source, contents[i]) or src
             if not os.path.isfile(self.root / src) or self._source_out_of_scope(src):
                 return False
         return True
+
+    def _bare_source(self, rel: str, name: str, content: object) -> str:
+        """The workspace file a source map names by its bare file name (`"sources": ["hooks.tsx"]`, as
+        react-native-builder-bob's Babel writes for `lib/module/components/hooks.js`): the file of that
+        name under a sibling of one of the build's directories, at the built file's place below it or
+        higher (`src/components/hooks.tsx`), whose text is the map's `sourcesContent`; "" when none."""
+        if not isinstance(content, str):
+            return ""
+        parts = rel.split("/")[:-1]
+        wanted = content.encode("utf-8", "surrogatepass")
+        for depth in range(len(parts) - 1, -1, -1):  # the build's directories, nearest first
+            parent, built, tail = parts[:depth], parts[depth], parts[depth + 1 :]
+            for sibling in self._subdirs("/".join(parent)):
+                if sibling == built:
+                    continue
+                for cut in range(len(tail) + 1):
+                    src = "/".join([*parent, sibling, *tail[cut:], name])
+                    try:
+                        if (self.root / src).read_bytes() == wanted:
+                            return src
+                    except OSError:
+                        continue
+        return ""
+
+    def _subdirs(self, rel_dir: str) -> list[str]:
+        got = self._dirs.get(rel_dir)
+        if got is None:
+            try:
+                got = sorted(e.name for e in os.scandir(self.root / rel_dir) if e.is_dir(follow_symlinks=False) and not e.name.startswith("."))
+            except OSError:
+                got = []
+            self._dirs[rel_dir] = got
+        return got
 
     def _source_out_of_scope(self, rel: str) -> bool:
         parts = rel.split("/")
@@ -561,6 +598,7 @@ class Scope:
         failure deciding one path skips that path with the failure as its reason."""
         self.admitted = frozenset()  # decided afresh by every walk
         self._vendored.clear()
+        self._dirs.clear()
         seen = 0
         try:
             st = os.stat(self.root)
