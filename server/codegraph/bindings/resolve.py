@@ -541,7 +541,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         args = text_args(expr[open_at + 1 : -1]) if self.defined.get(last, 0) > 1 and spec_of(facts).call_args is not UNCOUNTED else -1
         if cut < 0:
             return (self._lookup(facts, caller, callee, args) if callee.isidentifier() else None), None, callee
-        head, name = callee[:cut].rstrip("?!"), callee[cut + (2 if callee[cut] == ":" else 1) :]
+        # a chain broken over lines (`conn\n    .getData()\n    .ban(k)`) leaves the line break before the dot
+        head, name = callee[:cut].rstrip().rstrip("?!").rstrip(), callee[cut + (2 if callee[cut] == ":" else 1) :].strip()
         if not name.isidentifier():
             return None
         holder = self._call_result(facts, caller, head, depth + 1) if head.endswith(")") else self._receiver_target(facts, caller, head)
