@@ -80,9 +80,11 @@ def _past_stubs(found: list[Unit]) -> Unit | None:
     if spec is None or any(u.path != first.path or u.parent != first.parent or u.name != first.name for u in found):
         return None
     # a module declared inside a file merges with the function, class or enum of its name (TypeScript's
-    # `function f` + `namespace f`; Rust's `fn f` beside `mod f`): the name called or built is that one
-    values = [u for u in found if u.kind != "object"]
-    if len(values) == 1 and len(found) - 1 == sum(1 for u in found if u.kind == "object"):
+    # `function f` + `namespace f`; Rust's `fn f` beside `mod f`), and an interface with the class of its
+    # name (`class Cheerio` + `interface Cheerio`): the name called or built is that one. (An interface
+    # beside a function of its name, Kotlin's factory idiom, is a type clause's interface: unknown here.)
+    values = [u for u in found if u.kind not in ("object", "interface")]
+    if len(values) == 1 and (values[0].is_type or all(u.kind == "object" for u in found if u is not values[0])):
         return values[0]
     if not (spec.stub_decorators or spec.build_variant_attribute):
         return None
@@ -423,8 +425,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         return hit
 
     def _receiver_target(self, facts: FileFacts, caller: Unit | None, receiver: str) -> Unit | tuple[str, str] | None:
-        if receiver == "this" and caller is not None and caller.ext_type and spec_of(facts).implicit_this:
-            return self._extended_type(facts, caller)  # `this` in `fun Buffer.f()`
+        if receiver == "this" and caller is not None and caller.ext_type:
+            return self._extended_type(facts, caller)  # `this` in `fun Buffer.f()`, in `function f(this: Buffer)`
         method, owner = self._enclosing_type(caller)
         if owner is not None and method is not None and receiver in {method.receiver, "this", "Self"} and receiver:
             return owner

@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, object_holder, prototype_entry, without_exports
+from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, declared_this, object_holder, prototype_entry, without_exports
 from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text, type_arguments, wrapped_function
 
 _COMMON_DEFS = """
@@ -767,13 +767,14 @@ def ts_element(collection: str) -> str:
 
 TYPESCRIPT = LanguageSpec(
     name="typescript", grammar="typescript", extensions=(".ts", ".mts", ".cts"), definitions=_TS_DEFS, preprocess=typescript_preprocess,
-    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, initialised_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_COMMON
+    declarations=_TS_DECLARATIONS, members=TS_MEMBERS, signature_return=TS_RETURN, declared_fields=True, initialised_fields=True, carriers=TS_CARRIERS, element_type=ts_element,
+    extension_type=declared_this, **_COMMON
 )
 _JSX = {**_COMMON, "calls": JSX_CALLS}
 # In TSX a line may well start with `<Tag>(`: the call signature rewrite is not safe there.
 TSX = LanguageSpec(
     name="tsx", grammar="tsx", extensions=(".tsx",), definitions=_TS_DEFS, preprocess=tsx_preprocess, declarations=_TS_DECLARATIONS, members=TS_MEMBERS,
-    signature_return=TS_RETURN, declared_fields=True, initialised_fields=True, carriers=TS_CARRIERS, element_type=ts_element, **_JSX
+    signature_return=TS_RETURN, declared_fields=True, initialised_fields=True, carriers=TS_CARRIERS, element_type=ts_element, extension_type=declared_this, **_JSX
 )
 # The comments and blank lines a file opens with (a `#!` line too): where Flow's `@flow` mark sits
 _HEADER = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/|#![^\n]*)*", re.S)

@@ -1,6 +1,7 @@
 """What a JavaScript definition written outside a class belongs to: the object a function is assigned
 to (`T.prototype.m = function`), the name an object literal is held by (`const api = { f() {} }`),
-and the CommonJS exports object (`exports.f = …`, `module.exports = { f() {} }`)."""
+the CommonJS exports object (`exports.f = …`, `module.exports = { f() {} }`), and the type a
+TypeScript function declares its `this` to be (`function find(this: Cheerio<T>, …)`)."""
 
 from __future__ import annotations
 
@@ -117,3 +118,20 @@ def prototype_entry(node: Node) -> bool:
     obj = node.parent if node.type == "pair" else None
     holder = obj.parent if obj is not None and obj.type == "object" else None
     return holder is not None and holder.type == "assignment_expression" and text(holder.child_by_field_name("left")).endswith(".prototype")
+
+
+_NO_THIS = frozenset({"void", "any", "unknown", "object", "never", "this"})
+
+
+def declared_this(node: Node) -> str:
+    """The type a TypeScript function declares its `this` (a first parameter `this: Cheerio<T>`: a
+    mixin's method, a handler a caller binds) without type arguments, "" when none: inside, `this`
+    is one, as inside an extension function (`Unit.ext_type`)."""
+    if node.type not in ("function_declaration", "function_expression", "generator_function_declaration"):
+        return ""
+    params = node.child_by_field_name("parameters")
+    first = params.named_children[0] if params is not None and params.named_children else None
+    pattern = first.child_by_field_name("pattern") if first is not None and first.type == "required_parameter" else None
+    annotation = first.child_by_field_name("type") if pattern is not None and pattern.type == "this" else None
+    written = text(annotation).lstrip(":").strip().split("<", 1)[0].strip() if annotation is not None else ""
+    return written if written.replace(".", "").replace("_", "").replace("$", "").isalnum() and written not in _NO_THIS else ""
