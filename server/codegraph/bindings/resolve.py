@@ -69,6 +69,10 @@ def resolver_fingerprint() -> str:
     return digest.hexdigest()
 
 
+# what a local holds when an anonymous function's parameter rebinds its name: nothing a member resolves on
+REBOUND = ("rebound", "")
+
+
 def _past_stubs(found: list[Unit]) -> Unit | None:
     """Of several definitions of one name in one scope, the one its typing stubs describe (`@overload`
     signatures, then the implementation the name is bound to): the only one without a stub
@@ -619,6 +623,7 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         assigned: dict[str, int] = {}  # how many calls of the file initialise each name
         new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
         spans: dict = {}  # each caller's lambda parameters, by name
+        complete = spec_of(facts).complete_locals  # its untyped locals are marked too: no closure parameter told apart
         for idx, (caller_id, name, receiver, line, at, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
             if receiver:  # `it.close()`, `h.run()`: the parameter of the lambda around the call
@@ -658,8 +663,13 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                         local_types[key] = self._result_type(target, position) if key not in local_types and is_unit else None
             elif assigned_to:
                 key = (caller_id, assigned_to)
-                # a second assignment to the same name makes its type unprovable
-                if key in local_types:
+                # an anonymous function's parameter of the same name (`s = Step()` beside `conns.forEach { s -> s.close() }`,
+                # `|s| s.close()`, `(s) => s.close()`: the extractor marks it untyped, or an element of what the callback
+                # walks, where a language records no other untyped local) leaves every call on the name unknown: which
+                # binding a call sees is a question of blocks; a second assignment makes its type unprovable
+                if not complete and self._rebound(caller_id, assigned_to):
+                    local_types[key] = REBOUND
+                elif key in local_types:
                     local_types[key] = None
                 elif is_unit:
                     local_types[key] = self._result_type(target)
@@ -680,6 +690,13 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                 edges = [by_call[i] for i in sorted(by_call)]
                 unresolved = [i for i in unresolved if i not in found]
         return edges, unresolved
+
+    def _rebound(self, caller_id: str | None, name: str) -> bool:
+        """Whether the extractor marks `name` untyped in the callable (an anonymous function's untyped
+        parameter binds it, or two declarations disagree on its type) or an element a loop or a
+        callback's parameter walks."""
+        caller = self.units.get(caller_id) if caller_id else None
+        return caller is not None and any(local == name and (not declared or declared.startswith(ELEMENT_OF)) for local, declared in caller.local_types)
 
     def _module_instance_calls(self, facts: FileFacts, local_types: dict, assigned: dict[str, int],
                                unresolved: list[int]) -> dict[int, Edge]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
+from ..model.facts import ELEMENT_OF
 from .rules import _calls, _is_test, _segments, _type_args
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -278,8 +279,15 @@ class TypedReceivers:
         return self._accessor_kind(u) == "get"
 
     def _local_type(self, facts: FileFacts, caller: Unit | None, local: str) -> tuple[Unit | None, str]:
-        """`x = Foo()` / `x = f()` (f declared `-> Ctx`) in the same callable: x's type."""
+        """`x = Foo()` / `x = f()` (f declared `-> Ctx`) in the same callable: x's type. Not where an
+        anonymous function's parameter rebinds the name (`conns.forEach { s -> s.close() }`, `|s|`,
+        `(s) =>`: the extractor marks it untyped or an element where the language records no other
+        untyped local): which binding a call sees is a question of blocks (bindings/resolve.py REBOUND)."""
         if caller is None:
+            return None, ""
+        spec = BY_NAME.get(facts.language)
+        if spec is not None and not spec.complete_locals and any(
+                n == local and (not declared or declared.startswith(ELEMENT_OF)) for n, declared in caller.local_types):
             return None, ""
         ctx = self._ctx(facts.path)
         idxs = ctx.assigned.get((caller.id, local))

@@ -1,0 +1,68 @@
+"""A local typed by what made it (`s = Step()`) and an anonymous function's parameter of the same name
+(`conns.forEach { s -> s.close() }`, `|s| s.close()`, `(s) => s.close()`): the closure's `s` is the
+parameter, so the local's type must never reach its calls (bindings/resolve.py `REBOUND`, graph/typed.py
+`_local_type`). Which binding a call sees is a question of blocks the index does not record: unknown."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegraph.graph.likely import likely_graph
+from test_bindings import index_of, target
+
+CASES = {
+    "kotlin": ("p/A.kt", {"p/A.kt": """
+        package p
+
+        class Conn {
+            fun close() {}
+        }
+        class Step {
+            fun close() {}
+            fun run() {}
+        }
+        class Runner {
+            fun go(conns: List<Conn>) {
+                val s = Step()
+                s.run()
+                conns.forEach { s -> s.close() }
+            }
+        }
+        """}),
+    "typescript": ("a.ts", {"a.ts": """
+        class Conn { close() {} }
+        class Step { close() {} run() {} }
+        export function go(conns: Conn[]) {
+          const s = new Step();
+          s.run();
+          conns.forEach((s) => s.close());
+        }
+        """}),
+    "rust": ("src/lib.rs", {"Cargo.toml": '[package]\\nname = "x"\\nversion = "0.1.0"\\n', "src/lib.rs": """
+        pub struct Conn;
+        impl Conn { pub fn close(&self) {} }
+        pub struct Step;
+        impl Step {
+            pub fn new() -> Step { Step }
+            pub fn close(&self) {}
+            pub fn run(&self) {}
+        }
+        pub fn go(conns: Vec<Conn>) {
+            let s = Step::new();
+            s.run();
+            conns.iter().for_each(|s| s.close());
+        }
+        """}),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_a_closure_parameter_keeps_a_local_of_its_name_from_typing_its_calls(tmp_path, language):
+    path, files = CASES[language]
+    index = index_of(tmp_path, files)
+    # Kotlin records each lambda's parameters under the lambda's span: its `s` is an element of `conns`
+    assert target(index, path, "close") == ("p/A.kt::Conn.close" if language == "kotlin" else None)
+    graph = likely_graph(index)
+    go = next(u for u in index.files[path].units if u.name == "go")
+    typed = [e for e in graph.out(go.id) if e.dst.endswith("Step.close") and e.rule in ("local-type", "return-type")]
+    assert typed == []
