@@ -626,10 +626,10 @@ RUST = LanguageSpec(
     declarations="""
 (let_declaration pattern: (identifier) @name type: (_) @type)
 (let_declaration pattern: (identifier) @holder !type value: [(field_expression) (reference_expression value: (field_expression))] @held)
-(closure_parameters (identifier) @untyped)
+(closure_expression parameters: (closure_parameters (identifier) @untyped)) @scope
 (for_expression pattern: (identifier) @element value: (_) @of)
 (call_expression function: (field_expression value: (_) @of field: (field_identifier) @_each)
-                 arguments: (arguments . (closure_expression parameters: (closure_parameters . (identifier) @element)))
+                 arguments: (arguments . (closure_expression parameters: (closure_parameters . (identifier) @element)) @scope)
                  (#match? @_each "^(for_each|try_for_each|map|filter|filter_map|flat_map|any|all|find|find_map|inspect|position|take_while|skip_while|max_by_key|min_by_key)$"))
 """,
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
