@@ -857,3 +857,24 @@ def test_a_rust_closures_parameter_is_its_own_only_inside_the_closure(tmp_path):
     })
     assert target(index, "src/lib.rs", "run") == "src/lib.rs::Step.run"
     assert target(index, "src/lib.rs", "close") is None
+
+
+def test_a_typescript_callbacks_parameter_is_its_own_only_inside_the_callback(tmp_path):
+    """`this.steps.forEach((s) => s.run())` then `const s = external(); s.close()`: outside the arrow
+    function `s` is no element of `steps` (it bound to `Step.close`)."""
+    index = index_of(tmp_path, {
+        "a.ts": """
+            export class Step { run(): boolean { return true; } close(): void {} }
+            declare function external(): any;
+            export class Chain {
+              steps: Step[] = [];
+              go(): void {
+                this.steps.forEach((s) => s.run());
+                const s = external();
+                s.close();
+              }
+            }
+        """,
+    })
+    assert target(index, "a.ts", "run") == "a.ts::Step.run"
+    assert target(index, "a.ts", "close") is None

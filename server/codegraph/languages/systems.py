@@ -76,7 +76,7 @@ GO_DECLARATIONS = """
 (var_spec name: (identifier) @name !type value: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type)] @type)) .) (#eq? @_make "make"))
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
-(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @scope
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (type_assertion_expression type: (_) @type)))
 (var_spec name: (identifier) @name value: (expression_list . (type_assertion_expression type: (_) @type)))
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
