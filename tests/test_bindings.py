@@ -227,8 +227,8 @@ def test_a_re_export_added_to_a_module_later_rebinds_its_importers(tmp_path):
 
 def test_a_typed_parameter_of_an_anonymous_function_types_the_calls_on_it(tmp_path):
     """`func(cmd *Command, args []string) { cmd.Help() }` inside a Go function, `(it: Item) =>
-    it.run()` in TypeScript: the parameter's declared type proves the call. The same name bound
-    elsewhere in the callable with another type, or by an untyped parameter, is left unknown."""
+    it.run()` in TypeScript: the parameter's declared type proves the call, inside that function
+    (each anonymous function's parameters its own); outside it the name is left unknown."""
     index = index_of(tmp_path, {
         "cmd.go": (
             "package cli\n\ntype Command struct{ name string }\n\n"
@@ -254,10 +254,12 @@ def test_a_typed_parameter_of_an_anonymous_function_types_the_calls_on_it(tmp_pa
     assert target(index, "cmd.go", "Help") == "cmd.go::Command.Help"
     assert target(index, "a.ts", "run") == "a.ts::Item.run"
     assert target(index, "a.ts", "run", 1) == "a.ts::Item.run"
-    assert target(index, "a.ts", "run", 2) is None  # `y` is an Item in one arrow, unknown in the other
-    assert target(index, "a.ts", "run", 3) is None
-    assert target(index, "cmd.go", "Use") is None  # `r` is a *Mux here and a *Command in the literal
-    assert target(index, "cmd.go", "Help", 1) is None
+    # `y` is an Item in one arrow and an element of `others` in the other: each arrow's own
+    assert target(index, "a.ts", "run", 2) == "a.ts::Item.run"
+    assert target(index, "a.ts", "run", 3) == "a.ts::Other.run"
+    # `r` is a *Command in the literal, its own there; outside it, of no known type
+    assert target(index, "cmd.go", "Use") is None
+    assert target(index, "cmd.go", "Help", 1) == "cmd.go::Command.Help"
 
 
 def test_rust_associated_function_of_a_type_two_modules_name_alike(tmp_path):

@@ -861,3 +861,46 @@ def test_a_local_a_call_initialises_holds_the_calls_declared_result(tmp_path):
     assert [target(index, kt, "handle", i) for i in range(2)] == ["src/a/Chain.kt::Handler.handle"] * 2
     assert [target(index, "a.go", "Serve", i) for i in range(2)] == ["a.go::Handler.Serve"] * 2
     assert [target(index, "a.go", "All", i) for i in (1, 2)] == ["a.go::Reg.All"] * 2
+
+
+def test_a_rust_closures_parameter_is_its_own_only_inside_the_closure(tmp_path):
+    """`self.steps.iter().any(|s| s.run())` then `let s = external::make(); s.close()`: outside the
+    closure `s` is no element of `steps` (it bound to `Step.close`)."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": "[package]\nname = \"m\"\n",
+        "src/lib.rs": """
+            pub struct Step;
+            impl Step { pub fn run(&self) -> bool { true } pub fn close(&self) {} }
+            pub struct Chain { steps: Vec<Step> }
+            impl Chain {
+                pub fn go(&self) {
+                    self.steps.iter().any(|s| s.run());
+                    let s = external::make();
+                    s.close();
+                }
+            }
+        """,
+    })
+    assert target(index, "src/lib.rs", "run") == "src/lib.rs::Step.run"
+    assert target(index, "src/lib.rs", "close") is None
+
+
+def test_a_typescript_callbacks_parameter_is_its_own_only_inside_the_callback(tmp_path):
+    """`this.steps.forEach((s) => s.run())` then `const s = external(); s.close()`: outside the arrow
+    function `s` is no element of `steps` (it bound to `Step.close`)."""
+    index = index_of(tmp_path, {
+        "a.ts": """
+            export class Step { run(): boolean { return true; } close(): void {} }
+            declare function external(): any;
+            export class Chain {
+              steps: Step[] = [];
+              go(): void {
+                this.steps.forEach((s) => s.run());
+                const s = external();
+                s.close();
+              }
+            }
+        """,
+    })
+    assert target(index, "a.ts", "run") == "a.ts::Step.run"
+    assert target(index, "a.ts", "close") is None

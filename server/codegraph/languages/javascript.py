@@ -724,26 +724,26 @@ _COMMON = dict(
 
 # typed locals, and the typed parameters of the anonymous functions a callable holds
 # (`items.forEach((it: Item) => it.run())`): a call inside on the parameter sees its type;
-# their untyped parameters are locals too (the same name typed elsewhere in the callable is
-# then unknown)
+# their untyped parameters are locals too; each function's own inside it (`@scope`), of no
+# known type in the rest of the callable
 _TS_DECLARATIONS = """
 (call_expression function: (member_expression object: (_) @of property: (property_identifier) @_each)
-                 arguments: (arguments . [(arrow_function parameter: (identifier) @element)
-                                          (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @element !type)))
-                                          (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @element !type)))])
+                 arguments: (arguments . [(arrow_function parameter: (identifier) @element) @scope
+                                          (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @element !type))) @scope
+                                          (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @element !type))) @scope])
                  (#match? @_each "^(forEach|map|filter|some|every|find|findIndex|findLast|findLastIndex|flatMap)$"))
 (for_in_statement left: (identifier) @element operator: "of" right: (_) @of)
 (variable_declarator name: (identifier) @name type: (type_annotation) @type)
 (variable_declarator name: (identifier) @holder !type value: (member_expression) @held)
 (arrow_function parameters: (formal_parameters [(required_parameter pattern: (identifier) @name type: (type_annotation) @type)
-                                                (optional_parameter pattern: (identifier) @name type: (type_annotation) @type)]))
+                                                (optional_parameter pattern: (identifier) @name type: (type_annotation) @type)])) @scope
 (function_expression parameters: (formal_parameters [(required_parameter pattern: (identifier) @name type: (type_annotation) @type)
-                                                     (optional_parameter pattern: (identifier) @name type: (type_annotation) @type)]))
-(arrow_function parameter: (identifier) @untyped)
+                                                     (optional_parameter pattern: (identifier) @name type: (type_annotation) @type)])) @scope
+(arrow_function parameter: (identifier) @untyped) @scope
 (arrow_function parameters: (formal_parameters [(required_parameter pattern: (identifier) @untyped !type)
-                                                (optional_parameter pattern: (identifier) @untyped !type)]))
+                                                (optional_parameter pattern: (identifier) @untyped !type)])) @scope
 (function_expression parameters: (formal_parameters [(required_parameter pattern: (identifier) @untyped !type)
-                                                     (optional_parameter pattern: (identifier) @untyped !type)]))
+                                                     (optional_parameter pattern: (identifier) @untyped !type)])) @scope
 """
 # TypeScript's carriers (spec.carriers): a promise (`await` hands its value over) and the type
 # operators that keep a type's methods

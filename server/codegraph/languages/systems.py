@@ -77,7 +77,7 @@ GO_DECLARATIONS = """
 (var_spec name: (identifier) @name !type value: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type)] @type)) .) (#eq? @_make "make"))
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
-(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @scope
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (type_assertion_expression type: (_) @type)))
 (var_spec name: (identifier) @name value: (expression_list . (type_assertion_expression type: (_) @type)))
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
@@ -635,10 +635,10 @@ RUST = LanguageSpec(
     declarations="""
 (let_declaration pattern: (identifier) @name type: (_) @type)
 (let_declaration pattern: (identifier) @holder !type value: [(field_expression) (reference_expression value: (field_expression))] @held)
-(closure_parameters (identifier) @untyped)
+(closure_expression parameters: (closure_parameters (identifier) @untyped)) @scope
 (for_expression pattern: (identifier) @element value: (_) @of)
 (call_expression function: (field_expression value: (_) @of field: (field_identifier) @_each)
-                 arguments: (arguments . (closure_expression parameters: (closure_parameters . (identifier) @element)))
+                 arguments: (arguments . (closure_expression parameters: (closure_parameters . (identifier) @element)) @scope)
                  (#match? @_each "^(for_each|try_for_each|map|filter|filter_map|flat_map|any|all|find|find_map|inspect|position|take_while|skip_while|max_by_key|min_by_key)$"))
 """,
     construct_protocol=(("Future", "poll"), ("Stream", "poll_next")),
