@@ -1,7 +1,7 @@
 """A local typed by what made it (`s = Step()`) and an anonymous function's parameter of the same name
 (`conns.forEach { s -> s.close() }`, `|s| s.close()`, `(s) => s.close()`): the closure's `s` is the
 parameter, so the local's type must never reach its calls (bindings/resolve.py `REBOUND`, graph/typed.py
-`_local_type`). Which binding a call sees is a question of blocks the index does not record: unknown."""
+`_local_type`); the parameter, recorded under its lambda's span, is an element of what the callback walks."""
 
 from __future__ import annotations
 
@@ -60,8 +60,8 @@ CASES = {
 def test_a_closure_parameter_keeps_a_local_of_its_name_from_typing_its_calls(tmp_path, language):
     path, files = CASES[language]
     index = index_of(tmp_path, files)
-    # Kotlin records each lambda's parameters under the lambda's span: its `s` is an element of `conns`
-    assert target(index, path, "close") == ("p/A.kt::Conn.close" if language == "kotlin" else None)
+    # each lambda's parameters are recorded under the lambda's span: its `s` is an element of `conns`
+    assert target(index, path, "close") == path + "::Conn.close"
     graph = likely_graph(index)
     go = next(u for u in index.files[path].units if u.name == "go")
     typed = [e for e in graph.out(go.id) if e.dst.endswith("Step.close") and e.rule in ("local-type", "return-type")]
