@@ -53,3 +53,36 @@ def test_rust_items_of_an_inline_module_see_each_other(tmp_path):
     })
     assert target(index, "src/lib.rs", "g") == "src/lib.rs::a.g"
     assert target(index, "src/lib.rs", "g", 1) == "src/lib.rs::a.g"
+
+
+def test_a_supertype_is_named_from_the_scope_around_its_type(tmp_path):
+    """`interface BlockStatement extends Statement` inside a namespace names the namespace's
+    `Statement`; a Java nested class extending a sibling (`CyclicFactory extends Factory`, both in
+    one outer class) names the sibling, whose `getSource()` its methods then call, not the outer
+    class's method of that name."""
+    index = index_of(tmp_path, {
+        "types.d.ts": """
+        declare namespace hbs {
+          namespace AST {
+            interface Statement { type: string; }
+            interface BlockStatement extends Statement { body: string; }
+          }
+        }
+        """,
+        "p/Binding.java": """
+        package p;
+        abstract class Binding {
+          Object getSource() { return null; }
+          abstract static class Factory {
+            Object getSource() { return this; }
+          }
+          abstract static class CyclicFactory extends Factory {
+            Object provision() { return getSource(); }
+          }
+        }
+        """,
+    })
+    extends = {(e.src, e.dst) for b in index.bindings.values() for e in b.edges if e.kind == "extends"}
+    assert ("types.d.ts::hbs.AST.BlockStatement", "types.d.ts::hbs.AST.Statement") in extends
+    assert ("p/Binding.java::Binding.CyclicFactory", "p/Binding.java::Binding.Factory") in extends
+    assert target(index, "p/Binding.java", "getSource") == "p/Binding.java::Binding.Factory.getSource"

@@ -149,7 +149,7 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         out = []
         for s in facts.supertypes:
             if s.unit == t.id or s.unit in impls:
-                target = self._resolve_type_text(facts, s.text)
+                target = self._resolve_type_text(facts, s.text, self.units.get(t.parent) if t.parent else None)
                 if target is not None and target.id != t.id:
                     out.append(target)
         return out
@@ -767,7 +767,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         edges: list[Edge] = []
         for sup in facts.supertypes:
             owner = self.units.get(sup.unit)
-            target = self._resolve_type_text(facts, sup.text)
+            # written in the scope around the type (a TypeScript namespace's sibling interface, a nested class's)
+            target = self._resolve_type_text(facts, sup.text, self.units.get(owner.parent) if owner is not None and owner.parent else None)
             if owner is not None and target is not None and target.id != owner.id:
                 edges.append(Edge(owner.id, target.id, sup.kind, owner.name_line, facts.path))
         return edges
