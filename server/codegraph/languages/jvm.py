@@ -532,6 +532,9 @@ KOTLIN = LanguageSpec(
 (class_body (property_declaration (variable_declaration (simple_identifier) @name [(user_type) (nullable_type)] @type)))
 (class_parameter (simple_identifier) @name [(user_type) (nullable_type)] @type)
 (class_body (property_declaration (variable_declaration (simple_identifier) @name) (call_expression) @value))
+(class_body (property_declaration (variable_declaration (simple_identifier) @name)
+  (property_delegate (call_expression (simple_identifier) @_lazy
+    (call_suffix (annotated_lambda (lambda_literal (statements (call_expression) @value .)))))) (#eq? @_lazy "lazy")))
 """,
     refs="""
 (callable_reference) @ref
