@@ -1,6 +1,7 @@
 """Kotlin: a property delegated to `lazy { … }` holds what its lambda's last expression makes
 (`private val cache by lazy { Cache() }`), as `private val cache = Cache()` does (languages/jvm.py
-members): `cache.put(e)` in a method reaches `Cache.put` (`attr-type`, likely)."""
+members): `cache.put(e)` in a method reaches `Cache.put` — a proven call, as the property's type is its
+initialiser's (`spec.initialised_fields`)."""
 
 from __future__ import annotations
 
@@ -37,5 +38,5 @@ def test_a_lazy_property_holds_what_its_lambda_makes(tmp_path):
     assert ("cache", "Cache()") in bus.attrs
     assert not any(name == "journal" for name, _ in bus.attrs)  # its lambda ends in no call: unknown
     out = [(e.dst, e.rule, e.line) for e in likely_graph(index).out("p/Bus.kt::Bus.post")]
-    assert ("p/Bus.kt::Cache.put", "attr-type", 17) in out
+    assert ("p/Bus.kt::Cache.put", "resolved", 17) in out
     assert not any(dst == "p/Bus.kt::Journal.put" and line == 18 and rule == "attr-type" for dst, rule, line in out)
