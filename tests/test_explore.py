@@ -1721,6 +1721,8 @@ GO_HEADS = {
     "poll_legacy.go": ("// +build linux,!appengine\n\n", True),  # the older spelling
     "poll_other.go": ("//go:build appengine || (!linux && !darwin && !windows)\n\n", True),  # the fallback
     "poll_unixes.go": ("// Copyright 2020.\n\n//go:build !windows && !plan9\n\n", True),  # not on every common platform
+    "poll_licensed.go": ("/*\n * Licensed under the Apache License.\n */\n\n//go:build darwin\n\n", True),  # after a license block
+    "poll_body.go": ("package poll\n\n/*\n//go:build darwin\n*/\n", False),  # after the package clause: no constraint
     "poll_purego.go": ("//go:build purego\n\n", True),  # a tag a build must set
     "poll.go": ("//go:build go1.18\n\n", False),  # a Go release only
     "poll_default.go": ("//go:build !appengine && !js\n\n", False),  # every common platform builds it

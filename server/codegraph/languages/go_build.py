@@ -102,12 +102,19 @@ def constraint(source: bytes) -> tuple[str, list[str]]:
     comments before the package clause."""
     go_build = ""
     plus: list[str] = []
+    in_block = False
     for raw in source[:8192].splitlines():
         line = raw.decode("utf-8", "replace").strip()
+        if in_block:  # a license in a block comment may open the file
+            in_block = "*/" not in line
+            continue
         if not line:
             continue
+        if line.startswith("/*"):
+            in_block = "*/" not in line[2:]
+            continue
         if not line.startswith("//"):
-            break  # the package clause, or a block comment (a constraint must come before it all)
+            break  # the package clause: a constraint comes before it
         if (m := _GO_BUILD.match(line)) is not None:
             go_build = m.group(1).strip()
         elif (m := _PLUS_BUILD.match(line)) is not None:
