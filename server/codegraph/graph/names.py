@@ -110,7 +110,7 @@ class NameRules:
 
     def _default_variant(self, hits: list[Unit]) -> list[Unit]:
         """Of a name one package defines once per build variant, each in a file of its own
-        (`newBackend` in `backend_inotify.go`, `backend_kqueue.go`, `backend_windows.go`), the one
+        (`newPoller` in `poller_epoll.go`, `poller_kqueue.go`, `poller_windows.go`), the one
         definition a default build compiles (`spec.default_build`); else the candidates as they are."""
         if len({u.path for u in hits}) < len(hits):
             return hits

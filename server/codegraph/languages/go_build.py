@@ -160,7 +160,7 @@ def _name_allows(path: str, goos: str, goarch: str) -> bool:
 def default_build(path: str, source: bytes) -> bool:
     """True when a default build on the first common platform (linux/amd64) compiles the file, by
     its name's suffix and its build constraint: of a function defined once per platform variant
-    (`newBackend` in `backend_inotify.go`, `backend_kqueue.go`, `backend_windows.go`), the one a
+    (`newPoller` in `poller_epoll.go`, `poller_kqueue.go`, `poller_windows.go`), the one a
     reader on that platform runs."""
     goos, goarch = _PLATFORMS[0]
     if not _name_allows(path, goos, goarch):
