@@ -1738,6 +1738,8 @@ GO_HEADS = {
     "poll_legacy.go": ("// +build linux,!appengine\n\n", True),  # the older spelling
     "poll_other.go": ("//go:build appengine || (!linux && !darwin && !windows)\n\n", True),  # the fallback
     "poll_unixes.go": ("// Copyright 2020.\n\n//go:build !windows && !plan9\n\n", True),  # not on every common platform
+    "poll_licensed.go": ("/*\n * Licensed under the Apache License.\n */\n\n//go:build darwin\n\n", True),  # after a license block
+    "poll_body.go": ("package poll\n\n/*\n//go:build darwin\n*/\n", False),  # after the package clause: no constraint
     "poll_purego.go": ("//go:build purego\n\n", True),  # a tag a build must set
     "poll.go": ("//go:build go1.18\n\n", False),  # a Go release only
     "poll_default.go": ("//go:build !appengine && !js\n\n", False),  # every common platform builds it
@@ -1748,7 +1750,7 @@ GO_HEADS = {
 def test_a_go_file_built_for_some_platforms_by_its_constraint_is_a_platform_variant(tmp_path):
     """A Go file whose `//go:build` line leaves it out of a default build on a common platform is
     one platform's variant, as the same file named `_darwin.go` is (the go tool reads both as one
-    constraint): a file watcher's kqueue backend (`//go:build freebsd || … || darwin`) opened an
+    constraint): a poller's BSD variant (`//go:build freebsd || … || darwin`) opened an
     answer beside the shared code. A constraint on the Go release, or one every common platform
     meets, leaves the file main code."""
     from codegraph.explore.engine import _read_priors
@@ -1773,7 +1775,7 @@ def test_a_module_named_like_test_support_is_test_support_by_its_imports(tmp_pat
     tests and by no module of the library, or importing a test framework) is test support, off
     explore's main path. A module so named that the library's own
     modules import (a private `_testing.py` of task introspection, a lexer for test-report formats
-    in `lexers/testing.py`) is the library's code, whatever its name says."""
+    in `formats/testing.py`) is the library's code, whatever its name says."""
     from codegraph.explore.engine import _read_priors
     from codegraph.explore.relevance import path_prior
     from codegraph.graph.support import support_modules
@@ -1784,9 +1786,9 @@ def test_a_module_named_like_test_support_is_test_support_by_its_imports(tmp_pat
         "pkg/_testing.py": "def current_task():\n    return 1\n",
         "pkg/testing.py": "from pkg.core import run\n\n\nclass Runner:\n    def invoke(self):\n        return run()\n",
         "pkg/testutils.py": "import unittest\n\n\nclass Case(unittest.TestCase):\n    def check(self):\n        return 2\n",
-        "pkg/lexers/__init__.py": "",
-        "pkg/lexers/testing.py": "class TapLexer:\n    def tokens(self):\n        return []\n",
-        "pkg/lexers/other.py": "from pkg.lexers.testing import TapLexer\n\n\ndef lexers():\n    return [TapLexer]\n",
+        "pkg/formats/__init__.py": "",
+        "pkg/formats/testing.py": "class TapFormat:\n    def tokens(self):\n        return []\n",
+        "pkg/formats/other.py": "from pkg.formats.testing import TapFormat\n\n\ndef formats():\n    return [TapFormat]\n",
         "tests/test_core.py": "from pkg.testing import Runner\n\n\ndef test_run():\n    assert Runner().invoke() == 1\n",
     }
     for rel, text in files.items():
@@ -1796,7 +1798,7 @@ def test_a_module_named_like_test_support_is_test_support_by_its_imports(tmp_pat
     index.build()
     table = support_modules(index)
     assert table.support == {"pkg/testing.py", "pkg/testutils.py"}
-    assert table.named - table.support == {"pkg/_testing.py", "pkg/lexers/testing.py"}
+    assert table.named - table.support == {"pkg/_testing.py", "pkg/formats/testing.py"}
     with _read_priors(index):
         assert path_prior("pkg/testing.py") < 1.0 and path_prior("pkg/testutils.py") < 1.0
-        assert path_prior("pkg/_testing.py") == 1.0 == path_prior("pkg/lexers/testing.py") == path_prior("pkg/core.py")
+        assert path_prior("pkg/_testing.py") == 1.0 == path_prior("pkg/formats/testing.py") == path_prior("pkg/core.py")

@@ -252,3 +252,31 @@ def test_a_python_function_reading_a_lookup_table_of_its_module_may_run_its_entr
     graph = likely_graph(idx)
     assert _edge(graph, "m.py::read", tables[0].id).rule == "table-lookup"
     assert {e.dst for e in graph.out(tables[0].id)} >= {"m.py::read_json", "m.py::read_csv"}
+
+
+def test_a_go_call_to_a_function_defined_once_per_build_variant_reaches_the_default_builds(tmp_path):
+    """A package that defines `newPoller` once per platform (a file per poller, chosen by a
+    `//go:build` line or a `_windows.go` name) compiles one of them in any build: four same-named
+    candidates are no ambiguity to give up on but alternatives, and the call runs the one a default
+    build compiles (linux/amd64). A name two files of one build both define stays a guess."""
+    (tmp_path / "watch").mkdir()
+    files = {
+        "watch/watcher.go": "package watch\n\nfunc NewWatcher() *backend {\n\treturn newPoller()\n}\n\nfunc Close() {\n\tshared()\n}\n",
+        "watch/poller_epoll.go": "//go:build linux && !appengine\n\npackage watch\n\nfunc newPoller() *backend { return readEpoll() }\n\nfunc readEpoll() *backend { return nil }\n",
+        "watch/poller_kqueue.go": "//go:build darwin || freebsd\n\npackage watch\n\nfunc newPoller() *backend { return readKevents() }\n\nfunc readKevents() *backend { return nil }\n",
+        "watch/poller_windows.go": "package watch\n\nfunc newPoller() *backend { return nil }\n",
+        "watch/poller_other.go": "//go:build appengine || (!linux && !darwin && !freebsd && !windows)\n\npackage watch\n\nfunc newPoller() *backend { return nil }\n",
+        "watch/types.go": "package watch\n\ntype backend struct{}\n",
+        "watch/shared_a.go": "package watch\n\nfunc shared() {}\n",
+        "watch/shared_b.go": "//go:build !windows\n\npackage watch\n\nfunc shared() {}\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text)
+    index = RootIndex(tmp_path)
+    index.build()
+    graph = likely_graph(index)
+    out = {e.dst: e for e in graph.out("watch/watcher.go::NewWatcher")}
+    assert "watch/poller_epoll.go::newPoller" in out
+    assert not {"watch/poller_kqueue.go::newPoller", "watch/poller_windows.go::newPoller", "watch/poller_other.go::newPoller"} & set(out)
+    # both `shared` definitions build on linux: no variant to prefer, the candidates stay as they are
+    assert {e.dst for e in graph.out("watch/watcher.go::Close")} == {"watch/shared_a.go::shared", "watch/shared_b.go::shared"}

@@ -126,6 +126,7 @@ class LikelyGraph(TypedReceivers, NameRules, ExtensionRules, AccessorReads, Impo
         self._memo_handed: dict[tuple[str, str], list[Unit]] = {}  # (function, parameter) → the functions its callers pass there
         self._memo_returned: dict[str, list[Unit]] = {}  # function → the nested functions it returns by name
         self._memo_closure: dict[str, bool] = {}  # nested unit → local to its function
+        self._memo_default_build: dict[str, bool | None] = {}  # path → a default build compiles it (names.py)
         # definitions named by import path in Python strings (graph/paths.py)
         self._memo_paths: dict[str, Unit | None] = {}  # path text → the definition it names
         self._memo_path_attrs: dict[str, dict[str, Unit]] = {}  # class → its attributes holding import paths

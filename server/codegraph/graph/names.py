@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
+from ..languages import spec_for_path
 from .rules import MAX_NAME_CANDIDATES, RULE_CONFIDENCE, _K_FACTOR, _dirname, _is_test, _norm, _secondary
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,6 +82,8 @@ class NameRules:
         if not best:
             return []
         tier, hits = best
+        if len(hits) > 1:
+            hits = self._default_variant(hits)
         if len(hits) > MAX_NAME_CANDIDATES:
             return []
         if tier == 0:
@@ -104,6 +107,25 @@ class NameRules:
                 u = self.constructor(u) or u
             out.append((u, conf, rule))
         return out
+
+    def _default_variant(self, hits: list[Unit]) -> list[Unit]:
+        """Of a name one package defines once per build variant, each in a file of its own
+        (`newPoller` in `poller_epoll.go`, `poller_kqueue.go`, `poller_windows.go`), the one
+        definition a default build compiles (`spec.default_build`); else the candidates as they are."""
+        if len({u.path for u in hits}) < len(hits):
+            return hits
+        built: list[Unit] = []
+        memo = self._memo_default_build
+        for u in hits:
+            if u.path not in memo:
+                spec = spec_for_path(u.path)
+                memo[u.path] = spec.default_build(u.path, self.index.sources.get(u.path, b"")) if spec else None
+            hit = memo[u.path]
+            if hit is None:
+                return hits
+            if hit:
+                built.append(u)
+        return built if len(built) == 1 else hits
 
     def _closure(self, u: Unit) -> bool:
         """A definition local to the function it is nested in, which does not hand it out by name."""

@@ -4,7 +4,7 @@ A module named like test support (`testing.py`, `testutils.py`, `test_helpers.py
 client or runner shipped for users' tests, or a real module that happens to be so named (a lexer
 for test-report formats, a package's private `_testing.py` of task introspection). Its name does
 not say which; its imports do. It is test support when it imports a test framework or another
-package's test support (`unittest`, `pytest`, `werkzeug.test`, `click.testing`), or when tests
+package's test support (`unittest`, `pytest`, a web framework's `.test` client module), or when tests
 import it and no module of the library does. Explore's path prior reads the verdict (test support
 off the main path, a module so named that the library's own modules import on it); distill's scope
 already leaves a `testing.py` out of the architecture by name (distill/surfaces.py BUILD_FILES).
@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 # A module file named like test support (not a test folder's: those are tests by their path).
 SUPPORT_MODULE = re.compile(
     r"(^|/)_?(testing|testutils?|test_utils?|testhelpers?|test_helpers?|testlib|test_support|testkit)\.py$", re.I)
-# A test framework, or the test support of another package (`werkzeug.test`, `click.testing`,
-# `starlette.testclient`, `django.test.utils`), by the absolute module an import names.
+# A test framework, or the test support of another package (its `.test`, `.testing`, `.testclient`
+# or `.test_utils` module), by the absolute module an import names.
 TEST_FRAMEWORK = re.compile(
     r"^(unittest|pytest|_pytest|doctest|nose2?|hypothesis|testtools|webtest|mock)(\.|$)|"
     r"\.(test|testing|testclient|testutils?|test_utils)(\.|$)")

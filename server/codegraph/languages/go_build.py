@@ -102,12 +102,19 @@ def constraint(source: bytes) -> tuple[str, list[str]]:
     comments before the package clause."""
     go_build = ""
     plus: list[str] = []
+    in_block = False
     for raw in source[:8192].splitlines():
         line = raw.decode("utf-8", "replace").strip()
+        if in_block:  # a license in a block comment may open the file
+            in_block = "*/" not in line
+            continue
         if not line:
             continue
+        if line.startswith("/*"):
+            in_block = "*/" not in line[2:]
+            continue
         if not line.startswith("//"):
-            break  # the package clause, or a block comment (a constraint must come before it all)
+            break  # the package clause: a constraint comes before it
         if (m := _GO_BUILD.match(line)) is not None:
             go_build = m.group(1).strip()
         elif (m := _PLUS_BUILD.match(line)) is not None:
@@ -128,3 +135,42 @@ def platform_variant(source: bytes) -> bool:
         if value is False:
             return True
     return False
+
+
+# A file name's `_GOOS`, `_GOARCH` or `_GOOS_GOARCH` suffix, a constraint to the go tool as its
+# `//go:build` line is (`_test` ahead of `.go` set aside).
+_KNOWN_OS = _UNIX | frozenset("js plan9 wasip1 windows zos".split())
+_KNOWN_ARCH = frozenset(
+    "386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le mips64p32 mips64p32le "
+    "ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm".split())
+
+
+def _name_allows(path: str, goos: str, goarch: str) -> bool:
+    stem = path.rpartition("/")[2].removesuffix(".go").removesuffix("_test")
+    parts = stem.split("_")
+    if len(parts) >= 3 and parts[-2] in _KNOWN_OS and parts[-1] in _KNOWN_ARCH:
+        return parts[-2] == goos and parts[-1] == goarch
+    if len(parts) >= 2 and parts[-1] in _KNOWN_OS:
+        return parts[-1] == goos
+    if len(parts) >= 2 and parts[-1] in _KNOWN_ARCH:
+        return parts[-1] == goarch
+    return True
+
+
+def default_build(path: str, source: bytes) -> bool:
+    """True when a default build on the first common platform (linux/amd64) compiles the file, by
+    its name's suffix and its build constraint: of a function defined once per platform variant
+    (`newPoller` in `poller_epoll.go`, `poller_kqueue.go`, `poller_windows.go`), the one a
+    reader on that platform runs."""
+    goos, goarch = _PLATFORMS[0]
+    if not _name_allows(path, goos, goarch):
+        return False
+    if b"build" not in source[:8192]:
+        return True
+    go_build, plus = constraint(source)
+    if not go_build and not plus:
+        return True
+    tags = _tags(goos, goarch)
+    value = _eval_go_build(go_build, tags) if go_build else _eval_plus_build(plus, tags)
+    return value is not False
+

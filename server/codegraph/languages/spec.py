@@ -170,6 +170,10 @@ class LanguageSpec:
     # (source) -> `FileFacts.platform_variant`: the file's own head says it is built for some
     # platforms or tags only (Go's `//go:build darwin`), as a file name's `_darwin` suffix does
     platform_variant: Callable[[bytes], bool] = lambda source: False
+    # (path, source) -> whether a default build compiles the file (Go: linux/amd64, by the name's
+    # suffix and the build constraint), None where the language has no build variants: of a name
+    # one package defines once per platform variant, a bare call runs the default build's
+    default_build: Callable[[str, bytes], "bool | None"] = lambda path, source: None
     # Captures @target (the bound name) and @value on statements that initialise a plain local
     # (`x = Foo()`, `val x = Foo()`): calls found under @value type the local for bindings.
     assignments: str = ""

@@ -8,7 +8,7 @@ from tree_sitter import Node, Parser
 from tree_sitter_language_pack import get_language
 
 from ..model.facts import Import
-from .go_build import platform_variant as go_platform_variant
+from .go_build import default_build as go_default_build, platform_variant as go_platform_variant
 from .spec import Carrier, LanguageSpec, MacroCall, ModuleStatement, last_segment, named_children, text, type_arguments
 
 GO_DEFS = """
@@ -188,6 +188,7 @@ GO = LanguageSpec(
     io_modules=frozenset({"os", "io", "io/ioutil", "bufio", "database/sql", "encoding/gob", "encoding/csv", "path/filepath", "net"}),
     main_entry=go_main,
     platform_variant=go_platform_variant,
+    default_build=go_default_build,
     is_public=lambda name, signature: name[:1].isupper(),
     public_through_type=True,
     signature_return=re.compile(rb"\)\s*\(?\*?([A-Za-z_]\w*)(?:\s*,\s*error\))?\s*\{?\s*$"),
