@@ -1802,3 +1802,28 @@ def test_a_module_named_like_test_support_is_test_support_by_its_imports(tmp_pat
     with _read_priors(index):
         assert path_prior("pkg/testing.py") < 1.0 and path_prior("pkg/testutils.py") < 1.0
         assert path_prior("pkg/_testing.py") == 1.0 == path_prior("pkg/formats/testing.py") == path_prior("pkg/core.py")
+
+
+def test_an_answer_lists_the_librarys_files_before_an_example_its_flow_starts_in(tmp_path):
+    """A flow may start in an example's main block that drives the library (the question's words
+    are the example's too); the answer still opens on the library's own files, the example after
+    them. The flow's hops keep their order."""
+    from codegraph.explore.engine import explore
+    from codegraph.explore.model import ExploreRequest
+
+    (tmp_path / "wire").mkdir()
+    (tmp_path / "wire" / "__init__.py").write_text("")
+    (tmp_path / "wire" / "connection.py").write_text(
+        "class Connection:\n    def receive_data(self, data):\n        self.buffer = data\n        return self.next_event()\n\n"
+        "    def next_event(self):\n        return parse_event(self.buffer)\n\n\n"
+        "def parse_event(buffer):\n    return buffer.split(b' ')\n")
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "client.py").write_text(
+        "from wire.connection import Connection\n\n\ndef main():\n    conn = Connection()\n"
+        "    for chunk in (b'a b', b'c d'):\n        event = conn.receive_data(chunk)\n        print('next event', event)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n")
+    idx = built_index(tmp_path)
+    result = explore(idx, ExploreRequest("How does the client receive data and get the next event?", 28_000), lambda: None)
+    paths = [line[5:].split(" — ")[0] for line in result["text"].splitlines() if line.startswith("#### ")]
+    assert "wire/connection.py" in paths and "examples/client.py" in paths, paths
+    assert paths.index("wire/connection.py") < paths.index("examples/client.py"), paths

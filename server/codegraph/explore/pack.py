@@ -18,6 +18,7 @@ from typing import Callable
 from ..index.facts import Unit
 from ..model.facts import bodiless
 from ..render.markdown import merge_ranges, numbered, section, split_lines
+from .prior import PLATFORM_PRIOR, path_prior
 from .relevance import QUESTION_STOP, STOP, split_words, stem
 
 CLUSTER_GAP = 2  # elided stretches this short are shown instead of a `⋮`
@@ -254,7 +255,9 @@ def pack(
     for v in shown:
         if v.mode == "skeleton":
             v.order = 2_000 - min(999.0, v.score)
-    shown.sort(key=lambda v: (v.order, v.path))
+    # the library's own files first, then examples, docs, benchmarks and test support (a flow may start in an
+    # example's main block; a reader of the answer meets the library first all the same)
+    shown.sort(key=lambda v: (path_prior(v.path) < PLATFORM_PRIOR, v.order, v.path))
     return shown, left_out
 
 
