@@ -38,6 +38,25 @@ CASES = {
           conns.forEach((s) => s.close());
         }
         """}),
+    "python": ("a.py", {"a.py": """
+class Conn:
+    def close(self):
+        pass
+
+
+class Step:
+    def close(self):
+        pass
+
+    def run(self):
+        pass
+
+
+def go(conns: list[Conn]):
+    s = Step()
+    s.run()
+    list(map(lambda s: s.close(), conns))
+"""}),
     "rust": ("src/lib.rs", {"Cargo.toml": '[package]\\nname = "x"\\nversion = "0.1.0"\\n', "src/lib.rs": """
         pub struct Conn;
         impl Conn { pub fn close(&self) {} }
@@ -61,7 +80,8 @@ def test_a_closure_parameter_keeps_a_local_of_its_name_from_typing_its_calls(tmp
     path, files = CASES[language]
     index = index_of(tmp_path, files)
     # each lambda's parameters are recorded under the lambda's span: its `s` is an element of `conns`
-    assert target(index, path, "close") == path + "::Conn.close"
+    # (a Python lambda handed to `map` walks nothing the index reads: unknown)
+    assert target(index, path, "close") == (None if language == "python" else path + "::Conn.close")
     graph = likely_graph(index)
     go = next(u for u in index.files[path].units if u.name == "go")
     typed = [e for e in graph.out(go.id) if e.dst.endswith("Step.close") and e.rule in ("local-type", "return-type")]

@@ -293,6 +293,7 @@ SPEC = LanguageSpec(
 (assignment left: (identifier) @name type: (type) @type)
 (for_statement left: (identifier) @element right: (_) @of)
 (for_statement left: (pattern_list . (identifier) @_pair . (identifier) @element .) right: (_) @of)
+(lambda parameters: (lambda_parameters (identifier) @untyped)) @scope
 """,
     name="python",
     grammar="python",
