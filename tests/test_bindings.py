@@ -917,7 +917,8 @@ def test_nested_types_and_on_demand_imports_bind_in_java(tmp_path):
 def test_a_static_import_of_an_overloaded_method_binds_by_the_count_of_arguments(tmp_path):
     """`import static com.ex.Utils.parameterError` of a class's static overloads `parameterError(cause,
     p, message, args...)` and `parameterError(p, message, args...)`: a call passing two arguments can
-    only mean the second (as `Utils.parameterError(p, "…")` already did); four could mean either."""
+    only mean the second (as `Utils.parameterError(p, "…")` already did); four could mean either by
+    their count, and a Throwable first is the first's."""
     index = index_of(tmp_path, {
         "src/com/ex/Utils.java": "package com.ex;\nfinal class Utils {\n"
         "  static RuntimeException parameterError(Throwable cause, int p, String message, Object... args) { return null; }\n"
@@ -928,7 +929,8 @@ def test_a_static_import_of_an_overloaded_method_binds_by_the_count_of_arguments
     })
     factory = "src/com/ex/Factory.java"
     assert target(index, factory, "parameterError") == "src/com/ex/Utils.java::Utils.parameterError#2"
-    assert target(index, factory, "parameterError", 1) is None  # four arguments: both admit them
+    # four arguments: both counts admit them, and the first argument's declared type chooses
+    assert target(index, factory, "parameterError", 1) == "src/com/ex/Utils.java::Utils.parameterError"
 
 
 def test_rust_definitions_gated_by_cfg_are_one_declarations_build_variants(tmp_path):

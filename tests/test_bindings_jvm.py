@@ -42,13 +42,91 @@ def test_java_overloads_are_told_apart_by_the_count_of_arguments(tmp_path):
     })
     b, use = "src/a/Builder.java", "src/a/Use.java"
     assert target(index, b, "add") == f"{b}::Builder.add#2"
-    assert target(index, b, "put") is None  # one count, two overloads: the types tell, not known here
+    assert target(index, b, "put") == f"{b}::Builder.put"  # one count, two overloads: a string is a String
     assert target(index, use, "add", 0) == f"{b}::Builder.add"
     assert target(index, use, "add", 1) == f"{b}::Builder.add#2"
     assert target(index, use, "add", 2) == f"{b}::Builder.add#3"  # a varargs parameter takes none or more
     assert target(index, use, "add", 3) == f"{b}::Builder.add#3"
     assert target(index, use, "add", 4) == f"{b}::Builder.add#2"
     assert target(index, use, "build") == f"{b}::Builder.build"  # the chain's link chose its overload by count too
+
+
+def test_java_overloads_of_one_count_are_told_apart_by_the_declared_types_of_the_arguments(tmp_path):
+    index = index_of(tmp_path, {
+        "src/a/Source.java": "package a;\n\npublic class Source {}\n",
+        "src/a/Buffer.java": """
+            package a;
+
+            public class Buffer extends Source {
+                public void write(Buffer source, long n) {}
+                public void write(Source source, long n) {}
+                public void write(byte[] data, long n) {}
+                public void log(Object message) {}
+                public void log(Throwable error) {}
+            }
+            """,
+        "src/a/Use.java": """
+            package a;
+
+            class Use {
+                Buffer buffer;
+
+                void run(Buffer b, Source s, long n, Object o, Use u) {
+                    b.write(b, n);
+                    b.write(s, n);
+                    b.write(buffer, n);
+                    b.write(o, n);
+                    b.write(unknown(), n);
+                    b.log(u);
+                }
+            }
+            """,
+    })
+    b, use = "src/a/Buffer.java", "src/a/Use.java"
+    assert target(index, use, "write", 0) == f"{b}::Buffer.write"  # exactly its parameters' types, not its supertype's overload
+    assert target(index, use, "write", 1) == f"{b}::Buffer.write#2"
+    assert target(index, use, "write", 2) == f"{b}::Buffer.write"  # a field's declared type
+    assert target(index, use, "write", 3) is None  # an Object is none of them
+    assert target(index, use, "write", 4) is None  # an argument of unknown type: any of them
+    assert target(index, use, "log") == f"{b}::Buffer.log"  # a Use is no Throwable: only Object takes it
+
+
+def test_kotlin_extension_overloads_of_one_count_are_told_apart_by_the_arguments_types(tmp_path):
+    index = index_of(tmp_path, {
+        "src/a/internal/Ext.kt": """
+            package a.internal
+
+            import a.Buffer
+            import a.Source
+
+            internal inline fun Buffer.commonWrite(source: Buffer, byteCount: Long) {}
+            internal inline fun Buffer.commonWrite(source: Source, byteCount: Long) {}
+            internal inline fun Buffer.commonWrite(source: String) {}
+            """,
+        "src/a/Buffer.kt": """
+            package a
+
+            import a.internal.commonWrite
+
+            open class Source
+
+            class Buffer : Source() {
+                fun write(source: Buffer, byteCount: Long) = commonWrite(source, byteCount)
+                fun write(source: Source, byteCount: Long) = commonWrite(source, byteCount)
+                fun writeSelf(byteCount: Long) = commonWrite(this, byteCount)
+                fun writeAny(source: Any, byteCount: Long) = commonWrite(source, byteCount)
+                fun writeNamed(source: Buffer, byteCount: Long) = commonWrite(byteCount = byteCount, source = source)
+                fun lambdas(items: List<Buffer>, byteCount: Long) = items.forEach { item -> commonWrite(item, byteCount) }
+            }
+            """,
+    })
+    ext, buf = "src/a/internal/Ext.kt", "src/a/Buffer.kt"
+    assert target(index, buf, "commonWrite", 0) == f"{ext}::commonWrite"
+    assert target(index, buf, "commonWrite", 1) == f"{ext}::commonWrite#2"
+    assert target(index, buf, "commonWrite", 2) == f"{ext}::commonWrite"  # `this` is a Buffer
+    assert target(index, buf, "commonWrite", 3) is None  # an Any is neither
+    assert target(index, buf, "commonWrite", 4) is None  # named arguments: the positions say nothing
+    assert target(index, buf, "commonWrite", 5) is None  # a lambda's untyped parameter: unknown
 
 
 def test_java_overload_by_count_and_an_inherited_one(tmp_path):

@@ -6,8 +6,22 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..model.facts import FileFacts, Unit
+from ..model.facts import ELEMENT_OF, HOLDS, FileFacts, Unit
 from .resolver_indexes import spec_of
+
+# a parameter of one of these types takes an argument of any type (Kotlin's `Any`, Java's `Object`)
+_TOP_TYPES = frozenset({"Any", "Object"})
+# the types a string literal argument has
+_STRING_TYPES = frozenset({"String", "CharSequence", "Comparable"}) | _TOP_TYPES
+
+
+@lru_cache(maxsize=65_536)
+def _plain(type_name: str) -> str:
+    """A parameter's or argument's type as one name: no qualifier, type arguments, nullability,
+    array or varargs marks (`kotlin.collections.List<Foo>?` → `List`, `Foo...` → `Foo`)."""
+    cut = type_name.find("<")
+    name = type_name[:cut] if cut >= 0 else type_name
+    return name.strip().rstrip("?.").rpartition(".")[2].removesuffix("[]").strip()
 
 
 @lru_cache(maxsize=65_536)
@@ -77,13 +91,85 @@ class Overloads:
             return found
         fits = [u for u in found if self._admits(u, args)]
         # several left: one declaration's source-set variants (`expect`/`actual`), written alike
-        return fits if not fits or self._variants(fits) else []
+        if not fits or self._variants(fits):
+            return fits
+        pick = self._typed_pick(fits)
+        return [pick] if pick is not None else []
 
-    def _find_overload(self, t: Unit, name: str, args: int) -> Unit | None:
+    def _typed_pick(self, fits: list[Unit]) -> Unit | None:
+        """Of overloads that admit a call's count of arguments, the one its arguments' types choose,
+        as Java and Kotlin choose: the one overload whose parameters are those types exactly, else
+        the one whose parameters accept them all (a supertype, `Any`/`Object`, a type parameter).
+        Only arguments whose type the source states count (a typed parameter or local, a field, `this`,
+        a string); None when they leave two or more, or none."""
+        known = self._argument_types()
+        if not known:
+            return None
+        exact = [u for u in fits if all(at < len(u.param_types) and _plain(u.param_types[at]) == name for at, name, _ in known)]
+        if len(exact) == 1:
+            return exact[0]
+        if exact:
+            return None
+        accepting = [u for u in fits if all(self._accepts(u, at, names) for at, _, names in known)]
+        return accepting[0] if len(accepting) == 1 else None
+
+    @staticmethod
+    def _accepts(u: Unit, at: int, names: frozenset[str]) -> bool:
+        if at >= len(u.param_types):
+            return True  # a varargs position
+        param = _plain(u.param_types[at])
+        return param in names or param in _TOP_TYPES or len(param) < 2 or u.param_types[at].lstrip().startswith("(")
+
+    def _argument_types(self) -> tuple:
+        """The call being resolved (`_arg_call`): (position, its type's name, the names it may be
+        passed as — itself and its supertypes) for each argument whose type the source states."""
+        call = self._arg_call
+        if call is None:
+            return ()
+        if self._arg_types is not None and self._arg_types[0] is call:
+            return self._arg_types[1]
+        facts, caller, words = call
+        self._arg_call = None  # what the arguments' types take to read (a field's initialiser) is no call of these arguments
+        known = []
+        for at, word in enumerate(words.split(",")):
+            if not word:
+                continue
+            if word == '"':
+                known.append((at, "String", _STRING_TYPES))
+                continue
+            t = self._argument_type(facts, caller, word)
+            if isinstance(t, Unit):
+                known.append((at, t.name, frozenset(s.name for s in self.lineage(t)) | _TOP_TYPES))
+            elif t:
+                known.append((at, t, frozenset({t}) | _TOP_TYPES))
+        self._arg_call = call
+        self._arg_types = (call, tuple(known))
+        return self._arg_types[1]
+
+    def _argument_type(self, facts: FileFacts, caller: Unit | None, word: str) -> Unit | str | None:
+        """The type of one argument word: `this`'s type, a parameter's or typed local's declared type
+        (a workspace type, or the name of one from outside: `Long`, `String`), a field's."""
+        method, owner = self._enclosing_type(caller)
+        if word == "this":
+            if caller is not None and caller.ext_type and not self._in_receiver_lambda:
+                return self._extended_type(facts, caller)
+            return owner if not self._in_receiver_lambda else None
+        declared = self._declared_type(caller, word)
+        if declared.startswith((ELEMENT_OF, HOLDS)):
+            return None
+        if declared:
+            t = self._resolve_type_text(facts, declared, caller)
+            return t if t is not None else _plain(declared) if "<" not in declared and "(" not in declared else None
+        if caller is not None and any(word == n for n, _ in caller.local_types):
+            return None  # an untyped local
+        return self._field_type(owner, word) if owner is not None else None
+
+    def _find_overload(self, t: Unit, name: str, args: int, typed: bool = False) -> Unit | None:
         """The member a call passing `args` arguments runs: the nearest one whose arity admits the
         count (a Java or Kotlin type inherits its supertypes' overloads). Where a type declares several
         of that name, the one it admits is the target only when every other admitted declaration
-        above it is that method's (the same parameter types): anything else is left unknown."""
+        above it is that method's (the same parameter types): anything else is left unknown — or,
+        `typed`, chosen by the arguments' types among the type's own (`_typed_pick`)."""
         pick: Unit | None = None
         for cur in self.lineage(t):
             found = self.members_of(cur).get(name)
@@ -94,7 +180,10 @@ class Overloads:
             fits = [u for u in found if self._admits(u, args)]
             if pick is None:
                 if len(fits) > 1:
-                    return None
+                    if not typed:
+                        return None
+                    pick = self._typed_pick(fits)
+                    return pick  # chosen among this type's overloads: what is above it overrides or is hidden
                 if fits:
                     pick = fits[0]
                     if len(found) == 1:  # the only declaration of its name there: above it are its overrides

@@ -160,7 +160,10 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         key = (t.id, name) if args < 0 else (t.id, name, args)
         if key not in self._memo_members:
             self._memo_members[key] = self._find_member(t, name) if args < 0 else self._find_overload(t, name, args)
-        return self._memo_members[key]
+        hit = self._memo_members[key]
+        if hit is None and args > 0 and self._arg_call is not None:  # overloads of one count: the arguments' types choose
+            hit = self._find_overload(t, name, args, typed=True)
+        return hit
 
     def _find_member(self, t: Unit, name: str) -> Unit | None:
         for cur in self.lineage(t):
@@ -624,15 +627,18 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         new_edge = tuple.__new__  # skips the NamedTuple's Python-level __new__: one per resolved call
         spans: dict = {}  # each caller's lambda parameters, by name
         complete = spec_of(facts).complete_locals  # its untyped locals are marked too: no closure parameter told apart
-        for idx, (caller_id, name, receiver, line, at, _, _, assigned_to, assigned_rest, args, within) in enumerate(facts.calls):
+        for idx, (caller_id, name, receiver, line, at, _, _, assigned_to, assigned_rest, args, within, arg_words) in enumerate(facts.calls):
             target: Unit | tuple[str, str] | None
             if receiver:  # `it.close()`, `h.run()`: the parameter of the lambda around the call
                 receiver = self._spanned_receiver(caller_id, receiver, at, spans)
             typed = local_types.get((caller_id, receiver)) if receiver and local_types else None
             if typed is not None:
+                self._arg_call = (facts, self.units.get(caller_id) if caller_id else None, arg_words) if arg_words else None
+                self._in_receiver_lambda = bool(within)
                 target = self.find_member(typed, name, args) if typed.__class__ is Unit else self._member_of(typed, name, args)
+                self._arg_call = None
             else:
-                key = (caller_id, receiver, name, args, within)
+                key = (caller_id, receiver, name, args, within, arg_words)
                 target = memo.get(key, memo)
                 if target is memo:
                     caller = self.units.get(caller_id) if caller_id else None
@@ -643,6 +649,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                         holder = holders.get((caller_id, receiver, within), holders)
                         if holder is holders:
                             holder = holders[(caller_id, receiver, within)] = self._receiver_target(facts, caller, receiver)
+                        # the receiver is known: the call's own arguments may choose among overloads of one count
+                        self._arg_call = (facts, caller, arg_words) if arg_words else None
                         if holder.__class__ is tuple and holder[0] == "super":
                             owner = self.units.get(holder[1])
                             target = None
@@ -653,7 +661,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                         else:
                             target = self._member_of(holder, name, args)
                     else:
+                        self._arg_call = (facts, caller, arg_words) if arg_words else None
                         target = self._lookup(facts, caller, name, args)
+                    self._arg_call = None
                     memo[key] = target
             is_unit = target.__class__ is Unit
             if assigned_rest:  # a destructuring: each local holds its position's result

@@ -107,6 +107,10 @@ class ResolverIndexes:
         self._memo_imports: dict[tuple[str, str], tuple[str, str | Unit] | None] = {}
         self._memo_exports: dict[str, dict[str, list[Unit]]] = {}  # files with `export_aliases`
         self._passing: set[tuple[str, str]] = set()  # (module, name) a re-export walk is inside
+        # the call being resolved, for choosing among overloads of one count by its arguments' types:
+        # (file, calling unit, `Call.arg_words`), None between calls (`Overloads._typed_pick`)
+        self._arg_call: tuple | None = None
+        self._arg_types: tuple | None = None  # (that call, its arguments' types): read once per call
 
     def _clear_memos(self) -> None:
         self._memo_supers.clear()

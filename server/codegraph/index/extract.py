@@ -617,7 +617,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         caller = open_stack[-1].id if open_stack else None
         if node is None:  # a call among a macro's tokens
             _, end_byte, line, name, receiver = name_node
-            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "", -1, "")))
+            calls.append(_new_tuple(Call, (caller, name, receiver, line, start_byte, end_byte, False, "", "", -1, "", "")))
             continue
         name = name_node.text.decode("utf-8", "replace")
         if construct:
@@ -634,7 +634,7 @@ def _calls(spec: LanguageSpec, units: list[Unit], matches: _Matches) -> list[Cal
         # tuple.__new__: the generated NamedTuple __new__ costs more than the rest of the row
         calls.append(
             _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start_byte, node.end_byte, construct, text(local) if local is not None else "", rest,
-                              spec.call_args(node), within))
+                              spec.call_args(node), within, spec.call_arg_words(node)))
         )
     return calls
 

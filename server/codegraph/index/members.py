@@ -277,7 +277,7 @@ def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozen
         while i >= 0 and ordered[i].end_byte <= start:
             i -= 1
         caller = ordered[i].id if i >= 0 else None
-        out[start] = _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start, node.end_byte, False, "", "", -1, ""))
+        out[start] = _new_tuple(Call, (caller, name, receiver, node.start_point.row + 1, start, node.end_byte, False, "", "", -1, "", ""))
     return [out[k] for k in sorted(out)]
 
 

@@ -104,6 +104,49 @@ def java_call_args(node: Node) -> int:
     return _count_arguments(args) if args is not None else -1
 
 
+# what an argument tells about its type, for choosing among overloads of one count (`Call.arg_words`):
+# a plain name (a parameter or local whose declared type the resolver looks up), `this`, a string
+_ARG_WORD = {"identifier": None, "simple_identifier": None, "this": "this", "this_expression": "this", "string_literal": '"'}
+
+
+def _arg_words(arguments: list[Node]) -> str:
+    """`Call.arg_words` of these argument expressions: each one's word (`_ARG_WORD`) or "" for any
+    other expression, comma-joined; "" when none says anything."""
+    words = []
+    for a in arguments:
+        kind = a.type
+        if kind not in _ARG_WORD:
+            words.append("")
+            continue
+        word = _ARG_WORD[kind]
+        words.append(word if word is not None else a.text.decode("utf-8", "replace"))
+    return ",".join(words) if any(words) else ""
+
+
+def java_arg_words(node: Node) -> str:
+    """`Call.arg_words` of `m(a, b)` / `new X(a, b)`."""
+    args = node.child_by_field_name("arguments")
+    if args is None:
+        return ""
+    return _arg_words([c for c in args.named_children if c.type not in _COMMENTS])
+
+
+def kotlin_arg_words(node: Node) -> str:
+    """`Call.arg_words` of `f(a, b)`; nothing for a named or spread argument (they reorder what
+    the positions mean) or a trailing lambda."""
+    suffix = node.child(1)
+    if suffix is None or suffix.type != "call_suffix" or suffix.child_count != 1 or suffix.child(0).type != "value_arguments":
+        return ""
+    exprs = []
+    for arg in suffix.child(0).named_children:
+        if arg.type in _COMMENTS:
+            continue
+        if arg.type != "value_argument" or arg.named_child_count != 1 or arg.child_count != 1:
+            return ""  # `name = value`, `*spread`
+        exprs.append(arg.named_child(0))
+    return _arg_words(exprs)
+
+
 def _count_arguments(args: Node) -> int:
     """The named children of an argument list `(a, b)` that are no comments. A list that is not
     `(`, then arguments with a comma between each two, then `)` (a comment among them, a trailing
@@ -195,6 +238,7 @@ JAVA = LanguageSpec(
     return_type=lambda node: node.child_by_field_name("type") if node.type == "method_declaration" else None,
     arity=java_arity,
     call_args=java_call_args,
+    call_arg_words=java_arg_words,
     implicit_this=True,
     module_system="package",
     package_scope="declared",
@@ -544,6 +588,7 @@ KOTLIN = LanguageSpec(
     extension_type=kotlin_extension_type,
     arity=kotlin_arity,
     call_args=kotlin_call_args,
+    call_arg_words=kotlin_arg_words,
     receiver_lambdas=KOTLIN_RECEIVER_LAMBDAS,
     lambda_receiver=kotlin_lambda_receiver,
     call_protocol=("invoke",),

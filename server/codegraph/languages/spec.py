@@ -132,6 +132,8 @@ class LanguageSpec:
     arity: Callable[[Node], tuple[int, ...]] = lambda params: ()
     # (call node) -> how many arguments it passes (`Call.args`), -1 when not counted
     call_args: Callable[[Node], int] = lambda node: -1
+    # (call node) -> what its arguments say about their types (`Call.arg_words`), "" when nothing
+    call_arg_words: Callable[[Node], str] = lambda node: ""
     # Names of functions that may take a lambda with receiver (Kotlin `apply`, `with`, `buildString`),
     # and (call node, name, receiver node or None) -> (body start, body end, what `this` is in the
     # lambda's body: the receiver as written, "?" when unnamed) for `Call.within` of the calls in
