@@ -393,3 +393,65 @@ def test_an_enum_constant_with_a_body_is_a_subclass_and_a_call_on_the_enum_reach
     assert target(index, "src/a/Route.java", "deliver") == "src/a/Route.java::Route.deliver"
     assert {u.qualname for u in index.files["src/k/Mode.kt"].units} >= {"Mode.FAST", "Mode.FAST.run", "Mode.run"}
     assert target(index, "src/k/Mode.kt", "run") == "src/k/Mode.kt::Mode.run"
+
+
+def test_kotlin_extension_functions_called_on_a_receiver_of_a_known_type(tmp_path):
+    """`source.buffer()` with `fun Source.buffer()` in scope: no member of the receiver's type has
+    the name, so the extension that extends the nearest type of its lineage is the target (Kotlin
+    takes the most specific receiver); a member of the name wins, an extension of a type parameter
+    extends anything, and one of a package the file does not import is no candidate."""
+    index = index_of(tmp_path, {
+        "src/a/Source.kt": """
+            package a
+
+            interface Source { fun read(): Int }
+            open class Buffered(val source: Source) : Source { override fun read(): Int = 0 }
+            class Special(source: Source) : Buffered(source) { fun close() {} }
+            """,
+        "src/a/Ext.kt": """
+            package a
+
+            fun Source.buffer(): Buffered = Buffered(this)
+            fun Source.describe(): String = "source"
+            fun Buffered.describe(): String = "buffered"
+            fun Source.read(): Int = 1
+            """,
+        "src/b/Other.kt": """
+            package b
+
+            import a.Source
+
+            fun Source.peek(): Int = 0
+            fun <T> T.close(): Unit = Unit
+            """,
+        "src/a/Use.kt": """
+            package a
+
+            import b.close
+
+            class Use {
+                fun open(): Source = Buffered(object : Source { override fun read() = 1 })
+
+                fun run(s: Source, sp: Special) {
+                    s.buffer()
+                    open().buffer().read()
+                    sp.describe()
+                    s.describe()
+                    s.read()
+                    s.peek()
+                    sp.close()
+                    s.close()
+                }
+            }
+            """,
+    })
+    ext, src, use = "src/a/Ext.kt", "src/a/Source.kt", "src/a/Use.kt"
+    assert target(index, use, "buffer", 0) == f"{ext}::buffer"
+    assert target(index, use, "buffer", 1) == f"{ext}::buffer"  # a chain's link: what open() returns
+    assert target(index, use, "read", 0) == f"{src}::Buffered.read"  # and what buffer() returns
+    assert target(index, use, "describe", 0) == f"{ext}::describe#2"  # the nearest receiver: Buffered, above Special
+    assert target(index, use, "describe", 1) == f"{ext}::describe"
+    assert target(index, use, "read", 1) == f"{src}::Source.read"  # a member wins over an extension
+    assert target(index, use, "peek") is None  # not imported here
+    assert target(index, use, "close", 0) == f"{src}::Special.close"  # a member
+    assert target(index, use, "close", 1) is None  # `fun <T> T.close()` extends anything: which one is not proven

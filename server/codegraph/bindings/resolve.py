@@ -26,6 +26,7 @@ from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, FileFact
 from .call_text import UNCOUNTED, call_open, text_args, without_type_args
 from .carriers import CARRIED, Carriers, is_carried
 from .elements import Elements
+from .extensions import Extensions
 from .fields import DeclaredFields
 from .imports import ImportBindings
 from .objects import ModuleObjects
@@ -99,7 +100,7 @@ def _past_stubs(found: list[Unit]) -> Unit | None:
     return real[0] if len(real) == 1 else None
 
 
-class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carriers, Elements, ResolverIndexes):
+class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Extensions, Carriers, Elements, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
@@ -276,38 +277,6 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
             if holder is not None:
                 found.update((u.id, u) for u in self.members_of(holder).get(name, ()))
         return self._unique_for(list(found.values()), facts.path)
-
-    def _implicit_extension(self, facts: FileFacts, caller: Unit | None, name: str, args: int = -1) -> Unit | None:
-        """A bare call of an extension function on the implicit receiver (Kotlin: `commonFlush()`
-        in a member of `RealBufferedSink`, with `fun RealBufferedSink.commonFlush()` and `fun
-        Buffer.commonFlush()` both imported): among the definitions in scope by that name, the one
-        that extends the type `this` is. A member of that name was already preferred above."""
-        if name not in self.extension_names:
-            return None
-        seen: dict[str, Unit] = {}
-        for imp in self.imports_by_local.get(facts.path, {}).get(name, ()):
-            if imp.name == name and not imp.alias:
-                seen.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()))
-        pkg = package_key(facts)
-        seen.update((u.id, u) for u in (self.packages.get(pkg, {}).get(name, ()) if pkg is not None else ()))
-        extensions = [u for u in seen.values() if u.ext_type and u.is_callable]
-        if not extensions:
-            return None
-        receivers = self._implicit_receivers(caller)
-        fits = [u for u in extensions if last_segment(u.ext_type).rstrip("?") in receivers]
-        return self._unique_for(self._fitting(fits, args), facts.path)
-
-    def _implicit_receivers(self, caller: Unit | None) -> set[str]:
-        """The type names `this` has inside `caller`: the type an enclosing extension function
-        extends, or the innermost enclosing type and its direct supertypes."""
-        cur = caller
-        while cur is not None:
-            if cur.ext_type:
-                return {last_segment(cur.ext_type).rstrip("?")}
-            if cur.is_type:
-                return {cur.name} | {t.name for t in self.supertypes_of(cur)}
-            cur = self.units.get(cur.parent) if cur.parent else None
-        return set()
 
     def _resolve_type_text(self, facts: FileFacts, text: str, scope: Unit | None = None) -> Unit | None:
         """The type a type written in `facts` names; `scope` is the unit it is written in, whose
@@ -556,6 +525,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
             return None
         holder = self._call_result(facts, caller, head, depth + 1) if head.endswith(")") else self._receiver_target(facts, caller, head)
         target = self._member_of(holder, name, args) if isinstance(holder, Unit) or holder.__class__ is tuple and holder[0] != "super" else None
+        if target is None and name in self.extension_names:  # `source(p).buffer()`: an extension of what the link returns
+            target = self._receiver_extension(facts, holder, name, args)
         return target, holder, name
 
     def _result_type(self, target, position: int | None = None) -> Unit | None:
@@ -636,6 +607,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                 self._arg_call = (facts, self.units.get(caller_id) if caller_id else None, arg_words) if arg_words else None
                 self._in_receiver_lambda = bool(within)
                 target = self.find_member(typed, name, args) if typed.__class__ is Unit else self._member_of(typed, name, args)
+                if target is None and name in self.extension_names:
+                    target = self._receiver_extension(facts, typed, name, args)
                 self._arg_call = None
             else:
                 key = (caller_id, receiver, name, args, within, arg_words)
@@ -660,6 +633,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                                     break
                         else:
                             target = self._member_of(holder, name, args)
+                            if target is None and name in self.extension_names:
+                                target = self._receiver_extension(facts, holder, name, args)
                     else:
                         self._arg_call = (facts, caller, arg_words) if arg_words else None
                         target = self._lookup(facts, caller, name, args)
