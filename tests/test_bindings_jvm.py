@@ -78,6 +78,9 @@ def test_java_overloads_of_one_count_are_told_apart_by_the_declared_types_of_the
                     b.write(o, n);
                     b.write(unknown(), n);
                     b.log(u);
+                    b.write(new Buffer(), n);
+                    b.write((Source) o, n);
+                    b.write(new Source() {}, n);
                 }
             }
             """,
@@ -89,6 +92,9 @@ def test_java_overloads_of_one_count_are_told_apart_by_the_declared_types_of_the
     assert target(index, use, "write", 3) is None  # an Object is none of them
     assert target(index, use, "write", 4) is None  # an argument of unknown type: any of them
     assert target(index, use, "log") == f"{b}::Buffer.log"  # a Use is no Throwable: only Object takes it
+    assert target(index, use, "write", 5) == f"{b}::Buffer.write"  # `new Buffer()` is a Buffer
+    assert target(index, use, "write", 6) == f"{b}::Buffer.write#2"  # a cast says its type
+    assert target(index, use, "write", 7) == f"{b}::Buffer.write#2"  # an anonymous subtype: the type it names is the nearest
 
 
 def test_kotlin_extension_overloads_of_one_count_are_told_apart_by_the_arguments_types(tmp_path):

@@ -149,6 +149,9 @@ class Overloads:
     def _argument_type(self, facts: FileFacts, caller: Unit | None, word: str) -> Unit | str | None:
         """The type of one argument word: `this`'s type, a parameter's or typed local's declared type
         (a workspace type, or the name of one from outside: `Long`, `String`), a field's."""
+        if word[0] == ":":  # `new Foo(…)`, `(Foo) x`
+            t = self._resolve_type_text(facts, word[1:], caller)
+            return t if t is not None else _plain(word[1:])
         method, owner = self._enclosing_type(caller)
         if word == "this":
             if caller is not None and caller.ext_type and not self._in_receiver_lambda:

@@ -106,7 +106,18 @@ def java_call_args(node: Node) -> int:
 
 # what an argument tells about its type, for choosing among overloads of one count (`Call.arg_words`):
 # a plain name (a parameter or local whose declared type the resolver looks up), `this`, a string
+# (and, `_ARG_TYPED`, a type written: `:Foo`)
 _ARG_WORD = {"identifier": None, "simple_identifier": None, "this": "this", "this_expression": "this", "string_literal": '"'}
+
+
+_ARG_TYPED = frozenset({"object_creation_expression", "cast_expression"})  # Java: an argument whose type is written
+
+
+def _type_name(node: Node) -> str:
+    """A written type without its type arguments (`Map<K, V>` → `Map`, `a.B<C>` → `a.B`)."""
+    written = node.text.decode("utf-8", "replace")
+    cut = written.find("<")
+    return (written[:cut] if cut >= 0 else written).strip()
 
 
 def _arg_words(arguments: list[Node]) -> str:
@@ -115,6 +126,10 @@ def _arg_words(arguments: list[Node]) -> str:
     words = []
     for a in arguments:
         kind = a.type
+        if kind in _ARG_TYPED:  # `new Foo(…)`, `(Foo) x`, `new Foo() {…}`: a Foo
+            written = a.child_by_field_name("type")
+            words.append(":" + _type_name(written) if written is not None else "")
+            continue
         if kind not in _ARG_WORD:
             words.append("")
             continue
