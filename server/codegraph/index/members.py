@@ -11,7 +11,7 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, Call, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, FIRST_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
@@ -34,6 +34,8 @@ def _type_name(node: Node | None) -> str:
         if node is None:
             return ""
     t = text(node).strip()
+    if node.type == "channel_type":  # Go's `chan *Job`, `<-chan Job`: what a receive gets is its element
+        return " ".join(t.split())[:120]
     changed = True
     while changed:
         changed = False
@@ -103,7 +105,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
             continue
         if caps.get("element") and caps.get("of") or lam and caps.get("of"):
             # the second of a pair (`for k, v in d.items()`, `@_pair` the first) is marked so
-            paired = PAIR_SECOND if caps.get("_pair") else ""
+            # the one name of a loop that gives it each item's first part (Go's `for k := range m`)
+            paired = PAIR_SECOND if caps.get("_pair") else FIRST_OF if caps.get("_first") else ""
             names, walked = caps.get("element") or lam, ELEMENT_OF + paired + " ".join(text(caps["of"][0]).split())
         elif (caps.get("holder") or lam) and caps.get("held"):
             names, walked = caps.get("holder") or lam, HOLDS + " ".join(text(caps["held"][0]).split())

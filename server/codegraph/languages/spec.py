@@ -257,6 +257,10 @@ class LanguageSpec:
     # (a collection's declared type as written) -> the type of the elements a loop over it walks
     # (`[]*Handler` → `*Handler`, `Vec<Step>`, `list[Step]`, `Step[]` → `Step`), "" when unknown
     element_type: Callable[[str], str] = lambda collection: ""
+    # (a collection's declared type as written) -> what the one name a loop binds holds where the
+    # language gives each item's first part to it (Go's `for k := range m`: a map's key, a channel's
+    # element; a slice's index: ""); declarations mark such a loop `@_first`
+    first_type: Callable[[str], str] = lambda collection: ""
     # Calls that hand a collection's elements over unchanged (Rust's `x.iter()`): a loop over one walks x
     element_adapters: tuple[str, ...] = ()
     # (a collection's declared type as written) -> the type of what an index into it reads (`xs[i]`,

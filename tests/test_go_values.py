@@ -1,0 +1,115 @@
+"""Go values typed by the statement that binds them: a receive from a declared channel, the one name
+of a `range` (a map's key, a channel's element, never a slice's index), and the variable of a type
+switch inside a case of one type. Each test writes a tiny repository and checks a call's target."""
+
+from __future__ import annotations
+
+from test_bindings import index_of, target  # the same small-repository builder
+
+
+def test_a_go_receive_and_a_one_name_range_hold_what_the_channel_or_map_declares(tmp_path):
+    """`job := <-s.jobs`, `case j, ok := <-s.jobs:`, `for job := range s.jobs` (a channel's
+    element), `for c := range s.conns` (a map's key); a one-name range over a slice holds an index,
+    and a map's key of no project type binds nothing."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Job struct{}
+
+            func (j *Job) Run() {}
+
+            type Conn struct{}
+
+            func (c *Conn) Close() {}
+
+            type Worker struct {
+                jobs   chan *Job
+                done   <-chan Job
+                conns  map[*Conn]bool
+                byName map[string]*Conn
+                list   []*Job
+            }
+
+            func (s *Worker) Loop(in chan<- *Job) {
+                job := <-s.jobs
+                job.Run()
+                select {
+                case j, ok := <-s.jobs:
+                    _ = ok
+                    j.Run()
+                case d := <-s.done:
+                    d.Run()
+                }
+                for next := range s.jobs {
+                    next.Run()
+                }
+                for c := range s.conns {
+                    c.Close()
+                }
+                for i := range s.list {
+                    i.Run()
+                }
+                for k := range s.byName {
+                    k.Close()
+                }
+                var w = <-s.jobs
+                w.Run()
+            }
+
+            func drain(in <-chan *Job) {
+                for j := range in {
+                    j.Run()
+                }
+                local := make(chan *Job, 1)
+                got := <-local
+                got.Run()
+            }
+        """,
+    })
+    run = "a.go::Job.Run"
+    assert [target(index, "a.go", "Run", i) for i in range(4)] == [run] * 4
+    assert target(index, "a.go", "Close", 0) == "a.go::Conn.Close"  # a map's key
+    assert target(index, "a.go", "Run", 4) is None  # a slice's index
+    assert target(index, "a.go", "Close", 1) is None  # a string key
+    assert target(index, "a.go", "Run", 5) == run  # `var w = <-s.jobs`
+    assert target(index, "a.go", "Run", 6) == run  # a range over a channel parameter
+    assert target(index, "a.go", "Run", 7) == run  # a receive from a channel `make` made
+
+
+def test_a_go_type_switch_variable_has_its_cases_one_type_inside_that_case(tmp_path):
+    """`switch v := x.(type) { case *Conn: v.Close() }` binds `v` as `*Conn` in that case only; a case
+    of two types, `default:` and the code after the switch leave it unknown."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Conn struct{}
+
+            func (c *Conn) Close() {}
+
+            type File struct{}
+
+            func (f File) Close() {}
+
+            func shut(x interface{}) {
+                switch v := x.(type) {
+                case *Conn:
+                    v.Close()
+                case File:
+                    v.Close()
+                case *Conn, File:
+                    v.Close()
+                default:
+                    v.Close()
+                }
+            }
+        """,
+    })
+    assert target(index, "a.go", "Close", 0) == "a.go::Conn.Close"
+    assert target(index, "a.go", "Close", 1) == "a.go::File.Close"
+    assert target(index, "a.go", "Close", 2) is None
+    assert target(index, "a.go", "Close", 3) is None
+
