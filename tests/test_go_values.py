@@ -113,3 +113,37 @@ def test_a_go_type_switch_variable_has_its_cases_one_type_inside_that_case(tmp_p
     assert target(index, "a.go", "Close", 2) is None
     assert target(index, "a.go", "Close", 3) is None
 
+
+def test_a_go_loop_over_a_loop_variable_holds_the_nested_element(tmp_path):
+    """`for _, parts := range s.byTopic` over `map[string][]*Part`, then `for _, p := range parts`:
+    `p` is a `*Part`; one level of nesting too many for the declared type binds nothing."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Part struct{}
+
+            func (p *Part) Encode() {}
+
+            type Request struct {
+                byTopic map[string]map[int32]*Part
+                flat    []*Part
+            }
+
+            func (r *Request) Encode() {
+                for _, parts := range r.byTopic {
+                    for _, p := range parts {
+                        p.Encode()
+                    }
+                }
+                for _, q := range r.flat {
+                    for _, x := range q {
+                        x.Encode()
+                    }
+                }
+            }
+        """,
+    })
+    assert target(index, "a.go", "Encode", 0) == "a.go::Part.Encode"
+    assert target(index, "a.go", "Encode", 1) is None

@@ -145,8 +145,10 @@ class Elements:
                 if _head(read) == parts[0] or depth >= MAX_NESTING:
                     return None
                 return self._collection_text(facts, caller, ".".join((read, *parts[1:])), depth + 1)
-            if len(parts) == 1:
-                return (facts, declared, caller) if declared and not declared.startswith(ELEMENT_OF) else None
+            if len(parts) == 1:  # a loop variable walked in turn: an element of an element
+                if declared.startswith(ELEMENT_OF):
+                    return self._element_text(facts, caller, declared[len(ELEMENT_OF):], depth + 1, parts[0]) if depth < MAX_NESTING else None
+                return (facts, declared, caller) if declared else None
             if declared.startswith(ELEMENT_OF):
                 head = self._element_of(facts, caller, declared[len(ELEMENT_OF):], depth + 1, parts[0]) if depth < MAX_NESTING else None
             else:
