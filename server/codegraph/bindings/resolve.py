@@ -38,6 +38,15 @@ SELF_WORDS = {"self", "this", "Self"}
 MAX_CHAIN = 6  # links of a call chain evaluated for a receiver's type
 # `require('./m').f()`: a member of the module the literal names, as through `const m = require('./m')`
 _REQUIRE = re.compile(r"""require\(\s*(['"])([^'"]+)\1\s*\)""")
+# `super(Child, self)`, `super(pkg.Child, cls)`: the explicit spelling of `super()` in a method of Child
+_NAMED_SUPER = re.compile(r"super\(\s*(?:\w+\.)*(\w+)\s*,\s*\w+\s*\)")
+
+
+def _named_super(receiver: str, owner: str) -> bool:
+    """Whether `receiver` is `super(owner, self)`: what `super()` is in a method of `owner` (another
+    class named there starts the search past it: unknown)."""
+    m = _NAMED_SUPER.fullmatch(receiver)
+    return m is not None and m.group(1) == owner
 
 
 def encode_bindings(bindings: dict[str, FileBindings]) -> str:
@@ -439,7 +448,7 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         if owner is None and receiver == "this" and caller is not None and caller.kind == "function" and not caller.receiver:
             # a constructor function (`function T() { this.init(); }`): its prototype's methods
             return ("prototype", caller.id) if spec_of(facts).module_system == "path" and self._module_level(caller) else None
-        if receiver in ("super()", "super") and owner is not None:
+        if owner is not None and (receiver in ("super()", "super") or receiver.startswith("super(") and _named_super(receiver, owner.name)):
             supers = self.supertypes_of(owner)
             return ("super", owner.id) if supers else None
         if len(receiver) >= MAX_RECEIVER:  # cut where it was recorded: what it ends in is not what it is
