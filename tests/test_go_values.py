@@ -147,3 +147,59 @@ def test_a_go_loop_over_a_loop_variable_holds_the_nested_element(tmp_path):
     })
     assert target(index, "a.go", "Encode", 0) == "a.go::Part.Encode"
     assert target(index, "a.go", "Encode", 1) is None
+
+
+def test_a_go_import_of_a_workspace_modules_root_package_lands_on_it(tmp_path):
+    """The go.mod's module path names the package at its directory: an example (a module of its own)
+    and a `mocks/` package importing the library's root package bind to it, a subdirectory by the
+    rest of the path; a dependency's package of the same last name stays outside."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/lib/v2\n\ngo 1.20\n",
+        "client.go": """
+            package lib
+
+            type Client struct{}
+
+            func New() *Client { return &Client{} }
+
+            func (c *Client) Get() {}
+        """,
+        "codec/codec.go": """
+            package codec
+
+            func Encode() {}
+        """,
+        "mocks/client.go": """
+            package mocks
+
+            import (
+                "example.com/lib/v2"
+                "example.com/lib/v2/codec"
+            )
+
+            func Fake() *lib.Client {
+                codec.Encode()
+                return lib.New()
+            }
+        """,
+        "examples/get/go.mod": "module example.com/lib/examples/get\n\nrequire example.com/lib/v2 v2.0.0\n",
+        "examples/get/main.go": """
+            package main
+
+            import (
+                lib "example.com/lib/v2"
+                other "example.org/other/lib"
+            )
+
+            func main() {
+                c := lib.New()
+                c.Get()
+                other.New()
+            }
+        """,
+    })
+    assert target(index, "mocks/client.go", "New") == "client.go::New"
+    assert target(index, "mocks/client.go", "Encode") == "codec/codec.go::Encode"
+    assert target(index, "examples/get/main.go", "New", 0) == "client.go::New"
+    assert target(index, "examples/get/main.go", "Get") == "client.go::Client.Get"
+    assert target(index, "examples/get/main.go", "New", 1) is None

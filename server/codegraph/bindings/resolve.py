@@ -204,7 +204,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
     def _lookup(self, facts: FileFacts, caller: Unit | None, name: str, args: int = -1) -> Unit | tuple[str, str] | None:
         """A bare name seen from inside `caller`: nested scopes, type members (JVM), module, imports,
         package. `args`: the arguments a call of it passes (-1 when not counted), to choose among overloads."""
-        if name not in self.defined and name not in self.imports_by_local.get(facts.path, ()):
+        if (name not in self.defined and name not in self.imports_by_local.get(facts.path, ())
+                and not (spec_of(facts).module_system == "directory" and name in self._go_named_imports(facts))):
             return None  # no definition anywhere and no import here: a builtin, a local, a global from outside
         cur = caller
         key = scope_key(facts)
