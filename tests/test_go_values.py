@@ -203,3 +203,65 @@ def test_a_go_import_of_a_workspace_modules_root_package_lands_on_it(tmp_path):
     assert target(index, "examples/get/main.go", "New", 0) == "client.go::New"
     assert target(index, "examples/get/main.go", "Get") == "client.go::Client.Get"
     assert target(index, "examples/get/main.go", "New", 1) is None
+
+
+def test_a_function_literals_parameter_leaves_the_outer_local_of_its_name_typed_outside_it(tmp_path):
+    """`r := NewRouter()` beside `r.Get("/", func(w int, r *Request) { r.Context() })`: outside the
+    literal `r` is the router, inside it the request; where a read a local holds inside the literal
+    starts from the name (`ctx := r.Context`), the outer `r` stays unknown. A Python lambda's
+    parameter likewise."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "a.go": """
+            package m
+
+            type Request struct{}
+
+            func (r *Request) Context() {}
+
+            type Mux struct{}
+
+            func NewRouter() *Mux { return &Mux{} }
+
+            func (m *Mux) Use() {}
+
+            func (m *Mux) Get(p string, h func(w int, r *Request)) {}
+
+            func main() {
+                r := NewRouter()
+                r.Use()
+                r.Get("/", func(w int, r *Request) {
+                    r.Context()
+                })
+            }
+
+            func held() {
+                r := NewRouter()
+                r.Get("/", func(w int, r *Request) {
+                    ctx := r.Context
+                    _ = ctx
+                })
+                r.Use()
+            }
+        """,
+        "b.py": """
+            class Step:
+                def run(self):
+                    pass
+
+                def rank(self):
+                    pass
+
+
+            def go(bars):
+                s = Step()
+                s.run()
+                return sorted(bars, key=lambda s: s.rank())
+        """,
+    })
+    assert target(index, "a.go", "Use", 0) == "a.go::Mux.Use"
+    assert target(index, "a.go", "Get", 0) == "a.go::Mux.Get"
+    assert target(index, "a.go", "Context", 0) == "a.go::Request.Context"
+    assert target(index, "a.go", "Use", 1) is None
+    assert target(index, "b.py", "run") == "b.py::Step.run"
+    assert target(index, "b.py", "rank") is None

@@ -323,7 +323,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     # 1. definitions, outermost first, with their parents from span containment
     units, supertypes = _units(path, source, spec, root, matches.definitions)
     if matches.declarations:
-        units = _with_local_types(units, matches.declarations, spec.implicit_parameter)
+        units = _with_local_types(units, matches.declarations, spec.implicit_parameter, keep_outer=not spec.complete_locals)
     if matches.members:
         units = _with_attrs(units, matches.members)
     # 2. calls, each attributed to its innermost enclosing unit

@@ -75,7 +75,7 @@ def _outside_type_args(t: str) -> str:
     return "".join(out)
 
 
-def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], implicit: str = "") -> list[Unit]:
+def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], implicit: str = "", keep_outer: bool = False) -> list[Unit]:
     """Units whose callables get the (name, type) of the locals they declare with a type, the
     typed parameters of the anonymous functions inside included; a name declared twice with
     different types in one callable, or also bound by an untyped parameter of an anonymous
@@ -88,13 +88,20 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     an element of what it walks (`handlers.forEach { it.run() }`), what it is called on (`c?.let {
     it.close() }`: `@held`), or else untyped where its body names it; each lambda's own, the name
     carrying the lambda's span (SPANNED: `it·120·164`), and so is a parameter a lambda declares
-    (`@scope`: the lambda), the plain name of no known type in the rest of the callable."""
+    (`@scope`: the lambda), the plain name of no known type in the rest of the callable — unless
+    `keep_outer` (a language whose untyped locals go unrecorded): then the plain name keeps what the
+    callable binds it to outside the lambdas (`r := chi.NewRouter()` beside `r.Get("/", func(w
+    http.ResponseWriter, r *http.Request) {…})`: a call's receiver inside a lambda is its parameter,
+    by position), except where a read a local holds or a loop walks inside such a lambda starts
+    from the name (`ctx := r.Context()` in it: such reads carry no position)."""
     callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in callables]
     found: dict[str, dict[str, str]] = {}
     untyped: dict[str, set[str]] = {}  # callable → names it binds without a type (`@local` captures)
     unknown: dict[str, set[str]] = {}  # callable → names an anonymous function's untyped parameter binds
     # a callback's parameter an element capture types (`xs.forEach((x) => …)`) is no untyped one there
+    lambdas: dict[str, list[tuple[str, int, int]]] = {}  # callable → (name, start, end) of its lambdas' parameters
+    reads: dict[str, list[tuple[str, int]]] = {}  # callable → (first name, where) of the reads and walks its locals hold
     elements = {(caps.get("element") or caps["implicit"])[0].start_byte for caps in matches
                 if (caps.get("element") or caps.get("implicit")) and (caps.get("of") or caps.get("held"))}
     for caps in matches:
@@ -126,8 +133,15 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         name = implicit if lam else text(names[0])
         span = lam[0] if lam else caps["scope"][0] if caps.get("scope") else None
         if span is not None:  # a lambda's parameter: its own inside it, of no known type outside
-            unknown.setdefault(owner.id, set()).add(name)
+            if keep_outer and not lam:
+                lambdas.setdefault(owner.id, []).append((name, span.start_byte, span.end_byte))
+            else:
+                unknown.setdefault(owner.id, set()).add(name)
             name = _spanned(name, span)
+        if walked is not None and keep_outer:
+            first = _FIRST_NAME.search(walked)
+            if first:
+                reads.setdefault(owner.id, []).append((first.group(0), at))
         if types is None and walked is None:
             (unknown if caps.get("untyped") or lam else untyped).setdefault(owner.id, set()).add(name)
             continue
@@ -142,6 +156,10 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         seen = found.setdefault(uid, {})
         for name in sorted(names_ - seen.keys()):
             seen[name] = ""
+    for uid, bound in lambdas.items():  # a read inside the lambda that starts from its parameter's name
+        for name, start, end in bound:
+            if any(first == name and start <= at < end for first, at in reads.get(uid, ())):
+                unknown.setdefault(uid, set()).add(name)
     for uid, names_ in unknown.items():  # bound without a type beside a typed one: either
         seen = found.setdefault(uid, {})
         for name in sorted(names_):
@@ -149,6 +167,9 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     if not found:
         return units
     return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]
+
+
+_FIRST_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def _spanned(name: str, lam: Node) -> str:
