@@ -265,3 +265,70 @@ def test_a_function_literals_parameter_leaves_the_outer_local_of_its_name_typed_
     assert target(index, "a.go", "Use", 1) is None
     assert target(index, "b.py", "run") == "b.py::Step.run"
     assert target(index, "b.py", "rank") is None
+
+
+def test_a_go_package_variable_declared_with_a_type_types_the_packages_calls_on_it(tmp_path):
+    """`var v *Viper` (set in `init`) and `var Logger Logging = nopLogger{}`: a function of the package
+    calling `v.Set()` or `Logger.Printf()` reaches the declared type's member (the interface's method);
+    a parameter, a local, a method receiver or a literal's parameter of the name shadows it."""
+    index = index_of(tmp_path, {
+        "go.mod": "module example.com/m\ngo 1.20\n",
+        "v.go": """
+            package m
+
+            type Viper struct{}
+
+            func New() *Viper { return &Viper{} }
+
+            func (v *Viper) Set() {}
+
+            type Other struct{}
+
+            func (o *Other) Set() {}
+
+            type Logging interface {
+                Printf(format string)
+            }
+
+            type nopLogger struct{}
+
+            func (nopLogger) Printf(format string) {}
+
+            var v *Viper
+
+            var Logger Logging = nopLogger{}
+
+            func init() { v = New() }
+        """,
+        "use.go": """
+            package m
+
+            func Set() {
+                v.Set()
+                Logger.Printf("x")
+            }
+
+            func shadowed(v *Other) {
+                v.Set()
+            }
+
+            func local() {
+                v := pick()
+                v.Set()
+            }
+
+            func (v *Other) Again() {
+                v.Set()
+            }
+
+            func lit(run func(func(v *Other))) {
+                run(func(v *Other) { v.Set() })
+            }
+        """,
+    })
+    assert target(index, "use.go", "Set", 0) == "v.go::Viper.Set"
+    assert target(index, "use.go", "Printf") == "v.go::Logging.Printf"
+    assert target(index, "use.go", "Set", 1) == "v.go::Other.Set"  # the parameter's
+    assert target(index, "use.go", "Set", 2) is None  # a local made by an unknown call
+    assert target(index, "use.go", "Set", 3) == "v.go::Other.Set"  # the receiver's
+    assert target(index, "use.go", "Set", 4) == "v.go::Other.Set"  # the literal's parameter

@@ -30,6 +30,7 @@ from .fields import DeclaredFields
 from .imports import ImportBindings
 from .objects import ModuleObjects
 from .overloads import Overloads
+from .package_vars import PackageVariables
 from .resolver_indexes import MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, package_key, scope_key, spec_of
 
 SELF_WORDS = {"self", "this", "Self"}
@@ -108,7 +109,7 @@ def _past_stubs(found: list[Unit]) -> Unit | None:
     return real[0] if len(real) == 1 else None
 
 
-class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carriers, Elements, ResolverIndexes):
+class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, Overloads, Carriers, Elements, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
@@ -692,8 +693,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                 edges.append(new_edge(Edge, (caller_id or path, target.id, kind, line, path)))
             else:
                 unresolved.append(idx)
-        if unresolved and assigned:
-            found = self._module_instance_calls(facts, local_types, assigned, unresolved)
+        if unresolved:  # a module's own instance, a package variable declared with a type
+            found = self._module_instance_calls(facts, local_types, assigned, unresolved) if assigned else {}
+            found = self._package_var_calls(facts, local_types, [i for i in unresolved if i not in found]) | found
             if found:  # one edge per resolved call, in call order (the ranked graph pairs them up)
                 resolved = sorted(set(range(len(facts.calls))) - set(unresolved))
                 by_call = dict(zip(resolved, edges)) | found

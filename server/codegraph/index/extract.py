@@ -568,7 +568,8 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         param_names=param_names,
         param_types=param_types,
         receiver=spec.receiver_name(node) if kind in ("method", "constructor") or (kind == "function" and spec.function_receiver) else "",
-        returns=_type_name(spec.return_type(node)) if kind in ("function", "method") else "",
+        returns=(_type_name(spec.return_type(node)) if kind in ("function", "method")
+                 else _type_name(spec.variable_type(node)) if kind == "variable" and parent is None else ""),
         results=_result_types(spec.return_type(node)) if kind in ("function", "method") else (),
         ext_type=spec.extension_type(node) if kind in ("function", "method") else "",
         assigned_to=spec.assigned_to(node) if kind != "statement" else "",

@@ -285,6 +285,9 @@ class LanguageSpec:
     implicit_parameter: str = ""
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
+    # The declared type of a module-level variable's definition node (Go's `var v *Viper`, `var Logger
+    # Logging = NullLogger{}`), kept in the unit's `returns`: what the package's calls on it reach
+    variable_type: Callable[[Node], "Node | None"] = lambda node: None
 
     # ---- what distill reads of the language ---------------------------------------------------
     # Syntax that bounds the main path: (node type, tier). Handling and cleanup are explicit

@@ -239,6 +239,7 @@ GO = LanguageSpec(
     declarations=GO_DECLARATIONS,
     element_type=go_element,
     first_type=go_first,
+    variable_type=lambda node: node.child_by_field_name("type"),  # `var v *Viper` at the package level
     index_type=go_element,  # `xs[i]`, `m[key]`: a slice's or an array's element, a map's value
     # an embedded field is a member named after its type: `e.Group.Use()`, `s.Mutex.Lock()`
     members="""
