@@ -75,7 +75,8 @@ def _outside_type_args(t: str) -> str:
     return "".join(out)
 
 
-def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], implicit: str = "", keep_outer: bool = False) -> list[Unit]:
+def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], implicit: str = "", keep_outer: bool = False,
+                      entered=None) -> list[Unit]:
     """Units whose callables get the (name, type) of the locals they declare with a type, the
     typed parameters of the anonymous functions inside included; a name declared twice with
     different types in one callable, or also bound by an untyped parameter of an anonymous
@@ -83,7 +84,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     `@local` names a body binds otherwise (Java's every local, typed or not) only when untyped.
     A loop's variable (`@element`) holds an element of the collection it walks (`@of`): recorded as
     ELEMENT_OF + that expression's text, for the resolver to read its declared element type; a local
-    initialised by a field read (`@holder`, `@held`: `conn := s.conn`) as HOLDS + the read. A lambda
+    initialised by a field read (`@holder`, `@held`: `conn := s.conn`) as HOLDS + the read (a context
+    manager's name, `@_enter`, as HOLDS + the call `entered` makes of the managed value). A lambda
     that binds the language's implicit parameter (`@implicit`: Kotlin's `it`) is a binding of that name:
     an element of what it walks (`handlers.forEach { it.run() }`), what it is called on (`c?.let {
     it.close() }`: `@held`), or else untyped where its body names it; each lambda's own, the name
@@ -100,6 +102,7 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     untyped: dict[str, set[str]] = {}  # callable → names it binds without a type (`@local` captures)
     unknown: dict[str, set[str]] = {}  # callable → names an anonymous function's untyped parameter binds
     # a callback's parameter an element capture types (`xs.forEach((x) => …)`) is no untyped one there
+    managed: set[tuple[str, str]] = set()  # (callable, name) whose entry is a context manager's value alone
     lambdas: dict[str, list[tuple[str, int, int]]] = {}  # callable → (name, start, end) of its lambdas' parameters
     reads: dict[str, list[tuple[str, int]]] = {}  # callable → (first name, where) of the reads and walks its locals hold
     elements = {(caps.get("element") or caps["implicit"])[0].start_byte for caps in matches
@@ -117,6 +120,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
             names, walked = caps.get("element") or lam, ELEMENT_OF + paired + " ".join(text(caps["of"][0]).split())
         elif (caps.get("holder") or lam) and caps.get("held"):
             names, walked = caps.get("holder") or lam, HOLDS + " ".join(text(caps["held"][0]).split())
+            if caps.get("_enter") and entered is not None:  # `with E as x`: what E's `__enter__()` returns
+                walked += entered(caps["_enter"][0])
         elif caps.get("local") or caps.get("untyped") or lam:
             names, types = caps.get("local") or caps.get("untyped") or lam, None
             if names[0].start_byte in elements or lam and not re.search(rf"\b{implicit}\b", text(lam[0])):
@@ -151,6 +156,14 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         seen = found.setdefault(owner.id, {})
         if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
             name = f"{text(caps['outer'][0])}.{name}"
+        entering = (owner.id, name) if caps.get("_enter") else None
+        if entering is not None and name in seen and (owner.id, name) not in managed:
+            continue  # `pipe: Pipeline` beside `with … as pipe`: the annotation says
+        if entering is None and (owner.id, name) in managed and types is not None:
+            managed.discard((owner.id, name))
+            seen.pop(name, None)
+        if entering is not None:
+            managed.add(entering)
         seen[name] = declared if seen.get(name, declared) == declared else ""
     for uid, names_ in untyped.items():  # a local with no type of its own is still a local
         seen = found.setdefault(uid, {})

@@ -283,6 +283,12 @@ class LanguageSpec:
     # The name a lambda of one parameter binds without declaring it (Kotlin's `it`): the declarations'
     # `@implicit` captures are such lambdas (index/members.py)
     implicit_parameter: str = ""
+    # What a context manager's `as` name holds, as a call on the managed value (Python's `with E as x`:
+    # `E.__enter__()`, `async with`: `E.__aenter__()`), given the `@_enter` node of a declaration
+    entered: Callable[[Node], str] = lambda node: ""
+    # Whether a method's every return hands back its own object (`return self`, at least one): it
+    # declares its class as its result where it declares none (a context manager's `__enter__`, a builder)
+    returns_self: Callable[[Node], bool] = lambda node: False
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
     # The declared type of a module-level variable's definition node (Go's `var v *Viper`, `var Logger
