@@ -228,7 +228,8 @@ def test_a_re_export_added_to_a_module_later_rebinds_its_importers(tmp_path):
 def test_a_typed_parameter_of_an_anonymous_function_types_the_calls_on_it(tmp_path):
     """`func(cmd *Command, args []string) { cmd.Help() }` inside a Go function, `(it: Item) =>
     it.run()` in TypeScript: the parameter's declared type proves the call, inside that function
-    (each anonymous function's parameters its own); outside it the name is left unknown."""
+    (each anonymous function's parameters its own); outside it the name is what the function binds
+    it to there (`var r *Mux` beside `go func(r *Command) {…}`)."""
     index = index_of(tmp_path, {
         "cmd.go": (
             "package cli\n\ntype Command struct{ name string }\n\n"
@@ -257,8 +258,8 @@ def test_a_typed_parameter_of_an_anonymous_function_types_the_calls_on_it(tmp_pa
     # `y` is an Item in one arrow and an element of `others` in the other: each arrow's own
     assert target(index, "a.ts", "run", 2) == "a.ts::Item.run"
     assert target(index, "a.ts", "run", 3) == "a.ts::Other.run"
-    # `r` is a *Command in the literal, its own there; outside it, of no known type
-    assert target(index, "cmd.go", "Use") is None
+    # `r` is a *Command in the literal, its own there; outside it, the *Mux declared
+    assert target(index, "cmd.go", "Use") == "cmd.go::Mux.Use"
     assert target(index, "cmd.go", "Help", 1) == "cmd.go::Command.Help"
 
 

@@ -9,7 +9,7 @@ this.router`). The extractor records the walked expression or the read beside th
 
 from __future__ import annotations
 
-from ..model.facts import ELEMENT_OF, HOLDS, PAIR_SECOND, SPANNED, FileFacts, Unit
+from ..model.facts import ELEMENT_OF, FIRST_OF, HOLDS, PAIR_SECOND, SPANNED, FileFacts, Unit
 from .call_text import call_open
 from .carriers import is_carried
 from .resolver_indexes import spec_of
@@ -79,7 +79,18 @@ class Elements:
                     local: str = "") -> Unit | tuple[str, str] | None:
         """The value a loop variable (`local`) holds when its loop walks the expression `walked` (a
         walk of the variable itself, `xs.iter().map(|xs| …)`, is its own question: unknown)."""
+        found = self._element_text(facts, caller, walked, depth, local)
+        return self._value_type(*found) if found is not None else None
+
+    def _element_text(self, facts: FileFacts, caller: Unit | None, walked: str, depth: int = 0,
+                      local: str = "") -> tuple[FileFacts, str, Unit | None] | None:
+        """(the file, the declared type text, the unit it is written in) of what a loop variable
+        (`local`) holds when its loop walks `walked`: a collection itself when the walk is of nested
+        collections (`for _, parts := range m` over `map[string][]*Part`, then `range parts`)."""
         views = spec_of(facts).value_views
+        first = walked.startswith(FIRST_OF)  # `for k := range m`: a map's key, a channel's element
+        if first:
+            walked, views = walked[len(FIRST_OF) :], ()
         if walked.startswith(PAIR_SECOND):  # `for name, route in routes.items()`: `route` as `routes[name]`
             walked, views = walked[len(PAIR_SECOND) :], spec_of(facts).pair_views
             counted = _counted(walked, spec_of(facts).counted_walks)
@@ -98,8 +109,9 @@ class Elements:
         if found is None:
             return None
         where, written, scope = found
-        element = spec_of(where).index_type(written) if view else spec_of(where).element_type(written)
-        return self._value_type(where, element, scope) if element else None
+        spec = spec_of(where)
+        element = spec.first_type(written) if first else spec.index_type(written) if view else spec.element_type(written)
+        return (where, element, scope) if element else None
 
     def _collection_text(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int) -> tuple[FileFacts, str, Unit | None] | None:
         """(the file it is written in, the declared type text, the unit it is written in) of a walked
@@ -133,8 +145,10 @@ class Elements:
                 if _head(read) == parts[0] or depth >= MAX_NESTING:
                     return None
                 return self._collection_text(facts, caller, ".".join((read, *parts[1:])), depth + 1)
-            if len(parts) == 1:
-                return (facts, declared, caller) if declared and not declared.startswith(ELEMENT_OF) else None
+            if len(parts) == 1:  # a loop variable walked in turn: an element of an element
+                if declared.startswith(ELEMENT_OF):
+                    return self._element_text(facts, caller, declared[len(ELEMENT_OF):], depth + 1, parts[0]) if depth < MAX_NESTING else None
+                return (facts, declared, caller) if declared else None
             if declared.startswith(ELEMENT_OF):
                 head = self._element_of(facts, caller, declared[len(ELEMENT_OF):], depth + 1, parts[0]) if depth < MAX_NESTING else None
             else:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from ..model.bindings import Edge
 from ..model.facts import FileFacts, Unit
+from .go_modules import module_dir
 from .resolver_indexes import COMMONJS_EXPORTS, PASSING_ON, module_binds, scope_key, spec_of
 
 MAX_PASSED_ON = 8  # modules a re-exported name is followed through
@@ -76,6 +77,9 @@ class ImportBindings:
         return None
 
     def _go_package_dir(self, import_path: str) -> str | None:
+        moduled = module_dir(self.go_modules, import_path) if self.go_modules else None
+        if moduled is not None and self.go_dirs.get(moduled):  # a workspace module's package (go.mod)
+            return moduled
         parts = import_path.split("/")
         hits = []
         for i in range(len(parts)):
@@ -180,18 +184,39 @@ class ImportBindings:
                 found[bound[1].id if isinstance(bound[1], Unit) else bound[1]] = bound
         return next(iter(found.values())) if len(found) == 1 else None
 
+    def _go_named_imports(self, facts: FileFacts) -> dict[str, list]:
+        """A Go file's unaliased imports of workspace packages by the name their package clause
+        declares where the path's last element is another (`example.com/lib/v2`, `…/amqp091-go` →
+        `lib`, `amqp`): what the file calls them by."""
+        hit = self._memo_go_names.get(facts.path)
+        if hit is None:
+            hit = self._memo_go_names[facts.path] = defaultdict(list)
+            for imp in facts.imports:
+                if imp.alias or imp.name:
+                    continue
+                target = self._go_package_dir(imp.module)
+                names = {n for n in (getattr(self.files.get(p), "package", "") for p in self.go_dirs.get(target, ()) if target is not None)
+                         if n and not n.endswith("_test")}
+                if len(names) == 1 and (name := names.pop()) != module_binds(spec_of(facts), imp.module):
+                    hit[name].append(imp)
+        return hit
+
     def _find_import_binding(self, facts: FileFacts, local: str, depth: int = 0) -> tuple[str, str | Unit] | None:
         spec = spec_of(facts)
-        for imp in self.imports_by_local.get(facts.path, {}).get(local, ()):
+        imports = self.imports_by_local.get(facts.path, {}).get(local, ())
+        named = not imports and spec.module_system == "directory"
+        if named:  # `amqp.Dial()` with `import "…/amqp091-go"`: the name its package clause declares
+            imports = self._go_named_imports(facts).get(local, ())
+        for imp in imports:
             if imp.name in ("", "*"):
                 if imp.name == "*":
                     continue
                 bound = imp.alias or module_binds(spec, imp.module)
-                if bound != local:
+                if bound != local and not named:
                     continue
                 if spec.module_system == "directory":
-                    target = self._go_package_dir(imp.module)
-                    return ("package", target) if target else None
+                    target = self._go_package_dir(imp.module)  # "": the root directory's package
+                    return ("package", target) if target is not None else None
                 module = imp.module if (imp.alias or spec.import_binds != "first") else imp.module.split(".")[0]
                 path = self._module_file(facts, module, imp.level)
                 return ("module", path) if path else None
@@ -259,7 +284,7 @@ class ImportBindings:
         """The files one import statement names, by the importer's module system."""
         if system == "directory":
             target_dir = self._go_package_dir(imp.module)
-            return sorted(self.go_dirs.get(target_dir, ())) if target_dir else []
+            return sorted(self.go_dirs.get(target_dir, ())) if target_dir is not None else []
         if system == "package":
             hit = self._unique(self.packages.get(("declared", imp.module), {}).get(imp.name)) if imp.name not in ("", "*") else None
             return [hit.path] if hit else []

@@ -31,6 +31,7 @@ from .fields import DeclaredFields
 from .imports import ImportBindings
 from .objects import ModuleObjects
 from .overloads import Overloads
+from .package_vars import PackageVariables
 from .resolver_indexes import MAX_SUPER_DEPTH, ResolverIndexes, elsewhere_owner, member_owner, package_key, scope_key, spec_of
 
 SELF_WORDS = {"self", "this", "Self"}
@@ -39,6 +40,15 @@ SELF_WORDS = {"self", "this", "Self"}
 MAX_CHAIN = 6  # links of a call chain evaluated for a receiver's type
 # `require('./m').f()`: a member of the module the literal names, as through `const m = require('./m')`
 _REQUIRE = re.compile(r"""require\(\s*(['"])([^'"]+)\1\s*\)""")
+# `super(Child, self)`, `super(pkg.Child, cls)`: the explicit spelling of `super()` in a method of Child
+_NAMED_SUPER = re.compile(r"super\(\s*(?:\w+\.)*(\w+)\s*,\s*\w+\s*\)")
+
+
+def _named_super(receiver: str, owner: str) -> bool:
+    """Whether `receiver` is `super(owner, self)`: what `super()` is in a method of `owner` (another
+    class named there starts the search past it: unknown)."""
+    m = _NAMED_SUPER.fullmatch(receiver)
+    return m is not None and m.group(1) == owner
 
 
 def encode_bindings(bindings: dict[str, FileBindings]) -> str:
@@ -100,7 +110,7 @@ def _past_stubs(found: list[Unit]) -> Unit | None:
     return real[0] if len(real) == 1 else None
 
 
-class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Extensions, Carriers, Elements, ResolverIndexes):
+class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, Overloads, Extensions, Carriers, Elements, ResolverIndexes):
     """Resolution over the cross-file indexes; `resolve_file` is a pure read of them."""
 
     # ---- lookups ---------------------------------------------------------------------
@@ -199,7 +209,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Extensi
     def _lookup(self, facts: FileFacts, caller: Unit | None, name: str, args: int = -1) -> Unit | tuple[str, str] | None:
         """A bare name seen from inside `caller`: nested scopes, type members (JVM), module, imports,
         package. `args`: the arguments a call of it passes (-1 when not counted), to choose among overloads."""
-        if name not in self.defined and name not in self.imports_by_local.get(facts.path, ()):
+        if (name not in self.defined and name not in self.imports_by_local.get(facts.path, ())
+                and not (spec_of(facts).module_system == "directory" and name in self._go_named_imports(facts))):
             return None  # no definition anywhere and no import here: a builtin, a local, a global from outside
         cur = caller
         key = scope_key(facts)
@@ -411,7 +422,7 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Extensi
         if owner is None and receiver == "this" and caller is not None and caller.kind == "function" and not caller.receiver:
             # a constructor function (`function T() { this.init(); }`): its prototype's methods
             return ("prototype", caller.id) if spec_of(facts).module_system == "path" and self._module_level(caller) else None
-        if receiver in ("super()", "super") and owner is not None:
+        if owner is not None and (receiver in ("super()", "super") or receiver.startswith("super(") and _named_super(receiver, owner.name)):
             supers = self.supertypes_of(owner)
             return ("super", owner.id) if supers else None
         if len(receiver) >= MAX_RECEIVER:  # cut where it was recorded: what it ends in is not what it is
@@ -667,8 +678,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Extensi
                 edges.append(new_edge(Edge, (caller_id or path, target.id, kind, line, path)))
             else:
                 unresolved.append(idx)
-        if unresolved and assigned:
-            found = self._module_instance_calls(facts, local_types, assigned, unresolved)
+        if unresolved:  # a module's own instance, a package variable declared with a type
+            found = self._module_instance_calls(facts, local_types, assigned, unresolved) if assigned else {}
+            found = self._package_var_calls(facts, local_types, [i for i in unresolved if i not in found]) | found
             if found:  # one edge per resolved call, in call order (the ranked graph pairs them up)
                 resolved = sorted(set(range(len(facts.calls))) - set(unresolved))
                 by_call = dict(zip(resolved, edges)) | found

@@ -99,6 +99,7 @@ class ResolverIndexes:
         self.extension_names: dict[str, int] = defaultdict(int)  # name → how many extension functions carry it
         self.imports_by_local: dict[str, dict[str, list]] = {}  # path → local name → imports binding it
         self.js_workspace = JsWorkspace()  # bare JavaScript module names → the workspace's packages
+        self.go_modules: dict[str, str] = {}  # Go module path → the directory of its go.mod (go_modules.py)
         # Memos of pure lookups over the indexes; every update() clears them.
         self._memo_supers: dict[str, list[Unit]] = {}
         self._memo_members: dict[tuple, Unit | None] = {}  # (type id, name) or (type id, name, arguments)
@@ -111,6 +112,11 @@ class ResolverIndexes:
         # (file, calling unit, `Call.arg_words`), None between calls (`Overloads._typed_pick`)
         self._arg_call: tuple | None = None
         self._arg_types: tuple | None = None  # (that call, its arguments' types): read once per call
+        self._memo_go_names: dict[str, dict[str, list]] = {}  # path → package name → unaliased Go imports of it
+
+    def workspace_fingerprint(self) -> str:
+        """What the workspace's package.json/tsconfig and go.mod files map module names to."""
+        return self.js_workspace.fingerprint() + (repr(sorted(self.go_modules.items())) if self.go_modules else "")
 
     def _clear_memos(self) -> None:
         self._memo_supers.clear()
@@ -119,6 +125,7 @@ class ResolverIndexes:
         self._memo_extended.clear()
         self._memo_imports.clear()
         self._memo_exports.clear()
+        self._memo_go_names.clear()
 
     # ---- index maintenance ---------------------------------------------------------
     def _names_defined(self, facts: FileFacts) -> set[str]:

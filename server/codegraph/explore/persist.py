@@ -59,7 +59,7 @@ def snapshot_key(index: RootIndex) -> str:
     hit = index.memo.get("snapshot-key")
     if hit is not None and hit[0] == index.version:
         return hit[1]
-    key = hashlib.sha256(f"{_code_digest()}\0{snapshot_fingerprint(index.files, index.resolver.js_workspace.fingerprint())}".encode()).hexdigest()
+    key = hashlib.sha256(f"{_code_digest()}\0{snapshot_fingerprint(index.files, index.resolver.workspace_fingerprint())}".encode()).hexdigest()
     index.memo["snapshot-key"] = (index.version, key)
     return key
 

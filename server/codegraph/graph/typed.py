@@ -11,11 +11,22 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
-from ..model.facts import ELEMENT_OF
+from ..model.facts import ELEMENT_OF, SPANNED
 from .rules import _calls, _is_test, _segments, _type_args
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..index.index import RootIndex  # noqa: F401
+
+
+def _lambda_bound(facts: FileFacts, caller: Unit | None, name: str) -> bool:
+    """Whether a lambda inside `caller` has a parameter `name` (recorded under the lambda's span,
+    `r·120·164`) in a language whose untyped locals go unrecorded: the ranked graph, which reads no
+    positions, leaves such a name to the resolver (a call on it inside the lambda is the parameter's,
+    outside it the local's)."""
+    spec = BY_NAME.get(facts.language)
+    prefix = name + SPANNED
+    return (caller is not None and spec is not None and not spec.complete_locals
+            and any(n.startswith(prefix) for n, _ in caller.local_types))
 
 
 # the modifier of a multiplatform declaration, before its name (`internal expect class Sink`)
@@ -286,8 +297,9 @@ class TypedReceivers:
         if caller is None:
             return None, ""
         spec = BY_NAME.get(facts.language)
-        if spec is not None and not spec.complete_locals and any(
-                n == local and (not declared or declared.startswith(ELEMENT_OF)) for n, declared in caller.local_types):
+        if spec is not None and not spec.complete_locals and (any(
+                n == local and (not declared or declared.startswith(ELEMENT_OF)) for n, declared in caller.local_types)
+                or _lambda_bound(facts, caller, local)):  # a lambda's parameter of the name: which one a call sees is the resolver's question
             return None, ""
         ctx = self._ctx(facts.path)
         idxs = ctx.assigned.get((caller.id, local))
@@ -339,6 +351,8 @@ class TypedReceivers:
             t, rule = self._made_by(hit)
         elif head in self_words:
             t, rule = owner, "self"
+        elif _lambda_bound(facts, caller, head):  # a lambda's parameter of the name: which binding is the resolver's question
+            return None, ""
         else:
             declared = resolver._declared_type(caller, head)
             if declared:
@@ -539,6 +553,8 @@ class TypedReceivers:
         if re.fullmatch(r"\w+", arg):
             if arg in ("self", "this"):
                 return self._enclosing(caller)[1]
+            if _lambda_bound(facts, caller, arg):
+                return None
             declared = self.index.resolver._declared_type(caller, arg)
             if declared:
                 return self._type_from_text(facts, declared)

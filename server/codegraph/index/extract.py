@@ -323,7 +323,8 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     # 1. definitions, outermost first, with their parents from span containment
     units, supertypes = _units(path, source, spec, root, matches.definitions)
     if matches.declarations:
-        units = _with_local_types(units, matches.declarations, spec.implicit_parameter)
+        units = _with_local_types(units, matches.declarations, spec.implicit_parameter, keep_outer=not spec.complete_locals,
+                                  entered=spec.entered)
     if matches.members:
         units = _with_attrs(units, matches.members)
     # 2. calls, each attributed to its innermost enclosing unit
@@ -568,7 +569,9 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
         param_names=param_names,
         param_types=param_types,
         receiver=spec.receiver_name(node) if kind in ("method", "constructor") or (kind == "function" and spec.function_receiver) else "",
-        returns=_type_name(spec.return_type(node)) if kind in ("function", "method") else "",
+        returns=(_type_name(spec.return_type(node)) or (parent.name if kind == "method" and parent is not None and parent.is_type
+                                                         and spec.returns_self(node) else "") if kind in ("function", "method")
+                 else _type_name(spec.variable_type(node)) if kind == "variable" and parent is None else ""),
         results=_result_types(spec.return_type(node)) if kind in ("function", "method") else (),
         ext_type=spec.extension_type(node) if kind in ("function", "method") else "",
         assigned_to=spec.assigned_to(node) if kind != "statement" else "",

@@ -24,6 +24,7 @@ from typing import Callable, Protocol, TypedDict
 from tree_sitter import Point, Tree
 
 from ..bindings.graph import CodeGraph
+from ..bindings.go_modules import read_go_modules
 from ..bindings.js_workspace import read_workspace
 from ..bindings.resolve import Resolver, decode_bindings, encode_bindings, resolver_fingerprint
 from ..bindings.resolver_indexes import spec_of
@@ -319,6 +320,7 @@ class RootIndex:
         self.files = results
         self.sources = dict(sorted(sources.items()))
         resolver.js_workspace = read_workspace(self._root_str, [p for p, f in results.items() if spec_of(f).module_system == "path"])
+        resolver.go_modules = read_go_modules(self._root_str, [p for p, f in results.items() if spec_of(f).module_system == "directory"])
         self.resolver = resolver
         self._bind_all(parser.workers)
         self.graph = CodeGraph.build(results, self.bindings)
@@ -391,7 +393,7 @@ class RootIndex:
 
     def _bind_all(self, workers: int | None) -> None:
         """Every file's bindings: stored ones for this very snapshot, else resolved (and stored)."""
-        fingerprint = snapshot_fingerprint(self.files, self.resolver.js_workspace.fingerprint())
+        fingerprint = snapshot_fingerprint(self.files, self.resolver.workspace_fingerprint())
         stored = self.store.load_bindings(fingerprint) if self.store is not None else None
         try:
             self.bindings = decode_bindings(stored) if stored else {}

@@ -11,7 +11,7 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, Call, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, FIRST_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
@@ -34,6 +34,8 @@ def _type_name(node: Node | None) -> str:
         if node is None:
             return ""
     t = text(node).strip()
+    if node.type == "channel_type":  # Go's `chan *Job`, `<-chan Job`: what a receive gets is its element
+        return " ".join(t.split())[:120]
     changed = True
     while changed:
         changed = False
@@ -73,7 +75,8 @@ def _outside_type_args(t: str) -> str:
     return "".join(out)
 
 
-def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], implicit: str = "") -> list[Unit]:
+def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], implicit: str = "", keep_outer: bool = False,
+                      entered=None) -> list[Unit]:
     """Units whose callables get the (name, type) of the locals they declare with a type, the
     typed parameters of the anonymous functions inside included; a name declared twice with
     different types in one callable, or also bound by an untyped parameter of an anonymous
@@ -81,18 +84,27 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     `@local` names a body binds otherwise (Java's every local, typed or not) only when untyped.
     A loop's variable (`@element`) holds an element of the collection it walks (`@of`): recorded as
     ELEMENT_OF + that expression's text, for the resolver to read its declared element type; a local
-    initialised by a field read (`@holder`, `@held`: `conn := s.conn`) as HOLDS + the read. A lambda
+    initialised by a field read (`@holder`, `@held`: `conn := s.conn`) as HOLDS + the read (a context
+    manager's name, `@_enter`, as HOLDS + the call `entered` makes of the managed value). A lambda
     that binds the language's implicit parameter (`@implicit`: Kotlin's `it`) is a binding of that name:
     an element of what it walks (`handlers.forEach { it.run() }`), what it is called on (`c?.let {
     it.close() }`: `@held`), or else untyped where its body names it; each lambda's own, the name
     carrying the lambda's span (SPANNED: `it·120·164`), and so is a parameter a lambda declares
-    (`@scope`: the lambda), the plain name of no known type in the rest of the callable."""
+    (`@scope`: the lambda), the plain name of no known type in the rest of the callable — unless
+    `keep_outer` (a language whose untyped locals go unrecorded): then the plain name keeps what the
+    callable binds it to outside the lambdas (`r := chi.NewRouter()` beside `r.Get("/", func(w
+    http.ResponseWriter, r *http.Request) {…})`: a call's receiver inside a lambda is its parameter,
+    by position), except where a read a local holds or a loop walks inside such a lambda starts
+    from the name (`ctx := r.Context()` in it: such reads carry no position)."""
     callables = sorted((u for u in units if u.kind in ("function", "method", "constructor")), key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in callables]
     found: dict[str, dict[str, str]] = {}
     untyped: dict[str, set[str]] = {}  # callable → names it binds without a type (`@local` captures)
     unknown: dict[str, set[str]] = {}  # callable → names an anonymous function's untyped parameter binds
     # a callback's parameter an element capture types (`xs.forEach((x) => …)`) is no untyped one there
+    managed: set[tuple[str, str]] = set()  # (callable, name) whose entry is a context manager's value alone
+    lambdas: dict[str, list[tuple[str, int, int]]] = {}  # callable → (name, start, end) of its lambdas' parameters
+    reads: dict[str, list[tuple[str, int]]] = {}  # callable → (first name, where) of the reads and walks its locals hold
     elements = {(caps.get("element") or caps["implicit"])[0].start_byte for caps in matches
                 if (caps.get("element") or caps.get("implicit")) and (caps.get("of") or caps.get("held"))}
     for caps in matches:
@@ -103,10 +115,13 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
             continue
         if caps.get("element") and caps.get("of") or lam and caps.get("of"):
             # the second of a pair (`for k, v in d.items()`, `@_pair` the first) is marked so
-            paired = PAIR_SECOND if caps.get("_pair") else ""
+            # the one name of a loop that gives it each item's first part (Go's `for k := range m`)
+            paired = PAIR_SECOND if caps.get("_pair") else FIRST_OF if caps.get("_first") else ""
             names, walked = caps.get("element") or lam, ELEMENT_OF + paired + " ".join(text(caps["of"][0]).split())
         elif (caps.get("holder") or lam) and caps.get("held"):
             names, walked = caps.get("holder") or lam, HOLDS + " ".join(text(caps["held"][0]).split())
+            if caps.get("_enter") and entered is not None:  # `with E as x`: what E's `__enter__()` returns
+                walked += entered(caps["_enter"][0])
         elif caps.get("local") or caps.get("untyped") or lam:
             names, types = caps.get("local") or caps.get("untyped") or lam, None
             if names[0].start_byte in elements or lam and not re.search(rf"\b{implicit}\b", text(lam[0])):
@@ -123,8 +138,15 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         name = implicit if lam else text(names[0])
         span = lam[0] if lam else caps["scope"][0] if caps.get("scope") else None
         if span is not None:  # a lambda's parameter: its own inside it, of no known type outside
-            unknown.setdefault(owner.id, set()).add(name)
+            if keep_outer and not lam:
+                lambdas.setdefault(owner.id, []).append((name, span.start_byte, span.end_byte))
+            else:
+                unknown.setdefault(owner.id, set()).add(name)
             name = _spanned(name, span)
+        if walked is not None and keep_outer:
+            first = _FIRST_NAME.search(walked)
+            if first:
+                reads.setdefault(owner.id, []).append((first.group(0), at))
         if types is None and walked is None:
             (unknown if caps.get("untyped") or lam else untyped).setdefault(owner.id, set()).add(name)
             continue
@@ -134,11 +156,23 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         seen = found.setdefault(owner.id, {})
         if caps.get("outer"):  # an entry of an object literal the member holds: `queues.request`
             name = f"{text(caps['outer'][0])}.{name}"
+        entering = (owner.id, name) if caps.get("_enter") else None
+        if entering is not None and name in seen and (owner.id, name) not in managed:
+            continue  # `pipe: Pipeline` beside `with … as pipe`: the annotation says
+        if entering is None and (owner.id, name) in managed and types is not None:
+            managed.discard((owner.id, name))
+            seen.pop(name, None)
+        if entering is not None:
+            managed.add(entering)
         seen[name] = declared if seen.get(name, declared) == declared else ""
     for uid, names_ in untyped.items():  # a local with no type of its own is still a local
         seen = found.setdefault(uid, {})
         for name in sorted(names_ - seen.keys()):
             seen[name] = ""
+    for uid, bound in lambdas.items():  # a read inside the lambda that starts from its parameter's name
+        for name, start, end in bound:
+            if any(first == name and start <= at < end for first, at in reads.get(uid, ())):
+                unknown.setdefault(uid, set()).add(name)
     for uid, names_ in unknown.items():  # bound without a type beside a typed one: either
         seen = found.setdefault(uid, {})
         for name in sorted(names_):
@@ -146,6 +180,9 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     if not found:
         return units
     return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]
+
+
+_FIRST_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def _spanned(name: str, lam: Node) -> str:

@@ -261,6 +261,34 @@ def python_index(collection: str) -> str:
 _UNINDEXED = frozenset({"Iterable", "Iterator", "Collection", "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"})
 
 
+def python_entered(item: Node) -> str:
+    """`with E as x`: x holds what `E.__enter__()` returns; `async with`, `E.__aenter__()`'s."""
+    statement = item.parent.parent if item.parent is not None else None
+    return ".__aenter__()" if statement is not None and (statement.text or b"").startswith(b"async") else ".__enter__()"
+
+
+_SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
+
+
+def python_returns_self(node: Node) -> bool:
+    """A method whose every `return` hands back its first parameter (`return self`), with one at least."""
+    params = node.child_by_field_name("parameters")
+    first = next((c for c in params.named_children), None) if params is not None else None
+    body = node.child_by_field_name("body")
+    if first is None or first.type != "identifier" or body is None:
+        return False
+    wanted, found, stack = b"return " + (first.text or b""), False, list(body.named_children)
+    while stack:
+        cur = stack.pop()
+        if cur.type == "return_statement":
+            if b" ".join((cur.text or b"").split()) != wanted:
+                return False
+            found = True
+        elif cur.type not in _SCOPES:
+            stack.extend(cur.named_children)
+    return found
+
+
 SPEC = LanguageSpec(
     element_type=python_element,
     index_type=python_index,
@@ -294,7 +322,10 @@ SPEC = LanguageSpec(
 (for_statement left: (identifier) @element right: (_) @of)
 (for_statement left: (pattern_list . (identifier) @_pair . (identifier) @element .) right: (_) @of)
 (lambda parameters: (lambda_parameters (identifier) @untyped)) @scope
+(with_item value: (as_pattern . (_) @held alias: (as_pattern_target (identifier) @holder))) @_enter
 """,
+    entered=python_entered,
+    returns_self=python_returns_self,
     name="python",
     grammar="python",
     extensions=(".py", ".pyi"),

@@ -259,6 +259,10 @@ class LanguageSpec:
     # (a collection's declared type as written) -> the type of the elements a loop over it walks
     # (`[]*Handler` → `*Handler`, `Vec<Step>`, `list[Step]`, `Step[]` → `Step`), "" when unknown
     element_type: Callable[[str], str] = lambda collection: ""
+    # (a collection's declared type as written) -> what the one name a loop binds holds where the
+    # language gives each item's first part to it (Go's `for k := range m`: a map's key, a channel's
+    # element; a slice's index: ""); declarations mark such a loop `@_first`
+    first_type: Callable[[str], str] = lambda collection: ""
     # Calls that hand a collection's elements over unchanged (Rust's `x.iter()`): a loop over one walks x
     element_adapters: tuple[str, ...] = ()
     # (a collection's declared type as written) -> the type of what an index into it reads (`xs[i]`,
@@ -281,8 +285,17 @@ class LanguageSpec:
     # The name a lambda of one parameter binds without declaring it (Kotlin's `it`): the declarations'
     # `@implicit` captures are such lambdas (index/members.py)
     implicit_parameter: str = ""
+    # What a context manager's `as` name holds, as a call on the managed value (Python's `with E as x`:
+    # `E.__enter__()`, `async with`: `E.__aenter__()`), given the `@_enter` node of a declaration
+    entered: Callable[[Node], str] = lambda node: ""
+    # Whether a method's every return hands back its own object (`return self`, at least one): it
+    # declares its class as its result where it declares none (a context manager's `__enter__`, a builder)
+    returns_self: Callable[[Node], bool] = lambda node: False
     # (callable node) -> the node of its declared return type, None when it declares none
     return_type: Callable[[Node], "Node | None"] = lambda node: node.child_by_field_name("return_type") or node.child_by_field_name("result")
+    # The declared type of a module-level variable's definition node (Go's `var v *Viper`, `var Logger
+    # Logging = NullLogger{}`), kept in the unit's `returns`: what the package's calls on it reach
+    variable_type: Callable[[Node], "Node | None"] = lambda node: None
 
     # ---- what distill reads of the language ---------------------------------------------------
     # Syntax that bounds the main path: (node type, tier). Handling and cleanup are explicit

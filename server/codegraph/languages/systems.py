@@ -49,10 +49,17 @@ GO_CALLS = """
 # Locals declared with a type: `var x Foo`, and named results (`func (c *Command) ExecuteC() (cmd
 # *Command, err error)`), which the body uses as locals. Only a declaration's own results: a
 # function literal's are the literal's, not its enclosing callable's.
+_CHANNEL = re.compile(r"^(?:<-\s*)?chan\b\s*(?:<-)?\s*")
+
+
 def go_element(collection: str) -> str:
     """What `for _, v := range x` walks in x's declared type: a slice's or an array's element, a map's
-    value (`[]*Handler`, `[4]Handler`, `map[string]*Handler` → `Handler`)."""
+    value (`[]*Handler`, `[4]Handler`, `map[string]*Handler` → `Handler`); what a receive from a
+    channel gets (`job := <-s.jobs` with `jobs chan *Job`, `<-chan Job`, `chan<- Job` → `Job`)."""
     t = collection.strip().lstrip("*")
+    channel = _CHANNEL.match(t)
+    if channel:
+        return t[channel.end() :].strip().lstrip("*")
     if t.startswith("map["):
         depth = 0
         for i, ch in enumerate(t):
@@ -66,18 +73,38 @@ def go_element(collection: str) -> str:
     return ""
 
 
+def go_first(collection: str) -> str:
+    """What the one name of `for k := range x` holds in x's declared type: a map's key, a channel's
+    element (`map[*Conn]bool` → `Conn`, `chan *Job` → `Job`); a slice's or an array's index: ""."""
+    t = collection.strip().lstrip("*")
+    if _CHANNEL.match(t):
+        return go_element(t)
+    if t.startswith("map["):
+        depth = 0
+        for i, ch in enumerate(t):
+            depth += (ch == "[") - (ch == "]")
+            if ch == "]" and depth == 0:
+                return t[4:i].strip().lstrip("*")
+    return ""
+
+
 GO_DECLARATIONS = """
-(short_var_declaration left: (expression_list . (identifier) @holder .) right: (expression_list . [(selector_expression) (unary_expression operand: [(selector_expression) (index_expression)]) (index_expression) (slice_expression)] @held .))
+(short_var_declaration left: (expression_list . (identifier) @holder .) right: (expression_list . [(selector_expression) (unary_expression operand: [(selector_expression) (index_expression)]) (index_expression) (slice_expression)] @held .) (#not-match? @held "^<-"))
 (short_var_declaration left: (expression_list . (identifier) @holder (identifier) .) right: (expression_list . (index_expression) @held .))
 (short_var_declaration left: (expression_list . (identifier) @holder) right: (expression_list . (call_expression) @held .) (#not-match? @held "^(new|make)[(]"))
 (for_statement (range_clause left: (expression_list (_) (identifier) @element) right: (_) @of))
+(for_statement (range_clause left: (expression_list . (identifier) @element .) right: (_) @of) @_first)
+(short_var_declaration left: (expression_list . (identifier) @element) right: (expression_list . (unary_expression operator: "<-" operand: (_) @of) .))
+(receive_statement left: (expression_list . (identifier) @element) right: (unary_expression operator: "<-" operand: (_) @of))
+(var_spec name: (identifier) @element !type value: (expression_list . (unary_expression operator: "<-" operand: (_) @of) .))
 (var_spec name: (identifier) @name type: (_) @type)
 (short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . (composite_literal type: [(slice_type) (map_type) (array_type)] @type) .))
-(short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type)] @type)) .) (#eq? @_make "make"))
-(var_spec name: (identifier) @name !type value: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type)] @type)) .) (#eq? @_make "make"))
+(short_var_declaration left: (expression_list . (identifier) @name .) right: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type) (channel_type)] @type)) .) (#eq? @_make "make"))
+(var_spec name: (identifier) @name !type value: (expression_list . (call_expression function: (identifier) @_make arguments: (argument_list . [(slice_type) (map_type) (channel_type)] @type)) .) (#eq? @_make "make"))
 (function_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (method_declaration result: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type)))
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type))) @scope
+(type_switch_statement alias: (expression_list . (identifier) @name .) (type_case . type: (_) @type . (statement_list)) @scope)
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (type_assertion_expression type: (_) @type)))
 (var_spec name: (identifier) @name value: (expression_list . (type_assertion_expression type: (_) @type)))
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (call_expression function: (identifier) @_new arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) (#eq? @_new "new")))
@@ -86,11 +113,16 @@ GO_DECLARATIONS = """
 # A local a call initialises holds the call's result (`cmds := c.Commands()`, `root, err := c.Root()`: the
 # first), which the resolver reads through the callee's declared result.
 # A slice or a map a literal or the builtin `make` makes has the type they name: `hs := []*Handler{}`,
-# `routes := make(map[string]*Route)`.
+# `routes := make(map[string]*Route)`, `jobs := make(chan *Job, 8)`.
 # A local initialised by a field read or by an element read holds it: `conn := s.conn`, `h :=
 # s.handlers[i]`, `root := t[i].root`, `v, ok := m[key]` (the first name; `ok` is a bool), `xs := s.handlers[1:]`.
+# A receive holds an element of the channel (`job := <-s.jobs`, `case job, ok := <-s.jobs:`, `var job =
+# <-ch`: the first name; `ok` is a bool); the one name of a range holds a map's key or a channel's
+# element (`for c := range s.conns`, `for job := range s.jobs`: FIRST_OF; a slice's index is none).
 # A type assertion types what it declares: `c := pool.Get().(*Context)`, `w, ok := v.(Writer)` (the
-# first name; `ok` is a bool); so does the builtin `new`: `b := new(Buffer)`.
+# first name; `ok` is a bool); so does the builtin `new`: `b := new(Buffer)`. A type switch's variable
+# has a case's one type inside that case (`switch v := x.(type) { case *Conn: v.Close() }`: the case's
+# span, as a function literal's parameter has; `case A, B:` and `default:` leave it unknown).
 
 
 def go_import(node: Node) -> list[Import]:
@@ -206,6 +238,8 @@ GO = LanguageSpec(
     assignments="(short_var_declaration left: (_) @target right: (_) @value) (var_spec name: (identifier) @target value: (_) @value)",
     declarations=GO_DECLARATIONS,
     element_type=go_element,
+    first_type=go_first,
+    variable_type=lambda node: node.child_by_field_name("type"),  # `var v *Viper` at the package level
     index_type=go_element,  # `xs[i]`, `m[key]`: a slice's or an array's element, a map's value
     # an embedded field is a member named after its type: `e.Group.Use()`, `s.Mutex.Lock()`
     members="""

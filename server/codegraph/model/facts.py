@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "94"
+EXTRACTOR_VERSION = "97"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
@@ -30,6 +30,9 @@ SPANNED = "·"
 # after ELEMENT_OF: the second of two names a loop binds from each item (`for name, route in
 # routes.items()`), which the language's `spec.pair_views` say is a value of the mapping
 PAIR_SECOND = "₂"
+# after ELEMENT_OF: the one name a loop binds where the language gives it each item's first part (Go's
+# `for k := range m`: a map's key, a channel's element), which the language's `spec.first_type` reads
+FIRST_OF = "₁"
 
 CLASS_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "object", "record", "impl"})
 CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
