@@ -75,6 +75,19 @@ class ImportBindings:
             return self.rust_modules.get(_crate_absolute(here, module))
         return None
 
+    def _rooted_path(self, facts: FileFacts, written: str) -> tuple[tuple[str, str], list[str]] | None:
+        """A Rust path that opens at the crate root or at the current module (`crate::a::b::T`,
+        `self::a::T`, `super::T`): (its longest prefix that is a module of the crate, the names
+        after it); None for any other path."""
+        if spec_of(facts).module_system != "crate" or not written.startswith(("crate::", "self::", "super::")):
+            return None
+        segments = [s.strip() for s in written.split("::")]
+        for i in range(len(segments), 0, -1):
+            path = self._module_file(facts, "::".join(segments[:i]), 0)
+            if path:
+                return ("module", path), segments[i:]
+        return None
+
     def _go_package_dir(self, import_path: str) -> str | None:
         parts = import_path.split("/")
         hits = []
@@ -238,6 +251,10 @@ class ImportBindings:
             if spec.module_system == "python":  # `from pkg import mod`
                 sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
                 if sub:
+                    return ("module", sub)
+            if spec.module_system == "crate":  # `use crate::proto;`, `use super::frame::{self, Reason}`
+                sub = self._module_file(facts, f"{imp.module}::{imp.name}", imp.level)
+                if sub and sub != facts.path:
                     return ("module", sub)
             return None
         return None

@@ -314,11 +314,12 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
             cut = clean.find(opener)
             if cut > 0:
                 clean = clean[:cut]
-        parts = [p for p in clean.replace("::", ".").split(".") if p]
+        rooted = self._rooted_path(facts, clean.strip())  # `crate::frame::Headers`
+        parts = rooted[1] if rooted is not None else [p for p in clean.replace("::", ".").split(".") if p]
         if not parts:
             return None
-        head = self._lookup(facts, scope, parts[0])
-        if head is None and len(parts) == 1:
+        head = self._member_of(rooted[0], parts[0]) if rooted is not None else self._lookup(facts, scope, parts[0])
+        if head is None and len(parts) == 1 and rooted is None:
             head = self._type_only(facts, parts[0])
         for part in parts[1:]:
             head = self._member_of(head, part)
@@ -360,6 +361,10 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
             if facts is not None and spec_of(facts).module_system == "python":
                 names = spec_of(facts).module_names(where)
                 sub = self.py_modules.get(f"{names[0]}.{name}") if names else None
+                return ("module", sub) if sub else None
+            if facts is not None and spec_of(facts).module_system == "crate":  # `proto::streams::Streams`
+                names = spec_of(facts).module_names(where)
+                sub = self.rust_modules.get(f"{names[0]}::{name}") if names else None
                 return ("module", sub) if sub else None
             return None
         if kind == "default":  # a member of the object `export default { find, … }` exports
@@ -451,6 +456,12 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
             return self._call_result(facts, caller, receiver.rstrip("?!"))
         if receiver.endswith("]") or "]." in receiver:  # `s.handlers[i]`, `t[i].root`: an element read
             return self._indexed_target(facts, caller, receiver)
+        rooted = self._rooted_path(facts, receiver)  # `crate::runtime::coop::poll_proceed()`
+        if rooted is not None:
+            head: Unit | tuple[str, str] | None = rooted[0]
+            for part in rooted[1]:
+                head = self._field_step(head, part) if part.isidentifier() else None
+            return head
         parts = [p for p in receiver.replace("::", ".").split(".") if p]
         if not parts or any(not p.isidentifier() for p in parts):
             return None

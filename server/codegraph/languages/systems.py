@@ -393,17 +393,22 @@ def rust_import(node: Node) -> list[Import]:
         elif cur.type == "use_list":
             stack += [(prefix, c) for c in named_children(cur)]
         elif cur.type == "use_as_clause":
-            full = join(prefix, text(cur.child_by_field_name("path")))
+            full = _named_module(join(prefix, text(cur.child_by_field_name("path"))))
             module, _, name = full.rpartition("::")
             out.append(Import(module, name, text(cur.child_by_field_name("alias")), line))
         elif cur.type == "use_wildcard":
             inner = named_children(cur)
             out.append(Import(join(prefix, text(inner[0]) if inner else ""), "*", "", line))
         elif cur.type in ("scoped_identifier", "identifier", "crate", "self", "super"):
-            full = join(prefix, text(cur))
+            full = _named_module(join(prefix, text(cur)))
             module, _, name = full.rpartition("::")
             out.append(Import(module, name, "", line))
     return out
+
+
+def _named_module(full: str) -> str:
+    """`a::b::self` (`use a::b::{self, C}`) imports the module `a::b` under its own name `b`."""
+    return full[: -len("::self")] if full.endswith("::self") else full
 
 
 def rust_supertypes(node: Node) -> list[tuple[str, str]]:
