@@ -88,6 +88,27 @@ class ImportBindings:
                 return ("module", path), segments[i:]
         return None
 
+    def _qualified_member(self, dotted: str, path: str) -> Unit | None:
+        """What a JVM name written through its package denotes (`p.Outer.Inner`, `p.Outer.Model.Spec`:
+        a class nested at any depth, seen from `path`): the longest prefix a package declares, its
+        type, then member by member, the types between."""
+        segments = dotted.split(".")
+        for i in range(len(segments) - 1, 0, -1):
+            declared = self.packages.get(("declared", ".".join(segments[:i])))
+            if not declared or segments[i] not in declared:
+                continue
+            rest = segments[i + 1 :]
+            if not rest and any(not u.is_type for u in declared[segments[i]]):
+                return None  # `p.Size` names a class and its factory function (Kotlin): which one, unknown
+            head = self._unique_for([u for u in declared[segments[i]] if u.is_type and u.kind != "impl"], path)
+            for n, name in enumerate(rest):
+                if head is None:
+                    return None
+                found = self.members_of(head).get(name, ())
+                head = self._unique([u for u in found if u.is_type] if n < len(rest) - 1 else found)
+            return head
+        return None
+
     def _go_package_dir(self, import_path: str) -> str | None:
         parts = import_path.split("/")
         hits = []
@@ -212,10 +233,8 @@ class ImportBindings:
                 continue
             if spec.module_system == "package":
                 target = self._unique_for(self.packages.get(("declared", imp.module), {}).get(imp.name), facts.path)
-                if target is None:  # nested class import: pkg.Outer.Inner
-                    outer_pkg, _, outer = imp.module.rpartition(".")
-                    holder = self._unique_for(self.packages.get(("declared", outer_pkg), {}).get(outer), facts.path)
-                    target = self._unique(self.members_of(holder).get(imp.name)) if holder else None
+                if target is None:  # nested class import: pkg.Outer.Inner, pkg.Outer.Model.Spec
+                    target = self._qualified_member(f"{imp.module}.{imp.name}", facts.path)
                 return ("unit", target) if target else None
             path = self._module_file(facts, imp.module, imp.level)
             if path is None:

@@ -268,9 +268,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         found: dict[str, Unit] = {}
         for imp in stars:
             found.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()) if u.kind != "impl")
-            outer_pkg, _, outer = imp.module.rpartition(".")
-            holder = self._unique_for([u for u in self.packages.get(("declared", outer_pkg), {}).get(outer, ()) if u.is_type and u.kind != "impl"], facts.path)
-            if holder is not None:
+            holder = self._qualified_member(imp.module, facts.path)  # `import p.Outer.*`, `import p.Outer.Help.*`
+            if holder is not None and holder.is_type:
                 found.update((u.id, u) for u in self.members_of(holder).get(name, ()))
         return self._unique_for(list(found.values()), facts.path)
 
@@ -321,6 +320,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         head = self._member_of(rooted[0], parts[0]) if rooted is not None else self._lookup(facts, scope, parts[0])
         if head is None and len(parts) == 1 and rooted is None:
             head = self._type_only(facts, parts[0])
+        elif head is None and rooted is None and spec_of(facts).module_system == "package":
+            whole = self._qualified_member(".".join(parts), facts.path)  # `p.Outer.Model.Spec` written whole
+            return whole if whole is not None and whole.is_type else None
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head if isinstance(head, Unit) and head.is_type else None
