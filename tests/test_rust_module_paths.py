@@ -51,3 +51,28 @@ def test_rust_module_paths_bind_through_the_crates_modules(tmp_path):
     assert target(index, "src/frame/mod.rs", "make") == "src/frame/headers.rs::make"  # `self::headers::make()`
     imports = {(i.module, i.name) for i in index.files["src/client.rs"].imports}
     assert imports == {("crate", "proto"), ("crate", "frame"), ("crate::frame", "Reason")}
+
+
+def test_a_use_of_super_in_the_files_test_module_names_the_files_own_definition(tmp_path):
+    """`mod tests { use super::Builder; }` imports the file's own `Builder`: no second binding of the
+    name that would leave every `Builder` of the file unknown (the import is read as the file's
+    module reads it, `self::Builder`; `super::super::X` there is the file's `super::X`)."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+        "src/lib.rs": "mod walk;\npub struct Root;\n",
+        "src/walk.rs": """
+        pub struct Inner { n: u32 }
+        impl Inner { pub fn build(&self) -> u32 { self.n } }
+        pub struct Builder { inner: Inner }
+        impl Builder { pub fn run(&self) -> u32 { self.inner.build() } }
+        #[cfg(test)]
+        mod tests {
+            use super::Builder;
+            use super::super::Root;
+            mod deep { use super::super::Inner; }
+        }
+        """,
+    })
+    assert target(index, "src/walk.rs", "build") == "src/walk.rs::Inner.build"
+    imports = sorted((i.module, i.name) for i in index.files["src/walk.rs"].imports)
+    assert imports == [("self", "Builder"), ("self", "Inner"), ("super", "Root")]

@@ -233,7 +233,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         if local:
             # imported *and* defined here (`try: from fast import f` / `except: def f`): no proof which wins
             if any(imp.name not in ("", "*") for imp in self.imports_by_local.get(facts.path, {}).get(name, ())):
-                return None
+                bound = self._import_binding(facts, name)  # `use super::Conn;` in the file's `mod tests`: the same
+                if bound is None or bound[1] not in local:
+                    return None
             if args >= 0 and spec_of(facts).package_scope == "declared":
                 # a JVM file is no scope of its own: the overloads of its package are all candidates
                 pkg = package_key(facts)

@@ -381,6 +381,7 @@ def rust_import(node: Node) -> list[Import]:
     """Flattens `use a::{b, c::d as e, f::*}` into one record per bound name, without recursion."""
     line = node.start_point.row + 1
     out: list[Import] = []
+    inline = _inline_modules(node)
     arg = node.child_by_field_name("argument")
     stack: list[tuple[str, Node]] = [("", arg)] if arg is not None else []
     while stack:
@@ -403,7 +404,31 @@ def rust_import(node: Node) -> list[Import]:
             full = _named_module(join(prefix, text(cur)))
             module, _, name = full.rpartition("::")
             out.append(Import(module, name, "", line))
-    return out
+    return [imp._replace(module=_from_file_module(imp.module, inline)) for imp in out] if inline else out
+
+
+def _inline_modules(node: Node) -> list[str]:
+    """The inline modules (`mod tests { … }`) a `use` sits in within its file, outermost first."""
+    names, cur = [], node.parent
+    while cur is not None:
+        if cur.type == "mod_item":
+            names.append(text(cur.child_by_field_name("name")))
+        cur = cur.parent
+    return names[::-1]
+
+
+def _from_file_module(module: str, inline: list[str]) -> str:
+    """A `use` path written in an inline module, as the file's module reads it: `super::X` in a
+    file's `mod tests { … }` is the file's own `self::X`, in `mod a { mod b { … } }` it is
+    `self::a::X`, and `super::super::X` in `mod tests` is the file's `super::X`."""
+    steps = 0
+    while module == "super" or module.startswith("super::"):
+        module, steps = module[7:], steps + 1
+    if not steps:
+        return module
+    if steps > len(inline):
+        return "::".join(["super"] * (steps - len(inline)) + ([module] if module else []))
+    return "::".join(["self", *inline[: len(inline) - steps]] + ([module] if module else []))
 
 
 def _named_module(full: str) -> str:
