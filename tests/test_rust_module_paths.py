@@ -76,3 +76,29 @@ def test_a_use_of_super_in_the_files_test_module_names_the_files_own_definition(
     assert target(index, "src/walk.rs", "build") == "src/walk.rs::Inner.build"
     imports = sorted((i.module, i.name) for i in index.files["src/walk.rs"].imports)
     assert imports == [("self", "Builder"), ("self", "Inner"), ("super", "Root")]
+
+
+def test_a_glob_import_of_a_crate_module_binds_its_names(tmp_path):
+    """`use self::ast::*;` binds what the module defines or passes on, when no nearer name and no
+    other glob has it; `crate::spawn()` names the crate root's function (bindings/resolve.py `_lookup`)."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+        "src/lib.rs": "pub mod parser;\npub mod other;\npub fn spawn() -> u32 { 1 }\n",
+        "src/parser/mod.rs": """
+        pub mod ast;
+        use self::ast::*;
+        use crate::other::*;
+        pub fn parse() -> u32 { Expr::new().eval() + crate::spawn() + shared() }
+        """,
+        "src/parser/ast.rs": """
+        pub struct Expr { n: u32 }
+        impl Expr { pub fn new() -> Expr { Expr { n: 0 } } pub fn eval(&self) -> u32 { self.n } }
+        pub fn shared() -> u32 { 1 }
+        """,
+        "src/other.rs": "pub fn shared() -> u32 { 2 }\n",
+    })
+    path = "src/parser/mod.rs"
+    assert target(index, path, "new") == "src/parser/ast.rs::Expr.new"
+    assert target(index, path, "eval") == "src/parser/ast.rs::Expr.eval"
+    assert target(index, path, "spawn") == "src/lib.rs::spawn"
+    assert target(index, path, "shared") is None  # two globs have it: which one, unknown

@@ -77,10 +77,10 @@ class ImportBindings:
 
     def _rooted_path(self, facts: FileFacts, written: str) -> tuple[tuple[str, str], list[str]] | None:
         """A Rust path that opens at the crate root or at the current module (`crate::a::b::T`,
-        `self::a::T`, `super::T`): (its longest prefix that is a module of the crate, the names
+        `self::a::T`, `super::T`, `crate`): (its longest prefix that is a module of the crate, the names
         after it); None for any other path."""
-        if spec_of(facts).module_system != "crate" or not written.startswith(("crate::", "self::", "super::")):
-            return None
+        if spec_of(facts).module_system != "crate" or not (written.startswith(("crate::", "self::", "super::")) or written in ("crate", "super")):
+            return None  # (`self` alone is a method's receiver; `crate::spawn()`, `super::helper()` name modules)
         segments = [s.strip() for s in written.split("::")]
         for i in range(len(segments), 0, -1):
             path = self._module_file(facts, "::".join(segments[:i]), 0)

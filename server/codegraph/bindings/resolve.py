@@ -248,6 +248,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         bound = self._import_binding(facts, name)
         if bound is None and args >= 0 and name in self.imports_by_local.get(facts.path, ()):
             bound = self._imported_overload(facts, name, args)
+        if bound is None and spec_of(facts).module_system == "crate":
+            bound = self._passed_on(facts.path, name, 0)  # `use self::ast::*;`: the one glob that has it
         if bound is not None:
             kind, target = bound
             return target if kind == "unit" else (kind, target)  # type: ignore[return-value]
