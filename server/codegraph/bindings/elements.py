@@ -143,6 +143,16 @@ class Elements:
             head = self._field_step(head, part)
         return self._field_text(head, parts[-1])
 
+    def _variant_payload(self, facts: FileFacts, caller: Unit | None, bound: str) -> Unit | None:
+        """What a pattern of an enum variant binds at a position (`Value::String(ref f)`: `Value::String(0)`,
+        `Self::Pair(1)`): the type the enum declares there, read where the enum is declared."""
+        path, _, position = bound.rpartition("(")
+        written, _, variant = path.rpartition("::")
+        if not written or not variant:
+            return None
+        enum = self._enclosing_type(caller)[1] if written == "Self" else self._resolve_type_text(facts, written, caller)
+        return self._field_type(enum, f"{variant}({position}") if enum is not None else None
+
     def _spanned_receiver(self, caller_id: str | None, receiver: str, at: int, spans: dict) -> str:
         """A receiver naming a lambda's parameter (`it.handle()`, `h.conn.close()`) as the binding of
         the innermost lambda around byte `at` that has one by that name (`it·120·164.handle()`);

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..languages import spec_for_path
 from ..languages.spec import last_segment
 from ..model.bindings import Edge, FileBindings
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, FileFacts, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, VARIANT_OF, FileFacts, Unit
 from .call_text import UNCOUNTED, call_open, text_args, without_type_args
 from .carriers import CARRIED, Carriers, is_carried
 from .elements import Elements
@@ -490,6 +490,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
             head = self._element_of(facts, caller, declared[len(ELEMENT_OF):], local=parts[0])
         elif declared.startswith(HOLDS):  # `conn := s.conn`: what the read it was initialised by denotes
             head = self._held(facts, caller, parts[0], declared[len(HOLDS):])
+        elif declared.startswith(VARIANT_OF):  # `Value::String(ref f) => f.decor()`: the variant's payload
+            head = self._variant_payload(facts, caller, declared[len(VARIANT_OF):])
         elif declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
             head = self._value_type(facts, declared, caller)
         else:

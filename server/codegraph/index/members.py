@@ -11,7 +11,7 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, Call, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, VARIANT_OF, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
@@ -95,13 +95,15 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     # a callback's parameter an element capture types (`xs.forEach((x) => …)`) is no untyped one there
     elements = {(caps.get("element") or caps["implicit"])[0].start_byte for caps in matches
                 if (caps.get("element") or caps.get("implicit")) and (caps.get("of") or caps.get("held"))}
-    for caps in matches:
+    for caps in _variant_bindings(matches):
         names, types = caps.get("name"), caps.get("type")
         walked = None  # a loop's walked collection, or a field read a local holds, with its mark
         lam = caps.get("implicit")
         if lam and not implicit:
             continue
-        if caps.get("element") and caps.get("of") or lam and caps.get("of"):
+        if caps.get("payload"):  # `Value::String(ref f) => …`: the variant's payload at that position
+            names, walked = caps["name"], VARIANT_OF + caps["payload"]
+        elif caps.get("element") and caps.get("of") or lam and caps.get("of"):
             # the second of a pair (`for k, v in d.items()`, `@_pair` the first) is marked so
             paired = PAIR_SECOND if caps.get("_pair") else ""
             names, walked = caps.get("element") or lam, ELEMENT_OF + paired + " ".join(text(caps["of"][0]).split())
@@ -146,6 +148,34 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     if not found:
         return units
     return [u._replace(local_types=tuple(found[u.id].items())) if u.id in found else u for u in units]
+
+
+def _variant_bindings(matches: list[dict[str, list[Node]]]):
+    """The matches, a pattern of an enum variant (`@variant`, `@bind`: `Value::Pair(_, ref a)`) as one
+    binding per name it binds at a position of its own (`a` ← `Value::Pair(1)`), under its `@scope`."""
+    for caps in matches:
+        if not caps.get("bind"):
+            yield caps
+            continue
+        variant = "".join(text(caps["variant"][0]).split())
+        for i, part in enumerate(_positions(caps["bind"][0])):
+            while part.type in ("ref_pattern", "mut_pattern") and part.named_child_count:
+                part = part.named_children[-1]
+            if part.type == "identifier":
+                yield {"name": [part], "payload": f"{variant}({i})", "scope": caps["scope"]}
+
+
+def _positions(pattern: Node) -> list[Node]:
+    """The sub-patterns of a tuple pattern by position (its type and punctuation left out); none
+    after a `..`, whose positions are unknown."""
+    out = []
+    for child in pattern.children[1:]:
+        if child.type in ("(", ")", ","):
+            continue
+        if child.type == "remaining_field_pattern" or text(child) == "..":
+            break
+        out.append(child)
+    return out
 
 
 def _spanned(name: str, lam: Node) -> str:
@@ -193,6 +223,13 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
     starts = [u.start_byte for u in ordered]
     found: dict[str, dict[str, tuple[int, str]]] = {}  # type id → member → (0 declared | 1 assigned, type)
     for caps in matches:
+        if caps.get("variant") and caps.get("payload"):  # `String(Formatted<String>)`: `String(0)`
+            owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, caps["variant"][0].start_byte)
+            if owner is not None:
+                seen = found.setdefault(owner.id, {})
+                for i, held in enumerate(c for c in caps["payload"][0].named_children if c.type not in ("attribute_item", "visibility_modifier")):
+                    seen.setdefault(f"{text(caps['variant'][0])}({i})", (0, _type_name(held)))
+            continue
         names = caps.get("name")
         if not names:
             continue

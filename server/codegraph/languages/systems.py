@@ -668,6 +668,9 @@ RUST = LanguageSpec(
 (let_declaration pattern: (identifier) @holder !type value: [(field_expression) (reference_expression value: (field_expression))] @held)
 (closure_expression parameters: (closure_parameters (identifier) @untyped)) @scope
 (for_expression pattern: (identifier) @element value: (_) @of)
+(match_arm pattern: (match_pattern (tuple_struct_pattern type: (scoped_identifier) @variant) @bind)) @scope
+(if_expression condition: (let_condition pattern: (tuple_struct_pattern type: (scoped_identifier) @variant) @bind) consequence: (_) @scope)
+(while_expression condition: (let_condition pattern: (tuple_struct_pattern type: (scoped_identifier) @variant) @bind) body: (_) @scope)
 (call_expression function: (field_expression value: (_) @of field: (field_identifier) @_each)
                  arguments: (arguments . (closure_expression parameters: (closure_parameters . (identifier) @element)) @scope)
                  (#match? @_each "^(for_each|try_for_each|map|filter|filter_map|flat_map|any|all|find|find_map|inspect|position|take_while|skip_while|max_by_key|min_by_key)$"))
@@ -685,7 +688,10 @@ RUST = LanguageSpec(
     element_type=rust_element,
     element_adapters=(".iter()", ".iter_mut()", ".into_iter()"),
     host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
-    members="(field_declaration name: (field_identifier) @name type: (_) @type)",
+    members="""
+(field_declaration name: (field_identifier) @name type: (_) @type)
+(enum_variant name: (identifier) @variant body: (ordered_field_declaration_list) @payload)
+""",
     refs="""
 (arguments (identifier) @bare)
 (arguments (scoped_identifier path: (_) @receiver name: (identifier) @name) @ref)
