@@ -17,7 +17,7 @@ _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
 
 
-_TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ")
+_TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ", "dyn ", "impl ")
 _LIFETIME = re.compile(r"'\w+\s+")
 # a slice or an array, kept for what a loop over it walks: Go's `[]*Handler`, `[4]Step`, Rust's `[Step]`
 _SLICE = re.compile(r"\[(?:\w*\][\w*.\[\]]+|[A-Za-z_][\w:<>]*\])$")
@@ -45,6 +45,9 @@ def _type_name(node: Node | None) -> str:
             t, changed = t[lifetime.end() :], True
     if t.startswith("Optional[") and t.endswith("]"):
         t = t[9:-1].strip()
+    if "+" in _outside_type_args(t):  # `dyn Handler + 'a`, `impl Service + ?Sized`: the one named bound
+        bounds = [b for b in _top_level_split(t, "+") if b and b[0] not in "'?"]
+        t = bounds[0] if len(bounds) == 1 else ""
     if "|" in t:  # `Foo | None`, `Foo | undefined`: still one named type
         named = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
         t = named[0] if len(named) == 1 else ""
@@ -53,6 +56,38 @@ def _type_name(node: Node | None) -> str:
     if not t or any(c in _outside_type_args(t) for c in "|&,() \t\n") or t[0] == "{" or (t[0] == "[" and not _SLICE.match(t)):
         return ""
     return t[:120]
+
+
+def _top_level_split(t: str, sep: str) -> list[str]:
+    """`t` cut at each `sep` outside type arguments, the parts stripped."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(t):
+        depth += (c in "<([") - (c in ">)]")
+        if c == sep and depth == 0:
+            parts.append(t[start:i].strip())
+            start = i + 1
+    return parts + [t[start:].strip()]
+
+
+def generic_bounds(node: Node, markers: frozenset[str] = frozenset()) -> dict[str, str]:
+    """The type parameters a callable (and the impl or type around it) bounds by one named trait
+    (`fn f<C: Consumer>(c: C)`, `where C: Consumer + Send + 'a`, `impl<C: Consumer> Map<C>`; `markers`:
+    the bounds that name no behaviour of the value, `Send`): name → bound."""
+    named: dict[str, list[Node]] = {}  # each type parameter → its named bounds, wherever written
+    cur, hops = node, 0
+    while cur is not None and hops < 4:  # the callable, its impl (or its body's list, then the impl)
+        for holder in (cur.child_by_field_name("type_parameters"), next((c for c in cur.children if c.type == "where_clause"), None)):
+            for tp in holder.named_children if holder is not None else ():
+                left = tp.child_by_field_name("left") or next((c for c in tp.named_children if c.type == "type_identifier"), None)
+                if left is None or left.type != "type_identifier":
+                    continue
+                bounds = tp.child_by_field_name("bounds") or next((c for c in tp.named_children if c.type == "trait_bounds"), None)
+                named.setdefault(text(left), []).extend(
+                    b for b in (bounds.named_children if bounds is not None else ())
+                    if b.type not in ("lifetime", "removed_trait_bound") and text(b) not in markers)
+        cur, hops = cur.parent, hops + 1
+    # a parameter of no bound, or of several, is of no type the index can name (never a type of its name)
+    return {name: _type_name(bounds[0]) if len(bounds) == 1 else "" for name, bounds in named.items()}
 
 
 def _outside_type_args(t: str) -> str:

@@ -1,0 +1,33 @@
+"""A Rust value known only by its trait: `&dyn Consumer`, `impl Consumer`, a type parameter one trait
+bounds (`fn f<C: Consumer>(c: &C)`, `where C: Consumer + Send`) is a value of that trait, its calls the
+trait's declarations as a Java interface's are (index/members.py `_type_name`, `generic_bounds`); a
+type parameter of no bound is of no type of its name. A bare call of an enum's or a trait's name makes
+neither (`Err(e)` beside a crate's own `enum Err`: the prelude's variant; `spec.uncallable_kinds`)."""
+
+from __future__ import annotations
+
+from test_bindings import index_of, target
+
+CARGO = '[package]\nname = "x"\nversion = "0.1.0"\n'
+
+
+def test_values_of_a_trait_call_its_declarations(tmp_path):
+    index = index_of(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/lib.rs": """
+        pub trait Consumer { fn consume(&self) -> u8; }
+        pub struct Item;
+        impl Item { pub fn consume(&self) -> u8 { 2 } }
+        pub fn a<C: Consumer>(c: &C) -> u8 { c.consume() }
+        pub fn b(c: impl Consumer) -> u8 { c.consume() }
+        pub fn d(c: &mut dyn Consumer) -> u8 { c.consume() }
+        pub fn e<C>(c: &C) -> u8 where C: Consumer + Send + 'static { c.consume() }
+        pub fn f<Item>(c: Item) -> u8 { c.consume() }
+        pub fn g<C: Consumer + Clone + Into<u8>>(c: C) -> u8 { c.consume() }
+        """,
+    })
+    for n in range(4):
+        assert target(index, "src/lib.rs", "consume", n) == "src/lib.rs::Consumer.consume"
+    assert target(index, "src/lib.rs", "consume", 4) is None  # a type parameter named like a struct
+    assert target(index, "src/lib.rs", "consume", 5) is None  # two behaviours bound it: which one, unknown
+
