@@ -31,3 +31,17 @@ def test_values_of_a_trait_call_its_declarations(tmp_path):
     assert target(index, "src/lib.rs", "consume", 4) is None  # a type parameter named like a struct
     assert target(index, "src/lib.rs", "consume", 5) is None  # two behaviours bound it: which one, unknown
 
+
+def test_a_bare_call_of_an_enums_name_is_no_construction(tmp_path):
+    index = index_of(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/lib.rs": "pub mod internal;\npub mod comb;\n",
+        "src/internal.rs": "pub enum Err<E> { Error(E), Failure(E) }\npub struct Wrap(pub u8);\n",
+        "src/comb.rs": """
+        use crate::internal::{Err, Wrap};
+        pub fn f(x: Result<u8, u8>) -> Result<u8, u8> { match x { Ok(v) => Ok(v), Err(e) => Err(e) } }
+        pub fn g() -> Wrap { Wrap(1) }
+        """,
+    })
+    assert target(index, "src/comb.rs", "Err") is None
+    assert target(index, "src/comb.rs", "Wrap") == "src/internal.rs::Wrap"

@@ -671,8 +671,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                                     break
                         else:
                             target = self._member_of(holder, name, args)
-                    else:
+                    else:  # (`Err(e)` beside an imported `enum Err` calls no enum: the spec's `uncallable_kinds`)
                         target = self._lookup(facts, caller, name, args)
+                        target = None if target.__class__ is Unit and target.kind in spec_of(facts).uncallable_kinds else target
                     memo[key] = target
             is_unit = target.__class__ is Unit
             if assigned_rest:  # a destructuring: each local holds its position's result

@@ -647,6 +647,7 @@ RUST = LanguageSpec(
     is_public=lambda name, signature: RUST_PUBLIC_FN.search(signature) is not None,
     module_public=lambda signature: re.search(rb"\bpub\s+mod\b", signature) is not None,
     bounded_generics=True,
+    uncallable_kinds=frozenset({"enum", "trait"}),
     marker_bounds=frozenset({"Send", "Sync", "Unpin", "Sized", "Copy", "Clone", "Debug", "Default", "Eq", "PartialEq", "Hash", "Ord", "PartialOrd", "'static"}),
     signature_return=re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
     member_separator="::",
