@@ -38,3 +38,31 @@ def test_enum_variant_patterns_type_the_names_they_bind(tmp_path):
     assert target(index, path, "decor", 2) == "src/lib.rs::Array.decor"  # `Self::Pair(_, ref mut a)`: position 1
     assert target(index, path, "len", 0) == "src/lib.rs::Array.len"  # the `if let` block's own `a`
     assert target(index, path, "len", 1) == "src/lib.rs::Item.len"  # the parameter `a` in the `else`
+
+
+def test_some_and_ok_patterns_hold_what_their_value_carries(tmp_path):
+    """`if let Some(c) = self.conn.take() { c.send() }`, `match self.checkout() { Some(c) => c.send(), … }`,
+    `while let Some(c) = …`: `c` holds the value's carried type in that block or arm; outside it the
+    name keeps its own binding (`let r = self.range(); if let Some(r) = … { … }; r.min()`)."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+        "src/lib.rs": """
+        pub struct Conn { n: u8 }
+        impl Conn { pub fn send(&self) -> u8 { self.n } }
+        pub struct Range { n: u8 }
+        impl Range { pub fn next(&self) -> Option<Conn> { None } pub fn min(&self) -> u8 { self.n } }
+        pub struct Pool { conn: Option<Conn>, last: Result<Conn, u8> }
+        impl Pool {
+            pub fn checkout(&self) -> Option<Conn> { None }
+            pub fn range(&self) -> Range { Range { n: 1 } }
+            pub fn a(&mut self) -> u8 { if let Some(c) = self.conn.take() { c.send() } else { 0 } }
+            pub fn d(&self) -> u8 { match self.checkout() { Some(c) => c.send(), None => 0 } }
+            pub fn e(&self, c: u8) -> u8 { match &self.last { Ok(c) => c.send(), Err(_) => c } }
+            pub fn f(&mut self) { while let Some(c) = self.checkout() { c.send(); } }
+            pub fn g(&self) -> u8 { let r = self.range(); if let Some(r) = self.checkout() { r.send(); } r.min() }
+        }
+        """,
+    })
+    for n in range(5):
+        assert target(index, "src/lib.rs", "send", n) == "src/lib.rs::Conn.send"
+    assert target(index, "src/lib.rs", "min") == "src/lib.rs::Range.min"

@@ -160,7 +160,8 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         name = implicit if lam else text(names[0])
         span = lam[0] if lam else caps["scope"][0] if caps.get("scope") else None
         if span is not None:  # a lambda's parameter: its own inside it, of no known type outside
-            unknown.setdefault(owner.id, set()).add(name)
+            if not (caps.get("payload") or caps.get("holder")):  # a pattern's (`if let Some(c) = …`) leaves the outer name be
+                unknown.setdefault(owner.id, set()).add(name)
             name = _spanned(name, span)
         if types is None and walked is None:
             (unknown if caps.get("untyped") or lam else untyped).setdefault(owner.id, set()).add(name)
