@@ -60,9 +60,11 @@ def test_some_and_ok_patterns_hold_what_their_value_carries(tmp_path):
             pub fn e(&self, c: u8) -> u8 { match &self.last { Ok(c) => c.send(), Err(_) => c } }
             pub fn f(&mut self) { while let Some(c) = self.checkout() { c.send(); } }
             pub fn g(&self) -> u8 { let r = self.range(); if let Some(r) = self.checkout() { r.send(); } r.min() }
+            pub fn h(&mut self) -> u8 { if let Some(ref mut c) = self.conn { c.send() } else { 0 } }
+            pub fn k(&self) -> u8 { match self.conn { Some(ref c) => c.send(), None => 0 } }
         }
         """,
     })
-    for n in range(5):
+    for n in range(7):  # (`Some(ref mut c)`, `Some(ref c)`: the same)
         assert target(index, "src/lib.rs", "send", n) == "src/lib.rs::Conn.send"
     assert target(index, "src/lib.rs", "min") == "src/lib.rs::Range.min"

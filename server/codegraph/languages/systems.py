@@ -672,9 +672,9 @@ RUST = LanguageSpec(
 (closure_expression parameters: (closure_parameters (identifier) @untyped)) @scope
 (for_expression pattern: (identifier) @element value: (_) @of)
 (match_arm pattern: (match_pattern (tuple_struct_pattern type: (scoped_identifier) @variant) @bind)) @scope
-(if_expression condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_wrap . (identifier) @holder .) value: (_) @held) consequence: (_) @scope (#match? @_wrap "^(Some|Ok)$"))
-(while_expression condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_wrap . (identifier) @holder .) value: (_) @held) body: (_) @scope (#match? @_wrap "^(Some|Ok)$"))
-(match_expression value: (_) @held body: (match_block (match_arm pattern: (match_pattern . (tuple_struct_pattern type: (identifier) @_wrap . (identifier) @holder .) .)) @scope) (#match? @_wrap "^(Some|Ok)$"))
+(if_expression condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) value: (_) @held) consequence: (_) @scope (#match? @_wrap "^(Some|Ok)$"))
+(while_expression condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) value: (_) @held) body: (_) @scope (#match? @_wrap "^(Some|Ok)$"))
+(match_expression value: (_) @held body: (match_block (match_arm pattern: (match_pattern . (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) .)) @scope) (#match? @_wrap "^(Some|Ok)$"))
 (if_expression condition: (let_condition pattern: (tuple_struct_pattern type: (scoped_identifier) @variant) @bind) consequence: (_) @scope)
 (while_expression condition: (let_condition pattern: (tuple_struct_pattern type: (scoped_identifier) @variant) @bind) body: (_) @scope)
 (call_expression function: (field_expression value: (_) @of field: (field_identifier) @_each)
