@@ -45,3 +45,21 @@ def test_a_bare_call_of_an_enums_name_is_no_construction(tmp_path):
     })
     assert target(index, "src/comb.rs", "Err") is None
     assert target(index, "src/comb.rs", "Wrap") == "src/internal.rs::Wrap"
+
+
+def test_a_field_of_a_type_parameter_is_a_value_of_the_impls_bound(tmp_path):
+    """`struct Map<C> { base: C }` and `impl<C: Consumer> Consumer for Map<C> { … self.base.consume() }`:
+    the field holds a value of the trait that bounds its type parameter in that impl."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": CARGO,
+        "src/lib.rs": """
+        pub trait Consumer { fn consume(&self) -> u8; fn full(&self) -> bool { false } }
+        pub struct Map<C, F> { base: C, op: F }
+        impl<C: Consumer, F> Consumer for Map<C, F> { fn consume(&self) -> u8 { self.base.consume() } }
+        impl<C, F> Map<C, F> where C: Consumer + Send { pub fn full(&self) -> bool { self.base.full() } }
+        impl<C, F> Map<C, F> { pub fn other(&self) -> u8 { self.base.consume() } }
+        """,
+    })
+    assert target(index, "src/lib.rs", "consume", 0) == "src/lib.rs::Consumer.consume"
+    assert target(index, "src/lib.rs", "full") == "src/lib.rs::Consumer.full"
+    assert target(index, "src/lib.rs", "consume", 1) is None  # no bound in that impl

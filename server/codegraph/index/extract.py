@@ -549,6 +549,9 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
     if spec.bounded_generics and param_types:  # `c: &C` with `C: Consumer`: a value of the bound
         bounds = generic_bounds(node, spec.marker_bounds)
         param_types = tuple(bounds.get(t, t) for t in param_types)
+    elif spec.bounded_generics and kind == "impl":  # `impl<C: Consumer> … for Map<C>`: its fields of type C
+        bounds = generic_bounds(node, spec.marker_bounds)
+        param_names, param_types = tuple(bounds), tuple(bounds.values())
     return Unit(
         id=uid,
         path=path,
