@@ -68,3 +68,30 @@ def test_some_and_ok_patterns_hold_what_their_value_carries(tmp_path):
     for n in range(7):  # (`Some(ref mut c)`, `Some(ref c)`: the same)
         assert target(index, "src/lib.rs", "send", n) == "src/lib.rs::Conn.send"
     assert target(index, "src/lib.rs", "min") == "src/lib.rs::Range.min"
+
+
+def test_struct_patterns_type_the_names_they_bind(tmp_path):
+    """`Value::Named { ref inner, other: o, .. } => inner.decor()`: a field of a struct-like variant
+    (the enum's attrs hold `Named.inner`); `Conn { state, rest: r } => state.decor()`: a struct's field."""
+    index = index_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+        "src/lib.rs": """
+        pub struct Array { n: u8 }
+        impl Array { pub fn decor(&self) -> u8 { 2 } }
+        pub struct Item { n: u8 }
+        impl Item { pub fn decor(&self) -> u8 { 3 } }
+        pub struct Conn { state: Item, rest: Array }
+        pub enum Value { Named { inner: Array, other: Item }, Other { inner: Item } }
+        impl Value {
+            pub fn decor(&self) -> u8 {
+                match self {
+                    Value::Named { ref inner, other: o, .. } => inner.decor() + o.decor(),
+                    Value::Other { inner } => inner.decor(),
+                }
+            }
+        }
+        pub fn f(c: &Conn) -> u8 { match c { Conn { state, rest: r } => state.decor() + r.decor() } }
+        """,
+    })
+    array, item = "src/lib.rs::Array.decor", "src/lib.rs::Item.decor"
+    assert [target(index, "src/lib.rs", "decor", n) for n in range(5)] == [array, item, item, item, array]

@@ -194,11 +194,31 @@ def _variant_bindings(matches: list[dict[str, list[Node]]]):
             yield caps
             continue
         variant = "".join(text(caps["variant"][0]).split())
+        if caps["bind"][0].type == "struct_pattern":  # `Value::Named { ref inner, op: o, .. }`: by field
+            for field, part in _fields(caps["bind"][0]):
+                yield {"name": [part], "payload": f"{variant}.{field}", "scope": caps["scope"]}
+            continue
         for i, part in enumerate(_positions(caps["bind"][0])):
             while part.type in ("ref_pattern", "mut_pattern") and part.named_child_count:
                 part = part.named_children[-1]
             if part.type == "identifier":
                 yield {"name": [part], "payload": f"{variant}({i})", "scope": caps["scope"]}
+
+
+def _fields(pattern: Node) -> list[tuple[str, Node]]:
+    """(field, the name bound to it) of a struct pattern: `{ inner }`, `{ ref inner }`, `{ op: mut o }`."""
+    out = []
+    for child in pattern.named_children:
+        if child.type != "field_pattern":
+            continue
+        name, bound = child.child_by_field_name("name"), child.child_by_field_name("pattern")
+        if bound is None:
+            bound = name if name is not None and name.type == "shorthand_field_identifier" else None
+        while bound is not None and bound.type in ("ref_pattern", "mut_pattern") and bound.named_child_count:
+            bound = bound.named_children[-1]
+        if name is not None and bound is not None and bound.type in ("identifier", "shorthand_field_identifier"):
+            out.append((text(name), bound))
+    return out
 
 
 def _positions(pattern: Node) -> list[Node]:
@@ -259,6 +279,11 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
     starts = [u.start_byte for u in ordered]
     found: dict[str, dict[str, tuple[int, str]]] = {}  # type id → member → (0 declared | 1 assigned, type)
     for caps in matches:
+        if caps.get("variant") and caps.get("field"):  # `Named { inner: Array }`: `Named.inner`
+            owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, caps["variant"][0].start_byte)
+            if owner is not None:
+                found.setdefault(owner.id, {}).setdefault(f"{text(caps['variant'][0])}.{text(caps['field'][0])}", (0, _type_name(caps["payload"][0])))
+            continue
         if caps.get("variant") and caps.get("payload"):  # `String(Formatted<String>)`: `String(0)`
             owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, caps["variant"][0].start_byte)
             if owner is not None:

@@ -671,7 +671,8 @@ RUST = LanguageSpec(
 (let_declaration pattern: (identifier) @holder !type value: [(field_expression) (reference_expression value: (field_expression))] @held)
 (closure_expression parameters: (closure_parameters (identifier) @untyped)) @scope
 (for_expression pattern: (identifier) @element value: (_) @of)
-(match_arm pattern: (match_pattern (tuple_struct_pattern type: (scoped_identifier) @variant) @bind)) @scope
+(match_arm pattern: (match_pattern [(tuple_struct_pattern type: (scoped_identifier) @variant) (struct_pattern type: (_) @variant)] @bind)) @scope
+(if_expression condition: (let_condition pattern: (struct_pattern type: (_) @variant) @bind) consequence: (_) @scope)
 (if_expression condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) value: (_) @held) consequence: (_) @scope (#match? @_wrap "^(Some|Ok)$"))
 (while_expression condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) value: (_) @held) body: (_) @scope (#match? @_wrap "^(Some|Ok)$"))
 (match_expression value: (_) @held body: (match_block (match_arm pattern: (match_pattern . (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) .)) @scope) (#match? @_wrap "^(Some|Ok)$"))
@@ -697,6 +698,7 @@ RUST = LanguageSpec(
     members="""
 (field_declaration name: (field_identifier) @name type: (_) @type)
 (enum_variant name: (identifier) @variant body: (ordered_field_declaration_list) @payload)
+(enum_variant name: (identifier) @variant body: (field_declaration_list (field_declaration name: (field_identifier) @field type: (_) @payload)))
 """,
     refs="""
 (arguments (identifier) @bare)
