@@ -92,13 +92,15 @@ def test_declaration_captures_follow_the_contract(lang):
     # a loop's variable (`@element`) and what it walks (`@of`), a local (`@holder`) and the field read
     # it is initialised by (`@held`) come in pairs; a lambda binding the language's implicit parameter
     # (`@implicit`: Kotlin's `it`) walks (`@of`) or holds (`@held`) in place of a named local; a
-    # lambda's parameter names the lambda it is its own in (`@scope`)
+    # lambda's parameter names the lambda it is its own in (`@scope`); a pattern of an enum variant
+    # (`@bind`) names its variant (`@variant`) and the arm or block it binds in (`@scope`)
     want = {"name", "type", "local"} if spec.complete_locals else {"name", "type"}
     names = {query.capture_name(i) for i in range(query.capture_count)}
     assert ("element" in names) == ("of" in names)
+    assert ("bind" in names) == ("variant" in names) and ("bind" not in names or "scope" in names)
     assert ("holder" in names or "implicit" in names) == ("held" in names)
     assert ("implicit" in names) == bool(spec.implicit_parameter)
-    assert {n for n in names if not n.startswith("_")} - {"untyped", "element", "of", "holder", "held", "implicit", "scope"} == want
+    assert {n for n in names if not n.startswith("_")} - {"untyped", "element", "of", "holder", "held", "implicit", "scope", "bind", "variant"} == want
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -157,6 +157,24 @@ class Elements:
             head = self._field_step(head, part)
         return self._field_text(head, parts[-1])
 
+    def _variant_payload(self, facts: FileFacts, caller: Unit | None, bound: str) -> Unit | None:
+        """What a pattern of an enum variant binds at a position (`Value::String(ref f)`: `Value::String(0)`,
+        `Self::Pair(1)`): the type the enum declares there, read where the enum is declared."""
+        if bound.endswith(")"):
+            path, _, position = bound.rpartition("(")
+            member = f"({position}"
+        else:  # `Value::Named { ref inner }`: `Value::Named.inner`; `Conn { state, .. }`: `Conn.state`
+            path, _, field = bound.rpartition(".")
+            member = f".{field}"
+        written, _, variant = path.rpartition("::")
+        enum = (self._enclosing_type(caller)[1] if written == "Self" else self._resolve_type_text(facts, written, caller)) if written else None
+        if enum is not None:
+            return self._field_type(enum, f"{variant}{member}")
+        if member[0] == ".":  # a struct's own pattern
+            struct = self._enclosing_type(caller)[1] if path == "Self" else self._resolve_type_text(facts, path, caller)
+            return self._field_type(struct, member[1:]) if struct is not None else None
+        return None
+
     def _spanned_receiver(self, caller_id: str | None, receiver: str, at: int, spans: dict) -> str:
         """A receiver naming a lambda's parameter (`it.handle()`, `h.conn.close()`) as the binding of
         the innermost lambda around byte `at` that has one by that name (`it·120·164.handle()`);

@@ -35,10 +35,16 @@ class DeclaredFields:
     def _field_type(self, t: Unit, name: str) -> Unit | None:
         """The declared type of field `name` of type `t` (a Rust impl block: of its type) or of its
         supertypes, resolved where the field is declared (`_declared_field`)."""
-        if t.kind == "impl":
-            facts = self.files.get(t.path)
-            t = self._resolve_type_text(facts, t.qualname) if facts is not None else None
+        impl = t if t.kind == "impl" else None
+        if impl is not None:
+            facts = self.files.get(impl.path)
+            t = self._resolve_type_text(facts, impl.qualname) if facts is not None else None
         found = self._declared_field(t, name) if t is not None else None
+        if (found is None or found[0] is None) and impl is not None and t is not None and impl.param_names:
+            # `self.base` with `struct Map<C> { base: C }` in `impl<C: Consumer> … for Map<C>`: the bound
+            written = next((h for n, h in t.attrs if n == name), "")
+            if written in impl.param_names and impl.param_types[impl.param_names.index(written)]:
+                return self._value_type(self.files[impl.path], impl.param_types[impl.param_names.index(written)], impl)
         return found[0] if found is not None else None
 
     def _declared_field(self, t: Unit, name: str) -> tuple[Unit | None, ...] | None:

@@ -76,6 +76,40 @@ class ImportBindings:
             return self.rust_modules.get(_crate_absolute(here, module))
         return None
 
+    def _rooted_path(self, facts: FileFacts, written: str) -> tuple[tuple[str, str], list[str]] | None:
+        """A Rust path that opens at the crate root or at the current module (`crate::a::b::T`,
+        `self::a::T`, `super::T`, `crate`): (its longest prefix that is a module of the crate, the names
+        after it); None for any other path."""
+        if spec_of(facts).module_system != "crate" or not (written.startswith(("crate::", "self::", "super::")) or written in ("crate", "super")):
+            return None  # (`self` alone is a method's receiver; `crate::spawn()`, `super::helper()` name modules)
+        segments = [s.strip() for s in written.split("::")]
+        for i in range(len(segments), 0, -1):
+            path = self._module_file(facts, "::".join(segments[:i]), 0)
+            if path:
+                return ("module", path), segments[i:]
+        return None
+
+    def _qualified_member(self, dotted: str, path: str) -> Unit | None:
+        """What a JVM name written through its package denotes (`p.Outer.Inner`, `p.Outer.Model.Spec`:
+        a class nested at any depth, seen from `path`): the longest prefix a package declares, its
+        type, then member by member, the types between."""
+        segments = dotted.split(".")
+        for i in range(len(segments) - 1, 0, -1):
+            declared = self.packages.get(("declared", ".".join(segments[:i])))
+            if not declared or segments[i] not in declared:
+                continue
+            rest = segments[i + 1 :]
+            if not rest and any(not u.is_type for u in declared[segments[i]]):
+                return None  # `p.Size` names a class and its factory function (Kotlin): which one, unknown
+            head = self._unique_for([u for u in declared[segments[i]] if u.is_type and u.kind != "impl"], path)
+            for n, name in enumerate(rest):
+                if head is None:
+                    return None
+                found = self.members_of(head).get(name, ())
+                head = self._unique([u for u in found if u.is_type] if n < len(rest) - 1 else found)
+            return head
+        return None
+
     def _go_package_dir(self, import_path: str) -> str | None:
         moduled = module_dir(self.go_modules, import_path) if self.go_modules else None
         if moduled is not None and self.go_dirs.get(moduled):  # a workspace module's package (go.mod)
@@ -224,10 +258,8 @@ class ImportBindings:
                 continue
             if spec.module_system == "package":
                 target = self._unique_for(self.packages.get(("declared", imp.module), {}).get(imp.name), facts.path)
-                if target is None:  # nested class import: pkg.Outer.Inner
-                    outer_pkg, _, outer = imp.module.rpartition(".")
-                    holder = self._unique_for(self.packages.get(("declared", outer_pkg), {}).get(outer), facts.path)
-                    target = self._unique(self.members_of(holder).get(imp.name)) if holder else None
+                if target is None:  # nested class import: pkg.Outer.Inner, pkg.Outer.Model.Spec
+                    target = self._qualified_member(f"{imp.module}.{imp.name}", facts.path)
                 return ("unit", target) if target else None
             path = self._module_file(facts, imp.module, imp.level)
             if path is None:
@@ -263,6 +295,10 @@ class ImportBindings:
             if spec.module_system == "python":  # `from pkg import mod`
                 sub = self._module_file(facts, f"{imp.module}.{imp.name}" if imp.module else imp.name, imp.level)
                 if sub:
+                    return ("module", sub)
+            if spec.module_system == "crate":  # `use crate::proto;`, `use super::frame::{self, Reason}`
+                sub = self._module_file(facts, f"{imp.module}::{imp.name}", imp.level)
+                if sub and sub != facts.path:
                     return ("module", sub)
             return None
         return None

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..languages import spec_for_path
 from ..languages.spec import last_segment
 from ..model.bindings import Edge, FileBindings
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, FileFacts, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, HOLDS, MAX_RECEIVER, VARIANT_OF, FileFacts, Unit
 from .call_text import UNCOUNTED, call_open, text_args, without_type_args
 from .carriers import CARRIED, Carriers, is_carried
 from .elements import Elements
@@ -248,7 +248,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
         if local:
             # imported *and* defined here (`try: from fast import f` / `except: def f`): no proof which wins
             if any(imp.name not in ("", "*") for imp in self.imports_by_local.get(facts.path, {}).get(name, ())):
-                return None
+                bound = self._import_binding(facts, name)  # `use super::Conn;` in the file's `mod tests`: the same
+                if bound is None or bound[1] not in local:
+                    return None
             if args >= 0 and spec_of(facts).package_scope == "declared":
                 # a JVM file is no scope of its own: the overloads of its package are all candidates
                 pkg = package_key(facts)
@@ -261,6 +263,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
         bound = self._import_binding(facts, name)
         if bound is None and args >= 0 and name in self.imports_by_local.get(facts.path, ()):
             bound = self._imported_overload(facts, name, args)
+        if bound is None and spec_of(facts).module_system == "crate":
+            bound = self._passed_on(facts.path, name, 0)  # `use self::ast::*;`: the one glob that has it
         if bound is not None:
             kind, target = bound
             return target if kind == "unit" else (kind, target)  # type: ignore[return-value]
@@ -283,9 +287,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
         found: dict[str, Unit] = {}
         for imp in stars:
             found.update((u.id, u) for u in self.packages.get(("declared", imp.module), {}).get(name, ()) if u.kind != "impl")
-            outer_pkg, _, outer = imp.module.rpartition(".")
-            holder = self._unique_for([u for u in self.packages.get(("declared", outer_pkg), {}).get(outer, ()) if u.is_type and u.kind != "impl"], facts.path)
-            if holder is not None:
+            holder = self._qualified_member(imp.module, facts.path)  # `import p.Outer.*`, `import p.Outer.Help.*`
+            if holder is not None and holder.is_type:
                 found.update((u.id, u) for u in self.members_of(holder).get(name, ()))
         return self._unique_for(list(found.values()), facts.path)
 
@@ -297,12 +300,16 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
             cut = clean.find(opener)
             if cut > 0:
                 clean = clean[:cut]
-        parts = [p for p in clean.replace("::", ".").split(".") if p]
+        rooted = self._rooted_path(facts, clean.strip())  # `crate::frame::Headers`
+        parts = rooted[1] if rooted is not None else [p for p in clean.replace("::", ".").split(".") if p]
         if not parts:
             return None
-        head = self._lookup(facts, scope, parts[0])
-        if head is None and len(parts) == 1:
+        head = self._member_of(rooted[0], parts[0]) if rooted is not None else self._lookup(facts, scope, parts[0])
+        if head is None and len(parts) == 1 and rooted is None:
             head = self._type_only(facts, parts[0])
+        elif head is None and rooted is None and spec_of(facts).module_system == "package":
+            whole = self._qualified_member(".".join(parts), facts.path)  # `p.Outer.Model.Spec` written whole
+            return whole if whole is not None and whole.is_type else None
         for part in parts[1:]:
             head = self._member_of(head, part)
         return head if isinstance(head, Unit) and head.is_type else None
@@ -343,6 +350,10 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
             if facts is not None and spec_of(facts).module_system == "python":
                 names = spec_of(facts).module_names(where)
                 sub = self.py_modules.get(f"{names[0]}.{name}") if names else None
+                return ("module", sub) if sub else None
+            if facts is not None and spec_of(facts).module_system == "crate":  # `proto::streams::Streams`
+                names = spec_of(facts).module_names(where)
+                sub = self.rust_modules.get(f"{names[0]}::{name}") if names else None
                 return ("module", sub) if sub else None
             return None
         if kind == "default":  # a member of the object `export default { find, … }` exports
@@ -434,6 +445,12 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
             return self._call_result(facts, caller, receiver.rstrip("?!"))
         if receiver.endswith("]") or "]." in receiver:  # `s.handlers[i]`, `t[i].root`: an element read
             return self._indexed_target(facts, caller, receiver)
+        rooted = self._rooted_path(facts, receiver)  # `crate::runtime::coop::poll_proceed()`
+        if rooted is not None:
+            head: Unit | tuple[str, str] | None = rooted[0]
+            for part in rooted[1]:
+                head = self._field_step(head, part) if part.isidentifier() else None
+            return head
         parts = [p for p in receiver.replace("::", ".").split(".") if p]
         if not parts or any(not p.isidentifier() for p in parts):
             return None
@@ -456,6 +473,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
             head = self._element_of(facts, caller, declared[len(ELEMENT_OF):], local=parts[0])
         elif declared.startswith(HOLDS):  # `conn := s.conn`: what the read it was initialised by denotes
             head = self._held(facts, caller, parts[0], declared[len(HOLDS):])
+        elif declared.startswith(VARIANT_OF):  # `Value::String(ref f) => f.decor()`: the variant's payload
+            head = self._variant_payload(facts, caller, declared[len(VARIANT_OF):])
         elif declared:  # a parameter with a declared type (`def f(s: Store)`, `func f(s *Store)`)
             head = self._value_type(facts, declared, caller)
         else:
@@ -646,9 +665,10 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
                             target = self._member_of(holder, name, args)
                             if target is None and name in self.extension_names:
                                 target = self._receiver_extension(facts, holder, name, args)
-                    else:
+                    else:  # (`Err(e)` beside an imported `enum Err` calls no enum: the spec's `uncallable_kinds`)
                         self._arg_call = (facts, caller, arg_words) if arg_words else None
                         target = self._lookup(facts, caller, name, args)
+                        target = None if target.__class__ is Unit and target.kind in spec_of(facts).uncallable_kinds else target
                     self._arg_call = None
                     memo[key] = target
             is_unit = target.__class__ is Unit

@@ -26,7 +26,7 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 from ..languages import BY_NAME, LanguageSpec
 from ..languages.spec import held_value, last_segment, named_children, text
 from ..model.facts import MAX_RECEIVER, Call, FileFacts, Import, Supertype, Unit, referenced_names, rust_test_attribute
-from .members import _assigned_calls, _param_names, _parameters, _refs, _result_types, _type_name, _with_attrs, _with_local_types
+from .members import _assigned_calls, _param_names, _parameters, _refs, _result_types, _type_name, _with_attrs, _with_local_types, generic_bounds
 
 KINDS = ("class", "interface", "trait", "struct", "enum", "object", "record", "impl", "function", "method", "constructor", "variable")
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -547,6 +547,12 @@ def _unit(source: bytes, spec: LanguageSpec, e: _Entry, path: str, uid: str, nam
     sig_end_line = node.start_point.row + 1 + source.count(b"\n", node.start_byte, sig_text_end)
     params = _parameters(node) if kind in ("function", "method", "constructor") else None
     param_names, param_types = _param_names(params) if params is not None else ((), ())
+    if spec.bounded_generics and param_types:  # `c: &C` with `C: Consumer`: a value of the bound
+        bounds = generic_bounds(node, spec.marker_bounds)
+        param_types = tuple(bounds.get(t, t) for t in param_types)
+    elif spec.bounded_generics and kind == "impl":  # `impl<C: Consumer> … for Map<C>`: its fields of type C
+        bounds = generic_bounds(node, spec.marker_bounds)
+        param_names, param_types = tuple(bounds), tuple(bounds.values())
     return Unit(
         id=uid,
         path=path,

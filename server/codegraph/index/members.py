@@ -11,13 +11,13 @@ import re
 from tree_sitter import Node
 
 from ..languages.spec import held_value, text
-from ..model.facts import CLASS_KINDS, ELEMENT_OF, FIRST_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, Call, Unit
+from ..model.facts import CLASS_KINDS, ELEMENT_OF, FIRST_OF, HOLDS, MAX_RECEIVER, PAIR_SECOND, SPANNED, VARIANT_OF, Call, Unit
 
 _new_tuple = tuple.__new__
 CLASS_UNIT_KINDS = CLASS_KINDS - {"impl"}  # members live on the type; a Rust impl block holds none
 
 
-_TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ")
+_TYPE_WRAPPERS = ("&mut ", "&", "*", "mut ", "const ", "readonly ", "final ", "dyn ", "impl ")
 _LIFETIME = re.compile(r"'\w+\s+")
 # a slice or an array, kept for what a loop over it walks: Go's `[]*Handler`, `[4]Step`, Rust's `[Step]`
 _SLICE = re.compile(r"\[(?:\w*\][\w*.\[\]]+|[A-Za-z_][\w:<>]*\])$")
@@ -47,6 +47,9 @@ def _type_name(node: Node | None) -> str:
             t, changed = t[lifetime.end() :], True
     if t.startswith("Optional[") and t.endswith("]"):
         t = t[9:-1].strip()
+    if "+" in _outside_type_args(t):  # `dyn Handler + 'a`, `impl Service + ?Sized`: the one named bound
+        bounds = [b for b in _top_level_split(t, "+") if b and b[0] not in "'?"]
+        t = bounds[0] if len(bounds) == 1 else ""
     if "|" in t:  # `Foo | None`, `Foo | undefined`: still one named type
         named = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
         t = named[0] if len(named) == 1 else ""
@@ -55,6 +58,38 @@ def _type_name(node: Node | None) -> str:
     if not t or any(c in _outside_type_args(t) for c in "|&,() \t\n") or t[0] == "{" or (t[0] == "[" and not _SLICE.match(t)):
         return ""
     return t[:120]
+
+
+def _top_level_split(t: str, sep: str) -> list[str]:
+    """`t` cut at each `sep` outside type arguments, the parts stripped."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(t):
+        depth += (c in "<([") - (c in ">)]")
+        if c == sep and depth == 0:
+            parts.append(t[start:i].strip())
+            start = i + 1
+    return parts + [t[start:].strip()]
+
+
+def generic_bounds(node: Node, markers: frozenset[str] = frozenset()) -> dict[str, str]:
+    """The type parameters a callable (and the impl or type around it) bounds by one named trait
+    (`fn f<C: Consumer>(c: C)`, `where C: Consumer + Send + 'a`, `impl<C: Consumer> Map<C>`; `markers`:
+    the bounds that name no behaviour of the value, `Send`): name → bound."""
+    named: dict[str, list[Node]] = {}  # each type parameter → its named bounds, wherever written
+    cur, hops = node, 0
+    while cur is not None and hops < 4:  # the callable, its impl (or its body's list, then the impl)
+        for holder in (cur.child_by_field_name("type_parameters"), next((c for c in cur.children if c.type == "where_clause"), None)):
+            for tp in holder.named_children if holder is not None else ():
+                left = tp.child_by_field_name("left") or next((c for c in tp.named_children if c.type == "type_identifier"), None)
+                if left is None or left.type != "type_identifier":
+                    continue
+                bounds = tp.child_by_field_name("bounds") or next((c for c in tp.named_children if c.type == "trait_bounds"), None)
+                named.setdefault(text(left), []).extend(
+                    b for b in (bounds.named_children if bounds is not None else ())
+                    if b.type not in ("lifetime", "removed_trait_bound") and text(b) not in markers)
+        cur, hops = cur.parent, hops + 1
+    # a parameter of no bound, or of several, is of no type the index can name (never a type of its name)
+    return {name: _type_name(bounds[0]) if len(bounds) == 1 else "" for name, bounds in named.items()}
 
 
 def _outside_type_args(t: str) -> str:
@@ -107,13 +142,15 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
     reads: dict[str, list[tuple[str, int]]] = {}  # callable → (first name, where) of the reads and walks its locals hold
     elements = {(caps.get("element") or caps["implicit"])[0].start_byte for caps in matches
                 if (caps.get("element") or caps.get("implicit")) and (caps.get("of") or caps.get("held"))}
-    for caps in matches:
+    for caps in _variant_bindings(matches):
         names, types = caps.get("name"), caps.get("type")
         walked = None  # a loop's walked collection, or a field read a local holds, with its mark
         lam = caps.get("implicit")
         if lam and not implicit:
             continue
-        if caps.get("element") and caps.get("of") or lam and caps.get("of"):
+        if caps.get("payload"):  # `Value::String(ref f) => …`: the variant's payload at that position
+            names, walked = caps["name"], VARIANT_OF + caps["payload"]
+        elif caps.get("element") and caps.get("of") or lam and caps.get("of"):
             # the second of a pair (`for k, v in d.items()`, `@_pair` the first) is marked so
             # the one name of a loop that gives it each item's first part (Go's `for k := range m`)
             paired = PAIR_SECOND if caps.get("_pair") else FIRST_OF if caps.get("_first") else ""
@@ -138,7 +175,9 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
         name = implicit if lam else text(names[0])
         span = lam[0] if lam else caps["scope"][0] if caps.get("scope") else None
         if span is not None:  # a lambda's parameter: its own inside it, of no known type outside
-            if keep_outer and not lam:
+            if caps.get("payload") or caps.get("holder"):
+                pass  # a pattern's (`if let Some(c) = …`) leaves the outer name be
+            elif keep_outer and not lam:
                 lambdas.setdefault(owner.id, []).append((name, span.start_byte, span.end_byte))
             else:
                 unknown.setdefault(owner.id, set()).add(name)
@@ -183,6 +222,54 @@ def _with_local_types(units: list[Unit], matches: list[dict[str, list[Node]]], i
 
 
 _FIRST_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _variant_bindings(matches: list[dict[str, list[Node]]]):
+    """The matches, a pattern of an enum variant (`@variant`, `@bind`: `Value::Pair(_, ref a)`) as one
+    binding per name it binds at a position of its own (`a` ← `Value::Pair(1)`), under its `@scope`."""
+    for caps in matches:
+        if not caps.get("bind"):
+            yield caps
+            continue
+        variant = "".join(text(caps["variant"][0]).split())
+        if caps["bind"][0].type == "struct_pattern":  # `Value::Named { ref inner, op: o, .. }`: by field
+            for field, part in _fields(caps["bind"][0]):
+                yield {"name": [part], "payload": f"{variant}.{field}", "scope": caps["scope"]}
+            continue
+        for i, part in enumerate(_positions(caps["bind"][0])):
+            while part.type in ("ref_pattern", "mut_pattern") and part.named_child_count:
+                part = part.named_children[-1]
+            if part.type == "identifier":
+                yield {"name": [part], "payload": f"{variant}({i})", "scope": caps["scope"]}
+
+
+def _fields(pattern: Node) -> list[tuple[str, Node]]:
+    """(field, the name bound to it) of a struct pattern: `{ inner }`, `{ ref inner }`, `{ op: mut o }`."""
+    out = []
+    for child in pattern.named_children:
+        if child.type != "field_pattern":
+            continue
+        name, bound = child.child_by_field_name("name"), child.child_by_field_name("pattern")
+        if bound is None:
+            bound = name if name is not None and name.type == "shorthand_field_identifier" else None
+        while bound is not None and bound.type in ("ref_pattern", "mut_pattern") and bound.named_child_count:
+            bound = bound.named_children[-1]
+        if name is not None and bound is not None and bound.type in ("identifier", "shorthand_field_identifier"):
+            out.append((text(name), bound))
+    return out
+
+
+def _positions(pattern: Node) -> list[Node]:
+    """The sub-patterns of a tuple pattern by position (its type and punctuation left out); none
+    after a `..`, whose positions are unknown."""
+    out = []
+    for child in pattern.children[1:]:
+        if child.type in ("(", ")", ","):
+            continue
+        if child.type == "remaining_field_pattern" or text(child) == "..":
+            break
+        out.append(child)
+    return out
 
 
 def _spanned(name: str, lam: Node) -> str:
@@ -230,6 +317,18 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
     starts = [u.start_byte for u in ordered]
     found: dict[str, dict[str, tuple[int, str]]] = {}  # type id → member → (0 declared | 1 assigned, type)
     for caps in matches:
+        if caps.get("variant") and caps.get("field"):  # `Named { inner: Array }`: `Named.inner`
+            owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, caps["variant"][0].start_byte)
+            if owner is not None:
+                found.setdefault(owner.id, {}).setdefault(f"{text(caps['variant'][0])}.{text(caps['field'][0])}", (0, _type_name(caps["payload"][0])))
+            continue
+        if caps.get("variant") and caps.get("payload"):  # `String(Formatted<String>)`: `String(0)`
+            owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, caps["variant"][0].start_byte)
+            if owner is not None:
+                seen = found.setdefault(owner.id, {})
+                for i, held in enumerate(c for c in caps["payload"][0].named_children if c.type not in ("attribute_item", "visibility_modifier")):
+                    seen.setdefault(f"{text(caps['variant'][0])}({i})", (0, _type_name(held)))
+            continue
         names = caps.get("name")
         if not names:
             continue

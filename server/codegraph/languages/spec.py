@@ -368,6 +368,13 @@ class LanguageSpec:
     # (Rust: only a `pub mod`; `pub(crate) mod parsing { pub fn … }` keeps them in the crate);
     # None where a module's members are public by their own syntax alone
     module_public: "Callable[[bytes], bool] | None" = None
+    # A parameter typed by a type parameter is a value of the one trait that bounds it (Rust:
+    # `fn f<C: Consumer>(c: &C)`, `where C: Consumer`), of no known type when unbounded or bounded twice
+    bounded_generics: bool = False
+    # Kinds of type a bare call never makes (Rust: `Err(e)` is no call of an `enum Err` in scope, a
+    # trait is never called); a call of such a name is something else (a prelude's variant)
+    uncallable_kinds: frozenset[str] = frozenset()
+    marker_bounds: frozenset[str] = frozenset()  # bounds of no behaviour of the value's own (Rust's `Send`)
     # Host contracts a callable implements by its parameter names (Python's WSGI and ASGI application
     # callables): (the parameter names, how a reader knows the contract), the first that fits wins
     param_hosts: tuple[tuple[tuple[str, ...], str], ...] = ()

@@ -415,6 +415,7 @@ def rust_import(node: Node) -> list[Import]:
     """Flattens `use a::{b, c::d as e, f::*}` into one record per bound name, without recursion."""
     line = node.start_point.row + 1
     out: list[Import] = []
+    inline = _inline_modules(node)
     arg = node.child_by_field_name("argument")
     stack: list[tuple[str, Node]] = [("", arg)] if arg is not None else []
     while stack:
@@ -427,17 +428,46 @@ def rust_import(node: Node) -> list[Import]:
         elif cur.type == "use_list":
             stack += [(prefix, c) for c in named_children(cur)]
         elif cur.type == "use_as_clause":
-            full = join(prefix, text(cur.child_by_field_name("path")))
+            full = _named_module(join(prefix, text(cur.child_by_field_name("path"))))
             module, _, name = full.rpartition("::")
             out.append(Import(module, name, text(cur.child_by_field_name("alias")), line))
         elif cur.type == "use_wildcard":
             inner = named_children(cur)
             out.append(Import(join(prefix, text(inner[0]) if inner else ""), "*", "", line))
         elif cur.type in ("scoped_identifier", "identifier", "crate", "self", "super"):
-            full = join(prefix, text(cur))
+            full = _named_module(join(prefix, text(cur)))
             module, _, name = full.rpartition("::")
             out.append(Import(module, name, "", line))
-    return out
+    return [imp._replace(module=_from_file_module(imp.module, inline)) for imp in out] if inline else out
+
+
+def _inline_modules(node: Node) -> list[str]:
+    """The inline modules (`mod tests { … }`) a `use` sits in within its file, outermost first."""
+    names, cur = [], node.parent
+    while cur is not None:
+        if cur.type == "mod_item":
+            names.append(text(cur.child_by_field_name("name")))
+        cur = cur.parent
+    return names[::-1]
+
+
+def _from_file_module(module: str, inline: list[str]) -> str:
+    """A `use` path written in an inline module, as the file's module reads it: `super::X` in a
+    file's `mod tests { … }` is the file's own `self::X`, in `mod a { mod b { … } }` it is
+    `self::a::X`, and `super::super::X` in `mod tests` is the file's `super::X`."""
+    steps = 0
+    while module == "super" or module.startswith("super::"):
+        module, steps = module[7:], steps + 1
+    if not steps:
+        return module
+    if steps > len(inline):
+        return "::".join(["super"] * (steps - len(inline)) + ([module] if module else []))
+    return "::".join(["self", *inline[: len(inline) - steps]] + ([module] if module else []))
+
+
+def _named_module(full: str) -> str:
+    """`a::b::self` (`use a::b::{self, C}`) imports the module `a::b` under its own name `b`."""
+    return full[: -len("::self")] if full.endswith("::self") else full
 
 
 def rust_supertypes(node: Node) -> list[tuple[str, str]]:
@@ -650,6 +680,9 @@ RUST = LanguageSpec(
     main_entry=rust_main,
     is_public=lambda name, signature: RUST_PUBLIC_FN.search(signature) is not None,
     module_public=lambda signature: re.search(rb"\bpub\s+mod\b", signature) is not None,
+    bounded_generics=True,
+    uncallable_kinds=frozenset({"enum", "trait"}),
+    marker_bounds=frozenset({"Send", "Sync", "Unpin", "Sized", "Copy", "Clone", "Debug", "Default", "Eq", "PartialEq", "Hash", "Ord", "PartialOrd", "'static"}),
     signature_return=re.compile(rb"->\s*(?:Result<|Option<)?&?(?:mut\s+)?([A-Za-z_]\w*)"),
     member_separator="::",
     module_system="crate",
@@ -672,6 +705,13 @@ RUST = LanguageSpec(
 (let_declaration pattern: (identifier) @holder !type value: [(field_expression) (reference_expression value: (field_expression))] @held)
 (closure_expression parameters: (closure_parameters (identifier) @untyped)) @scope
 (for_expression pattern: (identifier) @element value: (_) @of)
+(match_arm pattern: (match_pattern [(tuple_struct_pattern type: (scoped_identifier) @variant) (struct_pattern type: (_) @variant)] @bind)) @scope
+(if_expression condition: (let_condition pattern: (struct_pattern type: (_) @variant) @bind) consequence: (_) @scope)
+(if_expression condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) value: (_) @held) consequence: (_) @scope (#match? @_wrap "^(Some|Ok)$"))
+(while_expression condition: (let_condition pattern: (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) value: (_) @held) body: (_) @scope (#match? @_wrap "^(Some|Ok)$"))
+(match_expression value: (_) @held body: (match_block (match_arm pattern: (match_pattern . (tuple_struct_pattern type: (identifier) @_wrap . [(identifier) @holder (ref_pattern [(identifier) @holder (mut_pattern (identifier) @holder)]) (mut_pattern (identifier) @holder)] .) .)) @scope) (#match? @_wrap "^(Some|Ok)$"))
+(if_expression condition: (let_condition pattern: (tuple_struct_pattern type: (scoped_identifier) @variant) @bind) consequence: (_) @scope)
+(while_expression condition: (let_condition pattern: (tuple_struct_pattern type: (scoped_identifier) @variant) @bind) body: (_) @scope)
 (call_expression function: (field_expression value: (_) @of field: (field_identifier) @_each)
                  arguments: (arguments . (closure_expression parameters: (closure_parameters . (identifier) @element)) @scope)
                  (#match? @_each "^(for_each|try_for_each|map|filter|filter_map|flat_map|any|all|find|find_map|inspect|position|take_while|skip_while|max_by_key|min_by_key)$"))
@@ -689,7 +729,11 @@ RUST = LanguageSpec(
     element_type=rust_element,
     element_adapters=(".iter()", ".iter_mut()", ".into_iter()"),
     host_contracts=(("Future", "poll", "Future"), ("Service", "call", "tower Service"), ("Stream", "poll_next", "Stream")),
-    members="(field_declaration name: (field_identifier) @name type: (_) @type)",
+    members="""
+(field_declaration name: (field_identifier) @name type: (_) @type)
+(enum_variant name: (identifier) @variant body: (ordered_field_declaration_list) @payload)
+(enum_variant name: (identifier) @variant body: (field_declaration_list (field_declaration name: (field_identifier) @field type: (_) @payload)))
+""",
     refs="""
 (arguments (identifier) @bare)
 (arguments (scoped_identifier path: (_) @receiver name: (identifier) @name) @ref)

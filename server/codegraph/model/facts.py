@@ -17,13 +17,16 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "97"
+EXTRACTOR_VERSION = "104"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
 MAX_RECEIVER = 120
 ELEMENT_OF = "∈"  # a local_types entry naming the collection a loop variable walks
 HOLDS = "≔"  # a local_types entry naming the field read a local is initialised by (`t := r.conn`)
+# a local_types entry naming the enum variant and position whose payload a pattern binds
+# (`Value::String(ref f) => …`: `⊂Value::String(0)`); the enum's attrs hold `String(0)`: its type
+VARIANT_OF = "⊂"
 # a lambda's implicit parameter in local_types is named with the lambda's span (`it·120·164`): which
 # lambda's `it` a call names is a question of where the call is (each lambda's its own binding)
 SPANNED = "·"
