@@ -272,17 +272,28 @@ def _object_aliases(obj: Node, prefix: str) -> list[tuple[str, str]]:
     return [(k, v) for k, v in out if keys.count(k) == 1]
 
 
+# a default export that declares a name: `export default class Visitor {…}`, `export default function parse(…) {…}`
+_NAMED_DECLARATIONS = frozenset({"class_declaration", "abstract_class_declaration", "function_declaration", "generator_function_declaration"})
+
+
 def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
     """(X, Y) of each module-level `exports.X = Y;` / `module.exports.X = Y;`, Y a plain name: how
     compiled ES modules export (`exports.Store = Store;`), and (X, Y) of `module.exports = { X: Y }`
     (`{ Y }` too); ("", Y) of `module.exports = Y;` and `export default Y;`: the module's own value,
-    what a default import binds; ("default.X", Y) of `export default { X: Y }`: that value's members."""
+    what a default import binds; ("default.X", Y) of `export default { X: Y }`: that value's members.
+    A named class or declaration exported so is its name: ("", Visitor) of `module.exports = class
+    Visitor {…}` and of `export default class Visitor {…}`, (X, Y) of `exports.X = class Y {…}`."""
     out: list[tuple[str, str]] = []
     for stmt in root.children:
         if stmt.type == "export_statement":
             value = stmt.child_by_field_name("value")
-            if value is not None and value.type == "identifier" and any(c.type == "default" for c in stmt.children):
+            default = any(c.type == "default" for c in stmt.children)
+            declared = stmt.child_by_field_name("declaration")
+            named = declared.child_by_field_name("name") if declared is not None and declared.type in _NAMED_DECLARATIONS else None
+            if value is not None and value.type == "identifier" and default:
                 out.append(("", text(value)))
+            elif named is not None and default:  # `export default class Visitor {…}`: the definition is named Visitor
+                out.append(("", text(named)))
             elif value is not None and value.type == "object":
                 out += _object_aliases(value, "default.")
             continue
@@ -298,6 +309,8 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
             local = text(right)
         elif right.type == "object":
             local = ""
+        elif right.type == "class" and right.child_by_field_name("name") is not None:
+            local = text(right.child_by_field_name("name"))  # `module.exports = class Visitor {…}`: the class Visitor
         elif (_anonymous_class(right) or right.type in _OWN_THIS) and innermost is not None and innermost.type == "member_expression":
             local = without_exports(text(innermost)[:120])  # `… = internals.Route = class {…}`: that definition
             if not local:
@@ -315,7 +328,7 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
             obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
             if text(left) == "module.exports":
                 out.append(("", local))
-            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in COMMONJS_EXPORTS and (right.type == "identifier" or local != text(prop)):
+            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in COMMONJS_EXPORTS and (right.type in ("identifier", "class") or local != text(prop)):
                 out.append((text(prop), local))
     return tuple(out)
 
