@@ -118,6 +118,16 @@ IMPORTS += """
 IMPORTS += """
 (variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
 """
+# TypeScript's and Babel's CommonJS output of `import x from './x'` and `import * as x from './x'`:
+# `var x_1 = tslib_1.__importDefault(require("./x"))`, `var _x = _interopRequireWildcard(require("./x"))`
+# bind the module's namespace (its default export is `x_1.default`)
+_INTEROP = "(__importDefault|__importStar|_interopRequireDefault|_interopRequireWildcard)$"
+IMPORTS += f"""
+(variable_declarator name: (identifier) value: (call_expression
+  function: [(identifier) (member_expression property: (property_identifier))] @interop
+  arguments: (arguments . (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) .))
+  (#match? @interop "{_INTEROP}") (#eq? @fn "require")) @import
+"""
 
 
 def _unquote(s: str) -> str:
@@ -126,10 +136,15 @@ def _unquote(s: str) -> str:
 
 def _parse_require(node: Node) -> list[Import]:
     """`const x = require('./x')` binds the module's export (a default); `const { a, b: c } =
-    require('./x')` binds its named exports."""
+    require('./x')` binds its named exports; `var x_1 = __importDefault(require('./x'))` its namespace."""
     line = node.start_point.row + 1
     value = node.child_by_field_name("value")
     args = value.child_by_field_name("arguments") if value is not None else None
+    if value is not None and text(value.child_by_field_name("function")) != "require":  # `__importDefault(require('./x'))`
+        inner = args.named_children[0] if args is not None and args.named_children else None
+        source = inner.child_by_field_name("arguments").named_children[0] if inner is not None else None
+        target = node.child_by_field_name("name")
+        return [Import(_unquote(text(source)), "", text(target), line)] if source is not None and target is not None else []
     source = next((c for c in args.children if c.type == "string"), None) if args is not None else None
     target = node.child_by_field_name("name")
     if source is None or target is None:
