@@ -7,7 +7,8 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, declared_this, object_holder, prototype_entry, without_exports
+from .js_exports import OWN_THIS, anonymous_class, export_aliases
+from .js_holders import assigned_owner, commonjs_export_of, declared_this, object_holder, prototype_entry
 from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text, type_arguments, wrapped_function
 
 _COMMON_DEFS = """
@@ -241,10 +242,6 @@ _VARIABLE_VALUES = frozenset({"identifier", "member_expression", "call_expressio
 
 
 
-def _anonymous_class(value: Node | None) -> bool:
-    return value is not None and value.type == "class" and value.child_by_field_name("name") is None
-
-
 def refine_kind(node: Node, kind: str) -> str:
     if prototype_entry(node):
         return "method"
@@ -252,7 +249,7 @@ def refine_kind(node: Node, kind: str) -> str:
         return kind if wrapped_function(node.parent.parent) == node else ""
     if node.type == "pair" and node.parent.parent is not None and node.parent.parent.type == "arguments" and not object_holder(node.parent):
         return ""  # an entry of an object handed to a call that names no holder (`register('x', {…})`)
-    if kind == "class" or (kind == "variable" and _anonymous_class(held_value(node))):
+    if kind == "class" or (kind == "variable" and anonymous_class(held_value(node))):
         return "class"  # `const Foo = class {…}` at module level is captured as a constant too
     if node.type == "assignment_expression":  # `T.prototype.m = function`: a method of T
         left = node.child_by_field_name("left")
@@ -265,87 +262,6 @@ def refine_kind(node: Node, kind: str) -> str:
     return "variable" if value is not None and value.type in _VARIABLE_VALUES else ""
 
 
-_OWN_THIS = frozenset({"function_expression", "function", "generator_function"})
-
-
-def _object_aliases(obj: Node, prefix: str) -> list[tuple[str, str]]:
-    """(prefix + key, name) of an object literal's entries that hold a plain name: `{ a, b: c }`.
-    A spread may bring any key: only the entries after the last one count, and a key given twice none."""
-    entries = obj.named_children
-    spreads = [i for i, e in enumerate(entries) if e.type == "spread_element"]
-    if spreads:
-        entries = entries[spreads[-1] + 1 :]
-    out: list[tuple[str, str]] = []
-    for entry in entries:
-        if entry.type == "shorthand_property_identifier":
-            out.append((prefix + text(entry), text(entry)))
-        elif entry.type == "pair":
-            key, value = entry.child_by_field_name("key"), entry.child_by_field_name("value")
-            if key is not None and value is not None and key.type == "property_identifier" and value.type == "identifier":
-                out.append((prefix + text(key), text(value)))
-    keys = [k for k, _ in out]
-    return [(k, v) for k, v in out if keys.count(k) == 1]
-
-
-# a default export that declares a name: `export default class Visitor {…}`, `export default function parse(…) {…}`
-_NAMED_DECLARATIONS = frozenset({"class_declaration", "abstract_class_declaration", "function_declaration", "generator_function_declaration"})
-
-
-def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
-    """(X, Y) of each module-level `exports.X = Y;` / `module.exports.X = Y;`, Y a plain name: how
-    compiled ES modules export (`exports.Store = Store;`), and (X, Y) of `module.exports = { X: Y }`
-    (`{ Y }` too); ("", Y) of `module.exports = Y;` and `export default Y;`: the module's own value,
-    what a default import binds; ("default.X", Y) of `export default { X: Y }`: that value's members.
-    A named class or declaration exported so is its name: ("", Visitor) of `module.exports = class
-    Visitor {…}` and of `export default class Visitor {…}`, (X, Y) of `exports.X = class Y {…}`."""
-    out: list[tuple[str, str]] = []
-    for stmt in root.children:
-        if stmt.type == "export_statement":
-            value = stmt.child_by_field_name("value")
-            default = any(c.type == "default" for c in stmt.children)
-            declared = stmt.child_by_field_name("declaration")
-            named = declared.child_by_field_name("name") if declared is not None and declared.type in _NAMED_DECLARATIONS else None
-            if value is not None and value.type == "identifier" and default:
-                out.append(("", text(value)))
-            elif named is not None and default:  # `export default class Visitor {…}`: the definition is named Visitor
-                out.append(("", text(named)))
-            elif value is not None and value.type == "object":
-                out += _object_aliases(value, "default.")
-            continue
-        expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
-        chain = []  # `exports = module.exports = createApplication;`: every target of one value
-        while expr is not None and expr.type == "assignment_expression":
-            chain.append(expr)
-            expr = expr.child_by_field_name("right")
-        if not chain or expr is None:
-            continue
-        right, innermost = expr, chain[-1].child_by_field_name("left")
-        if right.type == "identifier":
-            local = text(right)
-        elif right.type == "object":
-            local = ""
-        elif right.type == "class" and right.child_by_field_name("name") is not None:
-            local = text(right.child_by_field_name("name"))  # `module.exports = class Visitor {…}`: the class Visitor
-        elif (_anonymous_class(right) or right.type in _OWN_THIS) and innermost is not None and innermost.type == "member_expression":
-            local = without_exports(text(innermost)[:120])  # `… = internals.Route = class {…}`: that definition
-            if not local:
-                continue  # `module.exports = class {…}`: the definition is the export (`module.exports`)
-        else:
-            continue
-        for link in chain:
-            left = link.child_by_field_name("left")
-            if left is None or left.type != "member_expression":
-                continue
-            if right.type == "object":
-                if text(left) == "module.exports":
-                    out += _object_aliases(right, "")
-                continue
-            obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
-            if text(left) == "module.exports":
-                out.append(("", local))
-            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in COMMONJS_EXPORTS and (right.type in ("identifier", "class") or local != text(prop)):
-                out.append((text(prop), local))
-    return tuple(out)
 
 
 def receiver_name(node: Node) -> str:
@@ -361,7 +277,7 @@ def receiver_name(node: Node) -> str:
         return ""
     else:
         return "this"
-    return "this" if value is not None and value.type in _OWN_THIS else ""
+    return "this" if value is not None and value.type in OWN_THIS else ""
 
 
 _FUNCTION_NODES = frozenset({"function_declaration", "function_expression", "function", "generator_function",
