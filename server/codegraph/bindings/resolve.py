@@ -370,10 +370,14 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         if kind == "this":
             caller = self.units.get(where)
             return self._this_member(caller, name) if caller is not None else None
-        if kind == "prototype":  # `T.prototype.name = function`, one of them, filed beside T
+        if kind == "prototype":  # `T.prototype.name = function`, one of them, filed beside T, else inherited
             ctor = self.units.get(where)
-            found = self.members.get((scope_key(self.files[ctor.path]), ctor.qualname), {}).get(name, ()) if ctor is not None else ()
-            return self._unique([u for u in found if u.kind == "method" and u.path == ctor.path and self._module_level(u)])
+            if ctor is None:
+                return None
+            facts = self.files[ctor.path]
+            if self.members.get((scope_key(facts), ctor.qualname), {}).get(name):
+                return self._prototype_method(ctor, name)
+            return self._inherited_method(ctor, name)
         if kind == "package":
             found: list[Unit] = []
             for path in self.go_dirs.get(where, ()):
@@ -506,8 +510,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         facts = self.files[caller.path]
         owner = member_owner(caller)
         found = self.members.get((scope_key(facts), owner), {}).get(name) if owner else None
-        if not found:
-            return None
+        if not found:  # the prototype's method a constructor of the file inherits (`util.inherits(T, Base)`)
+            ctor = self._unique([u for u in self.top.get(facts.path, {}).get(owner, ()) if u.is_callable]) if owner else None
+            return self._inherited_method(ctor, name) if ctor is not None and caller.kind == "method" else None
         here = self._module_level(caller)
         found = [u for u in found if u.is_callable and (u.parent == caller.parent or (here and self._module_level(u)))]
         if any(u.is_callable for u in self.top.get(facts.path, {}).get(owner, ())):

@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from ..model.facts import Import
 from .js_exports import OWN_THIS, anonymous_class, export_aliases
+from .js_prototypes import prototype_bases
 from .js_holders import assigned_owner, commonjs_export_of, declared_this, object_holder, prototype_entry
 from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text, type_arguments, wrapped_function
 
@@ -657,6 +658,7 @@ _COMMON = dict(
     this_alias=this_alias,
     function_receiver=True,
     export_aliases=export_aliases,
+    prototype_bases=prototype_bases,
     receiver_type=assigned_owner,
     assigned_to=commonjs_export_of,
     default_export="module.exports",

@@ -167,6 +167,10 @@ class LanguageSpec:
     # (root node) -> `FileFacts.export_aliases`: what a module exports by naming a local name
     # (JavaScript: `exports.X = Y;`, `module.exports = { X: Y }`, `export default Y;`)
     export_aliases: Callable[[Node], tuple[tuple[str, str], ...]] = lambda root: ()
+    # (root node) -> (a module-level constructor's name, its base as written) of each statement that
+    # makes the constructor's instances inherit the base's methods without class syntax
+    # (JavaScript: `util.inherits(T, Base)`, `T.prototype = Object.create(Base.prototype)`)
+    prototype_bases: Callable[[Node], list[tuple[str, str]]] = lambda root: []
     # (source) -> `FileFacts.platform_variant`: the file's own head says it is built for some
     # platforms or tags only (Go's `//go:build darwin`), as a file name's `_darwin` suffix does
     platform_variant: Callable[[bytes], bool] = lambda source: False
