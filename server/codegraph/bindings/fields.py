@@ -49,10 +49,10 @@ class DeclaredFields:
             held = next((h for n, h in cur.attrs if n == name), None)
             if held is not None:
                 facts = self.files.get(cur.path)
-                if facts is None:
-                    return (None,)
+                if facts is None or sum(1 for n, _ in cur.attrs if n == name) > 1:
+                    return (None,)  # a member its class assigns different values (`spec.assigned_fields`)
                 if held.endswith("()"):
-                    if not spec_of(facts).initialised_fields or self._holding >= MAX_NESTING:
+                    if not (spec_of(facts).initialised_fields or spec_of(facts).assigned_fields) or self._holding >= MAX_NESTING:
                         return (None,)
                     self._holding += 1  # `val a = b.make()` with `val b = a.make()` ends here
                     try:

@@ -459,7 +459,7 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         if not parts or any(not p.isidentifier() for p in parts):
             return None
         if parts[0] in SELF_WORDS or (method is not None and parts[0] == method.receiver):
-            if len(parts) < 2 or owner is None or not spec_of(facts).declared_fields:
+            if len(parts) < 2 or owner is None or not (spec_of(facts).declared_fields or spec_of(facts).assigned_fields):
                 return None  # attribute of self (self.x.y()) without static types: left unknown
             head = self._field_type(owner, parts[1])  # `self.conn.poll()`: through the field's declared type
             for part in parts[2:]:  # `self.conn.codec.decode()`

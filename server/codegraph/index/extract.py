@@ -326,7 +326,7 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     if matches.declarations:
         units = _with_local_types(units, matches.declarations, spec.implicit_parameter)
     if matches.members:
-        units = _with_attrs(units, matches.members)
+        units = _with_attrs(units, matches.members, spec.assigned_fields)
     # 2. calls, each attributed to its innermost enclosing unit
     calls = _calls(spec, units, matches)
     # 3. imports, and the names a file-scoped language refers to

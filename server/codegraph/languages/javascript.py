@@ -734,5 +734,6 @@ def flow_dialect(source: bytes) -> str:
 
 
 JAVASCRIPT = LanguageSpec(
-    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, dialect=flow_dialect, **_JSX
+    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, dialect=flow_dialect,
+    assigned_fields=True, **_JSX
 )

@@ -215,6 +215,10 @@ class LanguageSpec:
     # time (TypeScript's `private readonly log = new Logger()`, Kotlin's `private val cache = LruCache()`):
     # a call through it binds through the type a construction or a declared return type gives
     initialised_fields: bool = False
+    # No declared types, but a class's member holds what every assignment of it in the class makes
+    # (JavaScript: `this.lexer = new Lexer(…)` in the constructor, no other value written to it
+    # anywhere in the class): a call through it binds through that type, as through an initialiser's
+    assigned_fields: bool = False
     # The extractor records every local name a body binds (typed or not, in `local_types`): a bare
     # receiver that is no local and no parameter is a field of `this`, bound through its declared
     # type (Java; Kotlin's untyped locals and lambda parameters are not all recorded yet)
