@@ -32,3 +32,22 @@ def test_a_member_assigned_different_values_binds_nothing(tmp_path):
     index = index_of(tmp_path, FILES)
     assert target(index, "lib/parser.js", "handle") is None
     assert target(index, "lib/parser.js", "peek", 1) is None
+
+
+CONSTRUCTOR = {
+    "lib/core.js": "function Core() {}\nCore.prototype.process = function (s) { return s; };\nmodule.exports = Core;\n",
+    "lib/index.js": (
+        "var Core = require('./core');\n"
+        "function MarkdownIt() {\n  this.core = new Core();\n  this.core.process('x');\n}\n"
+        "MarkdownIt.prototype.parse = function (src) { return this.core.process(src); };\n"
+        "MarkdownIt.prototype.swap = function () { this.other = new Core(); this.other = {}; return this.other.process(1); };\n"
+        "module.exports = MarkdownIt;\n"
+    ),
+}
+
+
+def test_a_member_a_constructor_function_assigns_binds_calls_in_its_prototype_methods(tmp_path):
+    index = index_of(tmp_path, CONSTRUCTOR)
+    assert target(index, "lib/index.js", "process", 0) == "lib/core.js::Core.process"  # in the constructor
+    assert target(index, "lib/index.js", "process", 1) == "lib/core.js::Core.process"  # in a prototype method
+    assert target(index, "lib/index.js", "process", 2) is None  # assigned two values

@@ -84,3 +84,26 @@ class ModuleObjects:
         own = [local for name, local in facts.export_aliases if not name] if facts is not None else []
         bound = self._own_binding(facts, own[0], 0) if len(own) == 1 else None
         return bound[1] if bound is not None and bound[0] == "unit" else None
+
+    def _constructor_of(self, caller: Unit | None) -> Unit | None:
+        """The module-level constructor function whose instance `this` is inside `caller`: the
+        function itself or the one whose prototype method it is (`T.prototype.m = function`)."""
+        if caller is None or caller.parent is not None or not self._module_level(caller):
+            return None
+        owner, dot, _ = caller.qualname.rpartition(".")
+        if caller.kind == "function" and not dot:
+            return caller if caller.attrs else None
+        if caller.kind != "method" or not dot:
+            return None
+        return self._unique([u for u in self.top.get(caller.path, {}).get(owner, ()) if u.kind == "function" and u.parent is None])
+
+    def _constructed(self, facts: FileFacts, caller: Unit, made: str) -> tuple[str, str] | None:
+        """("prototype", T's id) when `made` (`T()`, as a member's assignment records `new T(…)`) calls a
+        module-level constructor function T: one whose prototype its module gives methods."""
+        called = self._called(facts, caller, made)
+        ctor = called[0] if called is not None else None
+        if not isinstance(ctor, Unit) or ctor.kind != "function" or not self._module_level(ctor):
+            return None
+        found = self.members.get((scope_key(self.files[ctor.path]), ctor.qualname), {})
+        methods = any(u.kind == "method" and u.path == ctor.path for units in found.values() for u in units)
+        return ("prototype", ctor.id) if methods else None

@@ -459,6 +459,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         if not parts or any(not p.isidentifier() for p in parts):
             return None
         if parts[0] in SELF_WORDS or (method is not None and parts[0] == method.receiver):
+            if owner is None and parts[0] == "this" and spec_of(facts).assigned_fields:
+                owner = self._constructor_of(caller)  # `this.core.process()` in `T.prototype.parse = function`
             if len(parts) < 2 or owner is None or not (spec_of(facts).declared_fields or spec_of(facts).assigned_fields):
                 return None  # attribute of self (self.x.y()) without static types: left unknown
             head = self._field_type(owner, parts[1])  # `self.conn.poll()`: through the field's declared type

@@ -189,6 +189,18 @@ def _callee_text(value: Node) -> str:
 _NO_VALUE = frozenset({"null", "undefined"})
 
 
+def _constructor(callable_: Unit | None, top: dict[str, Unit]) -> Unit | None:
+    """The module-level constructor function whose instance `this` is in `callable_`: the function
+    itself (`function Parser() { this.lexer = new Lexer(); }`) or the one whose prototype method it
+    is (`Parser.prototype.next = function`), None for any other callable."""
+    if callable_ is None or callable_.parent is not None:
+        return None
+    owner, dot, _ = callable_.qualname.rpartition(".")
+    if callable_.kind == "method" and dot:
+        return top.get(owner)
+    return callable_ if callable_.kind == "function" and not dot else None
+
+
 def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]], agree: bool = False) -> list[Unit]:
     """Type units with the members they hold: declared field types, and `self.x = Foo()` /
     `this.x = new X()` / `self.x = param` (the parameter's declared type). A declared type wins
@@ -199,12 +211,15 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]], agree: 
     starts = [u.start_byte for u in ordered]
     found: dict[str, dict[str, tuple[int, str]]] = {}  # type id → member → (0 declared | 1 assigned, type)
     assigned: dict[tuple[str, str], set[str]] = defaultdict(set)  # (type id, member) → the values written, with `agree`
+    top = {u.qualname: u for u in units if u.parent is None and u.kind == "function"} if agree else {}
     for caps in matches:
         names = caps.get("name")
         if not names:
             continue
         at = names[0].start_byte
         owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, at)
+        if owner is None and agree:
+            owner = _constructor(_innermost(ordered, starts, ("function", "method"), at), top)
         if owner is None:
             continue
         types, values, objs = caps.get("type"), caps.get("value"), caps.get("obj")
