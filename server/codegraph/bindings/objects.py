@@ -101,8 +101,12 @@ class ModuleObjects:
         """("prototype", T's id) when `made` (`T()`, as a member's assignment records `new T(…)`) calls a
         module-level constructor function T: one whose prototype its module gives methods."""
         called = self._called(facts, caller, made)
-        ctor = called[0] if called is not None else None
-        if not isinstance(ctor, Unit) or ctor.kind != "function" or not self._module_level(ctor):
+        return self._instance_of(called[0]) if called is not None and isinstance(called[0], Unit) else None
+
+    def _instance_of(self, ctor: Unit) -> tuple[str, str] | None:
+        """("prototype", T's id): what calling T makes, when T is a module-level constructor function
+        (its prototype has methods: called with `new`, or calling `new` itself when called without)."""
+        if ctor.kind != "function" or not self._module_level(ctor) or spec_of(self.files[ctor.path]).module_system != "path":
             return None
         found = self.members.get((scope_key(self.files[ctor.path]), ctor.qualname), {})
         methods = any(u.kind == "method" and u.path == ctor.path for units in found.values() for u in units)

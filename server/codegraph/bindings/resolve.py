@@ -536,6 +536,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
         target, holder, name = called
         if target is None and is_carried(holder):  # `pool.get()?.unwrap()`: the carrier's own method
             return self._carried_result(holder, name)
+        if target is None and name.startswith("new ") and spec_of(facts).assigned_fields:
+            return self._constructed(facts, caller, expr[4:].lstrip())  # `new Parser()`, Parser a constructor function
         return self._result_type(target)
 
     def _called(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int = 0) -> tuple | None:
@@ -678,8 +680,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, Overloads, Carrier
                     local_types[key] = REBOUND
                 elif key in local_types:
                     local_types[key] = None
-                elif is_unit:
-                    local_types[key] = self._result_type(target)
+                elif is_unit:  # a constructor function makes an instance (`const p = new Parser()`)
+                    local_types[key] = self._result_type(target) or (self._instance_of(target) if spec_of(facts).assigned_fields else None)
                 else:  # `let c = pool.get().unwrap()`: a carrier's own method on a carried receiver
                     held = typed if typed is not None else holders.get((caller_id, receiver, within)) if receiver else None
                     local_types[key] = self._carried_result(held, name) if is_carried(held) else None
