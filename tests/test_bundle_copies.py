@@ -192,3 +192,15 @@ def test_a_chunk_built_for_each_format_under_its_own_hash_is_a_copy(tmp_path: Pa
     index.build()
     assert set(index.files) >= {"dist/shared/core.03887fc3.mjs", "dist/shared/core.d8adb063.cjs"}
     assert copy_files(u for f in index.files.values() for u in f.units) == {"dist/shared/core.d8adb063.cjs"}
+
+
+def test_builds_named_for_a_language_level_are_parallel_builds(tmp_path: Path):
+    """A TypeScript library built as `cjs/`, `esm2015/` and `esm5/` (the Angular package format;
+    rxjs writes `_esm5/`): the same modules, one function each, below directories named for a module
+    format and the language level it targets. One build is kept."""
+    for tree in ("cjs", "esm2015", "esm5"):
+        (tmp_path / tree / "decorators").mkdir(parents=True)
+        (tmp_path / tree / "decorators" / "inject.js").write_text("export function Inject(token) {\n  return register(token);\n}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"cjs/decorators/inject.js", "esm5/decorators/inject.js"}

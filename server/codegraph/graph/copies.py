@@ -95,9 +95,16 @@ def _tree_rank(path: str) -> tuple[int, int, str]:
     return path.count("/"), 2 * rank + (tree != fmt), path  # `esm/` before `esm-browser/`
 
 
+# a format named with the language level it was built for (`esm2015/`, `esm5/`, `fesm2020/`, rxjs's `_esm5/`)
+_LEVELLED = re.compile(r"f?(esm|es|cjs)(?:5|6|20\d\d)")
+
+
 def _format_of(directory: str) -> str:
-    """The module format a build directory is named for (`esm`, `cjs-browser` → `cjs`), or ""."""
-    head = directory.split("-", 1)[0].split("_", 1)[0]
+    """The module format a build directory is named for (`esm`, `cjs-browser` → `cjs`, `esm2015` →
+    `esm`), or ""."""
+    head = directory.lstrip("_").split("-", 1)[0].split("_", 1)[0]
+    levelled = _LEVELLED.fullmatch(head) if head not in BUILD_TREE_ORDER else None
+    head = levelled.group(1) if levelled else head
     return head if head in BUILD_TREE_ORDER or head in LATE_BUILD_TREES else ""
 
 
