@@ -138,6 +138,9 @@ class ImportBindings:
         if owner:  # `module.exports = internals.Route = class {…}`: the member defined there
             hit = self._unique([u for u in self.members.get((scope_key(facts), owner), {}).get(name, ()) if u.path == facts.path and u.parent is None])
             return ("unit", hit) if hit is not None else None
+        filled = self._module_object(facts, None, local)
+        if filled is not None and local not in self.imports_by_local.get(facts.path, {}):
+            return filled  # `const scripts = { add() {…} }` or `utils.merge = function …`, then `module.exports = scripts;`
         if depth >= MAX_PASSED_ON:
             return None
         return self._import_binding(facts, local, depth + 1)
