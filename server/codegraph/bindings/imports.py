@@ -109,6 +109,12 @@ class ImportBindings:
             here = self.top.get(path, {}).get(local)
             if here:
                 merged[name] += here
+            elif facts is not None and "." in local:  # a compiled re-export's getter returning `x_1.Y`
+                head, _, member = local.partition(".")
+                module = self._import_binding(facts, head)
+                found = self._member_of(module, member) if module is not None and module[0] == "module" else None
+                if isinstance(found, Unit) and found not in merged[name]:
+                    merged[name].append(found)
             elif facts is not None:  # `exports.Store = Store;` of an imported `Store`
                 bound = self._import_binding(facts, local)
                 if bound is not None and bound[0] == "unit" and bound[1] not in merged[name]:

@@ -39,13 +39,34 @@ def _object_aliases(obj: Node, prefix: str) -> list[tuple[str, str]]:
 _NAMED_DECLARATIONS = frozenset({"class_declaration", "abstract_class_declaration", "function_declaration", "generator_function_declaration"})
 
 
+def _passed_on(expr: Node | None) -> tuple[str, str] | None:
+    """(X, `x_1.Y`) of `Object.defineProperty(exports, "X", { enumerable: true, get: function () { return
+    x_1.Y; } })`: how TypeScript and Babel compile `export { Y as X } from './x'` to CommonJS."""
+    if expr is None or expr.type != "call_expression" or text(expr.child_by_field_name("function")) != "Object.defineProperty":
+        return None
+    args = expr.child_by_field_name("arguments")
+    given = args.named_children if args is not None else []
+    if len(given) != 3 or text(given[0]) != "exports" or given[1].type != "string" or given[2].type != "object":
+        return None
+    getter = next((p.child_by_field_name("value") for p in given[2].named_children
+                   if p.type == "pair" and text(p.child_by_field_name("key")) == "get"), None)
+    body = getter.child_by_field_name("body") if getter is not None and getter.type in OWN_THIS else None
+    returned = body.named_children[0] if body is not None and len(body.named_children) == 1 else None
+    value = returned.named_children[0] if returned is not None and returned.type == "return_statement" and returned.named_children else None
+    if value is None or value.type != "member_expression" or value.child_by_field_name("object").type != "identifier":
+        return None
+    name = text(given[1])[1:-1]
+    return (name, text(value)) if name.isidentifier() else None
+
+
 def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
     """(X, Y) of each module-level `exports.X = Y;` / `module.exports.X = Y;`, Y a plain name: how
     compiled ES modules export (`exports.Store = Store;`), and (X, Y) of `module.exports = { X: Y }`
     (`{ Y }` too); ("", Y) of `module.exports = Y;` and `export default Y;`: the module's own value,
     what a default import binds; ("default.X", Y) of `export default { X: Y }`: that value's members.
     A named class or declaration exported so is its name: ("", Visitor) of `module.exports = class
-    Visitor {…}` and of `export default class Visitor {…}`, (X, Y) of `exports.X = class Y {…}`."""
+    Visitor {…}` and of `export default class Visitor {…}`, (X, Y) of `exports.X = class Y {…}`; (X,
+    `x_1.Y`) of a compiled re-export (`_passed_on`)."""
     out: list[tuple[str, str]] = []
     for stmt in root.children:
         if stmt.type == "export_statement":
@@ -61,6 +82,10 @@ def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
                 out += _object_aliases(value, "default.")
             continue
         expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
+        passed = _passed_on(expr)
+        if passed is not None:
+            out.append(passed)
+            continue
         chain = []  # `exports = module.exports = createApplication;`: every target of one value
         while expr is not None and expr.type == "assignment_expression":
             chain.append(expr)
