@@ -192,3 +192,38 @@ def test_a_chunk_built_for_each_format_under_its_own_hash_is_a_copy(tmp_path: Pa
     index.build()
     assert set(index.files) >= {"dist/shared/core.03887fc3.mjs", "dist/shared/core.d8adb063.cjs"}
     assert copy_files(u for f in index.files.values() for u in f.units) == {"dist/shared/core.d8adb063.cjs"}
+
+
+def test_builds_named_for_a_language_level_are_parallel_builds(tmp_path: Path):
+    """A TypeScript library built as `cjs/`, `esm2015/` and `esm5/` (the Angular package format;
+    rxjs writes `_esm5/`): the same modules, one function each, below directories named for a module
+    format and the language level it targets. One build is kept."""
+    for tree in ("cjs", "esm2015", "esm5"):
+        (tmp_path / tree / "decorators").mkdir(parents=True)
+        (tmp_path / tree / "decorators" / "inject.js").write_text("export function Inject(token) {\n  return register(token);\n}\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"cjs/decorators/inject.js", "esm5/decorators/inject.js"}
+
+
+def _module(name: str, methods: int) -> str:
+    body = "".join(f"  {name}.prototype.step{i} = function (input) {{\n    return input + {i};\n  }};\n" for i in range(methods))
+    return f"function {name}() {{\n  this.ready = true;\n}}\n" + body
+
+
+def test_a_bundle_that_carries_its_dependencies_too_is_a_copy(tmp_path: Path):
+    """A test runner ships `runner.js`, one rollup bundle of its 12 modules and of the libraries and
+    polyfills it needs (three times as many functions again, `Buffer$1` among them): the share of its
+    functions named like the package's own falls short, but it repeats the modules' definitions body
+    for body. A module repeating a few definitions of a few others stays."""
+    (tmp_path / "lib").mkdir()
+    names = [f"Part{i}" for i in range(12)]
+    for name in names:
+        (tmp_path / "lib" / f"{name.lower()}.js").write_text(_module(name, 9) + f"module.exports = {name};\n")
+    polyfills = "".join(f"function helper{i}$1(a) {{\n  return a * {i};\n}}\n" for i in range(400))
+    bundle = "(function () {\n" + "".join(_module(name, 9) for name in names) + polyfills + "})();\n"
+    (tmp_path / "runner.js").write_text(bundle)
+    (tmp_path / "lib" / "dialect.js").write_text(_module(names[0], 9) + _module(names[1], 9) + "module.exports = {};\n")
+    index = RootIndex(tmp_path, use_cache=False)
+    index.build()
+    assert copy_files(u for f in index.files.values() for u in f.units) == {"runner.js"}

@@ -189,11 +189,13 @@ def test_a_member_initialised_in_the_class_body_is_no_local(tmp_path):
 
 
 def test_an_objects_own_apply_method_is_reached_through_its_member_type(tmp_path):
-    """`this.controller.apply(…)`: `apply` names a method of the member's type, not Function.apply."""
+    """`this.controller.apply(…)`: `apply` names a method of the member's type, not Function.apply.
+    (The member is also handed in, so the call is no proven one: a guess takes the construction.)"""
     (tmp_path / "controller.js").write_text("class Controller {\n  apply(result) {\n    return result;\n  }\n}\nmodule.exports = { Controller };\n")
     (tmp_path / "router.js").write_text(
         "const { Controller } = require('./controller');\n"
         "class Router {\n  constructor() {\n    this.controller = new Controller();\n  }\n"
+        "  use(controller) {\n    this.controller = controller;\n  }\n"
         "  handle(result) {\n    return this.controller.apply(result);\n  }\n}\n"
     )
     idx = RootIndex(tmp_path, use_cache=False)

@@ -25,14 +25,14 @@ class DeclaredFields:
             head = self._carried_parts(head[1])[1]
         if head.__class__ is Unit and head.is_type:
             facts = self.files.get(head.path)
-            if facts is not None and spec_of(facts).declared_fields:
+            if facts is not None and (spec_of(facts).declared_fields or spec_of(facts).assigned_fields):
                 t = head if head.kind != "impl" else self._resolve_type_text(facts, head.qualname)
                 found = self._declared_field(t, name) if t is not None else None
                 if found is not None:
                     return found[0]
         return self._member_of(head, name)
 
-    def _field_type(self, t: Unit, name: str) -> Unit | None:
+    def _field_type(self, t: Unit, name: str) -> Unit | tuple[str, str] | None:
         """The declared type of field `name` of type `t` (a Rust impl block: of its type) or of its
         supertypes, resolved where the field is declared (`_declared_field`)."""
         impl = t if t.kind == "impl" else None
@@ -55,17 +55,19 @@ class DeclaredFields:
             held = next((h for n, h in cur.attrs if n == name), None)
             if held is not None:
                 facts = self.files.get(cur.path)
-                if facts is None:
-                    return (None,)
+                if facts is None or sum(1 for n, _ in cur.attrs if n == name) > 1:
+                    return (None,)  # a member its class assigns different values (`spec.assigned_fields`)
                 if held.endswith("()"):
-                    if not spec_of(facts).initialised_fields or self._holding >= MAX_NESTING:
+                    if not (spec_of(facts).initialised_fields or spec_of(facts).assigned_fields) or self._holding >= MAX_NESTING:
                         return (None,)
                     self._holding += 1  # `val a = b.make()` with `val b = a.make()` ends here
                     try:
                         made = self._call_result(facts, cur, held)
+                        if made is None and spec_of(facts).assigned_fields:
+                            made = self._constructed(facts, cur, held)  # `this.core = new Core()`, Core a constructor function
                     finally:
                         self._holding -= 1
-                    return (made if made.__class__ is Unit else None,)
+                    return (made if made.__class__ is Unit or made.__class__ is tuple else None,)
                 return (self._value_type(facts, held, cur),)
         return None
 

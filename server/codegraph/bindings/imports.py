@@ -147,6 +147,12 @@ class ImportBindings:
             here = self.top.get(path, {}).get(local)
             if here:
                 merged[name] += here
+            elif facts is not None and "." in local:  # a compiled re-export's getter returning `x_1.Y`
+                head, _, member = local.partition(".")
+                module = self._import_binding(facts, head)
+                found = self._member_of(module, member) if module is not None and module[0] == "module" else None
+                if isinstance(found, Unit) and found not in merged[name]:
+                    merged[name].append(found)
             elif facts is not None:  # `exports.Store = Store;` of an imported `Store`
                 bound = self._import_binding(facts, local)
                 if bound is not None and bound[0] == "unit" and bound[1] not in merged[name]:
@@ -176,6 +182,9 @@ class ImportBindings:
         if owner:  # `module.exports = internals.Route = class {…}`: the member defined there
             hit = self._unique([u for u in self.members.get((scope_key(facts), owner), {}).get(name, ()) if u.path == facts.path and u.parent is None])
             return ("unit", hit) if hit is not None else None
+        filled = self._module_object(facts, None, local)
+        if filled is not None and local not in self.imports_by_local.get(facts.path, {}):
+            return filled  # `const scripts = { add() {…} }` or `utils.merge = function …`, then `module.exports = scripts;`
         if depth >= MAX_PASSED_ON:
             return None
         return self._import_binding(facts, local, depth + 1)

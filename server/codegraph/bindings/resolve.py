@@ -364,10 +364,14 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
         if kind == "this":
             caller = self.units.get(where)
             return self._this_member(caller, name) if caller is not None else None
-        if kind == "prototype":  # `T.prototype.name = function`, one of them, filed beside T
+        if kind == "prototype":  # `T.prototype.name = function`, one of them, filed beside T, else inherited
             ctor = self.units.get(where)
-            found = self.members.get((scope_key(self.files[ctor.path]), ctor.qualname), {}).get(name, ()) if ctor is not None else ()
-            return self._unique([u for u in found if u.kind == "method" and u.path == ctor.path and self._module_level(u)])
+            if ctor is None:
+                return None
+            facts = self.files[ctor.path]
+            if self.members.get((scope_key(facts), ctor.qualname), {}).get(name):
+                return self._prototype_method(ctor, name)
+            return self._inherited_method(ctor, name)
         if kind == "package":
             found: list[Unit] = []
             for path in self.go_dirs.get(where, ()):
@@ -455,7 +459,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
         if not parts or any(not p.isidentifier() for p in parts):
             return None
         if parts[0] in SELF_WORDS or (method is not None and parts[0] == method.receiver):
-            if len(parts) < 2 or owner is None or not spec_of(facts).declared_fields:
+            if owner is None and parts[0] == "this" and spec_of(facts).assigned_fields:
+                owner = self._constructor_of(caller)  # `this.core.process()` in `T.prototype.parse = function`
+            if len(parts) < 2 or owner is None or not (spec_of(facts).declared_fields or spec_of(facts).assigned_fields):
                 return None  # attribute of self (self.x.y()) without static types: left unknown
             head = self._field_type(owner, parts[1])  # `self.conn.poll()`: through the field's declared type
             for part in parts[2:]:  # `self.conn.codec.decode()`
@@ -508,8 +514,9 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
         facts = self.files[caller.path]
         owner = member_owner(caller)
         found = self.members.get((scope_key(facts), owner), {}).get(name) if owner else None
-        if not found:
-            return None
+        if not found:  # the prototype's method a constructor of the file inherits (`util.inherits(T, Base)`)
+            ctor = self._unique([u for u in self.top.get(facts.path, {}).get(owner, ()) if u.is_callable]) if owner else None
+            return self._inherited_method(ctor, name) if ctor is not None and caller.kind == "method" else None
         here = self._module_level(caller)
         found = [u for u in found if u.is_callable and (u.parent == caller.parent or (here and self._module_level(u)))]
         if any(u.is_callable for u in self.top.get(facts.path, {}).get(owner, ())):
@@ -531,6 +538,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
         target, holder, name = called
         if target is None and is_carried(holder):  # `pool.get()?.unwrap()`: the carrier's own method
             return self._carried_result(holder, name)
+        if target is None and name.startswith("new ") and spec_of(facts).assigned_fields:
+            return self._constructed(facts, caller, expr[4:].lstrip())  # `new Parser()`, Parser a constructor function
         return self._result_type(target)
 
     def _called(self, facts: FileFacts, caller: Unit | None, expr: str, depth: int = 0) -> tuple | None:
@@ -687,8 +696,8 @@ class Resolver(ImportBindings, DeclaredFields, ModuleObjects, PackageVariables, 
                     local_types[key] = REBOUND
                 elif key in local_types:
                     local_types[key] = None
-                elif is_unit:
-                    local_types[key] = self._result_type(target)
+                elif is_unit:  # a constructor function makes an instance (`const p = new Parser()`)
+                    local_types[key] = self._result_type(target) or (self._instance_of(target) if spec_of(facts).assigned_fields else None)
                 else:  # `let c = pool.get().unwrap()`: a carrier's own method on a carried receiver
                     held = typed if typed is not None else holders.get((caller_id, receiver, within)) if receiver else None
                     local_types[key] = self._carried_result(held, name) if is_carried(held) else None

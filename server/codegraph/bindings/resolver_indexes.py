@@ -147,7 +147,7 @@ class ResolverIndexes:
         """
         def shape(f: FileFacts) -> set[tuple[str, str, int]]:
             counts: dict[tuple[str, str], int] = defaultdict(int)
-            fields = spec_of(f).declared_fields
+            fields = spec_of(f).declared_fields or spec_of(f).assigned_fields
             for u in f.units:
                 if u.kind != "statement":  # a second definition makes a name ambiguous; an extension
                     # binds by the type it extends; a type's declared fields and a callable's declared

@@ -322,11 +322,12 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
     errors, matches = _match(c, root)
     # 1. definitions, outermost first, with their parents from span containment
     units, supertypes = _units(path, source, spec, root, matches.definitions)
+    supertypes += _prototype_supertypes(spec, root, units, supertypes)
     if matches.declarations:
         units = _with_local_types(units, matches.declarations, spec.implicit_parameter, keep_outer=not spec.complete_locals,
                                   entered=spec.entered)
     if matches.members:
-        units = _with_attrs(units, matches.members)
+        units = _with_attrs(units, matches.members, spec.assigned_fields)
     # 2. calls, each attributed to its innermost enclosing unit
     calls = _calls(spec, units, matches)
     # 3. imports, and the names a file-scoped language refers to
@@ -358,6 +359,19 @@ def _extract(path: str, language: str, source: bytes, tree: Tree, digest: str, s
         export_aliases=spec.export_aliases(root),
         platform_variant=spec.platform_variant(source),
     )
+
+
+def _prototype_supertypes(spec: LanguageSpec, root: Node, units: list[Unit], known: list[Supertype]) -> list[Supertype]:
+    """The supertypes a module gives its constructor functions by wiring their prototypes
+    (`spec.prototype_bases`), each on the module-level unit of the constructor's name."""
+    out: list[Supertype] = []
+    for name, base in spec.prototype_bases(root):
+        owner = [u for u in units if u.qualname == name and u.parent is None and (u.is_callable or u.is_type)]
+        if len(owner) == 1:
+            sup = Supertype(owner[0].id, last_segment(base), base[:200], "extends")
+            if sup not in known and sup not in out:
+                out.append(sup)
+    return out
 
 
 def _distill_marks(spec: LanguageSpec, units: list[Unit], found: list) -> bytes:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import defaultdict
 
 from tree_sitter import Node
 
@@ -309,13 +310,32 @@ def _callee_text(value: Node) -> str:
     return t[:120] + "()"
 
 
-def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list[Unit]:
+_NO_VALUE = frozenset({"null", "undefined"})
+
+
+def _constructor(callable_: Unit | None, top: dict[str, Unit]) -> Unit | None:
+    """The module-level constructor function whose instance `this` is in `callable_`: the function
+    itself (`function Parser() { this.lexer = new Lexer(); }`) or the one whose prototype method it
+    is (`Parser.prototype.next = function`), None for any other callable."""
+    if callable_ is None or callable_.parent is not None:
+        return None
+    owner, dot, _ = callable_.qualname.rpartition(".")
+    if callable_.kind == "method" and dot:
+        return top.get(owner)
+    return callable_ if callable_.kind == "function" and not dot else None
+
+
+def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]], agree: bool = False) -> list[Unit]:
     """Type units with the members they hold: declared field types, and `self.x = Foo()` /
     `this.x = new X()` / `self.x = param` (the parameter's declared type). A declared type wins
-    over assignments; the first assignment wins over later ones."""
+    over assignments; the first assignment wins over later ones. With `agree` (no declared types,
+    `spec.assigned_fields`) a member assigned two different values in its class is listed a second
+    time with no type: a guess may take the first, no proof takes either."""
     ordered = sorted(units, key=lambda u: (u.start_byte, -u.end_byte))
     starts = [u.start_byte for u in ordered]
     found: dict[str, dict[str, tuple[int, str]]] = {}  # type id → member → (0 declared | 1 assigned, type)
+    assigned: dict[tuple[str, str], set[str]] = defaultdict(set)  # (type id, member) → the values written, with `agree`
+    top = {u.qualname: u for u in units if u.parent is None and u.kind == "function"} if agree else {}
     for caps in matches:
         if caps.get("variant") and caps.get("field"):  # `Named { inner: Array }`: `Named.inner`
             owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, caps["variant"][0].start_byte)
@@ -334,6 +354,8 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
             continue
         at = names[0].start_byte
         owner = _innermost(ordered, starts, CLASS_UNIT_KINDS, at)
+        if owner is None and agree:
+            owner = _constructor(_innermost(ordered, starts, ("function", "method"), at), top)
         if owner is None:
             continue
         types, values, objs = caps.get("type"), caps.get("value"), caps.get("obj")
@@ -358,6 +380,10 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
             elif value.type in _PLAIN_NAMES and callable_ is not None and text(value) in callable_.param_names:
                 held = callable_.param_types[callable_.param_names.index(text(value))]
             else:
+                held = ""
+            if agree and value.type not in _NO_VALUE:  # `this.socket = null` on close holds no other type
+                assigned[(owner.id, text(names[0]))].add(held or text(value)[:120])
+            if not held:
                 continue
         else:
             continue
@@ -369,9 +395,12 @@ def _with_attrs(units: list[Unit], matches: list[dict[str, list[Node]]]) -> list
             name = f"{text(caps['outer'][0])}.{name}"
         if name not in seen or seen[name][0] > rank:
             seen[name] = (rank, held)
+    # `this.state = new Idle()`, later `this.state = new Running()` (or a value handed in)
+    mixed = {key for key, values in assigned.items() if len(values) > 1 and found.get(key[0], {}).get(key[1], (0,))[0] == 1}
     if not found:
         return units
-    return [u._replace(attrs=tuple((k, v) for k, (_, v) in found[u.id].items())) if u.id in found else u for u in units]
+    return [u._replace(attrs=tuple(a for k, (_, v) in found[u.id].items() for a in ([(k, v), (k, "")] if (u.id, k) in mixed else [(k, v)])))
+            if u.id in found else u for u in units]
 
 
 def _refs(units: list[Unit], matches: list[dict[str, list[Node]]], bound: frozenset[str] | None) -> list[Call]:

@@ -7,7 +7,9 @@ import re
 from tree_sitter import Node
 
 from ..model.facts import Import
-from .js_holders import COMMONJS_EXPORTS, assigned_owner, commonjs_export_of, declared_this, object_holder, prototype_entry, without_exports
+from .js_exports import OWN_THIS, anonymous_class, export_aliases
+from .js_prototypes import prototype_bases
+from .js_holders import assigned_owner, commonjs_export_of, declared_this, object_holder, prototype_entry
 from .spec import Carrier, LanguageSpec, ModuleStatement, held_value, named_children, text, type_arguments, wrapped_function
 
 _COMMON_DEFS = """
@@ -118,6 +120,16 @@ IMPORTS += """
 IMPORTS += """
 (variable_declarator name: (_) value: (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) (#eq? @fn "require")) @import
 """
+# TypeScript's and Babel's CommonJS output of `import x from './x'` and `import * as x from './x'`:
+# `var x_1 = tslib_1.__importDefault(require("./x"))`, `var _x = _interopRequireWildcard(require("./x"))`
+# bind the module's namespace (its default export is `x_1.default`)
+_INTEROP = "(__importDefault|__importStar|_interopRequireDefault|_interopRequireWildcard)$"
+IMPORTS += f"""
+(variable_declarator name: (identifier) value: (call_expression
+  function: [(identifier) (member_expression property: (property_identifier))] @interop
+  arguments: (arguments . (call_expression function: (identifier) @fn arguments: (arguments . (string) .)) .))
+  (#match? @interop "{_INTEROP}") (#eq? @fn "require")) @import
+"""
 
 
 def _unquote(s: str) -> str:
@@ -126,10 +138,15 @@ def _unquote(s: str) -> str:
 
 def _parse_require(node: Node) -> list[Import]:
     """`const x = require('./x')` binds the module's export (a default); `const { a, b: c } =
-    require('./x')` binds its named exports."""
+    require('./x')` binds its named exports; `var x_1 = __importDefault(require('./x'))` its namespace."""
     line = node.start_point.row + 1
     value = node.child_by_field_name("value")
     args = value.child_by_field_name("arguments") if value is not None else None
+    if value is not None and text(value.child_by_field_name("function")) != "require":  # `__importDefault(require('./x'))`
+        inner = args.named_children[0] if args is not None and args.named_children else None
+        source = inner.child_by_field_name("arguments").named_children[0] if inner is not None else None
+        target = node.child_by_field_name("name")
+        return [Import(_unquote(text(source)), "", text(target), line)] if source is not None and target is not None else []
     source = next((c for c in args.children if c.type == "string"), None) if args is not None else None
     target = node.child_by_field_name("name")
     if source is None or target is None:
@@ -226,10 +243,6 @@ _VARIABLE_VALUES = frozenset({"identifier", "member_expression", "call_expressio
 
 
 
-def _anonymous_class(value: Node | None) -> bool:
-    return value is not None and value.type == "class" and value.child_by_field_name("name") is None
-
-
 def refine_kind(node: Node, kind: str) -> str:
     if prototype_entry(node):
         return "method"
@@ -237,7 +250,7 @@ def refine_kind(node: Node, kind: str) -> str:
         return kind if wrapped_function(node.parent.parent) == node else ""
     if node.type == "pair" and node.parent.parent is not None and node.parent.parent.type == "arguments" and not object_holder(node.parent):
         return ""  # an entry of an object handed to a call that names no holder (`register('x', {…})`)
-    if kind == "class" or (kind == "variable" and _anonymous_class(held_value(node))):
+    if kind == "class" or (kind == "variable" and anonymous_class(held_value(node))):
         return "class"  # `const Foo = class {…}` at module level is captured as a constant too
     if node.type == "assignment_expression":  # `T.prototype.m = function`: a method of T
         left = node.child_by_field_name("left")
@@ -250,74 +263,6 @@ def refine_kind(node: Node, kind: str) -> str:
     return "variable" if value is not None and value.type in _VARIABLE_VALUES else ""
 
 
-_OWN_THIS = frozenset({"function_expression", "function", "generator_function"})
-
-
-def _object_aliases(obj: Node, prefix: str) -> list[tuple[str, str]]:
-    """(prefix + key, name) of an object literal's entries that hold a plain name: `{ a, b: c }`.
-    A spread may bring any key: only the entries after the last one count, and a key given twice none."""
-    entries = obj.named_children
-    spreads = [i for i, e in enumerate(entries) if e.type == "spread_element"]
-    if spreads:
-        entries = entries[spreads[-1] + 1 :]
-    out: list[tuple[str, str]] = []
-    for entry in entries:
-        if entry.type == "shorthand_property_identifier":
-            out.append((prefix + text(entry), text(entry)))
-        elif entry.type == "pair":
-            key, value = entry.child_by_field_name("key"), entry.child_by_field_name("value")
-            if key is not None and value is not None and key.type == "property_identifier" and value.type == "identifier":
-                out.append((prefix + text(key), text(value)))
-    keys = [k for k, _ in out]
-    return [(k, v) for k, v in out if keys.count(k) == 1]
-
-
-def export_aliases(root: Node) -> tuple[tuple[str, str], ...]:
-    """(X, Y) of each module-level `exports.X = Y;` / `module.exports.X = Y;`, Y a plain name: how
-    compiled ES modules export (`exports.Store = Store;`), and (X, Y) of `module.exports = { X: Y }`
-    (`{ Y }` too); ("", Y) of `module.exports = Y;` and `export default Y;`: the module's own value,
-    what a default import binds; ("default.X", Y) of `export default { X: Y }`: that value's members."""
-    out: list[tuple[str, str]] = []
-    for stmt in root.children:
-        if stmt.type == "export_statement":
-            value = stmt.child_by_field_name("value")
-            if value is not None and value.type == "identifier" and any(c.type == "default" for c in stmt.children):
-                out.append(("", text(value)))
-            elif value is not None and value.type == "object":
-                out += _object_aliases(value, "default.")
-            continue
-        expr = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
-        chain = []  # `exports = module.exports = createApplication;`: every target of one value
-        while expr is not None and expr.type == "assignment_expression":
-            chain.append(expr)
-            expr = expr.child_by_field_name("right")
-        if not chain or expr is None:
-            continue
-        right, innermost = expr, chain[-1].child_by_field_name("left")
-        if right.type == "identifier":
-            local = text(right)
-        elif right.type == "object":
-            local = ""
-        elif (_anonymous_class(right) or right.type in _OWN_THIS) and innermost is not None and innermost.type == "member_expression":
-            local = without_exports(text(innermost)[:120])  # `… = internals.Route = class {…}`: that definition
-            if not local:
-                continue  # `module.exports = class {…}`: the definition is the export (`module.exports`)
-        else:
-            continue
-        for link in chain:
-            left = link.child_by_field_name("left")
-            if left is None or left.type != "member_expression":
-                continue
-            if right.type == "object":
-                if text(left) == "module.exports":
-                    out += _object_aliases(right, "")
-                continue
-            obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
-            if text(left) == "module.exports":
-                out.append(("", local))
-            elif obj is not None and prop is not None and prop.type == "property_identifier" and text(obj) in COMMONJS_EXPORTS and (right.type == "identifier" or local != text(prop)):
-                out.append((text(prop), local))
-    return tuple(out)
 
 
 def receiver_name(node: Node) -> str:
@@ -333,7 +278,7 @@ def receiver_name(node: Node) -> str:
         return ""
     else:
         return "this"
-    return "this" if value is not None and value.type in _OWN_THIS else ""
+    return "this" if value is not None and value.type in OWN_THIS else ""
 
 
 _FUNCTION_NODES = frozenset({"function_declaration", "function_expression", "function", "generator_function",
@@ -713,6 +658,7 @@ _COMMON = dict(
     this_alias=this_alias,
     function_receiver=True,
     export_aliases=export_aliases,
+    prototype_bases=prototype_bases,
     receiver_type=assigned_owner,
     assigned_to=commonjs_export_of,
     default_export="module.exports",
@@ -788,5 +734,6 @@ def flow_dialect(source: bytes) -> str:
 
 
 JAVASCRIPT = LanguageSpec(
-    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, dialect=flow_dialect, **_JSX
+    name="javascript", grammar="javascript", extensions=(".js", ".jsx", ".mjs", ".cjs"), definitions=_JS_DEFS, members=JS_MEMBERS, dialect=flow_dialect,
+    assigned_fields=True, **_JSX
 )

@@ -114,9 +114,17 @@ def commonjs_export_of(node: Node) -> str:
 
 
 def prototype_entry(node: Node) -> bool:
-    """An entry of the object a prototype is assigned (`T.prototype = { m: function … }`): a method."""
+    """An entry of the object a prototype is assigned (`T.prototype = { m: function … }`) or given
+    (`T.prototype = Object.assign(new Base(), { m: function … })`, `Object.assign(T.prototype, {…})`): a method."""
     obj = node.parent if node.type == "pair" else None
     holder = obj.parent if obj is not None and obj.type == "object" else None
+    if holder is not None and holder.type == "arguments" and holder.named_children[0] != obj:
+        call = holder.parent
+        if text(call.child_by_field_name("function")) != "Object.assign":
+            return False
+        if text(holder.named_children[0]).endswith(".prototype"):
+            return True
+        holder = call.parent
     return holder is not None and holder.type == "assignment_expression" and text(holder.child_by_field_name("left")).endswith(".prototype")
 
 

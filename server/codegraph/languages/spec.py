@@ -169,6 +169,10 @@ class LanguageSpec:
     # (root node) -> `FileFacts.export_aliases`: what a module exports by naming a local name
     # (JavaScript: `exports.X = Y;`, `module.exports = { X: Y }`, `export default Y;`)
     export_aliases: Callable[[Node], tuple[tuple[str, str], ...]] = lambda root: ()
+    # (root node) -> (a module-level constructor's name, its base as written) of each statement that
+    # makes the constructor's instances inherit the base's methods without class syntax
+    # (JavaScript: `util.inherits(T, Base)`, `T.prototype = Object.create(Base.prototype)`)
+    prototype_bases: Callable[[Node], list[tuple[str, str]]] = lambda root: []
     # (source) -> `FileFacts.platform_variant`: the file's own head says it is built for some
     # platforms or tags only (Go's `//go:build darwin`), as a file name's `_darwin` suffix does
     platform_variant: Callable[[bytes], bool] = lambda source: False
@@ -213,6 +217,10 @@ class LanguageSpec:
     # time (TypeScript's `private readonly log = new Logger()`, Kotlin's `private val cache = LruCache()`):
     # a call through it binds through the type a construction or a declared return type gives
     initialised_fields: bool = False
+    # No declared types, but a class's member holds what every assignment of it in the class makes
+    # (JavaScript: `this.lexer = new Lexer(…)` in the constructor, no other value written to it
+    # anywhere in the class): a call through it binds through that type, as through an initialiser's
+    assigned_fields: bool = False
     # The extractor records every local name a body binds (typed or not, in `local_types`): a bare
     # receiver that is no local and no parameter is a field of `this`, bound through its declared
     # type (Java; Kotlin's untyped locals and lambda parameters are not all recorded yet)

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Bump whenever extraction output changes: cached facts with another version are re-parsed.
-EXTRACTOR_VERSION = "104"
+EXTRACTOR_VERSION = "110"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A call's receiver is kept as written up to this many characters; a longer one is cut, and a cut
 # receiver may end where a shorter expression would (`a.b(x)` of `a.b(x).c()`): nothing binds through it.
