@@ -42,6 +42,8 @@ def test_a_cut_flow_body_keeps_the_lines_that_hand_its_result_back(index):
         symbols = next(f["symbols"] for f in result["files"] if f["path"] == PUMP)
         if "Pump.run" in symbols:
             continue  # whole at this budget
+        if "Pump.run (excerpt)" not in symbols and "`Pump.run`" in text.rsplit("_Left out", 1)[-1]:
+            continue  # left out whole at the smallest budget (the flow's proven hops into `Handler` take the room)
         cut += 1
         shown = sections(text)[PUMP][1]
         assert {75, 76} <= shown, text  # the inner handler's outcome, sent back
@@ -49,7 +51,7 @@ def test_a_cut_flow_body_keeps_the_lines_that_hand_its_result_back(index):
         assert 50 not in shown, text  # the bookkeeping stays elided
         # in source order, `⋮` where lines are left out
         assert _line(text, 42) < _line(text, 75) < _line(text, 76) < _line(text, 83), text
-        assert "\n⋮\n73\t" in text or "\n⋮\n75\t" in text, text
+        assert any(f"\n⋮\n{n}\t" in text for n in (72, 73, 75)), text  # (73: `self.inner.ready()`, a proven call)
     assert cut, "no budget cut Pump.run: the fixture no longer tests the excerpt"
 
 

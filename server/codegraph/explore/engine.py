@@ -371,7 +371,10 @@ def _answer(index: RootIndex, req: ExploreRequest, plans: list[FilePlan], flow: 
     shown_paths = {v.path for v in shown}
     unshown = [p for p in plans if p.path not in shown_paths]
     # a file left out whose flow bodies the footer names is named by them; the others by their path
-    crowded = [p.path for p in unshown if views[p.path].crowded and not p.must]
+    # (a flow file none of whose bodies the footer names, a trait's bodiless declarations, by its path)
+    named = set(left_out)
+    crowded = [p.path for p in unshown if views[p.path].crowded
+               and not (p.must and any(u.qualname in named for u in index.files[p.path].units))]
     body = flow_text + "".join(v.text for v in shown)
     expected = expected_recall(index, score, shown)
     idle = sum(1 for p in unshown if not views[p.path].crowded)

@@ -77,8 +77,10 @@ def generic_bounds(node: Node, markers: frozenset[str] = frozenset()) -> dict[st
     (`fn f<C: Consumer>(c: C)`, `where C: Consumer + Send + 'a`, `impl<C: Consumer> Map<C>`; `markers`:
     the bounds that name no behaviour of the value, `Send`): name → bound."""
     named: dict[str, list[Node]] = {}  # each type parameter → its named bounds, wherever written
-    cur, hops = node, 0
-    while cur is not None and hops < 4:  # the callable, its impl (or its body's list, then the impl)
+    body = node.parent  # a method's impl or trait: the item whose body list holds it (never a file's root)
+    for cur in (node, body.parent if body is not None and body.type == "declaration_list" else None):
+        if cur is None:
+            continue
         for holder in (cur.child_by_field_name("type_parameters"), next((c for c in cur.children if c.type == "where_clause"), None)):
             for tp in holder.named_children if holder is not None else ():
                 left = tp.child_by_field_name("left") or next((c for c in tp.named_children if c.type == "type_identifier"), None)
@@ -88,7 +90,6 @@ def generic_bounds(node: Node, markers: frozenset[str] = frozenset()) -> dict[st
                 named.setdefault(text(left), []).extend(
                     b for b in (bounds.named_children if bounds is not None else ())
                     if b.type not in ("lifetime", "removed_trait_bound") and text(b) not in markers)
-        cur, hops = cur.parent, hops + 1
     # a parameter of no bound, or of several, is of no type the index can name (never a type of its name)
     return {name: _type_name(bounds[0]) if len(bounds) == 1 else "" for name, bounds in named.items()}
 
