@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..index.facts import CLASS_KINDS, Call, FileFacts, Unit
 from ..languages import BY_NAME
 from ..languages.spec import last_segment
-from ..model.facts import ELEMENT_OF, SPANNED
+from ..model.facts import ELEMENT_OF, SPANNED, VARIANT_OF
 from .rules import _calls, _is_test, _segments, _type_args
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,11 +22,12 @@ def _lambda_bound(facts: FileFacts, caller: Unit | None, name: str) -> bool:
     """Whether a lambda inside `caller` has a parameter `name` (recorded under the lambda's span,
     `r·120·164`) in a language whose untyped locals go unrecorded: the ranked graph, which reads no
     positions, leaves such a name to the resolver (a call on it inside the lambda is the parameter's,
-    outside it the local's)."""
+    outside it the local's). A name a pattern binds in a block (`Value::Named { inner } =>`) is no
+    lambda's: the ranked graph reads it as the field it is named like, as before."""
     spec = BY_NAME.get(facts.language)
     prefix = name + SPANNED
     return (caller is not None and spec is not None and not spec.complete_locals
-            and any(n.startswith(prefix) for n, _ in caller.local_types))
+            and any(n.startswith(prefix) and not declared.startswith(VARIANT_OF) for n, declared in caller.local_types))
 
 
 # the modifier of a multiplatform declaration, before its name (`internal expect class Sink`)
