@@ -1,7 +1,7 @@
 """Fit distill's anchor score and role model on the development set's fit split.
 
     python bench/fit_distill.py [--devset DIR] [--features a,b,…|--drop a,b,…] [--C 1.0] [--objective pointwise|listwise] [--l2 100] [--extra]
-                                [--role-only a,b,…] [--score-only a,b,…] [--role-C 0.05] [--refresh] [--write]
+                                [--role-only a,b,…] [--score-only a,b,…] [--role-C 0.05] [--refresh] [--write] [--save-loco]
                                 [--store PATH] [--misses CASE,…] [--role-confusion]
 
 For every fit pack it indexes the corpus (the CLI's cache), describes every candidate unit with
@@ -24,7 +24,8 @@ covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
   shipped: docs/distill-experiments.md); with --extra, the project's own packs
   (`bench/devset_extra/`) join the fit and the leave-one-corpus-out;
 - with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
-  LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it).
+  LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it); with --save-loco, the LOCO
+  recall alone (after an index change whose weights are kept).
 
 Needs scikit-learn (`pip install -e '.[bench]'`); the server only reads the JSON.
 """
@@ -302,6 +303,7 @@ def main() -> None:
     ap.add_argument("--stages", type=int, default=2, choices=(1, 2))
     ap.add_argument("--refresh", action="store_true", help="recompute the cached candidate tables")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--save-loco", action="store_true", help="write the per-pack LOCO recall to bench/distill-loco.json, not the weights")
     ap.add_argument("--store", default=str(Path(os.environ.get("TMPDIR", "/tmp")) / "codegraph-fit-distill.pkl"),
                     help="the candidate tables' cache (give each session its own: --refresh rewrites it)")
     ap.add_argument("--extra", action="store_true", help="also the project's own packs (bench/devset_extra/) — in the fit and in the leave-one-corpus-out (with --write they are no longer held out)")
@@ -346,11 +348,15 @@ def main() -> None:
     w = fit_all(data, cols, args.C, names, args.stages, role_names, args.role_C, l2, args.context.split(","))
     in_sample = {k: evaluate(d, w, names)[0] for k, d in data.items()}
     print(f"fit (in-sample) mean {statistics.mean(in_sample.values()):.3f}")
-    if args.write:
-        WEIGHTS.write_text(json.dumps(w, indent=1, sort_keys=True) + "\n")
+    if args.write or args.save_loco:
+        # the leave-one-corpus-out refits every fold, so it measures the index and the features, not the
+        # shipped weights: after an index change it is saved alone (--save-loco), the weights kept
         LOCO.parent.mkdir(exist_ok=True)
         LOCO.write_text(json.dumps({k: round(v, 4) for k, v in loco.items()}, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {WEIGHTS} and {LOCO}")
+        print(f"wrote {LOCO}")
+    if args.write:
+        WEIGHTS.write_text(json.dumps(w, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {WEIGHTS}")
 
 
 if __name__ == "__main__":
