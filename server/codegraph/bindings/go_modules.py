@@ -15,6 +15,8 @@ import posixpath
 import re
 from collections.abc import Iterable
 
+from .js_workspace import ancestor_dirs
+
 MAX_GO_MOD_BYTES = 1_000_000
 _MODULE = re.compile(r"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?\s*(?://.*)?$", re.M)
 
@@ -34,14 +36,7 @@ def read_go_modules(root: str, paths: Iterable[str]) -> dict[str, str]:
     """Module path → the root-relative directory of its go.mod ("" for the root), for the go.mod files
     in the directories of `paths` (the indexed Go files) and their ancestors up to the root; a module
     path two go.mod files declare (a copy) maps to neither."""
-    dirs: set[str] = set()
-    for p in paths:
-        d = posixpath.dirname(p)
-        while d not in dirs:
-            dirs.add(d)
-            if not d:
-                break
-            d = posixpath.dirname(d)
+    dirs = ancestor_dirs(paths)
     found: dict[str, str] = {}
     twice: set[str] = set()
     for d in sorted(dirs):

@@ -113,9 +113,8 @@ def _match(pattern: str, module: str) -> str | None:
     return None
 
 
-def read_workspace(root: str, paths: Iterable[str]) -> JsWorkspace:
-    """The workspace's tsconfig `paths` and package names, from the directories of `paths` (the
-    indexed JavaScript/TypeScript files) and their ancestors up to the root."""
+def ancestor_dirs(paths: Iterable[str]) -> set[str]:
+    """The directories of `paths` and every one above them, up to the root ("")."""
     dirs: set[str] = set()
     for p in paths:
         d = posixpath.dirname(p)
@@ -124,6 +123,13 @@ def read_workspace(root: str, paths: Iterable[str]) -> JsWorkspace:
             if not d:
                 break
             d = posixpath.dirname(d)
+    return dirs
+
+
+def read_workspace(root: str, paths: Iterable[str]) -> JsWorkspace:
+    """The workspace's tsconfig `paths` and package names, from the directories of `paths` (the
+    indexed JavaScript/TypeScript files) and their ancestors up to the root."""
+    dirs = ancestor_dirs(paths)
     ws = JsWorkspace()
     configs: list[tuple[str, str, str, tuple[str, ...]]] = []
     for d in sorted(dirs, key=lambda d: (-d.count("/") if d else 1, d)):
