@@ -327,3 +327,17 @@ def test_a_large_body_waits_for_the_smaller_bodies_of_its_lane(monkeypatch) -> N
     waiting, in_order = bodies(1 / 3), bodies(float("inf"))
     assert all(w >= o for w, o in zip(waiting, in_order)), (waiting, in_order)
     assert any(w > o for w, o in zip(waiting, in_order)), (waiting, in_order)
+
+
+def test_size_is_priced_only_where_the_byte_cap_binds() -> None:
+    """A few very large bodies took the byte cap's room and left the pack at half its units (a compiler's 30 KB
+    transforms): where the order by score fills the bytes before the units, size pays, least as needed for the
+    units to fill; where it does not, the order by score stands."""
+    scores, sizes = [5, 4, 3, 2, 1, 0.5], [600, 300, 200, 150, 100, 100]
+    uids, parents, kinds = list("ABCDEF"), [""] * 6, ["function"] * 6
+    roomy = ranker.select(scores, sizes, uids, parents, kinds, max_units=4, max_bytes=2000)
+    assert roomy == [0, 1, 2, 3]
+    tight = ranker.select(scores, sizes, uids, parents, kinds, max_units=4, max_bytes=1000)
+    # by score alone: A and B take 900 of the 1,000 bytes, then only E fits — three units of four
+    assert len(tight) == 4 and sum(sizes[i] for i in tight) <= 1000, tight
+    assert tight == [1, 2, 3, 4]

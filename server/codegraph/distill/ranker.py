@@ -199,18 +199,53 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
     a member of a type already chosen is left to it, as is a type whose member was chosen. `outside`:
     material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places.
     `wraps`: the unit a thin wrapper hands over to; of the wrappers of one unit in one type (or among the
-    functions outside types) one is chosen — `get`, `post`, `put` … each calling `request` are one way in."""
+    functions outside types) one is chosen — `get`, `post`, `put` … each calling `request` are one way in.
+
+    Size is priced only where the byte cap binds: when the order by score fills the bytes before the
+    units, a few very large bodies (a compiler's 30 KB transform) took the room of a dozen units.
+    Then each body's score pays `price` per slot's worth of bytes (max_bytes / max_units), the least
+    price (by bisection) with which the units fill before the bytes do."""
+    chosen, short = _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, 0.0)
+    if not short:
+        return chosen
+    lo, hi = 0.0, MAX_PRICE
+    best, short = _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, hi)
+    if short:
+        return best
+    for _ in range(PRICE_STEPS):
+        mid = (lo + hi) / 2
+        picked, short = _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, mid)
+        if short:
+            lo = mid
+        else:
+            hi, best = mid, picked
+    return best
+
+
+MAX_PRICE = 16.0  # log-odds per slot's worth of bytes: beyond it the largest bodies are priced out anyway
+PRICE_STEPS = 10
+
+
+def _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price) -> tuple[list[int], bool]:
+    """The selection at one price of size; and whether a unit that would have been taken was skipped for the
+    byte cap with fewer than max_units chosen (the bytes, not the units, ran out)."""
+    slot = max_bytes / max_units
+    priced = [s - price * b / slot for s, b in zip(scores, sizes)] if price else scores
     # best first; a stable sort keeps equal scores in candidate order (as a (-score, i) key would)
-    order = [i for i in sorted(range(len(scores)), key=scores.__getitem__, reverse=True) if not (outside and outside[i])]
+    order = [i for i in sorted(range(len(scores)), key=priced.__getitem__, reverse=True) if not (outside and outside[i])]
     twin = twins(uids, kinds, sizes)
     chosen: list[int] = []
     taken: set[str] = set()
     used = 0
+    skipped = False
     for i in order:
         if len(chosen) >= max_units:
             break
         i = twin.get(i, i)  # a name defined more than once in a file takes one place, with its code
-        if uids[i] in taken or parents[i] in taken or sizes[i] + used > max_bytes:
+        if uids[i] in taken or parents[i] in taken:
+            continue
+        if sizes[i] + used > max_bytes:
+            skipped = skipped or scores[i] >= 0  # a unit the score believes in found no room
             continue
         if kinds[i] not in ("function", "method", "constructor", "statement") and any(parents[j] == uids[i] for j in chosen):
             continue
@@ -222,7 +257,7 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
         if alike:
             taken.add(alike)
         used += sizes[i]
-    return chosen
+    return chosen, skipped and len(chosen) < max_units
 
 
 TWIN = re.compile(r"#\d+$")  # the index's suffix of a name's second, third … definition in one file
