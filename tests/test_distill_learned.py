@@ -341,3 +341,14 @@ def test_size_is_priced_only_where_the_byte_cap_binds() -> None:
     # by score alone: A and B take 900 of the 1,000 bytes, then only E fits — three units of four
     assert len(tight) == 4 and sum(sizes[i] for i in tight) <= 1000, tight
     assert tight == [1, 2, 3, 4]
+
+
+def test_spares_come_after_the_selection_and_leave_it_as_it_was() -> None:
+    """The pack's lanes may turn a chosen unit away (its role's lanes full); the next units by score, under the
+    bytes left, wait behind the selection for the places left free — the selection itself does not change."""
+    scores, sizes = [5, 4, 3, 2, 1, 0.5], [300, 300, 200, 150, 100, 100]
+    uids, parents, kinds = list("ABCDEF"), [""] * 6, ["function"] * 6
+    plain = ranker.select(scores, sizes, uids, parents, kinds, max_units=3, max_bytes=1000)
+    spared = ranker.select(scores, sizes, uids, parents, kinds, max_units=3, max_bytes=1000, spares=2)
+    assert plain == [0, 1, 2]
+    assert spared[:3] == plain and spared[3:] == [3]  # E no longer fits the 1,000 bytes after D

@@ -44,7 +44,11 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-3"
 # The plan's walk feeds the learned selection; the fitted weights are part of the policy (their digest).
-POLICY_VERSION = f"learned-{weights_digest()};flow;lanes16/12/4;unbelieved-context;units32;labels32;body98304;tests-out;bodies-first"
+POLICY_VERSION = f"learned-{weights_digest()};flow;lanes16/12/4;unbelieved-context;units32;labels32;body98304;tests-out;bodies-first;spares8;size-priced"
+# The selection's next units after the 32, for the places the lanes leave free: a unit whose role's lanes are full is
+# turned away, and the boundary lane's four places stay empty where the pack has fewer boundaries (2–3 of 32
+# places on a quarter of the fit packs). They take a place only where one is free, after every unit before them.
+SPARES = 8
 QUESTION_POLICY = "seed-bodies-first;words-where-ranked;one-place-per-name"
 ANALYSIS_SHARE = 165 / 180  # stop new analysis here; the rest is for re-check, packing and sending
 
@@ -264,7 +268,8 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     us = [model.units[u] for u in cands.uids]
     outside = NAMES.index("non_arch")
     chosen = select(scores, [u.end_byte - u.start_byte for u in us], cands.uids, [u.parent or "" for u in us],
-                    [u.kind for u in us], [r[outside] >= 1 for r in cands.rows], wraps=list(cands.wraps) or None)
+                    [u.kind for u in us], [r[outside] >= 1 for r in cands.rows], wraps=list(cands.wraps) or None,
+                    spares=SPARES)
     role_cols = role_columns(ranker)
     picked = jobs(index, model, [cands.uids[i] for i in chosen], roles, plan.picks)  # job features: the chosen units' only
     full = [cands.rows[i] + j for i, j in zip(chosen, picked)]

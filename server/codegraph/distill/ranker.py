@@ -194,7 +194,7 @@ def role_columns(ranker: Ranker) -> list[int]:
 
 def select(scores: list[float], sizes: list[int], uids: list[str], parents: list[str], kinds: list[str],
            outside: list[bool] | None = None, max_units: int = MAX_UNITS, max_bytes: int = MAX_BODY_BYTES,
-           wraps: list[str] | None = None) -> list[int]:
+           wraps: list[str] | None = None, spares: int = 0) -> list[int]:
     """Candidates in score order (ties: the stable candidate order) under the unit and byte caps;
     a member of a type already chosen is left to it, as is a type whose member was chosen. `outside`:
     material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places.
@@ -204,17 +204,23 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
     Size is priced only where the byte cap binds: when the order by score fills the bytes before the
     units, a few very large bodies (a compiler's 30 KB transform) took the room of a dozen units.
     Then each body's score pays `price` per slot's worth of bytes (max_bytes / max_units), the least
-    price (by bisection) with which the units fill before the bytes do."""
-    chosen, short = _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, 0.0)
+    price (by bisection) with which the units fill before the bytes do.
+
+    `spares`: as many more after the max_units, in the same order under the bytes left — for the places
+    the pack's lanes leave free (an error-boundary lane with fewer boundaries than places)."""
+    def greedy(price: float) -> tuple[list[int], bool]:
+        return _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price, spares)
+
+    chosen, short = greedy(0.0)
     if not short:
         return chosen
     lo, hi = 0.0, MAX_PRICE
-    best, short = _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, hi)
+    best, short = greedy(hi)
     if short:
         return best
     for _ in range(PRICE_STEPS):
         mid = (lo + hi) / 2
-        picked, short = _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, mid)
+        picked, short = greedy(mid)
         if short:
             lo = mid
         else:
@@ -226,9 +232,9 @@ MAX_PRICE = 16.0  # log-odds per slot's worth of bytes: beyond it the largest bo
 PRICE_STEPS = 10
 
 
-def _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price) -> tuple[list[int], bool]:
-    """The selection at one price of size; and whether a unit that would have been taken was skipped for the
-    byte cap with fewer than max_units chosen (the bytes, not the units, ran out)."""
+def _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price, spares=0) -> tuple[list[int], bool]:
+    """The selection at one price of size (then up to `spares` more); and whether a unit that would have been
+    taken was skipped for the byte cap with fewer than max_units chosen (the bytes, not the units, ran out)."""
     slot = max_bytes / max_units
     priced = [s - price * b / slot for s, b in zip(scores, sizes)] if price else scores
     # best first; a stable sort keeps equal scores in candidate order (as a (-score, i) key would)
@@ -239,7 +245,7 @@ def _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, 
     used = 0
     skipped = False
     for i in order:
-        if len(chosen) >= max_units:
+        if len(chosen) >= max_units + spares:
             break
         i = twin.get(i, i)  # a name defined more than once in a file takes one place, with its code
         if uids[i] in taken or parents[i] in taken:
