@@ -352,3 +352,19 @@ def test_spares_come_after_the_selection_and_leave_it_as_it_was() -> None:
     spared = ranker.select(scores, sizes, uids, parents, kinds, max_units=3, max_bytes=1000, spares=2)
     assert plain == [0, 1, 2]
     assert spared[:3] == plain and spared[3:] == [3]  # E no longer fits the 1,000 bytes after D
+
+
+def test_the_boundary_places_no_boundary_took_go_to_the_picks_the_lanes_turned_away(monkeypatch) -> None:
+    """The lanes turn a learned pick away when its role's lanes are full, while the boundary lane's places stay
+    empty where the code has fewer boundaries than places: once every stage has run, those picks take them, in
+    score order, and the pack holds as many units as its lanes together."""
+    from codegraph.distill import selection
+
+    for lane, cap in {"skeleton": 2, "context": 1, "boundary": 3}.items():
+        monkeypatch.setitem(selection.LANE_CAPS, lane, cap)
+    index = RootIndex(FIXTURES / "py-lib-surface", use_cache=False)  # a new index: no answer from memory
+    index.build()
+    pack = run_distill_frame(index, {"format": "json"})["pack"]
+    lanes = pack["selection"]["lanes"]
+    assert len(pack["sources"]) == 6, [s["symbol"] for s in pack["sources"]]
+    assert lanes["skeleton"] == 2 and lanes["context"] + lanes["boundary"] == 4 and lanes["context"] > 1, lanes

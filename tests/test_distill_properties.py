@@ -53,8 +53,10 @@ def check_pack(pack: dict) -> None:
     """Caps, lanes and closed references: every index points into its table."""
     sel = pack["selection"]
     assert sel["units"] <= MAX_UNITS and sel["body_bytes"] <= MAX_BODY_BYTES
-    for lane, cap in LANE_CAPS.items():
-        assert sel["lanes"][lane] <= cap
+    lanes = sel["lanes"]
+    assert lanes["skeleton"] <= LANE_CAPS["skeleton"] and lanes["boundary"] <= LANE_CAPS["boundary"]
+    # the context lane takes the boundary places no boundary took, last: the two together within their caps
+    assert lanes["context"] + lanes["boundary"] <= LANE_CAPS["context"] + LANE_CAPS["boundary"]
     n, nf = len(pack["sources"]), len(pack["files"])
     for s in pack["sources"]:
         assert 0 <= s["file"] < nf

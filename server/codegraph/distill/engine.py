@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
 ALGORITHM_VERSION = "distill-3"
 # The plan's walk feeds the learned selection; the fitted weights are part of the policy (their digest).
-POLICY_VERSION = f"learned-{weights_digest()};flow;lanes16/12/4;unbelieved-context;units32;labels32;body98304;tests-out;bodies-first;spares8;size-priced"
+POLICY_VERSION = f"learned-{weights_digest()};flow;lanes16/12/4;unbelieved-context;units32;labels32;body98304;tests-out;bodies-first;spares8;size-priced;spill"
 # The selection's next units after the 32, for the places the lanes leave free: a unit whose role's lanes are full is
 # turned away, and the boundary lane's four places stay empty where the pack has fewer boundaries (2–3 of 32
 # places on a quarter of the fit packs). They take a place only where one is free, after every unit before them.
@@ -289,7 +289,7 @@ def _follow_learned(picks: list[tuple[str, str, str]], roles, sched: Scheduler) 
         # skeleton, so in a small code base the lowest scored (a helper called from everywhere) took skeleton places
         lanes = ("boundary", "skeleton", "context") if role == BOUNDARY else ("context",) if role == AUX else ("skeleton", "context")
         for lane in lanes:
-            if sched.sel.lane_count(lane) < LANE_CAPS[lane] and sched.try_add(uid, lane, f"learned:{ROLE_KEYS.get(role, 'context')}"):
+            if sched.sel.lane_count(lane) < sched.sel.cap(lane) and sched.try_add(uid, lane, f"learned:{ROLE_KEYS.get(role, 'context')}"):
                 break
         else:
             continue
@@ -451,6 +451,10 @@ def _select(index, request: DistillRequest, model: Model, units: dict, roles: di
         bnd = boundary_roles(index, model, near)
         boundary_of(roles, bnd)
         sched.one_hop({u: v for u, v in bnd.items() if u not in backbone})
+        if request.scenario == "overview" and not tick():
+            # the boundary lane's places no boundary took go to the learned picks its lanes turned away, in order
+            sched.sel.spill = True
+            plan_roles.update(_follow_learned([p for p in learned if not sched.sel.has(p[0])], roles, sched))
     else:
         sched.sel.timed_out = True
     sched.check()

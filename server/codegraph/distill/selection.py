@@ -42,6 +42,14 @@ class Selection:
     cross_pairs: set[tuple[int, int]] = field(default_factory=set)
     incomplete: bool = False
     timed_out: bool = False
+    # once every stage that fills the boundary lane has run, the context lane may take the places it left empty
+    # (the learned selection's turned-away picks, last): context and boundary together stay within their two caps
+    spill: bool = False
+
+    def cap(self, lane: str) -> int:
+        if lane == "context" and self.spill:
+            return LANE_CAPS["context"] + LANE_CAPS["boundary"] - self.lane_count("boundary")
+        return LANE_CAPS[lane]
 
     def lane_count(self, lane: str) -> int:
         return sum(1 for p in self.picks.values() if p.lane == lane)
@@ -81,7 +89,7 @@ class Scheduler:
         freed = {c for u in new for c in self._children(u)}
         slots = len(new) - len([c for c in freed if self.sel.picks[c].lane == lane])
         delta = sum(self.cost(u) for u in new) - sum(self.cost(c) for c in freed)
-        if self.sel.lane_count(lane) + slots > LANE_CAPS[lane]:
+        if self.sel.lane_count(lane) + slots > self.sel.cap(lane):
             return f"{lane}_lane_full"
         if len(self.sel.picks) + len(new) - len(freed) > MAX_UNITS:
             return "unit_cap"
@@ -229,8 +237,9 @@ class Scheduler:
         s = self.sel
         assert len(s.picks) <= MAX_UNITS, len(s.picks)
         assert s.body_bytes == sum(self.cost(u) for u in s.picks) <= MAX_BODY_BYTES, s.body_bytes
-        for lane, cap in LANE_CAPS.items():
-            assert s.lane_count(lane) <= cap, (lane, s.lane_count(lane))
+        for lane in LANE_CAPS:
+            assert s.lane_count(lane) <= s.cap(lane), (lane, s.lane_count(lane))
+        assert s.lane_count("context") + s.lane_count("boundary") <= LANE_CAPS["context"] + LANE_CAPS["boundary"]
         picked = list(s.picks)
         for i, a in enumerate(picked):
             for b in picked[i + 1 :]:
