@@ -235,8 +235,7 @@ PRICE_STEPS = 10
 def _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price, spares=0) -> tuple[list[int], bool]:
     """The selection at one price of size (then up to `spares` more); and whether a unit that would have been
     taken was skipped for the byte cap with fewer than max_units chosen (the bytes, not the units, ran out)."""
-    slot = max_bytes / max_units
-    priced = [s - price * b / slot for s, b in zip(scores, sizes)] if price else scores
+    priced = [s - price * b * max_units / max_bytes for s, b in zip(scores, sizes)] if price and max_units > 0 and max_bytes > 0 else scores
     # best first; a stable sort keeps equal scores in candidate order (as a (-score, i) key would)
     order = [i for i in sorted(range(len(scores)), key=priced.__getitem__, reverse=True) if not (outside and outside[i])]
     twin = twins(uids, kinds, sizes)
