@@ -341,6 +341,8 @@ def test_size_is_priced_only_where_the_byte_cap_binds() -> None:
     # by score alone: A and B take 900 of the 1,000 bytes, then only E fits — three units of four
     assert len(tight) == 4 and sum(sizes[i] for i in tight) <= 1000, tight
     assert tight == [1, 2, 3, 4]
+    # where no price could fill the units (too few fit at all), the order by score stands
+    assert ranker.select([3, 2, 1], [600, 600, 300], list("abc"), [""] * 3, ["function"] * 3, max_units=4, max_bytes=1000) == [0, 2]
 
 
 def test_spares_come_after_the_selection_and_leave_it_as_it_was() -> None:

@@ -216,8 +216,8 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
         return chosen
     lo, hi = 0.0, MAX_PRICE
     best, short = greedy(hi)
-    if short:
-        return best
+    if short:  # no price fills the units (too few fit at all): the order by score stands
+        return chosen
     for _ in range(PRICE_STEPS):
         mid = (lo + hi) / 2
         picked, short = greedy(mid)
