@@ -91,7 +91,8 @@ def corpus_data(root: Path, case: dict) -> dict:
             label[best] = ai
     return {"rows": rows, "spans": spans, "paths": paths, "label": label, "anchors": case["anchors"],
             "bytes": [u.end_byte - u.start_byte for u in units], "parents": [u.parent or "" for u in units],
-            "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group, "down": cands.down, "wraps": list(cands.wraps)}
+            "uids": cands.uids, "kinds": [u.kind for u in units], "near": cands.near, "group": cands.group, "down": cands.down, "wraps": list(cands.wraps),
+            "bodiless": [ranker.no_body(u) for u in units]}
 
 
 def recall(d: dict, chosen: list[int]) -> float:
@@ -211,7 +212,7 @@ def choose(d: dict, model, names: list[str]) -> tuple[list[float], list[int]]:
     ix = [F.NAMES.index(n) for n in names]
     scores = model.scores([[r[i] for i in ix] for r in d["rows"]], d["near"], d["group"], d.get("down"))
     return scores, ranker.select(scores, d["bytes"], d["uids"], d["parents"], d["kinds"], [r[F.NAMES.index("non_arch")] >= 1 for r in d["rows"]],
-                                 wraps=d.get("wraps"))
+                                 wraps=d.get("wraps"), bodiless=d.get("bodiless"))
 
 
 def evaluate(d: dict, w: dict, names: list[str]) -> tuple[float, float]:

@@ -370,3 +370,14 @@ def test_the_boundary_places_no_boundary_took_go_to_the_picks_the_lanes_turned_a
     lanes = pack["selection"]["lanes"]
     assert len(pack["sources"]) == 6, [s["symbol"] for s in pack["sources"]]
     assert lanes["skeleton"] == 2 and lanes["context"] + lanes["boundary"] == 4 and lanes["context"] > 1, lanes
+
+
+def test_an_implementation_stands_for_its_overload_signatures() -> None:
+    """TypeScript's overload signatures and Python's `@overload` stubs are definitions without code: the
+    implementation stands for them, however long the last signature's parameter list and comment."""
+    uids = ["a.ts::Obs.pipe", "a.ts::Obs.pipe#2", "a.ts::Obs.pipe#3", "a.ts::Obs.other"]
+    kinds, sizes = ["method"] * 4, [21, 402, 116, 50]
+    assert ranker.twins(uids, kinds, sizes)[0] == 1  # without knowing which have code: the largest
+    assert ranker.twins(uids, kinds, sizes, [True, True, False, False]) == {0: 2, 1: 2, 2: 2}
+    chosen = ranker.select([3.0, 2.0, 1.0, 0.5], sizes, uids, [""] * 4, kinds, bodiless=[True, True, False, False])
+    assert chosen == [2, 3]

@@ -32,7 +32,7 @@ from .request import DistillRequest, parse_distill
 from .features import NAMES, candidates as describe, jobs, said
 from .walk.bodies import body_role, reports_error
 from .walk.plan import plan as flow_plan
-from .ranker import ROLE_KEYS, believed, columns, reason, role_columns, roles_of, select, shipped, weights_digest
+from .ranker import ROLE_KEYS, believed, columns, no_body, reason, role_columns, roles_of, select, shipped, weights_digest
 from .roles import (AUX, ASSEMBLY, BOUNDARY, ENTRY, ORCHESTRATE, PERSIST, ROLE_ORDER, SKELETON_ROLES, STAGE_OF,
                     boundary_roles, classify, output_sinks, statement_label)
 from .selection import LANE_CAPS, MAX_UNITS, Scheduler, boundary_of
@@ -269,7 +269,7 @@ def _learned(index, model: Model, roles, entries, plan) -> list[tuple[str, str, 
     outside = NAMES.index("non_arch")
     chosen = select(scores, [u.end_byte - u.start_byte for u in us], cands.uids, [u.parent or "" for u in us],
                     [u.kind for u in us], [r[outside] >= 1 for r in cands.rows], wraps=list(cands.wraps) or None,
-                    spares=SPARES)
+                    spares=SPARES, bodiless=[no_body(u) for u in us])
     role_cols = role_columns(ranker)
     picked = jobs(index, model, [cands.uids[i] for i in chosen], roles, plan.picks)  # job features: the chosen units' only
     full = [cands.rows[i] + j for i, j in zip(chosen, picked)]

@@ -194,7 +194,7 @@ def role_columns(ranker: Ranker) -> list[int]:
 
 def select(scores: list[float], sizes: list[int], uids: list[str], parents: list[str], kinds: list[str],
            outside: list[bool] | None = None, max_units: int = MAX_UNITS, max_bytes: int = MAX_BODY_BYTES,
-           wraps: list[str] | None = None, spares: int = 0) -> list[int]:
+           wraps: list[str] | None = None, spares: int = 0, bodiless: list[bool] | None = None) -> list[int]:
     """Candidates in score order (ties: the stable candidate order) under the unit and byte caps;
     a member of a type already chosen is left to it, as is a type whose member was chosen. `outside`:
     material about the code (tests, examples, docs, benchmarks) is never chosen, even into free places.
@@ -207,9 +207,12 @@ def select(scores: list[float], sizes: list[int], uids: list[str], parents: list
     price (by bisection) with which the units fill before the bytes do.
 
     `spares`: as many more after the max_units, in the same order under the bytes left — for the places
-    the pack's lanes leave free (an error-boundary lane with fewer boundaries than places)."""
+    the pack's lanes leave free (an error-boundary lane with fewer boundaries than places).
+    `bodiless`: the candidates without a body after their signature (`twins`)."""
+    twin = twins(uids, kinds, sizes, bodiless)
+
     def greedy(price: float) -> tuple[list[int], bool]:
-        return _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price, spares)
+        return _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price, spares, twin)
 
     chosen, short = greedy(0.0)
     if not short:
@@ -232,13 +235,12 @@ MAX_PRICE = 16.0  # log-odds per slot's worth of bytes: beyond it the largest bo
 PRICE_STEPS = 10
 
 
-def _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price, spares=0) -> tuple[list[int], bool]:
+def _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, wraps, price, spares, twin) -> tuple[list[int], bool]:
     """The selection at one price of size (then up to `spares` more); and whether a unit that would have been
     taken was skipped for the byte cap with fewer than max_units chosen (the bytes, not the units, ran out)."""
     priced = [s - price * b * max_units / max_bytes for s, b in zip(scores, sizes)] if price and max_units > 0 and max_bytes > 0 else scores
     # best first; a stable sort keeps equal scores in candidate order (as a (-score, i) key would)
     order = [i for i in sorted(range(len(scores)), key=priced.__getitem__, reverse=True) if not (outside and outside[i])]
-    twin = twins(uids, kinds, sizes)
     chosen: list[int] = []
     taken: set[str] = set()
     used = 0
@@ -266,12 +268,21 @@ def _greedy(scores, sizes, uids, parents, kinds, outside, max_units, max_bytes, 
 
 
 TWIN = re.compile(r"#\d+$")  # the index's suffix of a name's second, third … definition in one file
+NO_BODY_BYTES = 5  # after the signature: `;`, ` ...` — an overload signature or a typing stub
 
 
-def twins(uids: list[str], kinds: list[str], sizes: list[int]) -> dict[int, int]:
-    """Each candidate whose name and kind are defined more than once in its file → the largest definition: build
-    variants (Rust's `#[cfg(…)]` twins) took two places with two bodies, and a typing `@overload` stub, a
-    signature without code, gave none where its implementation would."""
+def no_body(u) -> bool:
+    return u.end_byte - u.sig_end_byte <= NO_BODY_BYTES
+
+
+def twins(uids: list[str], kinds: list[str], sizes: list[int], bodiless: list[bool] | None = None) -> dict[int, int]:
+    """Each candidate whose name and kind are defined more than once in its file → the definition that stands for
+    them all: build variants (Rust's `#[cfg(…)]` twins) took two places with two bodies, and a signature without
+    code (a typing `@overload` stub, a TypeScript overload signature) gave none where its implementation would.
+    The largest definition with a body stands for them (`bodiless` says which have none; without it, the largest —
+    the last overload signature, with the longest parameter list and comment, once stood for an implementation of
+    three lines). Overloads with bodies of their own stay one place (kept apart, one pack's anchor came in and
+    another's went out: distill-experiments.md)."""
     bases = {TWIN.sub("", u) for u in uids if "#" in u and TWIN.search(u)}
     if not bases:
         return {}
@@ -283,7 +294,8 @@ def twins(uids: list[str], kinds: list[str], sizes: list[int]) -> dict[int, int]
     out: dict[int, int] = {}
     for group in groups.values():
         if len(group) > 1:
-            best = max(group, key=lambda i: (sizes[i], -i))  # of equal sizes the first
+            coded = [i for i in group if not bodiless[i]] if bodiless is not None else []
+            best = max(coded or group, key=lambda i: (sizes[i], -i))  # of equal sizes the first
             out.update((i, best) for i in group)
     return out
 
