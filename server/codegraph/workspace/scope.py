@@ -319,6 +319,7 @@ class Scope:
         self.admitted: frozenset[str] = frozenset()
         self._vendored: dict[str, str] = {}  # dir rel path → why a tool's mark in it excludes it ("" none)
         self._dirs: dict[str, list[str]] = {}  # dir rel path → its subdirectories (a bare source map's search)
+        self._published_from: tuple[tuple[int, int], frozenset[str]] | None = None  # package.json's (mtime, size), its targets
 
     # ---- single-path decisions -------------------------------------------------
     def relpath(self, abspath: Path | str) -> str | None:
@@ -545,7 +546,7 @@ class Scope:
         header = raw[:2048].lower()
         if b"generated" in header and any(
             GENERATED_MARK.search(line) and not _ASSIGNMENT.match(line) for line in _leading_comments(header)
-        ):
+        ) and not self._published(rel):
             return "generated (marked in header)"
         if rel.endswith(JVM_SOURCE) and b"generated" in (opening := raw[:8192].lower()):
             mark, start = _JVM_GENERATED.search(opening), _JVM_TYPE_START.search(opening)
@@ -629,6 +630,22 @@ class Scope:
                     pass
             yield from self._walk_from(built[::-1], result, seen)
         result.skipped.update(self.problems)
+
+    def _published(self, rel: str) -> bool:
+        """Whether the root's package.json publishes this file (its main, module or an export). Such a file is
+        the package's code even when its banner says it was generated: a package that ships only its bundled
+        build ("DO NOT EDIT … generated from files in ./src/", the source not shipped) had no code left but
+        its command-line script."""
+        if not rel:
+            return False
+        try:
+            st = os.stat(self.root / "package.json")
+        except OSError:
+            return False
+        key = (st.st_mtime_ns, st.st_size)
+        if self._published_from is None or self._published_from[0] != key:
+            self._published_from = (key, frozenset(self._manifest_targets()))
+        return rel in self._published_from[1]
 
     def _manifest_points_into(self, dirs: list[str]) -> bool:
         """Whether the root's package.json publishes code from one of `dirs` (its main, module or
