@@ -95,6 +95,38 @@ def corpus_data(root: Path, case: dict) -> dict:
             "bodiless": [ranker.no_body(u) for u in units]}
 
 
+def answer_e2e(root: Path, case: dict, w: dict, devset: Path) -> tuple[float, float | None]:
+    """The engine's own pack on one corpus, answered in-process with the weights `w` (`ranker.use`):
+    its anchor full recall and role agreement as the development set's scorer counts them. The
+    simulation (`evaluate`) counts the selection's 32; the pack adds the lanes, the one-hop boundaries,
+    the spill and the spares."""
+    from codegraph import service
+    from codegraph.distill import engine
+    from codegraph.workspace.scope import ScopeConfig
+
+    sys.path.insert(0, str(devset))
+    import score  # noqa: E402  (the development set's own scorer)
+
+    ws = service.Workspace(service.CLI, service.IndexOptions(ScopeConfig(), None, True))
+    try:
+        ws.add_root(root.resolve().as_uri())
+        ws.build_now(lambda *a: None)
+        ranker.use(ranker.Ranker(w))
+        engine._analyses.clear()  # an index version's learned picks and packs are memoized with the weights that made them
+        engine._memo.clear()
+        pack = ws.answer_now(service.DISTILL, {"format": "json"})["pack"]
+    finally:
+        ranker.use(None)
+        engine._analyses.clear()
+        engine._memo.clear()
+        ws.close()
+    files = pack.get("files", [])
+    units = [{"path": files[s["file"]]["path"], "start_line": s["lines"][0], "end_line": s["lines"][-1], "role": role, "bytes": s.get("bytes")}
+             for s in pack.get("sources", []) for role in (s.get("roles") or [""])]
+    row = score.score_distill(case, {"case_id": case["id"], "units": units})
+    return row["anchor_full_recall"], row["role_agreement"]
+
+
 def recall(d: dict, chosen: list[int]) -> float:
     got = 0
     for a in d["anchors"]:
@@ -310,6 +342,7 @@ def main() -> None:
     ap.add_argument("--extra", action="store_true", help="also the project's own packs (bench/devset_extra/) — in the fit and in the leave-one-corpus-out (with --write they are no longer held out)")
     ap.add_argument("--role-confusion", action="store_true", help="print the LOCO confusion of gold and predicted roles")
     ap.add_argument("--misses", default="", help="cases whose held-out anchors and wrong picks to print")
+    ap.add_argument("--e2e", action="store_true", help="also answer each held-out corpus with the engine itself (its fold's weights, in-process)")
     args = ap.parse_args()
     cases = json.load(open(Path(args.devset) / "distill_cases.json"))["cases"]
     if args.extra:  # the project's own answer keys on corpora of neither split (extra_corpora.py fetches them)
@@ -328,24 +361,31 @@ def main() -> None:
     role_names = [n for n in every_name if n not in args.score_only.split(",")]
     cols = [F.NAMES.index(n) for n in names]
     l2 = args.l2 if args.objective == "listwise" else None
-    loco, roles, pairs = {}, {}, {}
+    loco, roles, pairs, e2e = {}, {}, {}, {}
+    corpus_of = {c["id"]: c for c in cases}
     for case in data:
         rest = {k: d for k, d in data.items() if k != case}
         w = fit_all(rest, cols, args.C, names, args.stages, role_names, args.role_C, l2, args.context.split(","))
         loco[case], roles[case] = evaluate(data[case], w, names)
+        if args.e2e:
+            e2e[case] = answer_e2e(Path(args.cache) / corpus_of[case]["corpus"], corpus_of[case], w, Path(args.devset))
         pairs[case] = role_pairs(data[case], w)
         if case in args.misses.split(","):
             print(f"{case}: LOCO {loco[case]:.2f}")
             misses(data[case], w, names)
     labelled = {k: sum(lab >= 0 for lab in d["label"]) / len(d["anchors"]) for k, d in data.items()}
     for case in data:
-        print(f"{case:28s} LOCO {loco[case]:.2f} roles {roles[case]:.2f}  (anchors that are units: {labelled[case]:.2f})")
+        end = f"  end to end {e2e[case][0]:.2f} roles {e2e[case][1] or 0.0:.2f}" if case in e2e else ""
+        print(f"{case:28s} LOCO {loco[case]:.2f} roles {roles[case]:.2f}{end}  (anchors that are units: {labelled[case]:.2f})")
     every = [a == b for v in pairs.values() for a, b in v]
     print(f"LOCO role model on every anchor: {sum(every) / len(every):.3f} ({len(every)} anchors)")
     if args.role_confusion:
         confusion(pairs)
     print(f"LOCO mean {statistics.mean(loco.values()):.3f}, roles {statistics.mean(roles.values()):.3f}, "
           f"min {min(loco.values()):.2f}; ceiling {statistics.mean(labelled.values()):.3f}")
+    if e2e:
+        print(f"LOCO end to end (the engine's packs, each corpus answered with its fold's weights): mean {statistics.mean(r for r, _ in e2e.values()):.3f}, "
+              f"roles {statistics.mean(x or 0.0 for _, x in e2e.values()):.3f}, min {min(r for r, _ in e2e.values()):.2f}")
     w = fit_all(data, cols, args.C, names, args.stages, role_names, args.role_C, l2, args.context.split(","))
     in_sample = {k: evaluate(d, w, names)[0] for k, d in data.items()}
     print(f"fit (in-sample) mean {statistics.mean(in_sample.values()):.3f}")

@@ -381,3 +381,25 @@ def test_an_implementation_stands_for_its_overload_signatures() -> None:
     assert ranker.twins(uids, kinds, sizes, [True, True, False, False]) == {0: 2, 1: 2, 2: 2}
     chosen = ranker.select([3.0, 2.0, 1.0, 0.5], sizes, uids, [""] * 4, kinds, bodiless=[True, True, False, False])
     assert chosen == [2, 3]
+
+
+def test_a_model_in_use_answers_until_the_shipped_weights_are_restored() -> None:
+    """The end-to-end leave-one-corpus-out answers each corpus with its fold's model (`ranker.use`); the
+    pack then follows that model, and `use(None)` brings the shipped weights back."""
+    from codegraph.distill import engine
+
+    shipped = pack_of("py-lib-surface")
+    weights = json.loads(ranker.WEIGHTS.read_text())
+    weights["anchor"] = {**weights["anchor"], "coef": [-c for c in weights["anchor"]["coef"]]}  # the score turned around
+    try:
+        ranker.use(ranker.Ranker(weights))
+        engine._analyses.clear()
+        engine._memo.clear()
+        turned = pack_of("py-lib-surface")
+    finally:
+        ranker.use(None)
+        engine._analyses.clear()
+        engine._memo.clear()
+    assert ranker.shipped() is ranker._shipped()
+    assert [s["symbol"] for s in turned["sources"]] != [s["symbol"] for s in shipped["sources"]]
+    assert pack_of("py-lib-surface")["sources"] == shipped["sources"]

@@ -178,8 +178,21 @@ def weights_digest() -> str:
     return hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()[:12]
 
 
-@lru_cache(maxsize=1)
+_IN_USE: list[Ranker] = []  # a model answering in place of the shipped weights (`use`)
+
+
+def use(model: Ranker | None) -> None:
+    """Answer with `model` from now on (None: the shipped weights again): the end-to-end leave-one-corpus-out
+    (`bench/fit_distill.py --e2e`) answers each corpus with the model fitted without it, as explore's `use` does."""
+    _IN_USE[:] = [model] if model is not None else []
+
+
 def shipped() -> Ranker:
+    return _IN_USE[0] if _IN_USE else _shipped()
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> Ranker:
     return Ranker(json.loads(WEIGHTS.read_text()))
 
 
