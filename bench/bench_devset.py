@@ -4,7 +4,8 @@
                                  [--check] [--floor] [--loco] [--plain] [--extra] [explore|distill ...]
 
 distill also prints, per fit pack: the leave-one-corpus-out recall of the fitted selection (what
-`bench/fit_distill.py --write` last wrote to `bench/distill-loco.json`), the centrality floor
+`bench/fit_distill.py --write` last wrote to `bench/distill-loco.json`; end to end, the engine's own
+packs, in `bench/distill-loco-e2e.json` when it ran with `--e2e`), the centrality floor
 (with --floor), and the share of the sent frame that is source bodies; with --check the check
 split's means for the engine (and the floor).
 
@@ -45,6 +46,7 @@ METRICS = {
 }
 HEADLINE = {"explore": "spine_full_recall", "distill": "anchor_full_recall"}
 LOCO = REPO / "bench" / "distill-loco.json"
+LOCO_E2E = REPO / "bench" / "distill-loco-e2e.json"
 
 
 def run_task(devset: Path, cg: str, task: str) -> dict[str, dict]:
@@ -121,18 +123,20 @@ def code_share(devset: Path, cg: str, cache: Path) -> dict[str, float]:
     return out
 
 
-def distill_table(rows: dict, floor: dict, loco: dict, share: dict) -> str:
-    """Fit per pack (engine, leave-one-corpus-out, floor, code share) and the means (the check split's
-    means are in the summary above: its packs are not for reading)."""
-    lines = ["| pack | fit recall | fit roles | LOCO recall | floor recall | code share |", "|---|---|---|---|---|---|"]
+def distill_table(rows: dict, floor: dict, loco: dict, share: dict, loco_e2e: dict | None = None) -> str:
+    """Fit per pack (engine, leave-one-corpus-out simulated and end to end, floor, code share) and the means
+    (the check split's means are in the summary above: its packs are not for reading)."""
+    loco_e2e = loco_e2e or {}
+    lines = ["| pack | fit recall | fit roles | LOCO recall | LOCO end to end | floor recall | code share |", "|---|---|---|---|---|---|---|"]
     for case, row in rows.items():
         lines.append(f"| {case} | {_fmt(row.get('anchor_full_recall'))} | {_fmt(row.get('role_agreement'))} | "
-                     f"{_fmt(loco.get(case))} | {_fmt(floor.get(case, {}).get('anchor_full_recall'))} | {_fmt(share.get(case))} |")
+                     f"{_fmt(loco.get(case))} | {_fmt(loco_e2e.get(case))} | {_fmt(floor.get(case, {}).get('anchor_full_recall'))} | "
+                     f"{_fmt(share.get(case))} |")
     mean = lambda vals: _fmt(statistics.mean(vals)) if vals else "—"
     col = lambda rs, m: [r[m] for r in rs.values() if r.get(m) is not None]
     lines.append(f"| **fit mean** | {mean(col(rows, 'anchor_full_recall'))} | {mean(col(rows, 'role_agreement'))} | "
-                 f"{mean([v for v in loco.values() if v is not None])} | {mean(col(floor, 'anchor_full_recall'))} | "
-                 f"{mean(list(share.values()))} |")
+                 f"{mean([v for v in loco.values() if v is not None])} | {mean(list(loco_e2e.values()))} | "
+                 f"{mean(col(floor, 'anchor_full_recall'))} | {mean(list(share.values()))} |")
     return "\n".join(lines)
 
 
@@ -232,9 +236,11 @@ def main() -> None:
             saved["distill_code_share"] = share = code_share(devset, args.cg, Path(args.cache))
             loco = json.loads(LOCO.read_text()) if LOCO.is_file() else {}
             summary.append(("fit, leave-one-corpus-out (fit_distill.py)", _fmt(statistics.mean(loco.values())) if loco else "—"))
+            loco_e2e = json.loads(LOCO_E2E.read_text()) if LOCO_E2E.is_file() else {}
+            summary.append(("fit, leave-one-corpus-out end to end (fit_distill.py --e2e)", _fmt(statistics.mean(loco_e2e.values())) if loco_e2e else "—"))
             summary.append(("share of the frame that is source bodies", _fmt(statistics.mean(share.values())) if share else "—"))
             print("\n## distill per pack: fit, leave-one-corpus-out, floor, code share\n")
-            print(distill_table(rows, floor, loco, share))
+            print(distill_table(rows, floor, loco, share, loco_e2e))
         print(f"\n| {task} | {head} |\n|---|---|")
         for name, value in summary:
             print(f"| {name} | {value} |")

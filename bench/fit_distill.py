@@ -25,7 +25,10 @@ covering ≥ 90 % of the anchor's lines, no more than twice its size). It then:
   (`bench/devset_extra/`) join the fit and the leave-one-corpus-out;
 - with --write, writes the weights to `server/codegraph/distill/weights.json` and the per-pack
   LOCO recall to `bench/distill-loco.json` (bench_devset.py prints it); with --save-loco, the LOCO
-  recall alone (after an index change whose weights are kept).
+  recall alone (after an index change whose weights are kept);
+- with --e2e, also answers each held-out corpus with the engine itself (in-process, the fold's weights in
+  place of the shipped ones): the pack as sent, with the lanes, one-hop boundaries, spill and spares the
+  simulation leaves out; with --write or --save-loco its recall goes to `bench/distill-loco-e2e.json`.
 
 Needs scikit-learn (`pip install -e '.[bench]'`); the server only reads the JSON.
 """
@@ -50,6 +53,7 @@ from explore_dataset import extra_cases  # noqa: E402
 
 WEIGHTS = REPO / "server" / "codegraph" / "distill" / "weights.json"
 LOCO = REPO / "bench" / "distill-loco.json"
+LOCO_E2E = REPO / "bench" / "distill-loco-e2e.json"  # the same held out, the engine's own packs (--e2e)
 ROLES = ("TRIGGER_ENTRY", "ASSEMBLY_INIT", "STATE_ORCHESTRATE", "PERSISTENCE_SINK", "BOUNDARY")
 
 
@@ -395,6 +399,9 @@ def main() -> None:
         LOCO.parent.mkdir(exist_ok=True)
         LOCO.write_text(json.dumps({k: round(v, 4) for k, v in loco.items()}, indent=1, sort_keys=True) + "\n")
         print(f"wrote {LOCO}")
+        if e2e:
+            LOCO_E2E.write_text(json.dumps({k: round(r, 4) for k, (r, _) in e2e.items()}, indent=1, sort_keys=True) + "\n")
+            print(f"wrote {LOCO_E2E}")
     if args.write:
         WEIGHTS.write_text(json.dumps(w, indent=1, sort_keys=True) + "\n")
         print(f"wrote {WEIGHTS}")
