@@ -125,8 +125,9 @@ def answer_e2e(root: Path, case: dict, w: dict, devset: Path) -> tuple[float, fl
         engine._memo.clear()
         ws.close()
     files = pack.get("files", [])
-    units = [{"path": files[s["file"]]["path"], "start_line": s["lines"][0], "end_line": s["lines"][-1], "role": role, "bytes": s.get("bytes")}
-             for s in pack.get("sources", []) for role in (s.get("roles") or [""])]
+    units = [{"path": files[s["file"]]["path"] if isinstance(s.get("file"), int) else s.get("path"), "start_line": s["lines"][0],
+              "end_line": s["lines"][-1], "role": role, "bytes": s.get("bytes")}
+             for s in pack.get("sources", []) if s.get("lines") for role in (s.get("roles") or [""])]  # as the scorer's runner reads a pack
     row = score.score_distill(case, {"case_id": case["id"], "units": units})
     return row["anchor_full_recall"], row["role_agreement"]
 
