@@ -178,17 +178,18 @@ def weights_digest() -> str:
     return hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()[:12]
 
 
-_IN_USE: list[Ranker] = []  # a model answering in place of the shipped weights (`use`)
+_in_use: Ranker | None = None  # a model answering in place of the shipped weights (`use`)
 
 
 def use(model: Ranker | None) -> None:
     """Answer with `model` from now on (None: the shipped weights again): the end-to-end leave-one-corpus-out
     (`bench/fit_distill.py --e2e`) answers each corpus with the model fitted without it, as explore's `use` does."""
-    _IN_USE[:] = [model] if model is not None else []
+    global _in_use
+    _in_use = model
 
 
 def shipped() -> Ranker:
-    return _IN_USE[0] if _IN_USE else _shipped()
+    return _in_use if _in_use is not None else _shipped()
 
 
 @lru_cache(maxsize=1)
